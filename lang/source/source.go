@@ -1,0 +1,127 @@
+// Package source holds Morrow source files and maps byte offsets to
+// human positions.
+//
+// Every node of the syntax tree carries a Span of byte offsets into one
+// File. Offsets are cheap to store and compare; a File turns them into
+// 1-based line and column numbers on demand. Columns count Unicode code
+// points (what diagnostics show to people); UTF16Column gives the column
+// the Language Server Protocol wants.
+package source
+
+import (
+	"sort"
+	"unicode/utf8"
+)
+
+// File is one source text with a line table.
+type File struct {
+	Name  string // path as given by the user, used in diagnostics
+	Src   []byte
+	lines []int // byte offset of the start of each line
+}
+
+// NewFile builds a File and its line table.
+func NewFile(name string, src []byte) *File {
+	f := &File{Name: name, Src: src, lines: []int{0}}
+	for i, b := range src {
+		if b == '\n' {
+			f.lines = append(f.lines, i+1)
+		}
+	}
+	return f
+}
+
+// Span is a half-open byte range [Start, End) in one file.
+type Span struct {
+	Start, End int
+}
+
+// Join returns the smallest span covering both a and b.
+func Join(a, b Span) Span {
+	if b.Start < a.Start {
+		a.Start = b.Start
+	}
+	if b.End > a.End {
+		a.End = b.End
+	}
+	return a
+}
+
+// Position is a resolved location: 1-based line, 1-based column in code
+// points, and the byte offset it came from.
+type Position struct {
+	Offset int
+	Line   int
+	Column int
+}
+
+// clamp keeps an offset inside the file.
+func (f *File) clamp(off int) int {
+	if off < 0 {
+		return 0
+	}
+	if off > len(f.Src) {
+		return len(f.Src)
+	}
+	return off
+}
+
+// Line returns the 1-based line that contains the byte offset.
+func (f *File) Line(off int) int {
+	off = f.clamp(off)
+	return sort.Search(len(f.lines), func(i int) bool { return f.lines[i] > off })
+}
+
+// Position resolves a byte offset.
+func (f *File) Position(off int) Position {
+	off = f.clamp(off)
+	line := f.Line(off)
+	start := f.lines[line-1]
+	return Position{Offset: off, Line: line, Column: utf8.RuneCount(f.Src[start:off]) + 1}
+}
+
+// UTF16Column returns the 0-based UTF-16 column of a byte offset, as LSP
+// positions count characters.
+func (f *File) UTF16Column(off int) int {
+	off = f.clamp(off)
+	start := f.lines[f.Line(off)-1]
+	n := 0
+	for _, r := range string(f.Src[start:off]) {
+		if r >= 0x10000 {
+			n += 2
+		} else {
+			n++
+		}
+	}
+	return n
+}
+
+// LineCount is the number of lines (a trailing newline starts an empty one).
+func (f *File) LineCount() int { return len(f.lines) }
+
+// LineText returns the text of a 1-based line without its newline.
+func (f *File) LineText(line int) string {
+	if line < 1 || line > len(f.lines) {
+		return ""
+	}
+	start := f.lines[line-1]
+	end := len(f.Src)
+	if line < len(f.lines) {
+		end = f.lines[line] - 1
+	}
+	if end > start && f.Src[end-1] == '\r' {
+		end--
+	}
+	return string(f.Src[start:end])
+}
+
+// LineStart returns the byte offset where a 1-based line starts.
+func (f *File) LineStart(line int) int {
+	if line < 1 {
+		return 0
+	}
+	if line > len(f.lines) {
+		return len(f.Src)
+	}
+	return f.lines[line-1]
+}
