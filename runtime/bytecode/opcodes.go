@@ -1,0 +1,545 @@
+package bytecode
+
+import "fmt"
+
+// Opcode is one instruction kind of the Morrow stack machine.
+//
+// Every instruction is an Opcode plus up to two int32 operands A and B
+// (see Instr). Each opcode below carries its stack picture in the style
+// `OP A B   before -> after`; the top of the stack is on the right. The
+// operand kinds (what A and B index or mean) are in the operands table and
+// the static stack effects in the stackEffects table; StackEffect and
+// BranchEffect compute them for one instruction, and a unit test keeps the
+// tables consistent.
+//
+// Conventions:
+//   - Jump targets are absolute instruction indexes into Function.Code.
+//   - Operators are dynamically tagged: ADD adds two Ints (wrapping), two
+//     Floats, or concatenates two Strings; the checker guarantees the two
+//     operands have the same type.
+//   - "fault N" means the VM raises the numbered runtime fault of
+//     LANGUAGE.md §6.6 (running the defers of every active frame).
+//   - Locals 0..Params-1 of a frame hold the arguments; the rest are the
+//     function's let bindings and compiler temporaries.
+type Opcode uint8
+
+// The instruction set. The numeric values are part of the .mrb format:
+// append new opcodes before OpcodeCount, never renumber.
+const (
+	NOP   Opcode = iota //            -            -> -
+	POP                 //            x            -> -
+	DUP                 //            x            -> x x
+	SWAP                //            x y          -> y x
+	UNIT                //            -            -> ()
+	TRUE                //            -            -> true
+	FALSE               //            -            -> false
+	INT                 // A          -            -> Int(A)             small Int immediate
+	CONST               // A          -            -> Consts[A]          Int, Float or String constant
+
+	LOAD    // A          -            -> locals[A]
+	STORE   // A          x            -> -                  locals[A] = x
+	FREE    // A          -            -> free[A]            captured value A of the running closure
+	FUNC    // A          -            -> fn                 closure of Functions[A] with no captures
+	CLOSURE // A B        v1 .. vB     -> fn                 closure of Functions[A] capturing v1..vB (free[0..B-1]) by value
+	NATIVE  // A          -            -> fn                 native Natives[A] as a function value (value.NativeFunc{ID: A})
+
+	CALL            // A B        a1 .. aB     -> r          call Functions[A] with B arguments
+	CALL_VALUE      // A          f a1 .. aA   -> r          call a function value (closure or native) with A arguments
+	CALL_NATIVE     // A B        a1 .. aB     -> r          call native Natives[A] with B arguments
+	TAIL_CALL       // A B        a1 .. aB     -> (leaves)   replace the current frame by a call of Functions[A]; its result is returned to our caller
+	TAIL_CALL_VALUE // A          f a1 .. aA   -> (leaves)   tail call of a function value
+	RETURN          //            x            -> (leaves)   run this frame's defers (LIFO), then return x to the caller
+
+	JUMP          // A          -            -> -          pc = A
+	JUMP_IF_FALSE // A          c            -> -          if c is false: pc = A
+	JUMP_IF_TRUE  // A          c            -> -          if c is true: pc = A
+
+	ADD    //            x y          -> x+y        Int (wrapping), Float, String concatenation
+	SUB    //            x y          -> x-y        Int (wrapping), Float
+	MUL    //            x y          -> x*y        Int (wrapping), Float
+	DIV    //            x y          -> x/y        Int truncates toward zero (fault 1 on 0; MinInt/-1 wraps), Float IEEE
+	MOD    //            x y          -> x%y        Int, sign of the dividend (fault 1 on 0)
+	POW    //            x y          -> x**y       Int (fault 2 on a negative exponent, wrapping), Float
+	BITAND //            x y          -> x&&&y      Int
+	BITOR  //            x y          -> x|||y      Int
+	BITXOR //            x y          -> x^^^y      Int
+	SHL    //            x y          -> x<<<y      Int, shift count masked with & 63
+	SHR    //            x y          -> x>>>y      Int, arithmetic shift, count masked with & 63
+	EQ     //            x y          -> x==y       structural equality on any two values of one type
+	NE     //            x y          -> x!=y
+	LT     //            x y          -> x<y        Int or Float (also String by bytes)
+	LE     //            x y          -> x<=y
+	GT     //            x y          -> x>y
+	GE     //            x y          -> x>=y
+	IN     //            x xs         -> Bool       membership of x in a List (==) or Range
+	NEG    //            x            -> -x         Int (wrapping) or Float
+	NOT    //            b            -> not b      Bool
+	BITNOT //            x            -> ~~~x       Int
+
+	TUPLE // A          v1 .. vA     -> (v1, .., vA)
+	LIST  // A          v1 .. vA     -> [v1, .., vA]
+	DATA  // A B        f1 .. fN     -> d          value of Types[A], variant tag B; N = len(Types[A].Variants[B].Fields)
+	RANGE // A          lo hi        -> range      A = 1 for `lo..=hi`, 0 for `lo..hi`
+
+	TEST_TAG   // A          x            -> Bool       x is a Data value whose variant tag is A
+	TEST_KIND  // A          x            -> Bool       x's dynamic tag is value.Kind(A) (union narrowing `n: Int`)
+	TEST_TYPE  // A          x            -> Bool       x is a Data value of nominal type Types[A] (union narrowing)
+	EQ_CONST   // A          x            -> Bool       x == Consts[A]
+	ELEM       // A          x            -> x.A        element A of a tuple, or positional field A of a Data value
+	FIELD      // A          x            -> x.name     field named Consts[A] (a String) of a record value
+	LIST_LEN   //            xs           -> Int        number of elements of a List
+	LIST_ELEM  // A          xs           -> xs[A]      element A (0 <= A < len, guaranteed by a prior length test)
+	LIST_SLICE // A          xs           -> xs[A:]     the list without its first A elements (A <= len)
+	INDEX      //            xs i         -> xs[i]      List.get: fault 3 when i < 0 or i >= len
+	UPDATE     // A          r v          -> r'         copy of record r with the field named Consts[A] set to v
+
+	ITER      //            x            -> it         iterator over a List or Range (value.KIter; never escapes the frame)
+	ITER_NEXT // A B        -            -> v          locals[A] holds an iterator: push its next item; when exhausted push nothing and jump to B
+	INTERP    // A          v1 .. vA     -> String     concatenate the text of v1..vA: Int, Float, Bool, String as println prints them
+	DEFER     //            f            -> -          push the zero-argument closure f on the frame's defer list (RETURN and faults run it, LIFO)
+	FAIL      // A          -            -> (faults)   internal error with message Consts[A] (a match no arm matched; unreachable for checked programs)
+
+	// Actor operations: RESERVED for the actor issue. Code generation for
+	// issue 2 never emits them; a VM without actor support faults on them.
+	// The receive protocol they implement: arms are compiled as test code
+	// over one candidate message so that the VM can replay them over the
+	// mailbox:
+	//
+	//	    RECV_START A          A = local holding the timeout in ms (-1: none)
+	//	L:  RECV_PEEK  W          push the message at the cursor, or jump to W if none
+	//	    STORE m; <arm 1 pattern tests and guard on m, JUMP_IF_FALSE n1>
+	//	    RECV_TAKE; <arm 1 body>; JUMP end
+	//	n1: ... other arms ...
+	//	    RECV_SKIP; JUMP L     no arm matched: advance the cursor
+	//	W:  RECV_WAIT L           park until a new message arrives (then resume at L)
+	//	                          or the timeout expires (then fall through)
+	//	    <timeout body>
+	//	end:
+	//
+	// Guards are pure (LANGUAGE.md §5.3), so replaying them is safe.
+	RECV_START // A          -            -> -          begin a receive: cursor = 0, timeout from locals[A] (A = -1: none)
+	RECV_PEEK  // A          -            -> msg        push the message at the cursor, or jump to A when none is left
+	RECV_TAKE  //            -            -> -          remove the message at the cursor from the mailbox (it matched)
+	RECV_SKIP  //            -            -> -          advance the cursor past a message that matched no arm
+	RECV_WAIT  // A          -            -> -          park; on a new message jump to A; on timeout fall through
+	SPAWN      // A          f            -> r          spawn entry f; A selects the API (legacy spawn, Process.spawn, spawn_monitor, spawn_link, supervise)
+	SEND       //            pid msg      -> Result     send msg to pid
+	SELF       //            -            -> pid        the running process's Pid
+
+	OpcodeCount // number of opcodes; not an instruction
+)
+
+// Instr is one decoded instruction. Operands an opcode does not use are 0.
+type Instr struct {
+	Op   Opcode
+	A, B int32
+}
+
+func (in Instr) String() string {
+	switch in.Op.NumOperands() {
+	case 0:
+		return in.Op.String()
+	case 1:
+		return fmt.Sprintf("%s %d", in.Op, in.A)
+	default:
+		return fmt.Sprintf("%s %d %d", in.Op, in.A, in.B)
+	}
+}
+
+// opcodeNames is the name table, indexed by Opcode.
+var opcodeNames = [...]string{
+	NOP:             "NOP",
+	POP:             "POP",
+	DUP:             "DUP",
+	SWAP:            "SWAP",
+	UNIT:            "UNIT",
+	TRUE:            "TRUE",
+	FALSE:           "FALSE",
+	INT:             "INT",
+	CONST:           "CONST",
+	LOAD:            "LOAD",
+	STORE:           "STORE",
+	FREE:            "FREE",
+	FUNC:            "FUNC",
+	CLOSURE:         "CLOSURE",
+	NATIVE:          "NATIVE",
+	CALL:            "CALL",
+	CALL_VALUE:      "CALL_VALUE",
+	CALL_NATIVE:     "CALL_NATIVE",
+	TAIL_CALL:       "TAIL_CALL",
+	TAIL_CALL_VALUE: "TAIL_CALL_VALUE",
+	RETURN:          "RETURN",
+	JUMP:            "JUMP",
+	JUMP_IF_FALSE:   "JUMP_IF_FALSE",
+	JUMP_IF_TRUE:    "JUMP_IF_TRUE",
+	ADD:             "ADD",
+	SUB:             "SUB",
+	MUL:             "MUL",
+	DIV:             "DIV",
+	MOD:             "MOD",
+	POW:             "POW",
+	BITAND:          "BITAND",
+	BITOR:           "BITOR",
+	BITXOR:          "BITXOR",
+	SHL:             "SHL",
+	SHR:             "SHR",
+	EQ:              "EQ",
+	NE:              "NE",
+	LT:              "LT",
+	LE:              "LE",
+	GT:              "GT",
+	GE:              "GE",
+	IN:              "IN",
+	NEG:             "NEG",
+	NOT:             "NOT",
+	BITNOT:          "BITNOT",
+	TUPLE:           "TUPLE",
+	LIST:            "LIST",
+	DATA:            "DATA",
+	RANGE:           "RANGE",
+	TEST_TAG:        "TEST_TAG",
+	TEST_KIND:       "TEST_KIND",
+	TEST_TYPE:       "TEST_TYPE",
+	EQ_CONST:        "EQ_CONST",
+	ELEM:            "ELEM",
+	FIELD:           "FIELD",
+	LIST_LEN:        "LIST_LEN",
+	LIST_ELEM:       "LIST_ELEM",
+	LIST_SLICE:      "LIST_SLICE",
+	INDEX:           "INDEX",
+	UPDATE:          "UPDATE",
+	ITER:            "ITER",
+	ITER_NEXT:       "ITER_NEXT",
+	INTERP:          "INTERP",
+	DEFER:           "DEFER",
+	FAIL:            "FAIL",
+	RECV_START:      "RECV_START",
+	RECV_PEEK:       "RECV_PEEK",
+	RECV_TAKE:       "RECV_TAKE",
+	RECV_SKIP:       "RECV_SKIP",
+	RECV_WAIT:       "RECV_WAIT",
+	SPAWN:           "SPAWN",
+	SEND:            "SEND",
+	SELF:            "SELF",
+}
+
+func (op Opcode) String() string {
+	if op < OpcodeCount {
+		return opcodeNames[op]
+	}
+	return fmt.Sprintf("OP(%d)", uint8(op))
+}
+
+// OpcodeByName returns the opcode with the given name (as String prints it).
+func OpcodeByName(name string) (Opcode, bool) {
+	for i, n := range opcodeNames {
+		if n == name {
+			return Opcode(i), true
+		}
+	}
+	return 0, false
+}
+
+// Variable marks, in the stack-effect table, an effect that depends on the
+// operands (see StackEffect).
+const Variable = 0x7f
+
+// stackEffects is the net change of the stack depth on the fall-through
+// path, or Variable.
+var stackEffects = [...]int8{
+	NOP:             0,
+	POP:             -1,
+	DUP:             +1,
+	SWAP:            0,
+	UNIT:            +1,
+	TRUE:            +1,
+	FALSE:           +1,
+	INT:             +1,
+	CONST:           +1,
+	LOAD:            +1,
+	STORE:           -1,
+	FREE:            +1,
+	FUNC:            +1,
+	CLOSURE:         Variable,
+	NATIVE:          +1,
+	CALL:            Variable,
+	CALL_VALUE:      Variable,
+	CALL_NATIVE:     Variable,
+	TAIL_CALL:       Variable,
+	TAIL_CALL_VALUE: Variable,
+	RETURN:          -1,
+	JUMP:            0,
+	JUMP_IF_FALSE:   -1,
+	JUMP_IF_TRUE:    -1,
+	ADD:             -1,
+	SUB:             -1,
+	MUL:             -1,
+	DIV:             -1,
+	MOD:             -1,
+	POW:             -1,
+	BITAND:          -1,
+	BITOR:           -1,
+	BITXOR:          -1,
+	SHL:             -1,
+	SHR:             -1,
+	EQ:              -1,
+	NE:              -1,
+	LT:              -1,
+	LE:              -1,
+	GT:              -1,
+	GE:              -1,
+	IN:              -1,
+	NEG:             0,
+	NOT:             0,
+	BITNOT:          0,
+	TUPLE:           Variable,
+	LIST:            Variable,
+	DATA:            Variable,
+	RANGE:           -1,
+	TEST_TAG:        0,
+	TEST_KIND:       0,
+	TEST_TYPE:       0,
+	EQ_CONST:        0,
+	ELEM:            0,
+	FIELD:           0,
+	LIST_LEN:        0,
+	LIST_ELEM:       0,
+	LIST_SLICE:      0,
+	INDEX:           -1,
+	UPDATE:          -1,
+	ITER:            0,
+	ITER_NEXT:       +1,
+	INTERP:          Variable,
+	DEFER:           -1,
+	FAIL:            0,
+	RECV_START:      0,
+	RECV_PEEK:       +1,
+	RECV_TAKE:       0,
+	RECV_SKIP:       0,
+	RECV_WAIT:       0,
+	SPAWN:           0,
+	SEND:            -1,
+	SELF:            +1,
+}
+
+// OperandKind says what an operand of an instruction means; the verifier
+// uses it to range-check operands and the disassembler to annotate them.
+type OperandKind uint8
+
+// Operand kinds.
+const (
+	OpNone   OperandKind = iota // operand unused (must be 0)
+	OpImm                       // a signed immediate Int
+	OpCount                     // a non-negative count of stack values
+	OpConst                     // index into Program.Consts
+	OpName                      // index into Program.Consts of a String naming a field
+	OpLocal                     // index of a local slot of the running frame
+	OpFree                      // index of a captured value of the running closure
+	OpFunc                      // index into Program.Functions
+	OpNative                    // index into Program.Natives
+	OpType                      // index into Program.Types
+	OpTag                       // variant tag (for DATA: a variant of the type in operand A)
+	OpKind                      // a value.Kind
+	OpFlag                      // 0 or 1
+	OpJump                      // absolute pc in the same function (0 <= pc < len(Code))
+	OpMode                      // small enumeration specific to the opcode
+)
+
+var operandKindNames = [...]string{"none", "imm", "count", "const", "name", "local", "free", "func", "native", "type", "tag", "kind", "flag", "jump", "mode"}
+
+func (k OperandKind) String() string {
+	if int(k) < len(operandKindNames) {
+		return operandKindNames[k]
+	}
+	return "operand?"
+}
+
+// operands gives the kinds of operands A and B of each opcode.
+var operands = [...][2]OperandKind{
+	NOP:             {},
+	POP:             {},
+	DUP:             {},
+	SWAP:            {},
+	UNIT:            {},
+	TRUE:            {},
+	FALSE:           {},
+	INT:             {OpImm},
+	CONST:           {OpConst},
+	LOAD:            {OpLocal},
+	STORE:           {OpLocal},
+	FREE:            {OpFree},
+	FUNC:            {OpFunc},
+	CLOSURE:         {OpFunc, OpCount},
+	NATIVE:          {OpNative},
+	CALL:            {OpFunc, OpCount},
+	CALL_VALUE:      {OpCount},
+	CALL_NATIVE:     {OpNative, OpCount},
+	TAIL_CALL:       {OpFunc, OpCount},
+	TAIL_CALL_VALUE: {OpCount},
+	RETURN:          {},
+	JUMP:            {OpJump},
+	JUMP_IF_FALSE:   {OpJump},
+	JUMP_IF_TRUE:    {OpJump},
+	ADD:             {},
+	SUB:             {},
+	MUL:             {},
+	DIV:             {},
+	MOD:             {},
+	POW:             {},
+	BITAND:          {},
+	BITOR:           {},
+	BITXOR:          {},
+	SHL:             {},
+	SHR:             {},
+	EQ:              {},
+	NE:              {},
+	LT:              {},
+	LE:              {},
+	GT:              {},
+	GE:              {},
+	IN:              {},
+	NEG:             {},
+	NOT:             {},
+	BITNOT:          {},
+	TUPLE:           {OpCount},
+	LIST:            {OpCount},
+	DATA:            {OpType, OpTag},
+	RANGE:           {OpFlag},
+	TEST_TAG:        {OpTag},
+	TEST_KIND:       {OpKind},
+	TEST_TYPE:       {OpType},
+	EQ_CONST:        {OpConst},
+	ELEM:            {OpCount},
+	FIELD:           {OpName},
+	LIST_LEN:        {},
+	LIST_ELEM:       {OpCount},
+	LIST_SLICE:      {OpCount},
+	INDEX:           {},
+	UPDATE:          {OpName},
+	ITER:            {},
+	ITER_NEXT:       {OpLocal, OpJump},
+	INTERP:          {OpCount},
+	DEFER:           {},
+	FAIL:            {OpConst},
+	RECV_START:      {OpImm},
+	RECV_PEEK:       {OpJump},
+	RECV_TAKE:       {},
+	RECV_SKIP:       {},
+	RECV_WAIT:       {OpJump},
+	SPAWN:           {OpMode},
+	SEND:            {},
+	SELF:            {},
+}
+
+// Operands returns the kinds of operands A and B of op.
+func (op Opcode) Operands() (a, b OperandKind) {
+	if op >= OpcodeCount {
+		return OpNone, OpNone
+	}
+	k := operands[op]
+	return k[0], k[1]
+}
+
+// NumOperands returns how many operands op uses (0, 1 or 2).
+func (op Opcode) NumOperands() int {
+	a, b := op.Operands()
+	switch {
+	case b != OpNone:
+		return 2
+	case a != OpNone:
+		return 1
+	}
+	return 0
+}
+
+// JumpTarget returns the jump target of in, if its opcode has one.
+func (in Instr) JumpTarget() (int, bool) {
+	a, b := in.Op.Operands()
+	switch {
+	case a == OpJump:
+		return int(in.A), true
+	case b == OpJump:
+		return int(in.B), true
+	}
+	return 0, false
+}
+
+// IsTerminal reports whether control never falls through to the next
+// instruction (unconditional jump, return, tail call, FAIL).
+func (op Opcode) IsTerminal() bool {
+	switch op {
+	case JUMP, RETURN, TAIL_CALL, TAIL_CALL_VALUE, FAIL:
+		return true
+	}
+	return false
+}
+
+// IsActor reports whether op is one of the actor opcodes reserved for the
+// actor issue.
+func (op Opcode) IsActor() bool { return op >= RECV_START && op < OpcodeCount }
+
+// StackEffect returns the net change of the operand-stack depth when in
+// runs and control falls through to the next instruction (for terminal
+// instructions: the change before control leaves). p supplies the type
+// table for DATA; it may be nil for every other opcode. ok is false when
+// the instruction is malformed (unknown opcode, negative count, DATA with
+// an unknown type or tag).
+func StackEffect(in Instr, p *Program) (effect int, ok bool) {
+	if in.Op >= OpcodeCount {
+		return 0, false
+	}
+	e := int(stackEffects[in.Op])
+	if e != Variable {
+		return e, true
+	}
+	a, b := int(in.A), int(in.B)
+	switch in.Op {
+	case CLOSURE, CALL, CALL_NATIVE:
+		if b < 0 {
+			return 0, false
+		}
+		return 1 - b, true
+	case TAIL_CALL:
+		if b < 0 {
+			return 0, false
+		}
+		return -b, true
+	case CALL_VALUE:
+		if a < 0 {
+			return 0, false
+		}
+		return -a, true // pops f and A arguments, pushes the result
+	case TAIL_CALL_VALUE:
+		if a < 0 {
+			return 0, false
+		}
+		return -a - 1, true
+	case TUPLE, LIST, INTERP:
+		if a < 0 {
+			return 0, false
+		}
+		return 1 - a, true
+	case DATA:
+		if p == nil || a < 0 || a >= len(p.Types) || p.Types[a] == nil {
+			return 0, false
+		}
+		vs := p.Types[a].Variants
+		if b < 0 || b >= len(vs) {
+			return 0, false
+		}
+		return 1 - len(vs[b].Fields), true
+	}
+	return 0, false
+}
+
+// BranchEffect returns the net change of the stack depth when in jumps to
+// its target. It differs from StackEffect only for ITER_NEXT and
+// RECV_PEEK, which push their item only when they do not jump.
+func BranchEffect(in Instr) int {
+	switch in.Op {
+	case ITER_NEXT, RECV_PEEK:
+		return 0
+	}
+	e, _ := StackEffect(in, nil)
+	return e
+}
