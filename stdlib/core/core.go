@@ -1,0 +1,206 @@
+// Package core is Morrow's core standard library: the Go natives behind
+// `print`, `show`, `List.*`, `String.*`, `Int.*`, `Option.*` and `Result.*`,
+// the rendering, equality, ordering and copying rules every other part of
+// the runtime shares, and the Morrow-source prelude that implements the
+// higher-order library functions.
+//
+// # Data flow
+//
+// The code generator turns a call of a first-order library function
+// (`List.len(xs)`) into a native call by qualified name. The loader resolves
+// each name once with Lookup, so a program naming an unknown native is
+// refused before it runs, and the VM then calls (*Native).Call with the
+// evaluated arguments. A native returns either a result value or a *Fault,
+// a checked runtime fault with one of the numbered codes of LANGUAGE.md
+// §6.6; the VM turns that into `morrow: runtime error: <text>`.
+//
+// Higher-order functions (`List.map`, `List.sort_by`, `Option.map`, ...)
+// call back into Morrow closures. A Go native cannot do that without holding
+// a Morrow call on the Go stack, which would stop a process from parking or
+// being preempted, so they are Morrow code in prelude.mr (see Prelude and
+// PreludeFuncs), built only from the first-order natives below.
+//
+// # Values
+//
+// Natives work on runtime/value values and never mutate their inputs: every
+// list operation returns a new list or an immutable sub-slice of the input.
+// List.push is amortised O(1): a list built by List.push keeps spare
+// capacity marked by a private sentinel, and a later push may claim the
+// first spare slot in place only while that slot still holds the sentinel
+// (see push in list.go). Every other list is copied on push. Lists are owned
+// by one process (messages are deep-copied with Copy), so the claim needs no
+// locking.
+//
+// # Rendering and comparison
+//
+// Display is what print writes and what string interpolation inserts; Show
+// is the `show` text (strings quoted, floats in C `%.17g` style). Equal is
+// structural equality with IEEE semantics for floats (it is `==`); Compare
+// is the total order used by List.sort and `compare`, with floats in IEEE
+// total order. Copy deep-copies a value graph, preserving sharing inside it.
+package core
+
+import (
+	"fmt"
+	"io"
+	"sort"
+
+	"github.com/morrow-lang/morrow/runtime/value"
+)
+
+// Ctx is what natives need from the VM host that calls them.
+type Ctx interface {
+	// Stdout is where print and println write. Each call of print or
+	// println issues exactly one Write.
+	Stdout() io.Writer
+}
+
+// Fault is a checked runtime fault raised by a native. Code is one of the
+// numbered codes of LANGUAGE.md §6.6 (or FaultListSize, this project's
+// choice for the list size limit); Msg is the text printed after
+// `morrow: runtime error: `.
+type Fault struct {
+	Code int
+	Msg  string
+}
+
+// Error makes a Fault usable as a Go error.
+func (f *Fault) Error() string { return f.Msg }
+
+// Numbered fault codes raised by the core natives (LANGUAGE.md §6.6).
+const (
+	// FaultInternal is not a Morrow fault code: it marks a native called
+	// with arguments that a checked program can never produce (wrong arity
+	// or value kind, which only hand-made bytecode can cause). The VM
+	// should report it as an internal error.
+	FaultInternal   = 0
+	FaultDivZero    = 1  // integer division by zero
+	FaultNegExp     = 2  // negative integer exponent
+	FaultIndex      = 3  // list index out of bounds
+	FaultEmptyHead  = 4  // head of empty list
+	FaultStringSize = 5  // string size limit exceeded
+	FaultSliceUTF8  = 6  // String.slice indices must be UTF-8 character boundaries
+	FaultSplitUTF8  = 7  // String.split requires valid UTF-8 input
+	FaultListSize   = 15 // list size limit exceeded (this project's choice; docs/stdlib.md)
+)
+
+// FaultText maps each numbered fault code that core raises (and the other
+// codes of LANGUAGE.md §6.6) to its message text.
+var FaultText = map[int]string{
+	1:  "integer division by zero",
+	2:  "negative integer exponent",
+	3:  "list index out of bounds",
+	4:  "head of empty list",
+	5:  "string size limit exceeded",
+	6:  "String.slice indices must be UTF-8 character boundaries",
+	7:  "String.split requires valid UTF-8 input",
+	8:  "actor timeout must be between 0 and 600000 milliseconds",
+	9:  "actor resource limit exceeded",
+	10: "actor deadlock: no runnable actor or pending timeout",
+	11: "invalid actor execution descriptor",
+	12: "actor monotonic clock failure",
+	13: "regex replacement exceeds 16 MiB",
+	14: "terminal rendering exceeds 16 MiB",
+	15: "list size limit exceeded",
+}
+
+// NewFault returns the fault with the given numbered code and its standard
+// text.
+func NewFault(code int) *Fault {
+	return &Fault{Code: code, Msg: FaultText[code]}
+}
+
+// Limits enforced by the natives.
+const (
+	// MaxStringBytes is the 16 MiB string size limit (fault 5).
+	MaxStringBytes = 16 << 20
+	// MaxListLen is the 2^24 element limit of List.range and List.zip.
+	MaxListLen = 1 << 24
+)
+
+// KAny in Native.Args accepts a value of any kind.
+const KAny value.Kind = 255
+
+// Native is one Go function of the standard library.
+type Native struct {
+	Name  string       // qualified name, e.g. "List.len"
+	Arity int          // exact number of arguments
+	Args  []value.Kind // expected kind of each argument (KAny: anything)
+	Fn    func(ctx Ctx, args []value.Value) (value.Value, *Fault)
+}
+
+// Call checks the argument count and kinds, then runs the native. A
+// mismatch (possible only for hand-made bytecode) and any Go panic inside
+// the native become a FaultInternal fault instead of crashing the process.
+func (n *Native) Call(ctx Ctx, args []value.Value) (res value.Value, fault *Fault) {
+	if len(args) != n.Arity {
+		return value.Unit, internalf("%s expects %d arguments, got %d", n.Name, n.Arity, len(args))
+	}
+	for i, k := range n.Args {
+		if k != KAny && args[i].K != k {
+			return value.Unit, internalf("%s argument %d: expected %s, found %s", n.Name, i+1, k, args[i].K)
+		}
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			res, fault = value.Unit, internalf("%s: %v", n.Name, r)
+		}
+	}()
+	return n.Fn(ctx, args)
+}
+
+func internalf(format string, args ...any) *Fault {
+	return &Fault{Code: FaultInternal, Msg: "internal error: " + fmt.Sprintf(format, args...)}
+}
+
+var registry = map[string]*Native{}
+
+// register adds natives at package initialisation; a duplicate name or an
+// Args table of the wrong length is a programming error.
+func register(ns ...*Native) {
+	for _, n := range ns {
+		if _, dup := registry[n.Name]; dup {
+			panic("core: native registered twice: " + n.Name)
+		}
+		if len(n.Args) != n.Arity {
+			panic("core: native " + n.Name + " has an Args table of the wrong length")
+		}
+		registry[n.Name] = n
+	}
+}
+
+// fn builds a Native from a name, argument kinds and a body.
+func fn(name string, args []value.Kind, body func(ctx Ctx, args []value.Value) (value.Value, *Fault)) *Native {
+	return &Native{Name: name, Arity: len(args), Args: args, Fn: body}
+}
+
+// kinds is shorthand for an argument kind list.
+func kinds(ks ...value.Kind) []value.Kind { return ks }
+
+// Lookup returns the native with the given qualified name.
+func Lookup(name string) (*Native, bool) {
+	n, ok := registry[name]
+	return n, ok
+}
+
+// Names returns the qualified names of all natives, sorted.
+func Names() []string {
+	out := make([]string, 0, len(registry))
+	for name := range registry {
+		out = append(out, name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// LibraryNames returns every library function name the core provides: the
+// natives and the prelude functions (PreludeFuncs keys), sorted. This is
+// the set the checker's builtin table should match.
+func LibraryNames() []string {
+	out := Names()
+	for name := range PreludeFuncs {
+		out = append(out, name)
+	}
+	sort.Strings(out)
+	return out
+}
