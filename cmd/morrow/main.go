@@ -1,0 +1,501 @@
+// Command morrow runs Morrow programs.
+//
+//	morrow run FILE.mr|FILE.mrb [--schedulers N] [--steal] [--seed S]
+//	                            [--reductions N] [--trace FILE] [--color[=MODE]]
+//
+// A source file is compiled in memory (a file that fails to check prints
+// its diagnostics and exits 1 without running); a .mrb file is decoded and
+// verified without the front end, and refused with a one-line error and
+// exit 1 if it is truncated, corrupted, from another format version or
+// fails verification. The program's exit status is forwarded (main's Int,
+// 0 for Unit/Ok, 1 for Err or a runtime fault). SIGINT and SIGTERM cancel
+// the run's context; the runner then exits 130 or 143.
+//
+// Scheduler settings come from MORROW_SCHEDULERS (1..64, default 1),
+// MORROW_WORK_STEALING=1 and MORROW_REDUCTIONS (1..65536); flags win over
+// the environment. An invalid environment value fails the invocation at
+// start-up as the resource-limit fault (code 9), as LANGUAGE.md §6.1 says;
+// an invalid flag value is a usage error (exit 2).
+//
+// main only calls run, so the whole command is tested in-process.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/morrow-lang/morrow/cmd/morrow/internal/load"
+	"github.com/morrow-lang/morrow/lang/compiler"
+	"github.com/morrow-lang/morrow/lang/diag"
+	"github.com/morrow-lang/morrow/runtime/bytecode"
+	"github.com/morrow-lang/morrow/runtime/engine"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// Exit statuses of the runner itself; a program's own status is
+// forwarded unchanged.
+const (
+	exitOK      = 0
+	exitError   = 1
+	exitUsage   = 2
+	exitSIGINT  = 130
+	exitSIGTERM = 143
+)
+
+// Limits of the scheduler settings (LANGUAGE.md §6.1).
+const (
+	maxSchedulers = 64
+	maxReductions = 65536
+)
+
+// faultResourceLimit is the text of fault 9, used for an invalid
+// scheduler configuration at start-up.
+const faultResourceLimit = "actor resource limit exceeded"
+
+// graceAfterSignal is how long the runner waits for a cancelled program
+// to finish its cleanup before giving up on it.
+const graceAfterSignal = 5 * time.Second
+
+type exitStatus int
+
+func (e exitStatus) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
+
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+// env is the outside world of one invocation.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	getenv         func(string) string
+	// signals delivers SIGINT/SIGTERM; nil means subscribe to the real
+	// process signals.
+	signals <-chan os.Signal
+}
+
+// run executes one morrow invocation and returns its exit status.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runEnv(args, &env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv})
+}
+
+func runEnv(args []string, e *env) int {
+	root := &cobra.Command{
+		Use:   "morrow",
+		Short: "Run Morrow programs",
+		Long: "morrow runs Morrow programs, from source (.mr, compiled in memory) or from\n" +
+			"bytecode built by `morrowc build` (.mrb).",
+		Version:       "0.1.0",
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		Args:          cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return &usageError{"missing command (run)"}
+		},
+	}
+	root.CompletionOptions.DisableDefaultCmd = true
+	root.AddCommand(newRun(e))
+	root.SetArgs(args)
+	root.SetIn(e.stdin)
+	root.SetOut(e.stdout)
+	root.SetErr(e.stderr)
+	cmd, err := root.ExecuteC()
+	if err == nil {
+		return exitOK
+	}
+	var st exitStatus
+	if errors.As(err, &st) {
+		return int(st)
+	}
+	if cmd == nil {
+		cmd = root
+	}
+	fmt.Fprintf(e.stderr, "morrow: %s\n", oneLine(err.Error()))
+	fmt.Fprintf(e.stderr, "Run '%s --help' for usage.\n", cmd.CommandPath())
+	return exitUsage
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// runFlags are the settings of `morrow run`.
+type runFlags struct {
+	schedulers int
+	steal      bool
+	seed       int64
+	reductions int
+	trace      string
+	color      string
+}
+
+func newRun(e *env) *cobra.Command {
+	var f runFlags
+	cmd := &cobra.Command{
+		Use:   "run FILE.mr|FILE.mrb",
+		Short: "Run a program from source or bytecode",
+		Long: "run compiles a source file in memory (or loads a .mrb file) and runs it,\n" +
+			"forwarding the program's exit status. \"-\" reads source from standard input.\n\n" +
+			"Environment: MORROW_SCHEDULERS (1..64, default 1), MORROW_WORK_STEALING=1,\n" +
+			"MORROW_REDUCTIONS (1..65536). Flags win over the environment.",
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runProgram(cmd, e, &f, args[0])
+		},
+	}
+	fl := cmd.Flags()
+	fl.IntVar(&f.schedulers, "schedulers", 1, "number of schedulers, 1..64 (env MORROW_SCHEDULERS)")
+	fl.BoolVar(&f.steal, "steal", false, "let idle schedulers steal work (env MORROW_WORK_STEALING=1)")
+	fl.Int64Var(&f.seed, "seed", 0, "seed of the deterministic schedule")
+	fl.IntVar(&f.reductions, "reductions", 0, "reductions per process turn, 1..65536 (env MORROW_REDUCTIONS)")
+	fl.StringVar(&f.trace, "trace", "", "write lifecycle events to FILE (\"-\" for standard error)")
+	fl.StringVar(&f.color, "color", "auto", "colour diagnostics: auto, always or never")
+	fl.Lookup("color").NoOptDefVal = "always"
+	return cmd
+}
+
+// configError is an invalid scheduler setting from the environment.
+type configError struct{ msg string }
+
+func (c *configError) Error() string { return c.msg }
+
+// options merges the environment and the flags into engine options.
+func (f *runFlags) options(cmd *cobra.Command, e *env) (engine.Options, error) {
+	opts := engine.Options{Schedulers: 1, Seed: f.seed}
+	changed := cmd.Flags().Changed
+	if changed("schedulers") {
+		if f.schedulers < 1 || f.schedulers > maxSchedulers {
+			return opts, &usageError{fmt.Sprintf("--schedulers must be between 1 and %d, got %d", maxSchedulers, f.schedulers)}
+		}
+		opts.Schedulers = f.schedulers
+	} else if v := e.getenv("MORROW_SCHEDULERS"); v != "" {
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil || n < 1 || n > maxSchedulers {
+			return opts, &configError{fmt.Sprintf("invalid MORROW_SCHEDULERS %q: want an integer from 1 to %d", v, maxSchedulers)}
+		}
+		opts.Schedulers = n
+	}
+	if changed("steal") {
+		opts.Steal = f.steal
+	} else if v := e.getenv("MORROW_WORK_STEALING"); v != "" {
+		switch strings.TrimSpace(strings.ToLower(v)) {
+		case "1", "true":
+			opts.Steal = true
+		case "0", "false":
+			opts.Steal = false
+		default:
+			return opts, &configError{fmt.Sprintf("invalid MORROW_WORK_STEALING %q: want 1 or 0", v)}
+		}
+	}
+	if changed("reductions") {
+		if f.reductions < 1 || f.reductions > maxReductions {
+			return opts, &usageError{fmt.Sprintf("--reductions must be between 1 and %d, got %d", maxReductions, f.reductions)}
+		}
+		opts.Reductions = f.reductions
+	} else if v := e.getenv("MORROW_REDUCTIONS"); v != "" {
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil || n < 1 || n > maxReductions {
+			return opts, &configError{fmt.Sprintf("invalid MORROW_REDUCTIONS %q: want an integer from 1 to %d", v, maxReductions)}
+		}
+		opts.Reductions = n
+	}
+	return opts, nil
+}
+
+func runProgram(cmd *cobra.Command, e *env, f *runFlags, path string) error {
+	mode, err := diag.ParseColorMode(f.color)
+	if err != nil {
+		return &usageError{"--color: " + err.Error()}
+	}
+	opts, err := f.options(cmd, e)
+	if err != nil {
+		var ce *configError
+		if errors.As(err, &ce) {
+			fmt.Fprintf(e.stderr, "morrow: runtime error: %s\nmorrow: %s\n", faultResourceLimit, ce.msg)
+			return exitStatus(exitError)
+		}
+		return err
+	}
+
+	p, status := loadProgram(e, path, mode)
+	if p == nil {
+		return exitStatus(status)
+	}
+
+	out := newOutputs(e.stdout, e.stderr)
+	defer out.close()
+	opts.Stdout, opts.Stderr = out.stdoutWriter(), out.stderrWriter()
+	if f.trace != "" {
+		tw, closeTrace, err := openTrace(f.trace, opts.Stderr)
+		if err != nil {
+			fmt.Fprintf(opts.Stderr, "morrow: cannot create trace file %s: %s\n", f.trace, oneLine(err.Error()))
+			return exitStatus(exitError)
+		}
+		defer closeTrace()
+		opts.Trace = tw
+	}
+	code := execute(e, p, opts, out)
+	if code != exitOK {
+		return exitStatus(code)
+	}
+	return nil
+}
+
+// loadProgram compiles or decodes the program. It returns nil and the exit
+// status when it has already reported why it cannot run.
+func loadProgram(e *env, path string, mode diag.ColorMode) (*bytecode.Program, int) {
+	if filepath.Ext(path) == ".mrb" {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "morrow: cannot read %s: %s\n", path, oneLine(pathErr(err)))
+			return nil, exitError
+		}
+		p, err := load.Bytecode(path, data)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "morrow: %s\n", oneLine(err.Error()))
+			return nil, exitError
+		}
+		return p, exitOK
+	}
+	name, src := path, []byte(nil)
+	var err error
+	if path == "-" {
+		name = "<stdin>"
+		src, err = io.ReadAll(e.stdin)
+	} else {
+		src, err = os.ReadFile(path)
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "morrow: cannot read %s: %s\n", path, oneLine(pathErr(err)))
+		return nil, exitError
+	}
+	u, err := compiler.Build(name, src)
+	if len(u.Diags) > 0 {
+		diag.Render(e.stderr, u.Diags, diag.RenderOptions{Format: diag.FormatText, Color: mode.Enabled(e.stderr, e.getenv)})
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "morrow: %s\n", oneLine(err.Error()))
+		return nil, exitError
+	}
+	if u.Program == nil {
+		return nil, exitError
+	}
+	return u.Program, exitOK
+}
+
+func pathErr(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// openTrace opens the trace destination; "-" is standard error.
+func openTrace(path string, stderr io.Writer) (io.Writer, func(), error) {
+	if path == "-" {
+		return stderr, func() {}, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, nil, errors.New(pathErr(err))
+	}
+	bw := newLockedBuffer(f)
+	return bw, func() { bw.Flush(); f.Close() }, nil
+}
+
+// execute runs the program under a context that SIGINT/SIGTERM cancel. It
+// returns the program's status, or 130/143 when a signal stopped it. After
+// a signal the program gets graceAfterSignal to finish its cleanup; a
+// second signal stops waiting at once.
+func execute(e *env, p *bytecode.Program, opts engine.Options, out *outputs) int {
+	sigs := e.signals
+	if sigs == nil {
+		c := make(chan os.Signal, 2)
+		signal.Notify(c, os.Interrupt, syscall.SIGTERM)
+		defer signal.Stop(c)
+		sigs = c
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan int, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				fmt.Fprintf(opts.Stderr, "morrow: internal runtime error: %v\n", r)
+				done <- exitError
+			}
+		}()
+		done <- engine.Run(ctx, p, opts)
+	}()
+	var got os.Signal
+	var grace <-chan time.Time
+	for {
+		select {
+		case code := <-done:
+			if got != nil {
+				return signalStatus(got)
+			}
+			return code
+		case s := <-sigs:
+			if got != nil {
+				return signalStatus(got) // second signal: stop waiting
+			}
+			got = s
+			cancel()
+			grace = time.After(graceAfterSignal)
+		case <-grace:
+			return signalStatus(got)
+		}
+	}
+}
+
+func signalStatus(s os.Signal) int {
+	if s == syscall.SIGTERM {
+		return exitSIGTERM
+	}
+	return exitSIGINT
+}
+
+// ---------------------------------------------------------------- output
+
+// outputs couples the program's stdout and stderr. Stdout is buffered
+// unless it is a terminal; anything written to stderr first flushes
+// stdout, so the two streams keep their relative order when they share a
+// destination. A ticker flushes stdout periodically so the output of a
+// long-running program shows up while it runs.
+type outputs struct {
+	mu     sync.Mutex
+	buf    *lockedBuffer // nil: stdout unbuffered
+	stdout io.Writer
+	stderr io.Writer
+	stop   chan struct{}
+	wg     sync.WaitGroup
+}
+
+const flushInterval = 100 * time.Millisecond
+
+func newOutputs(stdout, stderr io.Writer) *outputs {
+	o := &outputs{stdout: stdout, stderr: stderr, stop: make(chan struct{})}
+	if !isTerminal(stdout) {
+		o.buf = newLockedBuffer(stdout)
+		o.wg.Add(1)
+		go func() {
+			defer o.wg.Done()
+			t := time.NewTicker(flushInterval)
+			defer t.Stop()
+			for {
+				select {
+				case <-t.C:
+					o.buf.Flush()
+				case <-o.stop:
+					return
+				}
+			}
+		}()
+	}
+	return o
+}
+
+func (o *outputs) stdoutWriter() io.Writer {
+	if o.buf != nil {
+		return o.buf
+	}
+	return &lockedWriter{mu: &o.mu, w: o.stdout}
+}
+
+func (o *outputs) stderrWriter() io.Writer { return stderrWriter{o} }
+
+// close stops the ticker and flushes what is left.
+func (o *outputs) close() {
+	close(o.stop)
+	o.wg.Wait()
+	if o.buf != nil {
+		o.buf.Flush()
+	}
+}
+
+type stderrWriter struct{ o *outputs }
+
+func (s stderrWriter) Write(b []byte) (int, error) {
+	if s.o.buf != nil {
+		s.o.buf.Flush()
+	}
+	s.o.mu.Lock()
+	defer s.o.mu.Unlock()
+	return s.o.stderr.Write(b)
+}
+
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(b)
+}
+
+// lockedBuffer is a goroutine-safe buffered writer.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	w   io.Writer
+	buf []byte
+}
+
+const bufferLimit = 64 << 10
+
+func newLockedBuffer(w io.Writer) *lockedBuffer { return &lockedBuffer{w: w} }
+
+func (l *lockedBuffer) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.buf = append(l.buf, b...)
+	if len(l.buf) >= bufferLimit {
+		if err := l.flushLocked(); err != nil {
+			return 0, err
+		}
+	}
+	return len(b), nil
+}
+
+// Flush writes out the buffered bytes.
+func (l *lockedBuffer) Flush() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.flushLocked()
+}
+
+func (l *lockedBuffer) flushLocked() error {
+	if len(l.buf) == 0 {
+		return nil
+	}
+	_, err := l.w.Write(l.buf)
+	l.buf = l.buf[:0]
+	return err
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,232 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/morrow-lang/morrow/lang/compiler"
+	"github.com/morrow-lang/morrow/lang/diag"
+	"github.com/morrow-lang/morrow/runtime/bytecode"
+)
+
+func newCheck(e *env) *cobra.Command {
+	var rf renderFlags
+	cmd := &cobra.Command{
+		Use:   "check FILE...",
+		Short: "Check source files and report every error",
+		Long: "check parses and type-checks each FILE (\"-\" reads standard input) and prints\n" +
+			"all diagnostics to standard output. Exit status: 0 when clean, 1 when any\n" +
+			"error was reported, 2 on usage errors.",
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts, err := rf.options(e, e.stdout)
+			if err != nil {
+				return err
+			}
+			var all diag.List
+			status := exitOK
+			for _, path := range args {
+				name, src, err := readSource(e, path)
+				if err != nil {
+					fmt.Fprintf(e.stderr, "morrowc: cannot read %s: %s\n", path, oneLine(unwrapPath(err)))
+					status = exitError
+					continue
+				}
+				ds, err := compiler.Check(name, src)
+				all = append(all, ds...)
+				if err != nil {
+					reportInternal(e, err)
+					status = exitError
+				}
+			}
+			if len(all) > 0 || opts.Format == diag.FormatJSON {
+				if err := diag.Render(e.stdout, all, opts); err != nil {
+					fmt.Fprintf(e.stderr, "morrowc: %s\n", oneLine(err.Error()))
+					status = exitError
+				}
+			}
+			if all.HasErrors() {
+				status = exitError
+			}
+			if status != exitOK {
+				return exitStatus(status)
+			}
+			return nil
+		},
+	}
+	rf.register(cmd)
+	return cmd
+}
+
+// unwrapPath drops the "open PATH:" prefix of an *os.PathError, since the
+// caller already names the file.
+func unwrapPath(err error) string {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// compileSource reads and compiles one source file, reporting diagnostics
+// and internal errors on stderr. A nil program means it already reported.
+func compileSource(e *env, rf *renderFlags, path string) (*bytecode.Program, *compiler.Unit, error) {
+	opts, err := rf.options(e, e.stderr)
+	if err != nil {
+		return nil, nil, err
+	}
+	name, src, err := readSource(e, path)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "morrowc: cannot read %s: %s\n", path, oneLine(unwrapPath(err)))
+		return nil, nil, exitStatus(exitError)
+	}
+	u, err := compiler.Build(name, src)
+	if len(u.Diags) > 0 {
+		diag.Render(e.stderr, u.Diags, opts)
+	}
+	if err != nil {
+		reportInternal(e, err)
+		return nil, u, exitStatus(exitError)
+	}
+	if u.Program == nil {
+		return nil, u, exitStatus(exitError)
+	}
+	return u.Program, u, nil
+}
+
+// defaultOutput is the .mrb path next to the source: a.mr -> a.mrb.
+func defaultOutput(path string) string {
+	ext := filepath.Ext(path)
+	if ext == ".mr" || ext == ".fn" {
+		return strings.TrimSuffix(path, ext) + ".mrb"
+	}
+	return path + ".mrb"
+}
+
+func newBuild(e *env) *cobra.Command {
+	var rf renderFlags
+	var out string
+	cmd := &cobra.Command{
+		Use:   "build FILE",
+		Short: "Compile a source file to a bytecode (.mrb) file",
+		Long: "build checks FILE and, when it is clean, writes its bytecode to OUT (default:\n" +
+			"the source name with .mrb). It prints nothing on success. Diagnostics go to\n" +
+			"standard error. Exit status as for check.",
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			path := args[0]
+			if out == "" {
+				if path == "-" {
+					return &usageError{"build from standard input needs -o OUT.mrb"}
+				}
+				out = defaultOutput(path)
+			}
+			p, _, err := compileSource(e, &rf, path)
+			if err != nil {
+				return err
+			}
+			if err := writeFileAtomic(out, bytecode.Encode(p)); err != nil {
+				fmt.Fprintf(e.stderr, "morrowc: cannot write %s: %s\n", out, oneLine(unwrapPath(err)))
+				return exitStatus(exitError)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVarP(&out, "output", "o", "", "output file (default: FILE with the extension .mrb)")
+	rf.register(cmd)
+	return cmd
+}
+
+// writeFileAtomic writes through a temporary file in the same directory
+// and renames it, so a failed build never leaves a truncated .mrb behind.
+func writeFileAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, ".morrowc-*.tmp")
+	if err != nil {
+		return err
+	}
+	name := tmp.Name()
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(name)
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(name)
+		return err
+	}
+	if err := os.Chmod(name, 0o644); err != nil {
+		os.Remove(name)
+		return err
+	}
+	if err := os.Rename(name, path); err != nil {
+		os.Remove(name)
+		return err
+	}
+	return nil
+}
+
+func newDisasm(e *env) *cobra.Command {
+	var rf renderFlags
+	cmd := &cobra.Command{
+		Use:   "disasm FILE.mrb|FILE.mr",
+		Short: "Print a human-readable bytecode listing",
+		Long: "disasm prints the bytecode of a .mrb file, or of a source file compiled in\n" +
+			"memory. Listings of source files show the source line of each instruction.",
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			path := args[0]
+			var (
+				p     *bytecode.Program
+				lines func(int) string
+			)
+			if filepath.Ext(path) == ".mrb" {
+				data, err := os.ReadFile(path)
+				if err != nil {
+					fmt.Fprintf(e.stderr, "morrowc: cannot read %s: %s\n", path, oneLine(unwrapPath(err)))
+					return exitStatus(exitError)
+				}
+				p, err = loadBytecode(data)
+				if err != nil {
+					fmt.Fprintf(e.stderr, "morrowc: cannot load %s: %s\n", path, oneLine(err.Error()))
+					return exitStatus(exitError)
+				}
+			} else {
+				prog, u, err := compileSource(e, &rf, path)
+				if err != nil {
+					return err
+				}
+				p, lines = prog, u.File.LineText
+			}
+			if err := bytecode.Disassemble(e.stdout, p, lines); err != nil {
+				fmt.Fprintf(e.stderr, "morrowc: disassemble %s: %s\n", path, oneLine(err.Error()))
+				return exitStatus(exitError)
+			}
+			return nil
+		},
+	}
+	rf.register(cmd)
+	return cmd
+}
+
+// loadBytecode decodes and verifies a .mrb image. A panic in the decoder
+// (a bug: it must reject hostile input with an error) is reported as a
+// corrupt file rather than crashing the compiler.
+func loadBytecode(data []byte) (p *bytecode.Program, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			p, err = nil, fmt.Errorf("corrupt bytecode file (decoder panic: %v)", r)
+		}
+	}()
+	p, err = bytecode.Decode(data)
+	if err != nil {
+		return nil, err
+	}
+	if err := bytecode.Verify(p); err != nil {
+		return nil, fmt.Errorf("bytecode does not verify: %w", err)
+	}
+	return p, nil
+}

@@ -1,0 +1,153 @@
+// Command morrowc is the Morrow compiler: it checks source files, builds
+// them into bytecode (.mrb) files and disassembles programs.
+//
+//	morrowc check FILE... [--format text|short|json] [--color auto|always|never]
+//	morrowc build FILE [-o OUT.mrb]
+//	morrowc disasm FILE.mrb|FILE.mr
+//
+// Exit status: 0 when clean, 1 when any error was reported (or a file could
+// not be read or written), 2 on usage errors. main only calls run, so the
+// whole command is tested in-process.
+//
+// Diagnostics of `check` go to stdout (they are the command's output, so
+// `--format json` can be piped); `build` and `disasm` report them on stderr.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/morrow-lang/morrow/lang/compiler"
+	"github.com/morrow-lang/morrow/lang/diag"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// Exit statuses.
+const (
+	exitOK    = 0
+	exitError = 1
+	exitUsage = 2
+)
+
+// exitStatus is returned by a command that has already reported its
+// outcome and only needs to set the process status.
+type exitStatus int
+
+func (e exitStatus) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
+
+// usageError is a command-line mistake detected by our own validation.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+// env holds the process environment the commands see; tests replace
+// getenv to control NO_COLOR and friends.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	getenv         func(string) string
+}
+
+// run executes one morrowc invocation and returns its exit status.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runEnv(args, &env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv})
+}
+
+func runEnv(args []string, e *env) int {
+	root := newRoot(e)
+	root.SetArgs(args)
+	root.SetIn(e.stdin)
+	root.SetOut(e.stdout)
+	root.SetErr(e.stderr)
+	cmd, err := root.ExecuteC()
+	if err == nil {
+		return exitOK
+	}
+	var st exitStatus
+	if errors.As(err, &st) {
+		return int(st)
+	}
+	// Everything else is a usage error: cobra's own (unknown command or
+	// flag, wrong argument count) or ours.
+	if cmd == nil {
+		cmd = root
+	}
+	fmt.Fprintf(e.stderr, "morrowc: %s\n", oneLine(err.Error()))
+	fmt.Fprintf(e.stderr, "Run '%s --help' for usage.\n", cmd.CommandPath())
+	return exitUsage
+}
+
+// oneLine flattens a message onto a single line.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+func newRoot(e *env) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "morrowc",
+		Short: "The Morrow compiler",
+		Long: "morrowc checks Morrow source files (.mr), compiles them to bytecode (.mrb)\n" +
+			"and shows the bytecode. Run programs with `morrow run`.",
+		Version:       "0.1.0",
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		Args:          cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return &usageError{"missing command (check, build or disasm)"}
+		},
+	}
+	root.CompletionOptions.DisableDefaultCmd = true
+	root.AddCommand(newCheck(e), newBuild(e), newDisasm(e))
+	return root
+}
+
+// renderFlags are the --format/--color flags shared by commands that
+// print diagnostics.
+type renderFlags struct {
+	format, color string
+}
+
+func (r *renderFlags) register(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&r.format, "format", "text", "diagnostic format: text, short or json")
+	cmd.Flags().StringVar(&r.color, "color", "auto", "colour diagnostics: auto, always or never (auto honours NO_COLOR)")
+}
+
+// options validates the flags and decides colour for output going to w.
+func (r *renderFlags) options(e *env, w io.Writer) (diag.RenderOptions, error) {
+	f, err := diag.ParseFormat(r.format)
+	if err != nil {
+		return diag.RenderOptions{}, &usageError{"--format: " + err.Error()}
+	}
+	m, err := diag.ParseColorMode(r.color)
+	if err != nil {
+		return diag.RenderOptions{}, &usageError{"--color: " + err.Error()}
+	}
+	return diag.RenderOptions{Format: f, Color: f == diag.FormatText && m.Enabled(w, e.getenv)}, nil
+}
+
+// readSource reads a file argument; "-" is standard input.
+func readSource(e *env, path string) (name string, src []byte, err error) {
+	if path == "-" {
+		src, err = io.ReadAll(e.stdin)
+		return "<stdin>", src, err
+	}
+	src, err = os.ReadFile(path)
+	return path, src, err
+}
+
+// reportInternal prints a compiler bug; it is never the user's fault.
+func reportInternal(e *env, err error) {
+	fmt.Fprintf(e.stderr, "morrowc: %s\n", oneLine(err.Error()))
+	var ie *compiler.InternalError
+	if errors.As(err, &ie) && len(ie.Stack) > 0 && e.getenv("MORROW_DEBUG") != "" {
+		e.stderr.Write(ie.Stack)
+	}
+}

@@ -1,0 +1,167 @@
+// Package compiler is the driver that every front end calls: morrowc,
+// morrow run FILE.mr, the fixture harness and the editor server.
+//
+// One source file goes through the stages in order:
+//
+//	parser.Parse   -> *ast.File + syntax diagnostics   (stop if any error)
+//	types.Check    -> *types.Info + type diagnostics   (stop if any error)
+//	codegen.Compile-> *bytecode.Program                (never user errors)
+//	bytecode.Verify                                     (never user errors)
+//
+// User mistakes come back as a sorted diag.List. Anything else (codegen
+// failing, the verifier rejecting generated code, a stage panicking) is a
+// compiler bug and comes back as an *InternalError, so callers can tell the
+// two apart: user errors exit 1 with diagnostics, internal errors say
+// "internal compiler error" and never masquerade as a user's fault. A
+// panic inside a stage is recovered here, so no input can crash a caller.
+package compiler
+
+import (
+	"fmt"
+	"runtime/debug"
+
+	"github.com/morrow-lang/morrow/lang/ast"
+	"github.com/morrow-lang/morrow/lang/codegen"
+	"github.com/morrow-lang/morrow/lang/diag"
+	"github.com/morrow-lang/morrow/lang/parser"
+	"github.com/morrow-lang/morrow/lang/source"
+	"github.com/morrow-lang/morrow/lang/types"
+	"github.com/morrow-lang/morrow/runtime/bytecode"
+)
+
+// Unit is everything the driver learned about one file. Fields after the
+// stage that stopped the pipeline are nil.
+type Unit struct {
+	File    *source.File
+	AST     *ast.File
+	Info    *types.Info
+	Diags   diag.List // sorted by position; errors stop the pipeline
+	Program *bytecode.Program
+}
+
+// Stage names a pipeline stage, for internal errors.
+type Stage int
+
+// The pipeline stages in order.
+const (
+	StageParse Stage = iota
+	StageCheck
+	StageCodegen
+	StageVerify
+)
+
+var stageNames = [...]string{StageParse: "parse", StageCheck: "check", StageCodegen: "codegen", StageVerify: "verify"}
+
+func (s Stage) String() string {
+	if s >= 0 && int(s) < len(stageNames) {
+		return stageNames[s]
+	}
+	return fmt.Sprintf("Stage(%d)", int(s))
+}
+
+// InternalError is a compiler bug: a stage failed or panicked on input
+// that earlier stages accepted.
+type InternalError struct {
+	Stage Stage
+	File  string
+	Err   error
+	Stack []byte // set when the stage panicked
+}
+
+func (e *InternalError) Error() string {
+	return fmt.Sprintf("internal compiler error (%s) in %s: %v", e.Stage, e.File, e.Err)
+}
+
+func (e *InternalError) Unwrap() error { return e.Err }
+
+// The stage entry points, as variables so tests can inject failures.
+var (
+	parseFn   = parser.Parse
+	checkFn   = types.Check
+	codegenFn = codegen.Compile
+	verifyFn  = bytecode.Verify
+)
+
+// guard runs one stage and turns a panic into an InternalError.
+func guard(stage Stage, file string, fn func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &InternalError{Stage: stage, File: file, Err: fmt.Errorf("panic: %v", r), Stack: debug.Stack()}
+		}
+	}()
+	if e := fn(); e != nil {
+		return &InternalError{Stage: stage, File: file, Err: e}
+	}
+	return nil
+}
+
+// Analyze parses and checks one file. It stops after parsing when the
+// parser reported errors (a partial tree would only produce follow-on
+// noise). The error result is non-nil only for an InternalError.
+func Analyze(name string, src []byte) (*Unit, error) {
+	u := &Unit{File: source.NewFile(name, src)}
+	var pd diag.List
+	err := guard(StageParse, name, func() error {
+		u.AST, pd = parseFn(u.File)
+		return nil
+	})
+	u.Diags = append(u.Diags, pd...)
+	if err != nil {
+		return u, err
+	}
+	if u.Diags.HasErrors() || u.AST == nil {
+		u.Diags.Sort()
+		return u, nil
+	}
+	var cd diag.List
+	err = guard(StageCheck, name, func() error {
+		u.Info, cd = checkFn(u.AST)
+		return nil
+	})
+	u.Diags = append(u.Diags, cd...)
+	u.Diags.Sort()
+	return u, err
+}
+
+// Build runs the whole pipeline on one file. When the file has errors,
+// u.Diags holds them and u.Program is nil; err is reserved for
+// InternalError.
+func Build(name string, src []byte) (*Unit, error) {
+	u, err := Analyze(name, src)
+	if err != nil || u.Diags.HasErrors() {
+		return u, err
+	}
+	if u.Info == nil {
+		return u, &InternalError{Stage: StageCheck, File: name, Err: fmt.Errorf("checker returned no Info")}
+	}
+	err = guard(StageCodegen, name, func() error {
+		p, e := codegenFn(u.AST, u.Info)
+		if e == nil && p == nil {
+			e = fmt.Errorf("codegen returned no program")
+		}
+		u.Program = p
+		return e
+	})
+	if err != nil {
+		u.Program = nil
+		return u, err
+	}
+	err = guard(StageVerify, name, func() error { return verifyFn(u.Program) })
+	if err != nil {
+		u.Program = nil
+	}
+	return u, err
+}
+
+// Check parses and type-checks one file and returns its diagnostics.
+func Check(name string, src []byte) (diag.List, error) {
+	u, err := Analyze(name, src)
+	return u.Diags, err
+}
+
+// Compile turns one file into a verified program. A nil program with a
+// nil error means the diagnostics contain errors.
+func Compile(name string, src []byte) (*bytecode.Program, diag.List, error) {
+	u, err := Build(name, src)
+	return u.Program, u.Diags, err
+}

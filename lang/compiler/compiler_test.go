@@ -1,0 +1,107 @@
+package compiler
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/morrow-lang/morrow/lang/ast"
+	"github.com/morrow-lang/morrow/lang/diag"
+	"github.com/morrow-lang/morrow/lang/source"
+	"github.com/morrow-lang/morrow/lang/types"
+	"github.com/morrow-lang/morrow/runtime/bytecode"
+)
+
+func TestCompileHello(t *testing.T) {
+	p, ds, err := Compile("hello.mr", []byte("fn main():\n    println(\"hello\")\n"))
+	if err != nil {
+		t.Fatalf("internal error: %v", err)
+	}
+	if len(ds) != 0 {
+		t.Fatalf("unexpected diagnostics: %v", ds.Err())
+	}
+	if p == nil {
+		t.Fatal("no program")
+	}
+	if err := bytecode.Verify(p); err != nil {
+		t.Fatalf("program does not verify: %v", err)
+	}
+}
+
+func TestSyntaxErrorStopsBeforeCheck(t *testing.T) {
+	called := false
+	defer func(old func(*ast.File) (*types.Info, diag.List)) { checkFn = old }(checkFn)
+	checkFn = func(f *ast.File) (*types.Info, diag.List) { called = true; return &types.Info{}, nil }
+	u, err := Build("bad.mr", []byte("fn main(:\n    1\n"))
+	if err != nil {
+		t.Fatalf("internal error: %v", err)
+	}
+	if !u.Diags.HasErrors() || u.Program != nil {
+		t.Fatalf("want errors and no program, got %d diagnostics, program %v", len(u.Diags), u.Program)
+	}
+	if called {
+		t.Error("checker ran on a file with syntax errors")
+	}
+	for _, d := range u.Diags {
+		if d.File == nil || d.File.Name != "bad.mr" {
+			t.Errorf("diagnostic without the file name: %v", d)
+		}
+	}
+}
+
+func TestTypeErrorsAreSortedAndStop(t *testing.T) {
+	defer func(old func(*ast.File) (*types.Info, diag.List)) { checkFn = old }(checkFn)
+	checkFn = func(f *ast.File) (*types.Info, diag.List) {
+		var l diag.List
+		l.Add(f.Src, "E3001", source.Span{Start: 20, End: 21}, "second")
+		l.Add(f.Src, "E3001", source.Span{Start: 3, End: 4}, "first")
+		return &types.Info{}, l
+	}
+	ran := false
+	defer func(old func(*ast.File, *types.Info) (*bytecode.Program, error)) { codegenFn = old }(codegenFn)
+	codegenFn = func(*ast.File, *types.Info) (*bytecode.Program, error) { ran = true; return nil, nil }
+	p, ds, err := Compile("t.mr", []byte("fn main():\n    println(1)\n"))
+	if err != nil || p != nil || ran {
+		t.Fatalf("want diagnostics only: p=%v err=%v codegen ran=%v", p, err, ran)
+	}
+	if len(ds) != 2 || ds[0].Message != "first" || ds[1].Message != "second" {
+		t.Errorf("diagnostics not sorted: %v", ds)
+	}
+}
+
+func TestPanicsBecomeInternalErrors(t *testing.T) {
+	defer func(old func(*source.File) (*ast.File, diag.List)) { parseFn = old }(parseFn)
+	parseFn = func(*source.File) (*ast.File, diag.List) { panic("boom") }
+	_, ds, err := Compile("p.mr", []byte("x"))
+	var ie *InternalError
+	if !errors.As(err, &ie) || ie.Stage != StageParse || len(ie.Stack) == 0 {
+		t.Fatalf("want InternalError from parse, got %v", err)
+	}
+	if !strings.Contains(err.Error(), "internal compiler error") || !strings.Contains(err.Error(), "boom") {
+		t.Errorf("message: %v", err)
+	}
+	if len(ds) != 0 {
+		t.Errorf("panic produced diagnostics: %v", ds)
+	}
+}
+
+func TestCodegenAndVerifyFailuresAreInternal(t *testing.T) {
+	defer func(old func(*ast.File) (*types.Info, diag.List)) { checkFn = old }(checkFn)
+	checkFn = func(*ast.File) (*types.Info, diag.List) { return &types.Info{}, nil }
+	defer func(old func(*source.File) (*ast.File, diag.List)) { parseFn = old }(parseFn)
+	parseFn = func(f *source.File) (*ast.File, diag.List) { return &ast.File{Src: f}, nil }
+	defer func(old func(*ast.File, *types.Info) (*bytecode.Program, error)) { codegenFn = old }(codegenFn)
+	codegenFn = func(*ast.File, *types.Info) (*bytecode.Program, error) { return nil, errors.New("cannot lower") }
+	_, _, err := Compile("c.mr", nil)
+	var ie *InternalError
+	if !errors.As(err, &ie) || ie.Stage != StageCodegen {
+		t.Fatalf("want codegen InternalError, got %v", err)
+	}
+	codegenFn = func(*ast.File, *types.Info) (*bytecode.Program, error) { return &bytecode.Program{}, nil }
+	defer func(old func(*bytecode.Program) error) { verifyFn = old }(verifyFn)
+	verifyFn = func(*bytecode.Program) error { return errors.New("bad stack") }
+	p, _, err := Compile("c.mr", nil)
+	if !errors.As(err, &ie) || ie.Stage != StageVerify || p != nil {
+		t.Fatalf("want verify InternalError and no program, got %v, %v", p, err)
+	}
+}
