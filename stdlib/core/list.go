@@ -68,6 +68,9 @@ func exactList(items []value.Value) value.Value {
 
 var emptyList = value.NewList(nil)
 
+// listLimit is MaxListLen; tests lower it to exercise the limit cheaply.
+var listLimit = MaxListLen
+
 var (
 	orderLess    = value.NewData(value.OrderingType, 0)
 	orderEqual   = value.NewData(value.OrderingType, 1)
@@ -176,7 +179,7 @@ func init() {
 				return ok(emptyList)
 			}
 			count := uint64(hi) - uint64(lo) // exact: hi > lo
-			if count > MaxListLen {
+			if count > uint64(listLimit) {
 				return value.Unit, NewFault(FaultListSize)
 			}
 			out := make([]value.Value, count)
@@ -188,7 +191,7 @@ func init() {
 		fn("List.zip", kinds(L, L), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
 			xs, ys := listItems(a[0]), listItems(a[1])
 			n := min(len(xs), len(ys))
-			if n > MaxListLen {
+			if n > listLimit {
 				return value.Unit, NewFault(FaultListSize)
 			}
 			out := make([]value.Value, n)

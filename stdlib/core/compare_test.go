@@ -1,0 +1,185 @@
+package core
+
+import (
+	"math"
+	"testing"
+
+	"github.com/morrow-lang/morrow/runtime/value"
+)
+
+func TestEqual(t *testing.T) {
+	nan := F(math.NaN())
+	r03 := value.Value{K: value.KRange, R: &value.Range{Lo: 0, Hi: 3}}
+	r03b := value.Value{K: value.KRange, R: &value.Range{Lo: 0, Hi: 3}}
+	r03i := value.Value{K: value.KRange, R: &value.Range{Lo: 0, Hi: 3, Inclusive: true}}
+	cl := &value.Closure{Fn: 1}
+	pidA, pidB := &struct{ id int }{1}, &struct{ id int }{1}
+	cases := []struct {
+		a, b value.Value
+		want bool
+	}{
+		{I(1), I(1), true},
+		{I(1), I(2), false},
+		{I(1), F(1), false},
+		{F(1.5), F(1.5), true},
+		{F(0), F(negZero), true},
+		{nan, nan, false},
+		{B(true), B(true), true},
+		{B(true), B(false), false},
+		{S("é"), S("é"), true},
+		{S("a"), S("a "), false},
+		{value.Unit, value.Unit, true},
+		{Ints(1, 2), Ints(1, 2), true},
+		{Ints(1, 2), Ints(1, 2, 3), false},
+		{Ints(1, 2), Ints(2, 1), false},
+		{L(), L(), true},
+		{L(nan), L(nan), false},
+		{T(I(1), S("a")), T(I(1), S("a")), true},
+		{T(I(1), S("a")), T(I(1), S("b")), false},
+		{value.Some(I(1)), value.Some(I(1)), true},
+		{value.Some(I(1)), value.None(), false},
+		{value.None(), value.None(), true},
+		{value.Ok(I(1)), value.Err(I(1)), false},
+		{user("Ada", 36), user("Ada", 36), true},
+		{user("Ada", 36), user("Bob", 36), false},
+		{circle(I(1)), circle(I(1)), true},
+		{circle(I(1)), point(), false},
+		{userID(3), userID(3), true},
+		{r03, r03b, true},
+		{r03, r03i, false},
+		{value.Value{K: value.KFunc, R: cl}, value.Value{K: value.KFunc, R: cl}, true},
+		{value.Value{K: value.KFunc, R: cl}, value.Value{K: value.KFunc, R: &value.Closure{Fn: 1}}, false},
+		{value.Value{K: value.KPid, R: pidA}, value.Value{K: value.KPid, R: pidA}, true},
+		{value.Value{K: value.KPid, R: pidA}, value.Value{K: value.KPid, R: pidB}, false},
+		{value.Value{K: value.KProcID, N: 7}, value.Value{K: value.KProcID, N: 7}, true},
+		{value.Value{K: value.KProcID, N: 7}, value.Value{K: value.KProcID, N: 8}, false},
+		// Uncomparable opaque payloads never panic.
+		{value.Value{K: value.KOpaque, R: []int{1}}, value.Value{K: value.KOpaque, R: []int{1}}, false},
+	}
+	for i, tc := range cases {
+		if got := Equal(tc.a, tc.b); got != tc.want {
+			t.Errorf("case %d: Equal(%s, %s) = %v, want %v", i, Show(tc.a), Show(tc.b), got, tc.want)
+		}
+		if got := Equal(tc.b, tc.a); got != tc.want {
+			t.Errorf("case %d: Equal is not symmetric for %s, %s", i, Show(tc.a), Show(tc.b))
+		}
+	}
+}
+
+// TestCompareOrder checks that each list is strictly ascending under
+// Compare, pairwise over all elements (so the order is transitive too).
+func TestCompareOrder(t *testing.T) {
+	sNaN := math.Float64frombits(0xfff8000000000001) // sign-set NaN
+	pNaN := math.Float64frombits(0x7ff8000000000001)
+	chains := [][]value.Value{
+		{I(math.MinInt64), I(-1), I(0), I(1), I(math.MaxInt64)},
+		{B(false), B(true)},
+		{S(""), S("A"), S("B"), S("a"), S("ab"), S("b"), S("é"), S("🌿")},
+		{F(sNaN), F(math.Inf(-1)), F(-math.MaxFloat64), F(-1), F(-5e-324), F(negZero), F(0), F(5e-324), F(1), F(math.Inf(1)), F(pNaN)},
+		{L(), Ints(0), Ints(0, 0), Ints(0, 1), Ints(1)},
+		{T(I(0), S("z")), T(I(1), S("a")), T(I(1), S("b"))},
+		{value.None(), value.Some(I(-1)), value.Some(I(2))},
+		{value.Ok(I(9)), value.Err(I(0))},
+		{circle(I(1)), circle(I(2)), rect(I(0), I(0)), rect(I(0), I(1)), point()},
+		{user("Ada", 40), user("Bob", 1), user("Bob", 2)},
+		{userID(-3), userID(0), userID(3)},
+		{Ordering(-1), Ordering(0), Ordering(1)},
+		{
+			value.Value{K: value.KRange, R: &value.Range{Lo: 0, Hi: 3}},
+			value.Value{K: value.KRange, R: &value.Range{Lo: 0, Hi: 3, Inclusive: true}},
+			value.Value{K: value.KRange, R: &value.Range{Lo: 0, Hi: 4}},
+			value.Value{K: value.KRange, R: &value.Range{Lo: 1, Hi: 0}},
+		},
+	}
+	for ci, chain := range chains {
+		for i := range chain {
+			for j := range chain {
+				want := cmpInt(int64(i), int64(j))
+				if got := Compare(chain[i], chain[j]); got != want {
+					t.Errorf("chain %d: Compare(%s, %s) = %d, want %d", ci, Show(chain[i]), Show(chain[j]), got, want)
+				}
+			}
+		}
+	}
+}
+
+func TestSortIsStable(t *testing.T) {
+	// Tuples compare fully, so build elements that Compare as equal but
+	// are distinguishable: NaNs with the same bits compare equal; use
+	// identical Ints wrapped in distinct *Data instead and check pointer
+	// order.
+	a, b, c := userID(1), userID(1), userID(0)
+	n, _ := Lookup("List.sort")
+	in := L(a, b, c)
+	got, f := n.Call(&testCtx{}, []value.Value{in})
+	if f != nil {
+		t.Fatal(f)
+	}
+	items := got.AsList().Items
+	if items[0].R != c.R || items[1].R != a.R || items[2].R != b.R {
+		t.Errorf("List.sort is not stable: %s", Show(got))
+	}
+	// The input list is untouched.
+	if orig := in.AsList().Items; orig[0].R != a.R || orig[2].R != c.R {
+		t.Errorf("List.sort mutated its input")
+	}
+}
+
+func TestCopy(t *testing.T) {
+	shared := Ints(1, 2)
+	inner := T(shared, S("s"))
+	graph := L(inner, inner, value.Some(shared), userID(4),
+		value.Value{K: value.KFunc, R: &value.Closure{Fn: 2, Free: []value.Value{shared}}},
+		value.Value{K: value.KRange, R: &value.Range{Lo: 1, Hi: 2}},
+		value.Value{K: value.KPid, N: 5, R: &struct{ id int }{5}})
+	cp := Copy(graph)
+	if !Equal(cp, graph) && Show(cp) != Show(graph) {
+		t.Fatalf("copy differs: %s vs %s", Show(cp), Show(graph))
+	}
+	if Show(cp) != Show(graph) {
+		t.Fatalf("copy renders differently: %s vs %s", Show(cp), Show(graph))
+	}
+	gi, ci := graph.AsList().Items, cp.AsList().Items
+	if cp.R == graph.R {
+		t.Fatal("top-level list not copied")
+	}
+	for i := 0; i < 6; i++ {
+		if ci[i].R == gi[i].R {
+			t.Errorf("element %d (%s) not copied", i, ci[i].K)
+		}
+	}
+	// Sharing inside the graph is preserved.
+	if ci[0].R != ci[1].R {
+		t.Error("shared tuple copied twice")
+	}
+	copiedShared := ci[0].AsTuple().Elems[0].R
+	if copiedShared == shared.R {
+		t.Error("nested list not copied")
+	}
+	if ci[2].AsData().Fields[0].R != copiedShared {
+		t.Error("list shared between tuple and Some copied twice")
+	}
+	if ci[4].R.(*value.Closure).Free[0].R != copiedShared {
+		t.Error("list captured by closure copied twice")
+	}
+	// Opaque handles keep their identity.
+	if ci[6].R != gi[6].R || ci[6].N != 5 {
+		t.Error("pid not kept")
+	}
+	// Scalars and strings come back unchanged.
+	for _, v := range []value.Value{I(3), F(1.5), B(true), S("x"), value.Unit} {
+		if got := Copy(v); !Equal(got, v) {
+			t.Errorf("Copy(%s) = %s", Show(v), Show(got))
+		}
+	}
+}
+
+// TestCopyDropsSpareCapacity checks that a copied list does not share the
+// push sentinel slots with the original.
+func TestCopyDropsSpareCapacity(t *testing.T) {
+	xs := appendValues(nil, I(1))
+	cp := Copy(xs)
+	if l := cp.AsList().Items; cap(l) != len(l) {
+		t.Errorf("copied list has spare capacity %d > %d", cap(l), len(l))
+	}
+}
