@@ -1,0 +1,224 @@
+package codegen
+
+import (
+	"fmt"
+
+	"github.com/morrow-lang/morrow/lang/ast"
+	"github.com/morrow-lang/morrow/runtime/bytecode"
+)
+
+// calleeKind classifies what a call calls.
+type calleeKind int
+
+const (
+	calleeValue  calleeKind = iota // a function value computed by an expression or held in a local
+	calleeFunc                     // a known compiled function (user or prelude)
+	calleeCtor                     // a constructor
+	calleeNative                   // a Go native, by qualified name
+)
+
+type callee struct {
+	kind   calleeKind
+	fn     int         // calleeFunc: function index
+	decl   *ast.FnDecl // calleeFunc: declaration (for labels)
+	ctor   ctorInfo    // calleeCtor
+	native string      // calleeNative
+	ref    ref         // calleeValue held in a local
+	local  bool        // calleeValue: ref is set
+	expr   ast.Expr    // calleeValue: expression to evaluate
+	unitOf *unit       // unit the callee belongs to
+}
+
+// resolveName resolves a lone name or a path to what it denotes. Locals
+// shadow functions; the current unit's functions shadow constructors and
+// natives.
+func (fs *fnState) resolveName(ident string, path []string) (callee, error) {
+	if path == nil {
+		if r, ok := fs.lookup(ident); ok {
+			return callee{kind: calleeValue, ref: r, local: true}, nil
+		}
+		if idx, ok := fs.c.unitFunc(fs.u, ident); ok {
+			return callee{kind: calleeFunc, fn: idx, decl: fs.u.decls[ident], unitOf: fs.u}, nil
+		}
+		if ci, ok := fs.c.ctors[ident]; ok {
+			return callee{kind: calleeCtor, ctor: ci, native: ident}, nil
+		}
+		return callee{kind: calleeNative, native: ident}, nil
+	}
+	q := qualifiedName(path)
+	if ci, ok := fs.c.ctors[q]; ok {
+		return callee{kind: calleeCtor, ctor: ci, native: q}, nil
+	}
+	idx, ok, err := fs.c.preludeFunc(q)
+	if err != nil {
+		return callee{}, err
+	}
+	if ok {
+		return callee{kind: calleeFunc, fn: idx, unitOf: fs.c.prelude}, nil
+	}
+	return callee{kind: calleeNative, native: q}, nil
+}
+
+// name compiles a name used as a value.
+func (fs *fnState) name(ident string, path []string) error {
+	c, err := fs.resolveName(ident, path)
+	if err != nil {
+		return err
+	}
+	switch c.kind {
+	case calleeValue:
+		fs.load(c.ref)
+	case calleeFunc:
+		fs.emit(bytecode.FUNC, c.fn, 0)
+	case calleeCtor:
+		if c.ctor.arity == 0 {
+			fs.emit(bytecode.DATA, c.ctor.typ, c.ctor.tag)
+		} else {
+			fs.emit(bytecode.FUNC, fs.c.ctorWrapper(c.native, c.ctor), 0)
+		}
+	case calleeNative:
+		fs.emit(bytecode.NATIVE, fs.c.prog.AddNative(c.native), 0)
+	}
+	return nil
+}
+
+// call compiles a call; in tail mode the emitted code returns the call's
+// result itself.
+func (fs *fnState) call(e *ast.Call, tail bool) error {
+	var c callee
+	switch fn := e.Fn.(type) {
+	case *ast.Ident:
+		r, err := fs.resolveName(fn.Name, nil)
+		if err != nil {
+			return err
+		}
+		c = r
+	case *ast.Path:
+		r, err := fs.resolveName("", fn.Parts)
+		if err != nil {
+			return err
+		}
+		c = r
+	default:
+		c = callee{kind: calleeValue, expr: e.Fn}
+	}
+	var params []*ast.Param
+	if c.kind == calleeFunc && c.decl != nil {
+		params = c.decl.Params
+	}
+	if c.kind == calleeValue {
+		if c.local {
+			fs.load(c.ref)
+		} else if err := fs.expr(c.expr); err != nil {
+			return err
+		}
+	}
+	if err := fs.args(e, params); err != nil {
+		return err
+	}
+	fs.setLine(e.S.Start)
+	n := len(e.Args)
+	switch c.kind {
+	case calleeFunc:
+		switch {
+		case tail && fs.selfTCO && c.fn == fs.idx:
+			// Self tail call: rebind the parameters and loop.
+			for i := n - 1; i >= 0; i-- {
+				fs.emit(bytecode.STORE, i, 0)
+			}
+			fs.emit(bytecode.JUMP, 0, 0)
+			fs.depth = 0
+			return nil
+		case tail && fs.tailOK:
+			fs.emit(bytecode.TAIL_CALL, c.fn, n)
+			fs.depth = 0
+			return nil
+		}
+		fs.emit(bytecode.CALL, c.fn, n)
+	case calleeValue:
+		if tail && fs.tailOK {
+			fs.emit(bytecode.TAIL_CALL_VALUE, n, 0)
+			fs.depth = 0
+			return nil
+		}
+		fs.emit(bytecode.CALL_VALUE, n, 0)
+	case calleeCtor:
+		if n != c.ctor.arity {
+			return fmt.Errorf("codegen: constructor %s called with %d arguments, has %d fields", c.native, n, c.ctor.arity)
+		}
+		fs.emit(bytecode.DATA, c.ctor.typ, c.ctor.tag)
+	case calleeNative:
+		fs.emit(bytecode.CALL_NATIVE, fs.c.prog.AddNative(c.native), n)
+	}
+	if tail {
+		fs.emit(bytecode.RETURN, 0, 0)
+		fs.depth = 0
+	}
+	return nil
+}
+
+// args evaluates the arguments of a call exactly once, in evaluation order
+// (the piped value first, then the others as written), and leaves them on
+// the stack in parameter order. params gives the callee's parameters when
+// labels may reorder arguments (nil: arguments are positional).
+func (fs *fnState) args(e *ast.Call, params []*ast.Param) error {
+	n := len(e.Args)
+	pos := make([]int, n) // parameter position of each argument
+	used := make([]bool, n)
+	for i, a := range e.Args {
+		p := i
+		if a.Label != "" && params != nil {
+			p = -1
+			for j, prm := range params {
+				if prm.ExternalLabel() == a.Label {
+					p = j
+					break
+				}
+			}
+			if p < 0 {
+				return fmt.Errorf("codegen: no parameter labelled %s", a.Label)
+			}
+		}
+		if p >= n || used[p] {
+			return fmt.Errorf("codegen: argument %d has no free parameter position", i)
+		}
+		used[p] = true
+		pos[i] = p
+	}
+	order := make([]int, 0, n)
+	if e.Piped >= 0 && e.Piped < n {
+		order = append(order, e.Piped)
+	}
+	for i := range e.Args {
+		if i != e.Piped {
+			order = append(order, i)
+		}
+	}
+	direct := true
+	for k, i := range order {
+		if pos[i] != k {
+			direct = false
+		}
+	}
+	if direct {
+		for _, i := range order {
+			if err := fs.expr(e.Args[i].Value); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	temps := make([]int, n) // by parameter position
+	for _, i := range order {
+		if err := fs.expr(e.Args[i].Value); err != nil {
+			return err
+		}
+		s := fs.newSlot()
+		fs.emit(bytecode.STORE, s, 0)
+		temps[pos[i]] = s
+	}
+	for _, s := range temps {
+		fs.emit(bytecode.LOAD, s, 0)
+	}
+	return nil
+}

@@ -1,0 +1,645 @@
+package codegen
+
+import (
+	"fmt"
+
+	"github.com/morrow-lang/morrow/lang/ast"
+	"github.com/morrow-lang/morrow/runtime/bytecode"
+	"github.com/morrow-lang/morrow/runtime/value"
+)
+
+// binaryOps maps operator text to its opcode (`and`, `or` and `in` are
+// handled separately).
+var binaryOps = map[string]bytecode.Opcode{
+	"+": bytecode.ADD, "-": bytecode.SUB, "*": bytecode.MUL, "/": bytecode.DIV,
+	"%": bytecode.MOD, "**": bytecode.POW,
+	"&&&": bytecode.BITAND, "|||": bytecode.BITOR, "^^^": bytecode.BITXOR,
+	"<<<": bytecode.SHL, ">>>": bytecode.SHR,
+	"==": bytecode.EQ, "!=": bytecode.NE,
+	"<": bytecode.LT, "<=": bytecode.LE, ">": bytecode.GT, ">=": bytecode.GE,
+	"in": bytecode.IN,
+}
+
+// diverged records that the expression just compiled never completes: the
+// static depth is set as if it had pushed its value (the code after it is
+// dead).
+func (fs *fnState) diverged(before int) {
+	fs.depth = before + 1
+	if fs.depth > fs.fn.MaxStack {
+		fs.fn.MaxStack = fs.depth
+	}
+}
+
+// expr compiles e so that it leaves exactly one value on the stack.
+func (fs *fnState) expr(e ast.Expr) error {
+	if e == nil {
+		fs.emit(bytecode.UNIT, 0, 0)
+		return nil
+	}
+	fs.setLine(e.Span().Start)
+	switch e := e.(type) {
+	case *ast.Paren:
+		return fs.expr(e.X)
+	case *ast.UnitLit:
+		fs.emit(bytecode.UNIT, 0, 0)
+	case *ast.BoolLit:
+		if e.Value {
+			fs.emit(bytecode.TRUE, 0, 0)
+		} else {
+			fs.emit(bytecode.FALSE, 0, 0)
+		}
+	case *ast.IntLit:
+		fs.intConst(e.Value)
+	case *ast.FloatLit:
+		fs.emit(bytecode.CONST, fs.c.prog.AddConst(value.Float(e.Value)), 0)
+	case *ast.StringLit:
+		fs.emit(bytecode.CONST, fs.c.prog.AddConst(value.String(e.Value)), 0)
+	case *ast.InterpString:
+		n := 0
+		for _, p := range e.Parts {
+			if p.X == nil {
+				if p.Text == "" {
+					continue
+				}
+				fs.emit(bytecode.CONST, fs.c.prog.AddConst(value.String(p.Text)), 0)
+			} else if err := fs.expr(p.X); err != nil {
+				return err
+			}
+			n++
+		}
+		fs.emit(bytecode.INTERP, n, 0)
+	case *ast.Ident:
+		return fs.name(e.Name, nil)
+	case *ast.Path:
+		return fs.name("", e.Parts)
+	case *ast.FieldAccess:
+		if err := fs.expr(e.X); err != nil {
+			return err
+		}
+		fs.emit(bytecode.FIELD, fs.c.prog.AddConst(value.String(e.Name)), 0)
+	case *ast.TupleIndex:
+		if err := fs.expr(e.X); err != nil {
+			return err
+		}
+		fs.emit(bytecode.ELEM, e.Index, 0)
+	case *ast.Index:
+		if err := fs.expr(e.X); err != nil {
+			return err
+		}
+		if err := fs.expr(e.I); err != nil {
+			return err
+		}
+		fs.emit(bytecode.INDEX, 0, 0)
+	case *ast.Call:
+		return fs.call(e, false)
+	case *ast.Unary:
+		if err := fs.expr(e.X); err != nil {
+			return err
+		}
+		switch e.Op {
+		case "-":
+			fs.emit(bytecode.NEG, 0, 0)
+		case "not":
+			fs.emit(bytecode.NOT, 0, 0)
+		case "~~~":
+			fs.emit(bytecode.BITNOT, 0, 0)
+		default:
+			return fmt.Errorf("codegen: unknown unary operator %q", e.Op)
+		}
+	case *ast.Binary:
+		return fs.binary(e)
+	case *ast.Range:
+		if err := fs.expr(e.Lo); err != nil {
+			return err
+		}
+		if err := fs.expr(e.Hi); err != nil {
+			return err
+		}
+		incl := 0
+		if e.Inclusive {
+			incl = 1
+		}
+		fs.emit(bytecode.RANGE, incl, 0)
+	case *ast.Try:
+		return fs.try(e)
+	case *ast.Lambda:
+		return fs.lambda(fs.nestedName("lambda", e.S.Start), e.Params, e.Body, bytecode.FlagLambda, e.S)
+	case *ast.Block:
+		return fs.block(e, false)
+	case *ast.If:
+		return fs.ifExpr(e, false)
+	case *ast.Match:
+		return fs.match(e, false)
+	case *ast.For:
+		return fs.forLoop(e)
+	case *ast.Break:
+		return fs.breakOrContinue(true)
+	case *ast.Continue:
+		return fs.breakOrContinue(false)
+	case *ast.Return:
+		return fs.ret(e)
+	case *ast.Tuple:
+		for _, x := range e.Elems {
+			if err := fs.expr(x); err != nil {
+				return err
+			}
+		}
+		fs.emit(bytecode.TUPLE, len(e.Elems), 0)
+	case *ast.ListLit:
+		for _, x := range e.Elems {
+			if err := fs.expr(x); err != nil {
+				return err
+			}
+		}
+		fs.emit(bytecode.LIST, len(e.Elems), 0)
+	case *ast.RecordUpdate:
+		if err := fs.expr(e.X); err != nil {
+			return err
+		}
+		for _, f := range e.Fields {
+			if err := fs.expr(f.Value); err != nil {
+				return err
+			}
+			fs.emit(bytecode.UPDATE, fs.c.prog.AddConst(value.String(f.Label)), 0)
+		}
+	case *ast.Receive:
+		return fmt.Errorf("codegen: receive is not supported yet (actor issue)")
+	case *ast.With:
+		return fmt.Errorf("codegen: with chains are not supported yet")
+	case *ast.MapLit:
+		return fmt.Errorf("codegen: maps are out of scope")
+	default:
+		return fmt.Errorf("codegen: unexpected expression %T", e)
+	}
+	return nil
+}
+
+// intConst pushes an Int, as an immediate when it fits.
+func (fs *fnState) intConst(n int64) {
+	if n >= -1<<31 && n < 1<<31 {
+		fs.emit(bytecode.INT, int(n), 0)
+		return
+	}
+	fs.emit(bytecode.CONST, fs.c.prog.AddConst(value.Int(n)), 0)
+}
+
+// returnExpr compiles e in tail position: the emitted code returns e's
+// value itself (by RETURN, a tail call, or a self-tail-call loop).
+func (fs *fnState) returnExpr(e ast.Expr) error {
+	if e == nil || fs.depth != 0 {
+		if err := fs.expr(e); err != nil {
+			return err
+		}
+		fs.emit(bytecode.RETURN, 0, 0)
+		return nil
+	}
+	fs.setLine(e.Span().Start)
+	switch e := e.(type) {
+	case *ast.Paren:
+		return fs.returnExpr(e.X)
+	case *ast.Block:
+		return fs.block(e, true)
+	case *ast.If:
+		return fs.ifExpr(e, true)
+	case *ast.Match:
+		return fs.match(e, true)
+	case *ast.Call:
+		return fs.call(e, true)
+	case *ast.Return:
+		return fs.returnExpr(e.X)
+	}
+	before := fs.depth
+	if err := fs.expr(e); err != nil {
+		return err
+	}
+	if fs.depth == before+1 && !fs.lastIsTerminal() {
+		fs.emit(bytecode.RETURN, 0, 0)
+	}
+	fs.depth = 0
+	return nil
+}
+
+// lastIsTerminal reports whether the last emitted instruction never falls
+// through.
+func (fs *fnState) lastIsTerminal() bool {
+	n := len(fs.fn.Code)
+	return n > 0 && fs.fn.Code[n-1].Op.IsTerminal() && fs.labelPC != n
+}
+
+// block compiles a block in a new scope; its value is its last
+// statement's (Unit when that is a let or defer).
+func (fs *fnState) block(b *ast.Block, tail bool) error {
+	fs.push()
+	defer fs.pop()
+	if len(b.Stmts) == 0 {
+		fs.emit(bytecode.UNIT, 0, 0)
+		if tail {
+			fs.emit(bytecode.RETURN, 0, 0)
+			fs.depth = 0
+		}
+		return nil
+	}
+	for i, s := range b.Stmts {
+		last := i == len(b.Stmts)-1
+		if last {
+			if es, ok := s.(*ast.ExprStmt); ok && es.Cond == nil {
+				if tail {
+					return fs.returnExpr(es.X)
+				}
+				return fs.expr(es.X)
+			}
+		}
+		if err := fs.stmt(s); err != nil {
+			return err
+		}
+		if last {
+			fs.emit(bytecode.UNIT, 0, 0)
+			if tail {
+				fs.emit(bytecode.RETURN, 0, 0)
+				fs.depth = 0
+			}
+		}
+	}
+	return nil
+}
+
+// stmt compiles a statement that leaves nothing on the stack.
+func (fs *fnState) stmt(s ast.Stmt) error {
+	fs.setLine(s.Span().Start)
+	switch s := s.(type) {
+	case *ast.ExprStmt:
+		if s.Cond != nil {
+			skip := fs.newLabel()
+			if err := fs.expr(s.Cond); err != nil {
+				return err
+			}
+			fs.jump(bytecode.JUMP_IF_FALSE, skip)
+			if err := fs.expr(s.X); err != nil {
+				return err
+			}
+			fs.emit(bytecode.POP, 0, 0)
+			fs.place(skip)
+			return nil
+		}
+		before := fs.depth
+		if err := fs.expr(s.X); err != nil {
+			return err
+		}
+		if fs.lastIsTerminal() {
+			// return / break / continue as a statement: nothing follows
+			// on this path; keep the static depth as before.
+			fs.depth = before
+			return nil
+		}
+		fs.emit(bytecode.POP, 0, 0)
+		return nil
+	case *ast.LetStmt:
+		return fs.let(s)
+	case *ast.DeferStmt:
+		if err := fs.lambda(fs.nestedName("defer", s.S.Start), nil, s.X, bytecode.FlagDefer, s.S); err != nil {
+			return err
+		}
+		fs.setLine(s.S.Start)
+		fs.emit(bytecode.DEFER, 0, 0)
+		return nil
+	}
+	return fmt.Errorf("codegen: unexpected statement %T", s)
+}
+
+// let compiles `let PAT = e [else: body]`.
+func (fs *fnState) let(s *ast.LetStmt) error {
+	if err := fs.expr(s.Value); err != nil {
+		return err
+	}
+	if bp, ok := s.Pattern.(*ast.BindPat); ok {
+		slot := fs.newSlot()
+		fs.emit(bytecode.STORE, slot, 0)
+		fs.bind(bp.Name, slot)
+		return nil
+	}
+	slot := fs.newSlot()
+	fs.emit(bytecode.STORE, slot, 0)
+	fail := fs.newLabel()
+	binds, err := fs.patternTests(s.Pattern, slot, fail)
+	if err != nil {
+		return err
+	}
+	if s.Else == nil || len(fail.uses) == 0 {
+		fs.failIfUsed(fail, "let pattern did not match")
+		fs.bindAll(binds)
+		return nil
+	}
+	skip := fs.newLabel()
+	fs.jump(bytecode.JUMP, skip)
+	fs.place(fail)
+	before := fs.depth
+	// The failure body diverges. It runs before the pattern's names are
+	// bound, so a name it uses refers to the binding before the let.
+	fs.push()
+	err = fs.expr(s.Else)
+	fs.pop()
+	if err != nil {
+		return err
+	}
+	if !fs.lastIsTerminal() {
+		fs.emit(bytecode.POP, 0, 0)
+		fs.fail("let-else body did not diverge")
+	}
+	fs.depth = before
+	fs.place(skip)
+	fs.bindAll(binds)
+	return nil
+}
+
+// binary compiles a binary operator; `and`/`or` short-circuit.
+func (fs *fnState) binary(e *ast.Binary) error {
+	switch e.Op {
+	case "and", "or":
+		end := fs.newLabel()
+		if err := fs.expr(e.L); err != nil {
+			return err
+		}
+		fs.emit(bytecode.DUP, 0, 0)
+		if e.Op == "and" {
+			fs.jump(bytecode.JUMP_IF_FALSE, end)
+		} else {
+			fs.jump(bytecode.JUMP_IF_TRUE, end)
+		}
+		fs.emit(bytecode.POP, 0, 0)
+		if err := fs.expr(e.R); err != nil {
+			return err
+		}
+		fs.place(end)
+		return nil
+	}
+	op, ok := binaryOps[e.Op]
+	if !ok {
+		return fmt.Errorf("codegen: unknown binary operator %q", e.Op)
+	}
+	if err := fs.expr(e.L); err != nil {
+		return err
+	}
+	if err := fs.expr(e.R); err != nil {
+		return err
+	}
+	fs.setLine(e.S.Start)
+	fs.emit(op, 0, 0)
+	return nil
+}
+
+// try compiles `x?`: an Err is returned unchanged (RETURN runs the
+// defers); an Ok is unwrapped.
+func (fs *fnState) try(e *ast.Try) error {
+	if err := fs.expr(e.X); err != nil {
+		return err
+	}
+	ok := fs.newLabel()
+	fs.emit(bytecode.DUP, 0, 0)
+	fs.emit(bytecode.TEST_TAG, value.TagErr, 0)
+	fs.jump(bytecode.JUMP_IF_FALSE, ok)
+	fs.emit(bytecode.RETURN, 0, 0)
+	fs.depth++ // the value is still on the stack on the Ok path
+	fs.place(ok)
+	fs.emit(bytecode.ELEM, 0, 0)
+	return nil
+}
+
+// ret compiles `return x` in expression position.
+func (fs *fnState) ret(e *ast.Return) error {
+	before := fs.depth
+	if fs.discard {
+		if err := fs.expr(e.X); err != nil {
+			return err
+		}
+		fs.emit(bytecode.POP, 0, 0)
+		fs.emit(bytecode.UNIT, 0, 0)
+		fs.emit(bytecode.RETURN, 0, 0)
+	} else if before == 0 {
+		if err := fs.returnExpr(e.X); err != nil {
+			return err
+		}
+	} else {
+		if err := fs.expr(e.X); err != nil {
+			return err
+		}
+		fs.emit(bytecode.RETURN, 0, 0)
+	}
+	fs.diverged(before)
+	return nil
+}
+
+// ifExpr compiles if/else; without else the value is Unit.
+func (fs *fnState) ifExpr(e *ast.If, tail bool) error {
+	if err := fs.expr(e.Cond); err != nil {
+		return err
+	}
+	elseL := fs.newLabel()
+	fs.jump(bytecode.JUMP_IF_FALSE, elseL)
+	before := fs.depth
+	if tail {
+		if e.Else == nil {
+			// The value of an else-less if is (); the branch's value is
+			// discarded unless the branch is a tail call, which LANGUAGE.md
+			// §3.6 requires not to grow the stack. A checked program's tail
+			// call here is a Unit-typed call.
+			if err := fs.unitBranchTail(e.Then); err != nil {
+				return err
+			}
+		} else if err := fs.returnExpr(e.Then); err != nil {
+			return err
+		}
+		fs.depth = before
+		fs.place(elseL)
+		if e.Else == nil {
+			fs.emit(bytecode.UNIT, 0, 0)
+			fs.emit(bytecode.RETURN, 0, 0)
+			fs.depth = 0
+			return nil
+		}
+		return fs.returnExpr(e.Else)
+	}
+	end := fs.newLabel()
+	if err := fs.expr(e.Then); err != nil {
+		return err
+	}
+	if e.Else == nil {
+		fs.emit(bytecode.POP, 0, 0)
+		fs.place(elseL)
+		fs.emit(bytecode.UNIT, 0, 0)
+		return nil
+	}
+	fs.jump(bytecode.JUMP, end)
+	fs.depth = before
+	fs.place(elseL)
+	if err := fs.expr(e.Else); err != nil {
+		return err
+	}
+	fs.place(end)
+	return nil
+}
+
+// unitBranchTail compiles the then-branch of an else-less if in tail
+// position: a branch that ends in a call is compiled in return mode (the
+// call is a tail call); any other branch has its value replaced by ().
+func (fs *fnState) unitBranchTail(then ast.Expr) error {
+	if endsInCall(then) {
+		return fs.returnExpr(then)
+	}
+	if err := fs.expr(then); err != nil {
+		return err
+	}
+	fs.emit(bytecode.POP, 0, 0)
+	fs.emit(bytecode.UNIT, 0, 0)
+	fs.emit(bytecode.RETURN, 0, 0)
+	fs.depth = 0
+	return nil
+}
+
+// endsInCall reports whether e's value is the value of a call in tail
+// position of e.
+func endsInCall(e ast.Expr) bool {
+	switch e := e.(type) {
+	case *ast.Paren:
+		return endsInCall(e.X)
+	case *ast.Call:
+		return true
+	case *ast.Block:
+		if len(e.Stmts) == 0 {
+			return false
+		}
+		es, ok := e.Stmts[len(e.Stmts)-1].(*ast.ExprStmt)
+		return ok && es.Cond == nil && endsInCall(es.X)
+	}
+	return false
+}
+
+// match compiles a match (or a condition match when Subject is nil).
+func (fs *fnState) match(m *ast.Match, tail bool) error {
+	subj := -1
+	if m.Subject != nil {
+		if err := fs.expr(m.Subject); err != nil {
+			return err
+		}
+		subj = fs.newSlot()
+		fs.emit(bytecode.STORE, subj, 0)
+	}
+	before := fs.depth
+	end := fs.newLabel()
+	exhaustive := false
+	for _, arm := range m.Arms {
+		fs.setLine(arm.S.Start)
+		next := fs.newLabel()
+		fs.push()
+		switch {
+		case arm.Cond != nil:
+			if err := fs.expr(arm.Cond); err != nil {
+				fs.pop()
+				return err
+			}
+			fs.jump(bytecode.JUMP_IF_FALSE, next)
+		case arm.Pattern != nil && subj >= 0:
+			if err := fs.compilePattern(arm.Pattern, subj, next); err != nil {
+				fs.pop()
+				return err
+			}
+		}
+		if arm.Guard != nil {
+			if err := fs.expr(arm.Guard); err != nil {
+				fs.pop()
+				return err
+			}
+			fs.jump(bytecode.JUMP_IF_FALSE, next)
+		}
+		var err error
+		if tail {
+			err = fs.returnExpr(arm.Body)
+		} else {
+			err = fs.expr(arm.Body)
+			if err == nil {
+				fs.jump(bytecode.JUMP, end)
+			}
+		}
+		fs.pop()
+		if err != nil {
+			return err
+		}
+		fs.depth = before
+		if len(next.uses) == 0 {
+			exhaustive = true // an unconditional arm: later arms are unreachable
+			break
+		}
+		fs.place(next)
+	}
+	if !exhaustive {
+		fs.fail("no match arm matched")
+	}
+	if tail {
+		fs.depth = 0
+		return nil
+	}
+	fs.place(end)
+	fs.depth = before + 1
+	if fs.depth > fs.fn.MaxStack {
+		fs.fn.MaxStack = fs.depth
+	}
+	return nil
+}
+
+// forLoop compiles `for PAT in xs: body`; its value is ().
+func (fs *fnState) forLoop(f *ast.For) error {
+	if err := fs.expr(f.Iter); err != nil {
+		return err
+	}
+	fs.emit(bytecode.ITER, 0, 0)
+	it := fs.newSlot()
+	fs.emit(bytecode.STORE, it, 0)
+	exit := fs.newLabel()
+	loop := &loopInfo{depth: fs.depth, head: len(fs.fn.Code)}
+	fs.jump(bytecode.ITER_NEXT, exit)
+	fs.fn.Code[loop.head].A = int32(it)
+	item := fs.newSlot()
+	fs.emit(bytecode.STORE, item, 0)
+	fs.loops = append(fs.loops, loop)
+	fs.push()
+	fail := fs.newLabel()
+	err := fs.compilePattern(f.Pattern, item, fail)
+	if err == nil {
+		fs.failIfUsed(fail, "for pattern did not match")
+		err = fs.expr(f.Body)
+	}
+	fs.pop()
+	fs.loops = fs.loops[:len(fs.loops)-1]
+	if err != nil {
+		return err
+	}
+	fs.emit(bytecode.POP, 0, 0)
+	fs.emit(bytecode.JUMP, loop.head, 0)
+	fs.place(exit)
+	for _, b := range loop.breaks {
+		fs.fn.Code[b].A = int32(exit.pc)
+	}
+	fs.depth = loop.depth
+	fs.emit(bytecode.UNIT, 0, 0)
+	return nil
+}
+
+// breakOrContinue leaves the innermost loop's body, first popping what
+// the enclosing expression has pushed since the loop head.
+func (fs *fnState) breakOrContinue(isBreak bool) error {
+	if len(fs.loops) == 0 {
+		return fmt.Errorf("codegen: break or continue outside a loop")
+	}
+	loop := fs.loops[len(fs.loops)-1]
+	before := fs.depth
+	for fs.depth > loop.depth {
+		fs.emit(bytecode.POP, 0, 0)
+	}
+	if isBreak {
+		pc := fs.emit(bytecode.JUMP, 0, 0)
+		loop.breaks = append(loop.breaks, pc)
+	} else {
+		fs.emit(bytecode.JUMP, loop.head, 0)
+	}
+	fs.diverged(before)
+	return nil
+}

@@ -1,0 +1,225 @@
+package codegen
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/morrow-lang/morrow/lang/ast"
+	"github.com/morrow-lang/morrow/runtime/bytecode"
+	"github.com/morrow-lang/morrow/runtime/value"
+)
+
+// binding is a name a pattern binds, with the slot holding its value.
+type binding struct {
+	name string
+	slot int
+}
+
+// compilePattern emits the tests of p against the value in local slot
+// (jumping to fail when it does not match) and then binds its names.
+func (fs *fnState) compilePattern(p ast.Pattern, slot int, fail *label) error {
+	binds, err := fs.patternTests(p, slot, fail)
+	if err != nil {
+		return err
+	}
+	fs.bindAll(binds)
+	return nil
+}
+
+// bindAll makes pattern bindings visible in the current scope.
+func (fs *fnState) bindAll(binds []binding) {
+	for _, b := range binds {
+		fs.bind(b.name, b.slot)
+	}
+}
+
+// patternTests emits the tests and extractions of p against the value in
+// slot and returns the bindings (not yet in scope). The stack depth is the
+// same before and after, on both the match and the fail path.
+func (fs *fnState) patternTests(p ast.Pattern, slot int, fail *label) ([]binding, error) {
+	var binds []binding
+	var walk func(p ast.Pattern, slot int) error
+	// sub extracts element i of the value in slot (with op) into a fresh
+	// slot and matches q against it, unless q needs nothing.
+	sub := func(q ast.Pattern, slot int, op bytecode.Opcode, i int) error {
+		if isTrivial(q) {
+			return nil
+		}
+		fs.emit(bytecode.LOAD, slot, 0)
+		fs.emit(op, i, 0)
+		if bp, ok := q.(*ast.BindPat); ok {
+			s := fs.newSlot()
+			fs.emit(bytecode.STORE, s, 0)
+			binds = append(binds, binding{bp.Name, s})
+			return nil
+		}
+		s := fs.newSlot()
+		fs.emit(bytecode.STORE, s, 0)
+		return walk(q, s)
+	}
+	walk = func(p ast.Pattern, slot int) error {
+		fs.setLine(p.Span().Start)
+		switch p := p.(type) {
+		case *ast.WildcardPat, *ast.UnitPat:
+			return nil
+		case *ast.BindPat:
+			binds = append(binds, binding{p.Name, slot})
+			return nil
+		case *ast.LitPat:
+			return fs.litTest(p, slot, fail)
+		case *ast.TuplePat:
+			for i, q := range p.Elems {
+				if err := sub(q, slot, bytecode.ELEM, i); err != nil {
+					return err
+				}
+			}
+			return nil
+		case *ast.ListPat:
+			fs.emit(bytecode.LOAD, slot, 0)
+			fs.emit(bytecode.LIST_LEN, 0, 0)
+			fs.intConst(int64(len(p.Elems)))
+			if p.HasRest {
+				fs.emit(bytecode.GE, 0, 0)
+			} else {
+				fs.emit(bytecode.EQ, 0, 0)
+			}
+			fs.jump(bytecode.JUMP_IF_FALSE, fail)
+			for i, q := range p.Elems {
+				if err := sub(q, slot, bytecode.LIST_ELEM, i); err != nil {
+					return err
+				}
+			}
+			if p.HasRest && p.Rest != nil {
+				if err := sub(p.Rest, slot, bytecode.LIST_SLICE, len(p.Elems)); err != nil {
+					return err
+				}
+			}
+			return nil
+		case *ast.CtorPat:
+			ci, ok := fs.c.ctors[p.Name]
+			if !ok {
+				return fmt.Errorf("codegen: unknown constructor %s in pattern", p.Name)
+			}
+			if len(fs.c.prog.Types[ci.typ].Variants) > 1 {
+				fs.emit(bytecode.LOAD, slot, 0)
+				fs.emit(bytecode.TEST_TAG, ci.tag, 0)
+				fs.jump(bytecode.JUMP_IF_FALSE, fail)
+			}
+			for i, q := range p.Args {
+				if err := sub(q, slot, bytecode.ELEM, i); err != nil {
+					return err
+				}
+			}
+			return nil
+		case *ast.TypedPat:
+			if err := fs.typeTest(p.Type, slot, fail); err != nil {
+				return err
+			}
+			if p.Name != "_" && p.Name != "" {
+				binds = append(binds, binding{p.Name, slot})
+			}
+			return nil
+		}
+		return fmt.Errorf("codegen: unexpected pattern %T", p)
+	}
+	if err := walk(p, slot); err != nil {
+		return nil, err
+	}
+	return binds, nil
+}
+
+// isTrivial reports whether a sub-pattern neither tests nor binds.
+func isTrivial(p ast.Pattern) bool {
+	switch p := p.(type) {
+	case *ast.WildcardPat, *ast.UnitPat:
+		return true
+	case *ast.BindPat:
+		return p.Name == "_"
+	}
+	return false
+}
+
+// litTest emits a literal pattern's test.
+func (fs *fnState) litTest(p *ast.LitPat, slot int, fail *label) error {
+	var c value.Value
+	switch v := p.Value.(type) {
+	case *ast.BoolLit:
+		fs.emit(bytecode.LOAD, slot, 0)
+		if v.Value {
+			fs.jump(bytecode.JUMP_IF_FALSE, fail)
+		} else {
+			fs.jump(bytecode.JUMP_IF_TRUE, fail)
+		}
+		return nil
+	case *ast.IntLit:
+		c = value.Int(v.Value)
+	case *ast.FloatLit:
+		c = value.Float(v.Value)
+	case *ast.StringLit:
+		c = value.String(v.Value)
+	case *ast.UnitLit:
+		return nil
+	default:
+		return fmt.Errorf("codegen: unexpected literal pattern %T", p.Value)
+	}
+	fs.emit(bytecode.LOAD, slot, 0)
+	fs.emit(bytecode.EQ_CONST, fs.c.prog.AddConst(c), 0)
+	fs.jump(bytecode.JUMP_IF_FALSE, fail)
+	return nil
+}
+
+// kindOfType maps built-in type names to the dynamic tag of their values.
+var kindOfType = map[string]value.Kind{
+	"Int": value.KInt, "Float": value.KFloat, "Bool": value.KBool, "String": value.KString,
+	"Unit": value.KUnit, "List": value.KList, "Range": value.KRange,
+	"Pid": value.KPid, "ProcessId": value.KProcID, "MonitorRef": value.KMonRef,
+}
+
+// typeTest emits the union-narrowing test `x: T`.
+func (fs *fnState) typeTest(t ast.TypeExpr, slot int, fail *label) error {
+	for depth := 0; depth < 64; depth++ {
+		nt, ok := t.(*ast.NamedType)
+		if !ok {
+			break
+		}
+		alias, isAlias := fs.c.user.aliases[nt.Name]
+		if !isAlias {
+			break
+		}
+		if _, union := alias.(*ast.UnionType); union {
+			break
+		}
+		t = alias
+	}
+	switch t := t.(type) {
+	case *ast.UnitType:
+		return fs.kindTest(value.KUnit, slot, fail)
+	case *ast.TupleType:
+		return fs.kindTest(value.KTuple, slot, fail)
+	case *ast.FuncType:
+		return fs.kindTest(value.KFunc, slot, fail)
+	case *ast.NamedType:
+		if k, ok := kindOfType[t.Name]; ok {
+			return fs.kindTest(k, slot, fail)
+		}
+		idx, ok := fs.c.typeIndex[t.Name]
+		if i := strings.LastIndex(t.Name, "."); !ok && i >= 0 {
+			idx, ok = fs.c.typeIndex[t.Name[i+1:]]
+		}
+		if !ok {
+			return fmt.Errorf("codegen: unknown type %s in a typed pattern", t.Name)
+		}
+		fs.emit(bytecode.LOAD, slot, 0)
+		fs.emit(bytecode.TEST_TYPE, idx, 0)
+		fs.jump(bytecode.JUMP_IF_FALSE, fail)
+		return nil
+	}
+	return fmt.Errorf("codegen: unsupported type %T in a typed pattern", t)
+}
+
+func (fs *fnState) kindTest(k value.Kind, slot int, fail *label) error {
+	fs.emit(bytecode.LOAD, slot, 0)
+	fs.emit(bytecode.TEST_KIND, int(k), 0)
+	fs.jump(bytecode.JUMP_IF_FALSE, fail)
+	return nil
+}
