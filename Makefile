@@ -1,0 +1,55 @@
+# Morrow toolchain. Everything here needs only Go (the race detector also
+# needs cgo and a C compiler; `make test` says so and skips it without).
+
+GO       ?= go
+BIN      ?= bin
+FUZZTIME ?= 10s
+
+.PHONY: all build test race lint fuzz golden run clean
+
+all: lint build test
+
+## build: compile bin/morrowc and bin/morrow
+build:
+	$(GO) build -o $(BIN)/morrowc ./cmd/morrowc
+	$(GO) build -o $(BIN)/morrow ./cmd/morrow
+
+## test: the whole suite, then the runtime under the race detector
+test:
+	$(GO) test ./...
+	@$(MAKE) --no-print-directory race
+
+race:
+	@if [ "$$($(GO) env CGO_ENABLED)" = "1" ] && command -v "$$($(GO) env CC)" >/dev/null 2>&1; then \
+		echo "$(GO) test -race ./runtime/..."; \
+		$(GO) test -race ./runtime/...; \
+	else \
+		echo "make race: skipped, the race detector needs cgo and a C compiler ($$($(GO) env CC))"; \
+	fi
+
+## lint: gofmt must list nothing, go vet must pass
+lint:
+	@out="$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './.git/*'))"; \
+	if [ -n "$$out" ]; then echo "gofmt -l reports unformatted files:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+## fuzz: a short run ($(FUZZTIME)) of every fuzz target, found with go test -list
+fuzz:
+	@set -e; \
+	for dir in $$(grep -rl --include='*_test.go' '^func Fuzz' . | xargs -r -n1 dirname | sort -u); do \
+		for target in $$($(GO) test -list '^Fuzz' $$dir | grep '^Fuzz'); do \
+			echo "fuzz $$dir $$target ($(FUZZTIME))"; \
+			$(GO) test -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME) $$dir; \
+		done; \
+	done
+
+## golden: rewrite golden files (read the diff before committing)
+golden:
+	GOLDIE_UPDATE=1 $(GO) test ./fixtures/ ./examples/
+
+## run: run examples/hello.mr
+run:
+	$(GO) run ./cmd/morrow run examples/hello.mr
+
+clean:
+	rm -rf $(BIN)
