@@ -1,0 +1,135 @@
+// Package archtest enforces the import edges of docs/architecture.md with
+// `go list`: the compiler front end never reaches into the process
+// runtime, the VM never reaches into the scheduler or process table (it
+// calls back through its Host interface), and running a .mrb file never
+// needs the front end.
+package archtest
+
+import (
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/morrow-lang/morrow"
+
+// rule forbids packages matching From from depending (transitively) on
+// packages matching any of Deny. Patterns are module-relative; a trailing
+// "/..." matches the package and everything below it.
+type rule struct {
+	From   string
+	Deny   []string
+	Reason string
+}
+
+var rules = []rule{
+	{From: "lang/...", Deny: []string{"runtime/vm/...", "runtime/sched/...", "runtime/proc/..."},
+		Reason: "the front end produces bytecode; it must not depend on the process runtime"},
+	{From: "runtime/vm/...", Deny: []string{"runtime/proc/...", "runtime/sched/..."},
+		Reason: "the VM reaches the world only through its Host interface"},
+	{From: "cmd/morrow/internal/load", Deny: []string{"lang/parser/...", "lang/types/...", "lang/codegen/...", "lang/compiler/..."},
+		Reason: "loading a .mrb file must not need the front end"},
+	{From: "runtime/engine/...", Deny: []string{"lang/parser/...", "lang/types/...", "lang/codegen/...", "lang/compiler/..."},
+		Reason: "running a .mrb file must not need the front end"},
+}
+
+func match(pattern, pkg string) bool {
+	if strings.HasSuffix(pattern, "/...") {
+		base := strings.TrimSuffix(pattern, "/...")
+		return pkg == base || strings.HasPrefix(pkg, base+"/")
+	}
+	return pkg == pattern
+}
+
+// moduleRoot is the repository root, two levels above this file.
+func moduleRoot(t *testing.T) string {
+	_, file, _, ok := runtime.Caller(0)
+	if !ok {
+		t.Fatal("cannot locate the test file")
+	}
+	return filepath.Join(filepath.Dir(file), "..", "..")
+}
+
+// deps maps every package of the module to its transitive module-local
+// dependencies, using `go list -deps` once per package.
+func deps(t *testing.T) map[string][]string {
+	t.Helper()
+	cmd := exec.Command("go", "list", "-e", "-f", "{{.ImportPath}}", "./...")
+	cmd.Dir = moduleRoot(t)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	result := map[string][]string{}
+	for _, pkg := range strings.Fields(string(out)) {
+		cmd := exec.Command("go", "list", "-e", "-deps", "-f", "{{.ImportPath}}", pkg)
+		cmd.Dir = moduleRoot(t)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("go list -deps %s: %v", pkg, err)
+		}
+		rel := strings.TrimPrefix(strings.TrimPrefix(pkg, module), "/")
+		for _, d := range strings.Fields(string(out)) {
+			if d != pkg && strings.HasPrefix(d, module+"/") {
+				result[rel] = append(result[rel], strings.TrimPrefix(d, module+"/"))
+			}
+		}
+		if _, ok := result[rel]; !ok {
+			result[rel] = nil
+		}
+	}
+	return result
+}
+
+func TestImportEdges(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list for every package")
+	}
+	graph := deps(t)
+	for _, must := range []string{"lang/parser", "lang/compiler", "cmd/morrow/internal/load", "runtime/engine"} {
+		if _, ok := graph[must]; !ok {
+			t.Errorf("package %s not found; the rules below would be vacuous", must)
+		}
+	}
+	var pkgs []string
+	for p := range graph {
+		pkgs = append(pkgs, p)
+	}
+	sort.Strings(pkgs)
+	for _, r := range rules {
+		for _, p := range pkgs {
+			if !match(r.From, p) {
+				continue
+			}
+			for _, d := range graph[p] {
+				for _, deny := range r.Deny {
+					if match(deny, d) {
+						t.Errorf("%s depends on %s: %s", p, d, r.Reason)
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestMatch(t *testing.T) {
+	cases := []struct {
+		pattern, pkg string
+		want         bool
+	}{
+		{"lang/...", "lang", true},
+		{"lang/...", "lang/types", true},
+		{"lang/...", "language", false},
+		{"runtime/vm/...", "runtime/vmx", false},
+		{"cmd/morrow/internal/load", "cmd/morrow/internal/load", true},
+		{"cmd/morrow/internal/load", "cmd/morrow/internal/loader", false},
+	}
+	for _, c := range cases {
+		if got := match(c.pattern, c.pkg); got != c.want {
+			t.Errorf("match(%q, %q) = %v", c.pattern, c.pkg, got)
+		}
+	}
+}
