@@ -1,21 +1,647 @@
 // Package types is Morrow's type checker.
-// PLACEHOLDER: replaced by the checker implementation.
+//
+// Check runs in phases over one *ast.File:
+//
+//  1. Declarations: every type, newtype and alias is entered by name, then
+//     constructor field types are resolved (aliases lazily, with a cycle
+//     guard). Functions get signatures: annotated parameters and returns are
+//     resolved (lowercase names become generic *TParam), unannotated ones get
+//     fresh inference variables.
+//  2. Bodies: functions are checked callees-first, in strongly connected
+//     components of the call graph (Tarjan), so a private function's
+//     inferred signature is known before its callers use it; a recursive
+//     group shares monomorphic signatures while it is checked and is
+//     generalised afterwards (its remaining free variables become generic
+//     parameters). Inside a body, inference is Hindley-Milner style:
+//     unification over union-find variables (*TVar), with Never as a bottom
+//     type that unifies with anything and Invalid as the type of erroneous
+//     expressions, which suppresses follow-on errors.
+//  3. Checks that need resolved types (printability, operator operand
+//     rules, interpolation, defaulting of numeric variables) are queued
+//     while a group is checked and run when it is finished.
+//  4. Patterns are checked against their subject type; exhaustiveness and
+//     arm reachability use a usefulness algorithm (exhaust.go).
+//  5. Result obligations use the conservative first version of §5.2:
+//     discarded Result statements, unused Result bindings and parameters,
+//     and a Result left as the value of a Unit function.
+//
+// Results are recorded in Info side tables keyed by AST node; the tree is
+// never modified.
 package types
 
 import (
+	"path/filepath"
+	"strings"
+
 	"github.com/morrow-lang/morrow/lang/ast"
 	"github.com/morrow-lang/morrow/lang/diag"
+	"github.com/morrow-lang/morrow/lang/source"
 )
+
+// ObjKind says what an identifier resolves to.
+type ObjKind int
+
+// Object kinds.
+const (
+	ObjLocal   ObjKind = iota // a let/pattern/parameter binding
+	ObjFunc                   // a top-level function
+	ObjCtor                   // a constructor
+	ObjBuiltin                // a builtin function (print, List.map, Process.spawn)
+)
+
+func (k ObjKind) String() string {
+	return [...]string{"local", "function", "constructor", "builtin"}[k]
+}
+
+// Object is the resolution of a name.
+type Object struct {
+	Kind    ObjKind
+	Name    string    // the name (qualified for builtins, e.g. "List.map")
+	Type    Type      // locals: the bound type
+	Decl    ast.Node  // locals: the defining BindPat/Param/TypedPat; functions: *ast.FnDecl
+	Func    *FuncSig  // functions
+	Ctor    *Ctor     // constructors
+	Builtin string    // builtins: qualified name
+	uses    int
+	result  bool // a Result binding subject to the unused-binding rule
+	isParam bool
+}
+
+// FuncSig is a top-level function's signature.
+type FuncSig struct {
+	Name     string
+	Decl     *ast.FnDecl
+	Params   []*ParamSig
+	Ret      Type
+	Generics []*TParam
+	// NeedsLabel marks parameters whose arguments must be labeled (§3.6).
+	NeedsLabel []bool
+	gen        map[string]*TParam
+	obj        *Object
+}
+
+// ParamSig is one parameter of a FuncSig.
+type ParamSig struct {
+	Label    string // external label callers write
+	Name     string
+	Type     Type
+	Declared bool // written with a type annotation
+}
+
+// FuncType returns the signature as a function type.
+func (s *FuncSig) FuncType() *Func {
+	ps := make([]Type, len(s.Params))
+	for i, p := range s.Params {
+		ps[i] = p.Type
+	}
+	return &Func{Params: ps, Ret: s.Ret}
+}
 
 // Info holds the checker's results in side tables keyed by node.
 type Info struct {
 	// Library is true when the file has no main and is run as a library
 	// through `pub fn start(port: Pid(String)) -> ()`.
 	Library bool
+	// Types records the type of every checked expression (fully resolved
+	// after Check returns).
+	Types map[ast.Expr]Type
+	// Uses maps every *ast.Ident and *ast.Path in expressions, and every
+	// *ast.CtorPat, to what it names.
+	Uses map[ast.Node]*Object
+	// Defs maps binding sites (*ast.BindPat, *ast.Param, *ast.TypedPat) to
+	// the local they introduce.
+	Defs map[ast.Node]*Object
+	// PatTypes records the type each pattern was checked against.
+	PatTypes map[ast.Pattern]Type
+	// Funcs holds the signature of every top-level function.
+	Funcs map[*ast.FnDecl]*FuncSig
+	// TypeDefs holds user type declarations by name.
+	TypeDefs map[string]*TypeDef
+	// CallArgs maps a call with labeled arguments to the parameter index
+	// of each written argument (in the order written). Calls without
+	// labels are absent: argument i is parameter i.
+	CallArgs map[*ast.Call][]int
+}
+
+// TypeOf returns the recorded type of e, or nil.
+func (i *Info) TypeOf(e ast.Expr) Type {
+	if t, ok := i.Types[e]; ok {
+		return t
+	}
+	return nil
+}
+
+type typeEntry struct {
+	decl      ast.Decl
+	def       *TypeDef
+	alias     *ast.TypeDecl
+	aliasPars []*TParam
+	resolved  Type
+	resolving bool
+	done      bool
+}
+
+// Checker holds the state of one Check call.
+type Checker struct {
+	file   *ast.File
+	src    *source.File
+	diags  diag.List
+	info   *Info
+	module string
+
+	types map[string]*typeEntry
+	ctors map[string]*Ctor
+	funcs map[string]*FuncSig
+
+	nextVar int
+	fn      *fnCtx
+	// deferred holds checks that need resolved types; run when the current
+	// function group is finished.
+	deferred []func()
+	// locals collects bindings of the current group for the unused-Result rule.
+	locals []*Object
+	// lets records let-bound locals for the cannot-infer rule.
+	lets []*letRecord
+}
+
+type letRecord struct {
+	obj  *Object
+	span source.Span
+	fn   *fnCtx
+}
+
+// fnCtx is the state of one function or lambda body.
+type fnCtx struct {
+	parent    *fnCtx
+	sig       *FuncSig // nil for lambdas
+	ret       Type
+	retKnown  bool // return type was annotated (or is main's)
+	isMain    bool
+	loops     int
+	inDefer   bool
+	scope     *scope
+	generics  map[string]Type
+	reportedR bool
+}
+
+type scope struct {
+	parent *scope
+	names  map[string]*Object
+}
+
+func (s *scope) lookup(name string) *Object {
+	for ; s != nil; s = s.parent {
+		if o, ok := s.names[name]; ok {
+			return o
+		}
+	}
+	return nil
 }
 
 // Check type-checks a parsed file and returns its side tables and every
 // diagnostic found.
 func Check(f *ast.File) (*Info, diag.List) {
-	return &Info{}, nil
+	c := &Checker{
+		file:  f,
+		src:   f.Src,
+		types: map[string]*typeEntry{},
+		ctors: map[string]*Ctor{},
+		funcs: map[string]*FuncSig{},
+		info: &Info{
+			Types:    map[ast.Expr]Type{},
+			Uses:     map[ast.Node]*Object{},
+			Defs:     map[ast.Node]*Object{},
+			PatTypes: map[ast.Pattern]Type{},
+			Funcs:    map[*ast.FnDecl]*FuncSig{},
+			TypeDefs: map[string]*TypeDef{},
+			CallArgs: map[*ast.Call][]int{},
+		},
+		module: "main",
+	}
+	if f.Src != nil && f.Src.Name != "" {
+		base := filepath.Base(f.Src.Name)
+		c.module = strings.TrimSuffix(base, filepath.Ext(base))
+	}
+	c.collectTypes()
+	c.collectFuncs()
+	c.checkBodies()
+	c.checkEntry()
+	for e, t := range c.info.Types {
+		c.info.Types[e] = Zonk(t)
+	}
+	for p, t := range c.info.PatTypes {
+		c.info.PatTypes[p] = Zonk(t)
+	}
+	for _, o := range c.info.Defs {
+		if o.Type != nil {
+			o.Type = Zonk(o.Type)
+		}
+	}
+	c.diags.Sort()
+	return c.info, c.diags
+}
+
+func (c *Checker) errorf(code diag.Code, span source.Span, format string, args ...any) *diag.Diagnostic {
+	return c.diags.Add(c.src, code, span, format, args...)
+}
+
+func (c *Checker) fresh() *TVar {
+	c.nextVar++
+	return &TVar{ID: c.nextVar}
+}
+
+// ---------------------------------------------------------------- type declarations
+
+func (c *Checker) collectTypes() {
+	for _, d := range c.file.Decls {
+		switch d := d.(type) {
+		case *ast.TypeDecl:
+			c.declareType(d, d.Name, d.NameSpan, d.Params, d.Derives, d.Pub)
+		case *ast.NewtypeDecl:
+			c.declareType(d, d.Name, d.NameSpan, d.Params, d.Derives, d.Pub)
+		case *ast.UnsupportedDecl:
+			c.errorf(ErrUnsupportedDecl, d.Span(), "%s declarations are not supported", d.Feature).Hint =
+				"this implementation covers single-file programs without modules, imports, traits, consts or foreign code"
+		}
+	}
+	// Resolve constructor fields now that every name is known.
+	for _, d := range c.file.Decls {
+		switch d := d.(type) {
+		case *ast.TypeDecl:
+			e := c.types[d.Name]
+			if e == nil || e.decl != ast.Decl(d) {
+				continue
+			}
+			if d.Kind == ast.AliasType {
+				c.resolveAlias(e, d.NameSpan)
+				continue
+			}
+			c.fillTypeDef(e.def, d)
+		case *ast.NewtypeDecl:
+			e := c.types[d.Name]
+			if e == nil || e.decl != ast.Decl(d) {
+				continue
+			}
+			c.fillNewtype(e.def, d)
+		}
+	}
+}
+
+func (c *Checker) declareType(d ast.Decl, name string, span source.Span, params []string, derives []ast.Ident, pub bool) {
+	if _, dup := c.types[name]; dup {
+		c.errorf(ErrDuplicateDecl, span, "duplicate type declaration '%s'", name)
+		return
+	}
+	if _, ok := builtinTypeDefs[name]; ok || isBuiltinTypeName(name) || builtinModules[name] {
+		c.errorf(ErrReservedName, span, "type name '%s' is reserved for a builtin", name)
+		return
+	}
+	e := &typeEntry{decl: d}
+	if td, ok := d.(*ast.TypeDecl); ok && td.Kind == ast.AliasType {
+		e.alias = td
+		for _, p := range params {
+			e.aliasPars = append(e.aliasPars, newTParam(p))
+		}
+		c.types[name] = e
+		return
+	}
+	def := &TypeDef{Name: name, Module: c.module, Derives: map[string]bool{}}
+	for _, p := range params {
+		def.Params = append(def.Params, newTParam(p))
+	}
+	for _, dv := range derives {
+		switch dv.Name {
+		case "Show", "Eq", "Ord", "Clone", "Json":
+			def.Derives[dv.Name] = true
+		default:
+			c.errorf(ErrDeriveTrait, dv.Span(), "unsupported derive trait '%s'", dv.Name).Hint = "allowed traits are Show, Eq, Ord, Clone and Json"
+		}
+	}
+	if def.Derives["Ord"] && !def.Derives["Eq"] {
+		c.errorf(ErrDeriveTrait, span, "derive(Ord) requires derive(Eq) on '%s'", name).Hint = "add Eq to the derive list"
+	}
+	e.def = def
+	c.types[name] = e
+	c.info.TypeDefs[name] = def
+}
+
+func isBuiltinTypeName(n string) bool {
+	switch n {
+	case "Int", "Float", "Bool", "String", "Unit", "Never", "Range", "ProcessId", "MonitorRef", "Map", "Set", "Process":
+		return true
+	}
+	return false
+}
+
+func (c *Checker) declParamScope(params []*TParam) func(string) Type {
+	return func(n string) Type {
+		for _, p := range params {
+			if p.Name == n {
+				return p
+			}
+		}
+		return nil
+	}
+}
+
+func (c *Checker) addCtor(ct *Ctor, span source.Span) {
+	if reservedNames[ct.Name] || builtinCtor(ct.Name) != nil || builtinModules[ct.Name] {
+		c.errorf(ErrReservedName, span, "constructor name '%s' is reserved for a builtin", ct.Name)
+		return
+	}
+	if prev, dup := c.ctors[ct.Name]; dup {
+		c.errorf(ErrDuplicateDecl, span, "duplicate constructor '%s' (already a constructor of %s)", ct.Name, prev.Def.Name)
+		return
+	}
+	c.ctors[ct.Name] = ct
+}
+
+func (c *Checker) fillTypeDef(def *TypeDef, d *ast.TypeDecl) {
+	lookup := c.declParamScope(def.Params)
+	switch d.Kind {
+	case ast.SumType:
+		def.Kind = SumDef
+		if len(d.Variants) == 0 {
+			c.errorf(ErrEmptyType, d.NameSpan, "type requires fields or variants")
+		}
+		for i, v := range d.Variants {
+			ct := &Ctor{Name: v.Name, Def: def, Tag: i}
+			for _, f := range v.Fields {
+				ct.Fields = append(ct.Fields, c.resolveType(f.Type, lookup))
+				ct.FieldNames = append(ct.FieldNames, f.Name)
+			}
+			def.Ctors = append(def.Ctors, ct)
+			c.addCtor(ct, v.Span())
+		}
+	case ast.RecordType:
+		def.Kind = RecordDef
+		if len(d.Fields) == 0 {
+			c.errorf(ErrEmptyType, d.NameSpan, "type requires fields or variants")
+		}
+		ct := &Ctor{Name: d.Name, Def: def}
+		seen := map[string]bool{}
+		for _, f := range d.Fields {
+			if seen[f.Name] {
+				c.errorf(ErrDuplicateDecl, f.Span(), "duplicate field '%s'", f.Name)
+			}
+			seen[f.Name] = true
+			ct.Fields = append(ct.Fields, c.resolveType(f.Type, lookup))
+			ct.FieldNames = append(ct.FieldNames, f.Name)
+			def.Fields = append(def.Fields, f.Name)
+		}
+		def.Ctors = []*Ctor{ct}
+		c.addCtor(ct, d.NameSpan)
+	}
+}
+
+func (c *Checker) fillNewtype(def *TypeDef, d *ast.NewtypeDecl) {
+	def.Kind = NewtypeDef
+	lookup := c.declParamScope(def.Params)
+	ct := &Ctor{Name: d.Ctor, Def: def}
+	if d.Type == nil {
+		c.errorf(ErrEmptyType, d.NameSpan, "type requires fields or variants")
+		ct.Fields = []Type{Invalid}
+	} else {
+		ct.Fields = []Type{c.resolveType(d.Type, lookup)}
+	}
+	ct.FieldNames = []string{""}
+	def.Ctors = []*Ctor{ct}
+	c.addCtor(ct, d.NameSpan)
+}
+
+func (c *Checker) resolveAlias(e *typeEntry, span source.Span) Type {
+	if e.done {
+		return e.resolved
+	}
+	if e.resolving {
+		c.errorf(ErrRecursiveAlias, span, "recursive type alias '%s'", e.alias.Name)
+		e.resolved, e.done = Invalid, true
+		return Invalid
+	}
+	e.resolving = true
+	lookup := c.declParamScope(e.aliasPars)
+	var t Type
+	if u, ok := e.alias.Alias.(*ast.UnionType); ok {
+		un := &Union{Name: e.alias.Name}
+		for _, a := range u.Alts {
+			un.Alts = append(un.Alts, c.resolveType(a, lookup))
+		}
+		t = un
+	} else if e.alias.Alias != nil {
+		t = c.resolveType(e.alias.Alias, lookup)
+	} else {
+		c.errorf(ErrEmptyType, e.alias.NameSpan, "type requires fields or variants")
+		t = Invalid
+	}
+	e.resolving = false
+	if !e.done {
+		e.resolved, e.done = t, true
+	}
+	return e.resolved
+}
+
+// resolveType turns a written type into a Type. tv resolves lowercase
+// type variables (nil result: unknown variable).
+func (c *Checker) resolveType(te ast.TypeExpr, tv func(string) Type) Type {
+	switch t := te.(type) {
+	case nil:
+		return Invalid
+	case *ast.UnitType:
+		return UnitT
+	case *ast.TupleType:
+		el := make([]Type, len(t.Elems))
+		for i, x := range t.Elems {
+			el[i] = c.resolveType(x, tv)
+		}
+		return &Tuple{Elems: el}
+	case *ast.FuncType:
+		ps := make([]Type, len(t.Params))
+		for i, x := range t.Params {
+			ps[i] = c.resolveType(x, tv)
+		}
+		var ret Type = UnitT
+		if t.Ret != nil {
+			ret = c.resolveType(t.Ret, tv)
+		}
+		return &Func{Params: ps, Ret: ret}
+	case *ast.UnionType:
+		c.errorf(ErrUnionPosition, t.Span(), "union types may only be written in a type alias such as `type V = Int | String`")
+		return Invalid
+	case *ast.NamedType:
+		return c.resolveNamed(t, tv)
+	}
+	return Invalid
+}
+
+func (c *Checker) resolveNamed(t *ast.NamedType, tv func(string) Type) Type {
+	args := make([]Type, len(t.Args))
+	for i, a := range t.Args {
+		args[i] = c.resolveType(a, tv)
+	}
+	want := func(n int) bool {
+		if len(args) != n {
+			c.errorf(ErrTypeArgCount, t.Span(), "wrong type argument count for %s; expected %d, found %d", t.Name, n, len(args))
+			return false
+		}
+		return true
+	}
+	basic := map[string]Type{"Int": IntT, "Float": FloatT, "Bool": BoolT, "String": StringT, "Unit": UnitT,
+		"Range": RangeT, "ProcessId": ProcessIDT, "MonitorRef": MonitorRef}
+	if b, ok := basic[t.Name]; ok {
+		if !want(0) {
+			return Invalid
+		}
+		return b
+	}
+	switch t.Name {
+	case "Map", "Set":
+		c.errorf(ErrUnsupportedType, t.Span(), "%s types are not supported", t.Name)
+		return Invalid
+	}
+	if d, ok := builtinTypeDefs[t.Name]; ok {
+		if !want(len(d.Params)) {
+			return Invalid
+		}
+		return &Named{Def: d, Args: args}
+	}
+	if e, ok := c.types[t.Name]; ok {
+		if e.alias != nil {
+			if !want(len(e.aliasPars)) {
+				return Invalid
+			}
+			body := c.resolveAlias(e, t.Span())
+			m := map[*TParam]Type{}
+			for i, p := range e.aliasPars {
+				m[p] = args[i]
+			}
+			return subst(body, m)
+		}
+		if !want(len(e.def.Params)) {
+			return Invalid
+		}
+		return &Named{Def: e.def, Args: args}
+	}
+	if !strings.Contains(t.Name, ".") && t.Name != "" && isLower(t.Name) {
+		if len(args) > 0 {
+			c.errorf(ErrTypeArgCount, t.Span(), "type variable '%s' takes no type arguments", t.Name)
+		}
+		if tv != nil {
+			if r := tv(t.Name); r != nil {
+				return r
+			}
+		}
+		c.errorf(ErrUnknownTypeVar, t.Span(), "unknown type variable '%s'", t.Name).Hint = "declare it as a type parameter, e.g. `type Box(" + t.Name + ")`"
+		return Invalid
+	}
+	c.errorf(ErrUnknownType, t.Span(), "unknown type '%s'", t.Name)
+	return Invalid
+}
+
+func isLower(s string) bool {
+	return s != "" && (s[0] >= 'a' && s[0] <= 'z' || s[0] == '_')
+}
+
+func isUpper(s string) bool {
+	return s != "" && s[0] >= 'A' && s[0] <= 'Z'
+}
+
+// ---------------------------------------------------------------- function signatures
+
+func (c *Checker) collectFuncs() {
+	var prev *ast.FnDecl
+	for _, d := range c.file.Decls {
+		fd, ok := d.(*ast.FnDecl)
+		if !ok {
+			prev = nil
+			continue
+		}
+		if old, dup := c.funcs[fd.Name]; dup {
+			if prev != nil && prev.Name == fd.Name {
+				c.errorf(ErrMultiClause, fd.NameSpan, "multi-clause functions are not supported ('%s' is declared again)", fd.Name).Hint =
+					"combine the clauses into one function with a match"
+			} else {
+				c.errorf(ErrDuplicateDecl, fd.NameSpan, "duplicate function '%s'", fd.Name).Related =
+					[]diag.Related{{Span: old.Decl.NameSpan, Message: "first declared here"}}
+			}
+			prev = fd
+			continue
+		}
+		prev = fd
+		if reservedNames[fd.Name] || builtinModules[fd.Name] || c.ctors[fd.Name] != nil || builtinCtor(fd.Name) != nil {
+			c.errorf(ErrReservedName, fd.NameSpan, "function name '%s' is reserved for a builtin", fd.Name)
+		}
+		sig := c.makeSig(fd)
+		c.funcs[fd.Name] = sig
+		c.info.Funcs[fd] = sig
+	}
+}
+
+func (c *Checker) makeSig(fd *ast.FnDecl) *FuncSig {
+	sig := &FuncSig{Name: fd.Name, Decl: fd, gen: map[string]*TParam{}}
+	sig.obj = &Object{Kind: ObjFunc, Name: fd.Name, Decl: fd, Func: sig}
+	tv := func(n string) Type {
+		if p, ok := sig.gen[n]; ok {
+			return p
+		}
+		p := newTParam(n)
+		sig.gen[n] = p
+		sig.Generics = append(sig.Generics, p)
+		return p
+	}
+	seen := map[string]bool{}
+	pubMissing := false
+	for i, p := range fd.Params {
+		ps := &ParamSig{Label: p.ExternalLabel(), Name: p.Name}
+		if p.Name != "" {
+			if seen[p.Name] {
+				c.errorf(ErrDuplicateParam, p.Span(), "duplicate parameter '%s'", p.Name)
+			}
+			seen[p.Name] = true
+		}
+		if p.Type != nil {
+			ps.Type = c.resolveType(p.Type, tv)
+			ps.Declared = true
+		} else {
+			ps.Type = c.fresh()
+			if fd.Pub {
+				pubMissing = true
+			}
+		}
+		_ = i
+		sig.Params = append(sig.Params, ps)
+	}
+	if fd.Ret != nil {
+		sig.Ret = c.resolveType(fd.Ret, tv)
+	} else if fd.Name == "main" {
+		sig.Ret = UnitT
+	} else {
+		if fd.Pub {
+			pubMissing = true
+		}
+		sig.Ret = c.fresh()
+	}
+	if pubMissing {
+		d := c.errorf(ErrPubAnnotation, fd.NameSpan, "public functions require a return type annotation")
+		d.Notes = append(d.Notes, "a pub fn must annotate every parameter and its return type")
+	}
+	// Mandatory labels (§3.6).
+	sig.NeedsLabel = make([]bool, len(sig.Params))
+	for i, p := range sig.Params {
+		if !p.Declared {
+			continue
+		}
+		if isBasic(p.Type, KBool) {
+			sig.NeedsLabel[i] = true
+		}
+		for j, q := range sig.Params {
+			if i != j && q.Declared && Identical(p.Type, q.Type) && !hasInvalid(p.Type) {
+				sig.NeedsLabel[i] = true
+			}
+		}
+		if sig.NeedsLabel[i] && p.Label == "" {
+			c.errorf(ErrStableLabel, fd.Params[i].Span(), "parameter %d requires a stable external label", i+1).Hint =
+				"write an explicit label before the pattern, e.g. `label PATTERN: Type`"
+		}
+	}
+	return sig
 }

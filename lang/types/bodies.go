@@ -1,0 +1,328 @@
+package types
+
+import (
+	"github.com/morrow-lang/morrow/lang/ast"
+	"github.com/morrow-lang/morrow/lang/source"
+)
+
+// checkBodies checks function bodies callees-first, by strongly connected
+// component of the call graph.
+func (c *Checker) checkBodies() {
+	var decls []*ast.FnDecl
+	for _, d := range c.file.Decls {
+		if fd, ok := d.(*ast.FnDecl); ok && c.info.Funcs[fd] != nil {
+			decls = append(decls, fd)
+		}
+	}
+	index := map[*ast.FnDecl]int{}
+	for i, fd := range decls {
+		index[fd] = i
+	}
+	edges := make([][]int, len(decls))
+	for i, fd := range decls {
+		seen := map[int]bool{}
+		walk(fd.Body, func(n ast.Node) {
+			if id, ok := n.(*ast.Ident); ok {
+				if sig := c.funcs[id.Name]; sig != nil {
+					j := index[sig.Decl]
+					if !seen[j] {
+						seen[j] = true
+						edges[i] = append(edges[i], j)
+					}
+				}
+			}
+		})
+	}
+	for _, comp := range tarjan(len(decls), edges) {
+		var group []*FuncSig
+		for _, i := range comp {
+			group = append(group, c.info.Funcs[decls[i]])
+		}
+		c.checkGroup(group)
+	}
+}
+
+// tarjan returns the strongly connected components of a graph in reverse
+// topological order (a component comes after every component it reaches).
+func tarjan(n int, edges [][]int) [][]int {
+	idx := make([]int, n)
+	low := make([]int, n)
+	on := make([]bool, n)
+	for i := range idx {
+		idx[i] = -1
+	}
+	var stack []int
+	var out [][]int
+	counter := 0
+	var visit func(v int)
+	visit = func(v int) {
+		idx[v], low[v] = counter, counter
+		counter++
+		stack = append(stack, v)
+		on[v] = true
+		for _, w := range edges[v] {
+			if idx[w] < 0 {
+				visit(w)
+				low[v] = min(low[v], low[w])
+			} else if on[w] {
+				low[v] = min(low[v], idx[w])
+			}
+		}
+		if low[v] == idx[v] {
+			var comp []int
+			for {
+				w := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				on[w] = false
+				comp = append(comp, w)
+				if w == v {
+					break
+				}
+			}
+			// Keep source order inside a component.
+			for i := 1; i < len(comp); i++ {
+				for j := i; j > 0 && comp[j] < comp[j-1]; j-- {
+					comp[j], comp[j-1] = comp[j-1], comp[j]
+				}
+			}
+			out = append(out, comp)
+		}
+	}
+	for v := 0; v < n; v++ {
+		if idx[v] < 0 {
+			visit(v)
+		}
+	}
+	return out
+}
+
+// checkGroup checks one strongly connected group of functions, runs the
+// queued checks, and generalises the group's remaining free variables.
+func (c *Checker) checkGroup(group []*FuncSig) {
+	c.deferred = nil
+	c.locals = nil
+	c.lets = nil
+	for _, sig := range group {
+		c.checkFunc(sig)
+	}
+	for i := 0; i < len(c.deferred); i++ {
+		c.deferred[i]()
+	}
+	c.deferred = nil
+	// Unused Result bindings and parameters (§5.2, conservative).
+	for _, o := range c.locals {
+		if !o.result || o.uses > 0 || !isResult(o.Type) {
+			continue
+		}
+		if o.isParam {
+			c.errorf(ErrResultUnusedPar, o.Decl.Span(), "Result binding parameter is never used").Hint = "match on it, return it or pass it on"
+		} else {
+			c.errorf(ErrResultUnusedLet, o.Decl.Span(), "Result value must be handled; this Result binding is never used").Hint =
+				"match on it, use `let Ok(v) = … else:`, `?`, or return it"
+		}
+	}
+	// Generalise: free variables left in the signatures become generic.
+	var sigVars []*TVar
+	for _, sig := range group {
+		for _, p := range sig.Params {
+			sigVars = freeVars(p.Type, sigVars)
+		}
+		sigVars = freeVars(sig.Ret, sigVars)
+	}
+	// Let bindings whose type is still open and not part of a signature.
+	reported := map[*fnCtx]bool{}
+	for _, l := range c.lets {
+		fv := freeVars(l.obj.Type, nil)
+		open := false
+		for _, v := range fv {
+			inSig := false
+			for _, s := range sigVars {
+				if s == v {
+					inSig = true
+				}
+			}
+			if !inSig {
+				open = true
+			}
+		}
+		if open && !reported[l.fn] {
+			reported[l.fn] = true
+			c.errorf(ErrCannotInfer, l.span, "cannot infer compound payload type; add a concrete type annotation").Notes =
+				[]string{"the type of '" + l.obj.Name + "' is " + Zonk(l.obj.Type).String()}
+		}
+	}
+	for _, sig := range group {
+		var fv []*TVar
+		for _, p := range sig.Params {
+			fv = freeVars(p.Type, fv)
+		}
+		fv = freeVars(sig.Ret, fv)
+		for _, v := range fv {
+			if v.Ref != nil {
+				continue
+			}
+			p := newTParam(paramName(len(sig.Generics)))
+			v.Ref = p
+			sig.Generics = append(sig.Generics, p)
+		}
+	}
+}
+
+func isResult(t Type) bool {
+	n, ok := Resolve(t).(*Named)
+	return ok && n.Def == ResultDef
+}
+
+func isNever(t Type) bool { return isBasic(t, KNever) }
+
+func (c *Checker) checkFunc(sig *FuncSig) {
+	fd := sig.Decl
+	ctx := &fnCtx{
+		sig:      sig,
+		ret:      sig.Ret,
+		retKnown: fd.Ret != nil || fd.Name == "main",
+		isMain:   fd.Name == "main",
+		scope:    &scope{names: map[string]*Object{}},
+		generics: map[string]Type{},
+	}
+	for n, p := range sig.gen {
+		ctx.generics[n] = p
+	}
+	old := c.fn
+	c.fn = ctx
+	defer func() { c.fn = old }()
+	for i, p := range fd.Params {
+		c.bindParam(p, sig.Params[i].Type)
+	}
+	if fd.Body == nil {
+		return
+	}
+	unitRet := ctx.retKnown && isBasic(sig.Ret, KUnit)
+	var hint Type
+	if ctx.retKnown && !unitRet {
+		hint = sig.Ret
+	}
+	t := c.bodyExpr(fd.Body, hint, unitRet)
+	switch {
+	case unitRet:
+		// Value discarded; a Result here is reported by bodyExpr.
+	case !ctx.retKnown:
+		if !isNever(t) {
+			unify(sig.Ret, t)
+		}
+	default:
+		c.expect(lastSpan(fd.Body), t, sig.Ret, "function return: expression type")
+	}
+}
+
+// bindParam declares a parameter (or destructures a pattern parameter).
+func (c *Checker) bindParam(p *ast.Param, t Type) {
+	if p.Pattern != nil {
+		binds := map[string]bool{}
+		c.pattern(p.Pattern, t, binds)
+		if !c.irrefutable(p.Pattern, t) {
+			c.errorf(ErrRefutableLet, p.Pattern.Span(), "let patterns must be irrefutable; use match for literals or constructors")
+		}
+		return
+	}
+	o := &Object{Kind: ObjLocal, Name: p.Name, Type: t, Decl: p, isParam: true}
+	o.result = true
+	c.info.Defs[p] = o
+	if p.Name != "_" && p.Name != "" {
+		c.fn.scope.names[p.Name] = o
+		c.locals = append(c.locals, o)
+	}
+}
+
+// bodyExpr checks a function or lambda body. When discard is set the
+// value is thrown away, so a Result value is reported.
+func (c *Checker) bodyExpr(e ast.Expr, hint Type, discard bool) Type {
+	if b, ok := e.(*ast.Block); ok {
+		return c.block(b, hint, discard)
+	}
+	t := c.expr(e, hint)
+	if discard {
+		c.checkDiscard(e, t)
+	}
+	return t
+}
+
+// checkDiscard reports a Result value whose value is thrown away.
+func (c *Checker) checkDiscard(e ast.Expr, t Type) {
+	if isResult(t) && !hasInvalid(t) {
+		c.errorf(ErrResultDiscarded, e.Span(), "Result value must be handled; bind, return, or match it").Hint =
+			"match on Ok/Err, use `?`, `let Ok(v) = … else:`, or return it"
+	}
+}
+
+func lastSpan(e ast.Expr) source.Span {
+	if b, ok := e.(*ast.Block); ok && len(b.Stmts) > 0 {
+		return b.Stmts[len(b.Stmts)-1].Span()
+	}
+	return e.Span()
+}
+
+// checkEntry applies the main and library-mode rules (§2.2).
+func (c *Checker) checkEntry() {
+	sig := c.funcs["main"]
+	if sig == nil {
+		if st := c.funcs["start"]; st != nil && st.Decl.Pub && len(st.Params) == 1 {
+			pt, ok := Resolve(st.Params[0].Type).(*Named)
+			if ok && pt.Def == PidDef && isBasic(pt.Args[0], KString) && isBasic(st.Ret, KUnit) {
+				c.info.Library = true
+				return
+			}
+		}
+		d := c.errorf(ErrNoMain, source.Span{}, "program requires a main function")
+		d.Hint = "add `fn main():`, or `pub fn start(port: Pid(String)) -> ()` to run as a library"
+		return
+	}
+	fd := sig.Decl
+	if len(fd.Params) > 0 {
+		c.errorf(ErrMainParams, fd.NameSpan, "main must take zero parameters")
+	}
+	ok := false
+	switch r := Resolve(sig.Ret).(type) {
+	case *Basic:
+		ok = r.Kind == KInt || r.Kind == KUnit || r.Kind == KInvalid
+	case *Named:
+		if r.Def == ResultDef && isBasic(r.Args[0], KUnit) {
+			ok = len(freeVars(r.Args[1], nil)) == 0 && !containsParam(r.Args[1])
+		}
+	}
+	if !ok {
+		sp := fd.NameSpan
+		if fd.Ret != nil {
+			sp = fd.Ret.Span()
+		}
+		c.errorf(ErrMainReturn, sp, "main must return Int, Unit, or Result(Unit, concrete error type)")
+	}
+}
+
+func containsParam(t Type) bool {
+	t = Resolve(t)
+	switch x := t.(type) {
+	case *TParam:
+		return true
+	case *Named:
+		for _, a := range x.Args {
+			if containsParam(a) {
+				return true
+			}
+		}
+	case *Tuple:
+		for _, a := range x.Elems {
+			if containsParam(a) {
+				return true
+			}
+		}
+	case *Func:
+		for _, a := range x.Params {
+			if containsParam(a) {
+				return true
+			}
+		}
+		return containsParam(x.Ret)
+	}
+	return false
+}

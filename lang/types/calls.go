@@ -1,0 +1,477 @@
+package types
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/morrow-lang/morrow/lang/ast"
+	"github.com/morrow-lang/morrow/lang/source"
+)
+
+// call checks a call expression (§3.6).
+func (c *Checker) call(x *ast.Call, hint Type) Type {
+	switch fn := x.Fn.(type) {
+	case *ast.Ident:
+		if o := c.lookupLocal(fn.Name); o != nil {
+			return c.valueCall(x, hint)
+		}
+		if sig := c.funcs[fn.Name]; sig != nil {
+			c.info.Uses[fn] = sig.obj
+			return c.callSig(x, sig)
+		}
+		if ct := c.bareCtor(fn.Name); ct != nil {
+			c.info.Uses[fn] = &Object{Kind: ObjCtor, Name: ct.Name, Ctor: ct}
+			return c.callCtor(x, ct, fn.Name)
+		}
+		if builtinSigs[fn.Name] != nil {
+			c.info.Uses[fn] = &Object{Kind: ObjBuiltin, Name: fn.Name, Builtin: fn.Name}
+			return c.callBuiltin(x, fn.Name)
+		}
+		c.errorf(ErrUnknownName, fn.Span(), "unknown name '%s'", fn.Name)
+		c.info.Types[fn] = Invalid
+		c.argsUnchecked(x)
+		return Invalid
+	case *ast.Path:
+		b, ct, msg, proc := c.lookupQualified(fn.Parts)
+		switch {
+		case b != "":
+			c.info.Uses[fn] = &Object{Kind: ObjBuiltin, Name: b, Builtin: b}
+			return c.callBuiltin(x, b)
+		case ct != nil:
+			c.info.Uses[fn] = &Object{Kind: ObjCtor, Name: ct.Name, Ctor: ct}
+			return c.callCtor(x, ct, fn.String())
+		}
+		c.pathError(fn, msg, proc)
+		c.info.Types[fn] = Invalid
+		c.argsUnchecked(x)
+		return Invalid
+	}
+	return c.valueCall(x, hint)
+}
+
+func (c *Checker) argsUnchecked(x *ast.Call) {
+	for _, a := range x.Args {
+		if a.Value != nil {
+			c.expr(a.Value, nil)
+		}
+	}
+}
+
+// positionalOnly reports labels on a callable that takes none.
+func (c *Checker) positionalOnly(x *ast.Call) {
+	for _, a := range x.Args {
+		if a.Label != "" {
+			c.errorf(ErrPositionalOnly, a.Span(), "this callable uses positional arguments").Hint = "remove the label '" + a.Label + ":'"
+			return
+		}
+	}
+}
+
+// checkPositional checks arguments against parameter types in order.
+func (c *Checker) checkPositional(x *ast.Call, params []Type, what string) []Type {
+	out := make([]Type, len(x.Args))
+	for i, a := range x.Args {
+		if a.Value == nil {
+			continue
+		}
+		if i < len(params) {
+			t := c.expr(a.Value, params[i])
+			out[i] = t
+			c.expect(a.Value.Span(), t, params[i], fmt.Sprintf("argument %d of %s: expression type", i+1, what))
+		} else {
+			out[i] = c.expr(a.Value, nil)
+		}
+	}
+	return out
+}
+
+func (c *Checker) arityError(x *ast.Call, want int) {
+	if len(x.Args) > want {
+		c.errorf(ErrTooManyArgs, x.Args[want].Span(), "too many arguments").Notes = []string{fmt.Sprintf("expected %d, found %d", want, len(x.Args))}
+	} else if len(x.Args) < want {
+		c.errorf(ErrMissingArg, x.Span(), "missing argument").Notes = []string{fmt.Sprintf("expected %d, found %d", want, len(x.Args))}
+	}
+}
+
+// valueCall calls a function value (a local, a lambda result, ...).
+func (c *Checker) valueCall(x *ast.Call, hint Type) Type {
+	ft := c.expr(x.Fn, nil)
+	c.positionalOnly(x)
+	switch f := Resolve(ft).(type) {
+	case *Func:
+		if len(f.Params) != len(x.Args) {
+			c.arityError(x, len(f.Params))
+		}
+		c.checkPositional(x, f.Params, "function value")
+		return f.Ret
+	case *TVar:
+		ps := make([]Type, len(x.Args))
+		for i := range ps {
+			ps[i] = c.fresh()
+		}
+		ret := c.fresh()
+		unify(f, &Func{Params: ps, Ret: ret})
+		c.checkPositional(x, ps, "function value")
+		return ret
+	}
+	c.argsUnchecked(x)
+	if !hasInvalid(ft) {
+		c.errorf(ErrNotCallable, x.Fn.Span(), "cannot call a value of type %s", Zonk(ft))
+	}
+	return Invalid
+}
+
+// callSig checks a call of a top-level function, with labels.
+func (c *Checker) callSig(x *ast.Call, sig *FuncSig) Type {
+	m := c.instantiate(sig.Generics)
+	n := len(sig.Params)
+	slots := make([]int, n) // written-argument index per parameter, -1 if none
+	for i := range slots {
+		slots[i] = -1
+	}
+	byLabel := make([]bool, n)
+	order := make([]int, len(x.Args))
+	labeled := false
+	anyLabel := false
+	pos := 0
+	tooMany := false
+	for i, a := range x.Args {
+		order[i] = -1
+		if a.Label == "" {
+			if labeled {
+				c.errorf(ErrPositionalAfter, a.Span(), "positional arguments must precede labeled arguments")
+				continue
+			}
+			if pos >= n {
+				if !tooMany {
+					c.errorf(ErrTooManyArgs, a.Span(), "too many arguments").Notes = []string{fmt.Sprintf("'%s' takes %d", sig.Name, n)}
+					tooMany = true
+				}
+				continue
+			}
+			if sig.NeedsLabel[pos] && x.Piped != i {
+				c.errorf(ErrLabelRequired, a.Span(), "argument requires label '%s:'", sig.Params[pos].Label).Notes =
+					[]string{labelReason(sig, pos)}
+			}
+			slots[pos] = i
+			order[i] = pos
+			pos++
+			continue
+		}
+		labeled, anyLabel = true, true
+		j := -1
+		for k, p := range sig.Params {
+			if p.Label == a.Label {
+				j = k
+			}
+		}
+		if j < 0 {
+			c.errorf(ErrUnknownLabel, a.Span(), "unknown argument label %s", a.Label).Notes = []string{"parameters: " + paramList(sig)}
+			continue
+		}
+		if slots[j] >= 0 {
+			if byLabel[j] {
+				c.errorf(ErrDuplicateLabel, a.Span(), "duplicate argument label").Notes = []string{"'" + a.Label + ":' is given twice"}
+			} else {
+				c.errorf(ErrPositionSupplied, a.Span(), "argument position already supplied").Notes =
+					[]string{"'" + a.Label + "' was already passed positionally"}
+			}
+			continue
+		}
+		slots[j] = i
+		byLabel[j] = true
+		order[i] = j
+	}
+	for j, s := range slots {
+		if s < 0 {
+			c.errorf(ErrMissingArg, x.Span(), "missing argument").Notes = []string{fmt.Sprintf("'%s' is not supplied", sig.Params[j].Label)}
+		}
+	}
+	if anyLabel {
+		c.info.CallArgs[x] = order
+	}
+	// Check arguments in the order written.
+	for i, a := range x.Args {
+		if a.Value == nil {
+			continue
+		}
+		j := order[i]
+		if j < 0 {
+			c.expr(a.Value, nil)
+			continue
+		}
+		pt := subst(sig.Params[j].Type, m)
+		t := c.expr(a.Value, pt)
+		c.expect(a.Value.Span(), t, pt, fmt.Sprintf("argument '%s' of %s: expression type", sig.Params[j].Label, sig.Name))
+	}
+	c.info.Types[x.Fn] = subst(sig.FuncType(), m)
+	return subst(sig.Ret, m)
+}
+
+func labelReason(sig *FuncSig, i int) string {
+	if isBasic(sig.Params[i].Type, KBool) {
+		return "Bool parameters must be labeled"
+	}
+	return fmt.Sprintf("'%s' has the same type (%s) as another parameter", sig.Params[i].Label, Zonk(sig.Params[i].Type))
+}
+
+func paramList(sig *FuncSig) string {
+	var ps []string
+	for _, p := range sig.Params {
+		ps = append(ps, p.Label)
+	}
+	return strings.Join(ps, ", ")
+}
+
+func (c *Checker) callCtor(x *ast.Call, ct *Ctor, written string) Type {
+	c.positionalOnly(x)
+	fs, res := c.ctorType(ct)
+	if len(x.Args) != len(fs) {
+		c.errorf(ErrCtorArity, x.Span(), "constructor '%s' expects %d arguments", written, len(fs)).Notes =
+			[]string{fmt.Sprintf("found %d", len(x.Args))}
+	}
+	c.checkPositional(x, fs, "'"+written+"'")
+	if len(fs) > 0 {
+		c.info.Types[x.Fn] = &Func{Params: fs, Ret: res}
+	} else {
+		c.info.Types[x.Fn] = res
+	}
+	return res
+}
+
+func (c *Checker) deferRestriction(name string, span source.Span) {
+	switch {
+	case strings.HasPrefix(name, "Process."):
+		c.errorf(ErrDeferProcess, span, "process operations are unsupported in deferred cleanup")
+	case name == "spawn" || name == "send" || name == "supervise" || name == "supervised_current":
+		c.errorf(ErrDeferProcess, span, "actor operations are unsupported in deferred cleanup")
+	}
+}
+
+func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
+	spec := builtinSpecs[name]
+	bs := builtinSigs[name]
+	c.positionalOnly(x)
+	if c.fn.inDefer {
+		c.deferRestriction(name, x.Span())
+	}
+	if len(x.Args) != len(bs.Params) {
+		if strings.HasPrefix(name, "Process.") {
+			c.errorf(ErrProcessArity, x.Span(), "%s expects %d arguments", name, len(bs.Params))
+		} else {
+			c.arityError(x, len(bs.Params))
+		}
+	}
+	m := c.instantiate(bs.Generics)
+	ps := make([]Type, len(bs.Params))
+	for i, p := range bs.Params {
+		ps[i] = subst(p, m)
+	}
+	ret := subst(bs.Ret, m)
+	c.info.Types[x.Fn] = &Func{Params: ps, Ret: ret}
+	switch spec.kind {
+	case bkActorOnly:
+		if c.fn.isMain {
+			c.errorf(ErrActorOnly, x.Span(), "process operation requires an actor context").Hint =
+				"main runs in the root context; spawn an observer process for " + name
+		}
+	case bkSelf:
+		if c.fn.isMain {
+			c.errorf(ErrSelfContext, x.Span(), "self requires an actor context")
+		}
+	case bkSend, bkProcID:
+		if len(x.Args) == 0 || x.Args[0].Value == nil {
+			break
+		}
+		a0 := x.Args[0]
+		t := c.expr(a0.Value, nil)
+		switch r := Resolve(t).(type) {
+		case *Named:
+			if r.Def == PidDef {
+				unify(ps[0], r)
+				break
+			}
+			c.pidError(name, a0.Span(), t)
+		case *TVar:
+			unify(r, ps[0])
+		default:
+			if !hasInvalid(t) {
+				c.pidError(name, a0.Span(), t)
+			}
+		}
+		for i, a := range x.Args[1:] {
+			if a.Value == nil {
+				continue
+			}
+			if i+1 < len(ps) {
+				at := c.expr(a.Value, ps[i+1])
+				c.expect(a.Value.Span(), at, ps[i+1], fmt.Sprintf("argument %d of %s: expression type", i+2, name))
+			} else {
+				c.expr(a.Value, nil)
+			}
+		}
+		return ret
+	case bkSpawn:
+		if len(x.Args) == 0 || x.Args[0].Value == nil {
+			break
+		}
+		a0 := x.Args[0]
+		entry := &Func{Params: nil, Ret: c.fresh()}
+		t := c.expr(a0.Value, entry)
+		switch r := Resolve(t).(type) {
+		case *Func:
+			if len(r.Params) != 0 {
+				c.errorf(ErrSpawnEntry, a0.Span(), "spawn requires a zero-argument Unit function").Notes = []string{"found " + Zonk(t).String()}
+			} else {
+				rt := Resolve(r.Ret)
+				if v, ok := rt.(*TVar); ok {
+					unify(v, UnitT)
+				} else if !isBasic(rt, KUnit) && !isNever(rt) && !hasInvalid(rt) {
+					c.errorf(ErrSpawnEntry, a0.Span(), "spawn requires a zero-argument Unit function").Notes = []string{"found " + Zonk(t).String()}
+				}
+			}
+		case *TVar:
+			unify(r, &Func{Ret: UnitT})
+		default:
+			if !hasInvalid(t) {
+				c.errorf(ErrSpawnEntry, a0.Span(), "spawn requires a function value").Notes = []string{"found " + Zonk(t).String()}
+			}
+		}
+		for i, a := range x.Args[1:] {
+			if a.Value == nil {
+				continue
+			}
+			if i+1 < len(ps) {
+				at := c.expr(a.Value, ps[i+1])
+				c.expect(a.Value.Span(), at, ps[i+1], fmt.Sprintf("argument %d of %s: expression type", i+2, name))
+			} else {
+				c.expr(a.Value, nil)
+			}
+		}
+		return ret
+	}
+	ts := c.checkPositional(x, ps, name)
+	switch spec.kind {
+	case bkPrint, bkShow:
+		if len(ts) > 0 && ts[0] != nil {
+			sp := x.Args[0].Span()
+			t := ts[0]
+			print := spec.kind == bkPrint
+			c.deferred = append(c.deferred, func() { c.showable(t, sp, print, true) })
+		}
+	case bkContains:
+		if len(ps) > 1 {
+			c.requireScalar(ps[1], x.Span(), "List.contains")
+		}
+	case bkSort:
+		if len(ps) > 0 {
+			el := ps[0].(*Named).Args[0]
+			sp := x.Span()
+			c.deferred = append(c.deferred, func() { c.ordable(el, sp) })
+		}
+	}
+	return ret
+}
+
+func (c *Checker) pidError(name string, span source.Span, t Type) {
+	msg := "send requires a typed Pid"
+	if name == "Process.id" {
+		msg = "Process.id requires a typed Pid"
+	}
+	c.errorf(ErrSendPid, span, "%s", msg).Notes = []string{"found " + Zonk(t).String()}
+}
+
+// showable checks that a value of type t can be printed (print, println)
+// or rendered with show (STDLIB.md "Output").
+func (c *Checker) showable(t Type, span source.Span, print, top bool) bool {
+	bad := func() bool {
+		if print || !top {
+			c.errorf(ErrPrintArg, span, "print argument must be Int, Bool, String, Float, or a type that implements Show").Notes =
+				[]string{"found " + Zonk(t).String()}
+		} else {
+			c.errorf(ErrPrintArg, span, "show argument must be a type that implements Show").Notes = []string{"found " + Zonk(t).String()}
+		}
+		return false
+	}
+	switch r := Resolve(t).(type) {
+	case *Basic:
+		switch r.Kind {
+		case KUnit:
+			if print && top {
+				return bad()
+			}
+		case KProcessID, KMonitorRef:
+			return bad()
+		}
+		return true
+	case *TVar, *TParam:
+		return true
+	case *Func, *Union:
+		return bad()
+	case *Tuple:
+		for _, e := range r.Elems {
+			if !c.showable(e, span, print, false) {
+				return false
+			}
+		}
+		return true
+	case *Named:
+		if r.Def == PidDef {
+			return bad()
+		}
+		if !r.Def.Builtin && !r.Def.Derives["Show"] {
+			c.errorf(ErrNoShow, span, "type %s.%s has no implementation of Show; add derive(Show) to its declaration or write an impl", r.Def.Module, r.Def.Name)
+			return false
+		}
+		for _, a := range r.Args {
+			if !c.showable(a, span, print, false) {
+				return false
+			}
+		}
+		return true
+	}
+	return true
+}
+
+// ordable checks that List.sort can order elements of type t.
+func (c *Checker) ordable(t Type, span source.Span) bool {
+	switch r := Resolve(t).(type) {
+	case *Basic:
+		if r.Kind == KUnit || r.Kind == KProcessID || r.Kind == KMonitorRef || r.Kind == KRange {
+			c.errorf(ErrNoOrd, span, "type %s has no implementation of Ord", r)
+			return false
+		}
+		return true
+	case *TVar, *TParam:
+		return true
+	case *Func, *Union:
+		c.errorf(ErrNoOrd, span, "type %s has no implementation of Ord", Zonk(t))
+		return false
+	case *Tuple:
+		for _, e := range r.Elems {
+			if !c.ordable(e, span) {
+				return false
+			}
+		}
+		return true
+	case *Named:
+		if r.Def == PidDef {
+			c.errorf(ErrNoOrd, span, "type %s has no implementation of Ord", Zonk(t))
+			return false
+		}
+		if !r.Def.Builtin && !r.Def.Derives["Ord"] {
+			if r.Def.Kind == NewtypeDef && isScalar(c.fieldType(r, 0)) {
+				return true
+			}
+			c.errorf(ErrNoOrd, span, "type %s.%s has no implementation of Ord; add derive(Ord) to its declaration", r.Def.Module, r.Def.Name)
+			return false
+		}
+		for _, a := range r.Args {
+			if !c.ordable(a, span) {
+				return false
+			}
+		}
+		return true
+	}
+	return true
+}

@@ -1,0 +1,161 @@
+package types
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/morrow-lang/morrow/lang/ast"
+)
+
+// pattern checks p against type t and binds its names in the current
+// scope. binds collects the names bound so far in this pattern, to
+// report duplicates.
+func (c *Checker) pattern(p ast.Pattern, t Type, binds map[string]bool) {
+	if p == nil {
+		return
+	}
+	c.info.PatTypes[p] = t
+	mismatch := func(pt Type) {
+		if !c.accepts(pt, t) && !hasInvalid(t) && !hasInvalid(pt) {
+			c.errorf(ErrMismatch, p.Span(), "pattern: expression type: expected %s, found %s", Zonk(t), Zonk(pt))
+		}
+	}
+	switch p := p.(type) {
+	case *ast.WildcardPat:
+	case *ast.BindPat:
+		c.bind(p, p.Name, t, binds)
+	case *ast.LitPat:
+		var lt Type = Invalid
+		switch p.Value.(type) {
+		case *ast.IntLit:
+			lt = IntT
+		case *ast.FloatLit:
+			lt = FloatT
+		case *ast.StringLit:
+			lt = StringT
+		case *ast.BoolLit:
+			lt = BoolT
+		}
+		if _, isU := Resolve(t).(*Union); isU {
+			c.errorf(ErrTypedPattern, p.Span(), "a literal cannot match an unnarrowed union; narrow it with a typed pattern such as 'n: %s'", lt)
+			return
+		}
+		mismatch(lt)
+	case *ast.UnitPat:
+		mismatch(UnitT)
+	case *ast.TuplePat:
+		el := make([]Type, len(p.Elems))
+		if tt, ok := Resolve(t).(*Tuple); ok && len(tt.Elems) == len(p.Elems) {
+			copy(el, tt.Elems)
+		} else {
+			for i := range el {
+				el[i] = c.fresh()
+			}
+			if !unify(&Tuple{Elems: el}, t) {
+				mismatch(&Tuple{Elems: el})
+				for i := range el {
+					el[i] = Invalid
+				}
+			}
+		}
+		for i, e := range p.Elems {
+			c.pattern(e, el[i], binds)
+		}
+	case *ast.ListPat:
+		var el Type = c.fresh()
+		lt := &Named{Def: ListDef, Args: []Type{el}}
+		if !unify(lt, t) {
+			mismatch(lt)
+			el = Invalid
+			lt = &Named{Def: ListDef, Args: []Type{Invalid}}
+		}
+		for _, e := range p.Elems {
+			c.pattern(e, el, binds)
+		}
+		if p.Rest != nil {
+			c.pattern(p.Rest, lt, binds)
+		}
+	case *ast.CtorPat:
+		ct := c.patCtor(p)
+		if ct == nil {
+			for _, a := range p.Args {
+				c.pattern(a, Invalid, binds)
+			}
+			return
+		}
+		c.info.Uses[p] = &Object{Kind: ObjCtor, Name: ct.Name, Ctor: ct}
+		fs, res := c.ctorType(ct)
+		if !c.accepts(res, t) {
+			mismatch(res)
+			for i := range fs {
+				fs[i] = Invalid
+			}
+		}
+		if len(p.Args) != len(fs) {
+			c.errorf(ErrPatArity, p.Span(), "constructor pattern field arity mismatch").Notes =
+				[]string{fmt.Sprintf("'%s' has %d fields, the pattern gives %d", p.Name, len(fs), len(p.Args))}
+			for _, a := range p.Args {
+				c.pattern(a, Invalid, binds)
+			}
+			return
+		}
+		for i, a := range p.Args {
+			c.pattern(a, fs[i], binds)
+		}
+	case *ast.TypedPat:
+		nt := c.resolveType(p.Type, c.bodyTV)
+		if u, ok := Resolve(t).(*Union); ok {
+			found := false
+			for _, alt := range u.Alts {
+				if Identical(alt, nt) {
+					found = true
+				}
+			}
+			if !found && !hasInvalid(nt) {
+				c.errorf(ErrTypedPattern, p.Span(), "type %s is not a member of union %s", Zonk(nt), u.Name)
+			}
+		} else if !unify(nt, t) && !hasInvalid(t) && !hasInvalid(nt) {
+			c.errorf(ErrTypedPattern, p.Span(), "typed pattern requires a union type; expected %s, found %s", Zonk(t), Zonk(nt))
+		}
+		if p.Name != "_" && p.Name != "" {
+			c.bind(p, p.Name, nt, binds)
+		}
+	}
+}
+
+func (c *Checker) bind(p ast.Pattern, name string, t Type, binds map[string]bool) {
+	if binds[name] {
+		c.errorf(ErrDupBinding, p.Span(), "duplicate pattern binding '%s'", name)
+		return
+	}
+	binds[name] = true
+	o := &Object{Kind: ObjLocal, Name: name, Type: t, Decl: p}
+	c.info.Defs[p] = o
+	c.fn.scope.names[name] = o
+	c.locals = append(c.locals, o)
+}
+
+// patCtor resolves the constructor a pattern names, reporting unknown ones.
+func (c *Checker) patCtor(p *ast.CtorPat) *Ctor {
+	parts := strings.Split(p.Name, ".")
+	if len(parts) == 1 {
+		if ct := c.bareCtor(p.Name); ct != nil {
+			return ct
+		}
+		c.errorf(ErrUnknownCtor, p.Span(), "unknown constructor '%s'", p.Name)
+		return nil
+	}
+	_, ct, msg, proc := c.lookupQualified(parts)
+	if ct != nil {
+		return ct
+	}
+	code := ErrUnknownCtor
+	if proc {
+		code = ErrUnknownProcessOp
+	}
+	if msg == "" || !strings.HasPrefix(msg, "unknown process") {
+		msg = fmt.Sprintf("unknown constructor '%s'", p.Name)
+	}
+	c.errorf(code, p.Span(), "%s", msg)
+	return nil
+}

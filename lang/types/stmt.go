@@ -1,0 +1,146 @@
+package types
+
+import (
+	"github.com/morrow-lang/morrow/lang/ast"
+)
+
+// block checks a block in a new scope. When discard is set the block's
+// value is thrown away, so a final Result is reported. A block containing
+// a statement of type Never has type Never; statements after it are
+// reported as unreachable.
+func (c *Checker) block(b *ast.Block, hint Type, discard bool) Type {
+	saved := c.fn.scope
+	c.fn.scope = &scope{parent: saved, names: map[string]*Object{}}
+	defer func() { c.fn.scope = saved }()
+	var t Type = UnitT
+	diverged, reported := false, false
+	for i, s := range b.Stmts {
+		last := i == len(b.Stmts)-1
+		if diverged && !reported {
+			c.errorf(ErrUnreachable, s.Span(), "unreachable statement after control flow exits")
+			reported = true
+		}
+		var st Type = UnitT
+		switch s := s.(type) {
+		case *ast.LetStmt:
+			st = c.let(s)
+		case *ast.DeferStmt:
+			c.deferStmt(s)
+		case *ast.ExprStmt:
+			var h Type
+			if last && !discard {
+				h = hint
+			}
+			et := c.expr(s.X, h)
+			if s.Cond != nil {
+				ct := c.expr(s.Cond, BoolT)
+				c.expect(s.Cond.Span(), ct, BoolT, "if condition: expression type")
+				c.checkDiscard(s.X, et)
+				st = UnitT
+			} else {
+				if !last || discard {
+					c.checkDiscard(s.X, et)
+				}
+				st = et
+			}
+		}
+		if isNever(st) {
+			diverged = true
+		}
+		if last {
+			t = st
+		}
+	}
+	if diverged {
+		return NeverT
+	}
+	return t
+}
+
+// let checks a let statement and binds its names in the current scope.
+// It returns Never for a let whose value diverges, Unit otherwise.
+func (c *Checker) let(s *ast.LetStmt) Type {
+	var ann Type
+	if s.Type != nil {
+		ann = c.resolveType(s.Type, c.bodyTV)
+	}
+	vt := c.expr(s.Value, ann)
+	diverges := isNever(vt)
+	if ann != nil {
+		c.expect(s.Value.Span(), vt, ann, "let annotation: expression type")
+		vt = ann
+	} else if diverges {
+		vt = c.fresh()
+	}
+	if _, wild := s.Pattern.(*ast.WildcardPat); wild {
+		c.checkDiscard(s.Value, vt)
+	}
+	if s.Else != nil && !isNilExpr(s.Else) {
+		et := c.branch(s.Else, nil, false)
+		if !isNever(et) && !hasInvalid(et) {
+			c.errorf(ErrLetElseDiverge, lastSpan(s.Else), "let-else failure branch must diverge with return").Hint =
+				"end the else branch with `return …` or `Process.exit(…)`"
+		}
+		c.pattern(s.Pattern, vt, map[string]bool{})
+	} else {
+		c.pattern(s.Pattern, vt, map[string]bool{})
+		if !c.irrefutable(s.Pattern, vt) {
+			if hasLiteral(s.Pattern) {
+				c.errorf(ErrLiteralLet, s.Pattern.Span(), "literal let patterns require an else branch")
+			} else {
+				c.errorf(ErrRefutableLet, s.Pattern.Span(), "let patterns must be irrefutable; use match for literals or constructors")
+			}
+		}
+	}
+	if bp, ok := s.Pattern.(*ast.BindPat); ok {
+		if o := c.info.Defs[bp]; o != nil {
+			o.result = s.Else == nil
+			c.lets = append(c.lets, &letRecord{obj: o, span: s.Span(), fn: c.fn})
+		}
+	}
+	if diverges {
+		return NeverT
+	}
+	return UnitT
+}
+
+func hasLiteral(p ast.Pattern) bool {
+	switch p := p.(type) {
+	case *ast.LitPat:
+		return true
+	case *ast.TuplePat:
+		for _, e := range p.Elems {
+			if hasLiteral(e) {
+				return true
+			}
+		}
+	case *ast.ListPat:
+		for _, e := range p.Elems {
+			if hasLiteral(e) {
+				return true
+			}
+		}
+	case *ast.CtorPat:
+		for _, e := range p.Args {
+			if hasLiteral(e) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (c *Checker) deferStmt(s *ast.DeferStmt) {
+	saved := c.fn.inDefer
+	c.fn.inDefer = true
+	t := c.expr(s.X, UnitT)
+	c.fn.inDefer = saved
+	switch r := Resolve(t).(type) {
+	case *TVar:
+		unify(r, UnitT)
+	default:
+		if !isBasic(r, KUnit) && !isNever(r) && !hasInvalid(r) {
+			c.errorf(ErrDeferType, s.X.Span(), "defer requires Unit cleanup: expression type: expected (), found %s", Zonk(t))
+		}
+	}
+}
