@@ -209,12 +209,12 @@ var builtinSpecs = map[string]builtinSpec{
 	"Option.unwrap_or": {"(Option(a), a) -> a", bkPlain},
 	"Option.map":       {"(Option(a), (a) -> b) -> Option(b)", bkPlain},
 
-	"Result.is_ok":         {"(Result(a, e)) -> Bool", bkPlain},
-	"Result.is_err":        {"(Result(a, e)) -> Bool", bkPlain},
-	"Result.unwrap_or":     {"(Result(a, e), a) -> a", bkPlain},
+	"Result.is_ok":          {"(Result(a, e)) -> Bool", bkPlain},
+	"Result.is_err":         {"(Result(a, e)) -> Bool", bkPlain},
+	"Result.unwrap_or":      {"(Result(a, e), a) -> a", bkPlain},
 	"Result.unwrap_or_else": {"(Result(a, e), (e) -> a) -> a", bkPlain},
-	"Result.map":           {"(Result(a, e), (a) -> b) -> Result(b, e)", bkPlain},
-	"Result.and_then":      {"(Result(a, e), (a) -> Result(b, e)) -> Result(b, e)", bkPlain},
+	"Result.map":            {"(Result(a, e), (a) -> b) -> Result(b, e)", bkPlain},
+	"Result.and_then":       {"(Result(a, e), (a) -> Result(b, e)) -> Result(b, e)", bkPlain},
 
 	"Process.spawn":         {"(() -> Unit) -> Result(Pid(m), Process.Error)", bkSpawn},
 	"Process.spawn_monitor": {"(() -> Unit) -> Result((Pid(m), MonitorRef), Process.Error)", bkSpawn},

@@ -56,12 +56,12 @@ func (k ObjKind) String() string {
 // Object is the resolution of a name.
 type Object struct {
 	Kind    ObjKind
-	Name    string    // the name (qualified for builtins, e.g. "List.map")
-	Type    Type      // locals: the bound type
-	Decl    ast.Node  // locals: the defining BindPat/Param/TypedPat; functions: *ast.FnDecl
-	Func    *FuncSig  // functions
-	Ctor    *Ctor     // constructors
-	Builtin string    // builtins: qualified name
+	Name    string   // the name (qualified for builtins, e.g. "List.map")
+	Type    Type     // locals: the bound type
+	Decl    ast.Node // locals: the defining BindPat/Param/TypedPat; functions: *ast.FnDecl
+	Func    *FuncSig // functions
+	Ctor    *Ctor    // constructors
+	Builtin string   // builtins: qualified name
 	uses    int
 	result  bool // a Result binding subject to the unused-binding rule
 	isParam bool
