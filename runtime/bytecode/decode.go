@@ -1,0 +1,314 @@
+package bytecode
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"math"
+
+	"github.com/morrow-lang/morrow/runtime/value"
+)
+
+// DecodeError is a refusal to decode a .mrb image. Its message is one line.
+type DecodeError struct{ Msg string }
+
+func (e *DecodeError) Error() string { return e.Msg }
+
+// ErrTruncated is wrapped by the errors for images that end early.
+var ErrTruncated = errors.New("truncated bytecode file")
+
+func decodeErr(format string, args ...any) error {
+	return &DecodeError{Msg: fmt.Sprintf(format, args...)}
+}
+
+// Decode reads a .mrb image (format in encode.go). It never panics on
+// truncated, corrupted or hostile input: every problem is an error with a
+// one-line message. Decode does not verify the program; call Verify.
+func Decode(b []byte) (p *Program, err error) {
+	defer func() {
+		// Defence in depth: the decoder checks every bound, but a bug
+		// must still not crash the runner.
+		if r := recover(); r != nil {
+			p, err = nil, decodeErr("corrupted bytecode file (%v)", r)
+		}
+	}()
+	if len(b) < len(Magic) || string(b[:len(Magic)]) != Magic {
+		if len(b) < len(Magic) && string(b) == Magic[:len(b)] {
+			return nil, ErrTruncated
+		}
+		return nil, decodeErr("not a Morrow bytecode file (bad magic number)")
+	}
+	if len(b) < len(Magic)+2 {
+		return nil, ErrTruncated
+	}
+	if v := binary.LittleEndian.Uint16(b[len(Magic):]); v != FormatVersion {
+		return nil, decodeErr("bytecode format version %d is not supported (this runtime reads version %d); rebuild the program with morrowc", v, FormatVersion)
+	}
+	if len(b) < len(Magic)+2+4 {
+		return nil, ErrTruncated
+	}
+	body, sum := b[:len(b)-4], binary.LittleEndian.Uint32(b[len(b)-4:])
+	if crc32.ChecksumIEEE(body) != sum {
+		return nil, decodeErr("corrupted or truncated bytecode file (checksum mismatch)")
+	}
+	r := &reader{buf: body, off: len(Magic) + 2}
+	p = &Program{}
+	for id := byte(1); id <= numSecs; id++ {
+		got, ok := r.byte()
+		if !ok {
+			return nil, decodeErr("bytecode file lacks the %s section", sectionNames[id])
+		}
+		if got != id {
+			if got >= 1 && got <= numSecs {
+				return nil, decodeErr("corrupted bytecode file: section %s where %s was expected", sectionNames[got], sectionNames[id])
+			}
+			return nil, decodeErr("corrupted bytecode file: unknown section %d", got)
+		}
+		n, ok := r.count()
+		if !ok {
+			return nil, decodeErr("corrupted bytecode file: %s section longer than the file", sectionNames[id])
+		}
+		sr := &reader{buf: r.buf[r.off : r.off+n]}
+		r.off += n
+		if err := decodeSection(sr, id, p); err != nil {
+			return nil, err
+		}
+		if sr.bad {
+			return nil, decodeErr("corrupted bytecode file: %s section is malformed", sectionNames[id])
+		}
+		if sr.off != len(sr.buf) {
+			return nil, decodeErr("corrupted bytecode file: %d unexpected bytes at the end of the %s section", len(sr.buf)-sr.off, sectionNames[id])
+		}
+	}
+	if r.off != len(r.buf) {
+		return nil, decodeErr("corrupted bytecode file: %d unexpected bytes after the last section", len(r.buf)-r.off)
+	}
+	return p, nil
+}
+
+// decodeSection reads the payload of section id into p. Read failures
+// set r.bad; the caller reports them.
+func decodeSection(r *reader, id byte, p *Program) error {
+	switch id {
+	case secHead:
+		p.Source = r.str()
+		p.Entry = r.int()
+		switch lib, _ := r.byte(); lib {
+		case 0:
+		case 1:
+			p.Library = true
+		default:
+			r.bad = true
+		}
+	case secConst:
+		n, _ := r.count()
+		p.Consts = make([]value.Value, 0, n)
+		for i := 0; i < n && !r.bad; i++ {
+			k, _ := r.byte()
+			switch value.Kind(k) {
+			case value.KInt:
+				p.Consts = append(p.Consts, value.Int(r.sint()))
+			case value.KFloat:
+				p.Consts = append(p.Consts, value.Float(math.Float64frombits(r.u64())))
+			case value.KString:
+				p.Consts = append(p.Consts, value.String(r.str()))
+			default:
+				return decodeErr("corrupted bytecode file: constant %d has kind %d", i, k)
+			}
+		}
+	case secType:
+		n, _ := r.count()
+		p.Types = make([]*value.TypeInfo, 0, n)
+		builtins := BuiltinTypes()
+		for i := 0; i < n && !r.bad; i++ {
+			t := &value.TypeInfo{Name: r.str()}
+			kind, _ := r.byte()
+			flags, _ := r.byte()
+			if kind > byte(value.TNewtype) || flags&^(typeShow|typeEq|typeOrd) != 0 {
+				r.bad = true
+				break
+			}
+			t.Kind = value.TypeKind(kind)
+			t.Show, t.Eq, t.Ord = flags&typeShow != 0, flags&typeEq != 0, flags&typeOrd != 0
+			nv, _ := r.count()
+			t.Variants = make([]value.VariantInfo, 0, nv)
+			for j := 0; j < nv && !r.bad; j++ {
+				v := value.VariantInfo{Name: r.str()}
+				nf, _ := r.count()
+				if nf > 0 {
+					v.Fields = make([]string, 0, nf)
+				}
+				for k := 0; k < nf && !r.bad; k++ {
+					v.Fields = append(v.Fields, r.str())
+				}
+				t.Variants = append(t.Variants, v)
+			}
+			if i < len(builtins) {
+				if t.Name != builtins[i].Name {
+					return decodeErr("corrupted bytecode file: type %d is %q, want the built-in %s", i, t.Name, builtins[i].Name)
+				}
+				t = builtins[i]
+			}
+			p.Types = append(p.Types, t)
+		}
+	case secNative:
+		n, _ := r.count()
+		p.Natives = make([]string, 0, n)
+		for i := 0; i < n && !r.bad; i++ {
+			p.Natives = append(p.Natives, r.str())
+		}
+	case secFunc:
+		n, _ := r.count()
+		p.Functions = make([]*Function, 0, n)
+		for i := 0; i < n && !r.bad; i++ {
+			f := &Function{Name: r.str()}
+			f.Params = r.int()
+			f.Locals = r.int()
+			f.Captures = r.int()
+			f.MaxStack = r.int()
+			f.Flags = FuncFlags(r.uint32())
+			f.Line = r.int()
+			nc, _ := r.count()
+			f.Code = make([]Instr, 0, nc)
+			for j := 0; j < nc && !r.bad; j++ {
+				op, _ := r.byte()
+				if Opcode(op) >= OpcodeCount {
+					return decodeErr("corrupted bytecode file: function %d has unknown opcode %d", i, op)
+				}
+				in := Instr{Op: Opcode(op)}
+				switch in.Op.NumOperands() {
+				case 2:
+					in.A = r.i32()
+					in.B = r.i32()
+				case 1:
+					in.A = r.i32()
+				}
+				f.Code = append(f.Code, in)
+			}
+			nl, _ := r.count()
+			if nl > 0 {
+				f.Lines = make([]LineEntry, 0, nl)
+			}
+			pc := int64(0)
+			for j := 0; j < nl && !r.bad; j++ {
+				pc += int64(r.uint32())
+				line := r.uint32()
+				if pc > math.MaxInt32 || line > math.MaxInt32 {
+					r.bad = true
+					break
+				}
+				f.Lines = append(f.Lines, LineEntry{PC: int32(pc), Line: int32(line)})
+			}
+			p.Functions = append(p.Functions, f)
+		}
+	}
+	return nil
+}
+
+// reader reads the primitive encodings of encode.go from a byte slice.
+// Any failure sets bad and returns a zero value, so decoding code can read
+// a whole record and check once.
+type reader struct {
+	buf []byte
+	off int
+	bad bool
+}
+
+func (r *reader) byte() (byte, bool) {
+	if r.bad || r.off >= len(r.buf) {
+		r.bad = true
+		return 0, false
+	}
+	b := r.buf[r.off]
+	r.off++
+	return b, true
+}
+
+func (r *reader) uvarint() uint64 {
+	if r.bad {
+		return 0
+	}
+	v, n := binary.Uvarint(r.buf[r.off:])
+	if n <= 0 {
+		r.bad = true
+		return 0
+	}
+	r.off += n
+	return v
+}
+
+func (r *reader) sint() int64 {
+	if r.bad {
+		return 0
+	}
+	v, n := binary.Varint(r.buf[r.off:])
+	if n <= 0 {
+		r.bad = true
+		return 0
+	}
+	r.off += n
+	return v
+}
+
+// i32 reads an svarint that must fit an int32 operand.
+func (r *reader) i32() int32 {
+	v := r.sint()
+	if v < math.MinInt32 || v > math.MaxInt32 {
+		r.bad = true
+		return 0
+	}
+	return int32(v)
+}
+
+// uint32 reads a uvarint that must fit 32 bits.
+func (r *reader) uint32() uint32 {
+	v := r.uvarint()
+	if v > math.MaxUint32 {
+		r.bad = true
+		return 0
+	}
+	return uint32(v)
+}
+
+// int reads a uvarint that must fit a non-negative int32 (sizes, indexes).
+func (r *reader) int() int {
+	v := r.uvarint()
+	if v > math.MaxInt32 {
+		r.bad = true
+		return 0
+	}
+	return int(v)
+}
+
+// count reads an element count or byte length; it must not exceed the
+// bytes left (every element takes at least one byte), which bounds every
+// allocation by the input size.
+func (r *reader) count() (int, bool) {
+	v := r.uvarint()
+	if r.bad || v > uint64(len(r.buf)-r.off) {
+		r.bad = true
+		return 0, false
+	}
+	return int(v), true
+}
+
+func (r *reader) u64() uint64 {
+	if r.bad || len(r.buf)-r.off < 8 {
+		r.bad = true
+		return 0
+	}
+	v := binary.LittleEndian.Uint64(r.buf[r.off:])
+	r.off += 8
+	return v
+}
+
+func (r *reader) str() string {
+	n, ok := r.count()
+	if !ok {
+		return ""
+	}
+	s := string(r.buf[r.off : r.off+n])
+	r.off += n
+	return s
+}

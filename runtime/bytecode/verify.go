@@ -1,0 +1,420 @@
+package bytecode
+
+import (
+	"fmt"
+
+	"github.com/morrow-lang/morrow/runtime/value"
+)
+
+// Verification
+//
+// Verify checks every structural invariant the interpreter relies on, so
+// runtime/vm can execute a verified program without bounds checks on
+// operands: constant, local, captured-value, function, native and type
+// indexes are in range; jump targets lie inside their function; call
+// arities match the callee; the last instruction of every function is
+// terminal; line tables are sorted; and the operand-stack depth at every
+// reachable instruction is the same on every path into it, never
+// negative, and never above the function's MaxStack. The depth analysis is
+// an abstract interpretation over the control-flow graph: a work list of
+// (pc, depth) pairs, where each instruction pops stackPops values (checked
+// against the current depth) and leaves depth+StackEffect on the
+// fall-through edge and depth+BranchEffect on the jump edge.
+//
+// What Verify cannot know statically (the dynamic tags of values, the
+// arity of natives, which the loader resolves) the VM checks at run time
+// and reports as an internal-error fault, never as a Go panic.
+
+// Limits on the sizes a verified program may declare. They keep a hostile
+// program from making the VM allocate without bound before it runs.
+const (
+	MaxLocals    = 1 << 16 // local slots per function
+	MaxStackSize = 1 << 16 // operand-stack depth per function
+	MaxCaptures  = 1 << 16 // captured values per closure
+	MaxParams    = 255     // parameters per function (LANGUAGE.md §2.1)
+	MaxCode      = 1 << 24 // instructions per function
+)
+
+// VerifyError is a verification failure: Func is the index of the
+// offending function (-1 for program-level problems) and PC the offending
+// instruction (-1 when not about one instruction).
+type VerifyError struct {
+	Func int
+	Name string
+	PC   int
+	Msg  string
+}
+
+func (e *VerifyError) Error() string {
+	switch {
+	case e.Func < 0:
+		return e.Msg
+	case e.PC < 0:
+		return fmt.Sprintf("function %d (%s): %s", e.Func, e.Name, e.Msg)
+	}
+	return fmt.Sprintf("function %d (%s) pc %d: %s", e.Func, e.Name, e.PC, e.Msg)
+}
+
+// Verify checks a program's structural invariants (see the section comment
+// above). It never panics, whatever the program holds.
+func Verify(p *Program) error {
+	if p == nil {
+		return &VerifyError{Func: -1, PC: -1, Msg: "nil program"}
+	}
+	progErr := func(format string, args ...any) error {
+		return &VerifyError{Func: -1, PC: -1, Msg: fmt.Sprintf(format, args...)}
+	}
+	if len(p.Types) < NumBuiltinTypes {
+		return progErr("type table lacks the built-in types")
+	}
+	for i, want := range BuiltinTypes() {
+		if p.Types[i] != want {
+			return progErr("type %d is not the built-in %s", i, want.Name)
+		}
+	}
+	for i, t := range p.Types {
+		if t == nil {
+			return progErr("type %d is nil", i)
+		}
+		if len(t.Variants) == 0 {
+			return progErr("type %d (%s) has no variants", i, t.Name)
+		}
+		if t.Kind > value.TNewtype {
+			return progErr("type %d (%s) has an unknown kind %d", i, t.Name, t.Kind)
+		}
+	}
+	for i, c := range p.Consts {
+		switch c.K {
+		case value.KInt, value.KFloat:
+			if c.R != nil {
+				return progErr("constant %d: malformed %s", i, c.K)
+			}
+		case value.KString:
+			if _, ok := c.R.(string); !ok {
+				return progErr("constant %d: malformed String", i)
+			}
+		default:
+			return progErr("constant %d has kind %s (want Int, Float or String)", i, c.K)
+		}
+	}
+	for i, n := range p.Natives {
+		if n == "" {
+			return progErr("native %d has an empty name", i)
+		}
+	}
+	if len(p.Functions) == 0 {
+		return progErr("program has no functions")
+	}
+	for i, f := range p.Functions {
+		if f == nil {
+			return progErr("function %d is nil", i)
+		}
+	}
+	if p.Entry < 0 || p.Entry >= len(p.Functions) {
+		return progErr("entry function %d does not exist", p.Entry)
+	}
+	entry := p.Functions[p.Entry]
+	wantParams := 0
+	if p.Library {
+		wantParams = 1
+	}
+	if entry.Params != wantParams {
+		return progErr("entry function %s takes %d parameters, want %d", entry.Name, entry.Params, wantParams)
+	}
+	if entry.Captures != 0 {
+		return progErr("entry function %s captures values", entry.Name)
+	}
+	for i := range p.Functions {
+		if err := verifyFunc(p, i); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// verifyFunc checks one function: header, operands, line table, and the
+// stack-depth analysis.
+func verifyFunc(p *Program, fi int) error {
+	f := p.Functions[fi]
+	ferr := func(pc int, format string, args ...any) error {
+		return &VerifyError{Func: fi, Name: f.Name, PC: pc, Msg: fmt.Sprintf(format, args...)}
+	}
+	switch {
+	case f.Params < 0 || f.Params > MaxParams:
+		return ferr(-1, "bad parameter count %d", f.Params)
+	case f.Locals < f.Params || f.Locals > MaxLocals:
+		return ferr(-1, "bad local count %d (params %d)", f.Locals, f.Params)
+	case f.Captures < 0 || f.Captures > MaxCaptures:
+		return ferr(-1, "bad capture count %d", f.Captures)
+	case f.MaxStack < 0 || f.MaxStack > MaxStackSize:
+		return ferr(-1, "bad MaxStack %d", f.MaxStack)
+	case len(f.Code) == 0:
+		return ferr(-1, "empty code")
+	case len(f.Code) > MaxCode:
+		return ferr(-1, "code too long (%d instructions)", len(f.Code))
+	}
+	if last := f.Code[len(f.Code)-1].Op; !last.IsTerminal() {
+		return ferr(len(f.Code)-1, "last instruction %s is not terminal", last)
+	}
+	for i, e := range f.Lines {
+		if e.PC < 0 || int(e.PC) >= len(f.Code) {
+			return ferr(-1, "line table entry %d has pc %d outside the code", i, e.PC)
+		}
+		if i == 0 && e.PC != 0 {
+			return ferr(-1, "line table does not start at pc 0")
+		}
+		if i > 0 && e.PC <= f.Lines[i-1].PC {
+			return ferr(-1, "line table is not sorted by pc (entry %d)", i)
+		}
+		if e.Line < 0 {
+			return ferr(-1, "line table entry %d has negative line %d", i, e.Line)
+		}
+	}
+	hasDefer := f.Flags.Has(FlagHasDefer)
+	for pc, in := range f.Code {
+		if err := checkOperands(p, f, in); err != "" {
+			return ferr(pc, "%s: %s", in, err)
+		}
+		switch in.Op {
+		case TAIL_CALL, TAIL_CALL_VALUE:
+			if hasDefer {
+				return ferr(pc, "tail call in a function with defers")
+			}
+		case DEFER:
+			if !hasDefer {
+				return ferr(pc, "DEFER in a function without FlagHasDefer")
+			}
+		}
+	}
+	max, err := stackDepth(p, f)
+	if err != nil {
+		return ferr(err.pc, "%s", err.msg)
+	}
+	if max > f.MaxStack {
+		return ferr(-1, "operand stack reaches depth %d, above MaxStack %d", max, f.MaxStack)
+	}
+	return nil
+}
+
+// checkOperands range-checks the operands of one instruction; it returns
+// "" when they are fine, otherwise the problem.
+func checkOperands(p *Program, f *Function, in Instr) string {
+	if in.Op >= OpcodeCount {
+		return "unknown opcode"
+	}
+	ka, kb := in.Op.Operands()
+	if msg := checkOperand(p, f, in, ka, in.A, 0); msg != "" {
+		return "operand A: " + msg
+	}
+	if msg := checkOperand(p, f, in, kb, in.B, in.A); msg != "" {
+		return "operand B: " + msg
+	}
+	// Cross-operand rules.
+	switch in.Op {
+	case CALL, TAIL_CALL:
+		if callee := p.Functions[in.A]; int(in.B) != callee.Params {
+			return fmt.Sprintf("passes %d arguments to %s, which takes %d", in.B, callee.Name, callee.Params)
+		}
+	case CLOSURE:
+		if callee := p.Functions[in.A]; int(in.B) != callee.Captures {
+			return fmt.Sprintf("captures %d values for %s, which has %d", in.B, callee.Name, callee.Captures)
+		}
+	case FUNC:
+		if callee := p.Functions[in.A]; callee.Captures != 0 {
+			return fmt.Sprintf("%s needs %d captured values", callee.Name, callee.Captures)
+		}
+	case RECV_START:
+		if in.A < -1 || int(in.A) >= f.Locals {
+			return "timeout local out of range"
+		}
+	case SPAWN:
+		if in.A < 0 || in.A > 7 {
+			return "unknown spawn mode"
+		}
+	}
+	return ""
+}
+
+// checkOperand checks one operand of kind k; a is operand A (for DATA's
+// tag, which depends on the type in A).
+func checkOperand(p *Program, f *Function, in Instr, k OperandKind, x, a int32) string {
+	n := int(x)
+	inRange := func(limit int, what string) string {
+		if n < 0 || n >= limit {
+			return fmt.Sprintf("%s index %d out of range [0, %d)", what, n, limit)
+		}
+		return ""
+	}
+	switch k {
+	case OpNone:
+		if n != 0 {
+			return "unused operand is not 0"
+		}
+	case OpImm, OpMode:
+		// any value (modes are checked per opcode)
+	case OpCount:
+		if n < 0 || n > MaxStackSize {
+			return fmt.Sprintf("bad count %d", n)
+		}
+	case OpConst:
+		return inRange(len(p.Consts), "constant")
+	case OpName:
+		if msg := inRange(len(p.Consts), "constant"); msg != "" {
+			return msg
+		}
+		if p.Consts[n].K != value.KString {
+			return "field name constant is not a String"
+		}
+	case OpLocal:
+		return inRange(f.Locals, "local")
+	case OpFree:
+		return inRange(f.Captures, "captured value")
+	case OpFunc:
+		return inRange(len(p.Functions), "function")
+	case OpNative:
+		return inRange(len(p.Natives), "native")
+	case OpType:
+		return inRange(len(p.Types), "type")
+	case OpTag:
+		if in.Op == DATA {
+			if a < 0 || int(a) >= len(p.Types) {
+				return "tag of an unknown type"
+			}
+			return inRange(len(p.Types[a].Variants), "variant")
+		}
+		if n < 0 {
+			return fmt.Sprintf("negative tag %d", n)
+		}
+	case OpKind:
+		if n < 0 || n > int(value.KOpaque) {
+			return fmt.Sprintf("unknown value kind %d", n)
+		}
+	case OpFlag:
+		if n != 0 && n != 1 {
+			return fmt.Sprintf("flag %d is not 0 or 1", n)
+		}
+	case OpJump:
+		return inRange(len(f.Code), "jump target")
+	default:
+		return "unknown operand kind"
+	}
+	return ""
+}
+
+// stackPops returns how many values in pops from the operand stack (its
+// inputs), which the depth analysis checks against the current depth.
+// ok is false for a malformed instruction.
+func stackPops(in Instr, p *Program) (int, bool) {
+	a, b := int(in.A), int(in.B)
+	switch in.Op {
+	case NOP, UNIT, TRUE, FALSE, INT, CONST, LOAD, FREE, FUNC, NATIVE, JUMP, FAIL,
+		ITER_NEXT, RECV_START, RECV_PEEK, RECV_TAKE, RECV_SKIP, RECV_WAIT, SELF:
+		return 0, true
+	case POP, DUP, STORE, RETURN, JUMP_IF_FALSE, JUMP_IF_TRUE, NEG, NOT, BITNOT,
+		TEST_TAG, TEST_KIND, TEST_TYPE, EQ_CONST, ELEM, FIELD, LIST_LEN, LIST_ELEM,
+		LIST_SLICE, ITER, DEFER, SPAWN:
+		return 1, true
+	case SWAP, ADD, SUB, MUL, DIV, MOD, POW, BITAND, BITOR, BITXOR, SHL, SHR,
+		EQ, NE, LT, LE, GT, GE, IN, RANGE, INDEX, UPDATE, SEND:
+		return 2, true
+	case CLOSURE, CALL, CALL_NATIVE, TAIL_CALL:
+		return b, b >= 0
+	case CALL_VALUE, TAIL_CALL_VALUE:
+		return a + 1, a >= 0
+	case TUPLE, LIST, INTERP:
+		return a, a >= 0
+	case DATA:
+		if a < 0 || a >= len(p.Types) || b < 0 || b >= len(p.Types[a].Variants) {
+			return 0, false
+		}
+		return len(p.Types[a].Variants[b].Fields), true
+	}
+	return 0, false
+}
+
+type depthError struct {
+	pc  int
+	msg string
+}
+
+// stackDepth runs the depth analysis over f and returns the maximum depth
+// reached. Operands must already be range-checked.
+func stackDepth(p *Program, f *Function) (int, *depthError) {
+	depth := make([]int32, len(f.Code))
+	for i := range depth {
+		depth[i] = -1
+	}
+	work := []int{0}
+	depth[0] = 0
+	max := 0
+	set := func(from, to, d int) *depthError {
+		if to < 0 || to >= len(f.Code) {
+			return &depthError{from, "control runs off the end of the code"}
+		}
+		if d > MaxStackSize {
+			return &depthError{from, "operand stack too deep"}
+		}
+		switch depth[to] {
+		case -1:
+			depth[to] = int32(d)
+			work = append(work, to)
+		case int32(d):
+		default:
+			return &depthError{to, fmt.Sprintf("inconsistent stack depth: %d on one path, %d on another", depth[to], d)}
+		}
+		return nil
+	}
+	for len(work) > 0 {
+		pc := work[len(work)-1]
+		work = work[:len(work)-1]
+		in := f.Code[pc]
+		d := int(depth[pc])
+		pops, ok := stackPops(in, p)
+		if !ok {
+			return 0, &depthError{pc, fmt.Sprintf("malformed %s", in)}
+		}
+		if pops > d {
+			return 0, &depthError{pc, fmt.Sprintf("%s pops %d values from a stack of depth %d", in, pops, d)}
+		}
+		eff, ok := StackEffect(in, p)
+		if !ok {
+			return 0, &depthError{pc, fmt.Sprintf("malformed %s", in)}
+		}
+		if nd := d + eff; nd > max {
+			max = nd
+		}
+		if d > max {
+			max = d
+		}
+		if t, ok := in.JumpTarget(); ok {
+			if err := set(pc, t, d+BranchEffect(in)); err != nil {
+				return 0, err
+			}
+		}
+		if !in.Op.IsTerminal() {
+			if err := set(pc, pc+1, d+eff); err != nil {
+				return 0, err
+			}
+		}
+	}
+	return max, nil
+}
+
+// MaxStackDepth computes the maximum operand-stack depth of f by the same
+// analysis Verify uses (code generators and assemblers can fill in
+// Function.MaxStack with it). It fails when the code is not well formed.
+func MaxStackDepth(p *Program, f *Function) (int, error) {
+	if p == nil || f == nil || len(f.Code) == 0 {
+		return 0, fmt.Errorf("empty function")
+	}
+	for pc, in := range f.Code {
+		if msg := checkOperands(p, f, in); msg != "" {
+			return 0, fmt.Errorf("pc %d: %s: %s", pc, in, msg)
+		}
+	}
+	max, err := stackDepth(p, f)
+	if err != nil {
+		return 0, fmt.Errorf("pc %d: %s", err.pc, err.msg)
+	}
+	return max, nil
+}
