@@ -45,7 +45,7 @@ fuzz:
 
 ## golden: rewrite golden files (read the diff before committing)
 golden:
-	GOLDIE_UPDATE=1 $(GO) test ./fixtures/ ./examples/
+	GOLDIE_UPDATE=1 $(GO) test ./fixtures/ ./examples/ ./lang/compiler/
 
 ## run: run examples/hello.mr
 run:

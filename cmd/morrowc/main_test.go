@@ -1,0 +1,250 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+const helloSrc = "fn main():\n    println(\"hello\")\n"
+
+// badSrc has two independent errors: an unknown name and a mismatch.
+const badSrc = "fn main():\n    println(nope)\n    let x: Int = \"five\"\n    println(x)\n"
+
+type result struct {
+	code           int
+	stdout, stderr string
+}
+
+func runCLI(t *testing.T, stdin string, vars map[string]string, args ...string) result {
+	t.Helper()
+	var out, errb bytes.Buffer
+	getenv := func(k string) string { return vars[k] }
+	code := runEnv(args, &env{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errb, getenv: getenv})
+	return result{code, out.String(), errb.String()}
+}
+
+func writeFile(t *testing.T, dir, name, content string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestHelp(t *testing.T) {
+	for _, args := range [][]string{{"--help"}, {"check", "--help"}, {"build", "--help"}, {"disasm", "--help"}, {"help", "check"}} {
+		r := runCLI(t, "", nil, args...)
+		if r.code != 0 {
+			t.Errorf("%v: exit %d, stderr %s", args, r.code, r.stderr)
+		}
+		if !strings.Contains(r.stdout, "Usage:") {
+			t.Errorf("%v: no usage in help output:\n%s", args, r.stdout)
+		}
+	}
+	r := runCLI(t, "", nil, "--help")
+	for _, c := range []string{"check", "build", "disasm"} {
+		if !strings.Contains(r.stdout, c) {
+			t.Errorf("root help does not list %s", c)
+		}
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	dir := t.TempDir()
+	hello := writeFile(t, dir, "hello.mr", helloSrc)
+	cases := [][]string{
+		{},
+		{"frobnicate"},
+		{"check"},
+		{"check", "--format", "xml", hello},
+		{"check", "--color", "sometimes", hello},
+		{"check", "--bogus", hello},
+		{"build"},
+		{"build", hello, hello},
+		{"build", "-"},
+		{"disasm"},
+	}
+	for _, args := range cases {
+		r := runCLI(t, "", nil, args...)
+		if r.code != 2 {
+			t.Errorf("%v: exit %d, want 2 (stderr %q)", args, r.code, r.stderr)
+		}
+		if !strings.HasPrefix(r.stderr, "morrowc: ") || !strings.Contains(r.stderr, "--help") {
+			t.Errorf("%v: usage error not reported: %q", args, r.stderr)
+		}
+	}
+}
+
+func TestCheckClean(t *testing.T) {
+	dir := t.TempDir()
+	hello := writeFile(t, dir, "hello.mr", helloSrc)
+	r := runCLI(t, "", nil, "check", hello)
+	if r.code != 0 || r.stdout != "" || r.stderr != "" {
+		t.Errorf("clean check: %+v", r)
+	}
+	r = runCLI(t, helloSrc, nil, "check", "-")
+	if r.code != 0 {
+		t.Errorf("check from stdin: %+v", r)
+	}
+	r = runCLI(t, "", nil, "check", "--format", "json", hello)
+	if r.code != 0 || strings.TrimSpace(r.stdout) != `{"version":1,"diagnostics":[]}` {
+		t.Errorf("clean json check: %+v", r)
+	}
+}
+
+func TestCheckFormats(t *testing.T) {
+	dir := t.TempDir()
+	bad := writeFile(t, dir, "bad.mr", badSrc)
+	hello := writeFile(t, dir, "hello.mr", helloSrc)
+
+	text := runCLI(t, "", nil, "check", hello, bad)
+	if text.code != 1 {
+		t.Fatalf("exit %d, want 1: %+v", text.code, text)
+	}
+	for _, want := range []string{"error[E", "--> " + bad + ":2:", "--> " + bad + ":3:", "   |", "^"} {
+		if !strings.Contains(text.stdout, want) {
+			t.Errorf("text output lacks %q:\n%s", want, text.stdout)
+		}
+	}
+	if strings.Contains(text.stdout, "\x1b[") {
+		t.Errorf("auto colour coloured a buffer")
+	}
+	if strings.Contains(text.stdout, hello) {
+		t.Errorf("diagnostics for the clean file:\n%s", text.stdout)
+	}
+
+	short := runCLI(t, "", nil, "check", "--format=short", bad)
+	lineRE := regexp.MustCompile(`^` + regexp.QuoteMeta(bad) + `:\d+:\d+: error\[E\d{4}\]: \S`)
+	lines := strings.Split(strings.TrimSuffix(short.stdout, "\n"), "\n")
+	if short.code != 1 || len(lines) < 2 {
+		t.Fatalf("short: %+v", short)
+	}
+	for _, l := range lines {
+		if !lineRE.MatchString(l) {
+			t.Errorf("short line %q does not match %s", l, lineRE)
+		}
+	}
+
+	js := runCLI(t, "", nil, "check", "--format", "json", bad)
+	if js.code != 1 {
+		t.Fatalf("json: %+v", js)
+	}
+	if errs := validateDiagnosticsJSON(t, []byte(js.stdout)); len(errs) > 0 {
+		t.Errorf("json output violates the documented schema:\n%s\n%s", strings.Join(errs, "\n"), js.stdout)
+	}
+	if strings.Count(js.stdout, "\n") != 1 {
+		t.Errorf("json output must be one document on one line:\n%s", js.stdout)
+	}
+
+	colored := runCLI(t, "", nil, "check", "--color=always", bad)
+	if !strings.Contains(colored.stdout, "\x1b[") {
+		t.Errorf("--color=always did not colour")
+	}
+	never := runCLI(t, "", map[string]string{"NO_COLOR": ""}, "check", "--color=never", bad)
+	if strings.Contains(never.stdout, "\x1b[") {
+		t.Errorf("--color=never coloured")
+	}
+}
+
+func TestCheckUnreadableFile(t *testing.T) {
+	r := runCLI(t, "", nil, "check", filepath.Join(t.TempDir(), "missing.mr"))
+	if r.code != 1 || !strings.Contains(r.stderr, "cannot read") || strings.Count(r.stderr, "\n") != 1 {
+		t.Errorf("missing file: %+v", r)
+	}
+}
+
+func TestBuildAndDisasm(t *testing.T) {
+	dir := t.TempDir()
+	hello := writeFile(t, dir, "hello.mr", helloSrc)
+	r := runCLI(t, "", nil, "build", hello)
+	if r.code != 0 || r.stdout != "" || r.stderr != "" {
+		t.Fatalf("build must be silent on success: %+v", r)
+	}
+	mrb := filepath.Join(dir, "hello.mrb")
+	img, err := os.ReadFile(mrb)
+	if err != nil || len(img) == 0 {
+		t.Fatalf("no bytecode written: %v", err)
+	}
+	out := filepath.Join(dir, "sub.mrb")
+	if r := runCLI(t, "", nil, "build", "-o", out, hello); r.code != 0 {
+		t.Fatalf("build -o: %+v", r)
+	}
+	if img2, _ := os.ReadFile(out); !bytes.Equal(img, img2) {
+		t.Errorf("building twice gives different bytes")
+	}
+	if r := runCLI(t, helloSrc, nil, "build", "-o", filepath.Join(dir, "stdin.mrb"), "-"); r.code != 0 {
+		t.Errorf("build from stdin: %+v", r)
+	}
+
+	fromSrc := runCLI(t, "", nil, "disasm", hello)
+	if fromSrc.code != 0 || !strings.Contains(fromSrc.stdout, "main") {
+		t.Errorf("disasm of source: %+v", fromSrc)
+	}
+	if !strings.Contains(fromSrc.stdout, `println("hello")`) {
+		t.Errorf("disasm of source does not show source lines:\n%s", fromSrc.stdout)
+	}
+	fromMrb := runCLI(t, "", nil, "disasm", mrb)
+	if fromMrb.code != 0 || !strings.Contains(fromMrb.stdout, "main") {
+		t.Errorf("disasm of bytecode: %+v", fromMrb)
+	}
+}
+
+func TestBuildErrorsWriteNothing(t *testing.T) {
+	dir := t.TempDir()
+	bad := writeFile(t, dir, "bad.mr", badSrc)
+	r := runCLI(t, "", nil, "build", bad)
+	if r.code != 1 || !strings.Contains(r.stderr, "error[E") || r.stdout != "" {
+		t.Errorf("build of a bad file: %+v", r)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "bad.mrb")); err == nil {
+		t.Error("a .mrb was written for a file with errors")
+	}
+	r = runCLI(t, "", nil, "build", "--format", "short", bad)
+	if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(bad) + `:\d+:\d+: error\[E`).MatchString(r.stderr) {
+		t.Errorf("build --format short: %q", r.stderr)
+	}
+	r = runCLI(t, "", nil, "build", "-o", filepath.Join(dir, "no", "such", "dir.mrb"), writeFile(t, dir, "ok.mr", helloSrc))
+	if r.code != 1 || !strings.Contains(r.stderr, "cannot write") {
+		t.Errorf("unwritable output: %+v", r)
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".tmp") {
+			t.Errorf("temporary file left behind: %s", e.Name())
+		}
+	}
+}
+
+func TestDisasmRefusesBadBytecode(t *testing.T) {
+	dir := t.TempDir()
+	hello := writeFile(t, dir, "hello.mr", helloSrc)
+	if r := runCLI(t, "", nil, "build", hello); r.code != 0 {
+		t.Fatalf("build: %+v", r)
+	}
+	img, _ := os.ReadFile(filepath.Join(dir, "hello.mrb"))
+	for name, data := range map[string][]byte{
+		"empty":     nil,
+		"garbage":   []byte("this is not bytecode at all"),
+		"truncated": img[:len(img)/2],
+	} {
+		p := filepath.Join(dir, name+".mrb")
+		os.WriteFile(p, data, 0o644)
+		r := runCLI(t, "", nil, "disasm", p)
+		if r.code != 1 || strings.Count(r.stderr, "\n") != 1 || !strings.HasPrefix(r.stderr, "morrowc: cannot load") {
+			t.Errorf("%s: %+v", name, r)
+		}
+	}
+}
+
+func TestDefaultOutput(t *testing.T) {
+	for in, want := range map[string]string{"a.mr": "a.mrb", "dir/b.fn": "dir/b.mrb", "c": "c.mrb", "d.txt": "d.txt.mrb"} {
+		if got := defaultOutput(in); got != want {
+			t.Errorf("defaultOutput(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
