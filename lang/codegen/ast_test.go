@@ -63,6 +63,9 @@ func mustCompile(t *testing.T, f *ast.File) *bytecode.Program {
 	if err := checkProgram(p); err != nil {
 		t.Fatalf("%v\n%s", err, listing(p))
 	}
+	if err := bytecode.Verify(p); err != nil {
+		t.Fatalf("Verify: %v\n%s", err, listing(p))
+	}
 	return p
 }
 

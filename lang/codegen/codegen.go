@@ -309,6 +309,8 @@ func (c *compiler) preludeFunc(qualified string) (int, bool, error) {
 	if !ok {
 		return 0, false, fmt.Errorf("codegen: prelude has no function %s for %s", name, qualified)
 	}
+	// Backtraces show the library name the program called.
+	c.prog.Functions[idx].Name = qualified
 	return idx, true, nil
 }
 

@@ -165,7 +165,7 @@ func (fs *fnState) expr(e ast.Expr) error {
 	case *ast.Receive:
 		return fmt.Errorf("codegen: receive is not supported yet (actor issue)")
 	case *ast.With:
-		return fmt.Errorf("codegen: with chains are not supported yet")
+		return fs.with(e, false)
 	case *ast.MapLit:
 		return fmt.Errorf("codegen: maps are out of scope")
 	default:
@@ -203,6 +203,8 @@ func (fs *fnState) returnExpr(e ast.Expr) error {
 		return fs.ifExpr(e, true)
 	case *ast.Match:
 		return fs.match(e, true)
+	case *ast.With:
+		return fs.with(e, true)
 	case *ast.Call:
 		return fs.call(e, true)
 	case *ast.Return:
@@ -523,10 +525,17 @@ func (fs *fnState) match(m *ast.Match, tail bool) error {
 		subj = fs.newSlot()
 		fs.emit(bytecode.STORE, subj, 0)
 	}
+	return fs.arms(subj, m.Arms, tail)
+}
+
+// arms compiles match arms tried in order against the value in local
+// slot subj (-1 for a condition match); the value of the selected arm's
+// body is the result.
+func (fs *fnState) arms(subj int, arms []*ast.Arm, tail bool) error {
 	before := fs.depth
 	end := fs.newLabel()
 	exhaustive := false
-	for _, arm := range m.Arms {
+	for _, arm := range arms {
 		fs.setLine(arm.S.Start)
 		next := fs.newLabel()
 		fs.push()
@@ -641,5 +650,66 @@ func (fs *fnState) breakOrContinue(isBreak bool) error {
 		fs.emit(bytecode.JUMP, loop.head, 0)
 	}
 	fs.diverged(before)
+	return nil
+}
+
+// with compiles a `with` chain: each step's Result is tested; an Ok
+// payload is matched against the step's pattern and bound, and the first
+// Err (or an Ok whose payload does not match) becomes the chain's value,
+// or is matched against the else arms when there are any.
+func (fs *fnState) with(w *ast.With, tail bool) error {
+	failed := fs.newSlot()
+	fail := fs.newLabel()
+	before := fs.depth
+	fs.push()
+	for _, st := range w.Steps {
+		fs.setLine(st.S.Start)
+		if err := fs.expr(st.X); err != nil {
+			fs.pop()
+			return err
+		}
+		fs.emit(bytecode.STORE, failed, 0)
+		fs.emit(bytecode.LOAD, failed, 0)
+		fs.emit(bytecode.TEST_TAG, value.TagErr, 0)
+		fs.jump(bytecode.JUMP_IF_TRUE, fail)
+		fs.emit(bytecode.LOAD, failed, 0)
+		fs.emit(bytecode.ELEM, 0, 0)
+		payload := fs.newSlot()
+		fs.emit(bytecode.STORE, payload, 0)
+		if err := fs.compilePattern(st.Pattern, payload, fail); err != nil {
+			fs.pop()
+			return err
+		}
+	}
+	end := fs.newLabel()
+	var err error
+	if tail {
+		err = fs.returnExpr(w.Body)
+	} else {
+		err = fs.expr(w.Body)
+		if err == nil {
+			fs.jump(bytecode.JUMP, end)
+		}
+	}
+	fs.pop()
+	if err != nil {
+		return err
+	}
+	fs.depth = before
+	fs.place(fail)
+	if len(w.ElseArms) > 0 {
+		err = fs.arms(failed, w.ElseArms, tail)
+	} else {
+		fs.emit(bytecode.LOAD, failed, 0)
+		if tail {
+			fs.emit(bytecode.RETURN, 0, 0)
+			fs.depth = 0
+		}
+	}
+	if err != nil || tail {
+		return err
+	}
+	fs.place(end)
+	fs.depth = before + 1
 	return nil
 }
