@@ -68,8 +68,8 @@ const (
 const faultResourceLimit = "actor resource limit exceeded"
 
 // graceAfterSignal is how long the runner waits for a cancelled program
-// to finish its cleanup before giving up on it.
-const graceAfterSignal = 5 * time.Second
+// to finish its cleanup before giving up on it (a variable for tests).
+var graceAfterSignal = 5 * time.Second
 
 type exitStatus int
 
@@ -145,7 +145,12 @@ type runFlags struct {
 }
 
 func newRun(e *env) *cobra.Command {
-	var f runFlags
+	return newRunWith(e, &runFlags{})
+}
+
+// newRunWith builds the run command around f, so tests can inspect the
+// parsed flags.
+func newRunWith(e *env, f *runFlags) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "run FILE.mr|FILE.mrb",
 		Short: "Run a program from source or bytecode",
@@ -155,7 +160,7 @@ func newRun(e *env) *cobra.Command {
 			"MORROW_REDUCTIONS (1..65536). Flags win over the environment.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runProgram(cmd, e, &f, args[0])
+			return runProgram(cmd, e, f, args[0])
 		},
 	}
 	fl := cmd.Flags()

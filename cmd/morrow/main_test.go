@@ -1,0 +1,320 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/morrow-lang/morrow/lang/compiler"
+	"github.com/morrow-lang/morrow/runtime/bytecode"
+)
+
+type result struct {
+	code           int
+	stdout, stderr string
+}
+
+func runCLI(t *testing.T, vars map[string]string, args ...string) result {
+	t.Helper()
+	var out, errb bytes.Buffer
+	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, getenv: func(k string) string { return vars[k] }}
+	code := runEnv(args, e)
+	return result{code, out.String(), errb.String()}
+}
+
+func writeFile(t *testing.T, dir, name, content string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+const helloSrc = "fn main():\n    println(\"hello\")\n"
+
+func TestHelpAndUsage(t *testing.T) {
+	for _, args := range [][]string{{"--help"}, {"run", "--help"}} {
+		r := runCLI(t, nil, args...)
+		if r.code != 0 || !strings.Contains(r.stdout, "Usage:") {
+			t.Errorf("%v: %+v", args, r)
+		}
+	}
+	r := runCLI(t, nil, "run", "--help")
+	for _, flag := range []string{"--schedulers", "--steal", "--seed", "--trace", "--color", "MORROW_SCHEDULERS"} {
+		if !strings.Contains(r.stdout, flag) {
+			t.Errorf("run --help does not mention %s", flag)
+		}
+	}
+	hello := writeFile(t, t.TempDir(), "hello.mr", helloSrc)
+	for _, args := range [][]string{
+		{},
+		{"walk"},
+		{"run"},
+		{"run", hello, hello},
+		{"run", "--schedulers", "0", hello},
+		{"run", "--schedulers", "65", hello},
+		{"run", "--schedulers", "two", hello},
+		{"run", "--reductions", "0", hello},
+		{"run", "--color=sometimes", hello},
+		{"run", "--nope", hello},
+	} {
+		r := runCLI(t, nil, args...)
+		if r.code != 2 || !strings.HasPrefix(r.stderr, "morrow: ") || r.stdout != "" {
+			t.Errorf("%v: want usage error, got %+v", args, r)
+		}
+	}
+}
+
+func TestRunSource(t *testing.T) {
+	hello := writeFile(t, t.TempDir(), "hello.mr", helloSrc)
+	r := runCLI(t, nil, "run", hello)
+	if r.code != 0 || r.stdout != "hello\n" || r.stderr != "" {
+		t.Errorf("run hello: %+v", r)
+	}
+	var out, errb bytes.Buffer
+	code := runEnv([]string{"run", "-"}, &env{stdin: strings.NewReader(helloSrc), stdout: &out, stderr: &errb, getenv: func(string) string { return "" }})
+	if code != 0 || out.String() != "hello\n" {
+		t.Errorf("run from stdin: %d %q %q", code, out.String(), errb.String())
+	}
+}
+
+func TestRunReportsCheckErrors(t *testing.T) {
+	bad := writeFile(t, t.TempDir(), "bad.mr", "fn main():\n    println(nope)\n")
+	r := runCLI(t, nil, "run", bad)
+	if r.code != 1 || r.stdout != "" || !strings.Contains(r.stderr, "error[E") || !strings.Contains(r.stderr, bad+":2:") {
+		t.Errorf("run of a bad file: %+v", r)
+	}
+	if strings.Contains(r.stderr, "\x1b[") {
+		t.Error("diagnostics coloured on a buffer")
+	}
+	if r := runCLI(t, nil, "run", "--color", bad); !strings.Contains(r.stderr, "\x1b[") {
+		t.Errorf("bare --color must mean always: %q", r.stderr)
+	}
+	if r := runCLI(t, nil, "run", filepath.Join(t.TempDir(), "missing.mr")); r.code != 1 || strings.Count(r.stderr, "\n") != 1 {
+		t.Errorf("missing file: %+v", r)
+	}
+}
+
+func TestExitStatusForwarding(t *testing.T) {
+	dir := t.TempDir()
+	cases := []struct {
+		src    string
+		code   int
+		stdout string
+		stderr string
+	}{
+		{"fn main() -> Int:\n    println(\"bye\")\n    3\n", 3, "bye\n", ""},
+		{"fn main() -> Int: 0\n", 0, "", ""},
+		{"fn main() -> Result((), String):\n    Err(\"no\")\n", 1, "", "morrow: main returned Err"},
+		{"fn main() -> Result((), String):\n    Ok(())\n", 0, "", ""},
+		{"fn div(a: Int, b: Int) -> Int: a / b\n\nfn main():\n    println(\"before\")\n    println(div(a: 1, b: 0))\n", 1, "before\n", "morrow: runtime error: integer division by zero"},
+	}
+	for i, c := range cases {
+		p := writeFile(t, dir, "p"+string(rune('a'+i))+".mr", c.src)
+		r := runCLI(t, nil, "run", p)
+		if r.code != c.code || r.stdout != c.stdout || !strings.Contains(r.stderr, c.stderr) || (c.stderr == "" && r.stderr != "") {
+			t.Errorf("case %d: got %+v, want code %d stdout %q stderr ~%q", i, r, c.code, c.stdout, c.stderr)
+		}
+	}
+}
+
+// buildImage compiles src the way `morrowc build` does.
+func buildImage(t *testing.T, src string) []byte {
+	t.Helper()
+	p, ds, err := compiler.Compile("prog.mr", []byte(src))
+	if err != nil || p == nil {
+		t.Fatalf("compile: %v %v", err, ds.Err())
+	}
+	return bytecode.Encode(p)
+}
+
+func TestRunBytecode(t *testing.T) {
+	dir := t.TempDir()
+	mrb := filepath.Join(dir, "prog.mrb")
+	os.WriteFile(mrb, buildImage(t, "fn main() -> Int:\n    println(\"from mrb\")\n    7\n"), 0o644)
+	r := runCLI(t, nil, "run", mrb)
+	if r.code != 7 || r.stdout != "from mrb\n" || r.stderr != "" {
+		t.Errorf("run .mrb: %+v", r)
+	}
+}
+
+func TestRunRefusesBadBytecode(t *testing.T) {
+	dir := t.TempDir()
+	img := buildImage(t, helloSrc)
+	bad := map[string][]byte{
+		"empty":   nil,
+		"garbage": []byte("definitely not a Morrow bytecode file\n"),
+		"source":  []byte(helloSrc),
+	}
+	for n := 0; n < len(img); n++ {
+		bad[fmt.Sprintf("truncated-%d", n)] = img[:n]
+	}
+	for name, data := range bad {
+		p := filepath.Join(dir, "bad.mrb")
+		os.WriteFile(p, data, 0o644)
+		r := runCLI(t, nil, "run", p)
+		if r.code != 1 || r.stdout != "" || strings.Count(r.stderr, "\n") != 1 || !strings.HasPrefix(r.stderr, "morrow: cannot load "+p+": ") {
+			t.Errorf("%s: want a one-line refusal, got %+v", name, r)
+		}
+		if strings.Contains(r.stderr, "panic") {
+			t.Errorf("%s: decoder panicked: %s", name, r.stderr)
+		}
+	}
+}
+
+func TestSchedulerSettings(t *testing.T) {
+	cases := []struct {
+		vars  map[string]string
+		args  []string
+		sched int
+		steal bool
+		red   int
+		err   string // "config" or "usage" or ""
+	}{
+		{nil, nil, 1, false, 0, ""},
+		{map[string]string{"MORROW_SCHEDULERS": "4", "MORROW_WORK_STEALING": "1", "MORROW_REDUCTIONS": "100"}, nil, 4, true, 100, ""},
+		{map[string]string{"MORROW_SCHEDULERS": "4", "MORROW_WORK_STEALING": "1"}, []string{"--schedulers=2", "--steal=false"}, 2, false, 0, ""},
+		{map[string]string{"MORROW_REDUCTIONS": "5"}, []string{"--reductions=9", "--steal"}, 1, true, 9, ""},
+		{map[string]string{"MORROW_SCHEDULERS": "0"}, nil, 0, false, 0, "config"},
+		{map[string]string{"MORROW_SCHEDULERS": "65"}, nil, 0, false, 0, "config"},
+		{map[string]string{"MORROW_SCHEDULERS": "many"}, nil, 0, false, 0, "config"},
+		{map[string]string{"MORROW_SCHEDULERS": "many"}, []string{"--schedulers=3"}, 3, false, 0, ""},
+		{map[string]string{"MORROW_REDUCTIONS": "70000"}, nil, 0, false, 0, "config"},
+		{map[string]string{"MORROW_WORK_STEALING": "maybe"}, nil, 0, false, 0, "config"},
+		{nil, []string{"--schedulers=0"}, 0, false, 0, "usage"},
+	}
+	for i, c := range cases {
+		e := &env{getenv: func(k string) string { return c.vars[k] }}
+		f := &runFlags{}
+		cmd := newRunWith(e, f)
+		if err := cmd.ParseFlags(c.args); err != nil {
+			t.Fatalf("case %d: %v", i, err)
+		}
+		opts, err := f.options(cmd, e)
+		switch c.err {
+		case "":
+			if err != nil || opts.Schedulers != c.sched || opts.Steal != c.steal || opts.Reductions != c.red {
+				t.Errorf("case %d: got %+v, %v", i, opts, err)
+			}
+		case "config":
+			if _, ok := err.(*configError); !ok {
+				t.Errorf("case %d: want a configuration error, got %v", i, err)
+			}
+		case "usage":
+			if _, ok := err.(*usageError); !ok {
+				t.Errorf("case %d: want a usage error, got %v", i, err)
+			}
+		}
+	}
+	hello := writeFile(t, t.TempDir(), "hello.mr", helloSrc)
+	r := runCLI(t, map[string]string{"MORROW_SCHEDULERS": "zero"}, "run", hello)
+	if r.code != 1 || r.stdout != "" || !strings.HasPrefix(r.stderr, "morrow: runtime error: actor resource limit exceeded\n") {
+		t.Errorf("invalid MORROW_SCHEDULERS: %+v", r)
+	}
+}
+
+func TestTraceFile(t *testing.T) {
+	dir := t.TempDir()
+	hello := writeFile(t, dir, "hello.mr", helloSrc)
+	trace := filepath.Join(dir, "trace.txt")
+	if r := runCLI(t, nil, "run", "--trace", trace, hello); r.code != 0 || r.stdout != "hello\n" {
+		t.Errorf("run --trace: %+v", r)
+	}
+	if _, err := os.Stat(trace); err != nil {
+		t.Errorf("trace file not created: %v", err)
+	}
+	if r := runCLI(t, nil, "run", "--trace", filepath.Join(dir, "no", "dir", "t.txt"), hello); r.code != 1 || !strings.Contains(r.stderr, "cannot create trace file") {
+		t.Errorf("unwritable trace: %+v", r)
+	}
+}
+
+// notifyWriter reports the first write on a channel.
+type notifyWriter struct {
+	mu    sync.Mutex
+	buf   bytes.Buffer
+	first chan struct{}
+	once  sync.Once
+}
+
+func (w *notifyWriter) Write(b []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.once.Do(func() { close(w.first) })
+	return w.buf.Write(b)
+}
+
+// spinSrc prints, then loops forever in a tail call.
+const spinSrc = "fn spin(n: Int) -> Int: spin(n + 1)\n\nfn main():\n    println(\"started\")\n    println(spin(0))\n"
+
+func TestSignalsCancel(t *testing.T) {
+	old := graceAfterSignal
+	graceAfterSignal = 20 * time.Second
+	defer func() { graceAfterSignal = old }()
+	spin := writeFile(t, t.TempDir(), "spin.mr", spinSrc)
+
+	for _, c := range []struct {
+		name string
+		sig  syscall.Signal
+		real bool
+		want int
+	}{
+		{"SIGINT via channel", syscall.SIGINT, false, 130},
+		{"SIGTERM via channel", syscall.SIGTERM, false, 143},
+		{"real SIGTERM", syscall.SIGTERM, true, 143},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out := &notifyWriter{first: make(chan struct{})}
+			sigs := make(chan os.Signal, 1)
+			e := &env{stdin: strings.NewReader(""), stdout: out, stderr: io.Discard, getenv: func(string) string { return "" }}
+			if !c.real {
+				e.signals = sigs
+			}
+			done := make(chan int, 1)
+			go func() { done <- runEnv([]string{"run", spin}, e) }()
+			select {
+			case <-out.first:
+			case code := <-done:
+				t.Fatalf("program ended early with %d", code)
+			case <-time.After(20 * time.Second):
+				t.Fatal("program did not start")
+			}
+			start := time.Now()
+			if c.real {
+				syscall.Kill(os.Getpid(), c.sig)
+			} else {
+				sigs <- c.sig
+			}
+			select {
+			case code := <-done:
+				if code != c.want {
+					t.Errorf("exit %d, want %d", code, c.want)
+				}
+				if d := time.Since(start); d > 10*time.Second {
+					t.Errorf("cancellation took %v: the engine does not honour its context", d)
+				}
+			case <-time.After(30 * time.Second):
+				t.Fatal("run did not return after the signal")
+			}
+		})
+	}
+}
+
+func TestOutputsKeepOrder(t *testing.T) {
+	var both bytes.Buffer
+	o := newOutputs(&both, &both)
+	io.WriteString(o.stdoutWriter(), "one\n")
+	io.WriteString(o.stderrWriter(), "two\n")
+	io.WriteString(o.stdoutWriter(), "three\n")
+	o.close()
+	if both.String() != "one\ntwo\nthree\n" {
+		t.Errorf("stdout/stderr interleaving lost: %q", both.String())
+	}
+}
