@@ -1,0 +1,211 @@
+package parser
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/alecthomas/participle/v2"
+	"github.com/alecthomas/participle/v2/lexer"
+	"github.com/morrow-lang/morrow/lang/diag"
+	"github.com/morrow-lang/morrow/lang/source"
+)
+
+// describe names a token for a message ("end of line", "keyword 'match'").
+func describe(t lexer.Token) string {
+	switch int(t.Type) {
+	case tEOF:
+		return "end of file"
+	case tNewline:
+		return "end of line"
+	case tIndent:
+		return "an indented block"
+	case tDedent:
+		return "the end of the block"
+	case tKeyword:
+		return fmt.Sprintf("keyword '%s'", t.Value)
+	case tIdent:
+		return fmt.Sprintf("'%s'", t.Value)
+	case tInt, tFloat:
+		return fmt.Sprintf("number %s", t.Value)
+	case tString:
+		return "a string"
+	}
+	return fmt.Sprintf("'%s'", t.Value)
+}
+
+// expectedOf extracts what participle expected from its message.
+func expectedOf(err error) string {
+	msg := err.Error()
+	i := strings.Index(msg, "(expected ")
+	if i < 0 {
+		return ""
+	}
+	e := msg[i+len("(expected "):]
+	e = strings.TrimSuffix(e, ")")
+	return e
+}
+
+// userExpectation turns participle's grammar fragment into words.
+func userExpectation(exp string) string {
+	e := strings.TrimSpace(exp)
+	switch {
+	case e == "":
+		return ""
+	case strings.HasPrefix(e, `"`) && strings.Count(e, `"`) == 2:
+		return "'" + strings.Trim(e, `"`) + "'"
+	case strings.HasPrefix(e, "<ident>") || e == "Ident" || strings.HasPrefix(e, "Name") || strings.HasPrefix(e, "gName"):
+		return "a name"
+	case strings.Contains(e, "gPattern") || strings.Contains(e, "gArmPat") || strings.HasPrefix(e, "Pattern"):
+		return "a pattern"
+	case strings.Contains(e, "gType") || strings.Contains(e, "gNamedType"):
+		return "a type"
+	case strings.Contains(e, "gParam"):
+		return "a parameter"
+	case strings.Contains(e, "gStmt"):
+		return "a statement"
+	case strings.Contains(e, "gExpr") || strings.Contains(e, "gUnary") || strings.Contains(e, "gBody") || strings.Contains(e, "gPostfix") || strings.Contains(e, "gPrimary"):
+		return "an expression"
+	case strings.Contains(e, "Newline"):
+		return "the end of the line"
+	case strings.Contains(e, "gTypeLine"):
+		return "a field or variant"
+	}
+	return ""
+}
+
+func indexOfToken(toks []lexer.Token, t lexer.Token) int {
+	for i := range toks {
+		if toks[i].Pos.Offset == t.Pos.Offset && toks[i].Type == t.Type && toks[i].Value == t.Value {
+			return i
+		}
+	}
+	for i := range toks {
+		if toks[i].Pos.Offset >= t.Pos.Offset {
+			return i
+		}
+	}
+	return len(toks)
+}
+
+func tokSpan(t lexer.Token) source.Span {
+	return source.Span{Start: t.Pos.Offset, End: t.Pos.Offset + len(t.Value)}
+}
+
+// openerBefore finds the innermost bracket still open before index i.
+func openerBefore(toks []lexer.Token, i int) (int, bool) {
+	depth := 0
+	for j := i - 1; j >= 0; j-- {
+		t := toks[j]
+		if t.Type != tPunct {
+			continue
+		}
+		switch t.Value {
+		case ")", "]", "}":
+			depth++
+		case "(", "[", "%{", "{":
+			if depth == 0 {
+				return j, true
+			}
+			depth--
+		}
+	}
+	return 0, false
+}
+
+// roleOf names what the bracket at index j opened.
+func roleOf(toks []lexer.Token, j int) string {
+	o := toks[j]
+	var before lexer.Token
+	if j > 0 {
+		before = toks[j-1]
+	}
+	if o.Value == "(" && j > 1 && before.Type == tIdent && toks[j-2].Type == tKeyword && toks[j-2].Value == "fn" {
+		return "parameter list"
+	}
+	if o.Value == "(" && before.Type == tKeyword && before.Value == "fn" {
+		return "parameter list"
+	}
+	bt := &tok{kind: int(before.Type), text: before.Value}
+	if j == 0 {
+		bt = nil
+	}
+	ot := &tok{kind: tPunct, text: o.Value}
+	return bracketRole(ot, bt)
+}
+
+// translate converts a participle error for one declaration into a
+// diagnostic in user words.
+func translate(dl *diag.List, f *source.File, toks []lexer.Token, err error) {
+	var ute *participle.UnexpectedTokenError
+	if !errors.As(err, &ute) {
+		var pe participle.Error
+		off := 0
+		if errors.As(err, &pe) {
+			off = pe.Position().Offset
+		}
+		dl.Add(f, ErrSyntax, source.Span{Start: off, End: off}, "syntax error")
+		return
+	}
+	t := ute.Unexpected
+	i := indexOfToken(toks, t)
+	exp := expectedOf(err)
+	want := userExpectation(exp)
+	var prev lexer.Token
+	hasPrev := i > 0
+	if hasPrev {
+		prev = toks[i-1]
+	}
+	// a keyword where a name or pattern belongs
+	if t.Type == tKeyword && (want == "a name" || want == "a pattern" || want == "a parameter" ||
+		(hasPrev && prev.Type == tKeyword && (prev.Value == "let" || prev.Value == "fn" || prev.Value == "for" || prev.Value == "type"))) {
+		dl.Add(f, ErrKeywordName, tokSpan(t), "expected an identifier but found keyword '%s'", t.Value)
+		return
+	}
+	if t.Type == tIndent {
+		dl.Add(f, ErrUnexpectedIndent, source.Span{Start: t.Pos.Offset, End: t.Pos.Offset}, "unexpected indentation")
+		return
+	}
+	// `:` or `->` at the end of a line with no indented block after it
+	if hasPrev && prev.Type == tNewline && i > 1 && toks[i-2].Type == tPunct && (toks[i-2].Value == ":" || toks[i-2].Value == "->") {
+		h := toks[i-2]
+		dl.Add(f, ErrExpectBlock, tokSpan(h), "expected an indented block after '%s'", h.Value)
+		return
+	}
+	if t.Type == tNewline && hasPrev && prev.Type == tPunct && (prev.Value == ":" || prev.Value == "->") {
+		dl.Add(f, ErrExpectBlock, tokSpan(prev), "expected an indented block after '%s'", prev.Value)
+		return
+	}
+	// a missing closing bracket
+	if want == "')'" || want == "']'" || want == "'}'" {
+		if j, ok := openerBefore(toks, i); ok {
+			d := dl.Add(f, ErrExpectClose, tokSpan(t), "expected %s to close the %s, found %s", want, roleOf(toks, j), describe(t))
+			d.Related = append(d.Related, diag.Related{Span: tokSpan(toks[j]), Message: "opened here"})
+			return
+		}
+	}
+	msg := ""
+	switch {
+	case want != "":
+		msg = fmt.Sprintf("expected %s, found %s", want, describe(t))
+	case t.Type == tEOF:
+		msg = "unexpected end of file"
+	default:
+		msg = fmt.Sprintf("unexpected %s", describe(t))
+	}
+	sp := tokSpan(t)
+	if t.Type == tNewline || t.Type == tDedent || t.Type == tEOF {
+		sp = source.Span{Start: t.Pos.Offset, End: t.Pos.Offset}
+	}
+	dl.Add(f, ErrSyntax, sp, "%s", msg)
+}
+
+// translateInterp reports an error inside a string interpolation.
+func translateInterp(dl *diag.List, f *source.File, toks []lexer.Token, err error) {
+	var ute *participle.UnexpectedTokenError
+	if errors.As(err, &ute) && ute.Unexpected.Type == lexer.EOF {
+		dl.Add(f, ErrInterp, source.Span{Start: ute.Unexpected.Pos.Offset, End: ute.Unexpected.Pos.Offset + 1}, "incomplete expression in string interpolation")
+		return
+	}
+	translate(dl, f, toks, err)
+}
