@@ -1,0 +1,116 @@
+// Package examples holds the runnable programs that README.md and
+// docs/tour.md show. The test runs each one and compares its stdout with
+// NAME.out.golden (written by hand; GOLDIE_UPDATE=1 rewrites them), and
+// checks that every code and output block of the tour is the current text
+// of the file it names.
+package examples
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sebdah/goldie/v2"
+
+	"github.com/morrow-lang/morrow/lang/compiler"
+	"github.com/morrow-lang/morrow/lang/diag"
+	"github.com/morrow-lang/morrow/runtime/engine"
+)
+
+var exitRE = regexp.MustCompile(`(?m)^#!\s*exit\s+(\d+)\s*$`)
+
+func examples(t *testing.T) []string {
+	t.Helper()
+	files, err := filepath.Glob("*.mr")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no examples: %v", err)
+	}
+	return files
+}
+
+func TestExamplesRun(t *testing.T) {
+	for _, file := range examples(t) {
+		t.Run(file, func(t *testing.T) {
+			src, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			name := strings.TrimSuffix(file, ".mr")
+			if _, err := os.Stat(name + ".out.golden"); err != nil && os.Getenv("GOLDIE_UPDATE") == "" {
+				t.Fatalf("missing %s.out.golden (write the expected output by hand)", name)
+			}
+			want := 0
+			if m := exitRE.FindSubmatch(src); m != nil {
+				want, _ = strconv.Atoi(string(m[1]))
+			}
+			u, err := compiler.Build("examples/"+file, src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if u.Program == nil {
+				var b bytes.Buffer
+				diag.Render(&b, u.Diags, diag.RenderOptions{})
+				t.Fatalf("does not compile:\n%s", b.String())
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			var stdout, stderr bytes.Buffer
+			code := engine.Run(ctx, u.Program, engine.Options{Stdout: &stdout, Stderr: &stderr})
+			if code != want || stderr.Len() > 0 {
+				t.Errorf("exit status %d (want %d), stderr:\n%s", code, want, stderr.String())
+			}
+			goldie.New(t, goldie.WithFixtureDir("."), goldie.WithNameSuffix(".out.golden")).Assert(t, name, stdout.Bytes())
+		})
+	}
+}
+
+// tourBlock is a fenced block in docs/tour.md introduced by a marker
+// comment naming the file it shows: <!-- example: examples/x.mr --> for
+// the source, <!-- output: examples/x.mr --> for its output.
+type tourBlock struct {
+	kind, file, body string
+}
+
+var markerRE = regexp.MustCompile("(?s)<!-- (example|output): (\\S+) -->\\s*```[a-z]*\\n(.*?)```")
+
+func TestTourMatchesExamples(t *testing.T) {
+	raw, err := os.ReadFile("../docs/tour.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var blocks []tourBlock
+	for _, m := range markerRE.FindAllStringSubmatch(string(raw), -1) {
+		blocks = append(blocks, tourBlock{m[1], m[2], m[3]})
+	}
+	if len(blocks) == 0 {
+		t.Fatal("docs/tour.md has no example blocks")
+	}
+	shown := map[string]bool{}
+	for _, b := range blocks {
+		path := strings.TrimPrefix(b.file, "examples/")
+		if b.kind == "output" {
+			path = strings.TrimSuffix(path, ".mr") + ".out.golden"
+		} else {
+			shown[path] = true
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Errorf("tour names %s: %v", b.file, err)
+			continue
+		}
+		if b.body != string(want) {
+			t.Errorf("tour %s block for %s differs from %s:\n--- tour\n%s--- file\n%s", b.kind, b.file, path, b.body, want)
+		}
+	}
+	for _, file := range examples(t) {
+		if !shown[file] {
+			t.Errorf("examples/%s is not shown in docs/tour.md", file)
+		}
+	}
+}
