@@ -132,7 +132,7 @@ func (c *Checker) checkGroup(group []*FuncSig) {
 	// Let bindings whose type is still open and not part of a signature.
 	reported := map[*fnCtx]bool{}
 	for _, l := range c.lets {
-		fv := freeVars(l.obj.Type, nil)
+		fv := freeVarsOutsidePid(l.obj.Type, nil)
 		open := false
 		for _, v := range fv {
 			inSig := false
@@ -325,4 +325,31 @@ func containsParam(t Type) bool {
 		return containsParam(x.Ret)
 	}
 	return false
+}
+
+// freeVarsOutsidePid is freeVars without the mailbox types of Pids, which
+// actor checking (a later stage) resolves.
+func freeVarsOutsidePid(t Type, out []*TVar) []*TVar {
+	t = Resolve(t)
+	switch x := t.(type) {
+	case *TVar:
+		return freeVars(x, out)
+	case *Named:
+		if x.Def == PidDef {
+			return out
+		}
+		for _, a := range x.Args {
+			out = freeVarsOutsidePid(a, out)
+		}
+	case *Tuple:
+		for _, a := range x.Elems {
+			out = freeVarsOutsidePid(a, out)
+		}
+	case *Func:
+		for _, a := range x.Params {
+			out = freeVarsOutsidePid(a, out)
+		}
+		out = freeVarsOutsidePid(x.Ret, out)
+	}
+	return out
 }

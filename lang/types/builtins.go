@@ -78,6 +78,16 @@ func init() {
 	}
 	for name, spec := range builtinSpecs {
 		builtinSigs[name] = parseSig(spec.sig)
+		if spec.kind == bkLabeled {
+			bs := builtinSigs[name]
+			sig := &FuncSig{Name: name, Ret: bs.Ret, Generics: bs.Generics}
+			for i, l := range []string{"left", "right"} {
+				sig.Params = append(sig.Params, &ParamSig{Label: l, Name: l, Type: bs.Params[i], Declared: true})
+				sig.NeedsLabel = append(sig.NeedsLabel, true)
+			}
+			sig.obj = &Object{Kind: ObjBuiltin, Name: name, Builtin: name, Func: sig}
+			labeledSigs[name] = sig
+		}
 	}
 }
 
@@ -127,6 +137,7 @@ const (
 	bkProcID
 	bkSelf
 	bkActorOnly // Process operation allowed only with a mailbox
+	bkLabeled   // eq/compare: called like a user function with labels
 )
 
 type builtinSpec struct {
@@ -138,6 +149,8 @@ type builtinSpec struct {
 // STDLIB.md). Lowercase single letters are generic parameters.
 var builtinSpecs = map[string]builtinSpec{
 	"print":              {"(a) -> Unit", bkPrint},
+	"eq":                 {"(a, a) -> Bool", bkLabeled},
+	"compare":            {"(a, a) -> Ordering", bkLabeled},
 	"println":            {"(a) -> Unit", bkPrint},
 	"show":               {"(a) -> String", bkShow},
 	"send":               {"(Pid(m), m) -> Result(Unit, Int)", bkSend},
@@ -231,6 +244,9 @@ var builtinSpecs = map[string]builtinSpec{
 }
 
 var builtinSigs = map[string]*BuiltinSig{}
+
+// labeledSigs holds the builtins called with labels (eq, compare).
+var labeledSigs = map[string]*FuncSig{}
 
 // BuiltinNames returns the qualified names of every builtin function the
 // checker knows (print, println, show, send, spawn, supervise,

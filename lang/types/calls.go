@@ -23,6 +23,10 @@ func (c *Checker) call(x *ast.Call, hint Type) Type {
 			c.info.Uses[fn] = &Object{Kind: ObjCtor, Name: ct.Name, Ctor: ct}
 			return c.callCtor(x, ct, fn.Name)
 		}
+		if ls := labeledSigs[fn.Name]; ls != nil {
+			c.info.Uses[fn] = ls.obj
+			return c.callSig(x, ls)
+		}
 		if builtinSigs[fn.Name] != nil {
 			c.info.Uses[fn] = &Object{Kind: ObjBuiltin, Name: fn.Name, Builtin: fn.Name}
 			return c.callBuiltin(x, fn.Name)

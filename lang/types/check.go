@@ -162,6 +162,8 @@ type Checker struct {
 	locals []*Object
 	// lets records let-bound locals for the cannot-infer rule.
 	lets []*letRecord
+	// patBroken is set by simplify when a pattern had an error.
+	patBroken bool
 }
 
 type letRecord struct {

@@ -90,6 +90,7 @@ func (c *Checker) simplify(p ast.Pattern) *spat {
 	case *ast.CtorPat:
 		o := c.info.Uses[p]
 		if o == nil || o.Ctor == nil || len(p.Args) != len(o.Ctor.Fields) {
+			c.patBroken = true
 			return wildPat
 		}
 		s := &spat{key: ctorKey(o.Ctor), name: ctorDisplay(o.Ctor), kind: skCtor}
@@ -420,11 +421,18 @@ func (c *Checker) checkArms(arms []*ast.Arm, t Type, exhaustive bool, span sourc
 		return
 	}
 	var rows [][]*spat
+	broken := false
 	for _, a := range arms {
 		if a.Pattern == nil {
 			continue
 		}
+		c.patBroken = false
 		sp := c.simplify(a.Pattern)
+		if c.patBroken {
+			// The pattern already has an error; leave it out of the matrix.
+			broken = true
+			continue
+		}
 		if !x.useful(rows, []*spat{sp}, types) {
 			kind := "match"
 			if !exhaustive {
@@ -436,7 +444,7 @@ func (c *Checker) checkArms(arms []*ast.Arm, t Type, exhaustive bool, span sourc
 			rows = append(rows, []*spat{sp})
 		}
 	}
-	if !exhaustive || x.budget < 0 {
+	if !exhaustive || x.budget < 0 || broken {
 		return
 	}
 	ws := x.witnesses(rows, types, true)
@@ -463,6 +471,11 @@ func (c *Checker) irrefutable(p ast.Pattern, t Type) bool {
 	if hasInvalid(zt) {
 		return true
 	}
-	ws := x.witnesses([][]*spat{{c.simplify(p)}}, []Type{zt}, false)
+	c.patBroken = false
+	sp := c.simplify(p)
+	if c.patBroken {
+		return true
+	}
+	ws := x.witnesses([][]*spat{{sp}}, []Type{zt}, false)
 	return len(ws) == 0
 }

@@ -1,0 +1,406 @@
+package types_test
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/morrow-lang/morrow/lang/ast"
+	"github.com/morrow-lang/morrow/lang/diag"
+	"github.com/morrow-lang/morrow/lang/parser"
+	"github.com/morrow-lang/morrow/lang/source"
+	"github.com/morrow-lang/morrow/lang/types"
+	"github.com/morrow-lang/morrow/stdlib/core"
+)
+
+// check parses and checks src; it fails the test on syntax errors.
+func check(t *testing.T, src string) (*ast.File, *types.Info, diag.List) {
+	t.Helper()
+	f := source.NewFile("test.mr", []byte(src))
+	af, pd := parser.Parse(f)
+	if pd.HasErrors() {
+		t.Fatalf("syntax errors in test source: %v\n%s", pd.Err(), src)
+	}
+	info, d := types.Check(af)
+	return af, info, d
+}
+
+func codes(d diag.List) []string {
+	var out []string
+	for _, x := range d {
+		out = append(out, string(x.Code)+" "+x.Message)
+	}
+	return out
+}
+
+// expectDiags checks that the diagnostics are exactly the given codes
+// (in position order) and that each message contains the paired text.
+func expectDiags(t *testing.T, src string, want ...string) {
+	t.Helper()
+	_, _, d := check(t, src)
+	if len(d) != len(want) {
+		t.Fatalf("got %d diagnostics, want %d:\n%s\nsource:\n%s", len(d), len(want), strings.Join(codes(d), "\n"), src)
+	}
+	for i, w := range want {
+		code, text, _ := strings.Cut(w, " ")
+		if string(d[i].Code) != code || !strings.Contains(d[i].Message, text) {
+			t.Errorf("diagnostic %d: got %s %q, want %s containing %q", i, d[i].Code, d[i].Message, code, text)
+		}
+	}
+}
+
+func TestCleanPrograms(t *testing.T) {
+	progs := map[string]string{
+		"inferred private": `
+fn double(x) -> x * 2
+fn id(x) -> x
+fn main():
+    println(double(21))
+    println(id("s"))
+    println(id(3))
+`,
+		"mutual recursion": `
+fn even(n) -> if n == 0: true else: odd(n - 1)
+fn odd(n) -> if n == 0: false else: even(n - 1)
+fn main():
+    println(even(10))
+`,
+		"generic annotated": `
+fn first(xs: List(a), fallback: a) -> a:
+    match xs:
+        [x, .._] -> x
+        [] -> fallback
+fn main():
+    println(first([1, 2], fallback: 0))
+    println(first(["a"], fallback: "z"))
+`,
+		"higher order": `
+fn main():
+    let xs = [1, 2, 3]
+    let ys = List.map(xs, (x) -> x * 10)
+    let total = List.fold(ys, 0, (acc, x) -> acc + x)
+    println(total)
+    let names = List.map(xs, (n) -> "n{n}")
+    println(String.join(names, ","))
+    println(List.filter(xs, (x) -> x > 1))
+`,
+		"records and unions": `
+type User derive(Show, Eq):
+    name: String
+    age: Int
+type V = Int | String
+fn describe(v: V) -> String:
+    match v:
+        n: Int -> "int {n}"
+        s: String -> s
+fn main():
+    let u = User("Ada", 36)
+    let v: V = 3
+    println(describe(v))
+    println(describe("x"))
+    println(%{ u | age: 37 })
+    println(u.name)
+`,
+		"results": `
+fn parse(s: String) -> Result(Int, String):
+    match Int.parse(s):
+        Some(n) -> Ok(n)
+        None -> Err("bad: " + s)
+fn twice(s: String) -> Result(Int, String):
+    let n = parse(s)?
+    Ok(n * 2)
+fn handle(r: Result(Int, String)) -> ():
+    match r:
+        Ok(n) -> println(n)
+        Err(e) -> println(e)
+fn main():
+    handle(twice("21"))
+    let r = parse("x")
+    match r:
+        Ok(_) -> println("ok")
+        Err(e) -> println(e)
+    let Ok(v) = parse("5") else: return ()
+    println(v)
+`,
+		"main returns result": `
+fn main() -> Result((), String):
+    println("hi")
+    Ok(())
+`,
+		"loops and defer": `
+fn main():
+    defer println("bye")
+    for i in 0..3:
+        if i == 1: continue
+        println(i)
+    for (i, s) in List.enumerate(["a", "b"]):
+        println("{i}{s}")
+`,
+		"library": `
+pub fn start(port: Pid(String)) -> ():
+    let r = send(port, "hello")
+    match r:
+        Ok(_) -> ()
+        Err(_) -> ()
+`,
+		"eq compare": `
+fn main():
+    println(eq(left: 1, right: 1))
+    println(compare(left: "a", right: "b"))
+`,
+		"condition match": `
+fn sign(n: Int) -> Int:
+    match:
+        n > 0 -> 1
+        n < 0 -> -1
+        _ -> 0
+fn main():
+    println(sign(-4))
+`,
+	}
+	for name, src := range progs {
+		t.Run(name, func(t *testing.T) {
+			_, _, d := check(t, src)
+			if len(d) > 0 {
+				t.Fatalf("unexpected diagnostics:\n%s", strings.Join(codes(d), "\n"))
+			}
+		})
+	}
+}
+
+func TestLibraryMode(t *testing.T) {
+	_, info, d := check(t, "pub fn start(port: Pid(String)) -> ():\n    println(\"x\")\n")
+	if len(d) != 0 || !info.Library {
+		t.Fatalf("library = %v, diags %v", info.Library, codes(d))
+	}
+	_, info, _ = check(t, "fn main():\n    println(1)\n")
+	if info.Library {
+		t.Fatal("a program with main is not a library")
+	}
+}
+
+func TestMismatchContexts(t *testing.T) {
+	expectDiags(t, "fn main():\n    let x: Int = \"s\"\n", "E3001 let annotation: expression type: expected Int, found String")
+	expectDiags(t, "fn f() -> Int:\n    \"s\"\nfn main():\n    println(f())\n", "E3001 function return: expression type: expected Int, found String")
+	expectDiags(t, "fn main():\n    println(if true: 1 else: \"a\")\n", "E3001 if branches")
+	expectDiags(t, "fn main():\n    println([1, \"a\"])\n", "E3001 list element: expression type: expected Int, found String")
+}
+
+func TestEveryErrorIsReported(t *testing.T) {
+	// Two independent errors, and no follow-on error for the invalid x.
+	expectDiags(t, `
+fn main():
+    let x: Int = "s"
+    let y = nope
+    println(y + 1)
+    println(x)
+`, "E3001 expected Int", "E2001 unknown name 'nope'")
+}
+
+func TestCalls(t *testing.T) {
+	pre := "fn rect(width: Int, height: Int) -> Int: width * height\nfn main():\n    println("
+	expectDiags(t, pre+"rect(1, 2))\n", "E3012 argument requires label 'width:'", "E3012 argument requires label 'height:'")
+	expectDiags(t, pre+"rect(width: 1, height: 2, 3))\n", "E3006 positional arguments must precede labeled arguments")
+	expectDiags(t, pre+"rect(width: 1, depth: 2))\n", "E3007 unknown argument label depth", "E3010 missing argument")
+	expectDiags(t, pre+"rect(width: 1, width: 2, height: 3))\n", "E3008 duplicate argument label")
+	expectDiags(t, pre+"rect(width: 1))\n", "E3010 missing argument")
+	expectDiags(t, pre+"Some(1, 2))\n", "E3015 constructor 'Some' expects 1 arguments")
+	expectDiags(t, pre+"List.len(xs: [1]))\n", "E3014 this callable uses positional arguments")
+	// Distinct generic variables and a pid plus an int need no labels.
+	expectDiags(t, "fn pair(a: x, b: y) -> (x, y): (a, b)\nfn main():\n    println(pair(1, 2))\n")
+}
+
+func TestCallArgsOrder(t *testing.T) {
+	af, info, d := check(t, "fn sub(a: Int, b: Int) -> Int: a - b\nfn main():\n    println(sub(b: 1, a: 5))\n")
+	if len(d) > 0 {
+		t.Fatal(codes(d))
+	}
+	var call *ast.Call
+	for _, decl := range af.Decls {
+		if fd, ok := decl.(*ast.FnDecl); ok && fd.Name == "main" {
+			b := fd.Body.(*ast.Block)
+			outer := b.Stmts[0].(*ast.ExprStmt).X.(*ast.Call)
+			call = outer.Args[0].Value.(*ast.Call)
+		}
+	}
+	got := info.CallArgs[call]
+	if len(got) != 2 || got[0] != 1 || got[1] != 0 {
+		t.Fatalf("CallArgs = %v, want [1 0]", got)
+	}
+	if o := info.Uses[call.Fn]; o == nil || o.Kind != types.ObjFunc {
+		t.Fatalf("callee resolution = %+v", o)
+	}
+}
+
+func TestExhaustiveness(t *testing.T) {
+	decl := "type Color:\n    Red\n    Green\n    Blue\n"
+	expectDiags(t, decl+"fn f(c: Color) -> Int:\n    match c:\n        Red -> 1\nfn main():\n    println(f(Red))\n",
+		"E4001 missing: Green, Blue")
+	expectDiags(t, "fn f(o: Option(Int)) -> Int:\n    match o:\n        Some(n) if n > 0 -> n\n        Some(_) -> 0\nfn main():\n    println(f(None))\n",
+		"E4001 missing: None")
+	expectDiags(t, "fn f(xs: List(Int)) -> Int:\n    match xs:\n        [] -> 0\n        [x] -> x\nfn main():\n    println(f([]))\n",
+		"E4001 missing: [_, _, .._]")
+	expectDiags(t, "fn f(p: (Bool, Bool)) -> Int:\n    match p:\n        (true, _) -> 1\n        (_, true) -> 2\nfn main():\n    println(f((true, true)))\n",
+		"E4001 missing: (false, false)")
+	expectDiags(t, "fn f(o: Option(Int)) -> Int:\n    match o:\n        Some(n) -> n\n        None -> 0\n        Some(1) -> 1\nfn main():\n    println(f(None))\n",
+		"E4002 unreachable match arm")
+	// Exhaustive lists via rest patterns; nested options.
+	expectDiags(t, "fn f(xs: List(Int)) -> Int:\n    match xs:\n        [] -> 0\n        [x, ..rest] -> x\nfn main():\n    println(f([]))\n")
+	expectDiags(t, "fn f(o: Option(Option(Int))) -> Int:\n    match o:\n        Some(Some(n)) -> n\n        Some(None) -> 0\n        None -> 1\nfn main():\n    println(f(None))\n")
+}
+
+func TestResultObligations(t *testing.T) {
+	pre := "fn risky() -> Result(Int, String): Ok(1)\n"
+	expectDiags(t, pre+"fn main():\n    risky()\n    println(1)\n", "E5001 Result value must be handled; bind, return, or match it")
+	expectDiags(t, pre+"fn main():\n    let r = risky()\n    println(1)\n", "E5002 this Result binding is never used")
+	expectDiags(t, pre+"fn main():\n    let _ = risky()\n", "E5001 Result value must be handled")
+	expectDiags(t, pre+"fn use(r: Result(Int, String)) -> Int: 0\nfn main():\n    println(use(risky()))\n", "E5003 Result binding parameter is never used")
+	// Passing to a function and returning discharge.
+	expectDiags(t, pre+"fn pass() -> Result(Int, String):\n    let r = risky()\n    r\nfn main():\n    println(Result.is_ok(pass()))\n")
+}
+
+func TestStatements(t *testing.T) {
+	expectDiags(t, "fn f() -> Int:\n    return 1\n    2\nfn main():\n    println(f())\n", "E3025 unreachable statement")
+	expectDiags(t, "fn main():\n    continue\n", "E3026 continue outside of a for loop")
+	expectDiags(t, "fn main():\n    defer 1\n", "E3023 defer requires Unit cleanup: expression type: expected (), found Int")
+	expectDiags(t, "fn main():\n    let o = Some(1)\n    let Some(x) = o else: println(0)\n    println(x)\n", "E3027 let-else failure branch must diverge with return")
+	expectDiags(t, "fn main():\n    let (a, a) = (1, 2)\n", "E4003 duplicate pattern binding 'a'")
+}
+
+func TestTry(t *testing.T) {
+	pre := "fn p() -> Result(Int, String): Ok(1)\n"
+	expectDiags(t, pre+"fn f() -> Int:\n    p()?\nfn main():\n    println(f())\n", "E3020 ? requires a function returning Result")
+	expectDiags(t, pre+"fn f() -> Result(Int, Int):\n    Ok(p()?)\nfn main():\n    println(Result.is_ok(f()))\n", "E3022 ? error type: expected Int, found String")
+	expectDiags(t, "fn f() -> Result(Int, Int):\n    Ok(1?)\nfn main():\n    println(Result.is_ok(f()))\n", "E3021 ? operand must be Result")
+}
+
+func TestPrintRules(t *testing.T) {
+	expectDiags(t, "type S:\n    a: Int\nfn main():\n    println([S(1)])\n", "E3019 type test.S has no implementation of Show")
+	expectDiags(t, "fn main():\n    print(())\n", "E3018 print argument must be")
+	expectDiags(t, "fn main():\n    println(show(()))\n")
+	expectDiags(t, "fn main():\n    let x = [1]\n    println(\"{x}\")\n", "E3017 string interpolation")
+}
+
+func TestOperators(t *testing.T) {
+	expectDiags(t, "fn main():\n    println(1 + 1.5)\n", "E3016 binary operator does not support these operand types")
+	expectDiags(t, "fn main():\n    println(\"a\" % \"b\")\n", "E3016 binary operator does not support these operand types")
+	expectDiags(t, "fn main():\n    println((x) -> x == (x) -> x)\n", "E3016 binary operator does not support these operand types")
+	expectDiags(t, "fn main():\n    println(\"a\" + \"b\")\n    println(2 ** 3)\n    println(3 in [1, 2])\n")
+}
+
+func TestMainRules(t *testing.T) {
+	expectDiags(t, "fn helper() -> Int: 1\n", "E2009 program requires a main function")
+	expectDiags(t, "fn main() -> Bool: true\n", "E3003 main must return Int, Unit, or Result(Unit, concrete error type)")
+	expectDiags(t, "fn main() -> Int: 3\n")
+	expectDiags(t, "fn main():\n    receive:\n        n -> println(n)\n", "E6001 main cannot receive")
+}
+
+func TestInfoTables(t *testing.T) {
+	af, info, d := check(t, "fn main():\n    let x = 40\n    println(x + 2)\n")
+	if len(d) > 0 {
+		t.Fatal(codes(d))
+	}
+	var sawLocal, sawBuiltin bool
+	for n, o := range info.Uses {
+		if id, ok := n.(*ast.Ident); ok && id.Name == "x" && o.Kind == types.ObjLocal {
+			sawLocal = true
+			if !types.Identical(o.Type, types.IntT) {
+				t.Errorf("x has type %s", o.Type)
+			}
+		}
+		if o.Kind == types.ObjBuiltin && o.Builtin == "println" {
+			sawBuiltin = true
+		}
+	}
+	if !sawLocal || !sawBuiltin {
+		t.Fatalf("uses: local %v builtin %v", sawLocal, sawBuiltin)
+	}
+	// Every expression of main has a recorded, resolved type.
+	for _, decl := range af.Decls {
+		fd := decl.(*ast.FnDecl)
+		for _, s := range fd.Body.(*ast.Block).Stmts {
+			if es, ok := s.(*ast.ExprStmt); ok {
+				if ty := info.TypeOf(es.X); ty == nil || ty.String() != "()" {
+					t.Errorf("println call type = %v", ty)
+				}
+			}
+		}
+	}
+}
+
+// TestBuiltinsMatchRuntime compares the checker's builtin table with the
+// runtime's native registry plus prelude. Process operations and the
+// legacy actor API are implemented by the VM, not stdlib/core.
+func TestBuiltinsMatchRuntime(t *testing.T) {
+	vmOnly := map[string]bool{"send": true, "spawn": true, "supervise": true, "supervised_current": true}
+	var mine []string
+	for _, n := range types.BuiltinNames() {
+		if !vmOnly[n] && !strings.HasPrefix(n, "Process.") {
+			mine = append(mine, n)
+		}
+	}
+	theirs := core.LibraryNames()
+	sort.Strings(mine)
+	if strings.Join(mine, " ") != strings.Join(theirs, " ") {
+		t.Errorf("builtin tables differ:\nchecker: %v\nruntime: %v", mine, theirs)
+	}
+	for _, n := range types.BuiltinNames() {
+		if types.LookupBuiltin(n) == nil {
+			t.Errorf("no signature for %s", n)
+		}
+	}
+}
+
+// TestRunFixturesCheckClean checks every run fixture of the corpus: valid
+// programs must produce no diagnostics.
+func TestRunFixturesCheckClean(t *testing.T) {
+	root := filepath.Join("..", "..", "fixtures")
+	var files []string
+	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".mr") {
+			files = append(files, p)
+		}
+		return nil
+	})
+	for _, p := range files {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(src), "# ERROR") {
+			continue
+		}
+		f := source.NewFile(filepath.Base(p), src)
+		af, pd := parser.Parse(f)
+		if pd.HasErrors() {
+			continue // the parser's concern
+		}
+		_, d := types.Check(af)
+		for _, x := range d {
+			t.Errorf("%s: %v", p, x)
+		}
+	}
+}
+
+func FuzzCheck(f *testing.F) {
+	seeds := []string{
+		"fn main():\n    println(1)\n",
+		"type T:\n    A(Int)\n    B\nfn main():\n    match A(1):\n        A(n) -> println(n)\n        B -> ()\n",
+		"fn f(x) -> f(x)\nfn main():\n    println(f(1))\n",
+		"type L = List(L)\nfn main() -> Result((), String): Ok(())\n",
+		"fn main():\n    let [a, ..b] = [1] else: return ()\n    defer println(a)\n",
+	}
+	for _, s := range seeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		sf := source.NewFile("fuzz.mr", []byte(src))
+		af, _ := parser.Parse(sf)
+		if af == nil {
+			return
+		}
+		types.Check(af)
+	})
+}
