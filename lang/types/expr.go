@@ -211,8 +211,7 @@ func (c *Checker) expr1(e ast.Expr, hint Type) Type {
 		c.errorf(ErrUnsupportedExpr, x.Span(), "maps are not supported")
 		return Invalid
 	case *ast.With:
-		c.errorf(ErrUnsupportedExpr, x.Span(), "with chains are not supported yet").Hint = "use match or ? on each Result step"
-		return Invalid
+		return c.with(x, hint)
 	}
 	return Invalid
 }
@@ -1010,4 +1009,49 @@ func (c *Checker) forExpr(x *ast.For) Type {
 		c.fn.loops--
 	})
 	return UnitT
+}
+
+// with checks a `with` chain (§3.8): every step's value is a Result with
+// one shared error type E, its pattern binds the Ok payload, and the
+// chain's value is the body's (a Result with error type E) or, on the
+// first Err, that Err (or the value of the else arm that matches it).
+func (c *Checker) with(x *ast.With, hint Type) Type {
+	errT := c.fresh()
+	var bt Type
+	c.inScope(func() {
+		for _, st := range x.Steps {
+			vt := c.expr(st.X, nil)
+			okT := c.fresh()
+			want := &Named{Def: ResultDef, Args: []Type{okT, errT}}
+			if !unify(vt, want) && !hasInvalid(vt) {
+				c.errorf(ErrMismatch, st.X.Span(), "with step: expression type: expected %s, found %s", Zonk(want), Zonk(vt))
+			}
+			c.pattern(st.Pattern, okT, map[string]bool{})
+		}
+		bt = c.bodyExpr(x.Body, hint, false)
+	})
+	if len(x.ElseArms) == 0 {
+		want := &Named{Def: ResultDef, Args: []Type{c.fresh(), errT}}
+		if !isNever(bt) && !c.accepts(bt, want) && !hasInvalid(bt) {
+			c.errorf(ErrMismatch, lastSpan(x.Body), "with body: expression type: expected %s, found %s", Zonk(want), Zonk(bt))
+		}
+		if isNever(bt) {
+			return want
+		}
+		return bt
+	}
+	failT := &Named{Def: ResultDef, Args: []Type{c.fresh(), errT}}
+	acc := bt
+	for _, a := range x.ElseArms {
+		c.inScope(func() {
+			c.pattern(a.Pattern, failT, map[string]bool{})
+			if a.Guard != nil {
+				gt := c.expr(a.Guard, BoolT)
+				c.expect(a.Guard.Span(), gt, BoolT, "match guard: expression type")
+			}
+			at := c.bodyExpr(a.Body, hint, false)
+			acc = c.join(acc, at, lastSpan(a.Body), "with arms: expression type")
+		})
+	}
+	return acc
 }
