@@ -106,7 +106,7 @@ func TestCheckFormats(t *testing.T) {
 	if text.code != 1 {
 		t.Fatalf("exit %d, want 1: %+v", text.code, text)
 	}
-	for _, want := range []string{"error[E", "--> " + bad + ":2:", "--> " + bad + ":3:", "   |", "^"} {
+	for _, want := range []string{"error[E", "--> " + bad + ":2:", "--> " + bad + ":3:", "  |", "^"} {
 		if !strings.Contains(text.stdout, want) {
 			t.Errorf("text output lacks %q:\n%s", want, text.stdout)
 		}
