@@ -1,0 +1,133 @@
+package vm
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/morrow-lang/morrow/runtime/bytecode"
+	"github.com/morrow-lang/morrow/stdlib/core"
+)
+
+// Fault is a runtime fault: a checked fault with a numbered code
+// (LANGUAGE.md §6.6), an internal error (Internal set, Code 0: bytecode
+// that a checked program never produces, or a recovered Go panic), or an
+// abort requested by the host (Aborted set).
+type Fault struct {
+	Code     int64
+	Msg      string // the text after `morrow: runtime error: `
+	Internal bool
+	Aborted  bool
+	// File and Line locate the fault in Morrow source: the innermost frame
+	// that is not prelude code (0 when unknown).
+	File string
+	Line int
+	// Trace is the backtrace, innermost frame first.
+	Trace []TraceFrame
+}
+
+// TraceFrame is one line of a backtrace.
+type TraceFrame struct {
+	Func string
+	File string
+	Line int
+}
+
+// Error returns the fault text.
+func (f *Fault) Error() string { return f.Msg }
+
+// Location renders `file:line`, or "" when unknown.
+func (f *Fault) Location() string {
+	if f.Line <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s:%d", f.File, f.Line)
+}
+
+// Report renders the fault the way the runner prints it: the headline
+// `morrow: runtime error: <text>`, then `  at <file>:<line>` when known,
+// then one `  in <function> (<file>:<line>)` line per active frame,
+// innermost first.
+func (f *Fault) Report() string {
+	var b strings.Builder
+	b.WriteString("morrow: runtime error: ")
+	b.WriteString(f.Msg)
+	b.WriteByte('\n')
+	if loc := f.Location(); loc != "" {
+		fmt.Fprintf(&b, "  at %s\n", loc)
+	}
+	for _, t := range f.Trace {
+		if t.Line > 0 {
+			fmt.Fprintf(&b, "  in %s (%s:%d)\n", t.Func, t.File, t.Line)
+		} else {
+			fmt.Fprintf(&b, "  in %s\n", t.Func)
+		}
+	}
+	return b.String()
+}
+
+// NewFault returns the checked fault with a numbered code and its standard
+// text.
+func NewFault(code int64) *Fault {
+	msg, ok := core.FaultText[int(code)]
+	if !ok {
+		msg = fmt.Sprintf("fault %d", code)
+	}
+	return &Fault{Code: code, Msg: msg}
+}
+
+// internalFault returns an internal-error fault.
+func internalFault(format string, args ...any) *Fault {
+	return &Fault{Msg: "internal error: " + fmt.Sprintf(format, args...), Internal: true}
+}
+
+// fromNative converts a native's fault.
+func fromNative(f *core.Fault) *Fault {
+	if f.Code == core.FaultInternal {
+		msg := f.Msg
+		if !strings.HasPrefix(msg, "internal error") {
+			msg = "internal error: " + msg
+		}
+		return &Fault{Msg: msg, Internal: true}
+	}
+	return &Fault{Code: int64(f.Code), Msg: f.Msg}
+}
+
+// raise records f as the pending fault (unless one is already pending:
+// the first fault wins) with the current location and backtrace, and
+// switches every frame to unwinding. The top frame's pc must be saved.
+func (st *State) raise(f *Fault) {
+	if st.fault == nil {
+		st.locate(f)
+		st.fault = f
+	}
+	for i := range st.frames {
+		st.frames[i].mode = modeUnwinding
+	}
+}
+
+// locate fills in the fault's source location and backtrace from the
+// active frames.
+func (st *State) locate(f *Fault) {
+	p := st.img.Prog
+	f.Trace = f.Trace[:0]
+	for i := len(st.frames) - 1; i >= 0; i-- {
+		fr := &st.frames[i]
+		pc := fr.pc - 1
+		if pc < 0 {
+			pc = 0
+		}
+		file := p.Source
+		prelude := fr.fn.Flags.Has(bytecode.FlagPrelude)
+		if prelude {
+			file = core.PreludeFile
+		}
+		line := fr.fn.LineAt(pc)
+		f.Trace = append(f.Trace, TraceFrame{Func: fr.fn.Name, File: file, Line: line})
+		if f.Line == 0 && !prelude && line > 0 {
+			f.File, f.Line = file, line
+		}
+	}
+	if f.Line == 0 && len(f.Trace) > 0 && f.Trace[0].Line > 0 {
+		f.File, f.Line = f.Trace[0].File, f.Trace[0].Line
+	}
+}

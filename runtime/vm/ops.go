@@ -1,0 +1,302 @@
+package vm
+
+import (
+	"math"
+	"strings"
+
+	"github.com/morrow-lang/morrow/runtime/bytecode"
+	"github.com/morrow-lang/morrow/runtime/value"
+	"github.com/morrow-lang/morrow/stdlib/core"
+)
+
+// Fault codes the interpreter raises itself (LANGUAGE.md §6.6).
+const (
+	faultDivZero    = 1
+	faultNegExp     = 2
+	faultStringSize = 5
+)
+
+// arith implements the binary arithmetic and bitwise opcodes on their
+// dynamically tagged operands (LANGUAGE.md §3.7): Int arithmetic wraps,
+// `/` truncates toward zero, `%` takes the dividend's sign, Int.min / -1
+// wraps to Int.min (Go defines exactly that), division by zero is fault 1,
+// a negative Int exponent fault 2, shift counts are masked with & 63;
+// Float follows IEEE-754; `+` concatenates Strings (fault 5 past 16 MiB).
+func arith(op bytecode.Opcode, x, y value.Value) (value.Value, *Fault) {
+	if x.K != y.K {
+		return value.Unit, internalFault("%s of %s and %s", op, x.K, y.K)
+	}
+	switch x.K {
+	case value.KInt:
+		a, b := x.N, y.N
+		switch op {
+		case bytecode.ADD:
+			return value.Int(a + b), nil
+		case bytecode.SUB:
+			return value.Int(a - b), nil
+		case bytecode.MUL:
+			return value.Int(a * b), nil
+		case bytecode.DIV:
+			if b == 0 {
+				return value.Unit, NewFault(faultDivZero)
+			}
+			return value.Int(a / b), nil
+		case bytecode.MOD:
+			if b == 0 {
+				return value.Unit, NewFault(faultDivZero)
+			}
+			return value.Int(a % b), nil
+		case bytecode.POW:
+			if b < 0 {
+				return value.Unit, NewFault(faultNegExp)
+			}
+			return value.Int(ipow(a, b)), nil
+		case bytecode.BITAND:
+			return value.Int(a & b), nil
+		case bytecode.BITOR:
+			return value.Int(a | b), nil
+		case bytecode.BITXOR:
+			return value.Int(a ^ b), nil
+		case bytecode.SHL:
+			return value.Int(a << (uint64(b) & 63)), nil
+		case bytecode.SHR:
+			return value.Int(a >> (uint64(b) & 63)), nil
+		}
+	case value.KFloat:
+		a, b := x.AsFloat(), y.AsFloat()
+		switch op {
+		case bytecode.ADD:
+			return value.Float(a + b), nil
+		case bytecode.SUB:
+			return value.Float(a - b), nil
+		case bytecode.MUL:
+			return value.Float(a * b), nil
+		case bytecode.DIV:
+			return value.Float(a / b), nil
+		case bytecode.POW:
+			return value.Float(math.Pow(a, b)), nil
+		}
+	case value.KString:
+		if op == bytecode.ADD {
+			a, b := x.AsString(), y.AsString()
+			if len(a)+len(b) > core.MaxStringBytes {
+				return value.Unit, NewFault(faultStringSize)
+			}
+			return value.String(a + b), nil
+		}
+	}
+	return value.Unit, internalFault("%s of %s values", op, x.K)
+}
+
+// ipow is wrapping integer exponentiation by squaring; b >= 0.
+func ipow(a, b int64) int64 {
+	r := int64(1)
+	for b > 0 {
+		if b&1 == 1 {
+			r *= a
+		}
+		a *= a
+		b >>= 1
+	}
+	return r
+}
+
+// equal is `==`: a fast path for scalars, core.Equal (structural) for the
+// rest.
+func equal(x, y value.Value) bool {
+	if x.K != y.K {
+		return false
+	}
+	switch x.K {
+	case value.KInt, value.KBool:
+		return x.N == y.N
+	case value.KString:
+		return x.AsString() == y.AsString()
+	}
+	return core.Equal(x, y)
+}
+
+// order implements < <= > >= on Floats and Strings (Ints take the fast
+// path in the loop). Comparisons with NaN are false, as IEEE says.
+func order(op bytecode.Opcode, x, y value.Value) (bool, *Fault) {
+	if x.K != y.K {
+		return false, internalFault("%s of %s and %s", op, x.K, y.K)
+	}
+	switch x.K {
+	case value.KInt:
+		a, b := x.N, y.N
+		switch op {
+		case bytecode.LT:
+			return a < b, nil
+		case bytecode.LE:
+			return a <= b, nil
+		case bytecode.GT:
+			return a > b, nil
+		}
+		return a >= b, nil
+	case value.KFloat:
+		a, b := x.AsFloat(), y.AsFloat()
+		switch op {
+		case bytecode.LT:
+			return a < b, nil
+		case bytecode.LE:
+			return a <= b, nil
+		case bytecode.GT:
+			return a > b, nil
+		}
+		return a >= b, nil
+	case value.KString:
+		a, b := x.AsString(), y.AsString()
+		switch op {
+		case bytecode.LT:
+			return a < b, nil
+		case bytecode.LE:
+			return a <= b, nil
+		case bytecode.GT:
+			return a > b, nil
+		}
+		return a >= b, nil
+	}
+	return false, internalFault("%s of %s values", op, x.K)
+}
+
+// member is `x in xs` for a List (by ==) or an Int Range.
+func member(x, xs value.Value) (bool, *Fault) {
+	switch c := xs.R.(type) {
+	case *value.List:
+		for _, v := range c.Items {
+			if equal(x, v) {
+				return true, nil
+			}
+		}
+		return false, nil
+	case *value.Range:
+		if x.K != value.KInt {
+			return false, internalFault("IN of a %s value in a Range", x.K)
+		}
+		if c.Inclusive {
+			return c.Lo <= x.N && x.N <= c.Hi, nil
+		}
+		return c.Lo <= x.N && x.N < c.Hi, nil
+	}
+	return false, internalFault("IN on a %s value", xs.K)
+}
+
+// elem is ELEM: tuple element i or positional field i of a data value.
+func elem(x value.Value, i int) (value.Value, *Fault) {
+	switch c := x.R.(type) {
+	case *value.Tuple:
+		if i < len(c.Elems) {
+			return c.Elems[i], nil
+		}
+	case *value.Data:
+		if i < len(c.Fields) {
+			return c.Fields[i], nil
+		}
+	}
+	return value.Unit, internalFault("ELEM %d of a %s value", i, x.K)
+}
+
+// fieldIndex finds a named field of a data value's variant.
+func fieldIndex(d *value.Data, name string) int {
+	if d.Type == nil || d.Tag < 0 || d.Tag >= len(d.Type.Variants) {
+		return -1
+	}
+	for i, f := range d.Type.Variants[d.Tag].Fields {
+		if f == name && i < len(d.Fields) {
+			return i
+		}
+	}
+	return -1
+}
+
+// field is FIELD: the field called name of a record value.
+func field(x value.Value, name string) (value.Value, *Fault) {
+	if d, ok := x.R.(*value.Data); ok {
+		if i := fieldIndex(d, name); i >= 0 {
+			return d.Fields[i], nil
+		}
+	}
+	return value.Unit, internalFault("no field %q in a %s value", name, x.K)
+}
+
+// update is UPDATE: a copy of record r with field name set to v.
+func update(r value.Value, name string, v value.Value) (value.Value, *Fault) {
+	if d, ok := r.R.(*value.Data); ok {
+		if i := fieldIndex(d, name); i >= 0 {
+			fields := make([]value.Value, len(d.Fields))
+			copy(fields, d.Fields)
+			fields[i] = v
+			return value.Value{K: value.KData, R: &value.Data{Type: d.Type, Tag: d.Tag, Fields: fields}}, nil
+		}
+	}
+	return value.Unit, internalFault("no field %q to update in a %s value", name, r.K)
+}
+
+// iter is the state of a `for` loop (a value.KIter value); it never
+// escapes its frame, so ITER_NEXT advances it in place.
+type iter struct {
+	items   []value.Value
+	i       int
+	isRange bool
+	next_   int64 // next Int of a range
+	hi      int64
+	incl    bool
+	done    bool
+}
+
+func newIter(x value.Value) (*iter, *Fault) {
+	switch c := x.R.(type) {
+	case *value.List:
+		return &iter{items: c.Items}, nil
+	case *value.Range:
+		it := &iter{isRange: true, next_: c.Lo, hi: c.Hi, incl: c.Inclusive}
+		if c.Lo > c.Hi || (!c.Inclusive && c.Lo == c.Hi) {
+			it.done = true
+		}
+		return it, nil
+	}
+	return nil, internalFault("cannot iterate over a %s value", x.K)
+}
+
+// next returns the next item, or false when the iteration is over.
+func (it *iter) next() (value.Value, bool) {
+	if !it.isRange {
+		if it.i >= len(it.items) {
+			return value.Unit, false
+		}
+		v := it.items[it.i]
+		it.i++
+		return v, true
+	}
+	if it.done {
+		return value.Unit, false
+	}
+	v := it.next_
+	last := it.hi
+	if !it.incl {
+		last = it.hi - 1
+	}
+	if v >= last {
+		it.done = true
+	} else {
+		it.next_++
+	}
+	return value.Int(v), true
+}
+
+// interp is INTERP: the display text of each value, concatenated.
+func interp(vs []value.Value) (string, *Fault) {
+	var b strings.Builder
+	for _, v := range vs {
+		if v.K == value.KString {
+			b.WriteString(v.AsString())
+		} else {
+			b.WriteString(core.Display(v))
+		}
+		if b.Len() > core.MaxStringBytes {
+			return "", NewFault(faultStringSize)
+		}
+	}
+	return b.String(), nil
+}

@@ -1,0 +1,726 @@
+package vm
+
+import (
+	"fmt"
+
+	"github.com/morrow-lang/morrow/runtime/bytecode"
+	"github.com/morrow-lang/morrow/runtime/value"
+)
+
+// maxPanics bounds how many recovered Go panics one State survives; past
+// it the computation ends at once with its fault, skipping further
+// cleanup, so a broken cleanup path cannot loop forever.
+const maxPanics = 64
+
+// Run executes st for at most budget steps (at least one) and reports how
+// it stopped. One step is one instruction, or one step of running cleanup
+// while returning or unwinding. Calling Run on a finished State returns its
+// terminal outcome again with Steps 0.
+func Run(st *State, host Host, budget int) Outcome {
+	if st.finished {
+		o := st.final
+		o.Steps = 0
+		return o
+	}
+	if budget < 1 {
+		budget = 1
+	}
+	start := st.steps
+	panics := 0
+	for {
+		left := budget - int(st.steps-start)
+		if left < 1 {
+			return Outcome{Status: StatusYield, Steps: int(st.steps - start)}
+		}
+		out, crashed := st.run(host, left)
+		if !crashed {
+			out.Steps = int(st.steps - start)
+			return out
+		}
+		panics++
+		if panics > maxPanics {
+			st.frames = nil
+			st.finish(Outcome{Status: StatusFault, Fault: st.fault})
+			o := st.final
+			o.Steps = int(st.steps - start)
+			return o
+		}
+	}
+}
+
+// finish records the terminal outcome.
+func (st *State) finish(o Outcome) {
+	st.finished = true
+	st.final = o
+	st.stack = nil
+	st.frames = nil
+}
+
+// run is the interpreter loop. It returns crashed = true after recovering
+// a Go panic (the State is then unwinding an internal-error fault and Run
+// calls run again).
+func (st *State) run(host Host, budget int) (out Outcome, crashed bool) {
+	var (
+		fr    *frame
+		code  []bytecode.Instr
+		pc    int
+		sp    = st.sp
+		stack = st.stack
+		steps = 0
+	)
+	p := st.img.Prog
+	consts := p.Consts
+	defer func() {
+		if r := recover(); r != nil {
+			if fr != nil && len(st.frames) > 0 && fr == &st.frames[len(st.frames)-1] {
+				fr.pc = pc
+			}
+			st.steps += int64(steps)
+			if len(st.frames) == 0 {
+				st.finish(Outcome{Status: StatusFault, Fault: internalFault("interpreter failure: %v", r)})
+				out, crashed = st.final, false
+				return
+			}
+			st.raise(internalFault("interpreter failure: %v", r))
+			crashed = true
+		}
+	}()
+	// fail raises f at the current instruction.
+	fail := func(f *Fault) {
+		fr.pc = pc
+		st.sp = sp
+		st.raise(f)
+	}
+
+outer:
+	for {
+		fr = &st.frames[len(st.frames)-1]
+		if fr.mode != modeNormal {
+			if steps >= budget {
+				st.sp = sp
+				st.steps += int64(steps)
+				return Outcome{Status: StatusYield}, false
+			}
+			steps++
+			st.sp = sp
+			if o, done := st.cleanupStep(host); done {
+				st.steps += int64(steps)
+				return o, false
+			}
+			sp, stack = st.sp, st.stack
+			continue outer
+		}
+		code = fr.fn.Code
+		pc = fr.pc
+		for {
+			if steps >= budget {
+				fr.pc = pc
+				st.sp = sp
+				st.steps += int64(steps)
+				return Outcome{Status: StatusYield}, false
+			}
+			steps++
+			in := code[pc]
+			pc++
+			switch in.Op {
+			case bytecode.NOP:
+			case bytecode.POP:
+				sp--
+			case bytecode.DUP:
+				stack[sp] = stack[sp-1]
+				sp++
+			case bytecode.SWAP:
+				stack[sp-1], stack[sp-2] = stack[sp-2], stack[sp-1]
+			case bytecode.UNIT:
+				stack[sp] = value.Unit
+				sp++
+			case bytecode.TRUE:
+				stack[sp] = value.Value{K: value.KBool, N: 1}
+				sp++
+			case bytecode.FALSE:
+				stack[sp] = value.Value{K: value.KBool}
+				sp++
+			case bytecode.INT:
+				stack[sp] = value.Value{K: value.KInt, N: int64(in.A)}
+				sp++
+			case bytecode.CONST:
+				stack[sp] = consts[in.A]
+				sp++
+
+			case bytecode.LOAD:
+				stack[sp] = stack[fr.base+int(in.A)]
+				sp++
+			case bytecode.STORE:
+				sp--
+				stack[fr.base+int(in.A)] = stack[sp]
+			case bytecode.FREE:
+				stack[sp] = fr.free[in.A]
+				sp++
+			case bytecode.FUNC:
+				stack[sp] = st.img.funcVals[in.A]
+				sp++
+			case bytecode.CLOSURE:
+				n := int(in.B)
+				free := make([]value.Value, n)
+				copy(free, stack[sp-n:sp])
+				sp -= n
+				stack[sp] = value.Value{K: value.KFunc, R: &value.Closure{Fn: int(in.A), Free: free}}
+				sp++
+			case bytecode.NATIVE:
+				stack[sp] = st.img.nativeVals[in.A]
+				sp++
+
+			case bytecode.CALL:
+				callee := p.Functions[in.A]
+				fr.pc = pc
+				base := sp - int(in.B)
+				if f := st.pushFrame(callee, int(in.A), base, base, nil); f != nil {
+					fail(f)
+					continue outer
+				}
+				stack = st.stack
+				fr = &st.frames[len(st.frames)-1]
+				code = callee.Code
+				pc = 0
+				sp = base + callee.Locals
+			case bytecode.CALL_VALUE:
+				n := int(in.A)
+				fv := stack[sp-n-1]
+				switch c := fv.R.(type) {
+				case *value.Closure:
+					callee, f := st.closureCallee(c, n)
+					if f == nil {
+						fr.pc = pc
+						base := sp - n
+						f = st.pushFrame(callee, c.Fn, base, base-1, c.Free)
+					}
+					if f != nil {
+						fail(f)
+						continue outer
+					}
+					stack = st.stack
+					fr = &st.frames[len(st.frames)-1]
+					code = callee.Code
+					pc = 0
+					sp = fr.base + callee.Locals
+				case *value.NativeFunc:
+					if c.ID < 0 || c.ID >= len(st.img.natives) {
+						fail(internalFault("call of an unknown native %d", c.ID))
+						continue outer
+					}
+					res, nf := st.img.natives[c.ID].Call(host, stack[sp-n:sp])
+					if nf != nil {
+						fail(fromNative(nf))
+						continue outer
+					}
+					sp -= n + 1
+					stack[sp] = res
+					sp++
+				default:
+					fail(internalFault("call of a %s value", fv.K))
+					continue outer
+				}
+			case bytecode.CALL_NATIVE:
+				n := int(in.B)
+				res, nf := st.img.natives[in.A].Call(host, stack[sp-n:sp])
+				if nf != nil {
+					fail(fromNative(nf))
+					continue outer
+				}
+				sp -= n
+				stack[sp] = res
+				sp++
+			case bytecode.TAIL_CALL:
+				callee := p.Functions[in.A]
+				n := int(in.B)
+				copy(stack[fr.base:], stack[sp-n:sp])
+				st.sp = sp
+				stack = st.ensure(fr.base + callee.Locals + callee.MaxStack)
+				fr.fn, fr.fnIdx, fr.free = callee, int(in.A), nil
+				clear(stack[fr.base+n : fr.base+callee.Locals])
+				code = callee.Code
+				pc = 0
+				sp = fr.base + callee.Locals
+			case bytecode.TAIL_CALL_VALUE:
+				n := int(in.A)
+				fv := stack[sp-n-1]
+				switch c := fv.R.(type) {
+				case *value.Closure:
+					callee, f := st.closureCallee(c, n)
+					if f != nil {
+						fail(f)
+						continue outer
+					}
+					copy(stack[fr.base:], stack[sp-n:sp])
+					st.sp = sp
+					stack = st.ensure(fr.base + callee.Locals + callee.MaxStack)
+					fr.fn, fr.fnIdx, fr.free = callee, c.Fn, c.Free
+					clear(stack[fr.base+n : fr.base+callee.Locals])
+					code = callee.Code
+					pc = 0
+					sp = fr.base + callee.Locals
+				case *value.NativeFunc:
+					if c.ID < 0 || c.ID >= len(st.img.natives) {
+						fail(internalFault("call of an unknown native %d", c.ID))
+						continue outer
+					}
+					res, nf := st.img.natives[c.ID].Call(host, stack[sp-n:sp])
+					if nf != nil {
+						fail(fromNative(nf))
+						continue outer
+					}
+					fr.pc = pc
+					st.sp = sp
+					if o, done := st.returnValue(res); done {
+						st.steps += int64(steps)
+						return o, false
+					}
+					sp, stack = st.sp, st.stack
+					continue outer
+				default:
+					fail(internalFault("call of a %s value", fv.K))
+					continue outer
+				}
+			case bytecode.RETURN:
+				v := stack[sp-1]
+				n := len(st.frames)
+				if len(fr.defers) == 0 && n > 1 && st.frames[n-2].mode == modeNormal {
+					retSP := fr.retSP
+					fr.free = nil
+					st.frames = st.frames[:n-1]
+					fr = &st.frames[n-2]
+					stack[retSP] = v
+					sp = retSP + 1
+					code = fr.fn.Code
+					pc = fr.pc
+					continue
+				}
+				fr.pc = pc
+				st.sp = sp
+				if o, done := st.returnValue(v); done {
+					st.steps += int64(steps)
+					return o, false
+				}
+				sp, stack = st.sp, st.stack
+				continue outer
+
+			case bytecode.JUMP:
+				pc = int(in.A)
+			case bytecode.JUMP_IF_FALSE:
+				sp--
+				if stack[sp].N == 0 {
+					pc = int(in.A)
+				}
+			case bytecode.JUMP_IF_TRUE:
+				sp--
+				if stack[sp].N != 0 {
+					pc = int(in.A)
+				}
+
+			case bytecode.ADD:
+				x, y := stack[sp-2], stack[sp-1]
+				sp--
+				if x.K == value.KInt && y.K == value.KInt {
+					stack[sp-1].N = x.N + y.N
+					continue
+				}
+				r, f := arith(in.Op, x, y)
+				if f != nil {
+					fail(f)
+					continue outer
+				}
+				stack[sp-1] = r
+			case bytecode.SUB:
+				x, y := stack[sp-2], stack[sp-1]
+				sp--
+				if x.K == value.KInt && y.K == value.KInt {
+					stack[sp-1].N = x.N - y.N
+					continue
+				}
+				r, f := arith(in.Op, x, y)
+				if f != nil {
+					fail(f)
+					continue outer
+				}
+				stack[sp-1] = r
+			case bytecode.MUL, bytecode.DIV, bytecode.MOD, bytecode.POW,
+				bytecode.BITAND, bytecode.BITOR, bytecode.BITXOR, bytecode.SHL, bytecode.SHR:
+				x, y := stack[sp-2], stack[sp-1]
+				sp--
+				r, f := arith(in.Op, x, y)
+				if f != nil {
+					fail(f)
+					continue outer
+				}
+				stack[sp-1] = r
+			case bytecode.EQ, bytecode.NE:
+				x, y := stack[sp-2], stack[sp-1]
+				sp--
+				eq := equal(x, y)
+				if in.Op == bytecode.NE {
+					eq = !eq
+				}
+				stack[sp-1] = value.Bool(eq)
+			case bytecode.LT, bytecode.LE, bytecode.GT, bytecode.GE:
+				x, y := stack[sp-2], stack[sp-1]
+				sp--
+				if x.K == value.KInt && y.K == value.KInt {
+					var r bool
+					switch in.Op {
+					case bytecode.LT:
+						r = x.N < y.N
+					case bytecode.LE:
+						r = x.N <= y.N
+					case bytecode.GT:
+						r = x.N > y.N
+					default:
+						r = x.N >= y.N
+					}
+					stack[sp-1] = value.Bool(r)
+					continue
+				}
+				r, f := order(in.Op, x, y)
+				if f != nil {
+					fail(f)
+					continue outer
+				}
+				stack[sp-1] = value.Bool(r)
+			case bytecode.IN:
+				x, xs := stack[sp-2], stack[sp-1]
+				sp--
+				r, f := member(x, xs)
+				if f != nil {
+					fail(f)
+					continue outer
+				}
+				stack[sp-1] = value.Bool(r)
+			case bytecode.NEG:
+				x := stack[sp-1]
+				switch x.K {
+				case value.KInt:
+					stack[sp-1].N = -x.N
+				case value.KFloat:
+					stack[sp-1] = value.Float(-x.AsFloat())
+				default:
+					fail(internalFault("NEG of a %s value", x.K))
+					continue outer
+				}
+			case bytecode.NOT:
+				x := stack[sp-1]
+				if x.K != value.KBool {
+					fail(internalFault("NOT of a %s value", x.K))
+					continue outer
+				}
+				stack[sp-1].N = 1 - (x.N & 1)
+			case bytecode.BITNOT:
+				x := stack[sp-1]
+				if x.K != value.KInt {
+					fail(internalFault("BITNOT of a %s value", x.K))
+					continue outer
+				}
+				stack[sp-1].N = ^x.N
+
+			case bytecode.TUPLE:
+				n := int(in.A)
+				elems := make([]value.Value, n)
+				copy(elems, stack[sp-n:sp])
+				sp -= n
+				stack[sp] = value.Value{K: value.KTuple, R: &value.Tuple{Elems: elems}}
+				sp++
+			case bytecode.LIST:
+				n := int(in.A)
+				var items []value.Value
+				if n > 0 {
+					items = make([]value.Value, n)
+					copy(items, stack[sp-n:sp])
+				}
+				sp -= n
+				stack[sp] = value.Value{K: value.KList, R: &value.List{Items: items}}
+				sp++
+			case bytecode.DATA:
+				t := p.Types[in.A]
+				n := len(t.Variants[in.B].Fields)
+				if n == 0 {
+					stack[sp] = st.img.nullary[in.A][in.B]
+					sp++
+					continue
+				}
+				fields := make([]value.Value, n)
+				copy(fields, stack[sp-n:sp])
+				sp -= n
+				stack[sp] = value.Value{K: value.KData, R: &value.Data{Type: t, Tag: int(in.B), Fields: fields}}
+				sp++
+			case bytecode.RANGE:
+				lo, hi := stack[sp-2], stack[sp-1]
+				sp--
+				if lo.K != value.KInt || hi.K != value.KInt {
+					fail(internalFault("RANGE of %s and %s", lo.K, hi.K))
+					continue outer
+				}
+				stack[sp-1] = value.Value{K: value.KRange, R: &value.Range{Lo: lo.N, Hi: hi.N, Inclusive: in.A == 1}}
+
+			case bytecode.TEST_TAG:
+				d, ok := stack[sp-1].R.(*value.Data)
+				stack[sp-1] = value.Bool(ok && d.Tag == int(in.A))
+			case bytecode.TEST_KIND:
+				stack[sp-1] = value.Bool(stack[sp-1].K == value.Kind(in.A))
+			case bytecode.TEST_TYPE:
+				d, ok := stack[sp-1].R.(*value.Data)
+				stack[sp-1] = value.Bool(ok && d.Type == p.Types[in.A])
+			case bytecode.EQ_CONST:
+				stack[sp-1] = value.Bool(equal(stack[sp-1], consts[in.A]))
+			case bytecode.ELEM:
+				r, f := elem(stack[sp-1], int(in.A))
+				if f != nil {
+					fail(f)
+					continue outer
+				}
+				stack[sp-1] = r
+			case bytecode.FIELD:
+				r, f := field(stack[sp-1], consts[in.A].AsString())
+				if f != nil {
+					fail(f)
+					continue outer
+				}
+				stack[sp-1] = r
+			case bytecode.LIST_LEN:
+				l, ok := stack[sp-1].R.(*value.List)
+				if !ok {
+					fail(internalFault("LIST_LEN of a %s value", stack[sp-1].K))
+					continue outer
+				}
+				stack[sp-1] = value.Value{K: value.KInt, N: int64(len(l.Items))}
+			case bytecode.LIST_ELEM:
+				l, ok := stack[sp-1].R.(*value.List)
+				if !ok || int(in.A) >= len(l.Items) {
+					fail(internalFault("LIST_ELEM %d of a %s value", in.A, stack[sp-1].K))
+					continue outer
+				}
+				stack[sp-1] = l.Items[in.A]
+			case bytecode.LIST_SLICE:
+				l, ok := stack[sp-1].R.(*value.List)
+				if !ok || int(in.A) > len(l.Items) {
+					fail(internalFault("LIST_SLICE %d of a %s value", in.A, stack[sp-1].K))
+					continue outer
+				}
+				stack[sp-1] = value.Value{K: value.KList, R: &value.List{Items: l.Items[in.A:]}}
+			case bytecode.INDEX:
+				xs, i := stack[sp-2], stack[sp-1]
+				sp--
+				l, ok := xs.R.(*value.List)
+				if !ok || i.K != value.KInt {
+					fail(internalFault("INDEX of %s by %s", xs.K, i.K))
+					continue outer
+				}
+				if i.N < 0 || i.N >= int64(len(l.Items)) {
+					fail(NewFault(3))
+					continue outer
+				}
+				stack[sp-1] = l.Items[i.N]
+			case bytecode.UPDATE:
+				r, v := stack[sp-2], stack[sp-1]
+				sp--
+				nr, f := update(r, consts[in.A].AsString(), v)
+				if f != nil {
+					fail(f)
+					continue outer
+				}
+				stack[sp-1] = nr
+
+			case bytecode.ITER:
+				it, f := newIter(stack[sp-1])
+				if f != nil {
+					fail(f)
+					continue outer
+				}
+				stack[sp-1] = value.Value{K: value.KIter, R: it}
+			case bytecode.ITER_NEXT:
+				it, ok := stack[fr.base+int(in.A)].R.(*iter)
+				if !ok {
+					fail(internalFault("ITER_NEXT on a %s value", stack[fr.base+int(in.A)].K))
+					continue outer
+				}
+				if v, more := it.next(); more {
+					stack[sp] = v
+					sp++
+				} else {
+					pc = int(in.B)
+				}
+			case bytecode.INTERP:
+				n := int(in.A)
+				s, f := interp(stack[sp-n : sp])
+				if f != nil {
+					fail(f)
+					continue outer
+				}
+				sp -= n
+				stack[sp] = value.String(s)
+				sp++
+			case bytecode.DEFER:
+				sp--
+				if st.defers >= MaxDefers {
+					fail(NewFault(FaultResource))
+					continue outer
+				}
+				fr.defers = append(fr.defers, stack[sp])
+				st.defers++
+			case bytecode.FAIL:
+				fail(internalFault("%s", consts[in.A].AsString()))
+				continue outer
+
+			default:
+				// The actor opcodes (RECV_*, SPAWN, SEND, SELF) need the
+				// actor runtime, which comes with the actor issue.
+				fail(internalFault("%s is not supported by this runtime yet", in.Op))
+				continue outer
+			}
+		}
+	}
+}
+
+// pushFrame pushes a frame for f whose locals start at base (the arguments
+// are already there). It returns fault 9 when the call depth limit is hit.
+func (st *State) pushFrame(f *bytecode.Function, idx, base, retSP int, free []value.Value) *Fault {
+	if len(st.frames) >= st.maxDepth {
+		return NewFault(FaultResource)
+	}
+	stack := st.ensure(base + f.Locals + f.MaxStack)
+	clear(stack[base+f.Params : base+f.Locals])
+	st.frames = append(st.frames, frame{fn: f, fnIdx: idx, base: base, retSP: retSP, free: free})
+	return nil
+}
+
+// ensure grows the value stack to at least n slots and returns it.
+func (st *State) ensure(n int) []value.Value {
+	if n <= len(st.stack) {
+		return st.stack
+	}
+	size := 2 * len(st.stack)
+	if size < 64 {
+		size = 64
+	}
+	for size < n {
+		size *= 2
+	}
+	ns := make([]value.Value, size)
+	copy(ns, st.stack)
+	st.stack = ns
+	return ns
+}
+
+// closureCallee checks a closure call of n arguments.
+func (st *State) closureCallee(c *value.Closure, n int) (*bytecode.Function, *Fault) {
+	fns := st.img.Prog.Functions
+	if c.Fn < 0 || c.Fn >= len(fns) {
+		return nil, internalFault("closure of an unknown function %d", c.Fn)
+	}
+	callee := fns[c.Fn]
+	if callee.Params != n || len(c.Free) != callee.Captures {
+		return nil, internalFault("%s called with %d arguments and %d captured values (want %d and %d)", callee.Name, n, len(c.Free), callee.Params, callee.Captures)
+	}
+	return callee, nil
+}
+
+// returnValue returns v from the top frame: if the frame has defers it
+// starts running them (the frame becomes "returning"), otherwise the frame
+// is popped. The top frame's pc and st.sp must be saved.
+func (st *State) returnValue(v value.Value) (Outcome, bool) {
+	fr := &st.frames[len(st.frames)-1]
+	if len(fr.defers) > 0 {
+		fr.mode = modeReturning
+		fr.ret = v
+		st.sp = fr.base + fr.fn.Locals
+		return Outcome{}, false
+	}
+	return st.finishReturn(v)
+}
+
+// finishReturn pops the top frame and delivers v to its caller: pushed
+// for a normal caller, discarded for a caller that is running cleanup.
+// When the last frame returns, the computation is done.
+func (st *State) finishReturn(v value.Value) (Outcome, bool) {
+	n := len(st.frames)
+	retSP := st.frames[n-1].retSP
+	st.frames[n-1] = frame{}
+	st.frames = st.frames[:n-1]
+	if n == 1 {
+		st.finish(Outcome{Status: StatusDone, Value: v})
+		return st.final, true
+	}
+	if st.frames[n-2].mode == modeNormal {
+		st.stack[retSP] = v
+		st.sp = retSP + 1
+	} else {
+		st.sp = retSP
+	}
+	return Outcome{}, false
+}
+
+// cleanupStep performs one step for a top frame that is returning or
+// unwinding: call its next defer, or complete the return, or pop it.
+func (st *State) cleanupStep(host Host) (Outcome, bool) {
+	fr := &st.frames[len(st.frames)-1]
+	st.sp = fr.base + fr.fn.Locals
+	if n := len(fr.defers); n > 0 {
+		d := fr.defers[n-1]
+		fr.defers[n-1] = value.Value{}
+		fr.defers = fr.defers[:n-1]
+		st.defers--
+		st.callDefer(host, d)
+		return Outcome{}, false
+	}
+	if fr.mode == modeReturning {
+		fr.mode = modeNormal
+		return st.finishReturn(fr.ret)
+	}
+	// Unwinding a fault: drop the frame.
+	n := len(st.frames)
+	st.frames[n-1] = frame{}
+	st.frames = st.frames[:n-1]
+	if n == 1 {
+		f := st.fault
+		if f == nil {
+			f = internalFault("unwinding without a fault")
+		}
+		st.finish(Outcome{Status: StatusFault, Fault: f})
+		return st.final, true
+	}
+	return Outcome{}, false
+}
+
+// callDefer starts the cleanup d (a zero-argument function value) on top
+// of the current frame. A native cleanup runs at once.
+func (st *State) callDefer(host Host, d value.Value) {
+	switch c := d.R.(type) {
+	case *value.Closure:
+		callee, f := st.closureCallee(c, 0)
+		if f == nil {
+			f = st.pushFrame(callee, c.Fn, st.sp, st.sp, c.Free)
+		}
+		if f != nil {
+			st.raise(f)
+		}
+	case *value.NativeFunc:
+		if c.ID < 0 || c.ID >= len(st.img.natives) {
+			st.raise(internalFault("deferred call of an unknown native %d", c.ID))
+			return
+		}
+		if _, nf := st.img.natives[c.ID].Call(host, nil); nf != nil {
+			st.raise(fromNative(nf))
+		}
+	default:
+		st.raise(internalFault("deferred call of a %s value", d.K))
+	}
+}
+
+// String describes the State for debugging.
+func (st *State) String() string {
+	if st.finished {
+		return fmt.Sprintf("vm.State{finished %s}", st.final.Status)
+	}
+	top := "-"
+	if n := len(st.frames); n > 0 {
+		top = st.frames[n-1].fn.Name
+	}
+	return fmt.Sprintf("vm.State{depth %d, top %s, steps %d}", len(st.frames), top, st.steps)
+}

@@ -1,0 +1,290 @@
+// Package vm is Morrow's bytecode interpreter.
+//
+// # Model
+//
+// A running Morrow computation (the root context now, a process later) is
+// a *State: a heap object holding the call frames, one contiguous value
+// stack and the pending fault, never anything on the Go stack between
+// calls. Run executes a State for a budget of steps and returns an
+// Outcome: Yield (budget spent; call Run again to continue), Done (the
+// entry function returned a value), Fault (a checked runtime fault, with
+// code, message, Morrow source line and a backtrace of function names), or
+// Park (reserved for the actor issue: waiting on a mailbox or timer).
+// Because the whole state is on the heap, a scheduler can interleave many
+// States on few goroutines.
+//
+// # Frames and the value stack
+//
+// Every frame owns a window of the shared value stack: Locals slots
+// starting at base (the caller's pushed arguments become locals
+// 0..Params-1 in place, with no copy) followed by its operand stack, at
+// most MaxStack values deep (the verifier guarantees the bound, so the
+// stack is grown only on calls). A frame records retSP, the caller's stack
+// top to restore when it returns (base for CALL, base-1 for CALL_VALUE,
+// which also pops the function value).
+//
+// # Returns, defers and faults
+//
+// A frame is in one of three modes. Normal frames execute instructions.
+// RETURN in a frame with registered defers saves the result, switches the
+// frame to "returning" and calls the most recently registered defer as an
+// ordinary Morrow call; when that call returns to a returning frame its
+// result is discarded and the next defer runs, until none is left and the
+// saved result goes to the caller. A fault (division by zero, a native's
+// fault, an internal error) records the first fault, switches every frame
+// to "unwinding" and then, one step at a time, drops the top frame's
+// operand stack, runs its remaining defers (LIFO) and pops it, until no
+// frame is left and Run returns the Fault outcome. A defer that faults
+// while unwinding keeps the first fault and unwinding continues, so
+// cleanup runs on every exit path exactly once (LANGUAGE.md §6.4). Defer
+// calls are Morrow calls executed by the same loop, so cleanup is also
+// preemptible and resumable.
+//
+// Tail calls (TAIL_CALL, TAIL_CALL_VALUE) reuse the current frame; the
+// verifier forbids them in functions with defers, so no cleanup is lost.
+//
+// # Safety
+//
+// The verifier (runtime/bytecode.Verify, run by Load) checks operand
+// ranges and stack depths, so the interpreter does not re-check them. The
+// dynamic tags of values cannot be verified statically: operations on the
+// wrong kinds (possible only in hand-made bytecode) raise an internal-error
+// fault. As a last resort Run recovers Go panics and turns them into
+// internal-error faults, so no program can crash the host process.
+//
+// The VM reaches the outside world only through Host: natives get it as
+// their core.Ctx (stdout); the actor issue will add mailbox and process
+// operations to it.
+package vm
+
+import (
+	"fmt"
+
+	"github.com/morrow-lang/morrow/runtime/bytecode"
+	"github.com/morrow-lang/morrow/runtime/value"
+	"github.com/morrow-lang/morrow/stdlib/core"
+)
+
+// Host is the VM's only window on the world. Natives receive it as their
+// core.Ctx. The actor issue extends it with mailbox, timer and process
+// operations (the reserved RECV_*, SPAWN, SEND and SELF opcodes).
+type Host interface {
+	core.Ctx
+}
+
+// Limits of one State.
+const (
+	// DefaultMaxDepth is the default limit on nested (non-tail) calls;
+	// exceeding it is fault 9 (actor resource limit exceeded).
+	DefaultMaxDepth = 1 << 19
+	// MaxDefers is the limit on registered cleanup entries (LANGUAGE.md
+	// §7.5: 4,096 cleanup entries per actor); exceeding it is fault 9.
+	MaxDefers = 4096
+	// FaultResource is the fault code of resource-limit violations.
+	FaultResource = 9
+)
+
+// Image is a loaded program: a verified bytecode.Program with its natives
+// resolved and some per-program values precomputed. An Image is immutable
+// and may be shared by any number of States, concurrently.
+type Image struct {
+	Prog    *bytecode.Program
+	natives []*core.Native
+	// funcVals[i] is the capture-free closure of function i (FUNC).
+	funcVals []value.Value
+	// nativeVals[i] is native i as a function value (NATIVE).
+	nativeVals []value.Value
+	// nullary[t][v] is the shared value of payload-free variant v of type
+	// t (DATA with no fields allocates nothing).
+	nullary [][]value.Value
+}
+
+// Load verifies p and resolves its natives against the standard library
+// (stdlib/core). It refuses a program that fails verification or names a
+// native that does not exist, or calls a native with the wrong number of
+// arguments.
+func Load(p *bytecode.Program) (*Image, error) {
+	if err := bytecode.Verify(p); err != nil {
+		return nil, err
+	}
+	img := &Image{Prog: p}
+	img.natives = make([]*core.Native, len(p.Natives))
+	img.nativeVals = make([]value.Value, len(p.Natives))
+	for i, name := range p.Natives {
+		n, ok := core.Lookup(name)
+		if !ok {
+			return nil, fmt.Errorf("program uses unknown native %q", name)
+		}
+		img.natives[i] = n
+		img.nativeVals[i] = value.Value{K: value.KFunc, R: &value.NativeFunc{ID: i, Name: name}}
+	}
+	for fi, f := range p.Functions {
+		for pc, in := range f.Code {
+			if in.Op == bytecode.CALL_NATIVE {
+				if n := img.natives[in.A]; int(in.B) != n.Arity {
+					return nil, fmt.Errorf("function %d (%s) pc %d: native %s takes %d arguments, called with %d", fi, f.Name, pc, n.Name, n.Arity, in.B)
+				}
+			}
+		}
+	}
+	img.funcVals = make([]value.Value, len(p.Functions))
+	for i := range p.Functions {
+		img.funcVals[i] = value.Value{K: value.KFunc, R: &value.Closure{Fn: i}}
+	}
+	img.nullary = make([][]value.Value, len(p.Types))
+	for ti, t := range p.Types {
+		img.nullary[ti] = make([]value.Value, len(t.Variants))
+		for vi, v := range t.Variants {
+			if len(v.Fields) == 0 {
+				img.nullary[ti][vi] = value.NewData(t, vi)
+			}
+		}
+	}
+	return img, nil
+}
+
+// Native returns the resolved native with index i of the program's native
+// table.
+func (img *Image) Native(i int) *core.Native { return img.natives[i] }
+
+// Status says how a call of Run ended.
+type Status uint8
+
+// Run statuses.
+const (
+	// StatusYield: the step budget was spent; Run may be called again.
+	StatusYield Status = iota
+	// StatusDone: the entry function returned Outcome.Value.
+	StatusDone
+	// StatusFault: a runtime fault ended the computation after its
+	// cleanup ran; Outcome.Fault describes it.
+	StatusFault
+	// StatusPark: the computation waits for a message or a timer (actor
+	// issue); Run may be called again once the host has something for it.
+	StatusPark
+)
+
+var statusNames = [...]string{"yield", "done", "fault", "park"}
+
+func (s Status) String() string {
+	if int(s) < len(statusNames) {
+		return statusNames[s]
+	}
+	return fmt.Sprintf("Status(%d)", uint8(s))
+}
+
+// Outcome is the result of one call of Run.
+type Outcome struct {
+	Status Status
+	Value  value.Value // StatusDone: the returned value
+	Fault  *Fault      // StatusFault
+	Steps  int         // steps executed by this call
+}
+
+// frameMode is what a frame is doing (see the package comment).
+type frameMode uint8
+
+const (
+	modeNormal    frameMode = iota // executing instructions
+	modeReturning                  // RETURN ran; running defers, then returning ret
+	modeUnwinding                  // a fault is unwinding; running defers, then popping
+)
+
+// frame is one activation. It lives in State.frames, never on the Go stack.
+type frame struct {
+	fn     *bytecode.Function
+	fnIdx  int
+	pc     int // next instruction to execute
+	base   int // first local slot in State.stack
+	retSP  int // caller's stack top to restore on return
+	free   []value.Value
+	defers []value.Value
+	mode   frameMode
+	ret    value.Value // modeReturning: the value to return after the defers
+}
+
+// State is the complete, resumable execution state of one computation.
+type State struct {
+	img    *Image
+	frames []frame
+	stack  []value.Value
+	sp     int // stack top: stack[sp] is the first free slot
+
+	fault    *Fault // the first fault, while unwinding
+	finished bool
+	final    Outcome // the terminal outcome once finished
+
+	defers   int   // registered cleanup entries not yet run
+	steps    int64 // total steps executed
+	maxDepth int
+}
+
+// NewState prepares a State that calls function fn of img with args.
+func NewState(img *Image, fn int, args []value.Value) (*State, error) {
+	if img == nil || fn < 0 || fn >= len(img.Prog.Functions) {
+		return nil, fmt.Errorf("vm: no function %d", fn)
+	}
+	f := img.Prog.Functions[fn]
+	if f.Captures != 0 {
+		return nil, fmt.Errorf("vm: function %s needs captured values", f.Name)
+	}
+	return newState(img, fn, nil, args)
+}
+
+// NewClosureState prepares a State that calls the function value f (a
+// closure or a native) with args; spawn uses it in the actor issue.
+func NewClosureState(img *Image, f value.Value, args []value.Value) (*State, error) {
+	c, ok := f.R.(*value.Closure)
+	if f.K != value.KFunc || !ok || c.Fn < 0 || c.Fn >= len(img.Prog.Functions) {
+		return nil, fmt.Errorf("vm: entry is not a compiled closure")
+	}
+	if len(c.Free) != img.Prog.Functions[c.Fn].Captures {
+		return nil, fmt.Errorf("vm: closure has %d captured values, want %d", len(c.Free), img.Prog.Functions[c.Fn].Captures)
+	}
+	return newState(img, c.Fn, c.Free, args)
+}
+
+func newState(img *Image, fn int, free, args []value.Value) (*State, error) {
+	f := img.Prog.Functions[fn]
+	if len(args) != f.Params {
+		return nil, fmt.Errorf("vm: %s takes %d arguments, got %d", f.Name, f.Params, len(args))
+	}
+	size := 64
+	for size < f.Locals+f.MaxStack {
+		size *= 2
+	}
+	st := &State{img: img, stack: make([]value.Value, size), maxDepth: DefaultMaxDepth}
+	copy(st.stack, args)
+	st.frames = append(st.frames, frame{fn: f, fnIdx: fn, free: free})
+	st.sp = f.Locals
+	return st, nil
+}
+
+// SetMaxDepth changes the limit on nested calls (at least 1).
+func (st *State) SetMaxDepth(n int) {
+	if n < 1 {
+		n = 1
+	}
+	st.maxDepth = n
+}
+
+// Steps returns the total number of steps the State has executed.
+func (st *State) Steps() int64 { return st.steps }
+
+// Finished reports whether the computation has ended (done or faulted).
+func (st *State) Finished() bool { return st.finished }
+
+// Depth returns the number of active frames.
+func (st *State) Depth() int { return len(st.frames) }
+
+// Abort starts unwinding the computation with fault f, as if it had
+// faulted at its current instruction: every active frame's cleanup still
+// runs (the engine uses it when its context is cancelled; the actor issue
+// uses it for terminal exits). If a fault is already unwinding, the first
+// one is kept. The next Run calls perform the unwinding.
+func (st *State) Abort(f *Fault) {
+	if st.finished || f == nil {
+		return
+	}
+	st.raise(f)
+}

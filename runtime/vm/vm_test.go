@@ -1,0 +1,674 @@
+package vm
+
+import (
+	"bytes"
+	"io"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/morrow-lang/morrow/runtime/value"
+	"github.com/morrow-lang/morrow/runtime/vm/vmtest"
+)
+
+type testHost struct{ out bytes.Buffer }
+
+func (h *testHost) Stdout() io.Writer { return &h.out }
+
+// run assembles src, runs its entry to completion in slices of budget
+// steps and returns the final outcome and stdout.
+func run(t *testing.T, src string, budget int) (Outcome, string) {
+	t.Helper()
+	p, err := vmtest.Assemble(src)
+	if err != nil {
+		t.Fatalf("assemble: %v", err)
+	}
+	img, err := Load(p)
+	if err != nil {
+		t.Fatalf("load: %v", err)
+	}
+	st, err := NewState(img, p.Entry, nil)
+	if err != nil {
+		t.Fatalf("state: %v", err)
+	}
+	h := &testHost{}
+	for i := 0; ; i++ {
+		o := Run(st, h, budget)
+		if o.Status != StatusYield {
+			return o, h.out.String()
+		}
+		if i > 10_000_000 {
+			t.Fatalf("program does not finish")
+		}
+	}
+}
+
+func wantInt(t *testing.T, o Outcome, n int64) {
+	t.Helper()
+	if o.Status != StatusDone {
+		if o.Fault != nil {
+			t.Fatalf("status %s: %s", o.Status, o.Fault.Report())
+		}
+		t.Fatalf("status %s, want done", o.Status)
+	}
+	if o.Value.K != value.KInt || o.Value.N != n {
+		t.Fatalf("result %v, want Int %d", o.Value, n)
+	}
+}
+
+const sumLoop = `
+func main locals=2
+    @1
+    INT 0
+    STORE 0      # sum
+    INT 1
+    STORE 1      # i
+loop:
+    @2
+    LOAD 1
+    INT 1000
+    GT
+    JUMP_IF_TRUE end
+    LOAD 0
+    LOAD 1
+    ADD
+    STORE 0
+    LOAD 1
+    INT 1
+    ADD
+    STORE 1
+    JUMP loop
+end:
+    @3
+    LOAD 0
+    RETURN
+`
+
+func TestSumLoop(t *testing.T) {
+	o, _ := run(t, sumLoop, 1<<30)
+	wantInt(t, o, 500500)
+}
+
+func TestYieldAndResume(t *testing.T) {
+	p := vmtest.MustAssemble(sumLoop)
+	img, err := Load(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, _ := NewState(img, p.Entry, nil)
+	h := &testHost{}
+	yields, total := 0, 0
+	for {
+		o := Run(st, h, 7)
+		total += o.Steps
+		if o.Steps > 7 {
+			t.Fatalf("slice ran %d steps, budget 7", o.Steps)
+		}
+		if o.Status == StatusYield {
+			yields++
+			continue
+		}
+		wantInt(t, o, 500500)
+		break
+	}
+	if yields < 1000 {
+		t.Fatalf("only %d yields", yields)
+	}
+	if int64(total) != st.Steps() {
+		t.Fatalf("steps: sum of slices %d, state %d", total, st.Steps())
+	}
+	// A finished state keeps its outcome.
+	o := Run(st, h, 10)
+	if o.Status != StatusDone || o.Steps != 0 {
+		t.Fatalf("rerun: %+v", o)
+	}
+}
+
+func TestRecursiveFib(t *testing.T) {
+	src := `
+func main
+    INT 20
+    CALL fib 1
+    RETURN
+func fib params=1
+    LOAD 0
+    INT 2
+    LT
+    JUMP_IF_FALSE rec
+    LOAD 0
+    RETURN
+rec:
+    LOAD 0
+    INT 1
+    SUB
+    CALL fib 1
+    LOAD 0
+    INT 2
+    SUB
+    CALL fib 1
+    ADD
+    RETURN
+`
+	o, _ := run(t, src, 1000)
+	wantInt(t, o, 6765)
+}
+
+func TestFaultBacktrace(t *testing.T) {
+	src := `
+source prog.mr
+func main
+    @7
+    INT 10
+    INT 0
+    CALL div 2
+    RETURN
+func div params=2
+    @3
+    LOAD 0
+    LOAD 1
+    DIV
+    RETURN
+`
+	o, _ := run(t, src, 100)
+	if o.Status != StatusFault {
+		t.Fatalf("status %s", o.Status)
+	}
+	f := o.Fault
+	if f.Code != 1 || f.Msg != "integer division by zero" {
+		t.Fatalf("fault %d %q", f.Code, f.Msg)
+	}
+	if f.File != "prog.mr" || f.Line != 3 {
+		t.Fatalf("location %s", f.Location())
+	}
+	if len(f.Trace) != 2 || f.Trace[0].Func != "div" || f.Trace[1].Func != "main" || f.Trace[1].Line != 7 {
+		t.Fatalf("trace %+v", f.Trace)
+	}
+	want := "morrow: runtime error: integer division by zero\n  at prog.mr:3\n  in div (prog.mr:3)\n  in main (prog.mr:7)\n"
+	if got := f.Report(); got != want {
+		t.Fatalf("report:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// deferProg: main calls work, which registers two defers printing "first"
+// and "second" and then either returns 42 or divides by zero.
+func deferProg(body string) string {
+	return `
+func main
+    @1
+    CALL work 0
+    RETURN
+func work locals=0 flags=hasdefer
+    @2
+    CONST "first"
+    CLOSURE say 1
+    DEFER
+    CONST "second"
+    CLOSURE say 1
+    DEFER
+    @3
+` + body + `
+func say captures=1 flags=defer
+    FREE 0
+    CALL_NATIVE println 1
+    RETURN
+func boom flags=defer
+    @9
+    INT 1
+    INT 0
+    MOD
+    RETURN
+`
+}
+
+func TestDefersRunLIFOOnReturn(t *testing.T) {
+	o, out := run(t, deferProg("    INT 42\n    RETURN"), 3)
+	wantInt(t, o, 42)
+	if out != "second\nfirst\n" {
+		t.Fatalf("output %q", out)
+	}
+}
+
+func TestDefersRunOnFault(t *testing.T) {
+	o, out := run(t, deferProg("    INT 1\n    INT 0\n    DIV\n    RETURN"), 5)
+	if o.Status != StatusFault || o.Fault.Code != 1 {
+		t.Fatalf("outcome %+v", o)
+	}
+	if out != "second\nfirst\n" {
+		t.Fatalf("output %q", out)
+	}
+	if o.Fault.Line != 3 || o.Fault.Trace[0].Func != "work" {
+		t.Fatalf("fault location %s trace %+v", o.Fault.Location(), o.Fault.Trace)
+	}
+}
+
+func TestCleanupFaultAfterReturnStillRunsOthers(t *testing.T) {
+	// The last-registered defer (boom) faults while returning normally:
+	// that fault wins, and the earlier defers still run.
+	body := "    FUNC boom\n    DEFER\n    INT 42\n    RETURN"
+	o, out := run(t, deferProg(body), 4)
+	if o.Status != StatusFault || o.Fault.Code != 1 || o.Fault.Line != 9 {
+		t.Fatalf("outcome %+v", o)
+	}
+	if out != "second\nfirst\n" {
+		t.Fatalf("output %q", out)
+	}
+}
+
+func TestFirstFaultWins(t *testing.T) {
+	// The body faults with index out of bounds (3); the cleanup then
+	// faults with division by zero (1). The body's fault is reported.
+	body := "    FUNC boom\n    DEFER\n    LIST 0\n    INT 5\n    INDEX\n    RETURN"
+	o, out := run(t, deferProg(body), 1000)
+	if o.Status != StatusFault || o.Fault.Code != 3 || o.Fault.Msg != "list index out of bounds" {
+		t.Fatalf("outcome %+v", o.Fault)
+	}
+	if out != "second\nfirst\n" {
+		t.Fatalf("output %q", out)
+	}
+}
+
+func TestTailCallsDoNotGrowTheStack(t *testing.T) {
+	src := `
+func main
+    INT 1000000
+    INT 0
+    TAIL_CALL count 2
+func count params=2
+    LOAD 0
+    INT 0
+    EQ
+    JUMP_IF_FALSE more
+    LOAD 1
+    RETURN
+more:
+    LOAD 0
+    INT 1
+    SUB
+    LOAD 1
+    INT 1
+    ADD
+    TAIL_CALL count 2
+`
+	p := vmtest.MustAssemble(src)
+	img, err := Load(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, _ := NewState(img, p.Entry, nil)
+	st.SetMaxDepth(2)
+	o := Run(st, &testHost{}, 1<<30)
+	wantInt(t, o, 1000000)
+}
+
+func TestCallDepthLimitIsFault9(t *testing.T) {
+	src := `
+func main
+    CALL loop 0
+    RETURN
+func loop
+    CALL loop 0
+    RETURN
+`
+	p := vmtest.MustAssemble(src)
+	img, _ := Load(p)
+	st, _ := NewState(img, p.Entry, nil)
+	st.SetMaxDepth(1000)
+	o := Run(st, &testHost{}, 1<<30)
+	if o.Status != StatusFault || o.Fault.Code != 9 || o.Fault.Msg != "actor resource limit exceeded" {
+		t.Fatalf("outcome %+v", o)
+	}
+}
+
+func TestClosuresAndFunctionValues(t *testing.T) {
+	// adder(n) returns a closure capturing n; main applies it and also
+	// calls the native List.len through a function value and a tail call
+	// through a value.
+	src := `
+func main locals=1
+    INT 5
+    CALL adder 1
+    STORE 0
+    LOAD 0
+    INT 37
+    CALL_VALUE 1        # 42
+    NATIVE List.len
+    INT 1
+    INT 2
+    LIST 2
+    CALL_VALUE 1        # 2
+    ADD                 # 44
+    FUNC twice
+    SWAP
+    TAIL_CALL_VALUE 1   # 88
+func adder params=1
+    LOAD 0
+    CLOSURE add 1
+    RETURN
+func add params=1 captures=1 flags=lambda
+    LOAD 0
+    FREE 0
+    ADD
+    RETURN
+func twice params=1
+    LOAD 0
+    INT 2
+    MUL
+    RETURN
+`
+	o, _ := run(t, src, 1<<20)
+	wantInt(t, o, 88)
+}
+
+// eval runs a single expression program: the instructions leave one value.
+func eval(t *testing.T, code string) Outcome {
+	t.Helper()
+	o, _ := run(t, "func main locals=4\n"+code+"\n    RETURN\n", 1<<20)
+	return o
+}
+
+func TestIntSemantics(t *testing.T) {
+	cases := []struct {
+		code string
+		want int64
+	}{
+		{"CONST 9223372036854775807\n INT 1\n ADD", math.MinInt64},
+		{"CONST -9223372036854775808\n INT 1\n SUB", math.MaxInt64},
+		{"CONST 4611686018427387904\n INT 4\n MUL", 0},
+		{"INT -7\n INT 2\n DIV", -3},
+		{"INT 7\n INT -2\n DIV", -3},
+		{"INT -7\n INT 2\n MOD", -1},
+		{"INT 7\n INT -2\n MOD", 1},
+		{"CONST -9223372036854775808\n INT -1\n DIV", math.MinInt64},
+		{"CONST -9223372036854775808\n INT -1\n MOD", 0},
+		{"INT 2\n INT 10\n POW", 1024},
+		{"INT 3\n INT 0\n POW", 1},
+		{"INT 2\n INT 64\n POW", 0},
+		{"INT 1\n INT 65\n SHL", 2},
+		{"INT -16\n INT 2\n SHR", -4},
+		{"INT 1\n INT -1\n SHL", math.MinInt64},
+		{"INT 12\n INT 10\n BITAND", 8},
+		{"INT 12\n INT 10\n BITOR", 14},
+		{"INT 12\n INT 10\n BITXOR", 6},
+		{"INT 0\n BITNOT", -1},
+		{"CONST -9223372036854775808\n NEG", math.MinInt64},
+	}
+	for _, c := range cases {
+		o := eval(t, c.code)
+		if o.Status != StatusDone || o.Value.K != value.KInt || o.Value.N != c.want {
+			t.Errorf("%q: got %+v, want %d", c.code, o.Value, c.want)
+		}
+	}
+}
+
+func TestArithmeticFaults(t *testing.T) {
+	cases := []struct {
+		code string
+		want int64
+		msg  string
+	}{
+		{"INT 1\n INT 0\n DIV", 1, "integer division by zero"},
+		{"INT 1\n INT 0\n MOD", 1, "integer division by zero"},
+		{"INT 2\n INT -1\n POW", 2, "negative integer exponent"},
+		{"INT 1\n LIST 1\n INT 1\n INDEX", 3, "list index out of bounds"},
+		{"INT 1\n LIST 1\n INT -1\n INDEX", 3, "list index out of bounds"},
+		{"LIST 0\n CALL_NATIVE List.head 1", 4, "head of empty list"},
+	}
+	for _, c := range cases {
+		o := eval(t, c.code)
+		if o.Status != StatusFault || o.Fault.Code != c.want || o.Fault.Msg != c.msg {
+			t.Errorf("%q: got %+v, want fault %d", c.code, o.Fault, c.want)
+		}
+	}
+}
+
+func TestFloatSemantics(t *testing.T) {
+	o := eval(t, "CONST 0.1\n CONST 0.2\n ADD")
+	a, b := 0.1, 0.2
+	if o.Value.K != value.KFloat || o.Value.AsFloat() != a+b || a+b == 0.3 {
+		t.Fatalf("0.1+0.2 = %v", o.Value)
+	}
+	o = eval(t, "CONST 1.0\n CONST 0.0\n DIV")
+	if !math.IsInf(o.Value.AsFloat(), 1) {
+		t.Fatalf("1/0 = %v", o.Value.AsFloat())
+	}
+	o = eval(t, "CONST 0.0\n CONST 0.0\n DIV\n DUP\n EQ")
+	if o.Value.K != value.KBool || o.Value.AsBool() {
+		t.Fatalf("NaN == NaN must be false")
+	}
+	o = eval(t, "CONST 2.0\n CONST 0.5\n POW")
+	if o.Value.AsFloat() != math.Sqrt2 {
+		t.Fatalf("2**0.5 = %v", o.Value.AsFloat())
+	}
+	o = eval(t, `CONST "ab"
+ CONST "abc"
+ LT`)
+	if !o.Value.AsBool() {
+		t.Fatalf(`"ab" < "abc" must be true`)
+	}
+}
+
+func TestStructuralEquality(t *testing.T) {
+	yes := []string{
+		"INT 1\n CONST \"a\"\n TUPLE 2\n INT 1\n CONST \"a\"\n TUPLE 2\n EQ",
+		"INT 1\n INT 2\n LIST 2\n INT 1\n INT 2\n LIST 2\n EQ",
+		"INT 3\n DATA Option 1\n INT 3\n DATA Option 1\n EQ",
+		"DATA Option 0\n DATA Option 0\n EQ",
+		"INT 1\n LIST 1\n LIST 0\n NE",
+		"INT 2\n INT 1\n INT 2\n INT 3\n LIST 3\n IN",
+		"INT 3\n INT 1\n INT 3\n RANGE 1\n IN",
+		"CONST \"x\"\n EQ_CONST \"x\"",
+	}
+	for _, c := range yes {
+		o := eval(t, c)
+		if o.Status != StatusDone || o.Value.K != value.KBool || !o.Value.AsBool() {
+			t.Errorf("%q: got %+v %v", c, o.Value, o.Fault)
+		}
+	}
+	no := []string{
+		"INT 1\n INT 2\n LIST 2\n INT 2\n INT 1\n LIST 2\n EQ",
+		"INT 3\n DATA Option 1\n DATA Option 0\n EQ",
+		"INT 3\n INT 1\n INT 3\n RANGE 0\n IN",
+	}
+	for _, c := range no {
+		o := eval(t, c)
+		if o.Status != StatusDone || o.Value.K != value.KBool || o.Value.AsBool() {
+			t.Errorf("%q: got %+v %v", c, o.Value, o.Fault)
+		}
+	}
+}
+
+func TestIterationAndData(t *testing.T) {
+	// Sum a list and an inclusive range with for loops, build a record,
+	// read and update a field, print an interpolated string.
+	src := `
+type Point record show eq Point(x,y)
+func main locals=4
+    INT 0
+    STORE 0
+    INT 1
+    INT 2
+    INT 3
+    LIST 3
+    ITER
+    STORE 1
+l1:
+    ITER_NEXT 1 e1
+    LOAD 0
+    ADD
+    STORE 0
+    JUMP l1
+e1:
+    INT 1
+    INT 4
+    RANGE 1
+    ITER
+    STORE 1
+l2:
+    ITER_NEXT 1 e2
+    LOAD 0
+    ADD
+    STORE 0
+    JUMP l2
+e2:
+    INT 5
+    INT 5
+    RANGE 0
+    ITER
+    STORE 1
+l3:
+    ITER_NEXT 1 e3
+    STORE 0          # never runs: the range is empty
+    JUMP l3
+e3:
+    INT 1
+    INT 2
+    DATA Point 0
+    STORE 2
+    LOAD 2
+    LOAD 0
+    UPDATE "x"
+    STORE 3
+    CONST "sum="
+    LOAD 0
+    CONST " p="
+    LOAD 3
+    CONST " y="
+    LOAD 3
+    FIELD "y"
+    INTERP 6
+    CALL_NATIVE println 1
+    POP
+    LOAD 3
+    ELEM 0
+    RETURN
+`
+	o, out := run(t, src, 1<<20)
+	wantInt(t, o, 16)
+	if out != "sum=16 p=Point(x: 16, y: 2) y=2\n" {
+		t.Fatalf("output %q", out)
+	}
+}
+
+func TestListPatternOps(t *testing.T) {
+	o := eval(t, `INT 1
+ INT 2
+ INT 3
+ LIST 3
+ STORE 0
+ LOAD 0
+ LIST_LEN
+ LOAD 0
+ LIST_ELEM 2
+ ADD
+ LOAD 0
+ LIST_SLICE 1
+ LIST_ELEM 0
+ ADD
+ INT 7
+ DATA Option 1
+ TEST_TAG 1
+ JUMP_IF_FALSE bad
+ INT 100
+ ADD
+ INT 5
+ TEST_KIND 1
+ JUMP_IF_FALSE bad
+ INT 1000
+ ADD
+ RETURN
+bad:
+ INT -1`)
+	wantInt(t, o, 3+3+2+100+1000)
+}
+
+func TestLoadRefusesUnknownNative(t *testing.T) {
+	p := vmtest.MustAssemble("func main\n INT 1\n CALL_NATIVE No.such 1\n RETURN\n")
+	if _, err := Load(p); err == nil || !strings.Contains(err.Error(), "No.such") {
+		t.Fatalf("err = %v", err)
+	}
+	p = vmtest.MustAssemble("func main\n INT 1\n INT 2\n CALL_NATIVE List.len 2\n RETURN\n")
+	if _, err := Load(p); err == nil || !strings.Contains(err.Error(), "List.len") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestWrongKindsAreInternalFaults(t *testing.T) {
+	for _, code := range []string{
+		"INT 1\n CONST \"a\"\n ADD",
+		"TRUE\n NEG",
+		"INT 1\n CALL_VALUE 0",
+		"INT 1\n ELEM 3",
+		"INT 1\n FIELD \"x\"",
+		"INT 1\n ITER",
+		"UNIT\n INT 1\n INDEX",
+	} {
+		o := eval(t, code)
+		if o.Status != StatusFault || !o.Fault.Internal || !strings.HasPrefix(o.Fault.Msg, "internal error") {
+			t.Errorf("%q: outcome %+v", code, o)
+		}
+	}
+}
+
+func TestGoPanicBecomesInternalFault(t *testing.T) {
+	// Build an image by hand, bypassing the verifier, with an
+	// out-of-range local: the interpreter panics and must recover.
+	p := vmtest.MustAssemble("func main flags=hasdefer\n FUNC c\n DEFER\n LOAD 0\n RETURN\nfunc c\n CONST \"cleanup\"\n CALL_NATIVE println 1\n RETURN\n")
+	p.Functions[0].Code[2].A = 1 << 20
+	img := &Image{Prog: p}
+	if _, err := Load(p); err == nil {
+		t.Fatalf("verifier accepted an out-of-range local")
+	}
+	good, _ := Load(vmtest.MustAssemble("func main\n UNIT\n RETURN\nfunc c\n CONST \"cleanup\"\n CALL_NATIVE println 1\n RETURN\n"))
+	img.natives, img.funcVals, img.nativeVals, img.nullary = good.natives, good.funcVals, good.nativeVals, good.nullary
+	p.Natives = good.Prog.Natives
+	st, _ := NewState(img, 0, nil)
+	h := &testHost{}
+	o := Run(st, h, 1000)
+	if o.Status != StatusFault || !o.Fault.Internal {
+		t.Fatalf("outcome %+v", o)
+	}
+	if h.out.String() != "cleanup\n" {
+		t.Fatalf("cleanup did not run after the panic: %q", h.out.String())
+	}
+}
+
+func TestAbortRunsCleanup(t *testing.T) {
+	src := `
+func main flags=hasdefer
+    FUNC c
+    DEFER
+loop:
+    JUMP loop
+func c
+    CONST "bye"
+    CALL_NATIVE println 1
+    RETURN
+`
+	p := vmtest.MustAssemble(src)
+	img, _ := Load(p)
+	st, _ := NewState(img, p.Entry, nil)
+	h := &testHost{}
+	if o := Run(st, h, 1000); o.Status != StatusYield {
+		t.Fatalf("status %s", o.Status)
+	}
+	st.Abort(&Fault{Msg: "interrupted", Aborted: true})
+	o := Run(st, h, 1000)
+	if o.Status != StatusFault || !o.Fault.Aborted || h.out.String() != "bye\n" {
+		t.Fatalf("outcome %+v, output %q", o, h.out.String())
+	}
+}
+
+func TestActorOpcodesFaultForNow(t *testing.T) {
+	o := eval(t, "SELF")
+	if o.Status != StatusFault || !o.Fault.Internal {
+		t.Fatalf("outcome %+v", o)
+	}
+}
+
+func TestFailOpcode(t *testing.T) {
+	o := eval(t, `FAIL "no match arm matched"`)
+	if o.Status != StatusFault || o.Fault.Msg != "internal error: no match arm matched" {
+		t.Fatalf("outcome %+v", o.Fault)
+	}
+}
+
