@@ -137,6 +137,7 @@ func (c *Checker) callSig(x *ast.Call, sig *FuncSig) Type {
 	order := make([]int, len(x.Args))
 	labeled := false
 	anyLabel := false
+	before := len(c.diags)
 	pos := 0
 	tooMany := false
 	for i, a := range x.Args {
@@ -187,7 +188,7 @@ func (c *Checker) callSig(x *ast.Call, sig *FuncSig) Type {
 		order[i] = j
 	}
 	for j, s := range slots {
-		if s < 0 {
+		if s < 0 && len(c.diags) == before {
 			c.errorf(ErrMissingArg, x.Span(), "missing argument").Notes = []string{fmt.Sprintf("'%s' is not supplied", sig.Params[j].Label)}
 		}
 	}

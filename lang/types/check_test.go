@@ -203,7 +203,7 @@ func TestCalls(t *testing.T) {
 	pre := "fn rect(width: Int, height: Int) -> Int: width * height\nfn main():\n    println("
 	expectDiags(t, pre+"rect(1, 2))\n", "E3012 argument requires label 'width:'", "E3012 argument requires label 'height:'")
 	expectDiags(t, pre+"rect(width: 1, height: 2, 3))\n", "E3006 positional arguments must precede labeled arguments")
-	expectDiags(t, pre+"rect(width: 1, depth: 2))\n", "E3010 missing argument", "E3007 unknown argument label depth")
+	expectDiags(t, pre+"rect(width: 1, depth: 2))\n", "E3007 unknown argument label depth")
 	expectDiags(t, pre+"rect(width: 1, width: 2, height: 3))\n", "E3008 duplicate argument label")
 	expectDiags(t, pre+"rect(width: 1))\n", "E3010 missing argument")
 	expectDiags(t, pre+"Some(1, 2))\n", "E3015 constructor 'Some' expects 1 arguments")

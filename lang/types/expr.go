@@ -915,7 +915,8 @@ func (c *Checker) match(x *ast.Match, hint Type) Type {
 		})
 	}
 	arms := x.Arms
-	c.deferred = append(c.deferred, func() { c.checkArms(arms, st, true, x.Span()) })
+	subj := x.Subject.Span()
+	c.deferred = append(c.deferred, func() { c.checkArms(arms, st, true, subj) })
 	if allNever {
 		return NeverT
 	}
