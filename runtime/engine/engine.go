@@ -1,13 +1,35 @@
-// Package engine runs a loaded program: the root context (main or a
-// library start function) and, later, the process schedulers.
-// PLACEHOLDER: replaced by the engine implementation.
+// Package engine runs a loaded program: the root context (main, or later a
+// library start function) and, with the actor issue, the process
+// schedulers.
+//
+// The root context is not a process (LANGUAGE.md §5.5): Run loads the
+// program (verification and native resolution, runtime/vm.Load), makes a
+// vm.State for the entry function and runs it in slices of a step budget,
+// checking the context between slices. When the context is cancelled, the
+// state is aborted: its cleanup (defer) still runs, in further slices,
+// and Run returns 130.
+//
+// Output: the program's stdout goes through one buffer that is flushed at
+// the end of every slice, before any message on stderr and before Run
+// returns, so stdout and stderr interleave in a sane order and nothing is
+// lost when the program faults.
+//
+// Exit status (LANGUAGE.md §2.2, §10): main returning an Int gives that
+// value masked to 0..255 like a process exit code; Unit or Ok gives 0;
+// Err prints `morrow: main returned Err` and gives 1; a runtime fault
+// prints `morrow: runtime error: <text>`, the Morrow location and a
+// backtrace, and gives 1.
 package engine
 
 import (
+	"bufio"
 	"context"
+	"fmt"
 	"io"
 
 	"github.com/morrow-lang/morrow/runtime/bytecode"
+	"github.com/morrow-lang/morrow/runtime/value"
+	"github.com/morrow-lang/morrow/runtime/vm"
 )
 
 // Options configures one invocation.
@@ -20,10 +42,96 @@ type Options struct {
 	Trace          io.Writer
 }
 
+// Exit statuses of Run besides the program's own.
+const (
+	// ExitFault is the status of a runtime fault, an Err from main, or a
+	// program that cannot be loaded.
+	ExitFault = 1
+	// ExitInterrupted is the status when ctx is cancelled before the
+	// program finished (128 + SIGINT).
+	ExitInterrupted = 130
+)
+
+// DefaultSlice is the number of VM steps the root context runs between
+// context checks and output flushes when Options.Reductions is 0.
+const DefaultSlice = 1 << 16
+
+// rootHost is the VM host of the root context.
+type rootHost struct{ out *bufio.Writer }
+
+func (h *rootHost) Stdout() io.Writer { return h.out }
+
 // Run executes the program and returns the process exit status: main's
 // Int result, 0 for Unit/Ok, 1 for a runtime fault or Err from main.
 // Runtime faults are written to Stderr as `morrow: runtime error: <text>`.
 func Run(ctx context.Context, p *bytecode.Program, opts Options) int {
-	io.WriteString(opts.Stderr, "morrow: engine not implemented yet\n")
-	return 1
+	stdoutW, stderr := opts.Stdout, opts.Stderr
+	if stdoutW == nil {
+		stdoutW = io.Discard
+	}
+	if stderr == nil {
+		stderr = io.Discard
+	}
+	out := bufio.NewWriterSize(stdoutW, 64<<10)
+	defer out.Flush()
+	img, err := vm.Load(p)
+	if err != nil {
+		fmt.Fprintf(stderr, "morrow: cannot run the program: %v\n", err)
+		return ExitFault
+	}
+	if p.Library {
+		fmt.Fprintln(stderr, "morrow: the program has no main function; library mode (pub fn start(port)) is not supported by this runtime yet")
+		return ExitFault
+	}
+	st, err := vm.NewState(img, p.Entry, nil)
+	if err != nil {
+		fmt.Fprintf(stderr, "morrow: cannot run the program: %v\n", err)
+		return ExitFault
+	}
+	slice := opts.Reductions
+	if slice <= 0 {
+		slice = DefaultSlice
+	}
+	host := &rootHost{out: out}
+	aborted := false
+	for {
+		if !aborted && ctx.Err() != nil {
+			aborted = true
+			st.Abort(&vm.Fault{Msg: "interrupted", Aborted: true})
+		}
+		o := vm.Run(st, host, slice)
+		if out.Buffered() > 0 {
+			out.Flush()
+		}
+		switch o.Status {
+		case vm.StatusYield:
+			continue
+		case vm.StatusDone:
+			return mainStatus(o.Value, stderr)
+		case vm.StatusFault:
+			if o.Fault.Aborted {
+				return ExitInterrupted
+			}
+			io.WriteString(stderr, o.Fault.Report())
+			return ExitFault
+		default:
+			// The root context has no mailbox: nothing can wake it.
+			fmt.Fprintf(stderr, "morrow: runtime error: the root context cannot wait for messages\n")
+			return ExitFault
+		}
+	}
+}
+
+// mainStatus maps main's result to the exit status.
+func mainStatus(v value.Value, stderr io.Writer) int {
+	switch v.K {
+	case value.KInt:
+		return int(uint8(v.N))
+	case value.KData:
+		if d, ok := v.R.(*value.Data); ok && d.Type == value.ResultType && d.Tag == value.TagErr {
+			fmt.Fprintln(stderr, "morrow: main returned Err")
+			return ExitFault
+		}
+	}
+	return 0
 }

@@ -1,0 +1,139 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/morrow-lang/morrow/runtime/vm/vmtest"
+)
+
+func runAsm(t *testing.T, ctx context.Context, src string) (int, string, string) {
+	t.Helper()
+	p, err := vmtest.Assemble(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	code := Run(ctx, p, Options{Stdout: &out, Stderr: &errb, Reductions: 100})
+	return code, out.String(), errb.String()
+}
+
+func TestExitStatus(t *testing.T) {
+	cases := []struct {
+		body   string
+		code   int
+		stderr string
+	}{
+		{"UNIT", 0, ""},
+		{"INT 3", 3, ""},
+		{"INT 256", 0, ""},
+		{"INT -1", 255, ""},
+		{"UNIT\n DATA Result 0", 0, ""},
+		{"CONST \"bad\"\n DATA Result 1", 1, "morrow: main returned Err\n"},
+	}
+	for _, c := range cases {
+		code, _, stderr := runAsm(t, context.Background(), "func main\n "+c.body+"\n RETURN\n")
+		if code != c.code || stderr != c.stderr {
+			t.Errorf("%q: status %d stderr %q, want %d %q", c.body, code, stderr, c.code, c.stderr)
+		}
+	}
+}
+
+func TestFaultReportAfterOutput(t *testing.T) {
+	src := `
+source demo.mr
+func main
+    @4
+    CONST "before"
+    CALL_NATIVE println 1
+    POP
+    @5
+    CALL f 0
+    RETURN
+func f
+    @2
+    LIST 0
+    CALL_NATIVE List.head 1
+    RETURN
+`
+	code, out, stderr := runAsm(t, context.Background(), src)
+	if code != 1 || out != "before\n" {
+		t.Fatalf("status %d stdout %q", code, out)
+	}
+	want := "morrow: runtime error: head of empty list\n  at demo.mr:2\n  in f (demo.mr:2)\n  in main (demo.mr:5)\n"
+	if stderr != want {
+		t.Fatalf("stderr %q, want %q", stderr, want)
+	}
+}
+
+func TestLibraryModeIsRefusedClearly(t *testing.T) {
+	code, _, stderr := runAsm(t, context.Background(), "library\nentry start\nfunc start params=1\n UNIT\n RETURN\n")
+	if code != 1 || !strings.Contains(stderr, "no main function") {
+		t.Fatalf("status %d stderr %q", code, stderr)
+	}
+}
+
+func TestUnknownNativeIsRefused(t *testing.T) {
+	code, _, stderr := runAsm(t, context.Background(), "func main\n UNIT\n CALL_NATIVE Nope.nope 1\n RETURN\n")
+	if code != 1 || !strings.Contains(stderr, "Nope.nope") {
+		t.Fatalf("status %d stderr %q", code, stderr)
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the reader in the test and the
+// engine goroutine.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func TestCancelRunsCleanup(t *testing.T) {
+	src := `
+func main flags=hasdefer
+    FUNC bye
+    DEFER
+    CONST "started"
+    CALL_NATIVE println 1
+    POP
+loop:
+    JUMP loop
+func bye
+    CONST "cleanup"
+    CALL_NATIVE println 1
+    RETURN
+`
+	p := vmtest.MustAssemble(src)
+	ctx, cancel := context.WithCancel(context.Background())
+	out := &syncBuffer{}
+	done := make(chan int)
+	go func() { done <- Run(ctx, p, Options{Stdout: out, Reductions: 1000}) }()
+	for !strings.Contains(out.String(), "started") {
+		select {
+		case code := <-done:
+			t.Fatalf("finished early with %d", code)
+		default:
+		}
+	}
+	cancel()
+	if code := <-done; code != ExitInterrupted {
+		t.Fatalf("status %d", code)
+	}
+	if got := out.String(); got != "started\ncleanup\n" {
+		t.Fatalf("stdout %q", got)
+	}
+}
