@@ -27,6 +27,9 @@ func runCases(t *testing.T, cases []nativeCase) {
 		shown := make([]string, len(tc.args))
 		for i, a := range tc.args {
 			shown[i] = Show(a)
+			if len(shown[i]) > 40 {
+				shown[i] = shown[i][:40] + "…"
+			}
 		}
 		label := fmt.Sprintf("%s(%s)", tc.name, strings.Join(shown, ", "))
 		t.Run(label, func(t *testing.T) {
@@ -146,6 +149,7 @@ func TestStringNatives(t *testing.T) {
 		c("String.len", "2", S("é")),
 		c("String.concat", `"ab"`, S("a"), S("b")),
 		c("String.concat", `""`, S(""), S("")),
+		c("String.concat", "fault:5", S(strings.Repeat("a", 8<<20)), S(strings.Repeat("b", 8<<20+1))),
 		c("String.eq", "true", S("é"), S("é")),
 		c("String.eq", "false", S("a"), S("A")),
 		c("String.compare", "-1", S("a"), S("b")),
@@ -185,6 +189,7 @@ func TestStringNatives(t *testing.T) {
 		c("String.join", `""`, L(), S(", ")),
 		c("String.join", `"a"`, Strs("a"), S("-")),
 		c("String.join", `"abc"`, Strs("a", "b", "c"), S("")),
+		c("String.join", "fault:5", Strs(strings.Repeat("a", 8<<20), strings.Repeat("b", 8<<20)), S("-")),
 		c("String.contains", "true", S("hello"), S("ell")),
 		c("String.contains", "false", S("hello"), S("x")),
 		c("String.contains", "true", S("hello"), S("")),
@@ -241,6 +246,12 @@ func TestReplaceLimitBoundary(t *testing.T) {
 	s := strings.Repeat("a", 1024)
 	if _, f := Replace(s, "a", strings.Repeat("b", 16<<10)); f != nil {
 		t.Fatalf("16 MiB result faulted: %v", f)
+	}
+	if _, f := call(t, "String.concat", S(strings.Repeat("a", 8<<20)), S(strings.Repeat("b", 8<<20))); f != nil {
+		t.Fatalf("String.concat of exactly 16 MiB faulted: %v", f)
+	}
+	if _, f := call(t, "String.join", Strs(strings.Repeat("a", 8<<20), strings.Repeat("b", 8<<20-1)), S("-")); f != nil {
+		t.Fatalf("String.join of exactly 16 MiB faulted: %v", f)
 	}
 	if _, f := Repeat("ab", 8<<20); f != nil {
 		t.Fatalf("String.repeat of exactly 16 MiB faulted: %v", f)

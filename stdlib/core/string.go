@@ -171,7 +171,11 @@ func init() {
 			return ok(value.Int(int64(len(str(a[0])))))
 		}),
 		fn("String.concat", kinds(S, S), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
-			return ok(value.String(str(a[0]) + str(a[1])))
+			x, y := str(a[0]), str(a[1])
+			if len(x)+len(y) > MaxStringBytes {
+				return value.Unit, NewFault(FaultStringSize)
+			}
+			return ok(value.String(x + y))
 		}),
 		fn("String.eq", kinds(S, S), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
 			return ok(value.Bool(str(a[0]) == str(a[1])))
@@ -191,15 +195,20 @@ func init() {
 			return Split(str(a[0]), str(a[1]))
 		}),
 		fn("String.join", kinds(L, S), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
-			parts := listItems(a[0])
+			parts, sep := listItems(a[0]), str(a[1])
 			ss := make([]string, len(parts))
+			size := int64(len(sep)) * int64(max(len(parts)-1, 0))
 			for i, p := range parts {
 				if p.K != value.KString {
 					return value.Unit, internalf("String.join element: expected String, found %s", p.K)
 				}
 				ss[i] = str(p)
+				size += int64(len(ss[i]))
 			}
-			return ok(value.String(strings.Join(ss, str(a[1]))))
+			if size > MaxStringBytes {
+				return value.Unit, NewFault(FaultStringSize)
+			}
+			return ok(value.String(strings.Join(ss, sep)))
 		}),
 		fn("String.contains", kinds(S, S), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
 			return ok(value.Bool(strings.Contains(str(a[0]), str(a[1]))))
