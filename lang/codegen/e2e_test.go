@@ -1,0 +1,364 @@
+package codegen
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/morrow-lang/morrow/lang/parser"
+	"github.com/morrow-lang/morrow/lang/source"
+	"github.com/morrow-lang/morrow/runtime/bytecode"
+	"github.com/morrow-lang/morrow/runtime/engine"
+)
+
+// End-to-end tests: source -> parser -> codegen -> verifier -> engine.
+// They bypass the type checker on purpose (codegen must not depend on
+// it), so every program here is one the checker accepts.
+
+// compileSource parses and compiles src, failing the test on any error.
+func compileSource(t *testing.T, src string) *bytecode.Program {
+	t.Helper()
+	f, diags := parser.Parse(source.NewFile("e2e.mr", []byte(src)))
+	if diags.HasErrors() {
+		t.Fatalf("parse: %v", diags.Err())
+	}
+	p, err := Compile(f, nil)
+	if err != nil {
+		t.Fatalf("compile: %v", err)
+	}
+	if err := checkProgram(p); err != nil {
+		t.Fatalf("%v\n%s", err, listing(p))
+	}
+	if err := bytecode.Verify(p); err != nil {
+		t.Fatalf("verify: %v\n%s", err, listing(p))
+	}
+	return p
+}
+
+// runSource compiles and runs src and returns stdout, stderr and the exit
+// status.
+func runSource(t *testing.T, src string) (string, string, int) {
+	t.Helper()
+	p := compileSource(t, src)
+	var out, errb bytes.Buffer
+	status := engine.Run(context.Background(), p, engine.Options{Stdout: &out, Stderr: &errb})
+	return out.String(), errb.String(), status
+}
+
+type e2eCase struct {
+	name   string
+	src    string
+	out    string
+	status int
+	stderr string // substring of stderr, if set
+}
+
+func runCases(t *testing.T, cases []e2eCase) {
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out, errOut, status := runSource(t, strings.TrimLeft(c.src, "\n"))
+			if out != c.out {
+				t.Errorf("stdout:\n%s\nwant:\n%s\nstderr: %s", out, c.out, errOut)
+			}
+			if status != c.status {
+				t.Errorf("status %d, want %d (stderr %q)", status, c.status, errOut)
+			}
+			if c.stderr != "" && !strings.Contains(errOut, c.stderr) {
+				t.Errorf("stderr %q does not contain %q", errOut, c.stderr)
+			}
+		})
+	}
+}
+
+func TestE2EBasics(t *testing.T) {
+	runCases(t, []e2eCase{
+		{name: "arith", src: `
+fn main():
+    let x = 6
+    println(x * 7)
+    println("sum {x + 1} {x > 2} {1.5}")
+    println(7 / 2)
+    println(-7 % 3)
+`, out: "42\nsum 7 true 1.5\n3\n-1\n"},
+		{name: "short-circuit", src: `
+fn loud(tag: String, v: Bool) -> Bool:
+    println(tag)
+    v
+
+fn main():
+    println(loud("a", false) and loud("b", true))
+    println(loud("c", true) or loud("d", true))
+    println(loud("e", true) and loud("f", false))
+`, out: "a\nfalse\nc\ntrue\ne\nf\nfalse\n"},
+		{name: "int-main", src: `
+fn main() -> Int:
+    println("x")
+    3
+`, out: "x\n", status: 3},
+		{name: "unit-main-discards", src: `
+fn seven() -> Int: 7
+
+fn main():
+    seven()
+`, out: "", status: 0},
+	})
+}
+
+func TestE2ECallsAndClosures(t *testing.T) {
+	runCases(t, []e2eCase{
+		{name: "labels-evaluate-in-written-order", src: `
+fn trace(tag: String, v: Int) -> Int:
+    println(tag)
+    v
+
+fn sub(a: Int, b: Int) -> Int: a - b
+
+fn main():
+    println(sub(b: trace("b", 1), a: trace("a", 10)))
+`, out: "b\na\n9\n"},
+		{name: "pipes", src: `
+fn trace(tag: String, v: Int) -> Int:
+    println(tag)
+    v
+
+fn subtract(from total: Int, amount n: Int) -> Int: total - n
+
+fn inc(x: Int) -> Int: x + 1
+
+fn main():
+    println(5 |> inc)
+    println(trace("piped", 1) |> subtract(from: trace("arg", 10), amount: _))
+    println([3, 1, 2] |> List.sort() |> List.reverse())
+`, out: "6\npiped\narg\n9\n[3, 2, 1]\n"},
+		{name: "closures-capture-by-value", src: `
+fn adder(n: Int) -> (Int) -> Int: (x) -> x + n
+
+fn main():
+    let k = 1
+    let f = (x: Int) -> x + k
+    let k = 100
+    println(f(1))
+    let add5 = adder(5)
+    println(add5(10))
+    let nested = () -> () -> k
+    println(nested()())
+    println(List.map([1, 2, 3], (x) -> x * k))
+`, out: "2\n15\n100\n[100, 200, 300]\n"},
+		{name: "functions-and-constructors-as-values", src: `
+fn square(x: Int) -> Int: x * x
+
+fn main():
+    println(List.map([1, 2], square))
+    println(List.map([1, 2], Some))
+    println(List.map(["a", "bc"], String.len))
+`, out: "[1, 4]\n[Some(1), Some(2)]\n[1, 2]\n"},
+		{name: "prelude", src: `
+fn main():
+    let xs = [5, 3, 8, 1]
+    println(List.filter(xs, (x) -> x > 2))
+    println(List.fold(xs, 0, (acc, x) -> acc + x))
+    println(List.find(xs, (x) -> x > 6))
+    println(List.any(xs, (x) -> x == 3))
+    println(List.all(xs, (x) -> x > 0))
+    println(List.sort_by(xs, (a, b) -> if a < b: Less else: if a == b: Equal else: Greater))
+    println(Option.map(Some(2), (x) -> x + 1))
+    println(Result.map(Ok(2), (x) -> x * 10))
+`, out: "[5, 3, 8]\n17\nSome(8)\ntrue\ntrue\n[1, 3, 5, 8]\nSome(3)\nOk(20)\n"},
+	})
+}
+
+func TestE2ETailCalls(t *testing.T) {
+	runCases(t, []e2eCase{
+		{name: "deep-self-and-mutual", src: `
+fn sum_to(n: Int, acc: Int) -> Int:
+    if n == 0: acc else: sum_to(n: n - 1, acc: acc + n)
+
+fn is_even(n: Int) -> Bool: if n == 0: true else: is_odd(n - 1)
+
+fn is_odd(n: Int) -> Bool: if n == 0: false else: is_even(n - 1)
+
+fn tick(n: Int):
+    if n > 0: tick(n - 1)
+
+fn drain(xs: List(Int), n: Int) -> Int:
+    match xs:
+        [] -> n
+        [_, ..rest] -> drain(rest, n + 1)
+
+fn main():
+    println(sum_to(n: 1000000, acc: 0))
+    println(is_even(1000001))
+    tick(1000000)
+    println(drain([1, 2, 3], 0))
+`, out: "500000500000\nfalse\n3\n"},
+	})
+}
+
+func TestE2EControl(t *testing.T) {
+	runCases(t, []e2eCase{
+		{name: "for-break-continue", src: `
+fn main():
+    for i in 0..10:
+        if i == 2: continue
+        if i == 5: break
+        println(i)
+    for (a, b) in [(1, "one"), (2, "two")]:
+        println("{a}={b}")
+    for x in 1..=3:
+        println(x * (if x == 2: continue else: 10))
+`, out: "0\n1\n3\n4\n1=one\n2=two\n10\n30\n"},
+		{name: "match", src: `
+type Shape derive(Show):
+    Circle(Int)
+    Rect(w: Int, h: Int)
+
+fn area(s: Shape) -> Int:
+    match s:
+        Circle(r) -> 3 * r * r
+        Shape.Rect(w, 0) -> 0
+        Rect(w, h) if w > 100 -> -1
+        Rect(w, h) -> w * h
+
+fn describe(xs: List(Int)) -> String:
+    match xs:
+        [] -> "empty"
+        [x] -> "one {x}"
+        [x, y, ..rest] -> "many {x} {y} {List.len(rest)}"
+
+fn classify(n: Int) -> String:
+    match:
+        n < 0 -> "neg"
+        n == 0 -> "zero"
+        _ -> "pos"
+
+fn main():
+    println(area(Circle(2)))
+    println(area(Rect(3, 0)))
+    println(area(Rect(300, 2)))
+    println(area(Rect(3, 4)))
+    println(Rect(1, 2))
+    println(describe([]))
+    println(describe([7]))
+    println(describe([1, 2, 3, 4]))
+    println(classify(-3))
+    println(classify(0))
+    match (1, "x"):
+        (1, "y") -> println("no")
+        (1, s) -> println("yes {s}")
+        _ -> println("other")
+`, out: "12\n0\n-1\n12\nRect(1, 2)\nempty\none 7\nmany 1 2 2\nneg\nzero\nyes x\n"},
+		{name: "let-else-and-try", src: `
+fn half(n: Int) -> Result(Int, String):
+    if n % 2 == 0: Ok(n / 2) else: Err("odd {n}")
+
+fn quarter(n: Int) -> Result(Int, String):
+    defer println("quarter {n} done")
+    let h = half(n)?
+    half(h)
+
+fn first(xs: List(Int)) -> Int:
+    let [x, .._] = xs else: return -1
+    x
+
+fn main():
+    println(quarter(8))
+    println(quarter(6))
+    println(first([4, 5]))
+    println(first([]))
+`, out: "quarter 8 done\nOk(2)\nquarter 6 done\nErr(\"odd 3\")\n4\n-1\n"},
+		{name: "with", src: `
+fn parse(text: String) -> Result(Int, String):
+    match Int.parse(text):
+        Some(n) -> Ok(n)
+        None -> Err("bad")
+
+fn total(a: String, b: String) -> Result(Int, String):
+    with
+        x <- parse(a),
+        y <- parse(b)
+    do
+        Ok(x + y)
+    else
+        Err(e) -> Err("input error: {e}")
+
+fn main():
+    println(total(a: "20", b: "22"))
+    println(total(a: "x", b: "22"))
+`, out: "Ok(42)\nErr(\"input error: bad\")\n"},
+	})
+}
+
+func TestE2EDefer(t *testing.T) {
+	runCases(t, []e2eCase{
+		{name: "lifo-capture-loop", src: `
+fn work():
+    let x = 1
+    defer println("deferred x = {x}")
+    let x = 2
+    for i in 0..2:
+        defer println("loop {i}")
+    println("body x = {x}")
+
+fn main():
+    defer println("main cleanup")
+    work()
+    println("after")
+`, out: "body x = 2\nloop 1\nloop 0\ndeferred x = 1\nafter\nmain cleanup\n"},
+		{name: "defer-on-fault", src: `
+fn boom(n: Int) -> Int:
+    defer println("cleanup")
+    10 / n
+
+fn main():
+    println(boom(0))
+`, out: "cleanup\n", status: 1, stderr: "integer division by zero"},
+	})
+}
+
+func TestE2EDataTypes(t *testing.T) {
+	runCases(t, []e2eCase{
+		{name: "records-newtypes-update", src: `
+type User derive(Show):
+    name: String
+    age: Int
+
+newtype UserId derive(Show, Eq) = UserId(Int)
+
+fn unwrap(UserId(v): UserId) -> Int: v
+
+fn main():
+    let u = User("Ada", 36)
+    println(u)
+    println(u.name)
+    let older = %{ u | age: u.age + 1 }
+    println(older.age)
+    println(u.age)
+    let id = UserId(7)
+    println(id)
+    println(id.0 + unwrap(id))
+    println(id == UserId(7))
+    let t = (1, ("a", 2.5))
+    println(t.1.0)
+    println(3 in [1, 2, 3])
+    println([10, 20, 30][1])
+`, out: "User(name: \"Ada\", age: 36)\nAda\n37\n36\nUserId(7)\n14\ntrue\na\ntrue\n20\n"},
+		{name: "union-narrowing", src: `
+type V = Int | String
+
+fn show_v(v: V) -> String:
+    match v:
+        n: Int -> "int {n}"
+        s: String -> "str {s}"
+
+fn main():
+    println(show_v(3))
+    println(show_v("x"))
+`, out: "int 3\nstr x\n"},
+		{name: "index-fault", src: `
+fn main():
+    let xs = [1, 2]
+    println(xs[5])
+`, out: "", status: 1, stderr: "list index out of bounds"},
+	})
+}
