@@ -36,7 +36,6 @@ var (
 	ErrExpectClose     = diag.Register("E1004", "a bracket opened by a call, list, tuple or parameter list is not closed where expected")
 	ErrTopLevel        = diag.Register("E1005", "something other than a declaration appears at the top level of the file")
 	ErrFnBody          = diag.Register("E1006", "a function has neither a `:` body nor an `->` arrow body")
-	ErrTypeBody        = diag.Register("E1007", "a type declaration has no fields or variants (type requires fields or variants)")
 	ErrRangeChain      = diag.Register("E1008", "range operators are chained, as in `1..2..3`")
 	ErrPipeTarget      = diag.Register("E1009", "the right side of `|>` is not a function name or a call, or has several `_` placeholders")
 	ErrPlaceholder     = diag.Register("E1010", "`_` is used as a value outside a pipe placeholder or pattern")

@@ -11,6 +11,8 @@ import (
 	"github.com/morrow-lang/morrow/lang/source"
 )
 
+var debugErrors = false
+
 // describe names a token for a message ("end of line", "keyword 'match'").
 func describe(t lexer.Token) string {
 	switch int(t.Type) {
@@ -43,38 +45,88 @@ func expectedOf(err error) string {
 	}
 	e := msg[i+len("(expected "):]
 	e = strings.TrimSuffix(e, ")")
+	return firstElem(e)
+}
+
+// firstElem returns the first element of a grammar fragment: a quoted
+// literal, a parenthesised group or a word.
+func firstElem(e string) string {
+	e = strings.TrimSpace(e)
+	if e == "" {
+		return e
+	}
+	switch e[0] {
+	case '"':
+		if j := strings.IndexByte(e[1:], '"'); j >= 0 {
+			return e[:j+2]
+		}
+	case '(':
+		depth := 0
+		for i := 0; i < len(e); i++ {
+			switch e[i] {
+			case '(':
+				depth++
+			case ')':
+				depth--
+				if depth == 0 {
+					return e[:i+1]
+				}
+			}
+		}
+	}
+	if j := strings.IndexByte(e, ' '); j >= 0 {
+		return e[:j]
+	}
 	return e
 }
 
 // userExpectation turns participle's grammar fragment into words.
 func userExpectation(exp string) string {
 	e := strings.TrimSpace(exp)
+	l := strings.ToLower(e)
+	has := func(subs ...string) bool {
+		for _, x := range subs {
+			if strings.HasPrefix(l, x) {
+				return true
+			}
+		}
+		return false
+	}
 	switch {
 	case e == "":
 		return ""
-	case strings.HasPrefix(e, `"`) && strings.Count(e, `"`) == 2:
-		return "'" + strings.Trim(e, `"`) + "'"
-	case strings.HasPrefix(e, "<ident>") || e == "Ident" || strings.HasPrefix(e, "Name") || strings.HasPrefix(e, "gName"):
+	case (strings.HasPrefix(e, `"`) || strings.HasPrefix(e, "'")) && len(e) <= 6 && !strings.Contains(e, " "):
+		return "'" + strings.Trim(e, `"'`) + "'"
+	case has("<ident>", "gname"):
 		return "a name"
-	case strings.Contains(e, "gPattern") || strings.Contains(e, "gArmPat") || strings.HasPrefix(e, "Pattern"):
+	case has("gpattern", "garmpat", "gpat"):
 		return "a pattern"
-	case strings.Contains(e, "gType") || strings.Contains(e, "gNamedType"):
+	case has("gtype", "gnamedtype", "gfntype"):
 		return "a type"
-	case strings.Contains(e, "gParam"):
+	case has("gparam"):
 		return "a parameter"
-	case strings.Contains(e, "gStmt"):
+	case has("gstmt"):
 		return "a statement"
-	case strings.Contains(e, "gExpr") || strings.Contains(e, "gUnary") || strings.Contains(e, "gBody") || strings.Contains(e, "gPostfix") || strings.Contains(e, "gPrimary"):
+	case has("gexpr", "gunary", "gbody", "gpostfix", "gprimary", "gparenelem", "garg"):
 		return "an expression"
-	case strings.Contains(e, "Newline"):
+	case has("<newline>"):
 		return "the end of the line"
-	case strings.Contains(e, "gTypeLine"):
+	case has("<indent>"):
+		return "an indented block"
+	case has("gtypeline"):
 		return "a field or variant"
+	case has("gdecl", "gfn"):
+		return "a declaration"
+	case has("garm", "gcondarm", "grecvarm"):
+		return "a match arm 'pattern -> body'"
 	}
 	return ""
 }
 
 func indexOfToken(toks []lexer.Token, t lexer.Token) int {
+	if t.Type == lexer.EOF {
+		return len(toks)
+	}
 	for i := range toks {
 		if toks[i].Pos.Offset == t.Pos.Offset && toks[i].Type == t.Type && toks[i].Value == t.Value {
 			return i
@@ -148,6 +200,9 @@ func translate(dl *diag.List, f *source.File, toks []lexer.Token, err error) {
 		return
 	}
 	t := ute.Unexpected
+	if debugErrors {
+		fmt.Println("PARTICIPLE:", err)
+	}
 	i := indexOfToken(toks, t)
 	exp := expectedOf(err)
 	want := userExpectation(exp)
@@ -157,7 +212,8 @@ func translate(dl *diag.List, f *source.File, toks []lexer.Token, err error) {
 		prev = toks[i-1]
 	}
 	// a keyword where a name or pattern belongs
-	if t.Type == tKeyword && (want == "a name" || want == "a pattern" || want == "a parameter" ||
+	nextIsColon := i+1 < len(toks) && toks[i+1].Type == tPunct && toks[i+1].Value == ":"
+	if t.Type == tKeyword && (want == "a name" || want == "a pattern" || want == "a parameter" || nextIsColon ||
 		(hasPrev && prev.Type == tKeyword && (prev.Value == "let" || prev.Value == "fn" || prev.Value == "for" || prev.Value == "type"))) {
 		dl.Add(f, ErrKeywordName, tokSpan(t), "expected an identifier but found keyword '%s'", t.Value)
 		return
@@ -186,6 +242,8 @@ func translate(dl *diag.List, f *source.File, toks []lexer.Token, err error) {
 	}
 	msg := ""
 	switch {
+	case t.Type == tPunct && t.Value == "=" && want != "'='":
+		msg = "unexpected '='; there is no assignment, bind a new name with 'let name = value'"
 	case want != "":
 		msg = fmt.Sprintf("expected %s, found %s", want, describe(t))
 	case t.Type == tEOF:

@@ -31,7 +31,7 @@ type gName struct {
 type gFn struct {
 	Tokens []lexer.Token
 	Name   *gName    `parser:"'fn' @@"`
-	Params []*gParam `parser:"'(' ( @@ ( ',' @@ )* ','? )? ')'"`
+	Params []*gParam `parser:"'(' ( @@ ( (?! ',' ')') ',' @@ )* ','? )? ')'"`
 	Arrow  *gExpr    `parser:"( '->' @@ )?"`
 	Colon  bool      `parser:"( @':'"`
 	Body   *gBody    `parser:"  @@ )?"`
@@ -39,7 +39,7 @@ type gFn struct {
 
 type gParam struct {
 	Tokens []lexer.Token
-	Label  *gName    `parser:"( @@ (?= Ident) )?"`
+	Label  *gName    `parser:"( (?= Ident Ident) @@ )?"`
 	Pat    *gPattern `parser:"@@"`
 	Type   *gType    `parser:"( ':' @@ )?"`
 }
@@ -47,11 +47,11 @@ type gParam struct {
 type gTypeDecl struct {
 	Tokens []lexer.Token
 	Name   *gName       `parser:"'type' @@"`
-	Params []string     `parser:"( '(' ( @Ident ( ',' @Ident )* ','? )? ')' )?"`
-	Derive []*gName     `parser:"( 'derive' '(' ( @@ ( ',' @@ )* ','? )? ')' )?"`
+	Params []string     `parser:"( '(' ( @Ident ( (?! ',' ')') ',' @Ident )* ','? )? ')' )?"`
+	Derive []*gName     `parser:"( 'derive' '(' ( @@ ( (?! ',' ')') ',' @@ )* ','? )? ')' )?"`
 	Alias  *gType       `parser:"( '=' @@"`
 	Colon  bool         `parser:"| @':'"`
-	Lines  []*gTypeLine `parser:"  ( Newline Indent @@+ Dedent )? )"`
+	Lines  []*gTypeLine `parser:"  ( (?= Newline Indent) Newline Indent @@+ Dedent )? )"`
 }
 
 type gTypeLine struct {
@@ -59,20 +59,20 @@ type gTypeLine struct {
 	Name      *gName     `parser:"@@"`
 	FieldType *gType     `parser:"( ':' @@ )?"`
 	Paren     bool       `parser:"( @'('"`
-	Fields    []*gVField `parser:"  ( @@ ( ',' @@ )* ','? )? ')' )? Newline"`
+	Fields    []*gVField `parser:"  ( @@ ( (?! ',' ')') ',' @@ )* ','? )? ')' )? Newline"`
 }
 
 type gVField struct {
 	Tokens []lexer.Token
-	Name   string `parser:"( @Ident ':' )?"`
+	Name   string `parser:"( (?= Ident ':') @Ident ':' )?"`
 	Type   *gType `parser:"@@"`
 }
 
 type gNewtype struct {
 	Tokens []lexer.Token
 	Name   *gName   `parser:"'newtype' @@"`
-	Params []string `parser:"( '(' ( @Ident ( ',' @Ident )* ','? )? ')' )?"`
-	Derive []*gName `parser:"( 'derive' '(' ( @@ ( ',' @@ )* ','? )? ')' )?"`
+	Params []string `parser:"( '(' ( @Ident ( (?! ',' ')') ',' @Ident )* ','? )? ')' )?"`
+	Derive []*gName `parser:"( 'derive' '(' ( @@ ( (?! ',' ')') ',' @@ )* ','? )? ')' )?"`
 	Ctor   string   `parser:"'=' @Ident"`
 	Type   *gType   `parser:"'(' @@ ')'"`
 }
@@ -93,13 +93,13 @@ type gTypeAtom struct {
 
 type gFnType struct {
 	Tokens []lexer.Token
-	Params []*gType   `parser:"'fn' '(' ( @@ ( ',' @@ )* ','? )? ')'"`
+	Params []*gType   `parser:"'fn' '(' ( @@ ( (?! ',' ')') ',' @@ )* ','? )? ')'"`
 	Ret    *gTypeAtom `parser:"'->' @@"`
 }
 
 type gTypeParen struct {
 	Tokens []lexer.Token
-	Elems  []*gType   `parser:"'(' ( @@ ( ',' @@ )*"`
+	Elems  []*gType   `parser:"'(' ( @@ ( (?! ',' ')') ',' @@ )*"`
 	Trail  bool       `parser:"  @','? )? ')'"`
 	Ret    *gTypeAtom `parser:"( '->' @@ )?"`
 }
@@ -107,7 +107,7 @@ type gTypeParen struct {
 type gNamedType struct {
 	Tokens []lexer.Token
 	Parts  []string `parser:"@Ident ( '.' @Ident )*"`
-	Args   []*gType `parser:"( '(' ( @@ ( ',' @@ )* ','? )? ')' )?"`
+	Args   []*gType `parser:"( '(' ( @@ ( (?! ',' ')') ',' @@ )* ','? )? ')' )?"`
 }
 
 // ---------------------------------------------------------------- statements
@@ -176,41 +176,40 @@ type gSuffix struct {
 type gCallArgs struct {
 	Tokens []lexer.Token
 	Open   bool    `parser:"@'('"`
-	Args   []*gArg `parser:"( @@ ( ',' @@ )* ','? )? ')'"`
+	Args   []*gArg `parser:"( @@ ( (?! ',' ')') ',' @@ )* ','? )? ')'"`
 }
 
 type gArg struct {
 	Tokens []lexer.Token
-	Label  string `parser:"( @Ident ':' )?"`
+	Label  string `parser:"( (?= Ident ':') @Ident ':' )?"`
 	Value  *gExpr `parser:"@@"`
 }
 
 type gPrimary struct {
 	Tokens   []lexer.Token
-	Int      *string     `parser:"  @Int"`
-	Float    *string     `parser:"| @Float"`
-	Str      *string     `parser:"| @String"`
-	True     bool        `parser:"| @'true'"`
-	False    bool        `parser:"| @'false'"`
-	Paren    *gParen     `parser:"| @@"`
-	List     *gList      `parser:"| @@"`
-	Brace    *gBrace     `parser:"| @@"`
-	FnLam    *gFnLambda  `parser:"| @@"`
-	If       *gIf        `parser:"| @@"`
-	CondM    *gCondMatch `parser:"| @@"`
-	Match    *gMatch     `parser:"| @@"`
-	Recv     *gReceive   `parser:"| @@"`
-	For      *gFor       `parser:"| @@"`
-	Return   *gReturn    `parser:"| @@"`
-	Break    bool        `parser:"| @'break'"`
-	Continue bool        `parser:"| @'continue'"`
-	With     *gWith      `parser:"| @@"`
-	Name     *string     `parser:"| @( Ident | 'spawn' | 'send' )"`
+	Int      *string    `parser:"  @Int"`
+	Float    *string    `parser:"| @Float"`
+	Str      *string    `parser:"| @String"`
+	True     bool       `parser:"| @'true'"`
+	False    bool       `parser:"| @'false'"`
+	Paren    *gParen    `parser:"| @@"`
+	List     *gList     `parser:"| @@"`
+	Brace    *gBrace    `parser:"| @@"`
+	FnLam    *gFnLambda `parser:"| @@"`
+	If       *gIf       `parser:"| @@"`
+	Match    *gMatch    `parser:"| @@"`
+	Recv     *gReceive  `parser:"| @@"`
+	For      *gFor      `parser:"| @@"`
+	Return   *gReturn   `parser:"| @@"`
+	Break    bool       `parser:"| @'break'"`
+	Continue bool       `parser:"| @'continue'"`
+	With     *gWith     `parser:"| @@"`
+	Name     *string    `parser:"| @( Ident | 'spawn' | 'send' )"`
 }
 
 type gParen struct {
 	Tokens []lexer.Token
-	Elems  []*gParenElem `parser:"'(' ( @@ ( ',' @@ )*"`
+	Elems  []*gParenElem `parser:"'(' ( @@ ( (?! ',' ')') ',' @@ )*"`
 	Trail  bool          `parser:"  @','? )? ')'"`
 	Arrow  bool          `parser:"( @'->'"`
 	Body   *gBody        `parser:"  @@ )?"`
@@ -224,16 +223,16 @@ type gParenElem struct {
 
 type gList struct {
 	Tokens []lexer.Token
-	Elems  []*gExpr `parser:"'[' ( @@ ( ',' @@ )* ','? )? ']'"`
+	Elems  []*gExpr `parser:"'[' ( @@ ( (?! ',' ']') ',' @@ )* ','? )? ']'"`
 }
 
 type gBrace struct {
 	Tokens []lexer.Token
 	Open   bool         `parser:"@'%{'"`
 	First  *gExpr       `parser:"( @@"`
-	Upd    []*gFieldSet `parser:"  ( '|' @@ ( ',' @@ )* ','?"`
+	Upd    []*gFieldSet `parser:"  ( '|' @@ ( (?! ',' '}') ',' @@ )* ','?"`
 	MapV   *gExpr       `parser:"  | ':' @@"`
-	More   []*gKV       `parser:"    ( ',' @@ )* ','? ) )? '}'"`
+	More   []*gKV       `parser:"    ( (?! ',' '}') ',' @@ )* ','? ) )? '}'"`
 }
 
 type gFieldSet struct {
@@ -250,7 +249,7 @@ type gKV struct {
 
 type gFnLambda struct {
 	Tokens []lexer.Token
-	Params []*gParam `parser:"'fn' '(' ( @@ ( ',' @@ )* ','? )? ')'"`
+	Params []*gParam `parser:"'fn' '(' ( @@ ( (?! ',' ')') ',' @@ )* ','? )? ')'"`
 	Body   *gBody    `parser:"'->' @@"`
 }
 
@@ -276,9 +275,10 @@ type gArm struct {
 
 type gMatch struct {
 	Tokens  []lexer.Token
-	Subject *gExpr  `parser:"'match' @@ ':'"`
-	Arms    []*gArm `parser:"( Newline Indent ( @@ Newline )+ Dedent"`
-	Inline  []*gArm `parser:"| @@ ( ',' @@ )* )"`
+	Cond    *gCondBody `parser:"'match' ( ':' @@"`
+	Subject *gExpr     `parser:"| @@ ':'"`
+	Arms    []*gArm    `parser:"( Newline Indent ( @@ Newline )+ Dedent"`
+	Inline  []*gArm    `parser:"| @@ ( ',' @@ )* ) )"`
 }
 
 type gCondArm struct {
@@ -287,9 +287,9 @@ type gCondArm struct {
 	Body   *gBody `parser:"'->' @@"`
 }
 
-type gCondMatch struct {
+type gCondBody struct {
 	Tokens []lexer.Token
-	Arms   []*gCondArm `parser:"'match' ':' ( Newline Indent ( @@ Newline )+ Dedent"`
+	Arms   []*gCondArm `parser:"( Newline Indent ( @@ Newline )+ Dedent"`
 	Inline []*gCondArm `parser:"| @@ ( ',' @@ )* )"`
 }
 
@@ -330,7 +330,7 @@ type gWithStep struct {
 
 type gWith struct {
 	Tokens []lexer.Token
-	Steps  []*gWithStep `parser:"'with' ( Newline Indent @@ ( ',' Newline? @@ )* ','? Newline Dedent"`
+	Steps  []*gWithStep `parser:"'with' ( Newline Indent @@ ( ',' Newline? @@ )* Newline Dedent"`
 	Inline []*gWithStep `parser:"       | @@ ( ',' @@ )* )"`
 	Body   *gBody       `parser:"'do' ':'? @@"`
 	Else   []*gArm      `parser:"( 'else' ':'? ( Newline Indent ( @@ Newline )+ Dedent | @@ ( ',' @@ )* ) )?"`
@@ -340,9 +340,9 @@ type gWith struct {
 
 type gPattern struct {
 	Tokens []lexer.Token
-	Neg    bool       `parser:"( @'-'?"`
-	Int    *string    `parser:"  ( @Int"`
-	Float  *string    `parser:"  | @Float )"`
+	Neg    *gNegLit   `parser:"( @@"`
+	Int    *string    `parser:"| @Int"`
+	Float  *string    `parser:"| @Float"`
 	Str    *string    `parser:"| @String"`
 	True   bool       `parser:"| @'true'"`
 	False  bool       `parser:"| @'false'"`
@@ -351,15 +351,21 @@ type gPattern struct {
 	Ctor   *gPatName  `parser:"| @@ )"`
 }
 
+type gNegLit struct {
+	Tokens []lexer.Token
+	Int    *string `parser:"'-' ( @Int"`
+	Float  *string `parser:"| @Float )"`
+}
+
 type gPatParen struct {
 	Tokens []lexer.Token
-	Elems  []*gPattern `parser:"'(' ( @@ ( ',' @@ )*"`
+	Elems  []*gPattern `parser:"'(' ( @@ ( (?! ',' ')') ',' @@ )*"`
 	Trail  bool        `parser:"  @','? )? ')'"`
 }
 
 type gPatList struct {
 	Tokens []lexer.Token
-	Elems  []*gPatElem `parser:"'[' ( @@ ( ',' @@ )* ','? )? ']'"`
+	Elems  []*gPatElem `parser:"'[' ( @@ ( (?! ',' ']') ',' @@ )* ','? )? ']'"`
 }
 
 type gPatElem struct {
@@ -373,7 +379,7 @@ type gPatName struct {
 	Tokens []lexer.Token
 	Parts  []string    `parser:"@Ident ( '.' @( Ident | Keyword ) )*"`
 	Parens bool        `parser:"( @'('"`
-	Args   []*gPattern `parser:"  ( @@ ( ',' @@ )* ','? )? ')' )?"`
+	Args   []*gPattern `parser:"  ( @@ ( (?! ',' ')') ',' @@ )* ','? )? ')' )?"`
 }
 
 // gExprOnly parses one interpolated expression.

@@ -28,6 +28,7 @@ type layout struct {
 	errOffs    []int
 	lineIndent int // indentation of the current physical line
 	prev       *tok
+	lexErrs    []int // sorted offsets of lexical errors (for suppression)
 }
 
 func (l *layout) errorf(code diag.Code, start, end int, format string, args ...any) {
@@ -216,11 +217,18 @@ func (l *layout) unwindUnclosed(at *tok) {
 		fr := l.stack[i]
 		if fr.opener != nil {
 			o := fr.opener
+			if end := len(l.f.Src); at != nil {
+				end = at.start
+				if rangeHas(l.lexErrs, o.start, end) {
+					break // a lexical error inside explains it
+				}
+			} else if rangeHas(l.lexErrs, o.start, end+1) {
+				break
+			}
 			l.errorf(ErrUnclosed, o.start, o.end, "expected '%s' to close the %s opened here", closerFor(o.text), fr.role)
 			break
 		}
 	}
-	_ = at
 	l.stack = l.stack[:1]
 }
 

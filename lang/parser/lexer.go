@@ -516,6 +516,7 @@ func (s *scanner) stringLit() tok {
 		b.Reset()
 	}
 	closed := false
+	errsBefore := len(*s.diags)
 	for s.pos < len(s.src) {
 		c := s.src[s.pos]
 		if triple && c == '"' && strings.HasPrefix(string(s.src[s.pos:min(len(s.src), s.pos+3)]), `"""`) {
@@ -603,7 +604,9 @@ func (s *scanner) stringLit() tok {
 		b.WriteByte(c)
 		s.pos++
 	}
-	if !closed {
+	if !closed && len(*s.diags) > errsBefore && lit.interp {
+		// an unclosed interpolation already explains the problem
+	} else if !closed {
 		if triple {
 			s.errorf(ErrStringUnclosed, start, start+3, "unterminated triple-quoted string literal")
 		} else {
@@ -628,6 +631,7 @@ func (s *scanner) interpolation(triple bool) (strPart, bool) {
 	s.depth++
 	defer func() { s.depth-- }()
 	braces := 0
+	errsBefore := len(*s.diags)
 	savedNL := s.sawNewline
 	for {
 		if triple {
@@ -637,7 +641,9 @@ func (s *scanner) interpolation(triple bool) (strPart, bool) {
 			s.skipSpace(true)
 		}
 		if s.pos >= len(s.src) || s.src[s.pos] == '\n' {
-			s.errorf(ErrInterp, open, open+1, "unclosed '{' in string interpolation")
+			if len(*s.diags) == errsBefore {
+				s.errorf(ErrInterp, open, open+1, "unclosed '{' in string interpolation")
+			}
 			p.end = s.pos
 			return p, false
 		}

@@ -153,8 +153,7 @@ func (lw *lowerer) typeDecl(g *gTypeDecl) *ast.TypeDecl {
 		return d
 	}
 	if len(g.Lines) == 0 {
-		lw.errorf(ErrTypeBody, d.NameSpan, "type requires fields or variants")
-		return d
+		return d // the checker reports the empty body
 	}
 	record := g.Lines[0].FieldType != nil
 	if record {
@@ -732,15 +731,15 @@ func (lw *lowerer) primary(g *gPrimary) ast.Expr {
 			n.Else = lw.body(g.If.Else)
 		}
 		return n
-	case g.Match != nil:
+	case g.Match != nil && g.Match.Cond == nil:
 		m := &ast.Match{Pos: p, Subject: lw.expr(g.Match.Subject)}
 		for _, a := range append(g.Match.Arms, g.Match.Inline...) {
 			m.Arms = append(m.Arms, lw.arm(a))
 		}
 		return m
-	case g.CondM != nil:
+	case g.Match != nil:
 		m := &ast.Match{Pos: p}
-		for _, a := range append(g.CondM.Arms, g.CondM.Inline...) {
+		for _, a := range append(g.Match.Cond.Arms, g.Match.Cond.Inline...) {
 			arm := &ast.Arm{Pos: pos(a.Tokens), Body: lw.body(a.Body)}
 			if isHole(a.Cond) {
 				arm.Pattern = &ast.WildcardPat{Pos: pos(a.Cond.Tokens)}
@@ -1042,9 +1041,12 @@ func (lw *lowerer) pattern(g *gPattern) ast.Pattern {
 	}
 	p := pos(g.Tokens)
 	switch {
+	case g.Neg != nil:
+		pr := &gPrimary{Int: g.Neg.Int, Float: g.Neg.Float}
+		return &ast.LitPat{Pos: p, Value: lw.literal(pr, true, p.S)}
 	case g.Int != nil || g.Float != nil:
 		pr := &gPrimary{Int: g.Int, Float: g.Float}
-		return &ast.LitPat{Pos: p, Value: lw.literal(pr, g.Neg, p.S)}
+		return &ast.LitPat{Pos: p, Value: lw.literal(pr, false, p.S)}
 	case g.Str != nil:
 		return lw.strPattern(g.Tokens[0].Pos.Offset, p)
 	case g.True || g.False:

@@ -109,9 +109,12 @@ var (
 	built     *parsers
 )
 
-// lookahead bounds participle's backtracking: the grammar needs at most a
-// few tokens to choose an alternative (a label before ':', `match:`).
-const lookahead = 4
+// lookahead bounds participle's backtracking. The grammar is LL: wherever
+// it must look further than one token to choose (a label before ':', a
+// trailing comma before ')'), it says so with an explicit (?= …) or (?! …)
+// group, so any alternative that consumed a token and then failed is a real
+// error, reported at the deepest point reached.
+const lookahead = 0
 
 func getParsers() *parsers {
 	buildOnce.Do(func() {
@@ -144,7 +147,8 @@ func Parse(f *source.File) (*ast.File, diag.List) {
 		dl.Add(f, ErrTooManyTokens, source.Span{}, "source file has more than the %s-token limit", tokenLimitString)
 		return file, dl
 	}
-	lay := &layout{f: f, diags: &dl}
+	sort.Ints(s.errOffs)
+	lay := &layout{f: f, diags: &dl, lexErrs: s.errOffs}
 	lay.run(raw)
 
 	errOffs := append(append([]int(nil), s.errOffs...), lay.errOffs...)
@@ -172,6 +176,12 @@ func Parse(f *source.File) (*ast.File, diag.List) {
 		hasLexErr := rangeHas(errOffs, cstart, lastOff+1)
 		if d := unsupported(toks); d != nil {
 			file.Decls = append(file.Decls, d)
+			continue
+		}
+		if !startsDeclToken(toks[0]) {
+			if !hasLexErr {
+				dl.Add(f, ErrTopLevel, tokSpan(toks[0]), "expected a declaration (fn, type or newtype) at the top level, found %s", describe(toks[0]))
+			}
 			continue
 		}
 		g, err := lw.p.parseChunk(f, toks, lastOff)
@@ -214,6 +224,10 @@ func registerStrings(m map[int]*strLit, toks []tok) {
 			}
 		}
 	}
+}
+
+func startsDeclToken(t lexer.Token) bool {
+	return t.Type == tKeyword && (t.Value == "fn" || t.Value == "pub" || t.Value == "type" || t.Value == "newtype")
 }
 
 // unsupported recognizes an out-of-scope declaration and skips its body.
