@@ -103,7 +103,7 @@ func decodeSection(r *reader, id byte, p *Program) error {
 		}
 	case secConst:
 		n, _ := r.count()
-		p.Consts = make([]value.Value, 0, n)
+		p.Consts = makeSlice[value.Value](n)
 		for i := 0; i < n && !r.bad; i++ {
 			k, _ := r.byte()
 			switch value.Kind(k) {
@@ -119,7 +119,7 @@ func decodeSection(r *reader, id byte, p *Program) error {
 		}
 	case secType:
 		n, _ := r.count()
-		p.Types = make([]*value.TypeInfo, 0, n)
+		p.Types = makeSlice[*value.TypeInfo](n)
 		builtins := BuiltinTypes()
 		for i := 0; i < n && !r.bad; i++ {
 			t := &value.TypeInfo{Name: r.str()}
@@ -132,7 +132,7 @@ func decodeSection(r *reader, id byte, p *Program) error {
 			t.Kind = value.TypeKind(kind)
 			t.Show, t.Eq, t.Ord = flags&typeShow != 0, flags&typeEq != 0, flags&typeOrd != 0
 			nv, _ := r.count()
-			t.Variants = make([]value.VariantInfo, 0, nv)
+			t.Variants = makeSlice[value.VariantInfo](nv)
 			for j := 0; j < nv && !r.bad; j++ {
 				v := value.VariantInfo{Name: r.str()}
 				nf, _ := r.count()
@@ -154,13 +154,13 @@ func decodeSection(r *reader, id byte, p *Program) error {
 		}
 	case secNative:
 		n, _ := r.count()
-		p.Natives = make([]string, 0, n)
+		p.Natives = makeSlice[string](n)
 		for i := 0; i < n && !r.bad; i++ {
 			p.Natives = append(p.Natives, r.str())
 		}
 	case secFunc:
 		n, _ := r.count()
-		p.Functions = make([]*Function, 0, n)
+		p.Functions = makeSlice[*Function](n)
 		for i := 0; i < n && !r.bad; i++ {
 			f := &Function{Name: r.str()}
 			f.Params = r.int()
@@ -170,7 +170,7 @@ func decodeSection(r *reader, id byte, p *Program) error {
 			f.Flags = FuncFlags(r.uint32())
 			f.Line = r.int()
 			nc, _ := r.count()
-			f.Code = make([]Instr, 0, nc)
+			f.Code = makeSlice[Instr](nc)
 			for j := 0; j < nc && !r.bad; j++ {
 				op, _ := r.byte()
 				if Opcode(op) >= OpcodeCount {
@@ -311,4 +311,13 @@ func (r *reader) str() string {
 	s := string(r.buf[r.off : r.off+n])
 	r.off += n
 	return s
+}
+
+// makeSlice returns an empty slice with capacity n, or nil when n is 0, so
+// decoded programs compare equal to freshly built ones.
+func makeSlice[T any](n int) []T {
+	if n == 0 {
+		return nil
+	}
+	return make([]T, 0, n)
 }

@@ -109,63 +109,73 @@ func disasmFunc(w *bufio.Writer, p *Program, fi int, f *Function, src func(int) 
 		if targets[pc] {
 			label = fmt.Sprintf("L%-4d", pc)
 		}
-		fmt.Fprintf(w, "  %s %4d  %-16s", label, pc, in.Op)
-		ops := operandText(p, in)
-		if ops != "" {
-			w.WriteString(" " + ops)
+		ops, notes := operandText(p, in)
+		line := fmt.Sprintf("  %s %4d  %-16s %s", label, pc, in.Op, ops)
+		if len(notes) > 0 {
+			line = fmt.Sprintf("%-40s ; %s", line, strings.Join(notes, ", "))
 		}
+		w.WriteString(strings.TrimRight(line, " "))
 		w.WriteString("\n")
 	}
 }
 
-// operandText renders the operands of in with annotations.
-func operandText(p *Program, in Instr) string {
+// operandText renders the operands of in and the annotations that say
+// what they refer to.
+func operandText(p *Program, in Instr) (string, []string) {
 	ka, kb := in.Op.Operands()
-	var parts []string
-	if ka != OpNone {
-		parts = append(parts, operandOne(p, in, ka, in.A))
+	var parts, notes []string
+	for i, k := range []OperandKind{ka, kb} {
+		if k == OpNone {
+			continue
+		}
+		x := in.A
+		if i == 1 {
+			x = in.B
+		}
+		text, note := operandOne(p, in, k, x)
+		parts = append(parts, text)
+		if note != "" {
+			notes = append(notes, note)
+		}
 	}
-	if kb != OpNone {
-		parts = append(parts, operandOne(p, in, kb, in.B))
-	}
-	return strings.Join(parts, " ")
+	return strings.Join(parts, " "), notes
 }
 
-func operandOne(p *Program, in Instr, k OperandKind, x int32) string {
+func operandOne(p *Program, in Instr, k OperandKind, x int32) (string, string) {
 	n := int(x)
 	s := strconv.Itoa(n)
 	switch k {
 	case OpConst, OpName:
 		if n >= 0 && n < len(p.Consts) {
-			return s + " ; " + constText(p.Consts[n])
+			return s, constText(p.Consts[n])
 		}
 	case OpFunc:
 		if n >= 0 && n < len(p.Functions) && p.Functions[n] != nil {
-			return s + " ; " + p.Functions[n].Name
+			return s, p.Functions[n].Name
 		}
 	case OpNative:
 		if n >= 0 && n < len(p.Natives) {
-			return s + " ; " + p.Natives[n]
+			return s, p.Natives[n]
 		}
 	case OpType:
 		if n >= 0 && n < len(p.Types) && p.Types[n] != nil {
-			return s + " ; " + p.Types[n].Name
+			return s, p.Types[n].Name
 		}
 	case OpTag:
 		if in.Op == DATA && in.A >= 0 && int(in.A) < len(p.Types) && p.Types[in.A] != nil {
 			vs := p.Types[in.A].Variants
 			if n >= 0 && n < len(vs) {
-				return s + " ; " + vs[n].Name
+				return s, vs[n].Name
 			}
 		}
 	case OpKind:
-		return s + " ; " + value.Kind(n).String()
+		return s, value.Kind(n).String()
 	case OpJump:
-		return "L" + s
+		return "L" + s, ""
 	case OpLocal:
-		return "$" + s
+		return "$" + s, ""
 	}
-	return s
+	return s, ""
 }
 
 func constText(c value.Value) string {
