@@ -209,6 +209,9 @@ func (c *Checker) checkFunc(sig *FuncSig) {
 	case !ctx.retKnown:
 		if !isNever(t) {
 			unify(sig.Ret, t)
+		} else if v, ok := Resolve(sig.Ret).(*TVar); ok {
+			// A body that always diverges makes the function diverge.
+			v.Ref = NeverT
 		}
 	default:
 		c.expect(lastSpan(fd.Body), t, sig.Ret, "function return: expression type")
@@ -225,7 +228,7 @@ func (c *Checker) bindParam(p *ast.Param, t Type) {
 		}
 		return
 	}
-	o := &Object{Kind: ObjLocal, Name: p.Name, Type: t, Decl: p, isParam: true}
+	o := &Object{Kind: ObjLocal, Name: p.Name, Type: t, Decl: p, isParam: true, owner: c.fn}
 	o.result = true
 	c.info.Defs[p] = o
 	if p.Name != "_" && p.Name != "" {

@@ -63,7 +63,8 @@ type Object struct {
 	Ctor    *Ctor    // constructors
 	Builtin string   // builtins: qualified name
 	uses    int
-	result  bool // a Result binding subject to the unused-binding rule
+	owner   *fnCtx // the function or lambda whose body binds a local
+	result  bool   // a Result binding subject to the unused-binding rule
 	isParam bool
 }
 

@@ -77,6 +77,8 @@ var (
 	ErrResultDiscarded = diag.Register("E5001", "a Result value is discarded without being handled")
 	ErrResultUnusedLet = diag.Register("E5002", "a let binding of a Result is never used")
 	ErrResultUnusedPar = diag.Register("E5003", "a Result parameter is never used")
+	ErrResultCapture   = diag.Register("E5004", "a closure captures a Result-bearing local")
+	ErrResultWildcard  = diag.Register("E5005", "a match on a Result has only wildcard or binding arms, so it never tests the tag")
 
 	// Actor contexts.
 	ErrReceiveInMain = diag.Register("E6001", "main uses receive or receive_event")

@@ -242,6 +242,9 @@ func (c *Checker) ident(x *ast.Ident) Type {
 	if o := c.lookupLocal(x.Name); o != nil {
 		o.uses++
 		c.info.Uses[x] = o
+		if o.owner != nil && o.owner != c.fn {
+			c.checkCapture(x, o)
+		}
 		return o.Type
 	}
 	if sig := c.funcs[x.Name]; sig != nil {
@@ -262,6 +265,40 @@ func (c *Checker) ident(x *ast.Ident) Type {
 	}
 	c.errorf(ErrUnknownName, x.Span(), "unknown name '%s'", x.Name)
 	return Invalid
+}
+
+// checkCapture rejects a closure capturing a Result (§3.5, §5.2): the
+// conservative analysis cannot follow its handling duty into the closure.
+func (c *Checker) checkCapture(x *ast.Ident, o *Object) {
+	t := o.Type
+	sp := x.Span()
+	c.whenResolved(t, func(rt Type) {
+		if containsResult(rt) {
+			c.errorf(ErrResultCapture, sp, "capturing Result-bearing values in closures is currently unsupported; handle the Result before capturing").Notes =
+				[]string{fmt.Sprintf("'%s' has type %s", o.Name, Zonk(rt))}
+		}
+	})
+}
+
+func containsResult(t Type) bool {
+	switch r := Resolve(t).(type) {
+	case *Named:
+		if r.Def == ResultDef {
+			return true
+		}
+		for _, a := range r.Args {
+			if containsResult(a) {
+				return true
+			}
+		}
+	case *Tuple:
+		for _, e := range r.Elems {
+			if containsResult(e) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (c *Checker) builtinValue(name string, span source.Span) Type {
@@ -917,6 +954,20 @@ func (c *Checker) match(x *ast.Match, hint Type) Type {
 	arms := x.Arms
 	subj := x.Subject.Span()
 	c.deferred = append(c.deferred, func() { c.checkArms(arms, st, true, subj) })
+	c.deferred = append(c.deferred, func() {
+		if !isResult(st) || hasInvalid(st) {
+			return
+		}
+		for _, a := range arms {
+			switch a.Pattern.(type) {
+			case *ast.WildcardPat, *ast.BindPat, nil:
+			default:
+				return
+			}
+		}
+		c.errorf(ErrResultWildcard, subj, "Result value must be handled; a match whose only arm is '_' does not inspect it").Hint =
+			"match on Ok(…) and Err(…)"
+	})
 	if allNever {
 		return NeverT
 	}
