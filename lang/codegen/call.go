@@ -113,22 +113,17 @@ func (fs *fnState) call(e *ast.Call, tail bool) error {
 			return err
 		}
 	}
+	n := len(e.Args)
+	if c.kind == calleeFunc && tail && fs.selfTCO && c.fn == fs.idx {
+		return fs.selfTailCall(e, params)
+	}
 	if err := fs.args(e, params); err != nil {
 		return err
 	}
 	fs.setLine(e.S.Start)
-	n := len(e.Args)
 	switch c.kind {
 	case calleeFunc:
 		switch {
-		case tail && fs.selfTCO && c.fn == fs.idx:
-			// Self tail call: rebind the parameters and loop.
-			for i := n - 1; i >= 0; i-- {
-				fs.emit(bytecode.STORE, i, 0)
-			}
-			fs.emit(bytecode.JUMP, 0, 0)
-			fs.depth = 0
-			return nil
 		case tail && fs.tailOK:
 			fs.emit(bytecode.TAIL_CALL, c.fn, n)
 			fs.depth = 0
@@ -220,5 +215,47 @@ func (fs *fnState) args(e *ast.Call, params []*ast.Param) error {
 	for _, s := range temps {
 		fs.emit(bytecode.LOAD, s, 0)
 	}
+	return nil
+}
+
+// selfTailCall compiles a tail call of the function itself as a loop:
+// evaluate the arguments, store them into the parameter slots, and jump
+// to the start. An argument that is the parameter's own current value
+// (`f(n - 1, acc)` passing acc along) is neither loaded nor stored.
+func (fs *fnState) selfTailCall(e *ast.Call, params []*ast.Param) error {
+	n := len(e.Args)
+	same := make([]bool, n)
+	inOrder := e.Piped <= 0
+	for i, a := range e.Args {
+		if a.Label != "" && (i >= len(params) || params[i].ExternalLabel() != a.Label) {
+			inOrder = false
+		}
+	}
+	if inOrder {
+		for i, a := range e.Args {
+			if id, ok := a.Value.(*ast.Ident); ok && i < len(params) && params[i].Pattern == nil {
+				if r, found := fs.lookup(id.Name); found && r.kind == refLocal && r.index == i {
+					same[i] = true
+				}
+			}
+		}
+		for i, a := range e.Args {
+			if !same[i] {
+				if err := fs.expr(a.Value); err != nil {
+					return err
+				}
+			}
+		}
+	} else if err := fs.args(e, params); err != nil {
+		return err
+	}
+	fs.setLine(e.S.Start)
+	for i := n - 1; i >= 0; i-- {
+		if !same[i] {
+			fs.emit(bytecode.STORE, i, 0)
+		}
+	}
+	fs.emit(bytecode.JUMP, 0, 0)
+	fs.depth = 0
 	return nil
 }

@@ -362,3 +362,44 @@ fn main():
 `, out: "", status: 1, stderr: "list index out of bounds"},
 	})
 }
+
+// TestDisassemblyShape checks the shape of generated code through the
+// disassembler: a self tail call is a backward jump to the start, a
+// passed-along parameter is not reloaded, and dead jumps after a return
+// are not emitted.
+func TestDisassemblyShape(t *testing.T) {
+	p := compileSource(t, `
+fn count(n: Int, acc: List(Int)) -> Int:
+    if n == 0: List.len(acc) else: count(n - 1, acc)
+
+fn pick(c: Bool, x: Int) -> Int:
+    let y = if c: return 1 else: x
+    y + 1
+
+fn main():
+    println(count(3, []))
+    println(pick(c: false, x: 3))
+`)
+	var b bytes.Buffer
+	if err := bytecode.Disassemble(&b, p, nil); err != nil {
+		t.Fatal(err)
+	}
+	text := b.String()
+	i, f := fnNamed(t, p, "count")
+	if count(f, bytecode.CALL, i) != 0 || count(f, bytecode.JUMP, 0) != 1 {
+		t.Errorf("count does not loop:\n%s", text)
+	}
+	// acc is passed along unchanged: only n is stored.
+	if count(f, bytecode.STORE, 1) != 0 || count(f, bytecode.STORE, 0) != 1 {
+		t.Errorf("count stores unchanged parameters:\n%s", text)
+	}
+	_, pk := fnNamed(t, p, "pick")
+	for pc := 1; pc < len(pk.Code); pc++ {
+		if pk.Code[pc-1].Op == bytecode.RETURN && pk.Code[pc].Op == bytecode.JUMP {
+			t.Errorf("dead jump after RETURN at pc %d:\n%s", pc, text)
+		}
+	}
+	if !strings.Contains(text, "count") || !strings.Contains(text, "pick") || !strings.Contains(text, "JUMP") {
+		t.Errorf("disassembly lacks function names or jumps:\n%s", text)
+	}
+}

@@ -259,6 +259,9 @@ func (fs *fnState) newLabel() *label { return &label{pc: -1} }
 
 // jump emits a jump-type instruction to l (operand A holds the target).
 func (fs *fnState) jump(op bytecode.Opcode, l *label) {
+	if op == bytecode.JUMP && fs.lastIsTerminal() {
+		return // dead: control never reaches here
+	}
 	pc := fs.emit(op, 0, 0)
 	if l.pc >= 0 {
 		fs.fn.Code[pc].A = int32(l.pc)
