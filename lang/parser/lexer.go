@@ -183,9 +183,13 @@ func (s *scanner) skipSpace(interp bool) {
 	}
 }
 
+// blockComment skips a nested /* … */ comment. Line breaks inside it do
+// not end the logical line: `a /* … */ + b` is one line.
 func (s *scanner) blockComment() {
 	start := s.pos
 	depth := 0
+	saw := s.sawNewline
+	defer func() { s.sawNewline = saw }()
 	for s.pos < len(s.src) {
 		if s.src[s.pos] == '/' && s.pos+1 < len(s.src) && s.src[s.pos+1] == '*' {
 			depth++

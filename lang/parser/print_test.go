@@ -18,7 +18,7 @@ func sexpr(n any) string {
 	return b.String()
 }
 
-var skipFields = map[string]bool{"Pos": true, "Src": true, "NameSpan": true, "Text": true, "Docs": true}
+var skipFields = map[string]bool{"Pos": true, "Src": true, "NameSpan": true, "Docs": true}
 
 func printValue(b *strings.Builder, v reflect.Value) {
 	if !v.IsValid() {
@@ -41,6 +41,9 @@ func printValue(b *strings.Builder, v reflect.Value) {
 			f := v.Type().Field(i)
 			fv := v.Field(i)
 			if skipFields[f.Name] || fv.IsZero() {
+				continue
+			}
+			if f.Name == "Text" && (v.Type().Name() == "IntLit" || v.Type().Name() == "FloatLit") {
 				continue
 			}
 			if f.Name == "Piped" && fv.Int() == -1 {
