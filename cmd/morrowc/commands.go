@@ -10,6 +10,7 @@ import (
 
 	"github.com/morrow-lang/morrow/lang/compiler"
 	"github.com/morrow-lang/morrow/lang/diag"
+	"github.com/morrow-lang/morrow/lang/source"
 	"github.com/morrow-lang/morrow/runtime/bytecode"
 )
 
@@ -194,6 +195,7 @@ func newDisasm(e *env) *cobra.Command {
 					fmt.Fprintf(e.stderr, "morrowc: cannot load %s: %s\n", path, oneLine(err.Error()))
 					return exitStatus(exitError)
 				}
+				lines = recordedSource(p.Source, path)
 			} else {
 				prog, u, err := compileSource(e, &rf, path)
 				if err != nil {
@@ -210,6 +212,36 @@ func newDisasm(e *env) *cobra.Command {
 	}
 	rf.register(cmd)
 	return cmd
+}
+
+// recordedSource finds the source file a .mrb was built from (the name the
+// program records, as given to morrowc build, tried as is and next to the
+// .mrb), so the listing can show source lines. A source file modified after
+// the .mrb was written no longer matches its line table and is not used.
+func recordedSource(name, mrbPath string) func(int) string {
+	if name == "" || name == "<stdin>" {
+		return nil
+	}
+	mrbInfo, err := os.Stat(mrbPath)
+	if err != nil {
+		return nil
+	}
+	candidates := []string{name}
+	if !filepath.IsAbs(name) {
+		candidates = append(candidates, filepath.Join(filepath.Dir(mrbPath), filepath.Base(name)))
+	}
+	for _, c := range candidates {
+		info, err := os.Stat(c)
+		if err != nil || info.IsDir() || info.ModTime().After(mrbInfo.ModTime()) {
+			continue
+		}
+		src, err := os.ReadFile(c)
+		if err != nil {
+			continue
+		}
+		return source.NewFile(c, src).LineText
+	}
+	return nil
 }
 
 // loadBytecode decodes and verifies a .mrb image. A panic in the decoder

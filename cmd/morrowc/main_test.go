@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 const helloSrc = "fn main():\n    println(\"hello\")\n"
@@ -191,6 +192,17 @@ func TestBuildAndDisasm(t *testing.T) {
 	fromMrb := runCLI(t, "", nil, "disasm", mrb)
 	if fromMrb.code != 0 || !strings.Contains(fromMrb.stdout, "main") {
 		t.Errorf("disasm of bytecode: %+v", fromMrb)
+	}
+	if !strings.Contains(fromMrb.stdout, `println("hello")`) {
+		t.Errorf("disasm of bytecode does not find the recorded source:\n%s", fromMrb.stdout)
+	}
+	// A source edited after the build no longer matches: no source lines.
+	future := time.Now().Add(time.Hour)
+	os.WriteFile(hello, []byte("fn main():\n    println(\"changed\")\n"), 0o644)
+	os.Chtimes(hello, future, future)
+	stale := runCLI(t, "", nil, "disasm", mrb)
+	if stale.code != 0 || strings.Contains(stale.stdout, "changed") {
+		t.Errorf("disasm used a source newer than the bytecode:\n%s", stale.stdout)
 	}
 }
 
