@@ -118,6 +118,7 @@ type compiler struct {
 	typeIndex map[string]int // nominal type name -> index in prog.Types
 	wrappers  map[string]int // constructor name -> index of its function-value wrapper
 	queue     []pending      // functions declared but not yet compiled
+	info      *types.Info    // the checker's side tables (may be nil)
 }
 
 // pending is a declared function whose body is still to be compiled.
@@ -162,6 +163,7 @@ func newCompiler(name string) *compiler {
 func (c *compiler) declare(f *ast.File, info *types.Info) error {
 	u := &unit{src: f.Src, decls: map[string]*ast.FnDecl{}, index: map[string]int{}, aliases: map[string]ast.TypeExpr{}}
 	c.user = u
+	c.info = info
 	for _, d := range f.Decls {
 		switch d := d.(type) {
 		case *ast.TypeDecl:
@@ -336,4 +338,30 @@ func lineOf(f *source.File, off int) int {
 		return 0
 	}
 	return f.Line(off)
+}
+
+// knownNonUnit reports whether the checker recorded a type for e (in the
+// user's file) that is neither Unit nor Never. Without checker results it
+// reports false.
+func (c *compiler) knownNonUnit(e ast.Expr) bool {
+	if c.info == nil || c.info.Types == nil {
+		return false
+	}
+	t := c.info.TypeOf(e)
+	for i := 0; i < 100; i++ {
+		v, ok := t.(*types.TVar)
+		if !ok || v.Ref == nil {
+			break
+		}
+		t = v.Ref
+	}
+	switch t := t.(type) {
+	case nil:
+		return false
+	case *types.Basic:
+		return t.Kind != types.KUnit && t.Kind != types.KNever && t.Kind != types.KInvalid
+	case *types.TVar:
+		return false
+	}
+	return true
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/morrow-lang/morrow/lang/parser"
 	"github.com/morrow-lang/morrow/lang/source"
+	"github.com/morrow-lang/morrow/lang/types"
 	"github.com/morrow-lang/morrow/runtime/bytecode"
 	"github.com/morrow-lang/morrow/runtime/engine"
 )
@@ -401,5 +402,54 @@ fn main():
 	}
 	if !strings.Contains(text, "count") || !strings.Contains(text, "pick") || !strings.Contains(text, "JUMP") {
 		t.Errorf("disassembly lacks function names or jumps:\n%s", text)
+	}
+}
+
+// TestE2EElseLessIfKeepsUnit runs a program through the type checker: the
+// then-branch of an else-less if ends in an Int call in tail position, and
+// the if's value must still be ().
+func TestE2EElseLessIfKeepsUnit(t *testing.T) {
+	src := `
+fn compute() -> Int: 5
+
+fn maybe(c: Bool):
+    if c: compute()
+
+fn tick(n: Int):
+    if n > 0: tick(n - 1)
+
+fn main():
+    let r = maybe(c: true)
+    println(show(r))
+    println(show((maybe(c: false), 1)))
+    tick(100000)
+`
+	f, diags := parser.Parse(source.NewFile("e2e.mr", []byte(strings.TrimLeft(src, "\n"))))
+	if diags.HasErrors() {
+		t.Fatalf("parse: %v", diags.Err())
+	}
+	info, diags := types.Check(f)
+	if diags.HasErrors() {
+		t.Fatalf("check: %v", diags.Err())
+	}
+	p, err := Compile(f, info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := bytecode.Verify(p); err != nil {
+		t.Fatal(err)
+	}
+	_, m := fnNamed(t, p, "maybe")
+	if count(m, bytecode.TAIL_CALL, -1) != 0 {
+		t.Errorf("an Int call in an else-less if must not be a tail call:\n%s", listing(p))
+	}
+	ti, tk := fnNamed(t, p, "tick")
+	if count(tk, bytecode.CALL, ti) != 0 {
+		t.Errorf("a Unit self call in an else-less if must loop:\n%s", listing(p))
+	}
+	var out, errb bytes.Buffer
+	status := engine.Run(context.Background(), p, engine.Options{Stdout: &out, Stderr: &errb})
+	if out.String() != "()\n((), 1)\n" || status != 0 {
+		t.Errorf("got %q status %d stderr %q", out.String(), status, errb.String())
 	}
 }

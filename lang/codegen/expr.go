@@ -441,9 +441,10 @@ func (fs *fnState) ifExpr(e *ast.If, tail bool) error {
 	if tail {
 		if e.Else == nil {
 			// The value of an else-less if is (); the branch's value is
-			// discarded unless the branch is a tail call, which LANGUAGE.md
-			// §3.6 requires not to grow the stack. A checked program's tail
-			// call here is a Unit-typed call.
+			// discarded, except that a branch ending in a call of Unit
+			// type is a tail call (LANGUAGE.md §3.6: it must not grow the
+			// stack). Without the checker's types, a call is assumed to
+			// be of Unit type.
 			if err := fs.unitBranchTail(e.Then); err != nil {
 				return err
 			}
@@ -484,7 +485,7 @@ func (fs *fnState) ifExpr(e *ast.If, tail bool) error {
 // position: a branch that ends in a call is compiled in return mode (the
 // call is a tail call); any other branch has its value replaced by ().
 func (fs *fnState) unitBranchTail(then ast.Expr) error {
-	if endsInCall(then) {
+	if call := endsInCall(then); call != nil && (fs.u.prelude || !fs.c.knownNonUnit(call)) {
 		return fs.returnExpr(then)
 	}
 	if err := fs.expr(then); err != nil {
@@ -497,22 +498,23 @@ func (fs *fnState) unitBranchTail(then ast.Expr) error {
 	return nil
 }
 
-// endsInCall reports whether e's value is the value of a call in tail
-// position of e.
-func endsInCall(e ast.Expr) bool {
+// endsInCall returns the call whose value is e's value when that call is
+// in tail position of e, or nil.
+func endsInCall(e ast.Expr) *ast.Call {
 	switch e := e.(type) {
 	case *ast.Paren:
 		return endsInCall(e.X)
 	case *ast.Call:
-		return true
+		return e
 	case *ast.Block:
 		if len(e.Stmts) == 0 {
-			return false
+			return nil
 		}
-		es, ok := e.Stmts[len(e.Stmts)-1].(*ast.ExprStmt)
-		return ok && es.Cond == nil && endsInCall(es.X)
+		if es, ok := e.Stmts[len(e.Stmts)-1].(*ast.ExprStmt); ok && es.Cond == nil {
+			return endsInCall(es.X)
+		}
 	}
-	return false
+	return nil
 }
 
 // match compiles a match (or a condition match when Subject is nil).
