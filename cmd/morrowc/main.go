@@ -4,6 +4,7 @@
 //	morrowc check FILE... [--format text|short|json] [--color auto|always|never]
 //	morrowc build FILE [-o OUT.mrb]
 //	morrowc disasm FILE.mrb|FILE.mr
+//	morrowc lsp
 //
 // Exit status: 0 when clean, 1 when any error was reported (or a file could
 // not be read or written), 2 on usage errors. main only calls run, so the
@@ -105,7 +106,7 @@ func newRoot(e *env) *cobra.Command {
 		},
 	}
 	root.CompletionOptions.DisableDefaultCmd = true
-	root.AddCommand(newCheck(e), newBuild(e), newDisasm(e))
+	root.AddCommand(newCheck(e), newBuild(e), newDisasm(e), newLSP(e))
 	return root
 }
 
