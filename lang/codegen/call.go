@@ -103,8 +103,15 @@ func (fs *fnState) call(e *ast.Call, tail bool) error {
 		c = callee{kind: calleeValue, expr: e.Fn}
 	}
 	var params []*ast.Param
-	if c.kind == calleeFunc && c.decl != nil {
+	var labels []string
+	switch {
+	case c.kind == calleeFunc && c.decl != nil:
 		params = c.decl.Params
+		for _, p := range params {
+			labels = append(labels, p.ExternalLabel())
+		}
+	case c.kind == calleeNative:
+		labels = nativeLabels[c.native]
 	}
 	if c.kind == calleeValue {
 		if c.local {
@@ -115,9 +122,9 @@ func (fs *fnState) call(e *ast.Call, tail bool) error {
 	}
 	n := len(e.Args)
 	if c.kind == calleeFunc && tail && fs.selfTCO && c.fn == fs.idx {
-		return fs.selfTailCall(e, params)
+		return fs.selfTailCall(e, params, labels)
 	}
-	if err := fs.args(e, params); err != nil {
+	if err := fs.args(e, labels); err != nil {
 		return err
 	}
 	fs.setLine(e.S.Start)
@@ -152,20 +159,27 @@ func (fs *fnState) call(e *ast.Call, tail bool) error {
 	return nil
 }
 
+// nativeLabels gives the parameter labels of the natives that are called
+// with labels (STDLIB.md: `eq(left:, right:)`, `compare(left:, right:)`).
+var nativeLabels = map[string][]string{
+	"eq":      {"left", "right"},
+	"compare": {"left", "right"},
+}
+
 // args evaluates the arguments of a call exactly once, in evaluation order
 // (the piped value first, then the others as written), and leaves them on
-// the stack in parameter order. params gives the callee's parameters when
-// labels may reorder arguments (nil: arguments are positional).
-func (fs *fnState) args(e *ast.Call, params []*ast.Param) error {
+// the stack in parameter order. labels gives the callee's parameter labels
+// when labels may reorder arguments (nil: arguments are positional).
+func (fs *fnState) args(e *ast.Call, labels []string) error {
 	n := len(e.Args)
 	pos := make([]int, n) // parameter position of each argument
 	used := make([]bool, n)
 	for i, a := range e.Args {
 		p := i
-		if a.Label != "" && params != nil {
+		if a.Label != "" && labels != nil {
 			p = -1
-			for j, prm := range params {
-				if prm.ExternalLabel() == a.Label {
+			for j, l := range labels {
+				if l == a.Label {
 					p = j
 					break
 				}
@@ -222,7 +236,7 @@ func (fs *fnState) args(e *ast.Call, params []*ast.Param) error {
 // evaluate the arguments, store them into the parameter slots, and jump
 // to the start. An argument that is the parameter's own current value
 // (`f(n - 1, acc)` passing acc along) is neither loaded nor stored.
-func (fs *fnState) selfTailCall(e *ast.Call, params []*ast.Param) error {
+func (fs *fnState) selfTailCall(e *ast.Call, params []*ast.Param, labels []string) error {
 	n := len(e.Args)
 	same := make([]bool, n)
 	inOrder := e.Piped <= 0
@@ -246,7 +260,7 @@ func (fs *fnState) selfTailCall(e *ast.Call, params []*ast.Param) error {
 				}
 			}
 		}
-	} else if err := fs.args(e, params); err != nil {
+	} else if err := fs.args(e, labels); err != nil {
 		return err
 	}
 	fs.setLine(e.S.Start)

@@ -154,6 +154,12 @@ fn main():
     println(List.map([1, 2], Some))
     println(List.map(["a", "bc"], String.len))
 `, out: "[1, 4]\n[Some(1), Some(2)]\n[1, 2]\n"},
+		{name: "labeled-natives", src: `
+fn main():
+    println(compare(right: 1, left: 2) == Greater)
+    println(compare(left: "a", right: "b") == Less)
+    println(eq(right: [1], left: [1]))
+`, out: "true\ntrue\ntrue\n"},
 		{name: "prelude", src: `
 fn main():
     let xs = [5, 3, 8, 1]
