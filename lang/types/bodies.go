@@ -222,8 +222,9 @@ func (c *Checker) checkFunc(sig *FuncSig) {
 func (c *Checker) bindParam(p *ast.Param, t Type) {
 	if p.Pattern != nil {
 		binds := map[string]bool{}
+		before := len(c.diags)
 		c.pattern(p.Pattern, t, binds)
-		if !c.irrefutable(p.Pattern, t) {
+		if len(c.diags) == before && !c.irrefutable(p.Pattern, t) {
 			c.errorf(ErrRefutableLet, p.Pattern.Span(), "let patterns must be irrefutable; use match for literals or constructors")
 		}
 		return

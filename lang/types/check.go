@@ -165,6 +165,8 @@ type Checker struct {
 	lets []*letRecord
 	// patBroken is set by simplify when a pattern had an error.
 	patBroken bool
+	// dead is set while checking statements after one that always exits.
+	dead bool
 }
 
 type letRecord struct {

@@ -404,3 +404,20 @@ func FuzzCheck(f *testing.F) {
 		types.Check(af)
 	})
 }
+
+func TestTerminalExitPaths(t *testing.T) {
+	expectDiags(t, `
+fn handle(r: Result((), Process.Error)) -> ():
+    match r:
+        Ok(_) -> ()
+        Err(_) -> ()
+fn stop_here():
+    Process.exit(Process.Normal)
+fn worker(id: ProcessId):
+    let pending = Process.link(id)
+    stop_here()
+    handle(pending)
+fn main():
+    println(1)
+`, "E5002 Result", "E3025 unreachable statement")
+}

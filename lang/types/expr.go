@@ -30,7 +30,8 @@ func (c *Checker) expect(span source.Span, got, want Type, ctx string) bool {
 	if hasInvalid(got) || hasInvalid(want) {
 		return false
 	}
-	c.errorf(ErrMismatch, span, "%s: expected %s, found %s", ctx, Zonk(want), Zonk(got))
+	d := c.errorf(ErrMismatch, span, "%s: expected %s, found %s", ctx, Zonk(want), Zonk(got))
+	d.Label = "this has type " + Zonk(got).String()
 	return false
 }
 
@@ -240,7 +241,9 @@ func (c *Checker) lookupLocal(name string) *Object {
 
 func (c *Checker) ident(x *ast.Ident) Type {
 	if o := c.lookupLocal(x.Name); o != nil {
-		o.uses++
+		if !c.dead {
+			o.uses++
+		}
 		c.info.Uses[x] = o
 		if o.owner != nil && o.owner != c.fn {
 			c.checkCapture(x, o)
@@ -1052,8 +1055,9 @@ func (c *Checker) forExpr(x *ast.For) Type {
 	}
 	c.inScope(func() {
 		binds := map[string]bool{}
+		before := len(c.diags)
 		c.pattern(x.Pattern, el, binds)
-		if !c.irrefutable(x.Pattern, el) {
+		if len(c.diags) == before && !c.irrefutable(x.Pattern, el) {
 			c.errorf(ErrRefutableLet, x.Pattern.Span(), "let patterns must be irrefutable; use match for literals or constructors")
 		}
 		c.fn.loops++

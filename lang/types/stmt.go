@@ -19,6 +19,10 @@ func (c *Checker) block(b *ast.Block, hint Type, discard bool) Type {
 		if diverged && !reported {
 			c.errorf(ErrUnreachable, s.Span(), "unreachable statement after control flow exits")
 			reported = true
+			// Uses in dead code do not handle anything (§5.2).
+			savedDead := c.dead
+			c.dead = true
+			defer func() { c.dead = savedDead }()
 		}
 		var st Type = UnitT
 		switch s := s.(type) {
@@ -83,8 +87,9 @@ func (c *Checker) let(s *ast.LetStmt) Type {
 		}
 		c.pattern(s.Pattern, vt, map[string]bool{})
 	} else {
+		before := len(c.diags)
 		c.pattern(s.Pattern, vt, map[string]bool{})
-		if !c.irrefutable(s.Pattern, vt) {
+		if len(c.diags) == before && !c.irrefutable(s.Pattern, vt) {
 			if hasLiteral(s.Pattern) {
 				c.errorf(ErrLiteralLet, s.Pattern.Span(), "literal let patterns require an else branch")
 			} else {
