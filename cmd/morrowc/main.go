@@ -102,7 +102,7 @@ func newRoot(e *env) *cobra.Command {
 		SilenceUsage:  true,
 		Args:          cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return &usageError{"missing command (check, build or disasm)"}
+			return &usageError{"missing command (check, build, disasm or lsp)"}
 		},
 	}
 	root.CompletionOptions.DisableDefaultCmd = true
