@@ -121,6 +121,11 @@ func (fs *fnState) call(e *ast.Call, tail bool) error {
 		}
 	}
 	n := len(e.Args)
+	if c.kind == calleeFunc {
+		if want := fs.c.prog.Functions[c.fn].Params; n != want {
+			return fmt.Errorf("codegen: %s called with %d arguments, takes %d", fs.c.prog.Functions[c.fn].Name, n, want)
+		}
+	}
 	if c.kind == calleeFunc && tail && fs.selfTCO && c.fn == fs.idx {
 		return fs.selfTailCall(e, params, labels)
 	}

@@ -3,6 +3,9 @@ package codegen
 import (
 	"bytes"
 	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -457,5 +460,51 @@ fn main():
 	status := engine.Run(context.Background(), p, engine.Options{Stdout: &out, Stderr: &errb})
 	if out.String() != "()\n((), 1)\n" || status != 0 {
 		t.Errorf("got %q status %d stderr %q", out.String(), status, errb.String())
+	}
+}
+
+// TestCompileNeverPanics compiles every fixture that parses, including
+// programs the checker rejects: codegen may refuse them with an error, but
+// must never hit a Go panic (which Compile turns into an "internal error").
+func TestCompileNeverPanics(t *testing.T) {
+	var files []string
+	err := filepath.WalkDir(filepath.Join("..", "..", "fixtures"), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && strings.HasSuffix(p, ".mr") {
+			files = append(files, p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatal("no fixtures found")
+	}
+	compiled := 0
+	for _, name := range files {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, diags := parser.Parse(source.NewFile(name, src))
+		if diags.HasErrors() {
+			continue
+		}
+		p, err := Compile(f, nil)
+		if err != nil {
+			if strings.Contains(err.Error(), "internal error") {
+				t.Errorf("%s: %v", name, err)
+			}
+			continue
+		}
+		compiled++
+		if err := checkProgram(p); err != nil {
+			if _, diags := types.Check(f); !diags.HasErrors() {
+				t.Errorf("%s: %v", name, err)
+			}
+		}
+	}
+	if compiled == 0 {
+		t.Errorf("no fixture compiled")
 	}
 }
