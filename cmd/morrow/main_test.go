@@ -24,6 +24,12 @@ type result struct {
 func runCLI(t *testing.T, vars map[string]string, args ...string) result {
 	t.Helper()
 	var out, errb bytes.Buffer
+	if vars == nil {
+		// The real entry point, as main calls it (the test environment has
+		// no MORROW_* variables set).
+		code := run(args, strings.NewReader(""), &out, &errb)
+		return result{code, out.String(), errb.String()}
+	}
 	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, getenv: func(k string) string { return vars[k] }}
 	code := runEnv(args, e)
 	return result{code, out.String(), errb.String()}

@@ -23,6 +23,11 @@ type result struct {
 func runCLI(t *testing.T, stdin string, vars map[string]string, args ...string) result {
 	t.Helper()
 	var out, errb bytes.Buffer
+	if vars == nil {
+		// The real entry point, as main calls it.
+		code := run(args, strings.NewReader(stdin), &out, &errb)
+		return result{code, out.String(), errb.String()}
+	}
 	getenv := func(k string) string { return vars[k] }
 	code := runEnv(args, &env{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errb, getenv: getenv})
 	return result{code, out.String(), errb.String()}
