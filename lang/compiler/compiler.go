@@ -109,9 +109,12 @@ func Analyze(name string, src []byte) (*Unit, error) {
 	if err != nil {
 		return u, err
 	}
-	if u.Diags.HasErrors() || u.AST == nil {
+	if u.Diags.HasErrors() {
 		u.Diags.Sort()
 		return u, nil
+	}
+	if u.AST == nil {
+		return u, &InternalError{Stage: StageParse, File: name, Err: fmt.Errorf("parser returned no tree and no error")}
 	}
 	var cd diag.List
 	err = guard(StageCheck, name, func() error {

@@ -85,6 +85,16 @@ func TestPanicsBecomeInternalErrors(t *testing.T) {
 	}
 }
 
+func TestMissingTreeIsInternal(t *testing.T) {
+	defer func(old func(*source.File) (*ast.File, diag.List)) { parseFn = old }(parseFn)
+	parseFn = func(*source.File) (*ast.File, diag.List) { return nil, nil }
+	_, _, err := Compile("n.mr", nil)
+	var ie *InternalError
+	if !errors.As(err, &ie) || ie.Stage != StageParse {
+		t.Fatalf("want parse InternalError, got %v", err)
+	}
+}
+
 func TestCodegenAndVerifyFailuresAreInternal(t *testing.T) {
 	defer func(old func(*ast.File) (*types.Info, diag.List)) { checkFn = old }(checkFn)
 	checkFn = func(*ast.File) (*types.Info, diag.List) { return &types.Info{}, nil }
