@@ -283,6 +283,8 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 	case bkSelf:
 		if c.fn.isMain {
 			c.errorf(ErrSelfContext, x.Span(), "self requires an actor context")
+		} else {
+			unify(ret, &Named{Def: PidDef, Args: []Type{c.mailbox()}})
 		}
 	case bkSend, bkProcID:
 		if len(x.Args) == 0 || x.Args[0].Value == nil {

@@ -185,6 +185,7 @@ type fnCtx struct {
 	loops     int
 	inDefer   bool
 	scope     *scope
+	mailbox   Type // the mailbox type M, created on first use
 	generics  map[string]Type
 	reportedR bool
 }

@@ -79,6 +79,7 @@ var (
 	ErrResultUnusedPar = diag.Register("E5003", "a Result parameter is never used")
 	ErrResultCapture   = diag.Register("E5004", "a closure captures a Result-bearing local")
 	ErrResultWildcard  = diag.Register("E5005", "a match on a Result has only wildcard or binding arms, so it never tests the tag")
+	ErrResultPayload   = diag.Register("E5006", "a `_` inside a pattern discards a nested Result")
 
 	// Actor contexts.
 	ErrReceiveInMain = diag.Register("E6001", "main uses receive or receive_event")

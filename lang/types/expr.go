@@ -971,6 +971,11 @@ func (c *Checker) match(x *ast.Match, hint Type) Type {
 		c.errorf(ErrResultWildcard, subj, "Result value must be handled; a match whose only arm is '_' does not inspect it").Hint =
 			"match on Ok(…) and Err(…)"
 	})
+	c.deferred = append(c.deferred, func() {
+		for _, a := range arms {
+			c.checkNestedWildcards(a.Pattern, 0)
+		}
+	})
 	if allNever {
 		return NeverT
 	}
@@ -980,8 +985,14 @@ func (c *Checker) match(x *ast.Match, hint Type) Type {
 	return acc
 }
 
+// mailbox returns the current function's mailbox type M: every receive
+// of one function and its Process.self() share it (§4.3 steps 2-3). The
+// propagation of mailbox effects through calls is a later stage.
 func (c *Checker) mailbox() Type {
-	return c.fresh()
+	if c.fn.mailbox == nil {
+		c.fn.mailbox = c.fresh()
+	}
+	return c.fn.mailbox
 }
 
 func (c *Checker) receive(x *ast.Receive, hint Type) Type {

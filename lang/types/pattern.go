@@ -159,3 +159,28 @@ func (c *Checker) patCtor(p *ast.CtorPat) *Ctor {
 	c.errorf(code, p.Span(), "%s", msg)
 	return nil
 }
+
+// checkNestedWildcards reports `_` sub-patterns that throw away a Result
+// nested in a payload, tuple or list (§5.2). Run after inference, when the
+// pattern types are resolved.
+func (c *Checker) checkNestedWildcards(p ast.Pattern, depth int) {
+	switch p := p.(type) {
+	case *ast.WildcardPat:
+		if depth > 0 && isResult(c.info.PatTypes[p]) {
+			c.errorf(ErrResultPayload, p.Span(), "Result payload cannot be discarded by a wildcard pattern").Hint =
+				"bind it and handle it, or match on Ok(…)/Err(…)"
+		}
+	case *ast.TuplePat:
+		for _, e := range p.Elems {
+			c.checkNestedWildcards(e, depth+1)
+		}
+	case *ast.ListPat:
+		for _, e := range p.Elems {
+			c.checkNestedWildcards(e, depth+1)
+		}
+	case *ast.CtorPat:
+		for _, e := range p.Args {
+			c.checkNestedWildcards(e, depth+1)
+		}
+	}
+}

@@ -97,6 +97,8 @@ func (c *Checker) let(s *ast.LetStmt) Type {
 			}
 		}
 	}
+	pat := s.Pattern
+	c.deferred = append(c.deferred, func() { c.checkNestedWildcards(pat, 0) })
 	if bp, ok := s.Pattern.(*ast.BindPat); ok {
 		if o := c.info.Defs[bp]; o != nil {
 			o.result = s.Else == nil
