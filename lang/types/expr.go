@@ -896,11 +896,18 @@ func (c *Checker) ifExpr(x *ast.If, hint Type) Type {
 	if isNever(tt) && isNever(et) {
 		return NeverT
 	}
+	if _, ok := resolveHint(hint).(*Union); ok {
+		// Branches may be different members of the expected union.
+		tt = c.join(hint, tt, lastSpan(x.Then), "if branches: expression type")
+	}
 	return c.join(tt, et, lastSpan(x.Else), "if branches: expression type")
 }
 
 func (c *Checker) match(x *ast.Match, hint Type) Type {
 	var acc Type
+	if _, ok := resolveHint(hint).(*Union); ok {
+		acc = hint
+	}
 	allNever := true
 	if x.Subject == nil || isNilExpr(x.Subject) {
 		for i, a := range x.Arms {
@@ -1008,6 +1015,9 @@ func (c *Checker) receive(x *ast.Receive, hint Type) Type {
 		pt = &Named{Def: EventDef, Args: []Type{pt}}
 	}
 	var acc Type
+	if _, ok := resolveHint(hint).(*Union); ok {
+		acc = hint
+	}
 	allNever := true
 	for _, a := range x.Arms {
 		c.inScope(func() {
