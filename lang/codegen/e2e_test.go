@@ -95,6 +95,30 @@ fn main():
     println(loud("c", true) or loud("d", true))
     println(loud("e", true) and loud("f", false))
 `, out: "a\nfalse\nc\ntrue\ne\nf\nfalse\n"},
+		{name: "operators-and-statements", src: `
+fn main():
+    println(6 &&& 3)
+    println(6 ||| 3)
+    println(6 ^^^ 3)
+    println(1 <<< 4)
+    println(-16 >>> 2)
+    println(~~~0)
+    println(not true)
+    println(-(2 ** 10))
+    println(2.5 * 2.0)
+    println("a" + "b")
+    println("plain {"text"} only")
+    println("x") if 1 > 2
+    println("y") if 2 > 1
+    let nothing = if false: 1
+    let flag = match 3:
+        3 -> true
+        _ -> false
+    println(flag)
+    if flag:
+        return ()
+    println("not reached")
+`, out: "2\n7\n5\n16\n-4\n-1\nfalse\n-1024\n5\nab\nplain text only\ny\ntrue\n"},
 		{name: "int-main", src: `
 fn main() -> Int:
     println("x")
@@ -292,10 +316,20 @@ fn total(a: String, b: String) -> Result(Int, String):
     else
         Err(e) -> Err("input error: {e}")
 
+fn both(a: String, b: String) -> String:
+    let r = with
+        x <- parse(a),
+        y <- parse(b)
+    do
+        Ok(x * y)
+    show(r)
+
 fn main():
     println(total(a: "20", b: "22"))
     println(total(a: "x", b: "22"))
-`, out: "Ok(42)\nErr(\"input error: bad\")\n"},
+    println(both(a: "6", b: "7"))
+    println(both(a: "6", b: "q"))
+`, out: "Ok(42)\nErr(\"input error: bad\")\nOk(42)\nErr(\"bad\")\n"},
 	})
 }
 
@@ -365,6 +399,25 @@ fn main():
     println(show_v(3))
     println(show_v("x"))
 `, out: "int 3\nstr x\n"},
+		{name: "union-of-nominal-types", src: `
+type Cat derive(Show):
+    Cat(String)
+
+newtype Dog derive(Show) = Dog(String)
+
+type Pet = Cat | Dog | Bool
+
+fn name(p: Pet) -> String:
+    match p:
+        c: Cat -> "cat {show(c)}"
+        d: Dog -> "dog {show(d)}"
+        b: Bool -> "bool {b}"
+
+fn main():
+    println(name(Cat("Tom")))
+    println(name(Dog("Rex")))
+    println(name(true))
+`, out: "cat Cat(\"Tom\")\ndog Dog(\"Rex\")\nbool true\n"},
 		{name: "index-fault", src: `
 fn main():
     let xs = [1, 2]
