@@ -167,7 +167,7 @@ func writeShort(w *bufio.Writer, d *Diagnostic) {
 		p := d.File.Position(d.Span.Start)
 		fmt.Fprintf(w, "%s:%d:%d: ", d.File.Name, p.Line, p.Column)
 	}
-	fmt.Fprintf(w, "%s[%s]: %s\n", d.Severity, d.Code, oneLine(d.Message))
+	fmt.Fprintf(w, "%s[%s]: %s\n", d.Severity, d.Code, sanitize(oneLine(d.Message), false))
 }
 
 // oneLine keeps a message on one line for the short format.
@@ -228,7 +228,7 @@ type snippetLine struct {
 
 func writeText(w *bufio.Writer, d *Diagnostic, useColor bool) {
 	pal := newPalette(d.Severity, useColor)
-	fmt.Fprintf(w, "%s%s\n", pal.severity.Sprintf("%s[%s]", d.Severity, d.Code), pal.message.Sprint(": "+d.Message))
+	fmt.Fprintf(w, "%s%s\n", pal.severity.Sprintf("%s[%s]", d.Severity, d.Code), pal.message.Sprint(": "+sanitize(d.Message, true)))
 
 	var blocks [][]snippetLine
 	var locs []string
@@ -280,7 +280,7 @@ func writeText(w *bufio.Writer, d *Diagnostic, useColor bool) {
 			}
 			under := strings.Repeat(" ", sl.from) + mark.Sprint(strings.Repeat(string(sl.underlineC), sl.to-sl.from))
 			if sl.label != "" {
-				under += " " + mark.Sprint(sl.label)
+				under += " " + mark.Sprint(sanitize(sl.label, false))
 			}
 			fmt.Fprintf(w, "%s %s\n", bar, under)
 		}
@@ -290,10 +290,10 @@ func writeText(w *bufio.Writer, d *Diagnostic, useColor bool) {
 			fmt.Fprintln(w, bar)
 		}
 		for _, n := range d.Notes {
-			fmt.Fprintf(w, "%s %s %s\n", pad, pal.label.Sprint("= note:"), indentRest(n, pad+"         "))
+			fmt.Fprintf(w, "%s %s %s\n", pad, pal.label.Sprint("= note:"), indentRest(sanitize(n, true), pad+"         "))
 		}
 		if d.Hint != "" {
-			fmt.Fprintf(w, "%s %s %s\n", pad, pal.label.Sprint("= hint:"), indentRest(d.Hint, pad+"         "))
+			fmt.Fprintf(w, "%s %s %s\n", pad, pal.label.Sprint("= hint:"), indentRest(sanitize(d.Hint, true), pad+"         "))
 		}
 	}
 }
@@ -387,11 +387,47 @@ func cells(s string) int {
 	return n
 }
 
+// expandTabs prepares a source line for display: tabs become tabWidth
+// spaces and other control characters become U+FFFD, so a hostile file
+// cannot send escape sequences to the terminal and every code point still
+// takes one cell.
 func expandTabs(s string) string {
+	s = sanitize(s, false)
 	if !strings.Contains(s, "\t") {
 		return s
 	}
 	return strings.ReplaceAll(s, "\t", strings.Repeat(" ", tabWidth))
+}
+
+// sanitize replaces C0 and C1 control characters (other than tab, and
+// newline when keepNewline is set) with U+FFFD.
+func sanitize(s string, keepNewline bool) string {
+	clean := true
+	for _, r := range s {
+		if isControl(r, keepNewline) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if isControl(r, keepNewline) {
+			return utf8.RuneError
+		}
+		return r
+	}, s)
+}
+
+func isControl(r rune, keepNewline bool) bool {
+	switch {
+	case r == '\t', keepNewline && r == '\n':
+		return false
+	case r < 0x20, r == 0x7f, r >= 0x80 && r < 0xa0:
+		return true
+	}
+	return false
 }
 
 // ---------------------------------------------------------------- json

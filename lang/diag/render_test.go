@@ -264,3 +264,19 @@ func TestParseFormatAndColor(t *testing.T) {
 		t.Error("auto must not colour TERM=dumb")
 	}
 }
+
+func TestRenderNeutralisesControlCharacters(t *testing.T) {
+	src := "let s = \"\x1b[2J\" + 1\n"
+	f := source.NewFile("f.mr", []byte(src))
+	d := &Diagnostic{Code: "E1", Message: "bad \x07 char", File: f, Span: spanOf(t, src, "1"), Label: "\x1b]0;x"}
+	var b bytes.Buffer
+	RenderText(&b, d, false)
+	out := b.String()
+	if strings.ContainsAny(out, "\x1b\x07") {
+		t.Fatalf("control characters in output: %q", out)
+	}
+	want := "error[E1]: bad \uFFFD char\n --> f.mr:1:18\n  |\n1 | let s = \"\uFFFD[2J\" + 1\n  |                  ^ \uFFFD]0;x\n"
+	if out != want {
+		t.Errorf("got:\n%q\nwant:\n%q", out, want)
+	}
+}
