@@ -32,6 +32,8 @@ func describe(t lexer.Token) string {
 		return fmt.Sprintf("number %s", t.Value)
 	case tString:
 		return "a string"
+	case tOp:
+		return fmt.Sprintf("operator '%s'", t.Value)
 	}
 	return fmt.Sprintf("'%s'", t.Value)
 }
@@ -141,6 +143,9 @@ func indexOfToken(toks []lexer.Token, t lexer.Token) int {
 }
 
 func tokSpan(t lexer.Token) source.Span {
+	if synthetic(t.Type) {
+		return source.Span{Start: t.Pos.Offset, End: t.Pos.Offset}
+	}
 	return source.Span{Start: t.Pos.Offset, End: t.Pos.Offset + len(t.Value)}
 }
 

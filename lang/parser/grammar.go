@@ -149,7 +149,7 @@ type gExpr struct {
 
 type gBinOp struct {
 	Tokens []lexer.Token
-	Op     string  `parser:"@( 'or' | 'and' | '..=' | '..' | '|||' | '^^^' | '&&&' | '==' | '!=' | '<=' | '<' | '>=' | '>' | 'in' | '<<<' | '>>>' | '+' | '-' | '*' | '/' | '%' | '**' | '|>' )"`
+	Op     string  `parser:"@( BinOp | 'and' | 'or' | 'in' )"`
 	X      *gUnary `parser:"@@"`
 }
 
@@ -187,24 +187,24 @@ type gArg struct {
 
 type gPrimary struct {
 	Tokens   []lexer.Token
-	Int      *string    `parser:"  @Int"`
-	Float    *string    `parser:"| @Float"`
+	Name     *string    `parser:"  @( Ident | 'spawn' | 'send' )"`
+	Int      *string    `parser:"| @Int"`
 	Str      *string    `parser:"| @String"`
-	True     bool       `parser:"| @'true'"`
-	False    bool       `parser:"| @'false'"`
 	Paren    *gParen    `parser:"| @@"`
 	List     *gList     `parser:"| @@"`
-	Brace    *gBrace    `parser:"| @@"`
-	FnLam    *gFnLambda `parser:"| @@"`
+	True     bool       `parser:"| @'true'"`
+	False    bool       `parser:"| @'false'"`
+	Float    *string    `parser:"| @Float"`
 	If       *gIf       `parser:"| @@"`
 	Match    *gMatch    `parser:"| @@"`
+	FnLam    *gFnLambda `parser:"| @@"`
+	Return   *gReturn   `parser:"| @@"`
+	Brace    *gBrace    `parser:"| @@"`
 	Recv     *gReceive  `parser:"| @@"`
 	For      *gFor      `parser:"| @@"`
-	Return   *gReturn   `parser:"| @@"`
 	Break    bool       `parser:"| @'break'"`
 	Continue bool       `parser:"| @'continue'"`
 	With     *gWith     `parser:"| @@"`
-	Name     *string    `parser:"| @( Ident | 'spawn' | 'send' )"`
 }
 
 type gParen struct {

@@ -93,7 +93,7 @@ func startsDecl(t *tok) bool {
 // continues reports whether a line starting with t continues the previous
 // logical line instead of starting a new statement.
 func continues(t *tok) bool {
-	return t.kind == tPunct && t.text == "|>"
+	return t.kind == tOp && t.text == "|>"
 }
 
 // joinsPrevious reports whether a line starting with t attaches to the

@@ -23,6 +23,7 @@ const (
 	tNewline = -8
 	tIndent  = -9
 	tDedent  = -10
+	tOp      = -11 // binary operator punctuation (also unary '-'), one type so the grammar tests it once
 )
 
 var symbols = map[string]int{
@@ -36,6 +37,13 @@ var symbols = map[string]int{
 	"Newline": tNewline,
 	"Indent":  tIndent,
 	"Dedent":  tDedent,
+	"BinOp":   tOp,
+}
+
+var binaryOps = map[string]bool{
+	"..=": true, "..": true, "|||": true, "^^^": true, "&&&": true, "==": true, "!=": true,
+	"<=": true, "<": true, ">=": true, ">": true, "<<<": true, ">>>": true, "+": true, "-": true,
+	"*": true, "/": true, "%": true, "**": true, "|>": true,
 }
 
 // Source limits from LANGUAGE.md §1.1.
@@ -102,11 +110,12 @@ type scanner struct {
 	usedSpace  bool
 	mixedSeen  bool
 
-	docs     []docAttr
-	prev     int // kind of the previously produced token (for `.0` tuple indexes)
-	prevText string
-	depth    int // interpolation depth
-	errOffs  []int
+	colOff, colNum int // last offset whose column is known, and that column
+	docs           []docAttr
+	prev           int // kind of the previously produced token (for `.0` tuple indexes)
+	prevText       string
+	depth          int // interpolation depth
+	errOffs        []int
 }
 
 // docAttr is a parsed @doc / @moduledoc attribute.
@@ -257,7 +266,13 @@ func (s *scanner) mk(kind, start int, text string) tok {
 func (s *scanner) mkAt(kind, start int, text string, line, lineOff int) tok {
 	s.count++
 	t := tok{kind: kind, start: start, end: s.pos, text: text, line: line}
-	t.col = utf8.RuneCount(s.src[lineOff:start]) + 1
+	// columns are counted incrementally along a line, so long lines stay linear
+	if s.colOff < lineOff || s.colOff > start {
+		s.colOff, s.colNum = lineOff, 1
+	}
+	s.colNum += utf8.RuneCount(s.src[s.colOff:start])
+	s.colOff = start
+	t.col = s.colNum
 	s.prev = kind
 	s.prevText = text
 	return t
@@ -329,6 +344,9 @@ func (s *scanner) scanOne(interp bool) (tok, bool) {
 	for _, p := range puncts {
 		if strings.HasPrefix(string(s.src[s.pos:min(len(s.src), s.pos+3)]), p) {
 			s.pos += len(p)
+			if binaryOps[p] {
+				return s.mk(tOp, start, p), true
+			}
 			return s.mk(tPunct, start, p), true
 		}
 	}

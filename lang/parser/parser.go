@@ -166,6 +166,9 @@ func Parse(f *source.File) (*ast.File, diag.List) {
 			end = chunks[ci+1]
 		}
 		toks := out[start:end]
+		for len(toks) > 0 && synthetic(toks[0].Type) {
+			toks = toks[1:]
+		}
 		if len(toks) == 0 {
 			continue
 		}
