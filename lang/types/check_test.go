@@ -421,3 +421,52 @@ fn main():
     println(1)
 `, "E5002 Result", "E3025 unreachable statement")
 }
+
+func TestNames(t *testing.T) {
+	expectDiags(t, "type A:\n    X\ntype B:\n    X\nfn main():\n    println(1)\n", "E2003 duplicate constructor 'X'")
+	expectDiags(t, "type A:\n    Some(Int)\nfn main():\n    println(1)\n", "E2005 constructor name 'Some' is reserved")
+	expectDiags(t, "type List:\n    X\nfn main():\n    println(1)\n", "E2005 type name 'List' is reserved")
+	expectDiags(t, "type A = B\nfn main():\n    println(1)\n", "E2002 unknown type 'B'")
+	expectDiags(t, "fn main():\n    let r = Process.ExitReason.Normal\n    let s = Process.Normal\n    println(r == s)\n")
+	expectDiags(t, "fn main():\n    println(Process.ExitReason.Nope)\n", "E2007 unknown process operation")
+	expectDiags(t, "fn main():\n    println(Shape.Circle)\n", "E2001 unknown name 'Shape.Circle'")
+	expectDiags(t, "fn main():\n    let f = (a, a) -> 1\n    println(f(1, 2))\n", "E2004 duplicate parameter 'a'")
+}
+
+func TestUnions(t *testing.T) {
+	decl := "type V = Int | String\n"
+	expectDiags(t, decl+"fn f(v: V) -> Int:\n    match v:\n        n: Int -> n\nfn main():\n    println(f(1))\n", "E4001 missing: _: String")
+	expectDiags(t, decl+"fn main():\n    let v: V = 1.5\n", "E3001 let annotation: expression type: expected V, found Float")
+	expectDiags(t, decl+"fn main():\n    let v: V = 1\n    println(v)\n", "E3018 print argument must be")
+}
+
+func TestInference(t *testing.T) {
+	// The inferred identity is generic; field access infers its record.
+	expectDiags(t, `
+type User derive(Show):
+    name: String
+fn id(x) -> x
+fn name_of(u) -> u.name
+fn main():
+    println(id(1) + 1)
+    println(id("a") + "b")
+    println(name_of(User("Ada")))
+`)
+	expectDiags(t, "fn main():\n    let f = (x) -> x + 1\n    println(f(\"a\"))\n", "E3001 argument 1 of function value")
+	expectDiags(t, "fn main():\n    let f = (x) -> x.0\n    println(f((1, 2)))\n", "E3041 cannot infer the tuple type")
+}
+
+func TestWith(t *testing.T) {
+	pre := "fn p(s: String) -> Result(Int, String): Ok(1)\nfn q(s: String) -> Result(Int, Int): Ok(1)\n"
+	expectDiags(t, pre+"fn f() -> Result(Int, String):\n    with\n        a <- p(\"x\"),\n        b <- p(\"y\")\n    do\n        Ok(a + b)\nfn main():\n    println(Result.is_ok(f()))\n")
+	expectDiags(t, pre+"fn f() -> Result(Int, String):\n    with\n        a <- p(\"x\"),\n        b <- q(\"y\")\n    do\n        Ok(a + b)\nfn main():\n    println(Result.is_ok(f()))\n",
+		"E3001 with step: expression type: expected Result(")
+}
+
+func TestSpawnAndSend(t *testing.T) {
+	expectDiags(t, "fn w(n: Int):\n    println(n)\nfn main():\n    let p: Pid(Int) = spawn(w)\n", "E3038 spawn requires a zero-argument Unit function")
+	expectDiags(t, "fn w():\n    println(1)\nfn main():\n    let p: Pid(Int) = spawn(w)\n    let r = send(p, \"s\")\n    match r:\n        Ok(_) -> ()\n        Err(_) -> ()\n",
+		"E3001 argument 2 of send: expression type: expected Int, found String")
+	expectDiags(t, "fn w():\n    defer send(Process.self(), 1)\n    println(1)\nfn main():\n    println(1)\n",
+		"E3023 defer requires Unit cleanup", "E6004 actor operations are unsupported in deferred cleanup", "E6004 process operations are unsupported in deferred cleanup")
+}

@@ -30,8 +30,7 @@ func (c *Checker) expect(span source.Span, got, want Type, ctx string) bool {
 	if hasInvalid(got) || hasInvalid(want) {
 		return false
 	}
-	d := c.errorf(ErrMismatch, span, "%s: expected %s, found %s", ctx, Zonk(want), Zonk(got))
-	d.Label = "this has type " + Zonk(got).String()
+	c.errorf(ErrMismatch, span, "%s: expected %s, found %s", ctx, Zonk(want), Zonk(got))
 	return false
 }
 

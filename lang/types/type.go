@@ -352,9 +352,11 @@ func unify(a, b Type) bool {
 	if a == b {
 		return true
 	}
-	if isBasic(a, KInvalid) || isBasic(b, KInvalid) || isBasic(a, KNever) || isBasic(b, KNever) {
+	if isBasic(a, KNever) || isBasic(b, KNever) {
 		return true
 	}
+	// A variable unified with Invalid becomes Invalid, which keeps
+	// suppressing follow-on errors wherever it flows.
 	if v, ok := a.(*TVar); ok {
 		if occurs(v, b) {
 			return false
@@ -367,6 +369,9 @@ func unify(a, b Type) bool {
 			return false
 		}
 		v.Ref = a
+		return true
+	}
+	if isBasic(a, KInvalid) || isBasic(b, KInvalid) {
 		return true
 	}
 	switch x := a.(type) {
