@@ -70,27 +70,15 @@ func (st *State) run(host Host, budget int) (out Outcome, crashed bool) {
 	)
 	p := st.img.Prog
 	consts := p.Consts
+	// The recovery reads only st: capturing the loop's locals (pc, sp,
+	// fr) in a closure would keep them out of registers. After a panic
+	// the location is the top frame's last saved pc (its last call or
+	// fault), which is good enough for an internal error.
 	defer func() {
 		if r := recover(); r != nil {
-			if fr != nil && len(st.frames) > 0 && fr == &st.frames[len(st.frames)-1] {
-				fr.pc = pc
-			}
-			st.steps += int64(steps)
-			if len(st.frames) == 0 {
-				st.finish(Outcome{Status: StatusFault, Fault: internalFault("interpreter failure: %v", r)})
-				out, crashed = st.final, false
-				return
-			}
-			st.raise(internalFault("interpreter failure: %v", r))
-			crashed = true
+			out, crashed = st.recovered(r)
 		}
 	}()
-	// fail raises f at the current instruction.
-	fail := func(f *Fault) {
-		fr.pc = pc
-		st.sp = sp
-		st.raise(f)
-	}
 
 outer:
 	for {
@@ -174,8 +162,8 @@ outer:
 				callee := p.Functions[in.A]
 				fr.pc = pc
 				base := sp - int(in.B)
-				if f := st.pushFrame(callee, int(in.A), base, base, nil); f != nil {
-					fail(f)
+				if f := st.pushFrame(callee, base, base, nil); f != nil {
+					st.fail(fr, pc, sp, f)
 					continue outer
 				}
 				stack = st.stack
@@ -192,10 +180,10 @@ outer:
 					if f == nil {
 						fr.pc = pc
 						base := sp - n
-						f = st.pushFrame(callee, c.Fn, base, base-1, c.Free)
+						f = st.pushFrame(callee, base, base-1, c.Free)
 					}
 					if f != nil {
-						fail(f)
+						st.fail(fr, pc, sp, f)
 						continue outer
 					}
 					stack = st.stack
@@ -205,26 +193,26 @@ outer:
 					sp = fr.base + callee.Locals
 				case *value.NativeFunc:
 					if c.ID < 0 || c.ID >= len(st.img.natives) {
-						fail(internalFault("call of an unknown native %d", c.ID))
+						st.fail(fr, pc, sp, internalFault("call of an unknown native %d", c.ID))
 						continue outer
 					}
 					res, nf := st.img.natives[c.ID].Call(host, stack[sp-n:sp])
 					if nf != nil {
-						fail(fromNative(nf))
+						st.fail(fr, pc, sp, fromNative(nf))
 						continue outer
 					}
 					sp -= n + 1
 					stack[sp] = res
 					sp++
 				default:
-					fail(internalFault("call of a %s value", fv.K))
+					st.fail(fr, pc, sp, internalFault("call of a %s value", fv.K))
 					continue outer
 				}
 			case bytecode.CALL_NATIVE:
 				n := int(in.B)
 				res, nf := st.img.natives[in.A].Call(host, stack[sp-n:sp])
 				if nf != nil {
-					fail(fromNative(nf))
+					st.fail(fr, pc, sp, fromNative(nf))
 					continue outer
 				}
 				sp -= n
@@ -236,7 +224,7 @@ outer:
 				copy(stack[fr.base:], stack[sp-n:sp])
 				st.sp = sp
 				stack = st.ensure(fr.base + callee.Locals + callee.MaxStack)
-				fr.fn, fr.fnIdx, fr.free = callee, int(in.A), nil
+				fr.fn, fr.free = callee, nil
 				clear(stack[fr.base+n : fr.base+callee.Locals])
 				code = callee.Code
 				pc = 0
@@ -248,25 +236,25 @@ outer:
 				case *value.Closure:
 					callee, f := st.closureCallee(c, n)
 					if f != nil {
-						fail(f)
+						st.fail(fr, pc, sp, f)
 						continue outer
 					}
 					copy(stack[fr.base:], stack[sp-n:sp])
 					st.sp = sp
 					stack = st.ensure(fr.base + callee.Locals + callee.MaxStack)
-					fr.fn, fr.fnIdx, fr.free = callee, c.Fn, c.Free
+					fr.fn, fr.free = callee, c.Free
 					clear(stack[fr.base+n : fr.base+callee.Locals])
 					code = callee.Code
 					pc = 0
 					sp = fr.base + callee.Locals
 				case *value.NativeFunc:
 					if c.ID < 0 || c.ID >= len(st.img.natives) {
-						fail(internalFault("call of an unknown native %d", c.ID))
+						st.fail(fr, pc, sp, internalFault("call of an unknown native %d", c.ID))
 						continue outer
 					}
 					res, nf := st.img.natives[c.ID].Call(host, stack[sp-n:sp])
 					if nf != nil {
-						fail(fromNative(nf))
+						st.fail(fr, pc, sp, fromNative(nf))
 						continue outer
 					}
 					fr.pc = pc
@@ -278,13 +266,13 @@ outer:
 					sp, stack = st.sp, st.stack
 					continue outer
 				default:
-					fail(internalFault("call of a %s value", fv.K))
+					st.fail(fr, pc, sp, internalFault("call of a %s value", fv.K))
 					continue outer
 				}
 			case bytecode.RETURN:
 				v := stack[sp-1]
 				n := len(st.frames)
-				if len(fr.defers) == 0 && n > 1 && st.frames[n-2].mode == modeNormal {
+				if fr.cl == nil && n > 1 && st.frames[n-2].mode == modeNormal {
 					retSP := fr.retSP
 					fr.free = nil
 					st.frames = st.frames[:n-1]
@@ -326,7 +314,7 @@ outer:
 				}
 				r, f := arith(in.Op, x, y)
 				if f != nil {
-					fail(f)
+					st.fail(fr, pc, sp, f)
 					continue outer
 				}
 				stack[sp-1] = r
@@ -339,7 +327,7 @@ outer:
 				}
 				r, f := arith(in.Op, x, y)
 				if f != nil {
-					fail(f)
+					st.fail(fr, pc, sp, f)
 					continue outer
 				}
 				stack[sp-1] = r
@@ -349,7 +337,7 @@ outer:
 				sp--
 				r, f := arith(in.Op, x, y)
 				if f != nil {
-					fail(f)
+					st.fail(fr, pc, sp, f)
 					continue outer
 				}
 				stack[sp-1] = r
@@ -381,7 +369,7 @@ outer:
 				}
 				r, f := order(in.Op, x, y)
 				if f != nil {
-					fail(f)
+					st.fail(fr, pc, sp, f)
 					continue outer
 				}
 				stack[sp-1] = value.Bool(r)
@@ -390,7 +378,7 @@ outer:
 				sp--
 				r, f := member(x, xs)
 				if f != nil {
-					fail(f)
+					st.fail(fr, pc, sp, f)
 					continue outer
 				}
 				stack[sp-1] = value.Bool(r)
@@ -402,20 +390,20 @@ outer:
 				case value.KFloat:
 					stack[sp-1] = value.Float(-x.AsFloat())
 				default:
-					fail(internalFault("NEG of a %s value", x.K))
+					st.fail(fr, pc, sp, internalFault("NEG of a %s value", x.K))
 					continue outer
 				}
 			case bytecode.NOT:
 				x := stack[sp-1]
 				if x.K != value.KBool {
-					fail(internalFault("NOT of a %s value", x.K))
+					st.fail(fr, pc, sp, internalFault("NOT of a %s value", x.K))
 					continue outer
 				}
 				stack[sp-1].N = 1 - (x.N & 1)
 			case bytecode.BITNOT:
 				x := stack[sp-1]
 				if x.K != value.KInt {
-					fail(internalFault("BITNOT of a %s value", x.K))
+					st.fail(fr, pc, sp, internalFault("BITNOT of a %s value", x.K))
 					continue outer
 				}
 				stack[sp-1].N = ^x.N
@@ -454,7 +442,7 @@ outer:
 				lo, hi := stack[sp-2], stack[sp-1]
 				sp--
 				if lo.K != value.KInt || hi.K != value.KInt {
-					fail(internalFault("RANGE of %s and %s", lo.K, hi.K))
+					st.fail(fr, pc, sp, internalFault("RANGE of %s and %s", lo.K, hi.K))
 					continue outer
 				}
 				stack[sp-1] = value.Value{K: value.KRange, R: &value.Range{Lo: lo.N, Hi: hi.N, Inclusive: in.A == 1}}
@@ -472,35 +460,35 @@ outer:
 			case bytecode.ELEM:
 				r, f := elem(stack[sp-1], int(in.A))
 				if f != nil {
-					fail(f)
+					st.fail(fr, pc, sp, f)
 					continue outer
 				}
 				stack[sp-1] = r
 			case bytecode.FIELD:
 				r, f := field(stack[sp-1], consts[in.A].AsString())
 				if f != nil {
-					fail(f)
+					st.fail(fr, pc, sp, f)
 					continue outer
 				}
 				stack[sp-1] = r
 			case bytecode.LIST_LEN:
 				l, ok := stack[sp-1].R.(*value.List)
 				if !ok {
-					fail(internalFault("LIST_LEN of a %s value", stack[sp-1].K))
+					st.fail(fr, pc, sp, internalFault("LIST_LEN of a %s value", stack[sp-1].K))
 					continue outer
 				}
 				stack[sp-1] = value.Value{K: value.KInt, N: int64(len(l.Items))}
 			case bytecode.LIST_ELEM:
 				l, ok := stack[sp-1].R.(*value.List)
 				if !ok || int(in.A) >= len(l.Items) {
-					fail(internalFault("LIST_ELEM %d of a %s value", in.A, stack[sp-1].K))
+					st.fail(fr, pc, sp, internalFault("LIST_ELEM %d of a %s value", in.A, stack[sp-1].K))
 					continue outer
 				}
 				stack[sp-1] = l.Items[in.A]
 			case bytecode.LIST_SLICE:
 				l, ok := stack[sp-1].R.(*value.List)
 				if !ok || int(in.A) > len(l.Items) {
-					fail(internalFault("LIST_SLICE %d of a %s value", in.A, stack[sp-1].K))
+					st.fail(fr, pc, sp, internalFault("LIST_SLICE %d of a %s value", in.A, stack[sp-1].K))
 					continue outer
 				}
 				stack[sp-1] = value.Value{K: value.KList, R: &value.List{Items: l.Items[in.A:]}}
@@ -509,11 +497,11 @@ outer:
 				sp--
 				l, ok := xs.R.(*value.List)
 				if !ok || i.K != value.KInt {
-					fail(internalFault("INDEX of %s by %s", xs.K, i.K))
+					st.fail(fr, pc, sp, internalFault("INDEX of %s by %s", xs.K, i.K))
 					continue outer
 				}
 				if i.N < 0 || i.N >= int64(len(l.Items)) {
-					fail(NewFault(3))
+					st.fail(fr, pc, sp, NewFault(3))
 					continue outer
 				}
 				stack[sp-1] = l.Items[i.N]
@@ -522,7 +510,7 @@ outer:
 				sp--
 				nr, f := update(r, consts[in.A].AsString(), v)
 				if f != nil {
-					fail(f)
+					st.fail(fr, pc, sp, f)
 					continue outer
 				}
 				stack[sp-1] = nr
@@ -530,14 +518,14 @@ outer:
 			case bytecode.ITER:
 				it, f := newIter(stack[sp-1])
 				if f != nil {
-					fail(f)
+					st.fail(fr, pc, sp, f)
 					continue outer
 				}
 				stack[sp-1] = value.Value{K: value.KIter, R: it}
 			case bytecode.ITER_NEXT:
 				it, ok := stack[fr.base+int(in.A)].R.(*iter)
 				if !ok {
-					fail(internalFault("ITER_NEXT on a %s value", stack[fr.base+int(in.A)].K))
+					st.fail(fr, pc, sp, internalFault("ITER_NEXT on a %s value", stack[fr.base+int(in.A)].K))
 					continue outer
 				}
 				if v, more := it.next(); more {
@@ -550,7 +538,7 @@ outer:
 				n := int(in.A)
 				s, f := interp(stack[sp-n : sp])
 				if f != nil {
-					fail(f)
+					st.fail(fr, pc, sp, f)
 					continue outer
 				}
 				sp -= n
@@ -559,34 +547,65 @@ outer:
 			case bytecode.DEFER:
 				sp--
 				if st.defers >= MaxDefers {
-					fail(NewFault(FaultResource))
+					st.fail(fr, pc, sp, NewFault(FaultResource))
 					continue outer
 				}
-				fr.defers = append(fr.defers, stack[sp])
+				if fr.cl == nil {
+					fr.cl = &cleanup{}
+				}
+				fr.cl.defers = append(fr.cl.defers, stack[sp])
 				st.defers++
 			case bytecode.FAIL:
-				fail(internalFault("%s", consts[in.A].AsString()))
+				st.fail(fr, pc, sp, internalFault("%s", consts[in.A].AsString()))
 				continue outer
 
 			default:
 				// The actor opcodes (RECV_*, SPAWN, SEND, SELF) need the
 				// actor runtime, which comes with the actor issue.
-				fail(internalFault("%s is not supported by this runtime yet", in.Op))
+				st.fail(fr, pc, sp, internalFault("%s is not supported by this runtime yet", in.Op))
 				continue outer
 			}
 		}
 	}
 }
 
+// fail raises f at the instruction before pc of frame fr.
+func (st *State) fail(fr *frame, pc, sp int, f *Fault) {
+	fr.pc = pc
+	st.sp = sp
+	st.raise(f)
+}
+
+// recovered turns a recovered Go panic into an internal-error fault.
+func (st *State) recovered(r any) (Outcome, bool) {
+	if len(st.frames) == 0 {
+		st.finish(Outcome{Status: StatusFault, Fault: internalFault("interpreter failure: %v", r)})
+		return st.final, false
+	}
+	st.steps++
+	st.raise(internalFault("interpreter failure: %v", r))
+	return Outcome{}, true
+}
+
 // pushFrame pushes a frame for f whose locals start at base (the arguments
 // are already there). It returns fault 9 when the call depth limit is hit.
-func (st *State) pushFrame(f *bytecode.Function, idx, base, retSP int, free []value.Value) *Fault {
+func (st *State) pushFrame(f *bytecode.Function, base, retSP int, free []value.Value) *Fault {
 	if len(st.frames) >= st.maxDepth {
 		return NewFault(FaultResource)
 	}
 	stack := st.ensure(base + f.Locals + f.MaxStack)
 	clear(stack[base+f.Params : base+f.Locals])
-	st.frames = append(st.frames, frame{fn: f, fnIdx: idx, base: base, retSP: retSP, free: free})
+	n := len(st.frames)
+	if n == cap(st.frames) {
+		st.frames = append(st.frames, frame{})
+	} else {
+		st.frames = st.frames[:n+1]
+	}
+	nf := &st.frames[n]
+	nf.fn, nf.pc, nf.base, nf.retSP, nf.free, nf.mode = f, 0, base, retSP, free, modeNormal
+	if nf.cl != nil {
+		nf.cl = nil
+	}
 	return nil
 }
 
@@ -626,9 +645,9 @@ func (st *State) closureCallee(c *value.Closure, n int) (*bytecode.Function, *Fa
 // is popped. The top frame's pc and st.sp must be saved.
 func (st *State) returnValue(v value.Value) (Outcome, bool) {
 	fr := &st.frames[len(st.frames)-1]
-	if len(fr.defers) > 0 {
+	if fr.hasDefers() {
 		fr.mode = modeReturning
-		fr.ret = v
+		fr.cl.ret = v
 		st.sp = fr.base + fr.fn.Locals
 		return Outcome{}, false
 	}
@@ -661,17 +680,18 @@ func (st *State) finishReturn(v value.Value) (Outcome, bool) {
 func (st *State) cleanupStep(host Host) (Outcome, bool) {
 	fr := &st.frames[len(st.frames)-1]
 	st.sp = fr.base + fr.fn.Locals
-	if n := len(fr.defers); n > 0 {
-		d := fr.defers[n-1]
-		fr.defers[n-1] = value.Value{}
-		fr.defers = fr.defers[:n-1]
+	if fr.hasDefers() {
+		n := len(fr.cl.defers)
+		d := fr.cl.defers[n-1]
+		fr.cl.defers[n-1] = value.Value{}
+		fr.cl.defers = fr.cl.defers[:n-1]
 		st.defers--
 		st.callDefer(host, d)
 		return Outcome{}, false
 	}
 	if fr.mode == modeReturning {
 		fr.mode = modeNormal
-		return st.finishReturn(fr.ret)
+		return st.finishReturn(fr.cl.ret)
 	}
 	// Unwinding a fault: drop the frame.
 	n := len(st.frames)
@@ -695,7 +715,7 @@ func (st *State) callDefer(host Host, d value.Value) {
 	case *value.Closure:
 		callee, f := st.closureCallee(c, 0)
 		if f == nil {
-			f = st.pushFrame(callee, c.Fn, st.sp, st.sp, c.Free)
+			f = st.pushFrame(callee, st.sp, st.sp, c.Free)
 		}
 		if f != nil {
 			st.raise(f)

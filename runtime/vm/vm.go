@@ -190,18 +190,26 @@ const (
 	modeUnwinding                  // a fault is unwinding; running defers, then popping
 )
 
-// frame is one activation. It lives in State.frames, never on the Go stack.
+// frame is one activation. It lives in State.frames, never on the Go
+// stack, and is kept small because every call pushes one.
 type frame struct {
-	fn     *bytecode.Function
-	fnIdx  int
-	pc     int // next instruction to execute
-	base   int // first local slot in State.stack
-	retSP  int // caller's stack top to restore on return
-	free   []value.Value
-	defers []value.Value
-	mode   frameMode
-	ret    value.Value // modeReturning: the value to return after the defers
+	fn    *bytecode.Function
+	pc    int // next instruction to execute
+	base  int // first local slot in State.stack
+	retSP int // caller's stack top to restore on return
+	free  []value.Value
+	cl    *cleanup // registered defers; nil until the first DEFER
+	mode  frameMode
 }
+
+// cleanup holds a frame's registered defers (LIFO) and, while the frame
+// is returning, the value it will return once they have run.
+type cleanup struct {
+	defers []value.Value
+	ret    value.Value
+}
+
+func (fr *frame) hasDefers() bool { return fr.cl != nil && len(fr.cl.defers) > 0 }
 
 // State is the complete, resumable execution state of one computation.
 type State struct {
@@ -255,7 +263,7 @@ func newState(img *Image, fn int, free, args []value.Value) (*State, error) {
 	}
 	st := &State{img: img, stack: make([]value.Value, size), maxDepth: DefaultMaxDepth}
 	copy(st.stack, args)
-	st.frames = append(st.frames, frame{fn: f, fnIdx: fn, free: free})
+	st.frames = append(st.frames, frame{fn: f, free: free})
 	st.sp = f.Locals
 	return st, nil
 }

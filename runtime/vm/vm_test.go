@@ -671,4 +671,3 @@ func TestFailOpcode(t *testing.T) {
 		t.Fatalf("outcome %+v", o.Fault)
 	}
 }
-
