@@ -225,7 +225,7 @@ func (c *Checker) bindParam(p *ast.Param, t Type) {
 		before := len(c.diags)
 		c.pattern(p.Pattern, t, binds)
 		if len(c.diags) == before && !c.irrefutable(p.Pattern, t) {
-			c.errorf(ErrRefutableLet, p.Pattern.Span(), "let patterns must be irrefutable; use match for literals or constructors")
+			c.errorf(ErrRefutableLet, spanOf(p.Pattern), "let patterns must be irrefutable; use match for literals or constructors")
 		}
 		return
 	}

@@ -81,7 +81,7 @@ func (c *Checker) checkPositional(x *ast.Call, params []Type, what string) []Typ
 		if i < len(params) {
 			t := c.expr(a.Value, params[i])
 			out[i] = t
-			c.expect(a.Value.Span(), t, params[i], fmt.Sprintf("argument %d of %s: expression type", i+1, what))
+			c.expect(spanOf(a.Value), t, params[i], fmt.Sprintf("argument %d of %s: expression type", i+1, what))
 		} else {
 			out[i] = c.expr(a.Value, nil)
 		}
@@ -120,7 +120,7 @@ func (c *Checker) valueCall(x *ast.Call, hint Type) Type {
 	}
 	c.argsUnchecked(x)
 	if !hasInvalid(ft) {
-		c.errorf(ErrNotCallable, x.Fn.Span(), "cannot call a value of type %s", Zonk(ft))
+		c.errorf(ErrNotCallable, spanOf(x.Fn), "cannot call a value of type %s", Zonk(ft))
 	}
 	return Invalid
 }
@@ -207,7 +207,7 @@ func (c *Checker) callSig(x *ast.Call, sig *FuncSig) Type {
 		}
 		pt := subst(sig.Params[j].Type, m)
 		t := c.expr(a.Value, pt)
-		c.expect(a.Value.Span(), t, pt, fmt.Sprintf("argument '%s' of %s: expression type", sig.Params[j].Label, sig.Name))
+		c.expect(spanOf(a.Value), t, pt, fmt.Sprintf("argument '%s' of %s: expression type", sig.Params[j].Label, sig.Name))
 	}
 	c.info.Types[x.Fn] = subst(sig.FuncType(), m)
 	return subst(sig.Ret, m)
@@ -312,7 +312,7 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 			}
 			if i+1 < len(ps) {
 				at := c.expr(a.Value, ps[i+1])
-				c.expect(a.Value.Span(), at, ps[i+1], fmt.Sprintf("argument %d of %s: expression type", i+2, name))
+				c.expect(spanOf(a.Value), at, ps[i+1], fmt.Sprintf("argument %d of %s: expression type", i+2, name))
 			} else {
 				c.expr(a.Value, nil)
 			}
@@ -350,7 +350,7 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 			}
 			if i+1 < len(ps) {
 				at := c.expr(a.Value, ps[i+1])
-				c.expect(a.Value.Span(), at, ps[i+1], fmt.Sprintf("argument %d of %s: expression type", i+2, name))
+				c.expect(spanOf(a.Value), at, ps[i+1], fmt.Sprintf("argument %d of %s: expression type", i+2, name))
 			} else {
 				c.expr(a.Value, nil)
 			}

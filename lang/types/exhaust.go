@@ -438,7 +438,7 @@ func (c *Checker) checkArms(arms []*ast.Arm, t Type, exhaustive bool, span sourc
 			if !exhaustive {
 				kind = "receive"
 			}
-			c.errorf(ErrUnreachableArm, a.Pattern.Span(), "unreachable %s arm: previous unguarded patterns already cover it", kind)
+			c.errorf(ErrUnreachableArm, spanOf(a.Pattern), "unreachable %s arm: previous unguarded patterns already cover it", kind)
 		}
 		if a.Guard == nil {
 			rows = append(rows, []*spat{sp})

@@ -100,7 +100,7 @@ func (c *Checker) expr1(e ast.Expr, hint Type) Type {
 				continue
 			}
 			pt := c.expr(p.X, nil)
-			sp := p.X.Span()
+			sp := spanOf(p.X)
 			c.whenResolved(pt, func(rt Type) {
 				switch r := rt.(type) {
 				case *Basic:
@@ -127,7 +127,7 @@ func (c *Checker) expr1(e ast.Expr, hint Type) Type {
 	case *ast.Index:
 		xt := c.expr(x.X, nil)
 		it := c.expr(x.I, IntT)
-		c.expect(x.I.Span(), it, IntT, "list index: expression type")
+		c.expect(spanOf(x.I), it, IntT, "list index: expression type")
 		el := c.fresh()
 		switch r := Resolve(xt).(type) {
 		case *TVar:
@@ -153,9 +153,9 @@ func (c *Checker) expr1(e ast.Expr, hint Type) Type {
 		return c.binary(x)
 	case *ast.Range:
 		lo := c.expr(x.Lo, IntT)
-		c.expect(x.Lo.Span(), lo, IntT, "range bound: expression type")
+		c.expect(spanOf(x.Lo), lo, IntT, "range bound: expression type")
 		hi := c.expr(x.Hi, IntT)
-		c.expect(x.Hi.Span(), hi, IntT, "range bound: expression type")
+		c.expect(spanOf(x.Hi), hi, IntT, "range bound: expression type")
 		return RangeT
 	case *ast.Try:
 		return c.try(x)
@@ -518,7 +518,7 @@ func (c *Checker) recordUpdate(x *ast.RecordUpdate) Type {
 			c.expr(f.Value, nil)
 		}
 		if !hasInvalid(xt) {
-			c.errorf(ErrNoField, x.X.Span(), "record update requires a record, found %s", Zonk(xt))
+			c.errorf(ErrNoField, spanOf(x.X), "record update requires a record, found %s", Zonk(xt))
 		}
 		return Invalid
 	}
@@ -537,7 +537,7 @@ func (c *Checker) recordUpdate(x *ast.RecordUpdate) Type {
 		}
 		ft := c.fieldType(r, idx)
 		vt := c.expr(f.Value, ft)
-		c.expect(f.Value.Span(), vt, ft, "record update field '"+f.Label+"': expression type")
+		c.expect(spanOf(f.Value), vt, ft, "record update field '"+f.Label+"': expression type")
 	}
 	return xt
 }
@@ -548,10 +548,10 @@ func (c *Checker) unary(x *ast.Unary) Type {
 	t := c.expr(x.X, nil)
 	switch x.Op {
 	case "not":
-		c.expect(x.X.Span(), t, BoolT, "operand of 'not': expression type")
+		c.expect(spanOf(x.X), t, BoolT, "operand of 'not': expression type")
 		return BoolT
 	case "~~~":
-		c.expect(x.X.Span(), t, IntT, "operand of '~~~': expression type")
+		c.expect(spanOf(x.X), t, IntT, "operand of '~~~': expression type")
 		return IntT
 	default:
 		sp := x.Span()
@@ -739,7 +739,7 @@ func (c *Checker) try(x *ast.Try) Type {
 	on, ok := ot.(*Named)
 	if !ok || on.Def != ResultDef {
 		if !hasInvalid(ot) {
-			c.errorf(ErrTryOperand, x.X.Span(), "? operand must be Result: found %s", Zonk(ot))
+			c.errorf(ErrTryOperand, spanOf(x.X), "? operand must be Result: found %s", Zonk(ot))
 		}
 		return Invalid
 	}
@@ -765,7 +765,7 @@ func (c *Checker) returnExpr(x *ast.Return) Type {
 	}
 	sp := x.Span()
 	if x.X != nil {
-		sp = x.X.Span()
+		sp = spanOf(x.X)
 	}
 	if isNever(t) {
 		return NeverT
@@ -881,7 +881,7 @@ func (c *Checker) join(acc, t Type, span source.Span, ctx string) Type {
 
 func (c *Checker) ifExpr(x *ast.If, hint Type) Type {
 	ct := c.expr(x.Cond, BoolT)
-	c.expect(x.Cond.Span(), ct, BoolT, "if condition: expression type")
+	c.expect(spanOf(x.Cond), ct, BoolT, "if condition: expression type")
 	if x.Else == nil || isNilExpr(x.Else) {
 		c.branch(x.Then, nil, true)
 		return UnitT
@@ -913,15 +913,15 @@ func (c *Checker) match(x *ast.Match, hint Type) Type {
 			last := i == len(x.Arms)-1
 			if a.Pattern != nil {
 				if _, ok := a.Pattern.(*ast.WildcardPat); !ok {
-					c.errorf(ErrCondMatchLast, a.Pattern.Span(), "condition match arms are Bool expressions; only the last arm may be '_'")
+					c.errorf(ErrCondMatchLast, spanOf(a.Pattern), "condition match arms are Bool expressions; only the last arm may be '_'")
 				} else if !last {
 					c.errorf(ErrUnreachableArm, a.Span(), "unreachable match arm: previous unguarded patterns already cover it")
 				}
 			} else if a.Cond != nil {
 				t := c.expr(a.Cond, BoolT)
-				c.expect(a.Cond.Span(), t, BoolT, "match condition: expression type")
+				c.expect(spanOf(a.Cond), t, BoolT, "match condition: expression type")
 				if last {
-					c.errorf(ErrCondMatchLast, a.Cond.Span(), "a condition match must end with a '_ ->' arm")
+					c.errorf(ErrCondMatchLast, spanOf(a.Cond), "a condition match must end with a '_ ->' arm")
 				}
 			}
 			bt := c.branch(a.Body, hint, false)
@@ -948,7 +948,7 @@ func (c *Checker) match(x *ast.Match, hint Type) Type {
 			c.pattern(a.Pattern, st, binds)
 			if a.Guard != nil {
 				gt := c.expr(a.Guard, BoolT)
-				c.expect(a.Guard.Span(), gt, BoolT, "match guard: expression type")
+				c.expect(spanOf(a.Guard), gt, BoolT, "match guard: expression type")
 			}
 			bt := c.bodyExpr(a.Body, hint, false)
 			if !isNever(bt) {
@@ -1024,7 +1024,7 @@ func (c *Checker) receive(x *ast.Receive, hint Type) Type {
 			c.pattern(a.Pattern, pt, binds)
 			if a.Guard != nil {
 				gt := c.expr(a.Guard, BoolT)
-				c.expect(a.Guard.Span(), gt, BoolT, "receive guard: expression type")
+				c.expect(spanOf(a.Guard), gt, BoolT, "receive guard: expression type")
 			}
 			bt := c.bodyExpr(a.Body, hint, false)
 			if !isNever(bt) {
@@ -1035,7 +1035,7 @@ func (c *Checker) receive(x *ast.Receive, hint Type) Type {
 	}
 	if x.After != nil {
 		tt := c.expr(x.After.Timeout, IntT)
-		c.expect(x.After.Timeout.Span(), tt, IntT, "receive timeout: expression type")
+		c.expect(spanOf(x.After.Timeout), tt, IntT, "receive timeout: expression type")
 		bt := c.branch(x.After.Body, hint, false)
 		if !isNever(bt) {
 			allNever = false
@@ -1070,7 +1070,7 @@ func (c *Checker) forExpr(x *ast.For) Type {
 		el = v
 	}
 	if el == nil {
-		c.errorf(ErrNotIterable, x.Iter.Span(), "for requires a List or Range, found %s", Zonk(it))
+		c.errorf(ErrNotIterable, spanOf(x.Iter), "for requires a List or Range, found %s", Zonk(it))
 		el = Invalid
 	}
 	c.inScope(func() {
@@ -1078,7 +1078,7 @@ func (c *Checker) forExpr(x *ast.For) Type {
 		before := len(c.diags)
 		c.pattern(x.Pattern, el, binds)
 		if len(c.diags) == before && !c.irrefutable(x.Pattern, el) {
-			c.errorf(ErrRefutableLet, x.Pattern.Span(), "let patterns must be irrefutable; use match for literals or constructors")
+			c.errorf(ErrRefutableLet, spanOf(x.Pattern), "let patterns must be irrefutable; use match for literals or constructors")
 		}
 		c.fn.loops++
 		c.bodyExpr(x.Body, nil, true)
@@ -1100,7 +1100,7 @@ func (c *Checker) with(x *ast.With, hint Type) Type {
 			okT := c.fresh()
 			want := &Named{Def: ResultDef, Args: []Type{okT, errT}}
 			if !unify(vt, want) && !hasInvalid(vt) {
-				c.errorf(ErrMismatch, st.X.Span(), "with step: expression type: expected %s, found %s", Zonk(want), Zonk(vt))
+				c.errorf(ErrMismatch, spanOf(st.X), "with step: expression type: expected %s, found %s", Zonk(want), Zonk(vt))
 			}
 			c.pattern(st.Pattern, okT, map[string]bool{})
 		}
@@ -1123,7 +1123,7 @@ func (c *Checker) with(x *ast.With, hint Type) Type {
 			c.pattern(a.Pattern, failT, map[string]bool{})
 			if a.Guard != nil {
 				gt := c.expr(a.Guard, BoolT)
-				c.expect(a.Guard.Span(), gt, BoolT, "match guard: expression type")
+				c.expect(spanOf(a.Guard), gt, BoolT, "match guard: expression type")
 			}
 			at := c.bodyExpr(a.Body, hint, false)
 			acc = c.join(acc, at, lastSpan(a.Body), "with arms: expression type")

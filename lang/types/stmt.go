@@ -38,7 +38,7 @@ func (c *Checker) block(b *ast.Block, hint Type, discard bool) Type {
 			et := c.expr(s.X, h)
 			if s.Cond != nil {
 				ct := c.expr(s.Cond, BoolT)
-				c.expect(s.Cond.Span(), ct, BoolT, "if condition: expression type")
+				c.expect(spanOf(s.Cond), ct, BoolT, "if condition: expression type")
 				c.checkDiscard(s.X, et)
 				st = UnitT
 			} else {
@@ -71,7 +71,7 @@ func (c *Checker) let(s *ast.LetStmt) Type {
 	vt := c.expr(s.Value, ann)
 	diverges := isNever(vt)
 	if ann != nil {
-		c.expect(s.Value.Span(), vt, ann, "let annotation: expression type")
+		c.expect(spanOf(s.Value), vt, ann, "let annotation: expression type")
 		vt = ann
 	} else if diverges {
 		vt = c.fresh()
@@ -91,9 +91,9 @@ func (c *Checker) let(s *ast.LetStmt) Type {
 		c.pattern(s.Pattern, vt, map[string]bool{})
 		if len(c.diags) == before && !c.irrefutable(s.Pattern, vt) {
 			if hasLiteral(s.Pattern) {
-				c.errorf(ErrLiteralLet, s.Pattern.Span(), "literal let patterns require an else branch")
+				c.errorf(ErrLiteralLet, spanOf(s.Pattern), "literal let patterns require an else branch")
 			} else {
-				c.errorf(ErrRefutableLet, s.Pattern.Span(), "let patterns must be irrefutable; use match for literals or constructors")
+				c.errorf(ErrRefutableLet, spanOf(s.Pattern), "let patterns must be irrefutable; use match for literals or constructors")
 			}
 		}
 	}
@@ -147,7 +147,7 @@ func (c *Checker) deferStmt(s *ast.DeferStmt) {
 		unify(r, UnitT)
 	default:
 		if !isBasic(r, KUnit) && !isNever(r) && !hasInvalid(r) {
-			c.errorf(ErrDeferType, s.X.Span(), "defer requires Unit cleanup: expression type: expected (), found %s", Zonk(t))
+			c.errorf(ErrDeferType, spanOf(s.X), "defer requires Unit cleanup: expression type: expected (), found %s", Zonk(t))
 		}
 	}
 }

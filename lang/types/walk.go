@@ -1,6 +1,9 @@
 package types
 
-import "github.com/morrow-lang/morrow/lang/ast"
+import (
+	"github.com/morrow-lang/morrow/lang/ast"
+	"github.com/morrow-lang/morrow/lang/source"
+)
 
 // walk calls f for every expression and statement node under n (n
 // included), in source order. Patterns and types are not visited.
@@ -138,4 +141,19 @@ func isNilExpr(e ast.Expr) bool {
 		return x == nil
 	}
 	return e == nil
+}
+
+// spanOf returns n's span, or an empty span for a missing node (the
+// parser may leave optional parts nil after a syntax error).
+func spanOf(n ast.Node) source.Span {
+	if n == nil {
+		return source.Span{}
+	}
+	switch x := n.(type) {
+	case ast.Expr:
+		if isNilExpr(x) {
+			return source.Span{}
+		}
+	}
+	return n.Span()
 }
