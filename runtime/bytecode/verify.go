@@ -212,8 +212,12 @@ func checkOperands(p *Program, f *Function, in Instr) string {
 	// Cross-operand rules.
 	switch in.Op {
 	case CALL, TAIL_CALL:
-		if callee := p.Functions[in.A]; int(in.B) != callee.Params {
+		callee := p.Functions[in.A]
+		if int(in.B) != callee.Params {
 			return fmt.Sprintf("passes %d arguments to %s, which takes %d", in.B, callee.Name, callee.Params)
+		}
+		if callee.Captures != 0 {
+			return fmt.Sprintf("direct call of %s, which needs %d captured values", callee.Name, callee.Captures)
 		}
 	case CLOSURE:
 		if callee := p.Functions[in.A]; int(in.B) != callee.Captures {
