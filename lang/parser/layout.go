@@ -271,7 +271,7 @@ func (l *layout) token(t *tok) {
 	fr := l.top()
 	switch {
 	case isOpener(t):
-		if len(l.stack) > maxBracketDepth {
+		if len(l.stack) == maxBracketDepth+1 {
 			l.errorf(ErrNestingDepth, t.start, t.end, "brackets are nested too deeply")
 		}
 		l.stack = append(l.stack, &frame{opener: t, role: bracketRole(t, l.prev)})
