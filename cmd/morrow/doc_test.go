@@ -1,0 +1,35 @@
+package main
+
+import (
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestCLIDocCoversEveryFlag keeps docs/cli.md in step with `morrow run`.
+func TestCLIDocCoversEveryFlag(t *testing.T) {
+	raw, err := os.ReadFile("../../docs/cli.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(raw)
+	if !strings.Contains(doc, "## morrow run") {
+		t.Error("docs/cli.md has no section for morrow run")
+	}
+	usage := newRun(&env{getenv: func(string) string { return "" }}).Flags().FlagUsages()
+	names := regexp.MustCompile(`(?m)^\s+(?:-\w, )?--([\w-]+)`).FindAllStringSubmatch(usage, -1)
+	if len(names) < 5 {
+		t.Fatalf("could not read the flags from:\n%s", usage)
+	}
+	for _, m := range names {
+		if m[1] != "help" && !strings.Contains(doc, "--"+m[1]) {
+			t.Errorf("docs/cli.md does not mention morrow run --%s", m[1])
+		}
+	}
+	for _, v := range []string{"MORROW_SCHEDULERS", "MORROW_WORK_STEALING", "MORROW_REDUCTIONS"} {
+		if !strings.Contains(doc, v) {
+			t.Errorf("docs/cli.md does not mention %s", v)
+		}
+	}
+}
