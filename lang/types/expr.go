@@ -30,7 +30,8 @@ func (c *Checker) expect(span source.Span, got, want Type, ctx string) bool {
 	if hasInvalid(got) || hasInvalid(want) {
 		return false
 	}
-	c.errorf(ErrMismatch, span, "%s: expected %s, found %s", ctx, Zonk(want), Zonk(got))
+	d := c.errorf(ErrMismatch, span, "%s: expected %s, found %s", ctx, Zonk(want), Zonk(got))
+	d.Label = "this has type " + Zonk(got).String()
 	return false
 }
 
@@ -265,8 +266,70 @@ func (c *Checker) ident(x *ast.Ident) Type {
 		c.errorf(ErrUnknownName, x.Span(), "'_' is only a placeholder in patterns and pipes")
 		return Invalid
 	}
-	c.errorf(ErrUnknownName, x.Span(), "unknown name '%s'", x.Name)
+	d := c.errorf(ErrUnknownName, x.Span(), "unknown name '%s'", x.Name)
+	if s := c.suggest(x.Name); s != "" {
+		d.Hint = "did you mean '" + s + "'?"
+	}
 	return Invalid
+}
+
+// suggest finds a visible name close to name (edit distance at most 2),
+// for a "did you mean" hint.
+func (c *Checker) suggest(name string) string {
+	best, bestD := "", 3
+	try := func(n string) {
+		if n == name || n == "_" {
+			return
+		}
+		if d := editDistance(name, n); d < bestD || d == bestD && n < best {
+			best, bestD = n, d
+		}
+	}
+	if c.fn != nil {
+		for s := c.fn.scope; s != nil; s = s.parent {
+			for n := range s.names {
+				try(n)
+			}
+		}
+	}
+	for n := range c.funcs {
+		try(n)
+	}
+	for n := range c.ctors {
+		try(n)
+	}
+	for n := range builtinSigs {
+		if !strings.Contains(n, ".") {
+			try(n)
+		}
+	}
+	if len(name) <= 2 && bestD > 1 {
+		return ""
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	if len(a) > 64 || len(b) > 64 {
+		return 99
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
 
 // checkCapture rejects a closure capturing a Result (§3.5, §5.2): the
