@@ -9,15 +9,15 @@ import (
 // Built-in nominal types. They are shared by every check; their
 // constructors are found by name like user constructors.
 var (
-	ListDef      = &TypeDef{Name: "List", Kind: OpaqueDef, Builtin: true}
-	OptionDef    = &TypeDef{Name: "Option", Kind: SumDef, Builtin: true}
-	ResultDef    = &TypeDef{Name: "Result", Kind: SumDef, Builtin: true}
-	PidDef       = &TypeDef{Name: "Pid", Kind: OpaqueDef, Builtin: true}
-	OrderingDef  = &TypeDef{Name: "Ordering", Kind: SumDef, Builtin: true}
-	ExitReasonDf = &TypeDef{Name: "Process.ExitReason", Kind: SumDef, Builtin: true}
-	ProcErrorDef = &TypeDef{Name: "Process.Error", Kind: SumDef, Builtin: true}
-	EventDef     = &TypeDef{Name: "Process.Event", Kind: SumDef, Builtin: true}
-	DemonOptsDef = &TypeDef{Name: "Process.DemonitorOptions", Kind: RecordDef, Builtin: true}
+	ListDef       = &TypeDef{Name: "List", Kind: OpaqueDef, Builtin: true}
+	OptionDef     = &TypeDef{Name: "Option", Kind: SumDef, Builtin: true}
+	ResultDef     = &TypeDef{Name: "Result", Kind: SumDef, Builtin: true}
+	PidDef        = &TypeDef{Name: "Pid", Kind: OpaqueDef, Builtin: true}
+	OrderingDef   = &TypeDef{Name: "Ordering", Kind: SumDef, Builtin: true}
+	ExitReasonDef = &TypeDef{Name: "Process.ExitReason", Kind: SumDef, Builtin: true}
+	ProcErrorDef  = &TypeDef{Name: "Process.Error", Kind: SumDef, Builtin: true}
+	EventDef      = &TypeDef{Name: "Process.Event", Kind: SumDef, Builtin: true}
+	DemonOptsDef  = &TypeDef{Name: "Process.DemonitorOptions", Kind: RecordDef, Builtin: true}
 )
 
 // builtinTypeDefs maps the names usable in type positions to their defs.
@@ -50,7 +50,7 @@ func init() {
 	defineCtors(ResultDef, &Ctor{Name: "Ok", Fields: []Type{ra}}, &Ctor{Name: "Err", Fields: []Type{re}})
 	PidDef.Params = []*TParam{newTParam("m")}
 	defineCtors(OrderingDef, &Ctor{Name: "Less"}, &Ctor{Name: "Equal"}, &Ctor{Name: "Greater"})
-	defineCtors(ExitReasonDf,
+	defineCtors(ExitReasonDef,
 		&Ctor{Name: "Normal"}, &Ctor{Name: "Shutdown"},
 		&Ctor{Name: "ShutdownDetail", Fields: []Type{StringT}},
 		&Ctor{Name: "Fault", Fields: []Type{IntT}},
@@ -62,18 +62,18 @@ func init() {
 		&Ctor{Name: "InvalidOptions"})
 	em := newTParam("m")
 	EventDef.Params = []*TParam{em}
-	reason := &Named{Def: ExitReasonDf}
+	reason := &Named{Def: ExitReasonDef}
 	defineCtors(EventDef,
 		&Ctor{Name: "Message", Fields: []Type{em}},
 		&Ctor{Name: "Down", Fields: []Type{MonitorRef, ProcessIDT, reason}},
 		&Ctor{Name: "Exit", Fields: []Type{ProcessIDT, reason}})
 	DemonOptsDef.Fields = []string{"flush", "info"}
 	defineCtors(DemonOptsDef, &Ctor{Name: "DemonitorOptions", Fields: []Type{BoolT, BoolT}, FieldNames: []string{"flush", "info"}})
-	for _, d := range []*TypeDef{ListDef, OptionDef, ResultDef, OrderingDef, ExitReasonDf, ProcErrorDef, EventDef, DemonOptsDef} {
+	for _, d := range []*TypeDef{ListDef, OptionDef, ResultDef, OrderingDef, ExitReasonDef, ProcErrorDef, EventDef, DemonOptsDef} {
 		d.Derives = all
 	}
 	PidDef.Derives = map[string]bool{"Eq": true}
-	for _, d := range []*TypeDef{ListDef, OptionDef, ResultDef, PidDef, OrderingDef, ExitReasonDf, ProcErrorDef, EventDef, DemonOptsDef} {
+	for _, d := range []*TypeDef{ListDef, OptionDef, ResultDef, PidDef, OrderingDef, ExitReasonDef, ProcErrorDef, EventDef, DemonOptsDef} {
 		builtinTypeDefs[d.Name] = d
 	}
 	for name, spec := range builtinSpecs {
@@ -94,7 +94,7 @@ func init() {
 // processCtor finds a constructor of one of the Process types by its bare
 // name (`Normal`, `Down`, `ResourceLimit`, `DemonitorOptions`).
 func processCtor(name string) *Ctor {
-	for _, d := range []*TypeDef{ExitReasonDf, ProcErrorDef, EventDef, DemonOptsDef} {
+	for _, d := range []*TypeDef{ExitReasonDef, ProcErrorDef, EventDef, DemonOptsDef} {
 		for _, c := range d.Ctors {
 			if c.Name == name {
 				return c

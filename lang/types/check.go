@@ -596,7 +596,7 @@ func (c *Checker) makeSig(fd *ast.FnDecl) *FuncSig {
 	}
 	seen := map[string]bool{}
 	pubMissing := false
-	for i, p := range fd.Params {
+	for _, p := range fd.Params {
 		ps := &ParamSig{Label: p.ExternalLabel(), Name: p.Name}
 		if p.Name != "" {
 			if seen[p.Name] {
@@ -613,7 +613,6 @@ func (c *Checker) makeSig(fd *ast.FnDecl) *FuncSig {
 				pubMissing = true
 			}
 		}
-		_ = i
 		sig.Params = append(sig.Params, ps)
 	}
 	if fd.Ret != nil {

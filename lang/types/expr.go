@@ -875,8 +875,6 @@ func (c *Checker) lambda(x *ast.Lambda, hint Type) Type {
 	if x.Ret != nil {
 		ctx.ret = c.resolveType(x.Ret, c.bodyTV)
 		ctx.retKnown = true
-	} else if hf != nil {
-		ctx.ret = c.fresh()
 	} else {
 		ctx.ret = c.fresh()
 	}
@@ -899,9 +897,6 @@ func (c *Checker) lambda(x *ast.Lambda, hint Type) Type {
 		} else {
 			unify(ctx.ret, bt)
 		}
-	} else if _, open := Resolve(ctx.ret).(*TVar); open && hf == nil {
-		// A lambda that always diverges; leave its return open.
-		_ = open
 	}
 	return &Func{Params: params, Ret: ctx.ret}
 }
