@@ -20,51 +20,76 @@ import (
 // Values of different kinds are unequal (a checked program never compares
 // them).
 func Equal(a, b value.Value) bool {
-	if a.K != b.K {
-		return false
-	}
-	switch a.K {
-	case value.KUnit:
-		return true
-	case value.KInt, value.KBool:
-		return a.N == b.N
-	case value.KFloat:
-		return a.AsFloat() == b.AsFloat()
-	case value.KString:
-		return a.AsString() == b.AsString()
-	case value.KTuple:
-		x, y := tupleElems(a), tupleElems(b)
-		return equalSlices(x, y)
-	case value.KList:
-		return equalSlices(listItems(a), listItems(b))
-	case value.KData:
-		x, _ := a.R.(*value.Data)
-		y, _ := b.R.(*value.Data)
-		if x == nil || y == nil {
-			return x == y
-		}
-		if x == y {
-			return true
-		}
-		return sameType(x.Type, y.Type) && x.Tag == y.Tag && equalSlices(x.Fields, y.Fields)
-	case value.KRange:
-		x, _ := a.R.(*value.Range)
-		y, _ := b.R.(*value.Range)
-		if x == nil || y == nil {
-			return x == y
-		}
-		return *x == *y
-	}
-	return a.N == b.N && sameIdentity(a.R, b.R)
-}
-
-func equalSlices(x, y []value.Value) bool {
-	if len(x) != len(y) {
-		return false
-	}
-	for i := range x {
-		if !Equal(x[i], y[i]) {
+	// An explicit stack of pending pairs instead of recursion, so that
+	// arbitrarily deep values cannot exhaust the Go stack.
+	type pair struct{ x, y value.Value }
+	stack := []pair{{a, b}}
+	pushAll := func(xs, ys []value.Value) bool {
+		if len(xs) != len(ys) {
 			return false
+		}
+		for i := len(xs) - 1; i >= 0; i-- {
+			stack = append(stack, pair{xs[i], ys[i]})
+		}
+		return true
+	}
+	for len(stack) > 0 {
+		p := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		a, b := p.x, p.y
+		if a.K != b.K {
+			return false
+		}
+		switch a.K {
+		case value.KUnit:
+		case value.KInt, value.KBool:
+			if a.N != b.N {
+				return false
+			}
+		case value.KFloat:
+			if a.AsFloat() != b.AsFloat() {
+				return false
+			}
+		case value.KString:
+			if a.AsString() != b.AsString() {
+				return false
+			}
+		case value.KTuple:
+			if !pushAll(tupleElems(a), tupleElems(b)) {
+				return false
+			}
+		case value.KList:
+			if !pushAll(listItems(a), listItems(b)) {
+				return false
+			}
+		case value.KData:
+			x, _ := a.R.(*value.Data)
+			y, _ := b.R.(*value.Data)
+			if x == nil || y == nil {
+				if x != y {
+					return false
+				}
+				continue
+			}
+			if !sameType(x.Type, y.Type) || x.Tag != y.Tag || !pushAll(x.Fields, y.Fields) {
+				return false
+			}
+		case value.KRange:
+			x, _ := a.R.(*value.Range)
+			y, _ := b.R.(*value.Range)
+			if x == nil || y == nil {
+				if x != y {
+					return false
+				}
+				continue
+			}
+			if *x != *y {
+				return false
+			}
+		default:
+			if a.N != b.N || !sameIdentity(a.R, b.R) {
+				return false
+			}
 		}
 	}
 	return true
@@ -124,11 +149,51 @@ func listItems(v value.Value) []value.Value {
 // Equal(a, b) except for floats: NaN compares equal to an identical NaN,
 // and -0.0 sorts before 0.0 although they are `==`.
 func Compare(a, b value.Value) int {
+	// Depth-first over an explicit stack of value pairs; the first
+	// nonzero result decides. For two sequences the element pairs are
+	// pushed in reverse order, and, when the lengths differ, below them
+	// the pair (Int(len x), Int(len y)), which decides only if the common
+	// prefix compares equal: exactly lexicographic order.
+	type pair struct{ x, y value.Value }
+	stack := []pair{{a, b}}
+	pushSeq := func(xs, ys []value.Value) {
+		if len(xs) != len(ys) {
+			stack = append(stack, pair{value.Int(int64(len(xs))), value.Int(int64(len(ys)))})
+		}
+		for i := min(len(xs), len(ys)) - 1; i >= 0; i-- {
+			stack = append(stack, pair{xs[i], ys[i]})
+		}
+	}
+	for len(stack) > 0 {
+		t := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if c := compareShallow(t.x, t.y); c != 0 {
+			return c
+		}
+		switch t.x.K {
+		case value.KTuple:
+			pushSeq(tupleElems(t.x), tupleElems(t.y))
+		case value.KList:
+			pushSeq(listItems(t.x), listItems(t.y))
+		case value.KData:
+			x, _ := t.x.R.(*value.Data)
+			y, _ := t.y.R.(*value.Data)
+			if x != nil && y != nil && x != y {
+				pushSeq(x.Fields, y.Fields)
+			}
+		}
+	}
+	return 0
+}
+
+// compareShallow compares two values without looking inside tuples,
+// lists or data fields: kinds, scalars, data types and tags, ranges.
+func compareShallow(a, b value.Value) int {
 	if a.K != b.K {
 		return cmpInt(int64(a.K), int64(b.K))
 	}
 	switch a.K {
-	case value.KUnit:
+	case value.KUnit, value.KTuple, value.KList:
 		return 0
 	case value.KInt, value.KBool:
 		return cmpInt(a.N, b.N)
@@ -136,10 +201,6 @@ func Compare(a, b value.Value) int {
 		return cmpInt(floatKey(a.N), floatKey(b.N))
 	case value.KString:
 		return strings.Compare(a.AsString(), b.AsString())
-	case value.KTuple:
-		return compareSlices(tupleElems(a), tupleElems(b))
-	case value.KList:
-		return compareSlices(listItems(a), listItems(b))
 	case value.KData:
 		x, _ := a.R.(*value.Data)
 		y, _ := b.R.(*value.Data)
@@ -156,10 +217,7 @@ func Compare(a, b value.Value) int {
 				return c
 			}
 		}
-		if c := cmpInt(int64(x.Tag), int64(y.Tag)); c != 0 {
-			return c
-		}
-		return compareSlices(x.Fields, y.Fields)
+		return cmpInt(int64(x.Tag), int64(y.Tag))
 	case value.KRange:
 		x, _ := a.R.(*value.Range)
 		y, _ := b.R.(*value.Range)
@@ -175,15 +233,6 @@ func Compare(a, b value.Value) int {
 		return cmpBool(x.Inclusive, y.Inclusive)
 	}
 	return cmpInt(a.N, b.N)
-}
-
-func compareSlices(x, y []value.Value) int {
-	for i := 0; i < len(x) && i < len(y); i++ {
-		if c := Compare(x[i], y[i]); c != 0 {
-			return c
-		}
-	}
-	return cmpInt(int64(len(x)), int64(len(y)))
 }
 
 func cmpInt(x, y int64) int {
@@ -222,61 +271,73 @@ func floatKey(bits int64) int64 {
 // opaque process handles are kept as they are. Copied lists have no spare
 // capacity.
 func Copy(v value.Value) value.Value {
-	c := copier{seen: map[any]value.Value{}}
-	return c.copy(v)
-}
-
-type copier struct{ seen map[any]value.Value }
-
-func (c *copier) copy(v value.Value) value.Value {
-	switch v.K {
-	case value.KTuple, value.KList, value.KData, value.KFunc, value.KRange:
-	default:
-		return v
+	// Iterative: each node is allocated when first reached, with its
+	// slice of children sized but empty, and a pending task fills each
+	// child slot. Slots are addressed by pointer into slices that never
+	// grow, so they stay valid. No recursion, so depth is unbounded.
+	seen := map[any]value.Value{}
+	type task struct {
+		dst *value.Value
+		src value.Value
 	}
-	if v.R == nil || !reflect.TypeOf(v.R).Comparable() {
-		return v
+	var out value.Value
+	stack := []task{{&out, v}}
+	children := func(dst []value.Value, src []value.Value) {
+		for i := len(src) - 1; i >= 0; i-- {
+			stack = append(stack, task{&dst[i], src[i]})
+		}
 	}
-	if done, ok := c.seen[v.R]; ok {
-		return done
-	}
-	out := v
-	switch r := v.R.(type) {
-	case *value.Tuple:
-		t := &value.Tuple{}
-		out.R = t
-		c.seen[v.R] = out
-		t.Elems = c.copySlice(r.Elems)
-	case *value.List:
-		l := &value.List{}
-		out.R = l
-		c.seen[v.R] = out
-		l.Items = c.copySlice(r.Items)
-	case *value.Data:
-		d := &value.Data{Type: r.Type, Tag: r.Tag}
-		out.R = d
-		c.seen[v.R] = out
-		d.Fields = c.copySlice(r.Fields)
-	case *value.Closure:
-		cl := &value.Closure{Fn: r.Fn}
-		out.R = cl
-		c.seen[v.R] = out
-		cl.Free = c.copySlice(r.Free)
-	case *value.Range:
-		rg := *r
-		out.R = &rg
-		c.seen[v.R] = out
+	for len(stack) > 0 {
+		t := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		src := t.src
+		switch src.K {
+		case value.KTuple, value.KList, value.KData, value.KFunc, value.KRange:
+		default:
+			*t.dst = src
+			continue
+		}
+		if src.R == nil || !reflect.TypeOf(src.R).Comparable() {
+			*t.dst = src
+			continue
+		}
+		if done, ok := seen[src.R]; ok {
+			*t.dst = done
+			continue
+		}
+		cp := src
+		switch r := src.R.(type) {
+		case *value.Tuple:
+			n := &value.Tuple{Elems: makeLike(r.Elems)}
+			cp.R = n
+			children(n.Elems, r.Elems)
+		case *value.List:
+			n := &value.List{Items: makeLike(r.Items)}
+			cp.R = n
+			children(n.Items, r.Items)
+		case *value.Data:
+			n := &value.Data{Type: r.Type, Tag: r.Tag, Fields: makeLike(r.Fields)}
+			cp.R = n
+			children(n.Fields, r.Fields)
+		case *value.Closure:
+			n := &value.Closure{Fn: r.Fn, Free: makeLike(r.Free)}
+			cp.R = n
+			children(n.Free, r.Free)
+		case *value.Range:
+			rg := *r
+			cp.R = &rg
+		}
+		seen[src.R] = cp
+		*t.dst = cp
 	}
 	return out
 }
 
-func (c *copier) copySlice(xs []value.Value) []value.Value {
+// makeLike returns a slice of the same length as xs (nil for nil), with
+// no spare capacity.
+func makeLike(xs []value.Value) []value.Value {
 	if xs == nil {
 		return nil
 	}
-	out := make([]value.Value, len(xs))
-	for i, x := range xs {
-		out[i] = c.copy(x)
-	}
-	return out
+	return make([]value.Value, len(xs))
 }

@@ -81,6 +81,7 @@ const (
 	FaultStringSize = 5  // string size limit exceeded
 	FaultSliceUTF8  = 6  // String.slice indices must be UTF-8 character boundaries
 	FaultSplitUTF8  = 7  // String.split requires valid UTF-8 input
+	FaultRenderSize = 14 // terminal rendering exceeds 16 MiB
 	FaultListSize   = 15 // list size limit exceeded (this project's choice; docs/stdlib.md)
 )
 

@@ -12,17 +12,11 @@ import (
 // interpolation inserts it: Int, Float, Bool and String as their raw text,
 // everything else in its Show form.
 func Display(v value.Value) string {
-	switch v.K {
-	case value.KInt:
-		return strconv.FormatInt(v.N, 10)
-	case value.KFloat:
-		return FormatFloat(v.AsFloat())
-	case value.KBool:
-		return strconv.FormatBool(v.AsBool())
-	case value.KString:
+	if v.K == value.KString {
 		return v.AsString()
 	}
-	return Show(v)
+	s, _ := render(v, -1)
+	return s
 }
 
 // Show renders the `show` text of a value (STDLIB.md "How values render"):
@@ -32,86 +26,157 @@ func Display(v value.Value) string {
 // unit `()`.
 func Show(v value.Value) string {
 	var b strings.Builder
-	writeShow(&b, v)
+	renderTo(&b, v, -1)
 	return b.String()
 }
 
-func writeShow(b *strings.Builder, v value.Value) {
-	switch v.K {
-	case value.KUnit:
-		b.WriteString("()")
-	case value.KInt:
-		b.WriteString(strconv.FormatInt(v.N, 10))
-	case value.KFloat:
-		b.WriteString(FormatFloat(v.AsFloat()))
-	case value.KBool:
-		b.WriteString(strconv.FormatBool(v.AsBool()))
-	case value.KString:
-		writeQuoted(b, v.AsString())
-	case value.KTuple:
-		t, _ := v.R.(*value.Tuple)
-		if t == nil || len(t.Elems) == 0 {
-			b.WriteString("()")
-			return
-		}
-		b.WriteByte('(')
-		for i, e := range t.Elems {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			writeShow(b, e)
-		}
-		if len(t.Elems) == 1 {
-			b.WriteByte(',')
-		}
-		b.WriteByte(')')
-	case value.KList:
-		b.WriteByte('[')
-		if l, _ := v.R.(*value.List); l != nil {
-			for i, e := range l.Items {
-				if i > 0 {
-					b.WriteString(", ")
-				}
-				writeShow(b, e)
-			}
-		}
-		b.WriteByte(']')
-	case value.KData:
-		d, _ := v.R.(*value.Data)
-		if d == nil {
-			b.WriteString("<data>")
-			return
-		}
-		writeData(b, d)
-	case value.KRange:
-		r, _ := v.R.(*value.Range)
-		if r == nil {
-			b.WriteString("<range>")
-			return
-		}
-		b.WriteString(strconv.FormatInt(r.Lo, 10))
-		if r.Inclusive {
-			b.WriteString("..=")
-		} else {
-			b.WriteString("..")
-		}
-		b.WriteString(strconv.FormatInt(r.Hi, 10))
-	case value.KFunc:
-		b.WriteString("<function>")
-	case value.KPid:
-		b.WriteString("<pid>")
-	case value.KProcID:
-		b.WriteString("<process-id>")
-	case value.KMonRef:
-		b.WriteString("<monitor-ref>")
-	default:
-		b.WriteString("<" + v.K.String() + ">")
+// RenderShow is Show with the 16 MiB rendering limit: a text longer than
+// MaxStringBytes is not built, and fault 14 (terminal rendering exceeds
+// 16 MiB) is returned instead. show, print and println use it.
+func RenderShow(v value.Value) (string, *Fault) {
+	var b strings.Builder
+	if !renderTo(&b, v, MaxStringBytes) {
+		return "", NewFault(FaultRenderSize)
 	}
+	return b.String(), nil
 }
 
-// writeData renders a nominal value: records with field names, everything
-// else (sum variants, newtypes, Option, Result) positionally.
-func writeData(b *strings.Builder, d *value.Data) {
+// RenderDisplay is Display with the same limit as RenderShow.
+func RenderDisplay(v value.Value) (string, *Fault) {
+	if v.K == value.KString {
+		return v.AsString(), nil
+	}
+	s, ok := render(v, MaxStringBytes)
+	if !ok {
+		return "", NewFault(FaultRenderSize)
+	}
+	return s, nil
+}
+
+// render is the Display text of a non-string value.
+func render(v value.Value, limit int) (string, bool) {
+	switch v.K {
+	case value.KInt:
+		return strconv.FormatInt(v.N, 10), true
+	case value.KFloat:
+		return FormatFloat(v.AsFloat()), true
+	case value.KBool:
+		return strconv.FormatBool(v.AsBool()), true
+	}
+	var b strings.Builder
+	ok := renderTo(&b, v, limit)
+	return b.String(), ok
+}
+
+// showTask is one pending piece of a rendering: a value to render or, when
+// val is false, literal text to write.
+type showTask struct {
+	val bool
+	v   value.Value
+	lit string
+}
+
+// renderTo writes the Show form of v. It keeps its own stack instead of
+// recursing, so arbitrarily deep values (a list nested a million times)
+// cannot exhaust the Go stack. With limit >= 0 it stops and returns false
+// as soon as the text exceeds limit bytes.
+func renderTo(b *strings.Builder, v value.Value, limit int) bool {
+	stack := []showTask{{val: true, v: v}}
+	lit := func(s string) { stack = append(stack, showTask{lit: s}) }
+	// seq schedules open, the elements separated by ", ", then close;
+	// before the last element it writes tail (the `,` of `(7,)`), and
+	// names, when given, prefix the elements with `name: `.
+	seq := func(open string, elems []value.Value, names []string, tail, close string) {
+		b.WriteString(open)
+		lit(close)
+		lit(tail)
+		for i := len(elems) - 1; i >= 0; i-- {
+			stack = append(stack, showTask{val: true, v: elems[i]})
+			if i < len(names) && names[i] != "" {
+				lit(names[i] + ": ")
+			}
+			if i > 0 {
+				lit(", ")
+			}
+		}
+	}
+	for len(stack) > 0 {
+		if limit >= 0 && b.Len() > limit {
+			return false
+		}
+		t := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if !t.val {
+			b.WriteString(t.lit)
+			continue
+		}
+		v := t.v
+		switch v.K {
+		case value.KUnit:
+			b.WriteString("()")
+		case value.KInt:
+			b.WriteString(strconv.FormatInt(v.N, 10))
+		case value.KFloat:
+			b.WriteString(FormatFloat(v.AsFloat()))
+		case value.KBool:
+			b.WriteString(strconv.FormatBool(v.AsBool()))
+		case value.KString:
+			writeQuoted(b, v.AsString())
+		case value.KTuple:
+			elems := tupleElems(v)
+			switch len(elems) {
+			case 0:
+				b.WriteString("()")
+			case 1:
+				seq("(", elems, nil, ",", ")")
+			default:
+				seq("(", elems, nil, "", ")")
+			}
+		case value.KList:
+			seq("[", listItems(v), nil, "", "]")
+		case value.KData:
+			d, _ := v.R.(*value.Data)
+			if d == nil {
+				b.WriteString("<data>")
+				continue
+			}
+			name, fields := dataNames(d)
+			if len(d.Fields) == 0 {
+				b.WriteString(name)
+				continue
+			}
+			seq(name+"(", d.Fields, fields, "", ")")
+		case value.KRange:
+			r, _ := v.R.(*value.Range)
+			if r == nil {
+				b.WriteString("<range>")
+				continue
+			}
+			b.WriteString(strconv.FormatInt(r.Lo, 10))
+			if r.Inclusive {
+				b.WriteString("..=")
+			} else {
+				b.WriteString("..")
+			}
+			b.WriteString(strconv.FormatInt(r.Hi, 10))
+		case value.KFunc:
+			b.WriteString("<function>")
+		case value.KPid:
+			b.WriteString("<pid>")
+		case value.KProcID:
+			b.WriteString("<process-id>")
+		case value.KMonRef:
+			b.WriteString("<monitor-ref>")
+		default:
+			b.WriteString("<" + v.K.String() + ">")
+		}
+	}
+	return limit < 0 || b.Len() <= limit
+}
+
+// dataNames returns the name Show prints for a nominal value (the last
+// dotted segment of its variant name) and, for records, the field names.
+func dataNames(d *value.Data) (string, []string) {
 	var vi *value.VariantInfo
 	if d.Type != nil && d.Tag >= 0 && d.Tag < len(d.Type.Variants) {
 		vi = &d.Type.Variants[d.Tag]
@@ -126,23 +191,11 @@ func writeData(b *strings.Builder, d *value.Data) {
 	if i := strings.LastIndexByte(name, '.'); i >= 0 {
 		name = name[i+1:]
 	}
-	b.WriteString(name)
-	if len(d.Fields) == 0 {
-		return
+	var fields []string
+	if d.Type != nil && d.Type.Kind == value.TRecord && vi != nil {
+		fields = vi.Fields
 	}
-	record := d.Type != nil && d.Type.Kind == value.TRecord
-	b.WriteByte('(')
-	for i, f := range d.Fields {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		if record && vi != nil && i < len(vi.Fields) && vi.Fields[i] != "" {
-			b.WriteString(vi.Fields[i])
-			b.WriteString(": ")
-		}
-		writeShow(b, f)
-	}
-	b.WriteByte(')')
+	return name, fields
 }
 
 // FormatFloat renders a Float like C's `%.17g`: up to 17 significant

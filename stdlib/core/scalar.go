@@ -1,6 +1,7 @@
 package core
 
 import (
+	"io"
 	"math"
 	"strconv"
 
@@ -125,15 +126,27 @@ func init() {
 	A := KAny
 	register(
 		fn("print", kinds(A), func(ctx Ctx, a []value.Value) (value.Value, *Fault) {
-			_, _ = ctx.Stdout().Write([]byte(Display(a[0])))
+			s, f := RenderDisplay(a[0])
+			if f != nil {
+				return value.Unit, f
+			}
+			_, _ = io.WriteString(ctx.Stdout(), s)
 			return ok(value.Unit)
 		}),
 		fn("println", kinds(A), func(ctx Ctx, a []value.Value) (value.Value, *Fault) {
-			_, _ = ctx.Stdout().Write([]byte(Display(a[0]) + "\n"))
+			s, f := RenderDisplay(a[0])
+			if f != nil {
+				return value.Unit, f
+			}
+			_, _ = io.WriteString(ctx.Stdout(), s+"\n")
 			return ok(value.Unit)
 		}),
 		fn("show", kinds(A), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
-			return ok(value.String(Show(a[0])))
+			s, f := RenderShow(a[0])
+			if f != nil {
+				return value.Unit, f
+			}
+			return ok(value.String(s))
 		}),
 		fn("eq", kinds(A, A), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
 			return ok(value.Bool(Equal(a[0], a[1])))
