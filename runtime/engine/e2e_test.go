@@ -225,6 +225,56 @@ fn main():
     println(String.len("Morrow 🌿"))
     println("{1 + 1} is two")
 `, stdout: "[1, 2, 3]\na-b-c\n11\n2 is two\n"},
+	{name: "defers_in_loop_belong_to_function", src: `
+fn work():
+    for i in 0..3:
+        defer println("cleanup {i}")
+        println("iteration {i}")
+    println("end of body")
+
+fn main():
+    work()
+    println("after")
+`, stdout: "iteration 0\niteration 1\niteration 2\nend of body\ncleanup 2\ncleanup 1\ncleanup 0\nafter\n"},
+	{name: "cleanup_fault_keeps_running_cleanup", src: `
+fn risky(d: Int) -> Int:
+    defer println("outer cleanup")
+    defer println(10 / d)
+    defer println("inner cleanup")
+    5
+
+fn main():
+    defer println("main cleanup")
+    println(risky(0))
+`, stdout: "inner cleanup\nouter cleanup\nmain cleanup\n", status: 1,
+		stderr: []string{"integer division by zero", "at e2e.mr:4"}},
+	{name: "deep_non_tail_recursion", src: `
+fn sum_to(n: Int) -> Int:
+    if n == 0:
+        0
+    else:
+        n + sum_to(n - 1)
+
+fn main():
+    println(sum_to(100000))
+`, stdout: "5000050000\n"},
+	{name: "nested_closures", src: `
+fn compose(f: (Int) -> Int, g: (Int) -> Int) -> (Int) -> Int:
+    (x) -> g(f(x))
+
+fn main():
+    let inc = (x) -> x + 1
+    let dbl = (x) -> x * 2
+    let h = compose(f: inc, g: dbl)
+    println(h(5))
+    let hs = List.map([1, 2, 3], (n) -> compose(f: inc, g: (x) -> x * n))
+    println(List.map(hs, (f) -> f(10)))
+`, stdout: "12\n[11, 22, 33]\n"},
+	{name: "fault_in_callback_backtrace", src: `
+fn main():
+    let xs = [1, 0]
+    println(List.map(xs, (x) -> 10 / x))
+`, status: 1, stderr: []string{"integer division by zero", "  at e2e.mr:4\n", "in main.lambda@4", "(<prelude>:", "in main (e2e.mr:4)"}},
 }
 
 func compile(t *testing.T, src string) *bytecode.Program {
