@@ -615,8 +615,8 @@ func (st *State) ensure(n int) []value.Value {
 		return st.stack
 	}
 	size := 2 * len(st.stack)
-	if size < 64 {
-		size = 64
+	if size < 16 {
+		size = 16
 	}
 	for size < n {
 		size *= 2

@@ -257,7 +257,9 @@ func newState(img *Image, fn int, free, args []value.Value) (*State, error) {
 	if len(args) != f.Params {
 		return nil, fmt.Errorf("vm: %s takes %d arguments, got %d", f.Name, f.Params, len(args))
 	}
-	size := 64
+	// Start small (a parked process should cost little memory); ensure
+	// doubles the stack when a call needs more.
+	size := 16
 	for size < f.Locals+f.MaxStack {
 		size *= 2
 	}
