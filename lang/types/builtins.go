@@ -69,9 +69,11 @@ func init() {
 		&Ctor{Name: "Exit", Fields: []Type{ProcessIDT, reason}})
 	DemonOptsDef.Fields = []string{"flush", "info"}
 	defineCtors(DemonOptsDef, &Ctor{Name: "DemonitorOptions", Fields: []Type{BoolT, BoolT}, FieldNames: []string{"flush", "info"}})
-	for _, d := range []*TypeDef{ListDef, OptionDef, ResultDef, OrderingDef, ExitReasonDef, ProcErrorDef, EventDef, DemonOptsDef} {
+	for _, d := range []*TypeDef{ListDef, OptionDef, ResultDef, ExitReasonDef, ProcErrorDef, EventDef, DemonOptsDef} {
 		d.Derives = all
 	}
+	// STDLIB.md lists Ordering among the types without Show.
+	OrderingDef.Derives = map[string]bool{"Eq": true, "Clone": true}
 	PidDef.Derives = map[string]bool{"Eq": true}
 	for _, d := range []*TypeDef{ListDef, OptionDef, ResultDef, PidDef, OrderingDef, ExitReasonDef, ProcErrorDef, EventDef, DemonOptsDef} {
 		builtinTypeDefs[d.Name] = d

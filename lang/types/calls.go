@@ -426,6 +426,9 @@ func (c *Checker) showable(t Type, span source.Span, print, top bool) bool {
 		if r.Def == PidDef {
 			return bad()
 		}
+		if r.Def == OrderingDef {
+			return bad()
+		}
 		if !r.Def.Builtin && !r.Def.Derives["Show"] {
 			c.errorf(ErrNoShow, span, "type %s.%s has no implementation of Show; add derive(Show) to its declaration or write an impl", r.Def.Module, r.Def.Name)
 			return false

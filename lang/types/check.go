@@ -582,6 +582,9 @@ func (c *Checker) collectFuncs() {
 	}
 }
 
+// maxParams is the parameter limit of §2.1.
+const maxParams = 255
+
 func (c *Checker) makeSig(fd *ast.FnDecl) *FuncSig {
 	sig := &FuncSig{Name: fd.Name, Decl: fd, gen: map[string]*TParam{}}
 	sig.obj = &Object{Kind: ObjFunc, Name: fd.Name, Decl: fd, Func: sig}
@@ -596,6 +599,9 @@ func (c *Checker) makeSig(fd *ast.FnDecl) *FuncSig {
 	}
 	seen := map[string]bool{}
 	pubMissing := false
+	if len(fd.Params) > maxParams {
+		c.errorf(ErrTooManyParams, fd.NameSpan, "too many parameters: '%s' declares %d, the limit is %d", fd.Name, len(fd.Params), maxParams)
+	}
 	for _, p := range fd.Params {
 		ps := &ParamSig{Label: p.ExternalLabel(), Name: p.Name}
 		if p.Name != "" {

@@ -148,7 +148,7 @@ pub fn start(port: Pid(String)) -> ():
 		"eq compare": `
 fn main():
     println(eq(left: 1, right: 1))
-    println(compare(left: "a", right: "b"))
+    println(compare(left: "a", right: "b") == Less)
 `,
 		"condition match": `
 fn sign(n: Int) -> Int:
@@ -469,4 +469,8 @@ func TestSpawnAndSend(t *testing.T) {
 		"E3001 argument 2 of send: expression type: expected Int, found String")
 	expectDiags(t, "fn w():\n    defer send(Process.self(), 1)\n    println(1)\nfn main():\n    println(1)\n",
 		"E3023 defer requires Unit cleanup", "E6004 actor operations are unsupported in deferred cleanup", "E6004 process operations are unsupported in deferred cleanup")
+}
+
+func TestOrderingHasNoShow(t *testing.T) {
+	expectDiags(t, "fn main():\n    println(compare(left: 1, right: 2))\n", "E3018 print argument must be")
 }

@@ -62,6 +62,7 @@ var (
 	ErrFieldInfer       = diag.Register("E3041", "field or index access on a value whose type is not yet known")
 	ErrUnionPosition    = diag.Register("E3042", "a union type is written outside a type alias")
 	ErrNotIndexable     = diag.Register("E3043", "indexing applied to a value that is not a List")
+	ErrTooManyParams    = diag.Register("E3044", "a function or lambda declares more than 255 parameters")
 
 	// Patterns.
 	ErrNonExhaustive  = diag.Register("E4001", "a match does not cover every value of its subject")

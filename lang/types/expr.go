@@ -851,6 +851,9 @@ func (c *Checker) lambda(x *ast.Lambda, hint Type) Type {
 	}
 	params := make([]Type, len(x.Params))
 	seen := map[string]bool{}
+	if len(x.Params) > maxParams {
+		c.errorf(ErrTooManyParams, x.Span(), "too many parameters: a lambda declares %d, the limit is %d", len(x.Params), maxParams)
+	}
 	old := c.fn
 	for i, p := range x.Params {
 		var pt Type
