@@ -20,26 +20,26 @@ import (
 // Values of different kinds are unequal (a checked program never compares
 // them).
 func Equal(a, b value.Value) bool {
-	// An explicit stack of pending pairs instead of recursion, so that
-	// arbitrarily deep values cannot exhaust the Go stack.
-	type pair struct{ x, y value.Value }
-	stack := []pair{{a, b}}
-	pushAll := func(xs, ys []value.Value) bool {
-		if len(xs) != len(ys) {
-			return false
-		}
-		for i := len(xs) - 1; i >= 0; i-- {
-			stack = append(stack, pair{xs[i], ys[i]})
-		}
-		return true
+	// An explicit stack of open sequence pairs instead of recursion, so
+	// arbitrarily deep values cannot exhaust the Go stack; it grows with
+	// the depth of the values, not their width.
+	type frame struct {
+		xs, ys []value.Value
+		next   int
 	}
+	stack := []frame{{xs: []value.Value{a}, ys: []value.Value{b}}}
 	for len(stack) > 0 {
-		p := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		a, b := p.x, p.y
+		f := &stack[len(stack)-1]
+		if f.next == len(f.xs) {
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		a, b := f.xs[f.next], f.ys[f.next]
+		f.next++
 		if a.K != b.K {
 			return false
 		}
+		var xs, ys []value.Value
 		switch a.K {
 		case value.KUnit:
 		case value.KInt, value.KBool:
@@ -55,13 +55,9 @@ func Equal(a, b value.Value) bool {
 				return false
 			}
 		case value.KTuple:
-			if !pushAll(tupleElems(a), tupleElems(b)) {
-				return false
-			}
+			xs, ys = tupleElems(a), tupleElems(b)
 		case value.KList:
-			if !pushAll(listItems(a), listItems(b)) {
-				return false
-			}
+			xs, ys = listItems(a), listItems(b)
 		case value.KData:
 			x, _ := a.R.(*value.Data)
 			y, _ := b.R.(*value.Data)
@@ -71,9 +67,10 @@ func Equal(a, b value.Value) bool {
 				}
 				continue
 			}
-			if !sameType(x.Type, y.Type) || x.Tag != y.Tag || !pushAll(x.Fields, y.Fields) {
+			if !sameType(x.Type, y.Type) || x.Tag != y.Tag {
 				return false
 			}
+			xs, ys = x.Fields, y.Fields
 		case value.KRange:
 			x, _ := a.R.(*value.Range)
 			y, _ := b.R.(*value.Range)
@@ -90,6 +87,12 @@ func Equal(a, b value.Value) bool {
 			if a.N != b.N || !sameIdentity(a.R, b.R) {
 				return false
 			}
+		}
+		if len(xs) != len(ys) {
+			return false
+		}
+		if len(xs) > 0 {
+			stack = append(stack, frame{xs: xs, ys: ys})
 		}
 	}
 	return true
@@ -149,38 +152,43 @@ func listItems(v value.Value) []value.Value {
 // Equal(a, b) except for floats: NaN compares equal to an identical NaN,
 // and -0.0 sorts before 0.0 although they are `==`.
 func Compare(a, b value.Value) int {
-	// Depth-first over an explicit stack of value pairs; the first
-	// nonzero result decides. For two sequences the element pairs are
-	// pushed in reverse order, and, when the lengths differ, below them
-	// the pair (Int(len x), Int(len y)), which decides only if the common
-	// prefix compares equal: exactly lexicographic order.
-	type pair struct{ x, y value.Value }
-	stack := []pair{{a, b}}
-	pushSeq := func(xs, ys []value.Value) {
-		if len(xs) != len(ys) {
-			stack = append(stack, pair{value.Int(int64(len(xs))), value.Int(int64(len(ys)))})
-		}
-		for i := min(len(xs), len(ys)) - 1; i >= 0; i-- {
-			stack = append(stack, pair{xs[i], ys[i]})
-		}
+	// Depth-first over an explicit stack of open sequence pairs; the first
+	// nonzero result decides. When a sequence pair runs out of common
+	// elements, the shorter sequence comes first: lexicographic order.
+	type frame struct {
+		xs, ys []value.Value
+		next   int
 	}
+	stack := []frame{{xs: []value.Value{a}, ys: []value.Value{b}}}
 	for len(stack) > 0 {
-		t := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if c := compareShallow(t.x, t.y); c != 0 {
+		f := &stack[len(stack)-1]
+		if f.next == len(f.xs) || f.next == len(f.ys) {
+			if c := cmpInt(int64(len(f.xs)), int64(len(f.ys))); c != 0 {
+				return c
+			}
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		x, y := f.xs[f.next], f.ys[f.next]
+		f.next++
+		if c := compareShallow(x, y); c != 0 {
 			return c
 		}
-		switch t.x.K {
+		var xs, ys []value.Value
+		switch x.K {
 		case value.KTuple:
-			pushSeq(tupleElems(t.x), tupleElems(t.y))
+			xs, ys = tupleElems(x), tupleElems(y)
 		case value.KList:
-			pushSeq(listItems(t.x), listItems(t.y))
+			xs, ys = listItems(x), listItems(y)
 		case value.KData:
-			x, _ := t.x.R.(*value.Data)
-			y, _ := t.y.R.(*value.Data)
-			if x != nil && y != nil && x != y {
-				pushSeq(x.Fields, y.Fields)
+			dx, _ := x.R.(*value.Data)
+			dy, _ := y.R.(*value.Data)
+			if dx != nil && dy != nil && dx != dy {
+				xs, ys = dx.Fields, dy.Fields
 			}
+		}
+		if len(xs) > 0 || len(ys) > 0 {
+			stack = append(stack, frame{xs: xs, ys: ys})
 		}
 	}
 	return 0
@@ -271,66 +279,65 @@ func floatKey(bits int64) int64 {
 // opaque process handles are kept as they are. Copied lists have no spare
 // capacity.
 func Copy(v value.Value) value.Value {
-	// Iterative: each node is allocated when first reached, with its
-	// slice of children sized but empty, and a pending task fills each
-	// child slot. Slots are addressed by pointer into slices that never
-	// grow, so they stay valid. No recursion, so depth is unbounded.
+	// Iterative: a node is allocated when first reached, with its slice of
+	// children sized but unfilled, and a frame then fills the slots one by
+	// one. The stack grows with the depth of the value, not its width, and
+	// there is no recursion, so depth is unbounded.
 	seen := map[any]value.Value{}
-	type task struct {
-		dst *value.Value
-		src value.Value
+	type frame struct {
+		dst, src []value.Value
+		next     int
 	}
-	var out value.Value
-	stack := []task{{&out, v}}
-	children := func(dst []value.Value, src []value.Value) {
-		for i := len(src) - 1; i >= 0; i-- {
-			stack = append(stack, task{&dst[i], src[i]})
-		}
-	}
+	out := []value.Value{{}}
+	stack := []frame{{dst: out, src: []value.Value{v}}}
 	for len(stack) > 0 {
-		t := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		src := t.src
+		f := &stack[len(stack)-1]
+		if f.next == len(f.src) {
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		dst, src := &f.dst[f.next], f.src[f.next]
+		f.next++
 		switch src.K {
 		case value.KTuple, value.KList, value.KData, value.KFunc, value.KRange:
 		default:
-			*t.dst = src
+			*dst = src
 			continue
 		}
 		if src.R == nil || !reflect.TypeOf(src.R).Comparable() {
-			*t.dst = src
+			*dst = src
 			continue
 		}
 		if done, ok := seen[src.R]; ok {
-			*t.dst = done
+			*dst = done
 			continue
 		}
 		cp := src
+		var kids, from []value.Value
 		switch r := src.R.(type) {
 		case *value.Tuple:
 			n := &value.Tuple{Elems: makeLike(r.Elems)}
-			cp.R = n
-			children(n.Elems, r.Elems)
+			cp.R, kids, from = n, n.Elems, r.Elems
 		case *value.List:
 			n := &value.List{Items: makeLike(r.Items)}
-			cp.R = n
-			children(n.Items, r.Items)
+			cp.R, kids, from = n, n.Items, r.Items
 		case *value.Data:
 			n := &value.Data{Type: r.Type, Tag: r.Tag, Fields: makeLike(r.Fields)}
-			cp.R = n
-			children(n.Fields, r.Fields)
+			cp.R, kids, from = n, n.Fields, r.Fields
 		case *value.Closure:
 			n := &value.Closure{Fn: r.Fn, Free: makeLike(r.Free)}
-			cp.R = n
-			children(n.Free, r.Free)
+			cp.R, kids, from = n, n.Free, r.Free
 		case *value.Range:
 			rg := *r
 			cp.R = &rg
 		}
 		seen[src.R] = cp
-		*t.dst = cp
+		*dst = cp
+		if len(from) > 0 {
+			stack = append(stack, frame{dst: kids, src: from})
+		}
 	}
-	return out
+	return out[0]
 }
 
 // makeLike returns a slice of the same length as xs (nil for nil), with

@@ -25,13 +25,13 @@ func nest(v value.Value, depth int) value.Value {
 }
 
 // TestDeepValues runs Show, Equal, Compare and Copy on a value nested
-// 200,000 levels deep with the Go stack limited to 8 MiB. A recursive
+// 150,000 levels deep with the Go stack limited to 4 MiB. A recursive
 // implementation would exhaust the stack (a fatal error, not a recoverable
 // panic); with the default 1 GB limit it would take a few million levels,
 // which a Morrow loop can build.
 func TestDeepValues(t *testing.T) {
-	defer debug.SetMaxStack(debug.SetMaxStack(8 << 20))
-	const depth = 200_000
+	defer debug.SetMaxStack(debug.SetMaxStack(4 << 20))
+	const depth = 150_000
 	a, b := nest(I(1), depth), nest(I(1), depth)
 	c := nest(I(2), depth)
 	if !Equal(a, b) || Equal(a, c) {
@@ -46,8 +46,8 @@ func TestDeepValues(t *testing.T) {
 	}
 	s := Show(a)
 	// Level i is a list, Some or tuple by i % 3; the outermost level is
-	// 199,999 (Some), then 199,998 (a list), then 199,997 (a tuple).
-	if !strings.HasPrefix(s, "Some([(Some([(") || !strings.HasSuffix(s, ", 199994)]), 199997)])") ||
+	// 149,999 (a tuple), then 149,998 (Some), then 149,997 (a list).
+	if !strings.HasPrefix(s, "(Some([(Some([") || !strings.HasSuffix(s, ", 149996)]), 149999)") ||
 		!strings.Contains(s, "[(Some([1]), 2)]") {
 		t.Errorf("Show on deep values: %q ... %q", s[:20], s[len(s)-20:])
 	}
@@ -66,10 +66,10 @@ func TestShowNestingShapes(t *testing.T) {
 }
 
 func TestRenderLimit(t *testing.T) {
-	// 2 Mi strings of 7 bytes plus separators: over 16 MiB when shown.
-	items := make([]value.Value, 2<<20)
+	// 600,000 strings of 30 bytes, quoted and separated: over 16 MiB.
+	items := make([]value.Value, 600_000)
 	for i := range items {
-		items[i] = S("abcdefg")
+		items[i] = S("abcdefghijklmnopqrstuvwxyz0123")
 	}
 	big := value.NewList(items)
 	if _, f := RenderShow(big); f == nil || f.Code != FaultRenderSize {

@@ -68,49 +68,31 @@ func render(v value.Value, limit int) (string, bool) {
 	return b.String(), ok
 }
 
-// showTask is one pending piece of a rendering: a value to render or, when
-// val is false, literal text to write.
-type showTask struct {
-	val bool
-	v   value.Value
-	lit string
+// showFrame is one open sequence of a rendering in progress: the elements
+// of a list, tuple or data value, the index of the next one, optional
+// field names, and the text that closes the sequence.
+type showFrame struct {
+	elems []value.Value
+	names []string
+	next  int
+	close string
 }
 
-// renderTo writes the Show form of v. It keeps its own stack instead of
-// recursing, so arbitrarily deep values (a list nested a million times)
-// cannot exhaust the Go stack. With limit >= 0 it stops and returns false
-// as soon as the text exceeds limit bytes.
+// renderTo writes the Show form of v. It keeps its own stack of open
+// sequences instead of recursing, so arbitrarily deep values (a list
+// nested a million times) cannot exhaust the Go stack, and the stack
+// grows with the depth of the value, not its width. With limit >= 0 it
+// stops and returns false as soon as the text exceeds limit bytes.
 func renderTo(b *strings.Builder, v value.Value, limit int) bool {
-	stack := []showTask{{val: true, v: v}}
-	lit := func(s string) { stack = append(stack, showTask{lit: s}) }
-	// seq schedules open, the elements separated by ", ", then close;
-	// before the last element it writes tail (the `,` of `(7,)`), and
-	// names, when given, prefix the elements with `name: `.
-	seq := func(open string, elems []value.Value, names []string, tail, close string) {
-		b.WriteString(open)
-		lit(close)
-		lit(tail)
-		for i := len(elems) - 1; i >= 0; i-- {
-			stack = append(stack, showTask{val: true, v: elems[i]})
-			if i < len(names) && names[i] != "" {
-				lit(names[i] + ": ")
-			}
-			if i > 0 {
-				lit(", ")
-			}
-		}
+	var stack []showFrame
+	open := func(text string, elems []value.Value, names []string, close string) {
+		b.WriteString(text)
+		stack = append(stack, showFrame{elems: elems, names: names, close: close})
 	}
-	for len(stack) > 0 {
+	for {
 		if limit >= 0 && b.Len() > limit {
 			return false
 		}
-		t := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if !t.val {
-			b.WriteString(t.lit)
-			continue
-		}
-		v := t.v
 		switch v.K {
 		case value.KUnit:
 			b.WriteString("()")
@@ -123,34 +105,33 @@ func renderTo(b *strings.Builder, v value.Value, limit int) bool {
 		case value.KString:
 			writeQuoted(b, v.AsString())
 		case value.KTuple:
-			elems := tupleElems(v)
-			switch len(elems) {
+			switch elems := tupleElems(v); len(elems) {
 			case 0:
 				b.WriteString("()")
 			case 1:
-				seq("(", elems, nil, ",", ")")
+				open("(", elems, nil, ",)")
 			default:
-				seq("(", elems, nil, "", ")")
+				open("(", elems, nil, ")")
 			}
 		case value.KList:
-			seq("[", listItems(v), nil, "", "]")
+			open("[", listItems(v), nil, "]")
 		case value.KData:
 			d, _ := v.R.(*value.Data)
 			if d == nil {
 				b.WriteString("<data>")
-				continue
+				break
 			}
 			name, fields := dataNames(d)
 			if len(d.Fields) == 0 {
 				b.WriteString(name)
-				continue
+				break
 			}
-			seq(name+"(", d.Fields, fields, "", ")")
+			open(name+"(", d.Fields, fields, ")")
 		case value.KRange:
 			r, _ := v.R.(*value.Range)
 			if r == nil {
 				b.WriteString("<range>")
-				continue
+				break
 			}
 			b.WriteString(strconv.FormatInt(r.Lo, 10))
 			if r.Inclusive {
@@ -170,8 +151,29 @@ func renderTo(b *strings.Builder, v value.Value, limit int) bool {
 		default:
 			b.WriteString("<" + v.K.String() + ">")
 		}
+		// Find the next element to render, closing finished sequences.
+		for {
+			if len(stack) == 0 {
+				return limit < 0 || b.Len() <= limit
+			}
+			f := &stack[len(stack)-1]
+			if f.next == len(f.elems) {
+				b.WriteString(f.close)
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			if f.next > 0 {
+				b.WriteString(", ")
+			}
+			if f.next < len(f.names) && f.names[f.next] != "" {
+				b.WriteString(f.names[f.next])
+				b.WriteString(": ")
+			}
+			v = f.elems[f.next]
+			f.next++
+			break
+		}
 	}
-	return limit < 0 || b.Len() <= limit
 }
 
 // dataNames returns the name Show prints for a nominal value (the last
