@@ -182,6 +182,7 @@ func (c *Checker) checkFunc(sig *FuncSig) {
 		ret:      sig.Ret,
 		retKnown: fd.Ret != nil || fd.Name == "main",
 		isMain:   fd.Name == "main",
+		node:     fd,
 		scope:    &scope{names: map[string]*Object{}},
 		generics: map[string]Type{},
 	}

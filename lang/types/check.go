@@ -122,6 +122,10 @@ type Info struct {
 	// of each written argument (in the order written). Calls without
 	// labels are absent: argument i is parameter i.
 	CallArgs map[*ast.Call][]int
+	// Mailboxes records the mailbox type M of each function (*ast.FnDecl)
+	// or lambda (*ast.Lambda) whose body receives or calls Process.self().
+	// Mailbox effects through calls are a later stage (§4.3).
+	Mailboxes map[ast.Node]Type
 }
 
 // TypeOf returns the recorded type of e, or nil.
@@ -185,7 +189,8 @@ type fnCtx struct {
 	loops     int
 	inDefer   bool
 	scope     *scope
-	mailbox   Type // the mailbox type M, created on first use
+	mailbox   Type     // the mailbox type M, created on first use
+	node      ast.Node // the *ast.FnDecl or *ast.Lambda being checked
 	generics  map[string]Type
 	reportedR bool
 }
@@ -214,13 +219,14 @@ func Check(f *ast.File) (*Info, diag.List) {
 		ctors: map[string]*Ctor{},
 		funcs: map[string]*FuncSig{},
 		info: &Info{
-			Types:    map[ast.Expr]Type{},
-			Uses:     map[ast.Node]*Object{},
-			Defs:     map[ast.Node]*Object{},
-			PatTypes: map[ast.Pattern]Type{},
-			Funcs:    map[*ast.FnDecl]*FuncSig{},
-			TypeDefs: map[string]*TypeDef{},
-			CallArgs: map[*ast.Call][]int{},
+			Types:     map[ast.Expr]Type{},
+			Uses:      map[ast.Node]*Object{},
+			Defs:      map[ast.Node]*Object{},
+			PatTypes:  map[ast.Pattern]Type{},
+			Funcs:     map[*ast.FnDecl]*FuncSig{},
+			TypeDefs:  map[string]*TypeDef{},
+			CallArgs:  map[*ast.Call][]int{},
+			Mailboxes: map[ast.Node]Type{},
 		},
 		module: "main",
 	}
@@ -237,6 +243,9 @@ func Check(f *ast.File) (*Info, diag.List) {
 	}
 	for p, t := range c.info.PatTypes {
 		c.info.PatTypes[p] = Zonk(t)
+	}
+	for n, t := range c.info.Mailboxes {
+		c.info.Mailboxes[n] = Zonk(t)
 	}
 	for _, o := range c.info.Defs {
 		if o.Type != nil {

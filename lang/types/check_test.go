@@ -474,3 +474,23 @@ func TestSpawnAndSend(t *testing.T) {
 func TestOrderingHasNoShow(t *testing.T) {
 	expectDiags(t, "fn main():\n    println(compare(left: 1, right: 2))\n", "E3018 print argument must be")
 }
+
+func TestMailboxes(t *testing.T) {
+	af, info, d := check(t, "fn worker():\n    let me: Pid(Int) = Process.self()\n    receive:\n        n -> println(n + 1)\nfn main():\n    let p: Pid(Int) = spawn(worker)\n")
+	if len(d) > 0 {
+		t.Fatal(codes(d))
+	}
+	for _, decl := range af.Decls {
+		fd := decl.(*ast.FnDecl)
+		m := info.Mailboxes[fd]
+		if fd.Name == "worker" && (m == nil || m.String() != "Int") {
+			t.Errorf("worker mailbox = %v, want Int", m)
+		}
+		if fd.Name == "main" && m != nil {
+			t.Errorf("main has a mailbox %v", m)
+		}
+	}
+	// Two receives implying different mailbox types conflict.
+	expectDiags(t, "fn worker():\n    receive:\n        1 -> ()\n    receive:\n        \"s\" -> ()\nfn main():\n    println(1)\n",
+		"E3001 pattern: expression type: expected Int, found String")
+}

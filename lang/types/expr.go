@@ -845,6 +845,7 @@ func (c *Checker) lambda(x *ast.Lambda, hint Type) Type {
 		hf = f
 	}
 	ctx := &fnCtx{
+		node:     x,
 		parent:   c.fn,
 		scope:    &scope{parent: c.fn.scope, names: map[string]*Object{}},
 		generics: c.fn.generics,
@@ -1058,6 +1059,9 @@ func (c *Checker) match(x *ast.Match, hint Type) Type {
 func (c *Checker) mailbox() Type {
 	if c.fn.mailbox == nil {
 		c.fn.mailbox = c.fresh()
+		if c.fn.node != nil {
+			c.info.Mailboxes[c.fn.node] = c.fn.mailbox
+		}
 	}
 	return c.fn.mailbox
 }
