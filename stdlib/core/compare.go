@@ -20,6 +20,17 @@ import (
 // Values of different kinds are unequal (a checked program never compares
 // them).
 func Equal(a, b value.Value) bool {
+	if a.K != b.K {
+		return false
+	}
+	switch a.K {
+	case value.KInt, value.KBool:
+		return a.N == b.N
+	case value.KFloat:
+		return a.AsFloat() == b.AsFloat()
+	case value.KString:
+		return a.AsString() == b.AsString()
+	}
 	// An explicit stack of open sequence pairs instead of recursion, so
 	// arbitrarily deep values cannot exhaust the Go stack; it grows with
 	// the depth of the values, not their width.
@@ -27,7 +38,9 @@ func Equal(a, b value.Value) bool {
 		xs, ys []value.Value
 		next   int
 	}
-	stack := []frame{{xs: []value.Value{a}, ys: []value.Value{b}}}
+	root := [2]value.Value{a, b}
+	var buf [8]frame
+	stack := append(buf[:0], frame{xs: root[:1], ys: root[1:]})
 	for len(stack) > 0 {
 		f := &stack[len(stack)-1]
 		if f.next == len(f.xs) {
@@ -152,6 +165,10 @@ func listItems(v value.Value) []value.Value {
 // Equal(a, b) except for floats: NaN compares equal to an identical NaN,
 // and -0.0 sorts before 0.0 although they are `==`.
 func Compare(a, b value.Value) int {
+	switch a.K {
+	case value.KInt, value.KBool, value.KFloat, value.KString, value.KUnit, value.KRange:
+		return compareShallow(a, b)
+	}
 	// Depth-first over an explicit stack of open sequence pairs; the first
 	// nonzero result decides. When a sequence pair runs out of common
 	// elements, the shorter sequence comes first: lexicographic order.
@@ -159,7 +176,9 @@ func Compare(a, b value.Value) int {
 		xs, ys []value.Value
 		next   int
 	}
-	stack := []frame{{xs: []value.Value{a}, ys: []value.Value{b}}}
+	root := [2]value.Value{a, b}
+	var buf [8]frame
+	stack := append(buf[:0], frame{xs: root[:1], ys: root[1:]})
 	for len(stack) > 0 {
 		f := &stack[len(stack)-1]
 		if f.next == len(f.xs) || f.next == len(f.ys) {
