@@ -62,6 +62,7 @@ func (st *State) finish(o Outcome) {
 func (st *State) run(host Host, budget int) (out Outcome, crashed bool) {
 	var (
 		fr    *frame
+		bp    int // fr.base, cached
 		code  []bytecode.Instr
 		pc    int
 		sp    = st.sp
@@ -100,6 +101,7 @@ outer:
 		}
 		code = fr.fn.Code
 		pc = fr.pc
+		bp = fr.base
 		for {
 			if steps >= budget {
 				fr.pc = pc
@@ -136,11 +138,11 @@ outer:
 				sp++
 
 			case bytecode.LOAD:
-				stack[sp] = stack[fr.base+int(in.A)]
+				stack[sp] = stack[bp+int(in.A)]
 				sp++
 			case bytecode.STORE:
 				sp--
-				stack[fr.base+int(in.A)] = stack[sp]
+				stack[bp+int(in.A)] = stack[sp]
 			case bytecode.FREE:
 				stack[sp] = fr.free[in.A]
 				sp++
@@ -162,15 +164,27 @@ outer:
 				callee := p.Functions[in.A]
 				fr.pc = pc
 				base := sp - int(in.B)
-				if f := st.pushFrame(callee, base, base, nil); f != nil {
-					st.fail(fr, pc, sp, f)
-					continue outer
+				n := len(st.frames)
+				top := base + callee.Locals
+				if n < cap(st.frames) && n < st.maxDepth && top+callee.MaxStack <= len(stack) {
+					// Fast path: a spare frame slot and enough stack.
+					clear(stack[sp:top])
+					st.frames = st.frames[:n+1]
+					fr = &st.frames[n]
+					fr.fn, fr.pc, fr.base, fr.retSP, fr.free, fr.cl, fr.mode = callee, 0, base, base, nil, nil, modeNormal
+					bp = base
+				} else {
+					if f := st.pushFrame(callee, base, base, nil); f != nil {
+						st.fail(fr, pc, sp, f)
+						continue outer
+					}
+					stack = st.stack
+					fr = &st.frames[n]
+					bp = fr.base
 				}
-				stack = st.stack
-				fr = &st.frames[len(st.frames)-1]
 				code = callee.Code
 				pc = 0
-				sp = base + callee.Locals
+				sp = top
 			case bytecode.CALL_VALUE:
 				n := int(in.A)
 				fv := stack[sp-n-1]
@@ -188,6 +202,7 @@ outer:
 					}
 					stack = st.stack
 					fr = &st.frames[len(st.frames)-1]
+					bp = fr.base
 					code = callee.Code
 					pc = 0
 					sp = fr.base + callee.Locals
@@ -277,6 +292,7 @@ outer:
 					fr.free = nil
 					st.frames = st.frames[:n-1]
 					fr = &st.frames[n-2]
+					bp = fr.base
 					stack[retSP] = v
 					sp = retSP + 1
 					code = fr.fn.Code
@@ -523,9 +539,9 @@ outer:
 				}
 				stack[sp-1] = value.Value{K: value.KIter, R: it}
 			case bytecode.ITER_NEXT:
-				it, ok := stack[fr.base+int(in.A)].R.(*iter)
+				it, ok := stack[bp+int(in.A)].R.(*iter)
 				if !ok {
-					st.fail(fr, pc, sp, internalFault("ITER_NEXT on a %s value", stack[fr.base+int(in.A)].K))
+					st.fail(fr, pc, sp, internalFault("ITER_NEXT on a %s value", stack[bp+int(in.A)].K))
 					continue outer
 				}
 				if v, more := it.next(); more {
