@@ -34,10 +34,15 @@
 // # Rendering and comparison
 //
 // Display is what print writes and what string interpolation inserts; Show
-// is the `show` text (strings quoted, floats in C `%.17g` style). Equal is
-// structural equality with IEEE semantics for floats (it is `==`); Compare
-// is the total order used by List.sort and `compare`, with floats in IEEE
-// total order. Copy deep-copies a value graph, preserving sharing inside it.
+// is the `show` text (strings quoted, floats in C `%.17g` style);
+// RenderShow and RenderDisplay add the 16 MiB rendering limit (fault 14).
+// Equal is structural equality with IEEE semantics for floats (it is `==`);
+// Compare is the total order used by List.sort and `compare`, with floats
+// in IEEE total order. Copy deep-copies a value graph, preserving sharing
+// inside it. All four walk values with an explicit stack of open sequences
+// (one entry per level of nesting) instead of Go recursion: a Morrow loop
+// can build a value nested millions of levels deep, and overflowing the Go
+// stack is a fatal error that recover cannot catch.
 package core
 
 import (
