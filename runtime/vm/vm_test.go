@@ -671,3 +671,35 @@ func TestFailOpcode(t *testing.T) {
 		t.Fatalf("outcome %+v", o.Fault)
 	}
 }
+
+// TestFrameSlotReuse calls functions at the same depth from different
+// stack heights, so a reused frame slot must not keep its old base.
+func TestFrameSlotReuse(t *testing.T) {
+	src := `
+func main locals=2
+    INT 1
+    CALL id 1       # 1, callee base 2
+    INT 10
+    INT 20
+    INT 30
+    CALL pick 2     # 1 10 30, callee base 4
+    ADD             # 1 40
+    ADD             # 41
+    INT 100
+    FUNC id
+    SWAP
+    CALL_VALUE 1    # 41 100
+    ADD
+    RETURN
+func id params=1
+    LOAD 0
+    RETURN
+func pick params=2 locals=3
+    INT 7
+    STORE 2
+    LOAD 1
+    RETURN
+`
+	o, _ := run(t, src, 1000)
+	wantInt(t, o, 141)
+}
