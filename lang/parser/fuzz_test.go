@@ -1,9 +1,11 @@
 package parser
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/morrow-lang/morrow/lang/ast"
 	"github.com/morrow-lang/morrow/lang/diag"
@@ -76,7 +78,10 @@ func FuzzLex(f *testing.F) {
 func FuzzParse(f *testing.F) {
 	addSeeds(f)
 	f.Fuzz(func(t *testing.T, src []byte) {
+		// a watchdog turns a hang into a crash the fuzzer records
+		watchdog := time.AfterFunc(10*time.Second, func() { panic(fmt.Sprintf("Parse hangs on %q", src)) })
 		file, dl := Parse(source.NewFile("fuzz.mr", src))
+		watchdog.Stop()
 		if file == nil {
 			t.Fatal("nil file")
 		}

@@ -476,7 +476,7 @@ func (s *scanner) number() tok {
 			} else if s.pos+1 >= len(src) || src[s.pos+1] != '.' {
 				s.pos++
 				s.errorf(ErrFloatDigits, start, s.pos, "expected digits after decimal point")
-				return s.mk(tFloat, start, string(src[start:s.pos-1])+".0")
+				return s.mk(tFloat, start, string(src[start:s.pos]))
 			}
 		}
 		if s.pos < len(src) && (src[s.pos] == 'e' || src[s.pos] == 'E') {
