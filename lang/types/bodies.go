@@ -161,7 +161,7 @@ func (c *Checker) checkGroup(group []*FuncSig) {
 			if v.Ref != nil {
 				continue
 			}
-			p := newTParam(paramName(len(sig.Generics)))
+			p := c.newTParam(paramName(len(sig.Generics)))
 			v.Ref = p
 			sig.Generics = append(sig.Generics, p)
 		}

@@ -315,14 +315,14 @@ func (c *Checker) declareType(d ast.Decl, name string, span source.Span, params 
 	if td, ok := d.(*ast.TypeDecl); ok && td.Kind == ast.AliasType {
 		e.alias = td
 		for _, p := range params {
-			e.aliasPars = append(e.aliasPars, newTParam(p))
+			e.aliasPars = append(e.aliasPars, c.newTParam(p))
 		}
 		c.types[name] = e
 		return
 	}
 	def := &TypeDef{Name: name, Module: c.module, Derives: map[string]bool{}}
 	for _, p := range params {
-		def.Params = append(def.Params, newTParam(p))
+		def.Params = append(def.Params, c.newTParam(p))
 	}
 	for _, dv := range derives {
 		switch dv.Name {
@@ -601,7 +601,7 @@ func (c *Checker) makeSig(fd *ast.FnDecl) *FuncSig {
 		if p, ok := sig.gen[n]; ok {
 			return p
 		}
-		p := newTParam(n)
+		p := c.newTParam(n)
 		sig.gen[n] = p
 		sig.Generics = append(sig.Generics, p)
 		return p
@@ -664,4 +664,11 @@ func (c *Checker) makeSig(fd *ast.FnDecl) *FuncSig {
 		}
 	}
 	return sig
+}
+
+// newTParam makes a generic parameter owned by this check. IDs come from
+// the checker, not a global, so concurrent checks do not race.
+func (c *Checker) newTParam(name string) *TParam {
+	c.nextVar++
+	return &TParam{Name: name, ID: c.nextVar}
 }
