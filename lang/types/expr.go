@@ -703,6 +703,9 @@ func (c *Checker) binary(x *ast.Binary) Type {
 		}
 		if !ok(rt) {
 			c.operandError(x, rt, rt)
+			if n, isN := rt.(*Named); isN && !n.Def.Builtin && (x.Op == "==" || x.Op == "!=") {
+				c.diags[len(c.diags)-1].Hint = "add Eq to the derive list of " + n.Def.Name
+			}
 		}
 	})
 	return result
