@@ -94,6 +94,18 @@ func userExpectation(exp string) string {
 		}
 		return false
 	}
+	if strings.HasPrefix(e, "(") && strings.HasSuffix(e, ")") {
+		// a choice: name the first element of each alternative
+		var alts []string
+		for _, a := range splitAlternatives(e[1 : len(e)-1]) {
+			w := userExpectation(firstElem(strings.Trim(strings.TrimSpace(a), "()")))
+			if w == "" {
+				return ""
+			}
+			alts = append(alts, w)
+		}
+		return strings.Join(alts, " or ")
+	}
 	switch {
 	case e == "":
 		return ""
@@ -123,6 +135,28 @@ func userExpectation(exp string) string {
 		return "a match arm 'pattern -> body'"
 	}
 	return ""
+}
+
+// splitAlternatives splits a grammar fragment at top-level '|'.
+func splitAlternatives(e string) []string {
+	var out []string
+	depth, start := 0, 0
+	inQuote := false
+	for i := 0; i < len(e); i++ {
+		switch c := e[i]; {
+		case c == '"':
+			inQuote = !inQuote
+		case inQuote:
+		case c == '(':
+			depth++
+		case c == ')':
+			depth--
+		case c == '|' && depth == 0:
+			out = append(out, e[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, e[start:])
 }
 
 func indexOfToken(toks []lexer.Token, t lexer.Token) int {
@@ -224,7 +258,11 @@ func translate(dl *diag.List, f *source.File, toks []lexer.Token, err error) {
 		return
 	}
 	if t.Type == tIndent {
-		dl.Add(f, ErrUnexpectedIndent, source.Span{Start: t.Pos.Offset, End: t.Pos.Offset}, "unexpected indentation")
+		msg := "unexpected indentation"
+		if i > 1 && toks[i-1].Type == tNewline && !(toks[i-2].Type == tPunct && (toks[i-2].Value == ":" || toks[i-2].Value == "->")) {
+			msg += "; did you forget ':' at the end of the previous line?"
+		}
+		dl.Add(f, ErrUnexpectedIndent, source.Span{Start: t.Pos.Offset, End: t.Pos.Offset}, "%s", msg)
 		return
 	}
 	// `:` or `->` at the end of a line with no indented block after it
@@ -247,7 +285,15 @@ func translate(dl *diag.List, f *source.File, toks []lexer.Token, err error) {
 	}
 	msg := ""
 	switch {
-	case t.Type == tPunct && t.Value == "=" && want != "'='":
+	case t.Type == tKeyword && t.Value == "if" && hasPrev && prev.Type == tKeyword && prev.Value == "else":
+		msg = "expected ':' after 'else'; chain conditions with 'else: if …'"
+	case hasPrev && prev.Type == tPunct && prev.Value == ".":
+		msg = fmt.Sprintf("expected a field name or tuple index after '.', found %s", describe(t))
+	case t.Type == tPunct && t.Value == "{":
+		msg = "unexpected '{'; blocks are written with ':' and an indented suite"
+	case t.Type == tKeyword && t.Value == "while":
+		msg = "Morrow has no 'while' loop; use 'for' over a range or list, or recursion"
+	case t.Type == tPunct && t.Value == "=" && (want == "" || want == "the end of the line"):
 		msg = "unexpected '='; there is no assignment, bind a new name with 'let name = value'"
 	case want != "":
 		msg = fmt.Sprintf("expected %s, found %s", want, describe(t))

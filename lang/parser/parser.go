@@ -198,13 +198,16 @@ func Parse(f *source.File) (*ast.File, diag.List) {
 		if d == nil {
 			continue
 		}
-		if fd, ok := d.(*ast.FnDecl); ok {
-			for docIdx < len(s.docs) && s.docs[docIdx].start < fd.S.Start {
-				if !s.docs[docIdx].module {
-					fd.Docs = s.docs[docIdx].text
-				}
-				docIdx++
+		// attach the @doc written between the previous declaration and this one
+		doc := ""
+		for docIdx < len(s.docs) && s.docs[docIdx].start < d.Span().Start {
+			if !s.docs[docIdx].module {
+				doc = s.docs[docIdx].text
 			}
+			docIdx++
+		}
+		if fd, ok := d.(*ast.FnDecl); ok {
+			fd.Docs = doc
 		}
 		file.Decls = append(file.Decls, d)
 	}

@@ -273,3 +273,13 @@ func itoa(n int) string {
 	}
 	return string(b)
 }
+
+func TestDocNotStolen(t *testing.T) {
+	f, dl := parseString("@doc \"type doc\"\ntype T:\n    A\nfn f(): 1\n")
+	if len(dl) != 0 || len(f.Decls) != 2 {
+		t.Fatalf("diags %v decls %d", dl, len(f.Decls))
+	}
+	if d := f.Decls[1].(*ast.FnDecl).Docs; d != "" {
+		t.Errorf("a type's doc was attached to the next function: %q", d)
+	}
+}
