@@ -70,6 +70,7 @@ func (st *State) run(host Host, budget int) (out Outcome, crashed bool) {
 		steps = 0
 	)
 	p := st.img.Prog
+	fns := st.img.fns
 	consts := p.Consts
 	// The recovery reads only st: capturing the loop's locals (pc, sp,
 	// fr) in a closure would keep them out of registers. After a panic
@@ -161,7 +162,7 @@ outer:
 				sp++
 
 			case bytecode.CALL:
-				callee := p.Functions[in.A]
+				callee := fns[in.A]
 				fr.pc = pc
 				base := sp - int(in.B)
 				n := len(st.frames)
@@ -234,7 +235,7 @@ outer:
 				stack[sp] = res
 				sp++
 			case bytecode.TAIL_CALL:
-				callee := p.Functions[in.A]
+				callee := fns[in.A]
 				n := int(in.B)
 				copy(stack[fr.base:], stack[sp-n:sp])
 				st.sp = sp
@@ -575,6 +576,68 @@ outer:
 				st.fail(fr, pc, sp, internalFault("%s", consts[in.A].AsString()))
 				continue outer
 
+			case loadIntOp, loadIntOp + 1, loadIntOp + 2, loadIntOp + 3,
+				loadIntOp + 4, loadIntOp + 5, loadIntOp + 6, loadIntOp + 7:
+				x := stack[bp+int(in.A)]
+				if x.K == value.KInt && steps+2 <= budget {
+					steps += 2
+					k := int(in.Op) - loadIntOp
+					n, b := intOp(k, x.N, int64(in.B))
+					if k < 2 {
+						stack[sp] = value.Value{K: value.KInt, N: n}
+					} else {
+						stack[sp] = value.Bool(b)
+					}
+					pc += 2
+				} else {
+					stack[sp] = x // just the LOAD
+				}
+				sp++
+			case loadIntCmpJump + 2, loadIntCmpJump + 3, loadIntCmpJump + 4,
+				loadIntCmpJump + 5, loadIntCmpJump + 6, loadIntCmpJump + 7:
+				x := stack[bp+int(in.A)]
+				if x.K == value.KInt && steps+3 <= budget {
+					steps += 3
+					if _, b := intOp(int(in.Op)-loadIntCmpJump, x.N, int64(in.B)); b {
+						pc += 3
+					} else {
+						pc = int(code[pc+2].A)
+					}
+				} else {
+					stack[sp] = x // just the LOAD
+					sp++
+				}
+			case cmpJump + 2, cmpJump + 3, cmpJump + 4, cmpJump + 5, cmpJump + 6, cmpJump + 7:
+				x, y := stack[sp-2], stack[sp-1]
+				k := int(in.Op) - cmpJump
+				if x.K == value.KInt && y.K == value.KInt && steps+1 <= budget {
+					steps++
+					sp -= 2
+					if _, b := intOp(k, x.N, y.N); b {
+						pc++
+					} else {
+						pc = int(in.A)
+					}
+					continue
+				}
+				// Just the comparison.
+				sp--
+				op := fusedOps[k]
+				var r bool
+				switch op {
+				case bytecode.EQ:
+					r = equal(x, y)
+				case bytecode.NE:
+					r = !equal(x, y)
+				default:
+					var f *Fault
+					if r, f = order(op, x, y); f != nil {
+						st.fail(fr, pc, sp, f)
+						continue outer
+					}
+				}
+				stack[sp-1] = value.Bool(r)
+
 			default:
 				// The actor opcodes (RECV_*, SPAWN, SEND, SELF) need the
 				// actor runtime, which comes with the actor issue.
@@ -645,7 +708,7 @@ func (st *State) ensure(n int) []value.Value {
 
 // closureCallee checks a closure call of n arguments.
 func (st *State) closureCallee(c *value.Closure, n int) (*bytecode.Function, *Fault) {
-	fns := st.img.Prog.Functions
+	fns := st.img.fns
 	if c.Fn < 0 || c.Fn >= len(fns) {
 		return nil, internalFault("closure of an unknown function %d", c.Fn)
 	}

@@ -88,7 +88,10 @@ const (
 // resolved and some per-program values precomputed. An Image is immutable
 // and may be shared by any number of States, concurrently.
 type Image struct {
-	Prog    *bytecode.Program
+	Prog *bytecode.Program
+	// fns are the functions the interpreter runs: copies of
+	// Prog.Functions with fused instructions (fuse.go).
+	fns     []*bytecode.Function
 	natives []*core.Native
 	// funcVals[i] is the capture-free closure of function i (FUNC).
 	funcVals []value.Value
@@ -126,6 +129,10 @@ func Load(p *bytecode.Program) (*Image, error) {
 				}
 			}
 		}
+	}
+	img.fns = make([]*bytecode.Function, len(p.Functions))
+	for i, f := range p.Functions {
+		img.fns[i] = fuse(f)
 	}
 	img.funcVals = make([]value.Value, len(p.Functions))
 	for i := range p.Functions {
@@ -229,10 +236,10 @@ type State struct {
 
 // NewState prepares a State that calls function fn of img with args.
 func NewState(img *Image, fn int, args []value.Value) (*State, error) {
-	if img == nil || fn < 0 || fn >= len(img.Prog.Functions) {
+	if img == nil || fn < 0 || fn >= len(img.fns) {
 		return nil, fmt.Errorf("vm: no function %d", fn)
 	}
-	f := img.Prog.Functions[fn]
+	f := img.fns[fn]
 	if f.Captures != 0 {
 		return nil, fmt.Errorf("vm: function %s needs captured values", f.Name)
 	}
@@ -243,17 +250,17 @@ func NewState(img *Image, fn int, args []value.Value) (*State, error) {
 // closure or a native) with args; spawn uses it in the actor issue.
 func NewClosureState(img *Image, f value.Value, args []value.Value) (*State, error) {
 	c, ok := f.R.(*value.Closure)
-	if f.K != value.KFunc || !ok || c.Fn < 0 || c.Fn >= len(img.Prog.Functions) {
+	if f.K != value.KFunc || !ok || c.Fn < 0 || c.Fn >= len(img.fns) {
 		return nil, fmt.Errorf("vm: entry is not a compiled closure")
 	}
-	if len(c.Free) != img.Prog.Functions[c.Fn].Captures {
-		return nil, fmt.Errorf("vm: closure has %d captured values, want %d", len(c.Free), img.Prog.Functions[c.Fn].Captures)
+	if len(c.Free) != img.fns[c.Fn].Captures {
+		return nil, fmt.Errorf("vm: closure has %d captured values, want %d", len(c.Free), img.fns[c.Fn].Captures)
 	}
 	return newState(img, c.Fn, c.Free, args)
 }
 
 func newState(img *Image, fn int, free, args []value.Value) (*State, error) {
-	f := img.Prog.Functions[fn]
+	f := img.fns[fn]
 	if len(args) != f.Params {
 		return nil, fmt.Errorf("vm: %s takes %d arguments, got %d", f.Name, f.Params, len(args))
 	}

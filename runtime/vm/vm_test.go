@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -621,7 +622,13 @@ func TestGoPanicBecomesInternalFault(t *testing.T) {
 	good, _ := Load(vmtest.MustAssemble("func main\n UNIT\n RETURN\nfunc c\n CONST \"cleanup\"\n CALL_NATIVE println 1\n RETURN\n"))
 	img.natives, img.funcVals, img.nativeVals, img.nullary = good.natives, good.funcVals, good.nativeVals, good.nullary
 	p.Natives = good.Prog.Natives
-	st, _ := NewState(img, 0, nil)
+	for _, f := range p.Functions {
+		img.fns = append(img.fns, fuse(f))
+	}
+	st, err := NewState(img, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	h := &testHost{}
 	o := Run(st, h, 1000)
 	if o.Status != StatusFault || !o.Fault.Internal {
@@ -702,4 +709,110 @@ func pick params=2 locals=3
 `
 	o, _ := run(t, src, 1000)
 	wantInt(t, o, 141)
+}
+
+// TestFusionKeepsStepCountsExact runs programs whose hot paths fuse with
+// budgets that leave room for fused steps and budgets that never do: the
+// results and the total step counts must agree.
+func TestFusionKeepsStepCountsExact(t *testing.T) {
+	for _, src := range []string{sumLoop, fibProgram(15)} {
+		p := vmtest.MustAssemble(src)
+		img, err := Load(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fused := 0
+		for _, f := range img.fns {
+			for _, in := range f.Code {
+				if in.Op >= fusedBase {
+					fused++
+				}
+			}
+		}
+		if fused == 0 {
+			t.Fatalf("nothing fused")
+		}
+		var want Outcome
+		var wantSteps int64
+		for i, budget := range []int{1, 2, 3, 5, 1 << 30} {
+			st, _ := NewState(img, p.Entry, nil)
+			var o Outcome
+			for {
+				o = Run(st, &testHost{}, budget)
+				if o.Status != StatusYield {
+					break
+				}
+				if o.Steps != budget {
+					t.Fatalf("budget %d: a yielding slice ran %d steps", budget, o.Steps)
+				}
+			}
+			if i == 0 {
+				want, wantSteps = o, st.Steps()
+				continue
+			}
+			if o.Value != want.Value || st.Steps() != wantSteps {
+				t.Fatalf("budget %d: %v in %d steps, budget 1: %v in %d steps", budget, o.Value, st.Steps(), want.Value, wantSteps)
+			}
+		}
+	}
+}
+
+func fibProgram(n int) string {
+	return strings.Replace(fibSrc, "INT 25", "INT "+strconv.Itoa(n), 1)
+}
+
+func TestFusionEdges(t *testing.T) {
+	// A jump into the middle of a fused LOAD; INT; ADD sequence.
+	o := eval(t, `INT 1
+ STORE 0
+ INT 100
+ JUMP mid
+ LOAD 0
+mid:
+ INT 5
+ ADD`)
+	wantInt(t, o, 105)
+	// Fused sequences over non-Int values fall back to the plain
+	// instructions: Strings compare equal, Floats compare and branch.
+	o = eval(t, `CONST "a"
+ STORE 0
+ LOAD 0
+ INT 1
+ EQ`)
+	if o.Status != StatusDone || o.Value != value.Bool(false) {
+		t.Fatalf("String == Int: %+v", o)
+	}
+	o = eval(t, `CONST 1.5
+ CONST 2.5
+ LT
+ JUMP_IF_FALSE no
+ INT 1
+ RETURN
+no:
+ INT 0`)
+	wantInt(t, o, 1)
+	// Every fused comparison, taken and not taken.
+	for _, c := range []struct {
+		op   string
+		x    int
+		want int64
+	}{{"LT", 1, 1}, {"LT", 2, 0}, {"LE", 2, 1}, {"LE", 3, 0}, {"GT", 3, 1}, {"GT", 2, 0},
+		{"GE", 2, 1}, {"GE", 1, 0}, {"EQ", 2, 1}, {"EQ", 1, 0}, {"NE", 1, 1}, {"NE", 2, 0}} {
+		code := "INT " + strconv.Itoa(c.x) + "\n STORE 0\n LOAD 0\n INT 2\n " + c.op + "\n JUMP_IF_FALSE no\n INT 1\n RETURN\nno:\n INT 0"
+		if o := eval(t, code); o.Value.N != c.want {
+			t.Errorf("%d %s 2 (load/int/cmp/jump): got %d", c.x, c.op, o.Value.N)
+		}
+		code = "INT " + strconv.Itoa(c.x) + "\n INT 2\n " + c.op + "\n JUMP_IF_FALSE no\n INT 1\n RETURN\nno:\n INT 0"
+		if o := eval(t, code); o.Value.N != c.want {
+			t.Errorf("%d %s 2 (cmp/jump): got %d", c.x, c.op, o.Value.N)
+		}
+		code = "INT " + strconv.Itoa(c.x) + "\n STORE 0\n LOAD 0\n INT 2\n " + c.op
+		if o := eval(t, code); o.Value != value.Bool(c.want == 1) {
+			t.Errorf("%d %s 2 (load/int/cmp): got %v", c.x, c.op, o.Value)
+		}
+	}
+	o = eval(t, "CONST 9223372036854775807\n STORE 0\n LOAD 0\n INT 1\n ADD")
+	wantInt(t, o, math.MinInt64)
+	o = eval(t, "INT 5\n STORE 0\n LOAD 0\n INT 7\n SUB")
+	wantInt(t, o, -2)
 }
