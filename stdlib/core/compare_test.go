@@ -183,3 +183,31 @@ func TestCopyDropsSpareCapacity(t *testing.T) {
 		t.Errorf("copied list has spare capacity %d > %d", cap(l), len(l))
 	}
 }
+
+// TestTypeIdentityByName checks that a value whose type descriptor is a
+// copy (as a decoded .mrb file may carry) equals one built with the
+// original, and that distinct types never compare equal.
+func TestTypeIdentityByName(t *testing.T) {
+	copyType := *userIDType
+	other := &value.TypeInfo{Name: "OrderId", Kind: value.TNewtype,
+		Variants: []value.VariantInfo{{Name: "OrderId", Fields: []string{""}}}}
+	a := userID(5)
+	b := value.NewData(&copyType, 0, I(5))
+	c := value.NewData(other, 0, I(5))
+	if !Equal(a, b) || Compare(a, b) != 0 {
+		t.Error("same type through a copied descriptor must be equal")
+	}
+	if Equal(a, c) {
+		t.Error("values of different types must not be equal")
+	}
+	if Compare(c, a) != -1 || Compare(a, c) != 1 {
+		t.Error("different types order by type name")
+	}
+	untyped := value.NewData(nil, 0, I(5))
+	if Equal(a, untyped) || Equal(untyped, a) {
+		t.Error("a value without a type descriptor equals a typed one")
+	}
+	if !Equal(untyped, value.NewData(nil, 0, I(5))) {
+		t.Error("two untyped values with equal fields differ")
+	}
+}
