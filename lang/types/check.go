@@ -126,6 +126,10 @@ type Info struct {
 	// or lambda (*ast.Lambda) whose body receives or calls Process.self().
 	// Mailbox effects through calls are a later stage (§4.3).
 	Mailboxes map[ast.Node]Type
+	// HasMailbox marks the functions with a mailbox effect: their body
+	// receives or uses actor-only Process operations, directly or through
+	// the functions they call (lambdas excluded).
+	HasMailbox map[*ast.FnDecl]bool
 }
 
 // TypeOf returns the recorded type of e, or nil.
@@ -219,14 +223,15 @@ func Check(f *ast.File) (*Info, diag.List) {
 		ctors: map[string]*Ctor{},
 		funcs: map[string]*FuncSig{},
 		info: &Info{
-			Types:     map[ast.Expr]Type{},
-			Uses:      map[ast.Node]*Object{},
-			Defs:      map[ast.Node]*Object{},
-			PatTypes:  map[ast.Pattern]Type{},
-			Funcs:     map[*ast.FnDecl]*FuncSig{},
-			TypeDefs:  map[string]*TypeDef{},
-			CallArgs:  map[*ast.Call][]int{},
-			Mailboxes: map[ast.Node]Type{},
+			Types:      map[ast.Expr]Type{},
+			Uses:       map[ast.Node]*Object{},
+			Defs:       map[ast.Node]*Object{},
+			PatTypes:   map[ast.Pattern]Type{},
+			Funcs:      map[*ast.FnDecl]*FuncSig{},
+			TypeDefs:   map[string]*TypeDef{},
+			CallArgs:   map[*ast.Call][]int{},
+			Mailboxes:  map[ast.Node]Type{},
+			HasMailbox: map[*ast.FnDecl]bool{},
 		},
 		module: "main",
 	}
@@ -237,6 +242,7 @@ func Check(f *ast.File) (*Info, diag.List) {
 	c.collectTypes()
 	c.collectFuncs()
 	c.checkBodies()
+	c.checkActorContexts()
 	c.checkEntry()
 	for e, t := range c.info.Types {
 		c.info.Types[e] = Zonk(t)

@@ -87,6 +87,7 @@ var (
 	ErrActorOnly     = diag.Register("E6002", "an actor-only Process operation is called from main")
 	ErrSelfContext   = diag.Register("E6003", "Process.self is called without a mailbox")
 	ErrDeferProcess  = diag.Register("E6004", "a Process, actor or receive operation appears inside a defer")
+	ErrActorCall     = diag.Register("E6005", "main (or the library start function) calls a function that needs a mailbox")
 
 	// Unsupported features.
 	ErrUnsupportedDecl = diag.Register("E9001", "a declaration of an out-of-scope kind (import, trait, const, ...)")

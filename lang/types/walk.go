@@ -8,6 +8,11 @@ import (
 // walk calls f for every expression and statement node under n (n
 // included), in source order. Patterns and types are not visited.
 func walk(n ast.Node, f func(ast.Node)) {
+	walkIf(n, func(n ast.Node) bool { f(n); return true })
+}
+
+// walkIf is walk where f decides whether to descend into a node.
+func walkIf(n ast.Node, f func(ast.Node) bool) {
 	if n == nil {
 		return
 	}
@@ -20,11 +25,13 @@ func walk(n ast.Node, f func(ast.Node)) {
 	default:
 		return
 	}
-	f(n)
+	if !f(n) {
+		return
+	}
 	switch x := n.(type) {
 	case *ast.Block:
 		for _, s := range x.Stmts {
-			walk(s, f)
+			walkIf(s, f)
 		}
 	case *ast.LetStmt:
 		walkE(x.Value, f)
@@ -121,11 +128,11 @@ func walk(n ast.Node, f func(ast.Node)) {
 	}
 }
 
-func walkE(e ast.Expr, f func(ast.Node)) {
+func walkE(e ast.Expr, f func(ast.Node) bool) {
 	if e == nil || isNilExpr(e) {
 		return
 	}
-	walk(e, f)
+	walkIf(e, f)
 }
 
 // isNilExpr catches typed nil pointers stored in an Expr interface.

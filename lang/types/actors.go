@@ -1,0 +1,84 @@
+package types
+
+import (
+	"strings"
+
+	"github.com/morrow-lang/morrow/lang/ast"
+)
+
+// actorOnly reports whether a builtin needs an actor context (§5.5): every
+// Process operation except Process.spawn and Process.id.
+func actorOnly(name string) bool {
+	return strings.HasPrefix(name, "Process.") && name != "Process.spawn" && name != "Process.id"
+}
+
+// checkActorContexts computes which functions have a mailbox effect
+// (§4.3 steps 1 and 4): a function whose own body (lambdas excluded)
+// receives or calls an actor-only Process operation, or directly calls a
+// function that has one. Root-context entry points (main, and the library
+// start function) may not call such functions. The unification of mailbox
+// types across calls is left to the actor stage.
+func (c *Checker) checkActorContexts() {
+	type site struct {
+		callee *FuncSig
+		call   *ast.Call
+	}
+	calls := map[*FuncSig][]site{}
+	var order []*FuncSig
+	for _, d := range c.file.Decls {
+		fd, ok := d.(*ast.FnDecl)
+		if !ok || c.info.Funcs[fd] == nil || fd.Body == nil {
+			continue
+		}
+		sig := c.info.Funcs[fd]
+		order = append(order, sig)
+		walkIf(fd.Body, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.Lambda:
+				return false
+			case *ast.Receive:
+				c.info.HasMailbox[fd] = true
+			case *ast.Call:
+				o := c.info.Uses[x.Fn]
+				if o == nil {
+					break
+				}
+				if o.Kind == ObjBuiltin && actorOnly(o.Builtin) {
+					c.info.HasMailbox[fd] = true
+				}
+				if o.Kind == ObjFunc && o.Func != nil {
+					calls[sig] = append(calls[sig], site{o.Func, x})
+				}
+			}
+			return true
+		})
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, sig := range order {
+			if c.info.HasMailbox[sig.Decl] {
+				continue
+			}
+			for _, s := range calls[sig] {
+				if c.info.HasMailbox[s.callee.Decl] {
+					c.info.HasMailbox[sig.Decl] = true
+					changed = true
+					break
+				}
+			}
+		}
+	}
+	for _, sig := range order {
+		root := sig.Name == "main" || sig.Name == "start" && c.funcs["main"] == nil && sig.Decl.Pub
+		if !root {
+			continue
+		}
+		for _, s := range calls[sig] {
+			if s.callee != sig && c.info.HasMailbox[s.callee.Decl] {
+				d := c.errorf(ErrActorCall, spanOf(s.call.Fn), "receiving function call requires an actor context")
+				d.Notes = []string{"'" + s.callee.Name + "' receives or uses actor-only Process operations, so it needs a mailbox"}
+				d.Hint = "spawn a process that calls it, e.g. Process.spawn(() -> " + s.callee.Name + "(…))"
+			}
+		}
+	}
+}
