@@ -210,7 +210,27 @@ func (c *Checker) callSig(x *ast.Call, sig *FuncSig) Type {
 		c.expect(spanOf(a.Value), t, pt, fmt.Sprintf("argument '%s' of %s: expression type", sig.Params[j].Label, sig.Name))
 	}
 	c.info.Types[x.Fn] = subst(sig.FuncType(), m)
+	c.unifyMailbox(x, sig)
 	return subst(sig.Ret, m)
+}
+
+// unifyMailbox makes a caller share the mailbox of a callee whose
+// mailbox type is already known (§4.3 step 4). Callees with a still
+// generic mailbox are left to the actor stage; main is reported by
+// checkActorContexts.
+func (c *Checker) unifyMailbox(x *ast.Call, sig *FuncSig) {
+	if sig.Decl == nil || c.fn.isMain || sig.Decl == c.fn.node {
+		return
+	}
+	mt, ok := c.info.Mailboxes[sig.Decl]
+	if !ok || len(freeVars(mt, nil)) > 0 || hasInvalid(mt) {
+		return
+	}
+	own := c.mailbox()
+	if !unify(own, mt) {
+		c.errorf(ErrMismatch, spanOf(x.Fn), "actor call mailbox: expected %s, found %s", Zonk(own), Zonk(mt)).Notes =
+			[]string{"'" + sig.Name + "' receives messages of type " + Zonk(mt).String() + "; every function a process calls must agree on one mailbox type"}
+	}
 }
 
 func labelReason(sig *FuncSig, i int) string {

@@ -494,3 +494,21 @@ func TestMailboxes(t *testing.T) {
 	expectDiags(t, "fn worker():\n    receive:\n        1 -> ()\n    receive:\n        \"s\" -> ()\nfn main():\n    println(1)\n",
 		"E3001 pattern: expression type: expected Int, found String")
 }
+
+func TestActorCallMailbox(t *testing.T) {
+	src := `
+fn take_int():
+    receive:
+        n -> println(n + 1)
+fn worker():
+    let own: Pid(String) = Process.self()
+    take_int()
+fn ok_worker():
+    take_int()
+    receive:
+        m -> println(m * 2)
+fn main():
+    let p: Pid(Int) = spawn(ok_worker)
+`
+	expectDiags(t, src, "E3001 actor call mailbox: expected String, found Int")
+}
