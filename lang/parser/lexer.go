@@ -148,7 +148,7 @@ func isIdentChar(r rune) bool {
 func (s *scanner) lexAll() []tok {
 	s.line = 1
 	s.sawNewline = true
-	var out []tok
+	out := make([]tok, 0, len(s.src)/4+8)
 	for {
 		t, ok := s.next(false)
 		if !ok {
@@ -285,6 +285,28 @@ var puncts = []string{
 	"(", ")", "[", "]", "{", "}", ":", ",", ".", "|", "=", "+", "-", "*", "/", "%", "?", "<", ">",
 }
 
+// punctsByByte indexes puncts by first byte, longest first.
+var punctsByByte [256][]string
+
+func init() {
+	for _, p := range puncts {
+		punctsByByte[p[0]] = append(punctsByByte[p[0]], p)
+	}
+}
+
+// hasPrefix reports whether the source at s.pos starts with p.
+func (s *scanner) hasPrefix(p string) bool {
+	if len(s.src)-s.pos < len(p) {
+		return false
+	}
+	for i := 0; i < len(p); i++ {
+		if s.src[s.pos+i] != p[i] {
+			return false
+		}
+	}
+	return true
+}
+
 // next produces the next token. interp is true while lexing the tokens of
 // a `{…}` interpolation (newlines end it).
 func (s *scanner) next(interp bool) (tok, bool) {
@@ -341,8 +363,8 @@ func (s *scanner) scanOne(interp bool) (tok, bool) {
 		// handled by the caller
 		return tok{}, false
 	}
-	for _, p := range puncts {
-		if strings.HasPrefix(string(s.src[s.pos:min(len(s.src), s.pos+3)]), p) {
+	for _, p := range punctsByByte[c] {
+		if s.hasPrefix(p) {
 			s.pos += len(p)
 			if binaryOps[p] {
 				return s.mk(tOp, start, p), true
@@ -523,7 +545,7 @@ func (s *scanner) checkSeparators(litStart int, body string, bodyStart int) {
 func (s *scanner) stringLit() tok {
 	start := s.pos
 	line, lineOff := s.line, s.lineOff
-	triple := strings.HasPrefix(string(s.src[s.pos:min(len(s.src), s.pos+3)]), `"""`)
+	triple := s.hasPrefix(`"""`)
 	lit := &strLit{triple: triple}
 	if triple {
 		s.pos += 3
@@ -541,7 +563,7 @@ func (s *scanner) stringLit() tok {
 	errsBefore := len(*s.diags)
 	for s.pos < len(s.src) {
 		c := s.src[s.pos]
-		if triple && c == '"' && strings.HasPrefix(string(s.src[s.pos:min(len(s.src), s.pos+3)]), `"""`) {
+		if triple && c == '"' && s.hasPrefix(`"""`) {
 			s.pos += 3
 			closed = true
 			break

@@ -148,7 +148,7 @@ func Parse(f *source.File) (*ast.File, diag.List) {
 		return file, dl
 	}
 	sort.Ints(s.errOffs)
-	lay := &layout{f: f, diags: &dl, lexErrs: s.errOffs}
+	lay := &layout{f: f, diags: &dl, lexErrs: s.errOffs, out: make([]lexer.Token, 0, len(raw)+len(raw)/4+8)}
 	lay.run(raw)
 
 	errOffs := append(append([]int(nil), s.errOffs...), lay.errOffs...)
