@@ -364,6 +364,23 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 				c.errorf(ErrSpawnEntry, a0.Span(), "spawn requires a function value").Notes = []string{"found " + Zonk(t).String()}
 			}
 		}
+		// The child's mailbox is the entry's mailbox effect (§4.3 step 5).
+		var entryNode ast.Node
+		switch e := a0.Value.(type) {
+		case *ast.Lambda:
+			entryNode = e
+		case *ast.Ident:
+			if o := c.info.Uses[e]; o != nil && o.Kind == ObjFunc && o.Func != nil {
+				entryNode = o.Func.Decl
+			}
+		}
+		if mt, ok := c.info.Mailboxes[entryNode]; ok && entryNode != nil {
+			for _, g := range bs.Generics {
+				if g.Name == "m" && !unify(m[g], mt) {
+					c.errorf(ErrMismatch, spanOf(a0.Value), "spawn mailbox: expected %s, found %s", Zonk(m[g]), Zonk(mt))
+				}
+			}
+		}
 		for i, a := range x.Args[1:] {
 			if a.Value == nil {
 				continue

@@ -512,3 +512,23 @@ fn main():
 `
 	expectDiags(t, src, "E3001 actor call mailbox: expected String, found Int")
 }
+
+func TestSpawnMailbox(t *testing.T) {
+	src := `
+fn worker():
+    receive:
+        n -> println(n + 1)
+fn main():
+    let p: Pid(String) = spawn(worker)
+    let q: Pid(Int) = spawn(worker)
+    let r = spawn(() ->
+        receive:
+            "s" -> ()
+    )
+    let k = send(r, 5)
+    match k:
+        Ok(_) -> ()
+        Err(_) -> ()
+`
+	expectDiags(t, src, "E3001 let annotation: expression type: expected Pid(String), found Pid(Int)", "E3001 argument 2 of send: expression type: expected String, found Int")
+}
