@@ -43,6 +43,15 @@
 // Tail calls (TAIL_CALL, TAIL_CALL_VALUE) reuse the current frame; the
 // verifier forbids them in functions with defers, so no cleanup is lost.
 //
+// # Loading
+//
+// Load verifies a program, resolves its natives by qualified name against
+// stdlib/core (refusing unknown names and wrong arities), precomputes the
+// function values of FUNC and NATIVE and the shared values of payload-free
+// variants, and rewrites each function's code with fused instructions for
+// the commonest sequences (fuse.go). The rewrite keeps pcs, results and
+// step counts identical to the original code.
+//
 // # Safety
 //
 // The verifier (runtime/bytecode.Verify, run by Load) checks operand
