@@ -148,6 +148,9 @@ func isIdentChar(r rune) bool {
 func (s *scanner) lexAll() []tok {
 	s.line = 1
 	s.sawNewline = true
+	if len(s.src) >= 3 && s.src[0] == 0xEF && s.src[1] == 0xBB && s.src[2] == 0xBF {
+		s.pos, s.lineOff = 3, 3 // a UTF-8 byte order mark is not part of the text
+	}
 	out := make([]tok, 0, len(s.src)/4+8)
 	for {
 		t, ok := s.next(false)

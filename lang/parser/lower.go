@@ -4,6 +4,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/alecthomas/participle/v2/lexer"
 	"github.com/morrow-lang/morrow/lang/ast"
@@ -50,7 +52,12 @@ func span(ts []lexer.Token) source.Span {
 
 func pos(ts []lexer.Token) ast.Pos { return ast.Pos{S: span(ts)} }
 
-func isUpper(s string) bool { return s != "" && s[0] >= 'A' && s[0] <= 'Z' }
+// isUpper reports whether a name starts with an uppercase letter (any
+// script), which makes it a constructor in patterns and a path head.
+func isUpper(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.IsUpper(r)
+}
 
 // ---------------------------------------------------------------- declarations
 

@@ -283,3 +283,15 @@ func TestDocNotStolen(t *testing.T) {
 		t.Errorf("a type's doc was attached to the next function: %q", d)
 	}
 }
+
+func TestUnicodeAndBOM(t *testing.T) {
+	f, dl := parseString("\uFEFFfn main():\n    let π = 3.14\n    match x:\n        Ñandú(v) -> v\n        ñ -> ñ\n")
+	if len(dl) != 0 {
+		t.Fatal(dl)
+	}
+	got := sexpr(f.Decls[0])
+	want := `(FnDecl Name="main" Body=(Block Stmts=[(LetStmt Pattern=(BindPat Name="π") Value=(FloatLit Value=3.14)) (ExprStmt X=(Match Subject=(Ident Name="x") Arms=[(Arm Pattern=(CtorPat Name="Ñandú" Args=[(BindPat Name="v")] Parens=true) Body=(Ident Name="v")) (Arm Pattern=(BindPat Name="ñ") Body=(Ident Name="ñ"))]))]))`
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
