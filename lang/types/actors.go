@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/morrow-lang/morrow/lang/ast"
+	"github.com/morrow-lang/morrow/lang/source"
 )
 
 // actorOnly reports whether a builtin needs an actor context (§5.5): every
@@ -81,4 +82,79 @@ func (c *Checker) checkActorContexts() {
 			}
 		}
 	}
+}
+
+// checkMailbox applies the mailbox rules of §4.3 to one mailbox type once
+// its function group is checked: a spawn site must have fixed M, and M
+// must be sendable.
+func (c *Checker) checkMailbox(ms mailboxSite) {
+	t := Resolve(ms.t)
+	if _, open := t.(*TVar); open {
+		if ms.spawn {
+			c.errorf(ErrMailboxInfer, ms.span, "cannot infer actor mailbox: the entry neither receives nor is given a Pid(M) annotation").Hint =
+				"annotate the result, e.g. `let pid: Pid(Int) = spawn(entry)`"
+		}
+		return
+	}
+	c.checkSendable(t, ms.span)
+}
+
+// checkSendable reports a mailbox or Pid message type that cannot cross
+// process boundaries (§4.3 step 7).
+func (c *Checker) checkSendable(t Type, span source.Span) {
+	switch {
+	case containsDeep(t, func(t Type) bool { return isResult(t) }, map[*TypeDef]bool{}):
+		c.errorf(ErrNotSendable, span, "Result-bearing actor messages are unsupported; send a sum type of your own instead").Notes =
+			[]string{"the mailbox type is " + Zonk(t).String()}
+	case containsDeep(t, func(t Type) bool { _, ok := Resolve(t).(*Func); return ok }, map[*TypeDef]bool{}):
+		c.errorf(ErrNotSendable, span, "function or native handle actor messages are unsupported").Notes =
+			[]string{"the mailbox type is " + Zonk(t).String()}
+	}
+}
+
+// containsDeep reports whether some type in t satisfies pred, looking
+// through type arguments, tuple and union members and the fields of user
+// types.
+func containsDeep(t Type, pred func(Type) bool, seen map[*TypeDef]bool) bool {
+	if pred(t) {
+		return true
+	}
+	switch r := Resolve(t).(type) {
+	case *Func:
+		for _, e := range r.Params {
+			if containsDeep(e, pred, seen) {
+				return true
+			}
+		}
+		return containsDeep(r.Ret, pred, seen)
+	case *Tuple:
+		for _, e := range r.Elems {
+			if containsDeep(e, pred, seen) {
+				return true
+			}
+		}
+	case *Union:
+		for _, e := range r.Alts {
+			if containsDeep(e, pred, seen) {
+				return true
+			}
+		}
+	case *Named:
+		for _, a := range r.Args {
+			if containsDeep(a, pred, seen) {
+				return true
+			}
+		}
+		if !r.Def.Builtin && !seen[r.Def] {
+			seen[r.Def] = true
+			for _, ct := range r.Def.Ctors {
+				for _, f := range ct.Fields {
+					if containsDeep(f, pred, seen) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
 }

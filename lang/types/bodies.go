@@ -109,6 +109,10 @@ func (c *Checker) checkGroup(group []*FuncSig) {
 		c.deferred[i]()
 	}
 	c.deferred = nil
+	for _, ms := range c.mailboxSites {
+		c.checkMailbox(ms)
+	}
+	c.mailboxSites = nil
 	// Unused Result bindings and parameters (§5.2, conservative).
 	for _, o := range c.locals {
 		if !o.result || o.uses > 0 || !isResult(o.Type) {

@@ -226,7 +226,7 @@ func (c *Checker) unifyMailbox(x *ast.Call, sig *FuncSig) {
 	if !ok || len(freeVars(mt, nil)) > 0 || hasInvalid(mt) {
 		return
 	}
-	own := c.mailbox()
+	own := c.mailbox(x.Span())
 	if !unify(own, mt) {
 		c.errorf(ErrMismatch, spanOf(x.Fn), "actor call mailbox: expected %s, found %s", Zonk(own), Zonk(mt)).Notes =
 			[]string{"'" + sig.Name + "' receives messages of type " + Zonk(mt).String() + "; every function a process calls must agree on one mailbox type"}
@@ -304,7 +304,7 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 		if c.fn.isMain {
 			c.errorf(ErrSelfContext, x.Span(), "self requires an actor context")
 		} else {
-			unify(ret, &Named{Def: PidDef, Args: []Type{c.mailbox()}})
+			unify(ret, &Named{Def: PidDef, Args: []Type{c.mailbox(x.Span())}})
 		}
 	case bkSend, bkProcID:
 		if len(x.Args) == 0 || x.Args[0].Value == nil {
@@ -374,12 +374,14 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 				entryNode = o.Func.Decl
 			}
 		}
-		if mt, ok := c.info.Mailboxes[entryNode]; ok && entryNode != nil {
-			for _, g := range bs.Generics {
-				if g.Name == "m" && !unify(m[g], mt) {
-					c.errorf(ErrMismatch, spanOf(a0.Value), "spawn mailbox: expected %s, found %s", Zonk(m[g]), Zonk(mt))
-				}
+		for _, g := range bs.Generics {
+			if g.Name != "m" {
+				continue
 			}
+			if mt, ok := c.info.Mailboxes[entryNode]; ok && entryNode != nil && !unify(m[g], mt) {
+				c.errorf(ErrMismatch, spanOf(a0.Value), "spawn mailbox: expected %s, found %s", Zonk(m[g]), Zonk(mt))
+			}
+			c.mailboxSites = append(c.mailboxSites, mailboxSite{t: m[g], span: x.Span(), spawn: true})
 		}
 		for i, a := range x.Args[1:] {
 			if a.Value == nil {

@@ -175,6 +175,15 @@ type Checker struct {
 	patBroken bool
 	// dead is set while checking statements after one that always exits.
 	dead bool
+	// mailboxSites are the mailbox types created in the current group
+	// (receives, Process.self, spawn sites), checked when it is finished.
+	mailboxSites []mailboxSite
+}
+
+type mailboxSite struct {
+	t     Type
+	span  source.Span
+	spawn bool // a spawn site: the mailbox must be inferred by now
 }
 
 type letRecord struct {

@@ -88,6 +88,8 @@ var (
 	ErrSelfContext   = diag.Register("E6003", "Process.self is called without a mailbox")
 	ErrDeferProcess  = diag.Register("E6004", "a Process, actor or receive operation appears inside a defer")
 	ErrActorCall     = diag.Register("E6005", "main (or the library start function) calls a function that needs a mailbox")
+	ErrMailboxInfer  = diag.Register("E6006", "a spawn site's mailbox type is fixed neither by the entry nor by an annotation")
+	ErrNotSendable   = diag.Register("E6007", "a mailbox type contains a Result or a function")
 
 	// Unsupported features.
 	ErrUnsupportedDecl = diag.Register("E9001", "a declaration of an out-of-scope kind (import, trait, const, ...)")

@@ -1059,11 +1059,12 @@ func (c *Checker) match(x *ast.Match, hint Type) Type {
 // mailbox returns the current function's mailbox type M: every receive
 // of one function and its Process.self() share it (§4.3 steps 2-3). The
 // propagation of mailbox effects through calls is a later stage.
-func (c *Checker) mailbox() Type {
+func (c *Checker) mailbox(span source.Span) Type {
 	if c.fn.mailbox == nil {
 		c.fn.mailbox = c.fresh()
 		if c.fn.node != nil {
 			c.info.Mailboxes[c.fn.node] = c.fn.mailbox
+			c.mailboxSites = append(c.mailboxSites, mailboxSite{t: c.fn.mailbox, span: span})
 		}
 	}
 	return c.fn.mailbox
@@ -1077,7 +1078,7 @@ func (c *Checker) receive(x *ast.Receive, hint Type) Type {
 	if c.fn.inDefer {
 		c.errorf(ErrDeferProcess, x.Span(), "actor receive cannot occur in defer")
 	}
-	var pt Type = c.mailbox()
+	var pt Type = c.mailbox(x.Span())
 	if x.Event {
 		pt = &Named{Def: EventDef, Args: []Type{pt}}
 	}
