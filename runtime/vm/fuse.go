@@ -12,6 +12,8 @@ import (
 //
 //	LOAD a; INT k; OP                   -> loadIntOp[OP] a k        (3 steps)
 //	LOAD a; INT k; CMP; JUMP_IF_FALSE t -> loadIntCmpJump[CMP] a k  (4 steps)
+//	LOAD a; LOAD b; OP                  -> loadLoadOp[OP] a b       (3 steps)
+//	LOAD a; LOAD b; CMP; JUMP_IF_FALSE  -> loadLoadCmpJump[CMP] a b (4 steps)
 //	CMP; JUMP_IF_FALSE t                -> cmpJump[CMP] t           (2 steps)
 //
 // where OP is ADD, SUB or a comparison and CMP a comparison. The fused
@@ -34,6 +36,10 @@ const (
 	loadIntCmpJump = fusedBase + 16
 	// cmpJump + i: compare fusedOps[i]; JUMP_IF_FALSE A.
 	cmpJump = fusedBase + 32
+	// loadLoadOp + i: LOAD A; LOAD B; fusedOps[i].
+	loadLoadOp = fusedBase + 48
+	// loadLoadCmpJump + i: LOAD A; LOAD B; compare fusedOps[i]; JUMP_IF_FALSE.
+	loadLoadCmpJump = fusedBase + 64
 )
 
 // fusedOps are the operations that fuse, indexed by their fused offset.
@@ -65,16 +71,20 @@ func fuse(f *bytecode.Function) *bytecode.Function {
 	for i := 0; i < len(src); i++ {
 		in := src[i]
 		switch {
-		case in.Op == bytecode.LOAD && i+2 < len(src) && src[i+1].Op == bytecode.INT:
+		case in.Op == bytecode.LOAD && i+2 < len(src) && (src[i+1].Op == bytecode.INT || src[i+1].Op == bytecode.LOAD):
 			op := src[i+2].Op
 			k, ok := fusedIndex(op)
 			if !ok {
 				continue
 			}
+			plain, branch := loadIntOp, loadIntCmpJump
+			if src[i+1].Op == bytecode.LOAD {
+				plain, branch = loadLoadOp, loadLoadCmpJump
+			}
 			if isCompare(op) && i+3 < len(src) && src[i+3].Op == bytecode.JUMP_IF_FALSE {
-				code[i] = bytecode.Instr{Op: bytecode.Opcode(loadIntCmpJump + k), A: in.A, B: src[i+1].A}
+				code[i] = bytecode.Instr{Op: bytecode.Opcode(branch + k), A: in.A, B: src[i+1].A}
 			} else {
-				code[i] = bytecode.Instr{Op: bytecode.Opcode(loadIntOp + k), A: in.A, B: src[i+1].A}
+				code[i] = bytecode.Instr{Op: bytecode.Opcode(plain + k), A: in.A, B: src[i+1].A}
 			}
 		case isCompare(in.Op) && i+1 < len(src) && src[i+1].Op == bytecode.JUMP_IF_FALSE:
 			k, _ := fusedIndex(in.Op)

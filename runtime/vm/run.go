@@ -607,6 +607,37 @@ outer:
 					stack[sp] = x // just the LOAD
 					sp++
 				}
+			case loadLoadOp, loadLoadOp + 1, loadLoadOp + 2, loadLoadOp + 3,
+				loadLoadOp + 4, loadLoadOp + 5, loadLoadOp + 6, loadLoadOp + 7:
+				x, y := stack[bp+int(in.A)], stack[bp+int(in.B)]
+				if x.K == value.KInt && y.K == value.KInt && steps+2 <= budget {
+					steps += 2
+					k := int(in.Op) - loadLoadOp
+					n, b := intOp(k, x.N, y.N)
+					if k < 2 {
+						stack[sp] = value.Value{K: value.KInt, N: n}
+					} else {
+						stack[sp] = value.Bool(b)
+					}
+					pc += 2
+				} else {
+					stack[sp] = x // just the first LOAD
+				}
+				sp++
+			case loadLoadCmpJump + 2, loadLoadCmpJump + 3, loadLoadCmpJump + 4,
+				loadLoadCmpJump + 5, loadLoadCmpJump + 6, loadLoadCmpJump + 7:
+				x, y := stack[bp+int(in.A)], stack[bp+int(in.B)]
+				if x.K == value.KInt && y.K == value.KInt && steps+3 <= budget {
+					steps += 3
+					if _, b := intOp(int(in.Op)-loadLoadCmpJump, x.N, y.N); b {
+						pc += 3
+					} else {
+						pc = int(code[pc+2].A)
+					}
+				} else {
+					stack[sp] = x // just the first LOAD
+					sp++
+				}
 			case cmpJump + 2, cmpJump + 3, cmpJump + 4, cmpJump + 5, cmpJump + 6, cmpJump + 7:
 				x, y := stack[sp-2], stack[sp-1]
 				k := int(in.Op) - cmpJump

@@ -811,6 +811,37 @@ no:
 			t.Errorf("%d %s 2 (load/int/cmp): got %v", c.x, c.op, o.Value)
 		}
 	}
+	for _, c := range []struct {
+		op   string
+		x    int
+		want int64
+	}{{"LT", 1, 1}, {"LT", 2, 0}, {"LE", 2, 1}, {"LE", 3, 0}, {"GT", 3, 1}, {"GT", 2, 0},
+		{"GE", 2, 1}, {"GE", 1, 0}, {"EQ", 2, 1}, {"EQ", 1, 0}, {"NE", 1, 1}, {"NE", 2, 0}} {
+		pre := "INT " + strconv.Itoa(c.x) + "\n STORE 0\n INT 2\n STORE 1\n LOAD 0\n LOAD 1\n " + c.op
+		if o := eval(t, pre+"\n JUMP_IF_FALSE no\n INT 1\n RETURN\nno:\n INT 0"); o.Value.N != c.want {
+			t.Errorf("%d %s 2 (load/load/cmp/jump): got %d", c.x, c.op, o.Value.N)
+		}
+		if o := eval(t, pre); o.Value != value.Bool(c.want == 1) {
+			t.Errorf("%d %s 2 (load/load/cmp): got %v", c.x, c.op, o.Value)
+		}
+	}
+	o = eval(t, "INT 40\n STORE 0\n INT 2\n STORE 1\n LOAD 0\n LOAD 1\n SUB")
+	wantInt(t, o, 38)
+	o = eval(t, "CONST \"ab\"\n STORE 0\n CONST \"cd\"\n STORE 1\n LOAD 0\n LOAD 1\n ADD")
+	if o.Status != StatusDone || o.Value.AsString() != "abcd" {
+		t.Fatalf("String + String through a fused sequence: %+v", o)
+	}
+	o = eval(t, `INT 1
+ STORE 0
+ INT 2
+ STORE 1
+ INT 100
+ JUMP mid
+ LOAD 0
+mid:
+ LOAD 1
+ ADD`)
+	wantInt(t, o, 102)
 	o = eval(t, "CONST 9223372036854775807\n STORE 0\n LOAD 0\n INT 1\n ADD")
 	wantInt(t, o, math.MinInt64)
 	o = eval(t, "INT 5\n STORE 0\n LOAD 0\n INT 7\n SUB")
