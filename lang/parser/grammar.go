@@ -382,6 +382,11 @@ type gPatName struct {
 	Args   []*gPattern `parser:"  ( @@ ( (?! ',' ')') ',' @@ )* ','? )? ')' )?"`
 }
 
+// gStmtOnly parses one statement recovered after a syntax error.
+type gStmtOnly struct {
+	S *gStmt `parser:"@@"`
+}
+
 // gExprOnly parses one interpolated expression.
 type gExprOnly struct {
 	X *gExpr `parser:"@@"`

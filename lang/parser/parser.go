@@ -31,6 +31,7 @@
 package parser
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -102,6 +103,7 @@ func (s *sliceLexer) Next() (lexer.Token, error) {
 type parsers struct {
 	chunk *participle.Parser[gChunk]
 	expr  *participle.Parser[gExprOnly]
+	stmt  *participle.Parser[gStmtOnly]
 }
 
 var (
@@ -122,6 +124,7 @@ func getParsers() *parsers {
 		built = &parsers{
 			chunk: participle.MustBuild[gChunk](opts...),
 			expr:  participle.MustBuild[gExprOnly](opts...),
+			stmt:  participle.MustBuild[gStmtOnly](opts...),
 		}
 	})
 	return built
@@ -191,6 +194,7 @@ func Parse(f *source.File) (*ast.File, diag.List) {
 		if err != nil {
 			if !hasLexErr {
 				translate(&dl, f, toks, err)
+				lw.recoverStatements(toks, err)
 			}
 			continue
 		}
@@ -265,6 +269,78 @@ func (p *parsers) parseChunk(f *source.File, toks []lexer.Token, lastOff int) (g
 		return nil, err
 	}
 	return p.chunk.ParseFromLexer(pl)
+}
+
+// recoverStatements looks for more syntax errors in a declaration whose
+// parse failed: every statement of the body after the one that holds the
+// error is parsed (and lowered) on its own, so independent mistakes in one
+// function are all reported. A statement starts after a NEWLINE at the
+// body's depth and at a real token, never inside a nested block, so errors
+// do not cascade out of the broken statement.
+func (lw *lowerer) recoverStatements(toks []lexer.Token, err error) {
+	var ute *participle.UnexpectedTokenError
+	if !errors.As(err, &ute) {
+		return
+	}
+	errIdx := indexOfToken(toks, ute.Unexpected)
+	// the body is the tokens after the declaration's first INDENT
+	depth, i := 0, 0
+	for ; i < len(toks) && toks[i].Type != tIndent; i++ {
+	}
+	if i >= errIdx || i == len(toks) {
+		return // the error is in the header
+	}
+	depth = 1
+	i++
+	start := -1 // start of the statement being collected
+	for ; i < len(toks); i++ {
+		t := toks[i]
+		switch int(t.Type) {
+		case tIndent:
+			depth++
+			continue
+		case tDedent:
+			depth--
+			if depth == 0 {
+				return
+			}
+			continue
+		case tNewline:
+			if depth == 1 && start >= 0 && !(i+1 < len(toks) && toks[i+1].Type == tIndent) {
+				lw.parseStatement(toks[start : i+1])
+				start = -1
+			}
+			continue
+		}
+		if depth == 1 && start < 0 && i > errIdx && toks[i-1].Type == tNewline {
+			start = i
+		}
+	}
+}
+
+// parseStatement parses one recovered statement and lowers it for its
+// diagnostics; the tree is discarded.
+func (lw *lowerer) parseStatement(toks []lexer.Token) {
+	var g *gStmtOnly
+	var err error
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				err = &participle.ParseError{Msg: fmt.Sprint(r), Pos: toks[0].Pos}
+			}
+		}()
+		eof := lexer.Token{Type: lexer.EOF, Pos: toks[len(toks)-1].Pos}
+		var pl *lexer.PeekingLexer
+		pl, err = lexer.Upgrade(&sliceLexer{toks: toks, eof: eof})
+		if err == nil {
+			g, err = lw.p.stmt.ParseFromLexer(pl)
+		}
+	}()
+	if err != nil {
+		translate(lw.diags, lw.f, toks, err)
+		return
+	}
+	lw.stmt(g.S)
 }
 
 // interp parses the tokens of one string interpolation as an expression.

@@ -238,6 +238,8 @@ func TestErrors(t *testing.T) {
 			"1:E1001:expected an expression", "3:E1002:keyword 'if'", "4:E0009:unterminated string literal"}},
 		{"lexical errors all reported", "fn f():\n    let a = 1 $ 2\n    let b = 3px\n    let c = \"\\q\"\n", []string{
 			"2:E0001:unsupported character '$' in source", "3:E0004:unsupported numeric literal suffix", "4:E0008:invalid or unsupported string escape"}},
+		{"errors in every statement", "fn f():\n    let a = 1 +\n    if x\n        g()\n    h(1 2)\n    let c = 99999999999999999999\n    if a:\n        b(\n            1 2)\n    else:\n        c\n    let ok = 1\n", []string{
+			"2:E1001:expected an expression", "3:E1001:expected ':'", "5:E1004:expected ')' to close the call", "6:E0003:integer is outside Int range", "9:E1004:expected ')'"}},
 		{"no assignment", "fn f():\n    x = 1\n", []string{"2:E1001:there is no assignment"}},
 	}
 	for _, tc := range tests {
