@@ -158,3 +158,45 @@ func containsDeep(t Type, pred func(Type) bool, seen map[*TypeDef]bool) bool {
 	}
 	return false
 }
+
+// checkReceiveGuard applies §5.3: a receive guard may be replayed while the
+// mailbox is scanned, so it must be pure, non-failing and non-allocating.
+// It reports the first offending sub-expression.
+func (c *Checker) checkReceiveGuard(g ast.Expr) {
+	var bad ast.Node
+	msg := ""
+	walkIf(g, func(n ast.Node) bool {
+		if bad != nil {
+			return false
+		}
+		switch x := n.(type) {
+		case *ast.Ident, *ast.IntLit, *ast.FloatLit, *ast.BoolLit, *ast.StringLit, *ast.UnitLit,
+			*ast.Unary, *ast.FieldAccess, *ast.TupleIndex, *ast.Paren:
+			return true
+		case *ast.Path:
+			// A nullary constructor such as Process.Normal is a constant.
+			if o := c.info.Uses[x]; o != nil && o.Kind == ObjCtor && len(o.Ctor.Fields) == 0 {
+				return true
+			}
+			bad, msg = x, "receive guard must be a pure scalar expression without calls"
+		case *ast.Binary:
+			switch x.Op {
+			case "/", "%", "**":
+				bad, msg = x, "receive guard must be non-failing"
+			case "+":
+				if isBasic(c.info.Types[x.L], KString) {
+					bad, msg = x, "receive guard must be pure and non-failing"
+				}
+			}
+			return bad == nil
+		case *ast.Call:
+			bad, msg = x, "receive guard must be a pure scalar expression without calls"
+		default:
+			bad, msg = n, "receive guard must be a pure scalar expression without calls"
+		}
+		return false
+	})
+	if bad != nil {
+		c.errorf(ErrReceiveGuard, bad.Span(), "%s", msg).Hint = "compute the value before the receive and compare against a local"
+	}
+}

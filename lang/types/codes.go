@@ -90,6 +90,7 @@ var (
 	ErrActorCall     = diag.Register("E6005", "main (or the library start function) calls a function that needs a mailbox")
 	ErrMailboxInfer  = diag.Register("E6006", "a spawn site's mailbox type is fixed neither by the entry nor by an annotation")
 	ErrNotSendable   = diag.Register("E6007", "a mailbox type contains a Result or a function")
+	ErrReceiveGuard  = diag.Register("E6008", "a receive guard calls, allocates or can fail")
 
 	// Unsupported features.
 	ErrUnsupportedDecl = diag.Register("E9001", "a declaration of an out-of-scope kind (import, trait, const, ...)")

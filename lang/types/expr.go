@@ -1094,6 +1094,7 @@ func (c *Checker) receive(x *ast.Receive, hint Type) Type {
 			if a.Guard != nil {
 				gt := c.expr(a.Guard, BoolT)
 				c.expect(spanOf(a.Guard), gt, BoolT, "receive guard: expression type")
+				c.checkReceiveGuard(a.Guard)
 			}
 			bt := c.bodyExpr(a.Body, hint, false)
 			if !isNever(bt) {
