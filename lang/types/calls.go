@@ -296,12 +296,12 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 	c.info.Types[x.Fn] = &Func{Params: ps, Ret: ret}
 	switch spec.kind {
 	case bkActorOnly:
-		if c.fn.isMain {
+		if c.fn.isMain || c.fn.noActor {
 			c.errorf(ErrActorOnly, x.Span(), "process operation requires an actor context").Hint =
 				"main runs in the root context; spawn an observer process for " + name
 		}
 	case bkSelf:
-		if c.fn.isMain {
+		if c.fn.isMain || c.fn.noActor {
 			c.errorf(ErrSelfContext, x.Span(), "self requires an actor context")
 		} else {
 			unify(ret, &Named{Def: PidDef, Args: []Type{c.mailbox(x.Span())}})
@@ -395,6 +395,14 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 			}
 		}
 		return ret
+	}
+	if strings.HasPrefix(name, "List.") || strings.HasPrefix(name, "Option.") || strings.HasPrefix(name, "Result.") {
+		// Callbacks of library functions run without an actor context (§5.4).
+		for _, a := range x.Args {
+			if l, ok := a.Value.(*ast.Lambda); ok {
+				c.rootLambdas[l] = true
+			}
+		}
 	}
 	ts := c.checkPositional(x, ps, name)
 	switch spec.kind {

@@ -178,6 +178,8 @@ type Checker struct {
 	// mailboxSites are the mailbox types created in the current group
 	// (receives, Process.self, spawn sites), checked when it is finished.
 	mailboxSites []mailboxSite
+	// rootLambdas are lambdas passed directly to List/Option/Result functions.
+	rootLambdas map[*ast.Lambda]bool
 }
 
 type mailboxSite struct {
@@ -204,6 +206,7 @@ type fnCtx struct {
 	scope     *scope
 	mailbox   Type     // the mailbox type M, created on first use
 	node      ast.Node // the *ast.FnDecl or *ast.Lambda being checked
+	noActor   bool     // a callback of a library function: no actor context
 	generics  map[string]Type
 	reportedR bool
 }
@@ -226,11 +229,12 @@ func (s *scope) lookup(name string) *Object {
 // diagnostic found.
 func Check(f *ast.File) (*Info, diag.List) {
 	c := &Checker{
-		file:  f,
-		src:   f.Src,
-		types: map[string]*typeEntry{},
-		ctors: map[string]*Ctor{},
-		funcs: map[string]*FuncSig{},
+		file:        f,
+		src:         f.Src,
+		types:       map[string]*typeEntry{},
+		ctors:       map[string]*Ctor{},
+		funcs:       map[string]*FuncSig{},
+		rootLambdas: map[*ast.Lambda]bool{},
 		info: &Info{
 			Types:      map[ast.Expr]Type{},
 			Uses:       map[ast.Node]*Object{},

@@ -532,3 +532,8 @@ fn main():
 `
 	expectDiags(t, src, "E3001 let annotation: expression type: expected Pid(String), found Pid(Int)", "E3001 argument 2 of send: expression type: expected String, found Int")
 }
+
+func TestCallbacksHaveNoActorContext(t *testing.T) {
+	expectDiags(t, "fn worker():\n    let own: Pid(Int) = Process.self()\n    let xs = List.filter([1], (x) -> Process.exit(Process.Normal))\n    println(List.len(xs))\nfn main():\n    let p: Pid(Int) = spawn(worker)\n",
+		"E6002 process operation requires an actor context")
+}

@@ -848,6 +848,7 @@ func (c *Checker) lambda(x *ast.Lambda, hint Type) Type {
 		hf = f
 	}
 	ctx := &fnCtx{
+		noActor:  c.rootLambdas[x],
 		node:     x,
 		parent:   c.fn,
 		scope:    &scope{parent: c.fn.scope, names: map[string]*Object{}},
@@ -1074,6 +1075,9 @@ func (c *Checker) receive(x *ast.Receive, hint Type) Type {
 	if c.fn.isMain {
 		c.errorf(ErrReceiveInMain, x.Span(), "receive requires an actor context; main cannot receive").Hint =
 			"spawn a process that receives, e.g. with Process.spawn"
+	} else if c.fn.noActor {
+		c.errorf(ErrReceiveInMain, x.Span(), "receive requires an actor context").Notes =
+			[]string{"callbacks of List, Option and Result functions run without a mailbox"}
 	}
 	if c.fn.inDefer {
 		c.errorf(ErrDeferProcess, x.Span(), "actor receive cannot occur in defer")
