@@ -69,6 +69,13 @@ func (c *Checker) checkActorContexts() {
 			}
 		}
 	}
+	c.checkActorEffects(order, func(sig *FuncSig) []*FuncSig {
+		var out []*FuncSig
+		for _, s := range calls[sig] {
+			out = append(out, s.callee)
+		}
+		return out
+	})
 	for _, sig := range order {
 		root := sig.Name == "main" || sig.Name == "start" && c.funcs["main"] == nil && sig.Decl.Pub
 		if !root {
@@ -198,5 +205,72 @@ func (c *Checker) checkReceiveGuard(g ast.Expr) {
 	})
 	if bad != nil {
 		c.errorf(ErrReceiveGuard, bad.Span(), "%s", msg).Hint = "compute the value before the receive and compare against a local"
+	}
+}
+
+// actorEffect reports whether a builtin spawns, sends or supervises.
+func actorEffect(name string) bool {
+	switch name {
+	case "spawn", "send", "supervise", "Process.spawn", "Process.spawn_monitor", "Process.spawn_link":
+		return true
+	}
+	return false
+}
+
+// checkActorEffects applies the §5.4 rule on indirect actor effects: a
+// function that (transitively, through direct calls) spawns, sends or
+// receives may be called directly or used as a spawn entry, but not
+// called from a defer nor used as a first-class value.
+func (c *Checker) checkActorEffects(order []*FuncSig, callees func(*FuncSig) []*FuncSig) {
+	eff := map[*FuncSig]bool{}
+	for _, sig := range order {
+		walkIf(sig.Decl.Body, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.Lambda:
+				return false
+			case *ast.Receive:
+				eff[sig] = true
+			case *ast.Call:
+				if o := c.info.Uses[x.Fn]; o != nil && o.Kind == ObjBuiltin && actorEffect(o.Builtin) {
+					eff[sig] = true
+				}
+			}
+			return true
+		})
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, sig := range order {
+			if eff[sig] {
+				continue
+			}
+			for _, k := range callees(sig) {
+				if eff[k] {
+					eff[sig], changed = true, true
+					break
+				}
+			}
+		}
+	}
+	const msg = "first-class actor helper requires a direct spawn entry; indirect calls and deferred actor effects are unsupported in 105A"
+	for _, d := range c.deferExprs {
+		walkIf(d, func(n ast.Node) bool {
+			if _, ok := n.(*ast.Lambda); ok {
+				return false
+			}
+			if call, ok := n.(*ast.Call); ok {
+				if o := c.info.Uses[call.Fn]; o != nil && o.Kind == ObjFunc && eff[o.Func] {
+					c.errorf(ErrActorHelper, spanOf(call.Fn), msg).Notes =
+						[]string{"'" + o.Func.Name + "' spawns, sends or receives"}
+				}
+			}
+			return true
+		})
+	}
+	for _, id := range c.funcValues {
+		if o := c.info.Uses[id]; o != nil && o.Func != nil && eff[o.Func] && !c.spawnEntries[id] {
+			c.errorf(ErrActorHelper, id.Span(), msg).Notes =
+				[]string{"'" + o.Func.Name + "' spawns, sends or receives; call it directly or pass it to spawn"}
+		}
 	}
 }

@@ -343,6 +343,9 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 			break
 		}
 		a0 := x.Args[0]
+		if id, ok := a0.Value.(*ast.Ident); ok {
+			c.spawnEntries[id] = true
+		}
 		entry := &Func{Params: nil, Ret: c.fresh()}
 		t := c.expr(a0.Value, entry)
 		switch r := Resolve(t).(type) {

@@ -180,6 +180,12 @@ type Checker struct {
 	mailboxSites []mailboxSite
 	// rootLambdas are lambdas passed directly to List/Option/Result functions.
 	rootLambdas map[*ast.Lambda]bool
+	// deferExprs, funcValues and spawnEntries feed the §5.4 checks run
+	// after all bodies: deferred expressions, identifiers naming a top-level
+	// function used as a value, and those used directly as spawn entries.
+	deferExprs   []ast.Expr
+	funcValues   []*ast.Ident
+	spawnEntries map[*ast.Ident]bool
 }
 
 type mailboxSite struct {
@@ -229,12 +235,13 @@ func (s *scope) lookup(name string) *Object {
 // diagnostic found.
 func Check(f *ast.File) (*Info, diag.List) {
 	c := &Checker{
-		file:        f,
-		src:         f.Src,
-		types:       map[string]*typeEntry{},
-		ctors:       map[string]*Ctor{},
-		funcs:       map[string]*FuncSig{},
-		rootLambdas: map[*ast.Lambda]bool{},
+		file:         f,
+		src:          f.Src,
+		types:        map[string]*typeEntry{},
+		ctors:        map[string]*Ctor{},
+		funcs:        map[string]*FuncSig{},
+		rootLambdas:  map[*ast.Lambda]bool{},
+		spawnEntries: map[*ast.Ident]bool{},
 		info: &Info{
 			Types:      map[ast.Expr]Type{},
 			Uses:       map[ast.Node]*Object{},

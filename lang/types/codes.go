@@ -91,6 +91,7 @@ var (
 	ErrMailboxInfer  = diag.Register("E6006", "a spawn site's mailbox type is fixed neither by the entry nor by an annotation")
 	ErrNotSendable   = diag.Register("E6007", "a mailbox type contains a Result or a function")
 	ErrReceiveGuard  = diag.Register("E6008", "a receive guard calls, allocates or can fail")
+	ErrActorHelper   = diag.Register("E6009", "a function that spawns, sends or receives is deferred or used as a first-class value")
 
 	// Unsupported features.
 	ErrUnsupportedDecl = diag.Register("E9001", "a declaration of an out-of-scope kind (import, trait, const, ...)")

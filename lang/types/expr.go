@@ -252,6 +252,7 @@ func (c *Checker) ident(x *ast.Ident) Type {
 	}
 	if sig := c.funcs[x.Name]; sig != nil {
 		c.info.Uses[x] = sig.obj
+		c.funcValues = append(c.funcValues, x)
 		return subst(sig.FuncType(), c.instantiate(sig.Generics))
 	}
 	if ct := c.bareCtor(x.Name); ct != nil {

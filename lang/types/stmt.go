@@ -138,6 +138,7 @@ func hasLiteral(p ast.Pattern) bool {
 }
 
 func (c *Checker) deferStmt(s *ast.DeferStmt) {
+	c.deferExprs = append(c.deferExprs, s.X)
 	saved := c.fn.inDefer
 	c.fn.inDefer = true
 	t := c.expr(s.X, UnitT)
