@@ -102,6 +102,10 @@ func (c *Checker) checkGroup(group []*FuncSig) {
 	c.deferred = nil
 	c.locals = nil
 	c.lets = nil
+	c.inGroup = map[*FuncSig]bool{}
+	for _, sig := range group {
+		c.inGroup[sig] = true
+	}
 	for _, sig := range group {
 		c.checkFunc(sig)
 	}

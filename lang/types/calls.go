@@ -223,8 +223,16 @@ func (c *Checker) unifyMailbox(x *ast.Call, sig *FuncSig) {
 		return
 	}
 	mt, ok := c.info.Mailboxes[sig.Decl]
-	if !ok || len(freeVars(mt, nil)) > 0 || hasInvalid(mt) {
+	if !ok || hasInvalid(mt) {
 		return
+	}
+	if fv := freeVars(mt, nil); len(fv) > 0 && !c.inGroup[sig] {
+		// A helper whose mailbox stayed generic: instantiate it per call.
+		m := map[*TVar]Type{}
+		for _, v := range fv {
+			m[v] = c.fresh()
+		}
+		mt = substVars(mt, m)
 	}
 	own := c.mailbox(x.Span())
 	if !unify(own, mt) {
@@ -381,7 +389,16 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 			if g.Name != "m" {
 				continue
 			}
-			if mt, ok := c.info.Mailboxes[entryNode]; ok && entryNode != nil && !unify(m[g], mt) {
+			mt, ok := c.info.Mailboxes[entryNode]
+			if fd, isFn := entryNode.(*ast.FnDecl); ok && isFn && !c.inGroup[c.info.Funcs[fd]] {
+				// A named entry's still generic mailbox is fixed per spawn.
+				m := map[*TVar]Type{}
+				for _, v := range freeVars(mt, nil) {
+					m[v] = c.fresh()
+				}
+				mt = substVars(mt, m)
+			}
+			if ok && entryNode != nil && !unify(m[g], mt) {
 				c.errorf(ErrMismatch, spanOf(a0.Value), "spawn mailbox: expected %s, found %s", Zonk(m[g]), Zonk(mt))
 			}
 			c.mailboxSites = append(c.mailboxSites, mailboxSite{t: m[g], span: x.Span(), spawn: true})

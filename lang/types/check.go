@@ -186,6 +186,8 @@ type Checker struct {
 	deferExprs   []ast.Expr
 	funcValues   []*ast.Ident
 	spawnEntries map[*ast.Ident]bool
+	// inGroup holds the functions of the group being checked.
+	inGroup map[*FuncSig]bool
 }
 
 type mailboxSite struct {

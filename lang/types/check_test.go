@@ -537,3 +537,27 @@ func TestCallbacksHaveNoActorContext(t *testing.T) {
 	expectDiags(t, "fn worker():\n    let own: Pid(Int) = Process.self()\n    let xs = List.filter([1], (x) -> Process.exit(Process.Normal))\n    println(List.len(xs))\nfn main():\n    let p: Pid(Int) = spawn(worker)\n",
 		"E6002 process operation requires an actor context")
 }
+
+func TestGenericMailboxHelper(t *testing.T) {
+	src := `
+fn drain():
+    receive:
+        _ -> ()
+fn ints():
+    drain()
+    receive:
+        n -> println(n + 1)
+fn strings():
+    drain()
+    receive:
+        s -> println(s + "!")
+fn main():
+    let a: Pid(Int) = spawn(ints)
+    let b: Pid(String) = spawn(strings)
+`
+	expectDiags(t, src)
+}
+
+func TestGenericEntrySpawnedTwice(t *testing.T) {
+	expectDiags(t, "fn drain():\n    receive:\n        _ -> ()\nfn main():\n    let a: Pid(Int) = spawn(drain)\n    let b: Pid(String) = spawn(drain)\n")
+}

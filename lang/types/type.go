@@ -495,3 +495,33 @@ func paramName(i int) string {
 	}
 	return "t" + strconv.Itoa(i)
 }
+
+// substVars replaces unbound variables according to m.
+func substVars(t Type, m map[*TVar]Type) Type {
+	t = Resolve(t)
+	switch x := t.(type) {
+	case *TVar:
+		if r, ok := m[x]; ok {
+			return r
+		}
+	case *Named:
+		args := make([]Type, len(x.Args))
+		for i, a := range x.Args {
+			args[i] = substVars(a, m)
+		}
+		return &Named{Def: x.Def, Args: args}
+	case *Tuple:
+		el := make([]Type, len(x.Elems))
+		for i, a := range x.Elems {
+			el[i] = substVars(a, m)
+		}
+		return &Tuple{Elems: el}
+	case *Func:
+		ps := make([]Type, len(x.Params))
+		for i, a := range x.Params {
+			ps[i] = substVars(a, m)
+		}
+		return &Func{Params: ps, Ret: substVars(x.Ret, m)}
+	}
+	return t
+}
