@@ -104,6 +104,20 @@ type parsers struct {
 	chunk *participle.Parser[gChunk]
 	expr  *participle.Parser[gExprOnly]
 	stmt  *participle.Parser[gStmtOnly]
+
+	// sub-parsers the hand-matched expression code (exprparse.go) hands
+	// compound constructs to
+	ifP      *participle.Parser[gIf]
+	matchP   *participle.Parser[gMatch]
+	fnLamP   *participle.Parser[gFnLambda]
+	returnP  *participle.Parser[gReturn]
+	braceP   *participle.Parser[gBrace]
+	recvP    *participle.Parser[gReceive]
+	forP     *participle.Parser[gFor]
+	withP    *participle.Parser[gWith]
+	typeP    *participle.Parser[gType]
+	bodyP    *participle.Parser[gBody]
+	patternP *participle.Parser[gPattern]
 }
 
 var (
@@ -125,6 +139,18 @@ func getParsers() *parsers {
 			chunk: participle.MustBuild[gChunk](opts...),
 			expr:  participle.MustBuild[gExprOnly](opts...),
 			stmt:  participle.MustBuild[gStmtOnly](opts...),
+
+			ifP:      participle.MustBuild[gIf](opts...),
+			matchP:   participle.MustBuild[gMatch](opts...),
+			fnLamP:   participle.MustBuild[gFnLambda](opts...),
+			returnP:  participle.MustBuild[gReturn](opts...),
+			braceP:   participle.MustBuild[gBrace](opts...),
+			recvP:    participle.MustBuild[gReceive](opts...),
+			forP:     participle.MustBuild[gFor](opts...),
+			withP:    participle.MustBuild[gWith](opts...),
+			typeP:    participle.MustBuild[gType](opts...),
+			bodyP:    participle.MustBuild[gBody](opts...),
+			patternP: participle.MustBuild[gPattern](opts...),
 		}
 	})
 	return built

@@ -1,0 +1,530 @@
+package parser
+
+import (
+	"github.com/alecthomas/participle/v2"
+	"github.com/alecthomas/participle/v2/lexer"
+)
+
+// Expressions are the bulk of every program, and participle's reflective
+// matching spends most of its time there (a branch per alternative tried).
+// gExpr therefore implements participle.Parseable: the hot part of the
+// expression grammar — operator chains, unary operators, postfix suffixes,
+// call arguments, names, literals, parentheses and lists — is matched by
+// hand here, straight from participle's token stream, into the same
+// grammar structs the struct tags in grammar.go describe. Compound
+// primaries (if, match, receive, for, return, with, fn-lambdas, %{…}) and
+// nested bodies and types are handed back to participle parsers for their
+// structs, so the grammar stays one participle grammar.
+//
+// Contract with participle: Parse returns NextMatch without consuming
+// anything when the next token cannot start an expression; any other error
+// is reported after consuming, so participle treats it as final (the
+// grammar runs with lookahead 0).
+
+// Parse implements participle.Parseable.
+func (g *gExpr) Parse(lex *lexer.PeekingLexer) error {
+	if !startsExpr(lex.Peek()) {
+		return participle.NextMatch
+	}
+	start := lex.RawCursor()
+	u, err := parseUnary(lex)
+	if err != nil {
+		return err
+	}
+	g.First = u
+	for isBinOp(lex.Peek()) {
+		opStart := lex.RawCursor()
+		op := lex.Next().Value
+		if !startsExpr(lex.Peek()) {
+			return unexpected(lex, "GPostfix")
+		}
+		x, err := parseUnary(lex)
+		if err != nil {
+			return err
+		}
+		g.Rest = append(g.Rest, &gBinOp{Tokens: lex.Range(opStart, lex.RawCursor()), Op: op, X: x})
+	}
+	g.Tokens = lex.Range(start, lex.RawCursor())
+	return nil
+}
+
+func unexpected(lex *lexer.PeekingLexer, expect string) error {
+	return &participle.UnexpectedTokenError{Unexpected: *lex.Peek(), Expect: expect}
+}
+
+func isKw(t *lexer.Token, words ...string) bool {
+	if t.Type != tKeyword {
+		return false
+	}
+	for _, w := range words {
+		if t.Value == w {
+			return true
+		}
+	}
+	return false
+}
+
+func isPunct(t *lexer.Token, v string) bool {
+	return (t.Type == tPunct || t.Type == tOp) && t.Value == v
+}
+
+func isBinOp(t *lexer.Token) bool {
+	return t.Type == tOp || isKw(t, "and", "or", "in")
+}
+
+// startsExpr reports whether t can begin an expression.
+func startsExpr(t *lexer.Token) bool {
+	switch int(t.Type) {
+	case tIdent, tInt, tFloat, tString:
+		return true
+	case tKeyword:
+		switch t.Value {
+		case "spawn", "send", "true", "false", "fn", "if", "match", "receive", "receive_event",
+			"for", "return", "break", "continue", "with", "not":
+			return true
+		}
+	case tPunct:
+		return t.Value == "(" || t.Value == "[" || t.Value == "%{" || t.Value == "~~~"
+	case tOp:
+		return t.Value == "-" || t.Value == "~~~"
+	}
+	return false
+}
+
+func parseUnary(lex *lexer.PeekingLexer) (*gUnary, error) {
+	start := lex.RawCursor()
+	u := &gUnary{}
+	for {
+		t := lex.Peek()
+		if isPunct(t, "-") || isPunct(t, "~~~") || isKw(t, "not") {
+			u.Ops = append(u.Ops, lex.Next().Value)
+			continue
+		}
+		break
+	}
+	if !startsExpr(lex.Peek()) {
+		return nil, unexpected(lex, "GPostfix")
+	}
+	pf, err := parsePostfix(lex)
+	if err != nil {
+		return nil, err
+	}
+	u.X = pf
+	u.Tokens = lex.Range(start, lex.RawCursor())
+	return u, nil
+}
+
+func parsePostfix(lex *lexer.PeekingLexer) (*gPostfix, error) {
+	start := lex.RawCursor()
+	pr, err := parsePrimary(lex)
+	if err != nil {
+		return nil, err
+	}
+	pf := &gPostfix{X: pr}
+	for {
+		t := lex.Peek()
+		sStart := lex.RawCursor()
+		s := &gSuffix{}
+		switch {
+		case isPunct(t, "("):
+			c, err := parseCallArgs(lex)
+			if err != nil {
+				return nil, err
+			}
+			s.Call = c
+		case isPunct(t, "."):
+			lex.Next()
+			n := lex.Peek()
+			if n.Type != tIdent && n.Type != tKeyword && n.Type != tInt {
+				return nil, unexpected(lex, "(<ident> | <keyword> | <int>)")
+			}
+			s.Field = lex.Next().Value
+		case isPunct(t, "["):
+			lex.Next()
+			var x gExpr
+			if err := x.Parse(lex); err == participle.NextMatch {
+				return nil, unexpected(lex, "GPostfix")
+			} else if err != nil {
+				return nil, err
+			}
+			if !isPunct(lex.Peek(), "]") {
+				return nil, unexpected(lex, `"]"`)
+			}
+			lex.Next()
+			s.Index = &x
+		case isPunct(t, "?"):
+			lex.Next()
+			s.Try = true
+		default:
+			pf.Tokens = lex.Range(start, lex.RawCursor())
+			return pf, nil
+		}
+		s.Tokens = lex.Range(sStart, lex.RawCursor())
+		pf.Suf = append(pf.Suf, s)
+	}
+}
+
+// parseCallArgs parses `( [arg {, arg} [,]] )`; an argument may start with
+// `label:`.
+func parseCallArgs(lex *lexer.PeekingLexer) (*gCallArgs, error) {
+	start := lex.RawCursor()
+	lex.Next() // (
+	c := &gCallArgs{Open: true}
+	for !isPunct(lex.Peek(), ")") {
+		aStart := lex.RawCursor()
+		a := &gArg{}
+		if t := lex.Peek(); t.Type == tIdent {
+			cp := lex.MakeCheckpoint()
+			lex.Next()
+			if isPunct(lex.Peek(), ":") {
+				a.Label = t.Value
+				lex.Next()
+			} else {
+				lex.LoadCheckpoint(cp)
+			}
+		}
+		var x gExpr
+		if err := x.Parse(lex); err == participle.NextMatch {
+			if a.Label == "" && len(c.Args) == 0 {
+				return nil, unexpected(lex, `")"`)
+			}
+			return nil, unexpected(lex, "GPostfix")
+		} else if err != nil {
+			return nil, err
+		}
+		a.Value = &x
+		a.Tokens = lex.Range(aStart, lex.RawCursor())
+		c.Args = append(c.Args, a)
+		if isPunct(lex.Peek(), ",") {
+			lex.Next()
+			continue
+		}
+		if !isPunct(lex.Peek(), ")") {
+			return nil, unexpected(lex, `")"`)
+		}
+	}
+	lex.Next() // )
+	c.Tokens = lex.Range(start, lex.RawCursor())
+	return c, nil
+}
+
+func parsePrimary(lex *lexer.PeekingLexer) (*gPrimary, error) {
+	start := lex.RawCursor()
+	t := lex.Peek()
+	pr := &gPrimary{}
+	var err error
+	switch {
+	case t.Type == tIdent || isKw(t, "spawn", "send"):
+		v := lex.Next().Value
+		pr.Name = &v
+	case t.Type == tInt:
+		v := lex.Next().Value
+		pr.Int = &v
+	case t.Type == tString:
+		v := lex.Next().Value
+		pr.Str = &v
+	case t.Type == tFloat:
+		v := lex.Next().Value
+		pr.Float = &v
+	case isKw(t, "true"):
+		lex.Next()
+		pr.True = true
+	case isKw(t, "false"):
+		lex.Next()
+		pr.False = true
+	case isKw(t, "break"):
+		lex.Next()
+		pr.Break = true
+	case isKw(t, "continue"):
+		lex.Next()
+		pr.Continue = true
+	case isPunct(t, "("):
+		pr.Paren, err = parseParen(lex)
+	case isPunct(t, "["):
+		pr.List, err = parseList(lex)
+	default:
+		p := getParsers()
+		opt := participle.AllowTrailing(true)
+		switch {
+		case isKw(t, "if"):
+			pr.If, err = p.ifP.ParseFromLexer(lex, opt)
+		case isKw(t, "match"):
+			pr.Match, err = p.matchP.ParseFromLexer(lex, opt)
+		case isKw(t, "fn"):
+			pr.FnLam, err = p.fnLamP.ParseFromLexer(lex, opt)
+		case isKw(t, "return"):
+			pr.Return, err = p.returnP.ParseFromLexer(lex, opt)
+		case isPunct(t, "%{"):
+			pr.Brace, err = p.braceP.ParseFromLexer(lex, opt)
+		case isKw(t, "receive", "receive_event"):
+			pr.Recv, err = p.recvP.ParseFromLexer(lex, opt)
+		case isKw(t, "for"):
+			pr.For, err = p.forP.ParseFromLexer(lex, opt)
+		case isKw(t, "with"):
+			pr.With, err = p.withP.ParseFromLexer(lex, opt)
+		default:
+			return nil, unexpected(lex, "GPostfix")
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	pr.Tokens = lex.Range(start, lex.RawCursor())
+	return pr, nil
+}
+
+// parseParen parses `( [elem {, elem} [,]] ) [-> body]` where an element is
+// `expr [: Type]` (annotations are only valid on lambda parameters; the
+// lowering pass checks that).
+func parseParen(lex *lexer.PeekingLexer) (*gParen, error) {
+	start := lex.RawCursor()
+	lex.Next() // (
+	g := &gParen{}
+	p := getParsers()
+	for !isPunct(lex.Peek(), ")") {
+		eStart := lex.RawCursor()
+		e := &gParenElem{}
+		var x gExpr
+		if err := x.Parse(lex); err == participle.NextMatch {
+			if len(g.Elems) == 0 {
+				return nil, unexpected(lex, `")"`)
+			}
+			return nil, unexpected(lex, "GPostfix")
+		} else if err != nil {
+			return nil, err
+		}
+		e.X = &x
+		if isPunct(lex.Peek(), ":") {
+			lex.Next()
+			ty, err := p.typeP.ParseFromLexer(lex, participle.AllowTrailing(true))
+			if err != nil {
+				return nil, err
+			}
+			e.Type = ty
+		}
+		e.Tokens = lex.Range(eStart, lex.RawCursor())
+		g.Elems = append(g.Elems, e)
+		if isPunct(lex.Peek(), ",") {
+			lex.Next()
+			if isPunct(lex.Peek(), ")") {
+				g.Trail = true
+			}
+			continue
+		}
+		if !isPunct(lex.Peek(), ")") {
+			return nil, unexpected(lex, `")"`)
+		}
+	}
+	lex.Next() // )
+	if isPunct(lex.Peek(), "->") {
+		lex.Next()
+		g.Arrow = true
+		b := &gBody{}
+		if err := b.Parse(lex); err == participle.NextMatch {
+			return nil, unexpected(lex, "GBody")
+		} else if err != nil {
+			return nil, err
+		}
+		g.Body = b
+	}
+	g.Tokens = lex.Range(start, lex.RawCursor())
+	return g, nil
+}
+
+func parseList(lex *lexer.PeekingLexer) (*gList, error) {
+	start := lex.RawCursor()
+	lex.Next() // [
+	g := &gList{}
+	for !isPunct(lex.Peek(), "]") {
+		x := &gExpr{}
+		if err := x.Parse(lex); err == participle.NextMatch {
+			if len(g.Elems) == 0 {
+				return nil, unexpected(lex, `"]"`)
+			}
+			return nil, unexpected(lex, "GPostfix")
+		} else if err != nil {
+			return nil, err
+		}
+		g.Elems = append(g.Elems, x)
+		if isPunct(lex.Peek(), ",") {
+			lex.Next()
+			continue
+		}
+		if !isPunct(lex.Peek(), "]") {
+			return nil, unexpected(lex, `"]"`)
+		}
+	}
+	lex.Next() // ]
+	g.Tokens = lex.Range(start, lex.RawCursor())
+	return g, nil
+}
+
+// Statements and bodies are matched by hand too (they are on every line);
+// patterns and types inside them go back to participle.
+
+// Parse implements participle.Parseable for a body: an indented block
+// (NEWLINE INDENT stmt+ DEDENT) or a single inline expression.
+func (g *gBody) Parse(lex *lexer.PeekingLexer) error {
+	start := lex.RawCursor()
+	t := lex.Peek()
+	switch {
+	case t.Type == tNewline:
+		b := &gBlock{}
+		if err := b.Parse(lex); err != nil {
+			return err
+		}
+		g.Block = b
+	case startsExpr(t):
+		x := &gExpr{}
+		if err := x.Parse(lex); err != nil {
+			return err
+		}
+		g.Expr = x
+	default:
+		return participle.NextMatch
+	}
+	g.Tokens = lex.Range(start, lex.RawCursor())
+	return nil
+}
+
+// Parse implements participle.Parseable for NEWLINE INDENT stmt+ DEDENT.
+func (g *gBlock) Parse(lex *lexer.PeekingLexer) error {
+	start := lex.RawCursor()
+	if lex.Peek().Type != tNewline {
+		return participle.NextMatch
+	}
+	lex.Next()
+	if lex.Peek().Type != tIndent {
+		return unexpected(lex, "<indent>")
+	}
+	lex.Next()
+	for {
+		s := &gStmt{}
+		err := s.Parse(lex)
+		if err == participle.NextMatch {
+			if len(g.Stmts) > 0 && lex.Peek().Type == tDedent {
+				break
+			}
+			return unexpected(lex, "GStmt")
+		}
+		if err != nil {
+			return err
+		}
+		g.Stmts = append(g.Stmts, s)
+	}
+	lex.Next() // DEDENT
+	g.Tokens = lex.Range(start, lex.RawCursor())
+	return nil
+}
+
+// Parse implements participle.Parseable for one statement and its NEWLINE.
+func (g *gStmt) Parse(lex *lexer.PeekingLexer) error {
+	start := lex.RawCursor()
+	t := lex.Peek()
+	switch {
+	case isKw(t, "let"):
+		l := &gLet{}
+		if err := l.Parse(lex); err != nil {
+			return err
+		}
+		g.Let = l
+	case isKw(t, "defer"):
+		lex.Next()
+		x := &gExpr{}
+		if err := x.Parse(lex); err == participle.NextMatch {
+			return unexpected(lex, "GPostfix")
+		} else if err != nil {
+			return err
+		}
+		g.Defer = x
+	case startsExpr(t):
+		x := &gExpr{}
+		if err := x.Parse(lex); err != nil {
+			return err
+		}
+		g.Expr = x
+	default:
+		return participle.NextMatch
+	}
+	if isKw(lex.Peek(), "if") {
+		lex.Next()
+		c := &gExpr{}
+		if err := c.Parse(lex); err == participle.NextMatch {
+			return unexpected(lex, "GPostfix")
+		} else if err != nil {
+			return err
+		}
+		g.Cond = c
+	}
+	if lex.Peek().Type != tNewline {
+		return unexpected(lex, "<newline>")
+	}
+	lex.Next()
+	g.Tokens = lex.Range(start, lex.RawCursor())
+	return nil
+}
+
+// startsPattern reports whether t can begin a pattern.
+func startsPattern(t *lexer.Token) bool {
+	switch int(t.Type) {
+	case tIdent, tInt, tFloat, tString:
+		return true
+	case tKeyword:
+		return t.Value == "true" || t.Value == "false"
+	}
+	return isPunct(t, "(") || isPunct(t, "[") || isPunct(t, "-")
+}
+
+// Parse implements participle.Parseable for `let PAT [: T] = X [else: BODY]`.
+func (g *gLet) Parse(lex *lexer.PeekingLexer) error {
+	start := lex.RawCursor()
+	if !isKw(lex.Peek(), "let") {
+		return participle.NextMatch
+	}
+	lex.Next()
+	p := getParsers()
+	opt := participle.AllowTrailing(true)
+	if !startsPattern(lex.Peek()) {
+		return unexpected(lex, "GPattern")
+	}
+	pat, err := p.patternP.ParseFromLexer(lex, opt)
+	if err != nil {
+		return err
+	}
+	g.Pat = pat
+	if isPunct(lex.Peek(), ":") {
+		lex.Next()
+		ty, err := p.typeP.ParseFromLexer(lex, opt)
+		if err != nil {
+			return err
+		}
+		g.Type = ty
+	}
+	if !isPunct(lex.Peek(), "=") {
+		return unexpected(lex, `"="`)
+	}
+	lex.Next()
+	x := &gExpr{}
+	if err := x.Parse(lex); err == participle.NextMatch {
+		return unexpected(lex, "GPostfix")
+	} else if err != nil {
+		return err
+	}
+	g.Value = x
+	if isKw(lex.Peek(), "else") {
+		lex.Next()
+		if !isPunct(lex.Peek(), ":") {
+			return unexpected(lex, `":"`)
+		}
+		lex.Next()
+		b := &gBody{}
+		if err := b.Parse(lex); err == participle.NextMatch {
+			return unexpected(lex, "GBody")
+		} else if err != nil {
+			return err
+		}
+		g.Else = b
+	}
+	g.Tokens = lex.Range(start, lex.RawCursor())
+	return nil
+}
