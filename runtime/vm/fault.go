@@ -21,9 +21,18 @@ type Fault struct {
 	// that is not prelude code (0 when unknown).
 	File string
 	Line int
-	// Trace is the backtrace, innermost frame first.
-	Trace []TraceFrame
+	// Trace is the backtrace, innermost frame first. Deep stacks keep
+	// only their innermost TraceInner and outermost TraceOuter frames;
+	// Elided counts the frames left out between them.
+	Trace  []TraceFrame
+	Elided int
 }
+
+// Backtrace limits for deep stacks.
+const (
+	TraceInner = 32
+	TraceOuter = 8
+)
 
 // TraceFrame is one line of a backtrace.
 type TraceFrame struct {
@@ -46,7 +55,8 @@ func (f *Fault) Location() string {
 // Report renders the fault the way the runner prints it: the headline
 // `morrow: runtime error: <text>`, then `  at <file>:<line>` when known,
 // then one `  in <function> (<file>:<line>)` line per active frame,
-// innermost first.
+// innermost first (a run of identical frames prints once, followed by
+// ` [N times]`; the middle of a very deep stack is elided).
 func (f *Fault) Report() string {
 	var b strings.Builder
 	b.WriteString("morrow: runtime error: ")
@@ -55,12 +65,26 @@ func (f *Fault) Report() string {
 	if loc := f.Location(); loc != "" {
 		fmt.Fprintf(&b, "  at %s\n", loc)
 	}
-	for _, t := range f.Trace {
-		if t.Line > 0 {
-			fmt.Fprintf(&b, "  in %s (%s:%d)\n", t.Func, t.File, t.Line)
-		} else {
-			fmt.Fprintf(&b, "  in %s\n", t.Func)
+	// Runs of identical frames (deep recursion) print once with a count.
+	for i := 0; i < len(f.Trace); {
+		if f.Elided > 0 && i == TraceInner {
+			fmt.Fprintf(&b, "  ... %d more frames\n", f.Elided)
 		}
+		t := f.Trace[i]
+		j := i + 1
+		for j < len(f.Trace) && f.Trace[j] == t && (f.Elided == 0 || j != TraceInner) {
+			j++
+		}
+		if t.Line > 0 {
+			fmt.Fprintf(&b, "  in %s (%s:%d)", t.Func, t.File, t.Line)
+		} else {
+			fmt.Fprintf(&b, "  in %s", t.Func)
+		}
+		if j-i > 1 {
+			fmt.Fprintf(&b, " [%d times]", j-i)
+		}
+		b.WriteByte('\n')
+		i = j
 	}
 	return b.String()
 }
@@ -110,7 +134,24 @@ func (st *State) raise(f *Fault) {
 func (st *State) locate(f *Fault) {
 	p := st.img.Prog
 	f.Trace = f.Trace[:0]
-	for i := len(st.frames) - 1; i >= 0; i-- {
+	f.Elided = 0
+	n := len(st.frames)
+	for i := n - 1; i >= 0; i-- {
+		if depth := n - 1 - i; depth == TraceInner && n > TraceInner+TraceOuter {
+			// Skip the middle of a deep stack, but still locate the
+			// innermost user frame if it is in there.
+			f.Elided = n - TraceInner - TraceOuter
+			if f.Line == 0 {
+				for j := i; j >= TraceOuter; j-- {
+					fr := &st.frames[j]
+					if line := fr.fn.LineAt(max(fr.pc-1, 0)); !fr.fn.Flags.Has(bytecode.FlagPrelude) && line > 0 {
+						f.File, f.Line = p.Source, line
+						break
+					}
+				}
+			}
+			i = TraceOuter - 1
+		}
 		fr := &st.frames[i]
 		pc := fr.pc - 1
 		if pc < 0 {

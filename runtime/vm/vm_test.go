@@ -304,9 +304,11 @@ more:
 func TestCallDepthLimitIsFault9(t *testing.T) {
 	src := `
 func main
+    @3
     CALL loop 0
     RETURN
 func loop
+    @7
     CALL loop 0
     RETURN
 `
@@ -317,6 +319,18 @@ func loop
 	o := Run(st, &testHost{}, 1<<30)
 	if o.Status != StatusFault || o.Fault.Code != 9 || o.Fault.Msg != "actor resource limit exceeded" {
 		t.Fatalf("outcome %+v", o)
+	}
+	f := o.Fault
+	if len(f.Trace) != TraceInner+TraceOuter || f.Elided != 1000-TraceInner-TraceOuter {
+		t.Fatalf("trace of %d frames, %d elided", len(f.Trace), f.Elided)
+	}
+	if f.Trace[0].Func != "loop" || f.Trace[len(f.Trace)-1].Func != "main" || f.Line != 7 {
+		t.Fatalf("trace %+v at line %d", f.Trace, f.Line)
+	}
+	want := "morrow: runtime error: actor resource limit exceeded\n  at test.mr:7\n" +
+		"  in loop (test.mr:7) [32 times]\n  ... 960 more frames\n  in loop (test.mr:7) [7 times]\n  in main (test.mr:3)\n"
+	if r := f.Report(); r != want {
+		t.Fatalf("report:\n%s", r)
 	}
 }
 
