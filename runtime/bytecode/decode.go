@@ -13,6 +13,7 @@ import (
 // DecodeError is a refusal to decode a .mrb image. Its message is one line.
 type DecodeError struct{ Msg string }
 
+// Error returns the one-line message.
 func (e *DecodeError) Error() string { return e.Msg }
 
 // ErrTruncated is wrapped by the errors for images that end early.

@@ -45,6 +45,7 @@ type VerifyError struct {
 	Msg  string
 }
 
+// Error renders the failure with the function and pc it concerns.
 func (e *VerifyError) Error() string {
 	switch {
 	case e.Func < 0:

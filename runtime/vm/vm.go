@@ -182,6 +182,7 @@ const (
 
 var statusNames = [...]string{"yield", "done", "fault", "park"}
 
+// String returns the status name.
 func (s Status) String() string {
 	if int(s) < len(statusNames) {
 		return statusNames[s]
