@@ -280,7 +280,6 @@ func parseParen(lex *lexer.PeekingLexer) (*gParen, error) {
 	start := lex.RawCursor()
 	lex.Next() // (
 	g := &gParen{}
-	p := getParsers()
 	for !isPunct(lex.Peek(), ")") {
 		eStart := lex.RawCursor()
 		e := &gParenElem{}
@@ -296,8 +295,10 @@ func parseParen(lex *lexer.PeekingLexer) (*gParen, error) {
 		e.X = &x
 		if isPunct(lex.Peek(), ":") {
 			lex.Next()
-			ty, err := p.typeP.ParseFromLexer(lex, participle.AllowTrailing(true))
-			if err != nil {
+			ty := &gType{}
+			if err := ty.Parse(lex); err == participle.NextMatch {
+				return nil, unexpected(lex, "GType")
+			} else if err != nil {
 				return nil, err
 			}
 			e.Type = ty
@@ -482,20 +483,19 @@ func (g *gLet) Parse(lex *lexer.PeekingLexer) error {
 		return participle.NextMatch
 	}
 	lex.Next()
-	p := getParsers()
-	opt := participle.AllowTrailing(true)
-	if !startsPattern(lex.Peek()) {
+	pat := &gPattern{}
+	if err := pat.Parse(lex); err == participle.NextMatch {
 		return unexpected(lex, "GPattern")
-	}
-	pat, err := p.patternP.ParseFromLexer(lex, opt)
-	if err != nil {
+	} else if err != nil {
 		return err
 	}
 	g.Pat = pat
 	if isPunct(lex.Peek(), ":") {
 		lex.Next()
-		ty, err := p.typeP.ParseFromLexer(lex, opt)
-		if err != nil {
+		ty := &gType{}
+		if err := ty.Parse(lex); err == participle.NextMatch {
+			return unexpected(lex, "GType")
+		} else if err != nil {
 			return err
 		}
 		g.Type = ty
@@ -524,6 +524,276 @@ func (g *gLet) Parse(lex *lexer.PeekingLexer) error {
 			return err
 		}
 		g.Else = b
+	}
+	g.Tokens = lex.Range(start, lex.RawCursor())
+	return nil
+}
+
+// Types and patterns are small LL(1) grammars used everywhere (parameters,
+// annotations, arms); they are matched by hand as well.
+
+// Parse implements participle.Parseable for `atom {'|' atom}`.
+func (g *gType) Parse(lex *lexer.PeekingLexer) error {
+	start := lex.RawCursor()
+	if !startsType(lex.Peek()) {
+		return participle.NextMatch
+	}
+	for {
+		a, err := parseTypeAtom(lex)
+		if err != nil {
+			return err
+		}
+		g.Alts = append(g.Alts, a)
+		if !isPunct(lex.Peek(), "|") {
+			break
+		}
+		lex.Next()
+		if !startsType(lex.Peek()) {
+			return unexpected(lex, "GType")
+		}
+	}
+	g.Tokens = lex.Range(start, lex.RawCursor())
+	return nil
+}
+
+func startsType(t *lexer.Token) bool {
+	return t.Type == tIdent || isKw(t, "fn") || isPunct(t, "(")
+}
+
+// parseTypeList parses `( [T {, T} [,]] )` and reports a trailing comma.
+func parseTypeList(lex *lexer.PeekingLexer) ([]*gType, bool, error) {
+	lex.Next() // (
+	var out []*gType
+	trail := false
+	for !isPunct(lex.Peek(), ")") {
+		t := &gType{}
+		if err := t.Parse(lex); err == participle.NextMatch {
+			if len(out) == 0 {
+				return nil, false, unexpected(lex, `")"`)
+			}
+			return nil, false, unexpected(lex, "GType")
+		} else if err != nil {
+			return nil, false, err
+		}
+		out = append(out, t)
+		if isPunct(lex.Peek(), ",") {
+			lex.Next()
+			trail = isPunct(lex.Peek(), ")")
+			continue
+		}
+		if !isPunct(lex.Peek(), ")") {
+			return nil, false, unexpected(lex, `")"`)
+		}
+	}
+	lex.Next() // )
+	return out, trail, nil
+}
+
+func parseTypeAtom(lex *lexer.PeekingLexer) (*gTypeAtom, error) {
+	start := lex.RawCursor()
+	a := &gTypeAtom{}
+	t := lex.Peek()
+	switch {
+	case isKw(t, "fn"):
+		lex.Next()
+		if !isPunct(lex.Peek(), "(") {
+			return nil, unexpected(lex, `"("`)
+		}
+		ps, _, err := parseTypeList(lex)
+		if err != nil {
+			return nil, err
+		}
+		if !isPunct(lex.Peek(), "->") {
+			return nil, unexpected(lex, `"->"`)
+		}
+		lex.Next()
+		if !startsType(lex.Peek()) {
+			return nil, unexpected(lex, "GType")
+		}
+		r, err := parseTypeAtom(lex)
+		if err != nil {
+			return nil, err
+		}
+		a.Fn = &gFnType{Tokens: lex.Range(start, lex.RawCursor()), Params: ps, Ret: r}
+	case isPunct(t, "("):
+		ps, trail, err := parseTypeList(lex)
+		if err != nil {
+			return nil, err
+		}
+		p := &gTypeParen{Elems: ps, Trail: trail}
+		if isPunct(lex.Peek(), "->") {
+			lex.Next()
+			if !startsType(lex.Peek()) {
+				return nil, unexpected(lex, "GType")
+			}
+			r, err := parseTypeAtom(lex)
+			if err != nil {
+				return nil, err
+			}
+			p.Ret = r
+		}
+		p.Tokens = lex.Range(start, lex.RawCursor())
+		a.Paren = p
+	case t.Type == tIdent:
+		n := &gNamedType{Parts: []string{lex.Next().Value}}
+		for isPunct(lex.Peek(), ".") {
+			lex.Next()
+			if lex.Peek().Type != tIdent {
+				return nil, unexpected(lex, "<ident>")
+			}
+			n.Parts = append(n.Parts, lex.Next().Value)
+		}
+		if isPunct(lex.Peek(), "(") {
+			args, _, err := parseTypeList(lex)
+			if err != nil {
+				return nil, err
+			}
+			n.Args = args
+		}
+		n.Tokens = lex.Range(start, lex.RawCursor())
+		a.Named = n
+	default:
+		return nil, unexpected(lex, "GType")
+	}
+	a.Tokens = lex.Range(start, lex.RawCursor())
+	return a, nil
+}
+
+// Parse implements participle.Parseable for a pattern.
+func (g *gPattern) Parse(lex *lexer.PeekingLexer) error {
+	start := lex.RawCursor()
+	t := lex.Peek()
+	switch {
+	case isPunct(t, "-"):
+		lex.Next()
+		n := &gNegLit{}
+		switch v := lex.Peek(); v.Type {
+		case tInt:
+			s := lex.Next().Value
+			n.Int = &s
+		case tFloat:
+			s := lex.Next().Value
+			n.Float = &s
+		default:
+			return unexpected(lex, "(<int> | <float>)")
+		}
+		n.Tokens = lex.Range(start, lex.RawCursor())
+		g.Neg = n
+	case t.Type == tInt:
+		s := lex.Next().Value
+		g.Int = &s
+	case t.Type == tFloat:
+		s := lex.Next().Value
+		g.Float = &s
+	case t.Type == tString:
+		s := lex.Next().Value
+		g.Str = &s
+	case isKw(t, "true"):
+		lex.Next()
+		g.True = true
+	case isKw(t, "false"):
+		lex.Next()
+		g.False = true
+	case isPunct(t, "("):
+		lex.Next()
+		p := &gPatParen{}
+		for !isPunct(lex.Peek(), ")") {
+			e := &gPattern{}
+			if err := e.Parse(lex); err == participle.NextMatch {
+				if len(p.Elems) == 0 {
+					return unexpected(lex, `")"`)
+				}
+				return unexpected(lex, "GPattern")
+			} else if err != nil {
+				return err
+			}
+			p.Elems = append(p.Elems, e)
+			if isPunct(lex.Peek(), ",") {
+				lex.Next()
+				p.Trail = isPunct(lex.Peek(), ")")
+				continue
+			}
+			if !isPunct(lex.Peek(), ")") {
+				return unexpected(lex, `")"`)
+			}
+		}
+		lex.Next()
+		p.Tokens = lex.Range(start, lex.RawCursor())
+		g.Tuple = p
+	case isPunct(t, "["):
+		lex.Next()
+		l := &gPatList{}
+		for !isPunct(lex.Peek(), "]") {
+			eStart := lex.RawCursor()
+			e := &gPatElem{}
+			if isPunct(lex.Peek(), "..") {
+				lex.Next()
+				e.Rest = true
+				if lex.Peek().Type == tIdent {
+					e.Name = lex.Next().Value
+				}
+			} else {
+				p := &gPattern{}
+				if err := p.Parse(lex); err == participle.NextMatch {
+					if len(l.Elems) == 0 {
+						return unexpected(lex, `"]"`)
+					}
+					return unexpected(lex, "GPattern")
+				} else if err != nil {
+					return err
+				}
+				e.Pat = p
+			}
+			e.Tokens = lex.Range(eStart, lex.RawCursor())
+			l.Elems = append(l.Elems, e)
+			if isPunct(lex.Peek(), ",") {
+				lex.Next()
+				continue
+			}
+			if !isPunct(lex.Peek(), "]") {
+				return unexpected(lex, `"]"`)
+			}
+		}
+		lex.Next()
+		l.Tokens = lex.Range(start, lex.RawCursor())
+		g.List = l
+	case t.Type == tIdent:
+		n := &gPatName{Parts: []string{lex.Next().Value}}
+		for isPunct(lex.Peek(), ".") {
+			lex.Next()
+			if v := lex.Peek(); v.Type != tIdent && v.Type != tKeyword {
+				return unexpected(lex, "(<ident> | <keyword>)")
+			}
+			n.Parts = append(n.Parts, lex.Next().Value)
+		}
+		if isPunct(lex.Peek(), "(") {
+			lex.Next()
+			n.Parens = true
+			for !isPunct(lex.Peek(), ")") {
+				a := &gPattern{}
+				if err := a.Parse(lex); err == participle.NextMatch {
+					if len(n.Args) == 0 {
+						return unexpected(lex, `")"`)
+					}
+					return unexpected(lex, "GPattern")
+				} else if err != nil {
+					return err
+				}
+				n.Args = append(n.Args, a)
+				if isPunct(lex.Peek(), ",") {
+					lex.Next()
+					continue
+				}
+				if !isPunct(lex.Peek(), ")") {
+					return unexpected(lex, `")"`)
+				}
+			}
+			lex.Next()
+		}
+		n.Tokens = lex.Range(start, lex.RawCursor())
+		g.Ctor = n
+	default:
+		return participle.NextMatch
 	}
 	g.Tokens = lex.Range(start, lex.RawCursor())
 	return nil
