@@ -374,6 +374,7 @@ func fuzzOne(t *testing.T, b []byte) {
 			t.Fatal(err)
 		}
 		st.SetMaxDepth(1000)
+		st.SetMaxStackSlots(1 << 18)
 		o := vm.Run(st, discardHost{}, 20000)
 		if o.Status == vm.StatusFault && o.Fault == nil {
 			t.Fatal("fault outcome without a fault")

@@ -237,6 +237,10 @@ outer:
 			case bytecode.TAIL_CALL:
 				callee := fns[in.A]
 				n := int(in.B)
+				if fr.base+callee.Locals+callee.MaxStack > st.maxSlots {
+					st.fail(fr, pc, sp, NewFault(FaultResource))
+					continue outer
+				}
 				copy(stack[fr.base:], stack[sp-n:sp])
 				st.sp = sp
 				stack = st.ensure(fr.base + callee.Locals + callee.MaxStack)
@@ -253,6 +257,10 @@ outer:
 					callee, f := st.closureCallee(c, n)
 					if f != nil {
 						st.fail(fr, pc, sp, f)
+						continue outer
+					}
+					if fr.base+callee.Locals+callee.MaxStack > st.maxSlots {
+						st.fail(fr, pc, sp, NewFault(FaultResource))
 						continue outer
 					}
 					copy(stack[fr.base:], stack[sp-n:sp])
@@ -670,10 +678,22 @@ outer:
 				stack[sp-1] = value.Bool(r)
 
 			default:
-				// The actor opcodes (RECV_*, SPAWN, SEND, SELF) need the
-				// actor runtime, which comes with the actor issue.
-				st.fail(fr, pc, sp, internalFault("%s is not supported by this runtime yet", in.Op))
-				continue outer
+				// The actor opcodes (RECV_*, SPAWN, SEND, SELF): actor.go.
+				fr.pc = pc
+				st.sp = sp
+				npc, nsp, cost, park, f := st.actorOp(host, in, pc, sp)
+				if f != nil {
+					st.fail(fr, pc, sp, f)
+					continue outer
+				}
+				pc, sp = npc, nsp
+				steps += cost
+				if park {
+					fr.pc = pc
+					st.sp = sp
+					st.steps += int64(steps)
+					return Outcome{Status: StatusPark}, false
+				}
 			}
 		}
 	}
@@ -700,7 +720,7 @@ func (st *State) recovered(r any) (Outcome, bool) {
 // pushFrame pushes a frame for f whose locals start at base (the arguments
 // are already there). It returns fault 9 when the call depth limit is hit.
 func (st *State) pushFrame(f *bytecode.Function, base, retSP int, free []value.Value) *Fault {
-	if len(st.frames) >= st.maxDepth {
+	if len(st.frames) >= st.maxDepth || base+f.Locals+f.MaxStack > st.maxSlots {
 		return NewFault(FaultResource)
 	}
 	stack := st.ensure(base + f.Locals + f.MaxStack)

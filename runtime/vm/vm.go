@@ -72,6 +72,7 @@ import (
 	"github.com/morrow-lang/morrow/runtime/bytecode"
 	"github.com/morrow-lang/morrow/runtime/value"
 	"github.com/morrow-lang/morrow/stdlib/core"
+	"github.com/morrow-lang/morrow/stdlib/process"
 )
 
 // Host is the VM's only window on the world. Natives receive it as their
@@ -89,6 +90,11 @@ const (
 	// MaxDefers is the limit on registered cleanup entries (LANGUAGE.md
 	// §7.5: 4,096 cleanup entries per actor); exceeding it is fault 9.
 	MaxDefers = 4096
+	// DefaultMaxStackSlots bounds the value stack of one State (locals
+	// and operands of every active frame, 32 bytes each: 256 MiB); a call
+	// that would exceed it is fault 9, so hostile bytecode with huge
+	// frames cannot exhaust memory by recursing.
+	DefaultMaxStackSlots = 1 << 23
 	// FaultResource is the fault code of resource-limit violations.
 	FaultResource = 9
 )
@@ -124,6 +130,9 @@ func Load(p *bytecode.Program) (*Image, error) {
 	img.nativeVals = make([]value.Value, len(p.Natives))
 	for i, name := range p.Natives {
 		n, ok := core.Lookup(name)
+		if !ok {
+			n, ok = process.Lookup(name)
+		}
 		if !ok {
 			return nil, fmt.Errorf("program uses unknown native %q", name)
 		}
@@ -242,6 +251,7 @@ type State struct {
 	defers   int   // registered cleanup entries not yet run
 	steps    int64 // total steps executed
 	maxDepth int
+	maxSlots int
 }
 
 // NewState prepares a State that calls function fn of img with args.
@@ -280,7 +290,7 @@ func newState(img *Image, fn int, free, args []value.Value) (*State, error) {
 	for size < f.Locals+f.MaxStack {
 		size *= 2
 	}
-	st := &State{img: img, stack: make([]value.Value, size), maxDepth: DefaultMaxDepth}
+	st := &State{img: img, stack: make([]value.Value, size), maxDepth: DefaultMaxDepth, maxSlots: DefaultMaxStackSlots}
 	copy(st.stack, args)
 	st.frames = append(st.frames, frame{fn: f, free: free})
 	st.sp = f.Locals
@@ -293,6 +303,15 @@ func (st *State) SetMaxDepth(n int) {
 		n = 1
 	}
 	st.maxDepth = n
+}
+
+// SetMaxStackSlots changes the limit on value-stack slots (at least
+// 1,024).
+func (st *State) SetMaxStackSlots(n int) {
+	if n < 1024 {
+		n = 1024
+	}
+	st.maxSlots = n
 }
 
 // Steps returns the total number of steps the State has executed.

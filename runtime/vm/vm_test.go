@@ -861,3 +861,27 @@ mid:
 	o = eval(t, "INT 5\n STORE 0\n LOAD 0\n INT 7\n SUB")
 	wantInt(t, o, -2)
 }
+
+func TestHugeFramesHitTheStackLimit(t *testing.T) {
+	// Each frame of big has 65,536 locals: recursion runs out of value
+	// stack long before the depth limit.
+	src := `
+func main
+    CALL big 0
+    RETURN
+func big locals=65536
+    CALL big 0
+    RETURN
+`
+	p := vmtest.MustAssemble(src)
+	img, err := Load(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, _ := NewState(img, p.Entry, nil)
+	st.SetMaxStackSlots(1 << 18)
+	o := Run(st, &testHost{}, 1<<20)
+	if o.Status != StatusFault || o.Fault.Code != FaultResource || o.Steps > 10 {
+		t.Fatalf("outcome %+v", o)
+	}
+}

@@ -1,0 +1,142 @@
+package vm
+
+import (
+	"github.com/morrow-lang/morrow/runtime/bytecode"
+	"github.com/morrow-lang/morrow/runtime/value"
+)
+
+// Actor operations
+//
+// The actor opcodes (RECV_*, SPAWN, SEND, SELF) are executed by the
+// ActorHost the State runs under; the VM only moves values between the
+// operand stack and the host and decides control flow. A host that is not
+// an ActorHost (a plain root context) faults on them.
+//
+// The receive protocol (see bytecode/opcodes.go): RECV_START opens a wait
+// (epoch, cursor at the oldest cell, timeout); RECV_PEEK pushes the cell
+// at the cursor or jumps to the wait label; RECV_TAKE removes the cell at
+// the cursor and ends the wait; RECV_SKIP moves the cursor past it;
+// RECV_WAIT asks the host: Retry (cells arrived past the cursor: jump back
+// to the scan label), Timeout (fall through into the timeout arm) or Park
+// (the State returns StatusPark with its pc still on RECV_WAIT, so that
+// when the scheduler resumes it the same question is asked again).
+
+// WaitResult is the host's answer to RECV_WAIT.
+type WaitResult uint8
+
+const (
+	// WaitPark: nothing new and no timeout yet: park the computation.
+	WaitPark WaitResult = iota
+	// WaitRetry: cells arrived past the cursor: rescan from the cursor.
+	WaitRetry
+	// WaitTimeout: the receive's timeout has expired: take the timeout arm.
+	WaitTimeout
+)
+
+// ActorHost is a Host that runs processes.
+type ActorHost interface {
+	Host
+	// RecvStart begins a receive. timeout < 0 means none; a timeout
+	// outside 0..600000 is fault 8 (checked by the host). event selects
+	// receive_event (all cells, user messages wrapped in
+	// Process.Message) over receive (user messages only).
+	RecvStart(timeout int64, event bool) *Fault
+	// RecvPeek returns the cell at the cursor (as the value the arms
+	// match), or false when the cursor is past the last cell.
+	RecvPeek() (value.Value, bool)
+	// RecvTake removes the cell at the cursor and ends the receive.
+	RecvTake()
+	// RecvSkip advances the cursor past the cell at the cursor.
+	RecvSkip()
+	// RecvWait decides, atomically with respect to senders, whether the
+	// receive parks, rescans or times out.
+	RecvWait() WaitResult
+	// Spawn starts a process from entry with the SPAWN mode; the result is
+	// what the spawning builtin returns. Cost is the number of reduction
+	// steps to charge.
+	Spawn(mode int, entry value.Value) (value.Value, *Fault)
+	// Send delivers msg to the process addressed by pid and returns the
+	// Result((), Int) of send.
+	Send(pid, msg value.Value) (value.Value, *Fault)
+	// Self returns the running process's Pid.
+	Self() (value.Value, *Fault)
+}
+
+// Reduction costs of the actor operations beyond their one step, charged
+// against the same budget as instructions (RUNTIME.md §6).
+const (
+	SendCost  = 8
+	SpawnCost = 64
+)
+
+// actorOp executes one actor instruction. It returns the new pc and sp,
+// the extra steps to charge, whether the State parks, and a fault.
+func (st *State) actorOp(host Host, in bytecode.Instr, pc, sp int) (int, int, int, bool, *Fault) {
+	ah, ok := host.(ActorHost)
+	if !ok {
+		return pc, sp, 0, false, internalFault("%s needs the actor runtime", in.Op)
+	}
+	stack := st.stack
+	switch in.Op {
+	case bytecode.RECV_START:
+		timeout := int64(-1)
+		if in.A >= 0 {
+			v := stack[st.frames[len(st.frames)-1].base+int(in.A)]
+			if v.K != value.KInt {
+				return pc, sp, 0, false, internalFault("receive timeout is %s, not Int", v.K)
+			}
+			timeout = v.N
+			if timeout < 0 || timeout > 600000 {
+				return pc, sp, 0, false, NewFault(8)
+			}
+		}
+		if f := ah.RecvStart(timeout, in.B != 0); f != nil {
+			return pc, sp, 0, false, f
+		}
+	case bytecode.RECV_PEEK:
+		v, ok := ah.RecvPeek()
+		if !ok {
+			return int(in.A), sp, 0, false, nil
+		}
+		stack[sp] = v
+		sp++
+	case bytecode.RECV_TAKE:
+		ah.RecvTake()
+	case bytecode.RECV_SKIP:
+		ah.RecvSkip()
+	case bytecode.RECV_WAIT:
+		switch ah.RecvWait() {
+		case WaitRetry:
+			return int(in.A), sp, 0, false, nil
+		case WaitTimeout:
+		default:
+			return pc - 1, sp, 0, true, nil
+		}
+	case bytecode.SPAWN:
+		r, f := ah.Spawn(int(in.A), stack[sp-1])
+		if f != nil {
+			return pc, sp, 0, false, f
+		}
+		stack[sp-1] = r
+		return pc, sp, SpawnCost, false, nil
+	case bytecode.SEND:
+		r, f := ah.Send(stack[sp-2], stack[sp-1])
+		if f != nil {
+			return pc, sp, 0, false, f
+		}
+		sp--
+		stack[sp-1] = r
+		stack[sp] = value.Unit
+		return pc, sp, SendCost, false, nil
+	case bytecode.SELF:
+		r, f := ah.Self()
+		if f != nil {
+			return pc, sp, 0, false, f
+		}
+		stack[sp] = r
+		sp++
+	default:
+		return pc, sp, 0, false, internalFault("unknown opcode %s", in.Op)
+	}
+	return pc, sp, 0, false, nil
+}
