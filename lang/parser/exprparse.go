@@ -247,19 +247,23 @@ func parsePrimary(lex *lexer.PeekingLexer) (*gPrimary, error) {
 		opt := participle.AllowTrailing(true)
 		switch {
 		case isKw(t, "if"):
-			pr.If, err = p.ifP.ParseFromLexer(lex, opt)
+			pr.If = &gIf{}
+			err = pr.If.Parse(lex)
 		case isKw(t, "match"):
-			pr.Match, err = p.matchP.ParseFromLexer(lex, opt)
+			pr.Match = &gMatch{}
+			err = pr.Match.Parse(lex)
 		case isKw(t, "fn"):
 			pr.FnLam, err = p.fnLamP.ParseFromLexer(lex, opt)
 		case isKw(t, "return"):
-			pr.Return, err = p.returnP.ParseFromLexer(lex, opt)
+			pr.Return = &gReturn{}
+			err = pr.Return.Parse(lex)
 		case isPunct(t, "%{"):
 			pr.Brace, err = p.braceP.ParseFromLexer(lex, opt)
 		case isKw(t, "receive", "receive_event"):
 			pr.Recv, err = p.recvP.ParseFromLexer(lex, opt)
 		case isKw(t, "for"):
-			pr.For, err = p.forP.ParseFromLexer(lex, opt)
+			pr.For = &gFor{}
+			err = pr.For.Parse(lex)
 		case isKw(t, "with"):
 			pr.With, err = p.withP.ParseFromLexer(lex, opt)
 		default:
@@ -794,6 +798,430 @@ func (g *gPattern) Parse(lex *lexer.PeekingLexer) error {
 		g.Ctor = n
 	default:
 		return participle.NextMatch
+	}
+	g.Tokens = lex.Range(start, lex.RawCursor())
+	return nil
+}
+
+// Declarations headers, parameters and the common compound expressions
+// (if, match, for, return) are matched by hand; type, newtype, receive,
+// with, fn-lambdas and %{…} stay with participle's struct grammar.
+
+// expectExpr parses a required expression.
+func expectExpr(lex *lexer.PeekingLexer) (*gExpr, error) {
+	x := &gExpr{}
+	if err := x.Parse(lex); err == participle.NextMatch {
+		return nil, unexpected(lex, "GPostfix")
+	} else if err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+// expectBody parses a required body (block or inline expression).
+func expectBody(lex *lexer.PeekingLexer) (*gBody, error) {
+	b := &gBody{}
+	if err := b.Parse(lex); err == participle.NextMatch {
+		return nil, unexpected(lex, "GBody")
+	} else if err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+func expectPunct(lex *lexer.PeekingLexer, v string) error {
+	if !isPunct(lex.Peek(), v) {
+		return unexpected(lex, `"`+v+`"`)
+	}
+	lex.Next()
+	return nil
+}
+
+// Parse implements participle.Parseable for `[pub] (fn | type | newtype) …`.
+func (g *gDecl) Parse(lex *lexer.PeekingLexer) error {
+	start := lex.RawCursor()
+	if isKw(lex.Peek(), "pub") {
+		lex.Next()
+		g.Pub = true
+	}
+	t := lex.Peek()
+	var err error
+	p := getParsers()
+	opt := participle.AllowTrailing(true)
+	switch {
+	case isKw(t, "fn"):
+		g.Fn = &gFn{}
+		err = g.Fn.Parse(lex)
+	case isKw(t, "type"):
+		g.Type, err = p.typeDeclP.ParseFromLexer(lex, opt)
+	case isKw(t, "newtype"):
+		g.Newtype, err = p.newtypeP.ParseFromLexer(lex, opt)
+	case g.Pub:
+		return unexpected(lex, "GDecl")
+	default:
+		return participle.NextMatch
+	}
+	if err != nil {
+		return err
+	}
+	g.Tokens = lex.Range(start, lex.RawCursor())
+	return nil
+}
+
+func parseName(lex *lexer.PeekingLexer) (*gName, error) {
+	start := lex.RawCursor()
+	if lex.Peek().Type != tIdent {
+		return nil, unexpected(lex, "<ident>")
+	}
+	n := &gName{Name: lex.Next().Value}
+	n.Tokens = lex.Range(start, lex.RawCursor())
+	return n, nil
+}
+
+// parseParams parses `( [param {, param} [,]] )`.
+func parseParams(lex *lexer.PeekingLexer) ([]*gParam, error) {
+	if err := expectPunct(lex, "("); err != nil {
+		return nil, err
+	}
+	var out []*gParam
+	for !isPunct(lex.Peek(), ")") {
+		prm := &gParam{}
+		if err := prm.Parse(lex); err == participle.NextMatch {
+			if len(out) == 0 {
+				return nil, unexpected(lex, `")"`)
+			}
+			return nil, unexpected(lex, "GParam")
+		} else if err != nil {
+			return nil, err
+		}
+		out = append(out, prm)
+		if isPunct(lex.Peek(), ",") {
+			lex.Next()
+			continue
+		}
+		if !isPunct(lex.Peek(), ")") {
+			return nil, unexpected(lex, `")"`)
+		}
+	}
+	lex.Next()
+	return out, nil
+}
+
+// Parse implements participle.Parseable for `fn name(params) [-> X] [: body]`.
+func (g *gFn) Parse(lex *lexer.PeekingLexer) error {
+	start := lex.RawCursor()
+	if !isKw(lex.Peek(), "fn") {
+		return participle.NextMatch
+	}
+	lex.Next()
+	n, err := parseName(lex)
+	if err != nil {
+		return err
+	}
+	g.Name = n
+	if g.Params, err = parseParams(lex); err != nil {
+		return err
+	}
+	if isPunct(lex.Peek(), "->") {
+		lex.Next()
+		if g.Arrow, err = expectExpr(lex); err != nil {
+			return err
+		}
+	}
+	if isPunct(lex.Peek(), ":") {
+		lex.Next()
+		g.Colon = true
+		if g.Body, err = expectBody(lex); err != nil {
+			return err
+		}
+	}
+	g.Tokens = lex.Range(start, lex.RawCursor())
+	return nil
+}
+
+// Parse implements participle.Parseable for `[label] PAT [: Type]`.
+func (g *gParam) Parse(lex *lexer.PeekingLexer) error {
+	start := lex.RawCursor()
+	if t := lex.Peek(); t.Type == tIdent {
+		cp := lex.MakeCheckpoint()
+		lex.Next()
+		if lex.Peek().Type == tIdent {
+			g.Label = &gName{Name: t.Value, Tokens: lex.Range(start, lex.RawCursor())}
+		} else {
+			lex.LoadCheckpoint(cp)
+		}
+	}
+	pat := &gPattern{}
+	if err := pat.Parse(lex); err == participle.NextMatch {
+		if g.Label != nil {
+			return unexpected(lex, "GPattern")
+		}
+		return participle.NextMatch
+	} else if err != nil {
+		return err
+	}
+	g.Pat = pat
+	if isPunct(lex.Peek(), ":") {
+		lex.Next()
+		ty := &gType{}
+		if err := ty.Parse(lex); err == participle.NextMatch {
+			return unexpected(lex, "GType")
+		} else if err != nil {
+			return err
+		}
+		g.Type = ty
+	}
+	g.Tokens = lex.Range(start, lex.RawCursor())
+	return nil
+}
+
+// Parse implements participle.Parseable for `if C: body [else: body]`.
+func (g *gIf) Parse(lex *lexer.PeekingLexer) error {
+	start := lex.RawCursor()
+	if !isKw(lex.Peek(), "if") {
+		return participle.NextMatch
+	}
+	lex.Next()
+	var err error
+	if g.Cond, err = expectExpr(lex); err != nil {
+		return err
+	}
+	if err := expectPunct(lex, ":"); err != nil {
+		return err
+	}
+	if g.Then, err = expectBody(lex); err != nil {
+		return err
+	}
+	if isKw(lex.Peek(), "else") {
+		lex.Next()
+		if err := expectPunct(lex, ":"); err != nil {
+			return err
+		}
+		if g.Else, err = expectBody(lex); err != nil {
+			return err
+		}
+	}
+	g.Tokens = lex.Range(start, lex.RawCursor())
+	return nil
+}
+
+// Parse implements participle.Parseable for `PAT [: Type]`.
+func (g *gArmPat) Parse(lex *lexer.PeekingLexer) error {
+	start := lex.RawCursor()
+	pat := &gPattern{}
+	if err := pat.Parse(lex); err != nil {
+		return err
+	}
+	g.Pat = pat
+	if isPunct(lex.Peek(), ":") {
+		lex.Next()
+		ty := &gType{}
+		if err := ty.Parse(lex); err == participle.NextMatch {
+			return unexpected(lex, "GType")
+		} else if err != nil {
+			return err
+		}
+		g.Type = ty
+	}
+	g.Tokens = lex.Range(start, lex.RawCursor())
+	return nil
+}
+
+// Parse implements participle.Parseable for `PAT [if G] -> body`.
+func (g *gArm) Parse(lex *lexer.PeekingLexer) error {
+	start := lex.RawCursor()
+	ap := &gArmPat{}
+	if err := ap.Parse(lex); err != nil {
+		return err
+	}
+	g.Pat = ap
+	var err error
+	if isKw(lex.Peek(), "if") {
+		lex.Next()
+		if g.Guard, err = expectExpr(lex); err != nil {
+			return err
+		}
+	}
+	if err := expectPunct(lex, "->"); err != nil {
+		return err
+	}
+	if g.Body, err = expectBody(lex); err != nil {
+		return err
+	}
+	g.Tokens = lex.Range(start, lex.RawCursor())
+	return nil
+}
+
+// Parse implements participle.Parseable for `COND -> body`.
+func (g *gCondArm) Parse(lex *lexer.PeekingLexer) error {
+	start := lex.RawCursor()
+	c := &gExpr{}
+	if err := c.Parse(lex); err != nil {
+		return err
+	}
+	g.Cond = c
+	if err := expectPunct(lex, "->"); err != nil {
+		return err
+	}
+	var err error
+	if g.Body, err = expectBody(lex); err != nil {
+		return err
+	}
+	g.Tokens = lex.Range(start, lex.RawCursor())
+	return nil
+}
+
+// parseArms parses arms as an indented block (one per line) or inline,
+// separated by commas. next parses one arm and returns NextMatch when the
+// token cannot start one.
+func parseArms(lex *lexer.PeekingLexer, next func() error) (block bool, err error) {
+	if lex.Peek().Type == tNewline {
+		lex.Next()
+		if lex.Peek().Type != tIndent {
+			return true, unexpected(lex, "<indent>")
+		}
+		lex.Next()
+		n := 0
+		for {
+			err := next()
+			if err == participle.NextMatch {
+				if n > 0 && lex.Peek().Type == tDedent {
+					break
+				}
+				return true, unexpected(lex, "GArm")
+			}
+			if err != nil {
+				return true, err
+			}
+			n++
+			if lex.Peek().Type != tNewline {
+				return true, unexpected(lex, "<newline>")
+			}
+			lex.Next()
+		}
+		lex.Next() // DEDENT
+		return true, nil
+	}
+	for {
+		err := next()
+		if err == participle.NextMatch {
+			return false, unexpected(lex, "GArm")
+		}
+		if err != nil {
+			return false, err
+		}
+		if !isPunct(lex.Peek(), ",") {
+			return false, nil
+		}
+		lex.Next()
+	}
+}
+
+// Parse implements participle.Parseable for `match [X]:` and its arms.
+func (g *gMatch) Parse(lex *lexer.PeekingLexer) error {
+	start := lex.RawCursor()
+	if !isKw(lex.Peek(), "match") {
+		return participle.NextMatch
+	}
+	lex.Next()
+	if isPunct(lex.Peek(), ":") {
+		cStart := lex.RawCursor()
+		lex.Next()
+		cb := &gCondBody{}
+		var arms []*gCondArm
+		block, err := parseArms(lex, func() error {
+			a := &gCondArm{}
+			if err := a.Parse(lex); err != nil {
+				return err
+			}
+			arms = append(arms, a)
+			return nil
+		})
+		if block {
+			cb.Arms = arms
+		} else {
+			cb.Inline = arms
+		}
+		if err != nil {
+			return err
+		}
+		cb.Tokens = lex.Range(cStart, lex.RawCursor())
+		g.Cond = cb
+	} else {
+		var err error
+		if g.Subject, err = expectExpr(lex); err != nil {
+			return err
+		}
+		if err := expectPunct(lex, ":"); err != nil {
+			return err
+		}
+		var arms []*gArm
+		block, err := parseArms(lex, func() error {
+			a := &gArm{}
+			if err := a.Parse(lex); err != nil {
+				return err
+			}
+			arms = append(arms, a)
+			return nil
+		})
+		if block {
+			g.Arms = arms
+		} else {
+			g.Inline = arms
+		}
+		if err != nil {
+			return err
+		}
+	}
+	g.Tokens = lex.Range(start, lex.RawCursor())
+	return nil
+}
+
+// Parse implements participle.Parseable for `for PAT in X: body`.
+func (g *gFor) Parse(lex *lexer.PeekingLexer) error {
+	start := lex.RawCursor()
+	if !isKw(lex.Peek(), "for") {
+		return participle.NextMatch
+	}
+	lex.Next()
+	pat := &gPattern{}
+	if err := pat.Parse(lex); err == participle.NextMatch {
+		return unexpected(lex, "GPattern")
+	} else if err != nil {
+		return err
+	}
+	g.Pat = pat
+	if !isKw(lex.Peek(), "in") {
+		return unexpected(lex, `"in"`)
+	}
+	lex.Next()
+	var err error
+	if g.Iter, err = expectExpr(lex); err != nil {
+		return err
+	}
+	if err := expectPunct(lex, ":"); err != nil {
+		return err
+	}
+	if g.Body, err = expectBody(lex); err != nil {
+		return err
+	}
+	g.Tokens = lex.Range(start, lex.RawCursor())
+	return nil
+}
+
+// Parse implements participle.Parseable for `return [X]`.
+func (g *gReturn) Parse(lex *lexer.PeekingLexer) error {
+	start := lex.RawCursor()
+	if !isKw(lex.Peek(), "return") {
+		return participle.NextMatch
+	}
+	lex.Next()
+	g.Kw = true
+	x := &gExpr{}
+	if err := x.Parse(lex); err == nil {
+		g.X = x
+	} else if err != participle.NextMatch {
+		return err
 	}
 	g.Tokens = lex.Range(start, lex.RawCursor())
 	return nil

@@ -107,17 +107,12 @@ type parsers struct {
 
 	// sub-parsers the hand-matched expression code (exprparse.go) hands
 	// compound constructs to
-	ifP      *participle.Parser[gIf]
-	matchP   *participle.Parser[gMatch]
-	fnLamP   *participle.Parser[gFnLambda]
-	returnP  *participle.Parser[gReturn]
-	braceP   *participle.Parser[gBrace]
-	recvP    *participle.Parser[gReceive]
-	forP     *participle.Parser[gFor]
-	withP    *participle.Parser[gWith]
-	typeP    *participle.Parser[gType]
-	bodyP    *participle.Parser[gBody]
-	patternP *participle.Parser[gPattern]
+	typeDeclP *participle.Parser[gTypeDecl]
+	newtypeP  *participle.Parser[gNewtype]
+	fnLamP    *participle.Parser[gFnLambda]
+	braceP    *participle.Parser[gBrace]
+	recvP     *participle.Parser[gReceive]
+	withP     *participle.Parser[gWith]
 }
 
 var (
@@ -140,17 +135,12 @@ func getParsers() *parsers {
 			expr:  participle.MustBuild[gExprOnly](opts...),
 			stmt:  participle.MustBuild[gStmtOnly](opts...),
 
-			ifP:      participle.MustBuild[gIf](opts...),
-			matchP:   participle.MustBuild[gMatch](opts...),
-			fnLamP:   participle.MustBuild[gFnLambda](opts...),
-			returnP:  participle.MustBuild[gReturn](opts...),
-			braceP:   participle.MustBuild[gBrace](opts...),
-			recvP:    participle.MustBuild[gReceive](opts...),
-			forP:     participle.MustBuild[gFor](opts...),
-			withP:    participle.MustBuild[gWith](opts...),
-			typeP:    participle.MustBuild[gType](opts...),
-			bodyP:    participle.MustBuild[gBody](opts...),
-			patternP: participle.MustBuild[gPattern](opts...),
+			typeDeclP: participle.MustBuild[gTypeDecl](opts...),
+			newtypeP:  participle.MustBuild[gNewtype](opts...),
+			fnLamP:    participle.MustBuild[gFnLambda](opts...),
+			braceP:    participle.MustBuild[gBrace](opts...),
+			recvP:     participle.MustBuild[gReceive](opts...),
+			withP:     participle.MustBuild[gWith](opts...),
 		}
 	})
 	return built
