@@ -10,6 +10,13 @@ import "github.com/alecthomas/participle/v2/lexer"
 //
 // Every struct that needs a span has a Tokens field, which participle
 // fills with the tokens the struct consumed.
+//
+// Structs whose type implements participle.Parseable (gDecl, gFn, gParam,
+// gBody, gBlock, gStmt, gLet, gExpr, gIf, gMatch, gArm, gArmPat, gCondArm,
+// gFor, gReturn, gType, gPattern; see exprparse.go) are matched by hand,
+// and so are the structs only they build (gUnary, gPostfix, gSuffix, …).
+// Their tags are not used by participle; they document the grammar the
+// hand-written matcher implements, which the tests pin down.
 
 type gChunk struct {
 	Decl *gDecl `parser:"@@ Newline*"`
