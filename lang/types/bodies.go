@@ -251,7 +251,9 @@ func (c *Checker) bindParam(p *ast.Param, t Type) {
 // value is thrown away, so a Result value is reported.
 func (c *Checker) bodyExpr(e ast.Expr, hint Type, discard bool) Type {
 	if b, ok := e.(*ast.Block); ok {
-		return c.block(b, hint, discard)
+		t := c.block(b, hint, discard)
+		c.info.Types[b] = t
+		return t
 	}
 	t := c.expr(e, hint)
 	if discard {

@@ -356,14 +356,15 @@ func TestBuiltinsMatchRuntime(t *testing.T) {
 // TestRunFixturesCheckClean checks every run fixture of the corpus: valid
 // programs must produce no diagnostics.
 func TestRunFixturesCheckClean(t *testing.T) {
-	root := filepath.Join("..", "..", "fixtures")
 	var files []string
-	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".mr") {
-			files = append(files, p)
-		}
-		return nil
-	})
+	for _, root := range []string{filepath.Join("..", "..", "fixtures"), filepath.Join("..", "..", "examples"), filepath.Join("..", "..", "conformance")} {
+		filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".mr") {
+				files = append(files, p)
+			}
+			return nil
+		})
+	}
 	for _, p := range files {
 		src, err := os.ReadFile(p)
 		if err != nil {
