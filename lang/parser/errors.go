@@ -316,5 +316,10 @@ func translateInterp(dl *diag.List, f *source.File, toks []lexer.Token, err erro
 		dl.Add(f, ErrInterp, source.Span{Start: ute.Unexpected.Pos.Offset, End: ute.Unexpected.Pos.Offset + 1}, "incomplete expression in string interpolation")
 		return
 	}
+	if ute != nil && expectedOf(err) == "" {
+		// the expression ended but more tokens follow it
+		dl.Add(f, ErrInterp, tokSpan(ute.Unexpected), "expected '}' after the interpolated expression, found %s", describe(ute.Unexpected))
+		return
+	}
 	translate(dl, f, toks, err)
 }
