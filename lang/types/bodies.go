@@ -119,7 +119,7 @@ func (c *Checker) checkGroup(group []*FuncSig) {
 	c.mailboxSites = nil
 	// Unused Result bindings and parameters (§5.2, conservative).
 	for _, o := range c.locals {
-		if !o.result || o.uses > 0 || !isResult(o.Type) {
+		if !o.result || o.uses > 0 || !containsResult(o.Type) {
 			continue
 		}
 		if o.isParam {
@@ -264,7 +264,7 @@ func (c *Checker) bodyExpr(e ast.Expr, hint Type, discard bool) Type {
 
 // checkDiscard reports a Result value whose value is thrown away.
 func (c *Checker) checkDiscard(e ast.Expr, t Type) {
-	if isResult(t) && !hasInvalid(t) {
+	if containsResult(t) && !hasInvalid(t) {
 		c.errorf(ErrResultDiscarded, e.Span(), "Result value must be handled; bind, return, or match it").Hint =
 			"match on Ok/Err, use `?`, `let Ok(v) = … else:`, or return it"
 	}

@@ -562,3 +562,10 @@ fn main():
 func TestGenericEntrySpawnedTwice(t *testing.T) {
 	expectDiags(t, "fn drain():\n    receive:\n        _ -> ()\nfn main():\n    let a: Pid(Int) = spawn(drain)\n    let b: Pid(String) = spawn(drain)\n")
 }
+
+func TestNestedResultObligations(t *testing.T) {
+	pre := "fn risky() -> Result(Int, String): Ok(1)\n"
+	expectDiags(t, pre+"fn main():\n    let rs = [risky(), risky()]\n    println(1)\n", "E5002 this Result binding is never used")
+	expectDiags(t, pre+"fn main():\n    (1, risky())\n    println(1)\n", "E5001 Result value must be handled")
+	expectDiags(t, pre+"fn all() -> List(Result(Int, String)):\n    let rs = [risky()]\n    rs\nfn main():\n    println(List.len(all()))\n")
+}

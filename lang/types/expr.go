@@ -352,6 +352,9 @@ func containsResult(t Type) bool {
 		if r.Def == ResultDef {
 			return true
 		}
+		if r.Def == PidDef {
+			return false // a Pid carries no message value
+		}
 		for _, a := range r.Args {
 			if containsResult(a) {
 				return true
