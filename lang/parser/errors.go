@@ -159,6 +159,15 @@ func splitAlternatives(e string) []string {
 	return append(out, e[start:])
 }
 
+// tokensText joins token values (for small header checks).
+func tokensText(toks []lexer.Token) string {
+	var b strings.Builder
+	for _, t := range toks {
+		b.WriteString(t.Value)
+	}
+	return b.String()
+}
+
 func indexOfToken(toks []lexer.Token, t lexer.Token) int {
 	if t.Type == lexer.EOF {
 		return len(toks)
@@ -291,6 +300,10 @@ func translate(dl *diag.List, f *source.File, toks []lexer.Token, err error) {
 		msg = fmt.Sprintf("expected a field name or tuple index after '.', found %s", describe(t))
 	case t.Type == tPunct && t.Value == "{":
 		msg = "unexpected '{'; blocks are written with ':' and an indented suite"
+	case t.Type == tKeyword && t.Value == "if" && hasPrev && prev.Type == tPunct && prev.Value == ")" && len(toks) > 0 && toks[0].Value == "fn" && !strings.ContainsRune(tokensText(toks[:i]), ':'):
+		msg = "function clause guards (multi-clause functions) are not supported; use match or if in the body"
+	case t.Type == tKeyword && (t.Value == "comptime" || t.Value == "actor" || t.Value == "where" || t.Value == "as"):
+		msg = fmt.Sprintf("'%s' is not supported by this compiler", t.Value)
 	case t.Type == tKeyword && t.Value == "while":
 		msg = "Morrow has no 'while' loop; use 'for' over a range or list, or recursion"
 	case t.Type == tPunct && t.Value == "=" && (want == "" || want == "the end of the line"):

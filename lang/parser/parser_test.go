@@ -297,3 +297,26 @@ func TestUnicodeAndBOM(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
+
+// TestConcurrentParse checks that Parse can run on many goroutines at once
+// (the editor server and parallel tests do this); run with -race.
+func TestConcurrentParse(t *testing.T) {
+	src := "fn main():\n    let xs = [1, 2]\n    match xs:\n        [a, ..rest] -> println(\"{a}\")\n        _ -> ()\n"
+	done := make(chan string, 8)
+	for i := 0; i < 8; i++ {
+		go func() {
+			f, dl := parseString(src)
+			if len(dl) != 0 || len(f.Decls) != 1 {
+				done <- "bad parse"
+				return
+			}
+			done <- sexpr(f.Decls[0])
+		}()
+	}
+	first := <-done
+	for i := 1; i < 8; i++ {
+		if got := <-done; got != first {
+			t.Fatalf("concurrent parses differ:\n%s\n%s", first, got)
+		}
+	}
+}
