@@ -1,0 +1,38 @@
+%% Erlang twin of message_before_down.mr (see that file for what is observed).
+-module(message_before_down).
+-export([main/0]).
+
+-import(morrow_obs, [say/1, reason/1]).
+
+main() -> morrow_obs:run(fun observer/0).
+
+burst(To, Count, Divisor) ->
+    [To ! I || I <- lists:seq(1, Count)],
+    To ! 100 div Divisor,
+    ok.
+
+observer() ->
+    Own = self(),
+    {_, _} = spawn_monitor(fun() -> burst(Own, 3, 0) end),
+    next_event(),
+    next_event(),
+    next_event(),
+    next_event(),
+    {_, _} = spawn_monitor(fun() -> burst(Own, 2, 50) end),
+    next_event(),
+    next_event(),
+    next_event(),
+    next_event(),
+    receive
+        N when is_integer(N) -> say(["unexpected message ", integer_to_list(N)]);
+        {'DOWN', _, process, _, Reason} -> say(["unexpected down ", reason(Reason)]);
+        {'EXIT', _, Reason} -> say(["unexpected exit ", reason(Reason)])
+    after 0 -> say("no more events")
+    end.
+
+next_event() ->
+    receive
+        N when is_integer(N) -> say(["message ", integer_to_list(N)]);
+        {'DOWN', _, process, _, Reason} -> say(["down ", reason(Reason)]);
+        {'EXIT', _, Reason} -> say(["exit ", reason(Reason)])
+    end.
