@@ -425,6 +425,20 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 		}
 	}
 	ts := c.checkPositional(x, ps, name)
+	if name == "List.len" || name == "List.is_empty" {
+		// Reading metadata does not handle the Results inside (§5.2).
+		for _, a := range x.Args {
+			if id, ok := a.Value.(*ast.Ident); ok {
+				if o := c.info.Uses[id]; o != nil && o.Kind == ObjLocal && !c.dead {
+					c.whenResolved(o.Type, func(t Type) {
+						if containsResult(t) {
+							o.uses--
+						}
+					})
+				}
+			}
+		}
+	}
 	switch spec.kind {
 	case bkPrint, bkShow:
 		if len(ts) > 0 && ts[0] != nil {

@@ -569,3 +569,9 @@ func TestNestedResultObligations(t *testing.T) {
 	expectDiags(t, pre+"fn main():\n    (1, risky())\n    println(1)\n", "E5001 Result value must be handled")
 	expectDiags(t, pre+"fn all() -> List(Result(Int, String)):\n    let rs = [risky()]\n    rs\nfn main():\n    println(List.len(all()))\n")
 }
+
+func TestMetadataDoesNotHandle(t *testing.T) {
+	pre := "fn risky() -> Result(Int, String): Ok(1)\n"
+	expectDiags(t, pre+"fn main():\n    let rs = [risky()]\n    println(List.len(rs))\n", "E5002 this Result binding is never used")
+	expectDiags(t, pre+"fn main():\n    let xs = [1]\n    println(List.len(xs))\n")
+}
