@@ -73,10 +73,10 @@ func scenarios(t *testing.T) []string {
 }
 
 // TestScenarioFiles checks the shape of the suite without running anything,
-// so it runs in every `go test ./...`: every scenario has both twins, the
-// Morrow programs render reasons with one identical function, and the
-// Erlang programs go through the mapping module instead of spelling
-// Morrow's reason vocabulary themselves.
+// so it runs in every `go test ./...`: every scenario has both twins and a
+// row in docs/conformance.md, the Morrow programs render reasons with one
+// identical function, and the Erlang programs go through the mapping module
+// instead of spelling Morrow's reason vocabulary themselves.
 func TestScenarioFiles(t *testing.T) {
 	names := scenarios(t)
 	if len(names) < minScenarios {
@@ -100,8 +100,16 @@ func TestScenarioFiles(t *testing.T) {
 		t.Errorf("mapping module missing: %v", err)
 	}
 
+	doc, err := os.ReadFile(filepath.Join("..", "docs", "conformance.md"))
+	if err != nil {
+		t.Fatalf("docs/conformance.md: %v", err)
+	}
+
 	var canonical, canonicalFrom string
 	for _, n := range names {
+		if !strings.Contains(string(doc), "| `"+n+"` |") {
+			t.Errorf("docs/conformance.md: the scenario table has no row for %s", n)
+		}
 		mr, err := os.ReadFile(filepath.Join(scenarioDir, n+".mr"))
 		if err != nil {
 			t.Fatal(err)

@@ -23,9 +23,19 @@
 %%     still finds the monitor active. monitor/1 below waits until the DOWN
 %%     is in the message queue, which is the state Morrow is in on return.
 %%   * DemonitorOptions(flush, info) is the option list [flush, info].
+%%   * Monitoring oneself: OTP 25 agrees with Morrow (a fresh reference, no
+%%     DOWN, demonitor with info returns false), so nothing is mapped.
+%%   * A Morrow defer is try ... after. Morrow runs cleanup when an exit
+%%     signal (other than a direct Kill) terminates a process; OTP runs no
+%%     code in a process an exit signal terminates. Scenarios observe
+%%     cleanup only where the models agree: Process.exit / exit/1, checked
+%%     faults, and direct Kill (neither runs it).
+%%   * Signal-only details: exit(self(), normal) has an OTP special case and
+%%     is never used; a Morrow self-signal with Normal is not compared.
 %%   * Finite quotas (256 lifecycle reservations per process, 4,096 per
-%%     invocation, 4,096-byte reason text) have no OTP counterpart and are
-%%     not compared.
+%%     invocation, 4,096-byte reason text), WrongMonitorOwner and the
+%%     first-committed-reason rule for faulting cleanup have no OTP
+%%     counterpart and are not compared.
 -module(morrow_obs).
 
 -export([run/1, say/1, reason/1, bool/1, monitor/1, demonitor/3,
