@@ -202,8 +202,6 @@ func Parse(f *source.File) (*ast.File, diag.List) {
 			continue
 		}
 		cstart := toks[0].Pos.Offset
-		cend := f.Src
-		_ = cend
 		lastOff := toks[len(toks)-1].Pos.Offset
 		hasLexErr := rangeHas(errOffs, cstart, lastOff+1)
 		if d := unsupported(toks); d != nil {
@@ -216,7 +214,7 @@ func Parse(f *source.File) (*ast.File, diag.List) {
 			}
 			continue
 		}
-		g, err := lw.p.parseChunk(f, toks, lastOff)
+		g, err := lw.p.parseChunk(toks)
 		if err != nil {
 			if !hasLexErr {
 				translate(&dl, f, toks, err)
@@ -283,7 +281,7 @@ func unsupported(toks []lexer.Token) ast.Decl {
 }
 
 // parseChunk runs the declaration grammar over one declaration's tokens.
-func (p *parsers) parseChunk(f *source.File, toks []lexer.Token, lastOff int) (g *gChunk, err error) {
+func (p *parsers) parseChunk(toks []lexer.Token) (g *gChunk, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			g, err = nil, &participle.ParseError{Msg: fmt.Sprint("internal parser error: ", r), Pos: toks[0].Pos}
