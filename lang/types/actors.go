@@ -274,3 +274,65 @@ func (c *Checker) checkActorEffects(order []*FuncSig, callees func(*FuncSig) []*
 		}
 	}
 }
+
+// obligationSite is a let-bound Result whose later statements are
+// scanned for exits that leave it unhandled.
+type obligationSite struct {
+	obj  *Object
+	rest []ast.Stmt // the statements after the let, in the same block
+}
+
+// checkObligationPaths reports an exit (return, ?, or a call that never
+// returns, such as Process.exit) that is reached after a Result was bound
+// and before any statement uses it (§5.2: terminal exits count as exit
+// paths). It is conservative: any use, in any branch, counts as handling
+// for the statements that follow it.
+func (c *Checker) checkObligationPaths(site obligationSite) {
+	if !containsResult(site.obj.Type) || site.obj.uses == 0 {
+		return
+	}
+	for _, s := range site.rest {
+		used, exit := false, ast.Node(nil)
+		walkIf(s, func(n ast.Node) bool {
+			if used || exit != nil {
+				return false
+			}
+			switch x := n.(type) {
+			case *ast.Lambda:
+				return false
+			case *ast.Ident:
+				if c.info.Uses[x] == site.obj {
+					used = true
+				}
+			case *ast.Return, *ast.Try:
+				exit = x
+			case *ast.Call:
+				if isNever(c.info.Types[x]) {
+					// Arguments are evaluated first: a use there still counts.
+					for _, a := range x.Args {
+						walkE(a.Value, func(m ast.Node) bool {
+							if id, ok := m.(*ast.Ident); ok && c.info.Uses[id] == site.obj {
+								used = true
+							}
+							return true
+						})
+					}
+					if !used {
+						exit = x
+					}
+				}
+			}
+			return true
+		})
+		if used {
+			return
+		}
+		if exit != nil {
+			d := c.errorf(ErrResultExit, exit.Span(), "Result obligation remains unhandled on this exit")
+			d.Notes = []string{"'" + site.obj.Name + "' is a Result that has not been matched, returned or passed on yet"}
+			d.Hint = "handle it first, or register a handler with `defer`"
+			site.obj.uses = -1 << 30 // reported; suppress the unused-binding error
+			return
+		}
+	}
+}

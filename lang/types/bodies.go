@@ -117,9 +117,13 @@ func (c *Checker) checkGroup(group []*FuncSig) {
 		c.checkMailbox(ms)
 	}
 	c.mailboxSites = nil
+	for _, ob := range c.obligations {
+		c.checkObligationPaths(ob)
+	}
+	c.obligations = nil
 	// Unused Result bindings and parameters (§5.2, conservative).
 	for _, o := range c.locals {
-		if !o.result || o.uses > 0 || !containsResult(o.Type) {
+		if !o.result || o.uses > 0 || o.uses < -1<<20 || !containsResult(o.Type) {
 			continue
 		}
 		if o.isParam {

@@ -186,6 +186,8 @@ type Checker struct {
 	deferExprs   []ast.Expr
 	funcValues   []*ast.Ident
 	spawnEntries map[*ast.Ident]bool
+	// obligations are the let-bound Results of the group, for the exit-path rule.
+	obligations []obligationSite
 	// inGroup holds the functions of the group being checked.
 	inGroup map[*FuncSig]bool
 }

@@ -575,3 +575,13 @@ func TestMetadataDoesNotHandle(t *testing.T) {
 	expectDiags(t, pre+"fn main():\n    let rs = [risky()]\n    println(List.len(rs))\n", "E5002 this Result binding is never used")
 	expectDiags(t, pre+"fn main():\n    let xs = [1]\n    println(List.len(xs))\n")
 }
+
+func TestObligationExitPaths(t *testing.T) {
+	pre := "fn risky() -> Result(Int, String): Ok(1)\nfn handle(r: Result(Int, String)) -> Int:\n    match r:\n        Ok(n) -> n\n        Err(_) -> 0\n"
+	expectDiags(t, pre+"fn f(x: Int) -> Int:\n    let r = risky()\n    if x > 0: return 0\n    handle(r)\nfn main():\n    println(f(1))\n",
+		"E5007 Result obligation remains unhandled on this exit")
+	// A defer handler registered before the exit covers it.
+	expectDiags(t, pre+"fn settle(r: Result(Int, String)):\n    println(handle(r))\nfn f(x: Int) -> Int:\n    let r = risky()\n    defer settle(r)\n    if x > 0: return 0\n    1\nfn main():\n    println(f(1))\n")
+	// Handling before the exit is fine.
+	expectDiags(t, pre+"fn f(x: Int) -> Int:\n    let r = risky()\n    let n = handle(r)\n    if x > 0: return 0\n    n\nfn main():\n    println(f(1))\n")
+}
