@@ -23,10 +23,18 @@
 //     arm reachability use a usefulness algorithm (exhaust.go).
 //  5. Result obligations use the conservative first version of §5.2:
 //     discarded Result statements, unused Result bindings and parameters,
-//     and a Result left as the value of a Unit function.
+//     a Result left as the value of a Unit function, exits reached before a
+//     bound Result is used, wildcard-only matches and nested wildcards.
+//  6. Actor contexts (actors.go): every function's mailbox type is shared
+//     by its receives and Process.self(), propagated through calls (generic
+//     mailboxes are instantiated per call) and into spawn sites; mailbox
+//     effects are computed over the call graph so that main cannot call a
+//     receiving function; receive guards and deferred actor helpers are
+//     restricted as §5.3 and §5.4 say.
 //
 // Results are recorded in Info side tables keyed by AST node; the tree is
-// never modified.
+// never modified. docs/checker.md lists the decisions the specification
+// leaves open.
 package types
 
 import (
