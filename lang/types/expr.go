@@ -469,7 +469,22 @@ func (c *Checker) pathError(p *ast.Path, msg string, proc bool) {
 	case strings.HasPrefix(msg, "unknown function"):
 		code = ErrUnknownMember
 	}
-	c.errorf(code, p.Span(), "%s", msg)
+	d := c.errorf(code, p.Span(), "%s", msg)
+	// Suggest a builtin of the same module with a close name.
+	name := p.String()
+	if i := strings.LastIndex(name, "."); i > 0 {
+		best, bestD := "", 3
+		for n := range builtinSigs {
+			if strings.HasPrefix(n, name[:i+1]) {
+				if dd := editDistance(name, n); dd < bestD || dd == bestD && n < best {
+					best, bestD = n, dd
+				}
+			}
+		}
+		if best != "" {
+			d.Hint = "did you mean '" + best + "'?"
+		}
+	}
 }
 
 func (c *Checker) path(x *ast.Path) Type {
