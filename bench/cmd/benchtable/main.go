@@ -1,0 +1,115 @@
+// Command benchtable runs Morrow's benchmark suite (package bench) against
+// Erlang/OTP and prints the side-by-side table of RUNTIME.md §4: workload,
+// Morrow figure, BEAM figure, ratio, at 1 and 2 schedulers.
+//
+//	go run ./bench/cmd/benchtable                 # the full suite
+//	go run ./bench/cmd/benchtable -quick          # small sizes, a smoke test
+//	go run ./bench/cmd/benchtable -only ring,fib -runs 5 -markdown
+//
+// The Morrow side runs in this process (engine.Run, timed, minus an empty
+// program's run); the BEAM side runs `erl +S N:N` once per run and reads
+// the time the Erlang code measured itself. Each figure is the best of
+// -runs runs. Progress goes to stderr, the table to stdout. The exit
+// status is 1 when a figure could not be measured (a wrong check value, a
+// fault, a timeout), 0 otherwise; missed targets do not fail the command.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/morrow-lang/morrow/bench"
+)
+
+func main() { os.Exit(run()) }
+
+func run() int {
+	var (
+		only     = flag.String("only", "", "comma-separated workloads (default: all): "+names())
+		sched    = flag.String("schedulers", "1,2", "comma-separated scheduler counts")
+		runs     = flag.Int("runs", 3, "runs per figure; the best one is reported")
+		quick    = flag.Bool("quick", false, "use small sizes (a smoke test, not a measurement)")
+		sizes    = flag.String("size", "", "size overrides, e.g. ring=100000,fib=25")
+		steal    = flag.Bool("steal", true, "Morrow work stealing at more than one scheduler (BEAM always steals)")
+		noErlang = flag.Bool("no-erlang", false, "skip the BEAM side")
+		erl      = flag.String("erl", "", "erl executable (default: from PATH)")
+		erlc     = flag.String("erlc", "", "erlc executable (default: from PATH)")
+		markdown = flag.Bool("markdown", false, "print the table as Markdown")
+		timeout  = flag.Duration("timeout", 10*time.Minute, "limit per run")
+		quiet    = flag.Bool("q", false, "no progress lines on stderr")
+	)
+	flag.Parse()
+	if flag.NArg() > 0 {
+		fmt.Fprintf(os.Stderr, "benchtable: unexpected arguments %q\n", flag.Args())
+		return 2
+	}
+	o := bench.Options{Runs: *runs, Quick: *quick, Steal: *steal, Timeout: *timeout, Sizes: map[string]int{}}
+	if !*quiet {
+		o.Log = os.Stderr
+	}
+	if *only != "" {
+		o.Workloads = strings.Split(*only, ",")
+	}
+	for _, s := range strings.Split(*sched, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 1 || n > 64 {
+			fmt.Fprintf(os.Stderr, "benchtable: bad scheduler count %q\n", s)
+			return 2
+		}
+		o.Schedulers = append(o.Schedulers, n)
+	}
+	if *sizes != "" {
+		for _, kv := range strings.Split(*sizes, ",") {
+			k, v, ok := strings.Cut(kv, "=")
+			n, err := strconv.Atoi(v)
+			if !ok || err != nil {
+				fmt.Fprintf(os.Stderr, "benchtable: bad size %q (want name=N)\n", kv)
+				return 2
+			}
+			o.Sizes[k] = n
+		}
+	}
+	if !*noErlang {
+		e, err := bench.NewErlang(*erl, *erlc)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "benchtable: %v\n(use -no-erlang to run the Morrow side alone)\n", err)
+			return 1
+		}
+		defer e.Close()
+		o.Erlang = e
+	}
+	env := bench.Environment(o.Erlang)
+	rows, err := bench.Measure(o)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "benchtable: %v\n", err)
+		return 2
+	}
+	fmt.Printf("Morrow vs BEAM: %s\n", env)
+	fmt.Printf("best of %d run(s); Morrow work stealing %v; ratio: Morrow/BEAM for rates and memory, BEAM/Morrow for times\n\n", o.Runs, *steal)
+	bench.WriteTable(os.Stdout, rows, *markdown)
+	failed := false
+	for _, r := range rows {
+		if r.Morrow.Err != nil || (o.Erlang != nil && r.Beam.Err != nil && r.Workload.Kind != bench.CompileRate) {
+			failed = true
+		}
+	}
+	if failed {
+		fmt.Println()
+		fmt.Println("not measured:")
+		bench.WriteFailures(os.Stdout, rows)
+		return 1
+	}
+	return 0
+}
+
+func names() string {
+	var n []string
+	for _, w := range bench.Workloads {
+		n = append(n, w.Name)
+	}
+	return strings.Join(n, ", ")
+}

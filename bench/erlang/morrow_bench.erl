@@ -1,0 +1,265 @@
+%% morrow_bench: the BEAM side of Morrow's benchmark suite (bench/).
+%%
+%% Each workload does the same work as bench/morrow/<name>.mr and prints
+%% one line
+%%
+%%     morrow-bench <name> size=<N> micros=<elapsed> check=<value> [bytes_per_process=<B>]
+%%
+%% timed inside the VM with erlang:monotonic_time/1, from before the first
+%% process is spawned until the result is known, so VM start-up and
+%% shutdown are excluded. The benchtable driver turns the elapsed time into
+%% the workload's figure and verifies the check value.
+%%
+%% Usage: erl -noshell +S 1:1 -pa DIR -run morrow_bench main pingpong 1000000 -s init stop
+-module(morrow_bench).
+-export([main/1]).
+
+main([Name, SizeText]) ->
+    Size = list_to_integer(SizeText),
+    {Micros, Check, Extra} = run(list_to_atom(Name), Size),
+    io:format("morrow-bench ~s size=~b micros=~b check=~s~s~n",
+              [Name, Size, Micros, Check, Extra]).
+
+timed(Fun) ->
+    T0 = erlang:monotonic_time(microsecond),
+    Check = Fun(),
+    T1 = erlang:monotonic_time(microsecond),
+    {T1 - T0, Check, ""}.
+
+run(pingpong, N) -> timed(fun() -> pingpong(N) end);
+run(ring, N) -> timed(fun() -> ring(1000, N) end);
+run(counting, N) -> timed(fun() -> counting(N) end);
+run(request_reply, N) -> timed(fun() -> request_reply(32, N) end);
+run(spawn, N) -> timed(fun() -> spawn_many(N) end);
+run(lifecycle, N) -> timed(fun() -> lifecycle(N) end);
+run(fib, N) -> timed(fun() -> fib_in_process(N) end);
+run(skynet, N) -> timed(fun() -> skynet(N) end);
+run(idle, N) -> idle(N).
+
+%% ping-pong: two processes, N round trips (2N messages).
+pingpong(N) ->
+    Main = self(),
+    Pong = spawn(fun pong/0),
+    spawn(fun() -> Main ! {done, ping(Pong, N, 0)}, Pong ! quit end),
+    receive {done, Last} -> integer_to_list(Last) end.
+
+ping(_Pong, 0, Last) -> Last;
+ping(Pong, K, Last) ->
+    Pong ! {ping, self(), Last},
+    receive Next -> ping(Pong, K - 1, Next) end.
+
+pong() ->
+    receive
+        {ping, From, N} -> From ! N + 1, pong();
+        quit -> ok
+    end.
+
+%% ring: Procs processes in a ring; a token makes Hops hops, then a stop
+%% message goes round once so that every process exits.
+ring(Procs, Hops) ->
+    Main = self(),
+    spawn(fun() -> ring_leader(Main, Procs, Hops) end),
+    receive {done, Made} -> integer_to_list(Made) end.
+
+ring_leader(Main, Procs, Hops) ->
+    Next = ring_build(Procs - 1, self()),
+    Next ! {hop, Hops - 1},
+    ring_lead(Main, Next, Hops).
+
+ring_build(0, Next) -> Next;
+ring_build(K, Next) -> ring_build(K - 1, spawn(fun() -> ring_relay(Next) end)).
+
+ring_relay(Next) ->
+    receive
+        {hop, 0} -> Next ! stop, ring_stopping();
+        {hop, N} -> Next ! {hop, N - 1}, ring_relay(Next);
+        stop -> Next ! stop
+    end.
+
+ring_stopping() ->
+    receive stop -> ok end.
+
+ring_lead(Main, Next, Hops) ->
+    receive
+        {hop, 0} -> Next ! stop, receive stop -> Main ! {done, Hops} end;
+        {hop, N} -> Next ! {hop, N - 1}, ring_lead(Main, Next, Hops);
+        stop -> Next ! stop, Main ! {done, Hops}
+    end.
+
+%% counting: N increments to one counter in batches of 1000, each batch
+%% followed by a sync that the counter answers with its count (Morrow
+%% mailboxes hold at most 4,096 messages, so both sides pace the sender).
+counting(N) ->
+    Main = self(),
+    Counter = spawn(fun() -> counter(0) end),
+    spawn(fun() -> Main ! {done, count_batches(Counter, N div 1000, 0)} end),
+    receive {done, Count} -> Counter ! stop, integer_to_list(Count) end.
+
+counter(C) ->
+    receive
+        inc -> counter(C + 1);
+        {sync, From} -> From ! C, counter(C);
+        stop -> ok
+    end.
+
+count_batches(_Counter, 0, Last) -> Last;
+count_batches(Counter, K, _Last) ->
+    count_send(Counter, 1000),
+    Counter ! {sync, self()},
+    receive C -> count_batches(Counter, K - 1, C) end.
+
+count_send(_Counter, 0) -> ok;
+count_send(Counter, K) -> Counter ! inc, count_send(Counter, K - 1).
+
+%% request-reply: Clients clients, each making N calls to one server.
+request_reply(Clients, N) ->
+    Main = self(),
+    Server = spawn(fun server/0),
+    Collector = spawn(fun() -> Main ! {done, rr_collect(Clients, 0)} end),
+    [spawn(fun() -> Collector ! {client, rr_client(Server, N, 0)} end)
+     || _ <- lists:seq(1, Clients)],
+    receive {done, Sum} -> Server ! stop, integer_to_list(Sum) end.
+
+server() ->
+    receive
+        {req, From, X} -> From ! X + 1, server();
+        stop -> ok
+    end.
+
+rr_client(_Server, 0, Replies) -> Replies;
+rr_client(Server, K, Replies) ->
+    Server ! {req, self(), K},
+    receive R when R =:= K + 1 -> rr_client(Server, K - 1, Replies + 1) end.
+
+rr_collect(0, Sum) -> Sum;
+rr_collect(K, Sum) -> receive {client, R} -> rr_collect(K - 1, Sum + R) end.
+
+%% spawn: N processes that each send one message and exit, spawned in
+%% batches of 1000 whose messages are collected before the next batch.
+spawn_many(N) ->
+    Main = self(),
+    spawn(fun() -> Main ! {done, spawn_batches(N div 1000, 0)} end),
+    receive {done, Count} -> integer_to_list(Count) end.
+
+spawn_batches(0, Count) -> Count;
+spawn_batches(K, Count) ->
+    Me = self(),
+    spawn_batch(Me, 1000),
+    spawn_batches(K - 1, Count + spawn_collect(1000, 0)).
+
+spawn_batch(_Me, 0) -> ok;
+spawn_batch(Me, K) -> spawn(fun() -> Me ! one end), spawn_batch(Me, K - 1).
+
+spawn_collect(0, Got) -> Got;
+spawn_collect(K, Got) -> receive one -> spawn_collect(K - 1, Got + 1) end.
+
+%% lifecycle: N workers started with spawn_monitor in batches of 200; every
+%% second one fails (exit with a fault reason, which, like a Morrow isolated
+%% fault, logs nothing), and all Downs are collected.
+lifecycle(N) ->
+    Main = self(),
+    spawn(fun() -> Main ! {done, life_batches(N div 200, 0, 0)} end),
+    receive {done, {Normal, Faulted}} ->
+        "normal:" ++ integer_to_list(Normal) ++ ",fault:" ++ integer_to_list(Faulted)
+    end.
+
+life_batches(0, Normal, Faulted) -> {Normal, Faulted};
+life_batches(K, Normal, Faulted) ->
+    life_spawn(200),
+    {N2, F2} = life_collect(200, Normal, Faulted),
+    life_batches(K - 1, N2, F2).
+
+life_spawn(0) -> ok;
+life_spawn(K) ->
+    case K rem 2 of
+        0 -> spawn_monitor(fun() -> ok end);
+        1 -> spawn_monitor(fun() -> exit({fault, 4}) end)
+    end,
+    life_spawn(K - 1).
+
+life_collect(0, Normal, Faulted) -> {Normal, Faulted};
+life_collect(K, Normal, Faulted) ->
+    receive
+        {'DOWN', _, process, _, normal} -> life_collect(K - 1, Normal + 1, Faulted);
+        {'DOWN', _, process, _, {fault, _}} -> life_collect(K - 1, Normal, Faulted + 1)
+    end.
+
+%% fib: body-recursive fib(N) inside one process.
+fib_in_process(N) ->
+    Main = self(),
+    spawn(fun() -> Main ! {done, fib(N)} end),
+    receive {done, F} -> integer_to_list(F) end.
+
+fib(N) when N < 2 -> N;
+fib(N) -> fib(N - 1) + fib(N - 2).
+
+%% skynet: a tree of processes, fan-out 10, with N leaves numbered 0..N-1;
+%% every process reports the sum of its subtree to its parent.
+skynet(N) ->
+    Main = self(),
+    spawn(fun() -> skynet_node(Main, 0, N) end),
+    receive {sum, S} -> integer_to_list(S) end.
+
+skynet_node(Parent, Num, 1) -> Parent ! {sum, Num};
+skynet_node(Parent, Num, Size) ->
+    Me = self(),
+    Sub = Size div 10,
+    [spawn(fun() -> skynet_node(Me, Num + I * Sub, Sub) end) || I <- lists:seq(0, 9)],
+    Parent ! {sum, skynet_collect(10, 0)}.
+
+skynet_collect(0, Sum) -> Sum;
+skynet_collect(K, Sum) -> receive {sum, S} -> skynet_collect(K - 1, Sum + S) end.
+
+%% idle: bytes per process of N processes parked in receive, from the
+%% growth of erlang:memory(processes). As in idle.mr, processes are started
+%% in batches of 1000, each acknowledges before it parks, and each knows
+%% the one started before it, so a stop sent to the last one walks back
+%% through all of them. The elapsed time reported is the start-up time.
+idle(N) ->
+    Main = self(),
+    erlang:garbage_collect(),
+    Before = erlang:memory(processes),
+    T0 = erlang:monotonic_time(microsecond),
+    Coordinator = spawn(fun() -> idle_coordinator(Main, N) end),
+    receive {parked, T1} -> ok end,
+    erlang:garbage_collect(),
+    After = erlang:memory(processes),
+    Coordinator ! release,
+    receive {released, Count} -> ok end,
+    {T1 - T0, integer_to_list(Count),
+     io_lib:format(" bytes_per_process=~.1f", [(After - Before) / N])}.
+
+idle_coordinator(Main, N) ->
+    Last = idle_batches(N div 1000, none),
+    erlang:garbage_collect(),
+    Main ! {parked, erlang:monotonic_time(microsecond)},
+    receive release -> ok end,
+    case Last of
+        none -> ok;
+        P -> P ! stop
+    end,
+    Main ! {released, N}.
+
+idle_batches(0, Last) -> Last;
+idle_batches(K, Last) ->
+    Next = idle_start(self(), 1000, Last),
+    idle_ready(1000),
+    idle_batches(K - 1, Next).
+
+idle_start(_Me, 0, Prev) -> Prev;
+idle_start(Me, K, Prev) ->
+    P = spawn(fun() -> idle_parked(Me, Prev) end),
+    idle_start(Me, K - 1, P).
+
+idle_parked(Parent, Prev) ->
+    Parent ! ready,
+    receive
+        stop ->
+            case Prev of
+                none -> ok;
+                P -> P ! stop
+            end
+    end.
+
+idle_ready(0) -> ok;
+idle_ready(K) -> receive ready -> idle_ready(K - 1) end.
