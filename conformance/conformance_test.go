@@ -227,6 +227,12 @@ func setupErlang(t *testing.T, names []string) *erlang {
 	if err != nil {
 		t.Fatalf("erlang side: erlc failed: %v\n%s", err, out)
 	}
+	rel, err := exec.CommandContext(ctx, erlBin, "-noshell", "-eval",
+		`io:format("~s", [erlang:system_info(otp_release)]), halt().`).Output()
+	if err != nil {
+		t.Fatalf("erlang side: erl does not start: %v", err)
+	}
+	t.Logf("comparing against Erlang/OTP %s (%s)", rel, erlBin)
 	return &erlang{bin: erlBin, beamDir: dir}
 }
 
