@@ -1,5 +1,5 @@
 // Package archtest enforces the import edges of docs/architecture.md with
-// `go list`: the compiler front end never reaches into the process
+// `go list` (each package's transitive .Deps, as `go list -deps` prints): the compiler front end never reaches into the process
 // runtime, the VM never reaches into the scheduler or process table (it
 // calls back through its Host interface), and running a .mrb file never
 // needs the front end.
@@ -54,31 +54,28 @@ func moduleRoot(t *testing.T) string {
 }
 
 // deps maps every package of the module to its transitive module-local
-// dependencies, using `go list -deps` once per package.
+// dependencies. One `go list` call reports each package's .Deps, the same
+// closure `go list -deps PKG` prints, without a process per package.
 func deps(t *testing.T) map[string][]string {
 	t.Helper()
-	cmd := exec.Command("go", "list", "-e", "-f", "{{.ImportPath}}", "./...")
+	cmd := exec.Command("go", "list", "-e", "-f", "{{.ImportPath}}:{{join .Deps \" \"}}", "./...")
 	cmd.Dir = moduleRoot(t)
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}
 	result := map[string][]string{}
-	for _, pkg := range strings.Fields(string(out)) {
-		cmd := exec.Command("go", "list", "-e", "-deps", "-f", "{{.ImportPath}}", pkg)
-		cmd.Dir = moduleRoot(t)
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("go list -deps %s: %v", pkg, err)
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		pkg, list, ok := strings.Cut(line, ":")
+		if !ok || !strings.HasPrefix(pkg, module) {
+			continue
 		}
 		rel := strings.TrimPrefix(strings.TrimPrefix(pkg, module), "/")
-		for _, d := range strings.Fields(string(out)) {
-			if d != pkg && strings.HasPrefix(d, module+"/") {
+		result[rel] = nil
+		for _, d := range strings.Fields(list) {
+			if strings.HasPrefix(d, module+"/") {
 				result[rel] = append(result[rel], strings.TrimPrefix(d, module+"/"))
 			}
-		}
-		if _, ok := result[rel]; !ok {
-			result[rel] = nil
 		}
 	}
 	return result
