@@ -1,11 +1,13 @@
 package types_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/morrow-lang/morrow/lang/ast"
 	"github.com/morrow-lang/morrow/lang/diag"
@@ -398,11 +400,18 @@ func FuzzCheck(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, src string) {
 		sf := source.NewFile("fuzz.mr", []byte(src))
+		start := time.Now()
 		af, _ := parser.Parse(sf)
 		if af == nil {
 			return
 		}
+		// A watchdog turns a hang into a crash the fuzzer records.
+		watchdog := time.AfterFunc(10*time.Second, func() { panic(fmt.Sprintf("Check hangs on %q", src)) })
 		types.Check(af)
+		watchdog.Stop()
+		if d := time.Since(start); d > 2*time.Second {
+			t.Logf("slow input (%v): %q", d, src)
+		}
 	})
 }
 
