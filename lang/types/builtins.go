@@ -394,3 +394,14 @@ func (p *sigParser) typ() Type {
 func isWordByte(b byte) bool {
 	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
 }
+
+// coreCtor reports the constructor names no user declaration may take:
+// those of Option and Result. The prelude's Ordering constructors (Less,
+// Equal, Greater) may be shadowed by a user type's.
+func coreCtor(name string) bool {
+	switch name {
+	case "Some", "None", "Ok", "Err":
+		return true
+	}
+	return false
+}

@@ -398,7 +398,7 @@ func (c *Checker) declParamScope(params []*TParam) func(string) Type {
 }
 
 func (c *Checker) addCtor(ct *Ctor, span source.Span) {
-	if reservedNames[ct.Name] || builtinCtor(ct.Name) != nil || builtinModules[ct.Name] {
+	if reservedNames[ct.Name] || coreCtor(ct.Name) || builtinModules[ct.Name] {
 		c.errorf(ErrReservedName, span, "constructor name '%s' is reserved for a builtin", ct.Name)
 		return
 	}
@@ -620,7 +620,7 @@ func (c *Checker) collectFuncs() {
 			continue
 		}
 		prev = fd
-		if reservedNames[fd.Name] || builtinModules[fd.Name] || c.ctors[fd.Name] != nil || builtinCtor(fd.Name) != nil {
+		if reservedNames[fd.Name] || builtinModules[fd.Name] || c.ctors[fd.Name] != nil || coreCtor(fd.Name) {
 			c.errorf(ErrReservedName, fd.NameSpan, "function name '%s' is reserved for a builtin", fd.Name)
 		}
 		sig := c.makeSig(fd)

@@ -594,3 +594,7 @@ func TestObligationExitPaths(t *testing.T) {
 	// Handling before the exit is fine.
 	expectDiags(t, pre+"fn f(x: Int) -> Int:\n    let r = risky()\n    let n = handle(r)\n    if x > 0: return 0\n    n\nfn main():\n    println(f(1))\n")
 }
+
+func TestUserOrderingShadowsPrelude(t *testing.T) {
+	expectDiags(t, "type Cmp derive(Show):\n    Less\n    Equal\n    Greater\nfn main():\n    println(Less)\n")
+}
