@@ -519,6 +519,21 @@ func (c *Checker) showable(t Type, span source.Span, print, top bool) bool {
 				return false
 			}
 		}
+		// A derived Show renders the fields, so they need Show too.
+		if !r.Def.Builtin && !c.showSeen[r.Def] {
+			c.showSeen[r.Def] = true
+			defer delete(c.showSeen, r.Def)
+			for _, ct := range r.Def.Ctors {
+				for _, f := range ct.Fields {
+					if _, isParam := Resolve(f).(*TParam); isParam {
+						continue // instantiated arguments were checked above
+					}
+					if !c.showable(f, span, print, false) {
+						return false
+					}
+				}
+			}
+		}
 		return true
 	}
 	return true

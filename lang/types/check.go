@@ -196,6 +196,8 @@ type Checker struct {
 	spawnEntries map[*ast.Ident]bool
 	// obligations are the let-bound Results of the group, for the exit-path rule.
 	obligations []obligationSite
+	// showSeen guards the recursion of showable through recursive types.
+	showSeen map[*TypeDef]bool
 	// inGroup holds the functions of the group being checked.
 	inGroup map[*FuncSig]bool
 }
@@ -254,6 +256,7 @@ func Check(f *ast.File) (*Info, diag.List) {
 		funcs:        map[string]*FuncSig{},
 		rootLambdas:  map[*ast.Lambda]bool{},
 		spawnEntries: map[*ast.Ident]bool{},
+		showSeen:     map[*TypeDef]bool{},
 		info: &Info{
 			Types:      map[ast.Expr]Type{},
 			Uses:       map[ast.Node]*Object{},

@@ -598,3 +598,8 @@ func TestObligationExitPaths(t *testing.T) {
 func TestUserOrderingShadowsPrelude(t *testing.T) {
 	expectDiags(t, "type Cmp derive(Show):\n    Less\n    Equal\n    Greater\nfn main():\n    println(Less)\n")
 }
+
+func TestShowNeedsFieldShow(t *testing.T) {
+	expectDiags(t, "type Inner:\n    n: Int\ntype Outer derive(Show):\n    inner: Inner\nfn main():\n    println(Outer(Inner(1)))\n", "E3019 type test.Inner has no implementation of Show")
+	expectDiags(t, "type Tree derive(Show):\n    Leaf\n    Node(Tree, Int, Tree)\nfn main():\n    println(Node(Leaf, 1, Leaf))\n")
+}
