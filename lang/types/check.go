@@ -648,6 +648,7 @@ func (c *Checker) makeSig(fd *ast.FnDecl) *FuncSig {
 		return p
 	}
 	seen := map[string]bool{}
+	seenLabel := map[string]bool{}
 	pubMissing := false
 	if len(fd.Params) > maxParams {
 		c.errorf(ErrTooManyParams, fd.NameSpan, "too many parameters: '%s' declares %d, the limit is %d", fd.Name, len(fd.Params), maxParams)
@@ -659,6 +660,14 @@ func (c *Checker) makeSig(fd *ast.FnDecl) *FuncSig {
 				c.errorf(ErrDuplicateParam, p.Span(), "duplicate parameter '%s'", p.Name)
 			}
 			seen[p.Name] = true
+		}
+		if l := p.ExternalLabel(); l != "" && l != p.Name {
+			if seenLabel[l] || seen[l] && l != p.Name {
+				c.errorf(ErrDuplicateParam, p.Span(), "duplicate parameter label '%s'", l)
+			}
+		}
+		if l := p.ExternalLabel(); l != "" {
+			seenLabel[l] = true
 		}
 		if p.Type != nil {
 			ps.Type = c.resolveType(p.Type, tv)

@@ -603,3 +603,8 @@ func TestShowNeedsFieldShow(t *testing.T) {
 	expectDiags(t, "type Inner:\n    n: Int\ntype Outer derive(Show):\n    inner: Inner\nfn main():\n    println(Outer(Inner(1)))\n", "E3019 type test.Inner has no implementation of Show")
 	expectDiags(t, "type Tree derive(Show):\n    Leaf\n    Node(Tree, Int, Tree)\nfn main():\n    println(Node(Leaf, 1, Leaf))\n")
 }
+
+func TestDuplicateLabels(t *testing.T) {
+	expectDiags(t, "fn span(at lo: Int, at hi: Int) -> Int: hi - lo\nfn main():\n    println(span(at: 1, at: 2))\n",
+		"E2004 duplicate parameter label 'at'", "E3008 duplicate argument label")
+}
