@@ -1,0 +1,415 @@
+package proc
+
+import (
+	"sync"
+	"sync/atomic"
+
+	"github.com/morrow-lang/morrow/runtime/value"
+	"github.com/morrow-lang/morrow/runtime/vm"
+	"github.com/morrow-lang/morrow/stdlib/process"
+)
+
+// Invocation is the process-wide state of one run: identities, live
+// counts, queue accounting and the hooks into the scheduler.
+type Invocation struct {
+	Epoch uint64
+
+	gen    atomic.Uint64
+	serial atomic.Uint64
+	queued atomic.Int64 // user messages queued in all mailboxes
+	// reservations counts lifecycle notifications in flight (monitors,
+	// link directions, direct signals); see LANGUAGE.md §7.5.
+	reservations atomic.Int64
+
+	mu       sync.Mutex
+	live     int // processes that count against MaxLive (not root, not ports)
+	isolated int // live isolated processes
+	procs    map[*Process]struct{}
+
+	// Wake hands a process that became Runnable to its scheduler.
+	Wake func(p *Process)
+	// OnEmpty is called (outside any lock) when the last live process
+	// has been released.
+	OnEmpty func()
+	// OnTimerDropped is called when a retired process had an armed
+	// receive timer (the scheduler's pending-timer count).
+	OnTimerDropped func()
+	// MaxLive overrides the live-process limit (0: MaxLive).
+	MaxLive int
+}
+
+var epochs atomic.Uint64
+
+// NewInvocation returns an invocation with a fresh epoch.
+func NewInvocation() *Invocation {
+	return &Invocation{Epoch: epochs.Add(1), procs: map[*Process]struct{}{}}
+}
+
+// Queued returns the number of user messages queued in the invocation.
+func (inv *Invocation) Queued() int64 { return inv.queued.Load() }
+
+// Live returns the number of live processes and of live isolated ones.
+func (inv *Invocation) Live() (live, isolated int) {
+	inv.mu.Lock()
+	defer inv.mu.Unlock()
+	return inv.live, inv.isolated
+}
+
+// NewProcess creates a process of the given kind on scheduler sched. For
+// the kinds that count against the live limit it performs admission and
+// returns nil when the limit is reached.
+func (inv *Invocation) NewProcess(kind Kind, st *vm.State, sched int) *Process {
+	counted := kind == KindLegacy || kind == KindSupervised || kind == KindIsolated
+	inv.mu.Lock()
+	if counted {
+		limit := inv.MaxLive
+		if limit <= 0 {
+			limit = MaxLive
+		}
+		if inv.live >= limit {
+			inv.mu.Unlock()
+			return nil
+		}
+		inv.live++
+		if kind == KindIsolated {
+			inv.isolated++
+		}
+	}
+	p := &Process{Kind: kind, State: st, Sched: sched, status: Runnable}
+	p.Handle = &process.Handle{Epoch: inv.Epoch, Gen: inv.gen.Add(1), Target: p}
+	inv.procs[p] = struct{}{}
+	inv.mu.Unlock()
+	return p
+}
+
+// Processes returns the processes not yet released (for shutdown).
+func (inv *Invocation) Processes() []*Process {
+	inv.mu.Lock()
+	defer inv.mu.Unlock()
+	out := make([]*Process, 0, len(inv.procs))
+	for p := range inv.procs {
+		out = append(out, p)
+	}
+	return out
+}
+
+func (inv *Invocation) releaseReservation() {
+	if inv.reservations.Load() > 0 {
+		inv.reservations.Add(-1)
+	}
+}
+
+// downValue builds Process.Down(ref, id, reason).
+func downValue(ref *process.MonitorRef, id, reason value.Value) value.Value {
+	return value.NewData(process.EventType, process.EventDown, process.RefValue(ref), id, reason)
+}
+
+// exitValue builds Process.Exit(id, reason).
+func exitValue(id, reason value.Value) value.Value {
+	return value.NewData(process.EventType, process.EventExit, id, reason)
+}
+
+func isNormal(r value.Value) bool {
+	d, ok := r.R.(*value.Data)
+	return ok && d.Tag == process.ReasonNormal
+}
+
+func reasonTag(r value.Value) int {
+	if d, ok := r.R.(*value.Data); ok {
+		return d.Tag
+	}
+	return -1
+}
+
+type retireItem struct {
+	p      *Process
+	reason value.Value
+}
+
+// Retire ends process p with reason (the first committed reason wins).
+// It is the only way a process ends; see the package comment for the
+// steps. A process whose cleanup has not run yet (it was terminated by a
+// signal while alive) is aborted and handed back to its scheduler, which
+// calls Retire again once the unwinding has finished.
+func (inv *Invocation) Retire(p *Process, reason value.Value) {
+	work := []retireItem{{p, reason}}
+	for len(work) > 0 {
+		it := work[len(work)-1]
+		work = work[:len(work)-1]
+		q := it.p
+		q.mu.Lock()
+		if q.phase == phaseReleased {
+			q.mu.Unlock()
+			continue
+		}
+		// 1. Commit the terminal reason.
+		if !q.committed {
+			q.committed = true
+			q.reason = it.reason
+		}
+		// 2. Cleanup: the VM runs it while unwinding. A live process
+		// that has not unwound yet is aborted first.
+		if q.State != nil && !q.State.Finished() && !q.skipClean {
+			r := q.reason
+			q.killReq = &r
+			q.phase = phaseCleanup
+			wake := false
+			if q.status == Parked {
+				q.status = Runnable
+				wake = true
+			}
+			q.mu.Unlock()
+			if wake {
+				inv.Wake(q)
+			}
+			continue
+		}
+		if q.skipClean && q.status == Running {
+			r := q.reason
+			q.killReq = &r
+			q.phase = phaseCleanup
+			q.mu.Unlock()
+			continue
+		}
+		// 3. Close the mailbox before unregistering: from here on sends
+		// fail with Err(3).
+		q.closed = true
+		inv.queued.Add(int64(-q.user))
+		q.user = 0
+		q.cells, q.head, q.cursor = nil, 0, 0
+		armed := q.Wait.Armed
+		q.Wait = Wait{}
+		q.status = Done
+		q.phase = phaseReleased
+		q.State = nil
+		reason := q.reason
+		links := q.links
+		q.links = nil
+		id := q.ID()
+		// 4. Publish: linked exit signals first, then monitor Downs
+		// (LANGUAGE.md §7.4). Downs are queued while q is locked, so a
+		// demonitor that returns after this point sees them inactive and
+		// no Down can arrive after it.
+		var wakeList []*Process
+		for _, m := range q.monitors {
+			if !m.active {
+				continue
+			}
+			m.active = false
+			o := m.owner
+			o.mu.Lock()
+			if !o.closed && o.deliverLocked(Cell{Kind: CellDown, Value: downValue(m.ref, id, reason), Ref: m.ref}) {
+				wakeList = append(wakeList, o)
+			}
+			o.mu.Unlock()
+		}
+		q.monitors = nil
+		q.mu.Unlock()
+		if armed {
+			inv.TimerDropped()
+		}
+		for partner := range links {
+			partner.mu.Lock()
+			delete(partner.links, q)
+			alive := !partner.closed
+			trap := partner.trap
+			partner.mu.Unlock()
+			inv.releaseReservation()
+			if !alive {
+				continue
+			}
+			if trap {
+				inv.deliverLifecycle(partner, Cell{Kind: CellExit, Value: exitValue(id, reason)})
+			} else if !isNormal(reason) {
+				work = append(work, retireItem{partner, reason})
+			}
+		}
+		for _, o := range wakeList {
+			inv.Wake(o)
+		}
+		// 5. (calls: not in this issue.) 6. Release.
+		inv.release(q)
+	}
+}
+
+// TimerDropped is set by the scheduler to keep its pending-timer count.
+func (inv *Invocation) TimerDropped() {
+	if inv.OnTimerDropped != nil {
+		inv.OnTimerDropped()
+	}
+}
+
+func (inv *Invocation) release(q *Process) {
+	inv.mu.Lock()
+	delete(inv.procs, q)
+	empty := false
+	switch q.Kind {
+	case KindLegacy, KindSupervised, KindIsolated:
+		inv.live--
+		if q.Kind == KindIsolated {
+			inv.isolated--
+		}
+		empty = inv.live == 0
+	}
+	inv.mu.Unlock()
+	if empty && inv.OnEmpty != nil {
+		inv.OnEmpty()
+	}
+}
+
+// SkipCleanup marks p so that Retire does not run cleanup that has not
+// begun (a direct Kill).
+func (p *Process) SkipCleanup() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.skipClean
+}
+
+// Monitor registers owner as a monitor of target and returns the
+// MonitorRef value (LANGUAGE.md §7.2).
+func (inv *Invocation) Monitor(owner, target *Process) value.Value {
+	ref := &process.MonitorRef{Epoch: inv.Epoch, Serial: inv.serial.Add(1), Owner: owner.Handle}
+	if target == owner {
+		return process.RefValue(ref) // inert
+	}
+	ref.Target = target.Handle
+	target.mu.Lock()
+	if target.phase == phaseReleased {
+		target.mu.Unlock()
+		inv.deliverLifecycle(owner, Cell{Kind: CellDown, Value: downValue(ref, target.ID(), process.Reason(process.ReasonNoProcess, value.Unit)), Ref: ref})
+		return process.RefValue(ref)
+	}
+	m := &monitor{ref: ref, owner: owner, active: true}
+	ref.State = m
+	target.monitors = append(target.monitors, m)
+	inv.reservations.Add(1)
+	target.mu.Unlock()
+	return process.RefValue(ref)
+}
+
+// Demonitor cancels a monitor (LANGUAGE.md §7.3). It returns the Process
+// result value.
+func (inv *Invocation) Demonitor(owner *Process, ref *process.MonitorRef, flush, info bool) value.Value {
+	if ref.Owner != owner.Handle {
+		return process.ErrProcess(process.ErrWrongMonitorOwner)
+	}
+	wasActive := false
+	if m, ok := ref.State.(*monitor); ok && ref.Target != nil {
+		if t, _ := ref.Target.Target.(*Process); t != nil {
+			t.mu.Lock()
+			if m.active {
+				m.active = false
+				wasActive = true
+				for i, x := range t.monitors {
+					if x == m {
+						t.monitors = append(t.monitors[:i], t.monitors[i+1:]...)
+						break
+					}
+				}
+			}
+			t.mu.Unlock()
+			if wasActive {
+				inv.releaseReservation()
+			}
+		}
+	}
+	if flush {
+		owner.mu.Lock()
+		out := owner.cells[:owner.head]
+		for _, c := range owner.cells[owner.head:] {
+			if c.Kind == CellDown && c.Ref == ref {
+				continue
+			}
+			out = append(out, c)
+		}
+		clear(owner.cells[len(out):])
+		owner.cells = out
+		owner.mu.Unlock()
+	}
+	return value.Ok(value.Bool(!info || wasActive))
+}
+
+// Link links a and b (LANGUAGE.md §7.4). It returns false when b is
+// already dead (the caller applies the NoProcess link effect).
+func (inv *Invocation) Link(a, b *Process) bool {
+	if a == b {
+		return true
+	}
+	x, y := a, b
+	if x.Gen() > y.Gen() {
+		x, y = y, x
+	}
+	x.mu.Lock()
+	y.mu.Lock()
+	defer x.mu.Unlock()
+	defer y.mu.Unlock()
+	if b.phase == phaseReleased || b.closed {
+		return false
+	}
+	if a.links == nil {
+		a.links = map[*Process]struct{}{}
+	}
+	if b.links == nil {
+		b.links = map[*Process]struct{}{}
+	}
+	if _, ok := a.links[b]; !ok {
+		a.links[b] = struct{}{}
+		b.links[a] = struct{}{}
+		inv.reservations.Add(2)
+	}
+	return true
+}
+
+// Unlink removes the link between a and b, if any.
+func (inv *Invocation) Unlink(a, b *Process) {
+	if a == b {
+		return
+	}
+	x, y := a, b
+	if x.Gen() > y.Gen() {
+		x, y = y, x
+	}
+	x.mu.Lock()
+	y.mu.Lock()
+	defer x.mu.Unlock()
+	defer y.mu.Unlock()
+	if _, ok := a.links[b]; ok {
+		delete(a.links, b)
+		delete(b.links, a)
+		inv.releaseReservation()
+		inv.releaseReservation()
+	}
+}
+
+// DeliverExit queues a trapped Exit(id, reason) event for p.
+func (inv *Invocation) DeliverExit(p *Process, id, reason value.Value) {
+	inv.deliverLifecycle(p, Cell{Kind: CellExit, Value: exitValue(id, reason)})
+}
+
+// Signal applies a direct exit signal from sender to target (LANGUAGE.md
+// §7.4). It reports whether the target is being terminated.
+func (inv *Invocation) Signal(sender, target *Process, reason value.Value) bool {
+	target.mu.Lock()
+	if target.phase != phaseLive {
+		target.mu.Unlock()
+		return false
+	}
+	tag := reasonTag(reason)
+	if tag == process.ReasonKill {
+		target.skipClean = true
+		target.mu.Unlock()
+		inv.Retire(target, process.Reason(process.ReasonKilled, value.Unit))
+		return true
+	}
+	trap := target.trap
+	target.mu.Unlock()
+	if trap {
+		inv.DeliverExit(target, sender.ID(), reason)
+		return false
+	}
+	if tag == process.ReasonNormal {
+		return false
+	}
+	inv.Retire(target, reason)
+	return true
+}

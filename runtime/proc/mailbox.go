@@ -1,0 +1,243 @@
+package proc
+
+import (
+	"time"
+
+	"github.com/morrow-lang/morrow/runtime/value"
+	"github.com/morrow-lang/morrow/stdlib/process"
+)
+
+// Send results: the Err code of send, or 0 for Ok.
+const (
+	SendOK   = 0
+	SendDead = 3
+	SendFull = 4
+)
+
+// deliverLocked appends c; p.mu must be held. It reports whether the
+// process was Parked and is now Runnable (the caller must wake it).
+func (p *Process) deliverLocked(c Cell) bool {
+	if p.head > 0 && p.head >= len(p.cells)/2 && p.head >= 32 {
+		n := copy(p.cells, p.cells[p.head:])
+		clear(p.cells[n:])
+		p.cells = p.cells[:n]
+		p.head = 0
+	}
+	p.cells = append(p.cells, c)
+	if c.Kind == CellMessage {
+		p.user++
+	}
+	if p.status == Parked {
+		p.status = Runnable
+		return true
+	}
+	return false
+}
+
+// Send delivers a user message (already deep-copied) to p, enforcing the
+// per-mailbox and per-invocation limits, and wakes p if it was parked.
+// It returns SendOK, SendDead or SendFull.
+func (inv *Invocation) Send(p *Process, msg value.Value) int {
+	if p.Port != nil {
+		if p.Kind == KindPort {
+			p.mu.Lock()
+			closed := p.closed
+			if !closed {
+				p.Port(msg.AsString())
+			}
+			p.mu.Unlock()
+			if closed {
+				return SendDead
+			}
+			return SendOK
+		}
+	}
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return SendDead
+	}
+	if p.user >= MaxMailbox {
+		p.mu.Unlock()
+		return SendFull
+	}
+	if inv.queued.Add(1) > MaxQueued {
+		inv.queued.Add(-1)
+		p.mu.Unlock()
+		return SendFull
+	}
+	wake := p.deliverLocked(Cell{Kind: CellMessage, Value: msg})
+	p.mu.Unlock()
+	if wake {
+		inv.Wake(p)
+	}
+	return SendOK
+}
+
+// deliverLifecycle appends a Down or Exit cell to p (no user slot is
+// used) unless p's mailbox is closed, and wakes p if it was parked.
+func (inv *Invocation) deliverLifecycle(p *Process, c Cell) {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return
+	}
+	wake := p.deliverLocked(c)
+	p.mu.Unlock()
+	if wake {
+		inv.Wake(p)
+	}
+}
+
+// RecvStart begins a receive: a new wait epoch, the cursor at the oldest
+// cell, and the deadline (timeout < 0: none).
+func (p *Process) RecvStart(timeout int64, event bool, now time.Time) {
+	p.mu.Lock()
+	p.cursor = 0
+	p.Wait.Epoch++
+	p.Wait.Active = true
+	p.Wait.Event = event
+	p.Wait.TimedOut = false
+	p.Wait.Deadline = time.Time{}
+	if timeout >= 0 {
+		p.Wait.Deadline = now.Add(time.Duration(timeout) * time.Millisecond)
+	}
+	p.mu.Unlock()
+}
+
+// RecvPeek returns the cell at the cursor as the value the receive's arms
+// match: for a plain receive the next user message (lifecycle cells are
+// stepped over, not consumed), for receive_event the next cell as a
+// Process.Event.
+func (p *Process) RecvPeek() (value.Value, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for {
+		i := p.head + p.cursor
+		if i >= len(p.cells) {
+			return value.Unit, false
+		}
+		c := &p.cells[i]
+		if p.Wait.Event {
+			if c.Kind == CellMessage {
+				return value.NewData(process.EventType, process.EventMessage, c.Value), true
+			}
+			return c.Value, true
+		}
+		if c.Kind == CellMessage {
+			return c.Value, true
+		}
+		p.cursor++
+	}
+}
+
+// RecvTake removes the cell at the cursor and ends the receive. It
+// returns true when the receive had an armed timer (the caller drops it
+// from the pending count).
+func (p *Process) RecvTake(inv *Invocation) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	i := p.head + p.cursor
+	if i < len(p.cells) {
+		c := p.cells[i]
+		if c.Kind == CellMessage {
+			p.user--
+			inv.queued.Add(-1)
+		}
+		if c.Kind == CellDown && c.Ref != nil {
+			inv.releaseReservation()
+		}
+		if p.cursor == 0 {
+			p.cells[i] = Cell{}
+			p.head++
+		} else {
+			copy(p.cells[i:], p.cells[i+1:])
+			p.cells[len(p.cells)-1] = Cell{}
+			p.cells = p.cells[:len(p.cells)-1]
+		}
+		if p.head == len(p.cells) {
+			p.cells = p.cells[:0]
+			p.head = 0
+		}
+	}
+	p.cursor = 0
+	return p.endWaitLocked()
+}
+
+// RecvSkip advances the cursor past the cell at the cursor.
+func (p *Process) RecvSkip() {
+	p.mu.Lock()
+	p.cursor++
+	p.mu.Unlock()
+}
+
+// WaitDecision is what RecvWait decided.
+type WaitDecision uint8
+
+const (
+	DecidePark WaitDecision = iota
+	DecideRetry
+	DecideTimeout
+	DecideArm // park, and arm a timer for Wait.Deadline / Wait.Epoch
+)
+
+// RecvWait decides under the lock: cells past the cursor -> retry; timeout
+// expired -> timeout (the wait ends); otherwise park, arming the timer the
+// first time. A DecideTimeout result with disarm = true means an armed
+// timer was dropped.
+func (p *Process) RecvWait(now time.Time) (d WaitDecision, disarm bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.head+p.cursor < len(p.cells) {
+		return DecideRetry, false
+	}
+	w := &p.Wait
+	if !w.Deadline.IsZero() && (w.TimedOut || !now.Before(w.Deadline)) {
+		return DecideTimeout, p.endWaitLocked()
+	}
+	if !w.Deadline.IsZero() && !w.Armed {
+		w.Armed = true
+		return DecideArm, false
+	}
+	return DecidePark, false
+}
+
+// endWaitLocked ends the current wait and reports whether a timer was
+// armed for it.
+func (p *Process) endWaitLocked() bool {
+	armed := p.Wait.Armed
+	p.Wait.Active = false
+	p.Wait.Armed = false
+	p.Wait.TimedOut = false
+	p.Wait.Deadline = time.Time{}
+	return armed
+}
+
+// ParkLocked is the scheduler's park decision after the VM returned
+// StatusPark; p.mu must be held. It reports whether the process must run
+// again at once (cells arrived past the cursor, its timer fired, or a
+// terminal signal is pending) instead of parking.
+func (p *Process) ParkLocked() (runAgain bool) {
+	if p.head+p.cursor < len(p.cells) || p.Wait.TimedOut || p.killReq != nil {
+		p.status = Runnable
+		return true
+	}
+	p.status = Parked
+	return false
+}
+
+// TimerFired is called by the scheduler that armed the timer of wait
+// epoch. It reports whether the process must be woken.
+func (p *Process) TimerFired(epoch uint64) (wake bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.Wait.Epoch != epoch || !p.Wait.Active || !p.Wait.Armed {
+		return false // stale: the wait it was armed for is over
+	}
+	p.Wait.TimedOut = true
+	if p.status == Parked {
+		p.status = Runnable
+		return true
+	}
+	return false
+}

@@ -1,0 +1,287 @@
+// Package proc is the process model of the actor runtime: a process is
+// heap state (a *Process holding its *vm.State, its mailbox and its
+// lifecycle flags), never a goroutine. Schedulers (runtime/sched) run
+// processes; this package owns what a process is, how messages and
+// lifecycle cells enter its mailbox, and the single path by which a
+// process ends (Invocation.Retire).
+//
+// # Mailbox
+//
+// A mailbox is one ordered sequence of cells (Cell): user messages and
+// lifecycle notifications (monitor Downs, trapped Exits) share it, so a
+// message a process sent before it died is always ahead of its Down. A
+// plain receive sees only message cells and skips lifecycle cells without
+// consuming them; receive_event sees every cell as a Process.Event. The
+// receive cursor is the index (from the oldest cell) of the next cell the
+// running receive has not examined: RECV_START resets it to 0, a cell
+// that matched no arm is skipped by advancing it, and a receive woken by a
+// new message resumes at the cursor instead of rescanning cells that
+// already failed (guards are pure, so they would fail again). Taking a
+// cell removes it from the sequence; later cells keep their order.
+//
+// User messages are limited to MaxMailbox per process and MaxQueued per
+// invocation (send returns Err(4) beyond); lifecycle cells never compete
+// for those slots (RUNTIME.md §6).
+//
+// # Locking and wake-ups
+//
+// Process.mu guards the mailbox, the status and the wait flags. A sender
+// appends under the lock and, if the target is Parked, marks it Runnable
+// and hands it to the scheduler (Invocation.Wake). A receive that found
+// nothing returns StatusPark from the VM; the scheduler then re-checks,
+// under the same lock, whether cells arrived past the cursor or the
+// timeout fired, and only otherwise marks the process Parked. Park and
+// wake are therefore decided under one lock and no wake-up is lost.
+//
+// # Lifecycle
+//
+// Invocation.Retire is the one function that ends processes. It works
+// through an explicit work list (a chain of a million linked processes
+// needs no recursion): for each (process, reason) item it commits the
+// reason (the first committed reason is final), makes sure cleanup runs
+// (a process whose cleanup has not run is aborted and rescheduled; the
+// scheduler calls Retire again once its unwinding is done), closes the
+// mailbox before unregistering (a racing send fails with Err(3) instead
+// of queueing into a dead mailbox), publishes linked exit signals (adding
+// killed partners to the work list) and then monitor Downs, and finally
+// releases the process (live counts, State, reservations).
+package proc
+
+import (
+	"sync"
+	"time"
+
+	"github.com/morrow-lang/morrow/runtime/value"
+	"github.com/morrow-lang/morrow/runtime/vm"
+	"github.com/morrow-lang/morrow/stdlib/process"
+)
+
+// Limits (LANGUAGE.md §6.2, §7.5).
+const (
+	MaxMailbox = 4096
+	MaxQueued  = 65536
+	MaxLive    = 1024
+)
+
+// Kind says which API created a process; it fixes the failure policy.
+type Kind uint8
+
+const (
+	KindRoot       Kind = iota // the root context (main or the library start function)
+	KindLegacy                 // legacy spawn: a checked fault fails the invocation
+	KindSupervised             // legacy supervise: restarted while the budget lasts
+	KindIsolated               // Process.spawn*: a checked fault retires only the process
+	KindPort                   // a host port (library mode): a sink, never runs
+)
+
+// Status is where a process is in its scheduling life.
+type Status uint8
+
+const (
+	Runnable Status = iota // in a run queue
+	Running                // executing on a scheduler
+	Parked                 // waiting in receive
+	Done                   // retired
+)
+
+// CellKind distinguishes user messages from lifecycle notifications.
+type CellKind uint8
+
+const (
+	CellMessage CellKind = iota // a user message (Value is the deep copy)
+	CellDown                    // a monitor Down (Value is Process.Down(ref, id, reason))
+	CellExit                    // a trapped exit signal (Value is Process.Exit(id, reason))
+)
+
+// Cell is one entry of a mailbox.
+type Cell struct {
+	Kind  CellKind
+	Value value.Value
+	// Ref is the monitor of a Down cell (for demonitor's flush).
+	Ref *process.MonitorRef
+}
+
+// Wait is the state of the receive a process is executing.
+type Wait struct {
+	Active   bool
+	Event    bool
+	Epoch    uint64
+	Deadline time.Time // zero: no timeout
+	Armed    bool      // a timer is armed for this epoch (counted as pending)
+	TimedOut bool      // the timer fired (guarded by Process.mu)
+}
+
+// Process is one process.
+type Process struct {
+	mu     sync.Mutex
+	Handle *process.Handle
+	Kind   Kind
+	// State is the VM state; nil once released.
+	State *vm.State
+	// Sched is the index of the scheduler the process belongs to. It
+	// changes only while the process sits in a run queue (stealing) or
+	// runs, and is read by wakers only while the process is Parked.
+	Sched  int
+	status Status
+
+	cells  []Cell // cells[head:] are queued, oldest first
+	head   int
+	cursor int // relative to head
+	user   int // queued user messages
+	closed bool
+
+	Wait Wait
+
+	// Lifecycle.
+	committed bool
+	reason    value.Value
+	phase     phase
+	killReq   *value.Value // a terminal reason to apply at the next safe point
+	skipClean bool         // a direct Kill: skip cleanup that has not begun
+	trap      bool
+	links     map[*Process]struct{}
+	monitors  []*monitor // registrations watching this process
+	// ExitReq is the reason recorded by Process.exit while unwinding.
+	ExitReq *value.Value
+
+	// Sup is the supervision record of a supervised process.
+	Sup *Supervision
+	// Entry is the (copied) entry closure, kept for supervised restarts.
+	Entry value.Value
+	// Port writes one line per String sent to a host port.
+	Port func(s string)
+}
+
+type phase uint8
+
+const (
+	phaseLive phase = iota
+	phaseCleanup
+	phaseReleased
+)
+
+// monitor is one monitor registration on a target.
+type monitor struct {
+	ref    *process.MonitorRef
+	owner  *Process
+	active bool
+}
+
+// Supervision links the incarnations of a supervised child.
+type Supervision struct {
+	mu      sync.Mutex
+	Budget  int      // restarts left
+	Current *Process // the live incarnation, or nil once it ended for good
+}
+
+// Pid returns the process's Pid value.
+func (p *Process) Pid() value.Value { return process.PidValue(p.Handle) }
+
+// ID returns the process's ProcessId value.
+func (p *Process) ID() value.Value { return process.IDValue(p.Handle) }
+
+// Gen returns the process's generation.
+func (p *Process) Gen() uint64 { return p.Handle.Gen }
+
+// Lock and Unlock expose the process lock to the scheduler.
+func (p *Process) Lock()   { p.mu.Lock() }
+func (p *Process) Unlock() { p.mu.Unlock() }
+
+// StatusLocked returns the status; p.mu must be held.
+func (p *Process) StatusLocked() Status { return p.status }
+
+// SetStatusLocked changes the status; p.mu must be held.
+func (p *Process) SetStatusLocked(s Status) { p.status = s }
+
+// Of returns the process behind a Pid or ProcessId value, or nil.
+func Of(v value.Value) *Process {
+	h := process.HandleOf(v)
+	if h == nil {
+		return nil
+	}
+	p, _ := h.Target.(*Process)
+	return p
+}
+
+// KillRequested returns and clears a pending terminal reason.
+func (p *Process) KillRequested() (value.Value, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.killReq == nil {
+		return value.Unit, false
+	}
+	r := *p.killReq
+	p.killReq = nil
+	return r, true
+}
+
+// Trapping reports whether p traps exits.
+func (p *Process) Trapping() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.trap
+}
+
+// SetTrap sets exit trapping and returns the previous setting.
+func (p *Process) SetTrap(on bool) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	old := p.trap
+	p.trap = on
+	return old
+}
+
+// Reason returns the committed terminal reason (Unit if none yet).
+func (p *Process) Reason() value.Value {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.reason
+}
+
+// Queued returns the number of cells in the mailbox.
+func (p *Process) Queued() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.cells) - p.head
+}
+
+// NewSupervision starts the record of a supervised child with a restart
+// budget.
+func NewSupervision(budget int, first *Process) *Supervision {
+	return &Supervision{Budget: budget, Current: first}
+}
+
+// End records that incarnation p ended without a restart.
+func (s *Supervision) End(p *Process) {
+	s.mu.Lock()
+	if s.Current == p {
+		s.Current = nil
+	}
+	s.mu.Unlock()
+}
+
+// TakeRestart consumes one restart from the budget, if any is left.
+func (s *Supervision) TakeRestart() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.Budget <= 0 {
+		s.Current = nil
+		return false
+	}
+	s.Budget--
+	return true
+}
+
+// Replace makes next the current incarnation after old.
+func (s *Supervision) Replace(old, next *Process) {
+	s.mu.Lock()
+	s.Current = next
+	s.mu.Unlock()
+}
+
+// Now returns the current incarnation, or nil.
+func (s *Supervision) Now() *Process {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.Current
+}

@@ -1,0 +1,282 @@
+package sched
+
+import (
+	"io"
+	"time"
+	"unicode/utf8"
+
+	"github.com/morrow-lang/morrow/runtime/proc"
+	"github.com/morrow-lang/morrow/runtime/value"
+	"github.com/morrow-lang/morrow/runtime/vm"
+	"github.com/morrow-lang/morrow/stdlib/core"
+	"github.com/morrow-lang/morrow/stdlib/process"
+)
+
+// host is the VM host of the process a scheduler is running. It
+// implements vm.ActorHost (the actor opcodes), process.Runtime (the
+// Process natives) and core.Ctx (stdout).
+type host struct {
+	s *Scheduler
+	p *proc.Process
+}
+
+var (
+	_ vm.ActorHost    = (*host)(nil)
+	_ process.Runtime = (*host)(nil)
+)
+
+func (h *host) Stdout() io.Writer { return h.s.rt.Out }
+
+func (h *host) noMailbox(op string) *vm.Fault {
+	return &vm.Fault{Msg: "internal error: " + op + " requires an actor context", Internal: true}
+}
+
+func (h *host) RecvStart(timeout int64, event bool) *vm.Fault {
+	if h.p.Kind == proc.KindRoot {
+		return h.noMailbox("receive")
+	}
+	h.p.RecvStart(timeout, event, time.Now())
+	return nil
+}
+
+func (h *host) RecvPeek() (value.Value, bool) { return h.p.RecvPeek() }
+
+func (h *host) RecvTake() {
+	if h.p.RecvTake(h.s.rt.Inv) {
+		h.s.rt.pendingTimers.Add(-1)
+	}
+}
+
+func (h *host) RecvSkip() { h.p.RecvSkip() }
+
+func (h *host) RecvWait() vm.WaitResult {
+	d, disarm := h.p.RecvWait(time.Now())
+	switch d {
+	case proc.DecideRetry:
+		return vm.WaitRetry
+	case proc.DecideTimeout:
+		if disarm {
+			h.s.rt.pendingTimers.Add(-1)
+		}
+		return vm.WaitTimeout
+	case proc.DecideArm:
+		h.s.arm(h.p, h.p.Wait.Deadline, h.p.Wait.Epoch)
+	}
+	return vm.WaitPark
+}
+
+func (h *host) Spawn(mode int, entry value.Value) (value.Value, *vm.Fault) {
+	rt := h.s.rt
+	kind := proc.KindIsolated
+	budget := 0
+	switch mode {
+	case process.SpawnLegacy:
+		kind = proc.KindLegacy
+	case process.SpawnSupervise:
+		kind = proc.KindSupervised
+		t, ok := entry.R.(*value.Tuple)
+		if entry.K != value.KTuple || !ok || len(t.Elems) != 2 || t.Elems[1].K != value.KInt {
+			return value.Unit, &vm.Fault{Msg: "internal error: supervise operand", Internal: true}
+		}
+		entry = t.Elems[0]
+		if n := t.Elems[1].N; n < 0 || n > 32 {
+			return value.Unit, vm.NewFault(process.FaultResource)
+		} else {
+			budget = int(n)
+		}
+	case process.SpawnMonitor, process.SpawnLink:
+		if h.p.Kind == proc.KindRoot {
+			return value.Unit, h.noMailbox("Process.spawn_monitor and spawn_link")
+		}
+	}
+	f := core.Copy(entry)
+	st, err := vm.NewClosureState(rt.img, f, nil)
+	if err != nil {
+		return value.Unit, &vm.Fault{Msg: "internal error: spawn: " + err.Error(), Internal: true}
+	}
+	sched := h.s.id
+	if h.p.Kind == proc.KindRoot {
+		sched = int(rt.rr.Add(1)-1) % len(rt.scheds)
+	}
+	c := rt.Inv.NewProcess(kind, st, sched)
+	if c == nil {
+		if kind == proc.KindLegacy || kind == proc.KindSupervised {
+			return value.Unit, vm.NewFault(process.FaultResource)
+		}
+		return process.ErrProcess(process.ErrResourceLimit), nil
+	}
+	if kind == proc.KindSupervised {
+		c.Entry = f
+		c.Sup = proc.NewSupervision(budget, c)
+	}
+	var res value.Value
+	switch mode {
+	case process.SpawnLegacy, process.SpawnSupervise:
+		res = c.Pid()
+	case process.SpawnIsolated:
+		res = value.Ok(c.Pid())
+	case process.SpawnMonitor:
+		ref := rt.Inv.Monitor(h.p, c)
+		res = value.Ok(value.Value{K: value.KTuple, R: &value.Tuple{Elems: []value.Value{c.Pid(), ref}}})
+	case process.SpawnLink:
+		rt.Inv.Link(h.p, c)
+		res = value.Ok(c.Pid())
+	}
+	rt.trace("spawn %d by %d", c.Gen(), h.p.Gen())
+	rt.scheds[sched].push(c)
+	return res, nil
+}
+
+// target resolves a Pid or ProcessId of this invocation.
+func (h *host) target(v value.Value) (*proc.Process, int) {
+	hd := process.HandleOf(v)
+	if hd == nil {
+		return nil, process.ErrUnsupportedTarget
+	}
+	if hd.Epoch != h.s.rt.Inv.Epoch {
+		return nil, process.ErrForeignInvocation
+	}
+	p, _ := hd.Target.(*proc.Process)
+	if p == nil {
+		return nil, process.ErrUnsupportedTarget
+	}
+	return p, -1
+}
+
+func errInt(code int) value.Value { return value.Err(value.Int(int64(code))) }
+
+var okUnit = value.Ok(value.Unit)
+
+func (h *host) Send(pid, msg value.Value) (value.Value, *vm.Fault) {
+	t, e := h.target(pid)
+	if e >= 0 {
+		return errInt(proc.SendDead), nil
+	}
+	if t.Kind == proc.KindPort {
+		if msg.K != value.KString {
+			return errInt(proc.SendDead), nil
+		}
+	} else {
+		msg = core.Copy(msg)
+	}
+	if code := h.s.rt.Inv.Send(t, msg); code != proc.SendOK {
+		return errInt(code), nil
+	}
+	return okUnit, nil
+}
+
+func (h *host) Self() (value.Value, *vm.Fault) {
+	if h.p.Kind == proc.KindRoot {
+		return value.Unit, h.noMailbox("Process.self")
+	}
+	return h.p.Pid(), nil
+}
+
+// SupervisedCurrent implements supervised_current.
+func (h *host) SupervisedCurrent(pid value.Value) value.Value {
+	t, e := h.target(pid)
+	if e >= 0 || t.Sup == nil {
+		return errInt(proc.SendDead)
+	}
+	cur := t.Sup.Now()
+	if cur == nil {
+		return errInt(proc.SendDead)
+	}
+	return value.Ok(cur.Pid())
+}
+
+func (h *host) Monitor(id value.Value) value.Value {
+	t, e := h.target(id)
+	if e >= 0 {
+		return process.ErrProcess(e)
+	}
+	if t.Kind == proc.KindPort || t.Kind == proc.KindRoot {
+		return process.ErrProcess(process.ErrUnsupportedTarget)
+	}
+	return value.Ok(h.s.rt.Inv.Monitor(h.p, t))
+}
+
+func (h *host) Demonitor(ref value.Value, flush, info bool) value.Value {
+	m := process.RefOf(ref)
+	if m == nil {
+		return process.ErrProcess(process.ErrInvalidOptions)
+	}
+	if m.Epoch != h.s.rt.Inv.Epoch {
+		return process.ErrProcess(process.ErrForeignInvocation)
+	}
+	return h.s.rt.Inv.Demonitor(h.p, m, flush, info)
+}
+
+// die makes the running process exit with reason (unwinding it).
+func (h *host) die(reason value.Value) *core.Fault {
+	h.p.ExitReq = &reason
+	return &core.Fault{Code: process.ExitCode, Msg: "process exit"}
+}
+
+func (h *host) Link(id value.Value) (value.Value, *core.Fault) {
+	t, e := h.target(id)
+	if e >= 0 {
+		return process.ErrProcess(e), nil
+	}
+	if t.Kind == proc.KindPort || t.Kind == proc.KindRoot {
+		return process.ErrProcess(process.ErrUnsupportedTarget), nil
+	}
+	if h.s.rt.Inv.Link(h.p, t) {
+		return okUnit, nil
+	}
+	noProc := process.Reason(process.ReasonNoProcess, value.Unit)
+	if h.p.Trapping() {
+		h.s.rt.Inv.DeliverExit(h.p, t.ID(), noProc)
+		return okUnit, nil
+	}
+	return value.Unit, h.die(noProc)
+}
+
+func (h *host) Unlink(id value.Value) value.Value {
+	t, e := h.target(id)
+	if e >= 0 {
+		return process.ErrProcess(e)
+	}
+	h.s.rt.Inv.Unlink(h.p, t)
+	return okUnit
+}
+
+func (h *host) TrapExit(on bool) value.Value { return value.Bool(h.p.SetTrap(on)) }
+
+// reasonOK checks the text size limit of custom reasons.
+func reasonOK(r value.Value) bool {
+	d, ok := r.R.(*value.Data)
+	if !ok || d.Type == nil || d.Type.Name != process.ExitReasonType.Name {
+		return false
+	}
+	if d.Tag == process.ReasonShutdownDetail || d.Tag == process.ReasonFailure {
+		s := d.Fields[0].AsString()
+		return len(s) <= 4096 && utf8.ValidString(s)
+	}
+	return true
+}
+
+func (h *host) SignalExit(id, reason value.Value) (value.Value, *core.Fault) {
+	t, e := h.target(id)
+	if e >= 0 {
+		return process.ErrProcess(e), nil
+	}
+	if t.Kind == proc.KindPort || t.Kind == proc.KindRoot {
+		return process.ErrProcess(process.ErrUnsupportedTarget), nil
+	}
+	if !reasonOK(reason) {
+		return process.ErrProcess(process.ErrInvalidOptions), nil
+	}
+	if h.s.rt.Inv.Signal(h.p, t, reason) && t == h.p {
+		return value.Unit, &core.Fault{Code: process.ExitCode, Msg: "process exit"}
+	}
+	return okUnit, nil
+}
+
+func (h *host) Exit(reason value.Value) *core.Fault {
+	if !reasonOK(reason) {
+		return core.NewFault(process.FaultResource)
+	}
+	h.p.ExitReq = &reason
+	return nil
+}

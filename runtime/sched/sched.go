@@ -1,0 +1,638 @@
+// Package sched runs processes (runtime/proc) on N scheduler goroutines
+// (M:N): no goroutine per process.
+//
+// Each Scheduler has its own FIFO run queue and its own timer heap. A
+// scheduler pops a process, runs its vm.State for a budget of reduction
+// steps (instructions; sends and spawns cost extra, vm.SendCost and
+// vm.SpawnCost) and acts on the outcome: Yield puts it at the back of the
+// queue, Park leaves it parked unless a message or its timer raced in
+// (decided under the process lock, proc.Process.ParkLocked), Done and
+// Fault retire it (proc.Invocation.Retire) under the failure policy of
+// the API that created it.
+//
+// Placement: the root context is a process on scheduler 0; processes the
+// root spawns go round-robin over the schedulers, processes spawned by a
+// process start on its parent's scheduler. Without stealing a process
+// stays where it was placed; with stealing an idle scheduler takes the
+// older half of another scheduler's queue. With one scheduler the
+// schedule depends only on the program (and timers on the clock).
+//
+// Timers: a receive with `after N` arms a timer in the heap of the
+// scheduler running it, tagged with the wait's epoch; a fired timer whose
+// epoch is over is ignored (cancel lazily). Parked processes are never
+// polled: an idle scheduler sleeps until its next timer, a wake-up (a
+// process handed to it) or the end of the invocation.
+//
+// Quiescence: the runtime counts idle schedulers under one lock; a
+// scheduler that becomes idle while all others are idle, with no pending
+// timer, decides: if no process is alive and the root has finished, the
+// invocation ends; if isolated processes are alive, it waits; otherwise
+// the legacy deadlock rule faults with code 10 (LANGUAGE.md §6.3). A push
+// to a sleeping scheduler un-idles it under its queue lock before the
+// runtime lock, so "all idle" is only ever seen when no queue has work.
+package sched
+
+import (
+	"bufio"
+	"container/heap"
+	"context"
+	"fmt"
+	"io"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/morrow-lang/morrow/runtime/proc"
+	"github.com/morrow-lang/morrow/runtime/value"
+	"github.com/morrow-lang/morrow/runtime/vm"
+	"github.com/morrow-lang/morrow/stdlib/process"
+)
+
+// DefaultBudget is the number of reduction steps per turn.
+const DefaultBudget = 2000
+
+// Config configures a Runtime.
+type Config struct {
+	Schedulers int   // 1..64 (0: 1)
+	Steal      bool  // work stealing
+	Seed       int64 // schedule seed (victim order when stealing)
+	Budget     int   // steps per turn (0: DefaultBudget)
+	Trace      io.Writer
+}
+
+// Output is the one shared, ordered stdout of an invocation. Every print
+// is one Write; writes after a fatal failure are dropped.
+type Output struct {
+	mu     sync.Mutex
+	w      *bufio.Writer
+	closed bool
+	last   atomic.Int64 // time of the last flush (UnixNano)
+}
+
+// flushEvery bounds how long output may sit in the buffer while the
+// program runs.
+const flushEvery = 10 * time.Millisecond
+
+// MaybeFlush flushes when the last flush is older than flushEvery.
+func (o *Output) MaybeFlush(now time.Time) {
+	if now.UnixNano()-o.last.Load() >= int64(flushEvery) {
+		o.Flush()
+	}
+}
+
+// NewOutput wraps w.
+func NewOutput(w io.Writer) *Output { return &Output{w: bufio.NewWriterSize(w, 64<<10)} }
+
+func (o *Output) Write(b []byte) (int, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.closed {
+		return len(b), nil
+	}
+	return o.w.Write(b)
+}
+
+// Line writes s and a newline as one write.
+func (o *Output) Line(s string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if !o.closed {
+		o.w.WriteString(s)
+		o.w.WriteByte('\n')
+	}
+}
+
+// Flush flushes buffered output.
+func (o *Output) Flush() {
+	o.mu.Lock()
+	if o.w.Buffered() > 0 {
+		o.w.Flush()
+	}
+	o.last.Store(time.Now().UnixNano())
+	o.mu.Unlock()
+}
+
+// Close flushes and drops every later write.
+func (o *Output) Close() {
+	o.mu.Lock()
+	o.w.Flush()
+	o.closed = true
+	o.mu.Unlock()
+}
+
+// Result is how an invocation ended.
+type Result struct {
+	// RootDone is set when the root returned RootValue.
+	RootDone  bool
+	RootValue value.Value
+	// Report is the fault report of a fatal failure ("" if none).
+	Report string
+	// Cancelled is set when the context was cancelled first.
+	Cancelled bool
+}
+
+// Runtime is one invocation's set of schedulers.
+type Runtime struct {
+	cfg    Config
+	img    *vm.Image
+	Inv    *proc.Invocation
+	Out    *Output
+	scheds []*Scheduler
+
+	mu       sync.Mutex // idle accounting and the end of the invocation
+	idle     int
+	rootDone bool
+	stopped  bool
+	res      Result
+	stop     chan struct{}
+
+	pendingTimers atomic.Int64
+	rr            atomic.Uint64
+	root          *proc.Process
+	traceMu       sync.Mutex
+}
+
+// New prepares a runtime for img writing to out.
+func New(img *vm.Image, out *Output, cfg Config) *Runtime {
+	if cfg.Schedulers < 1 {
+		cfg.Schedulers = 1
+	}
+	if cfg.Budget <= 0 {
+		cfg.Budget = DefaultBudget
+	}
+	rt := &Runtime{cfg: cfg, img: img, Out: out, Inv: proc.NewInvocation(), stop: make(chan struct{})}
+	rt.Inv.Wake = rt.enqueue
+	rt.Inv.OnEmpty = rt.onEmpty
+	rt.Inv.OnTimerDropped = func() { rt.pendingTimers.Add(-1) }
+	for i := 0; i < cfg.Schedulers; i++ {
+		s := &Scheduler{id: i, rt: rt, wake: make(chan struct{}, 1)}
+		s.host = &host{s: s}
+		rt.scheds = append(rt.scheds, s)
+	}
+	return rt
+}
+
+// NewPort creates a host port: a process-like endpoint whose mailbox type
+// is String; every String sent to it is passed to line.
+func (rt *Runtime) NewPort(line func(string)) *proc.Process {
+	p := rt.Inv.NewProcess(proc.KindPort, nil, 0)
+	p.Port = line
+	return p
+}
+
+// Run runs root (the root context's State) and every process until the
+// invocation ends, ctx is cancelled, or a fatal fault.
+func (rt *Runtime) Run(ctx context.Context, root *vm.State) Result {
+	rt.root = rt.Inv.NewProcess(proc.KindRoot, root, 0)
+	rt.trace("spawn %d root", rt.root.Gen())
+	rt.scheds[0].push(rt.root)
+	var wg sync.WaitGroup
+	for _, s := range rt.scheds {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s.loop()
+		}()
+	}
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-ctx.Done():
+			rt.mu.Lock()
+			if !rt.stopped {
+				rt.res.Cancelled = true
+				rt.stopLocked()
+			}
+			rt.mu.Unlock()
+		case <-done:
+		}
+	}()
+	wg.Wait()
+	close(done)
+	rt.mu.Lock()
+	res := rt.res
+	rt.mu.Unlock()
+	if res.Cancelled {
+		rt.cleanupAll()
+	}
+	return res
+}
+
+// cleanupAll runs the cleanup of every process still alive after a
+// cancellation (one goroutine, schedulers stopped).
+func (rt *Runtime) cleanupAll() {
+	for _, p := range rt.Inv.Processes() {
+		st := p.State
+		if st == nil || st.Finished() {
+			continue
+		}
+		st.Abort(&vm.Fault{Msg: "interrupted", Aborted: true})
+		h := &host{s: rt.scheds[0], p: p}
+		for i := 0; i < 1<<16 && !st.Finished(); i++ {
+			vm.Run(st, h, 1<<16)
+		}
+	}
+}
+
+func (rt *Runtime) stopLocked() {
+	if rt.stopped {
+		return
+	}
+	rt.stopped = true
+	close(rt.stop)
+}
+
+// fatal ends the invocation with a fault report.
+func (rt *Runtime) fatal(report string) {
+	rt.mu.Lock()
+	if !rt.stopped {
+		rt.res.Report = report
+		rt.Out.Close()
+		rt.stopLocked()
+	}
+	rt.mu.Unlock()
+}
+
+func (rt *Runtime) isStopped() bool {
+	select {
+	case <-rt.stop:
+		return true
+	default:
+		return false
+	}
+}
+
+// onEmpty: the last live process was released.
+func (rt *Runtime) onEmpty() {
+	rt.mu.Lock()
+	if rt.rootDone {
+		rt.stopLocked()
+	}
+	rt.mu.Unlock()
+}
+
+// rootFinished records the root's result; the invocation ends once no
+// process is alive.
+func (rt *Runtime) rootFinished(v value.Value) {
+	rt.mu.Lock()
+	rt.rootDone = true
+	rt.res.RootDone = true
+	rt.res.RootValue = v
+	if live, _ := rt.Inv.Live(); live == 0 {
+		rt.stopLocked()
+	}
+	rt.mu.Unlock()
+}
+
+// quiescentLocked decides what an all-idle runtime does; rt.mu is held.
+// It returns a fatal report ("" for none).
+func (rt *Runtime) quiescentLocked() string {
+	if rt.pendingTimers.Load() > 0 || rt.stopped {
+		return ""
+	}
+	live, isolated := rt.Inv.Live()
+	switch {
+	case live == 0 && rt.rootDone:
+		rt.stopLocked()
+	case isolated > 0:
+		// Isolated processes alive: an idle runtime waits (§6.3).
+	case rt.rootDone || live > 0:
+		return "morrow: runtime error: " + vm.NewFault(process.FaultDeadlock).Msg + "\n"
+	}
+	return ""
+}
+
+// enqueue hands a Runnable process to its scheduler.
+func (rt *Runtime) enqueue(p *proc.Process) {
+	rt.scheds[p.Sched].push(p)
+}
+
+func (rt *Runtime) trace(format string, args ...any) {
+	if rt.cfg.Trace == nil {
+		return
+	}
+	rt.traceMu.Lock()
+	fmt.Fprintf(rt.cfg.Trace, format+"\n", args...)
+	rt.traceMu.Unlock()
+}
+
+// Scheduler is one scheduler goroutine's state.
+type Scheduler struct {
+	id   int
+	rt   *Runtime
+	host *host
+
+	mu       sync.Mutex
+	q        []*proc.Process
+	head     int
+	sleeping bool
+	wake     chan struct{}
+
+	timers timerHeap // owned by the scheduler goroutine
+}
+
+// push appends p to the run queue and wakes the scheduler if it sleeps.
+func (s *Scheduler) push(p *proc.Process) {
+	rt := s.rt
+	s.mu.Lock()
+	s.q = append(s.q, p)
+	woke := s.sleeping
+	if woke {
+		s.sleeping = false
+		rt.mu.Lock()
+		rt.idle--
+		rt.mu.Unlock()
+	}
+	n := len(s.q) - s.head
+	s.mu.Unlock()
+	if woke {
+		signal(s.wake)
+	} else if rt.cfg.Steal && n > 1 {
+		rt.pokeThief(s.id)
+	}
+}
+
+// pokeThief wakes one sleeping scheduler so that it tries to steal.
+func (rt *Runtime) pokeThief(from int) {
+	for i := 1; i < len(rt.scheds); i++ {
+		t := rt.scheds[(from+i)%len(rt.scheds)]
+		t.mu.Lock()
+		sl := t.sleeping
+		t.mu.Unlock()
+		if sl {
+			signal(t.wake)
+			return
+		}
+	}
+}
+
+func signal(c chan struct{}) {
+	select {
+	case c <- struct{}{}:
+	default:
+	}
+}
+
+func (s *Scheduler) pop() *proc.Process {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.head == len(s.q) {
+		return nil
+	}
+	p := s.q[s.head]
+	s.q[s.head] = nil
+	s.head++
+	if s.head == len(s.q) {
+		s.q, s.head = s.q[:0], 0
+	}
+	return p
+}
+
+// steal takes the older half of another scheduler's queue.
+func (s *Scheduler) steal() *proc.Process {
+	rt := s.rt
+	n := len(rt.scheds)
+	off := int(uint64(rt.cfg.Seed) % uint64(n))
+	for i := 1; i < n; i++ {
+		v := rt.scheds[(s.id+off+i)%n]
+		if v == s {
+			continue
+		}
+		v.mu.Lock()
+		k := (len(v.q) - v.head) / 2
+		if k == 0 && len(v.q)-v.head == 1 && v.sleeping {
+			k = 1
+		}
+		var got []*proc.Process
+		if k > 0 {
+			got = append(got, v.q[v.head:v.head+k]...)
+			clear(v.q[v.head : v.head+k])
+			v.head += k
+			if v.head == len(v.q) {
+				v.q, v.head = v.q[:0], 0
+			}
+		}
+		v.mu.Unlock()
+		if len(got) == 0 {
+			continue
+		}
+		for _, p := range got {
+			p.Lock()
+			p.Sched = s.id
+			p.Unlock()
+		}
+		s.mu.Lock()
+		s.q = append(s.q, got[1:]...)
+		s.mu.Unlock()
+		return got[0]
+	}
+	return nil
+}
+
+func (s *Scheduler) loop() {
+	for !s.rt.isStopped() {
+		if len(s.timers) > 0 {
+			s.fireTimers(time.Now())
+		}
+		p := s.pop()
+		if p == nil && s.rt.cfg.Steal && len(s.rt.scheds) > 1 {
+			p = s.steal()
+		}
+		if p != nil {
+			s.runOne(p)
+			s.rt.Out.MaybeFlush(time.Now())
+			continue
+		}
+		s.sleep()
+	}
+}
+
+// sleep parks the scheduler goroutine until work, a timer or the end.
+func (s *Scheduler) sleep() {
+	rt := s.rt
+	s.mu.Lock()
+	if s.head < len(s.q) {
+		s.mu.Unlock()
+		return
+	}
+	s.sleeping = true
+	rt.mu.Lock()
+	rt.idle++
+	report := ""
+	if rt.idle == len(rt.scheds) {
+		report = rt.quiescentLocked()
+	}
+	rt.mu.Unlock()
+	s.mu.Unlock()
+	if report != "" {
+		rt.fatal(report)
+	}
+	rt.Out.Flush()
+	var tc <-chan time.Time
+	if len(s.timers) > 0 {
+		d := time.Until(s.timers[0].at)
+		if d < 0 {
+			d = 0
+		}
+		t := time.NewTimer(d)
+		defer t.Stop()
+		tc = t.C
+	}
+	select {
+	case <-s.wake:
+	case <-tc:
+	case <-rt.stop:
+	}
+	s.mu.Lock()
+	if s.sleeping {
+		s.sleeping = false
+		rt.mu.Lock()
+		rt.idle--
+		rt.mu.Unlock()
+	}
+	s.mu.Unlock()
+}
+
+// runOne runs one turn of p.
+func (s *Scheduler) runOne(p *proc.Process) {
+	rt := s.rt
+	p.Lock()
+	if p.StatusLocked() == proc.Done || p.State == nil {
+		p.Unlock()
+		return
+	}
+	p.SetStatusLocked(proc.Running)
+	p.Unlock()
+	if _, ok := p.KillRequested(); ok {
+		if p.SkipCleanup() {
+			p.Lock()
+			p.State = nil
+			p.Unlock()
+			rt.Inv.Retire(p, value.Unit)
+			return
+		}
+		p.State.Abort(&vm.Fault{Code: process.ExitCode, Msg: "process exit"})
+	}
+	s.host.p = p
+	o := vm.Run(p.State, s.host, rt.cfg.Budget)
+	s.host.p = nil
+	switch o.Status {
+	case vm.StatusYield:
+		p.Lock()
+		p.SetStatusLocked(proc.Runnable)
+		p.Unlock()
+		s.push(p)
+	case vm.StatusPark:
+		p.Lock()
+		again := p.ParkLocked()
+		p.Unlock()
+		if again {
+			s.push(p)
+		}
+	case vm.StatusDone:
+		s.done(p, o.Value)
+	case vm.StatusFault:
+		s.fault(p, o.Fault)
+	}
+}
+
+// done handles a process whose entry returned.
+func (s *Scheduler) done(p *proc.Process, v value.Value) {
+	rt := s.rt
+	if p.Kind == proc.KindRoot {
+		rt.Out.Flush()
+		rt.Inv.Retire(p, process.Reason(process.ReasonNormal, value.Unit))
+		rt.rootFinished(v)
+		return
+	}
+	if p.Sup != nil {
+		p.Sup.End(p)
+	}
+	rt.trace("retire %d Normal", p.Gen())
+	rt.Inv.Retire(p, process.Reason(process.ReasonNormal, value.Unit))
+}
+
+// fault applies the failure policy of p's kind to a fault.
+func (s *Scheduler) fault(p *proc.Process, f *vm.Fault) {
+	rt := s.rt
+	if f.Code == process.ExitCode && !f.Internal {
+		// Process.exit, or a terminal signal after its cleanup ran.
+		r := process.Reason(process.ReasonNormal, value.Unit)
+		if p.ExitReq != nil {
+			r = *p.ExitReq
+		}
+		if p.Sup != nil {
+			p.Sup.End(p)
+		}
+		rt.trace("retire %d exit", p.Gen())
+		rt.Inv.Retire(p, r)
+		return
+	}
+	if f.Aborted {
+		return
+	}
+	switch {
+	case p.Kind == proc.KindIsolated && !f.Internal && f.Code != 11 && f.Code != 12:
+		rt.trace("retire %d Fault(%d)", p.Gen(), f.Code)
+		rt.Inv.Retire(p, process.FaultReason(f.Code))
+		return
+	case p.Kind == proc.KindSupervised && !f.Internal && p.Sup.TakeRestart():
+		rt.trace("retire %d Fault(%d) (supervised restart)", p.Gen(), f.Code)
+		rt.Inv.Retire(p, process.FaultReason(f.Code))
+		st, err := vm.NewClosureState(rt.img, p.Entry, nil)
+		if err != nil {
+			rt.fatal(fmt.Sprintf("morrow: runtime error: internal error: %v\n", err))
+			return
+		}
+		c := rt.Inv.NewProcess(proc.KindSupervised, st, s.id)
+		if c == nil {
+			rt.fatal("morrow: runtime error: " + vm.NewFault(process.FaultResource).Msg + "\n")
+			return
+		}
+		c.Entry, c.Sup = p.Entry, p.Sup
+		p.Sup.Replace(p, c)
+		rt.trace("spawn %d supervised restart of %d", c.Gen(), p.Gen())
+		s.push(c)
+		return
+	}
+	rt.fatal(f.Report())
+}
+
+// Supervision helpers live on proc.Supervision; see supervise.go.
+
+// timer is one armed receive timeout.
+type timer struct {
+	at    time.Time
+	p     *proc.Process
+	epoch uint64
+}
+
+type timerHeap []timer
+
+func (h timerHeap) Len() int           { return len(h) }
+func (h timerHeap) Less(i, j int) bool { return h[i].at.Before(h[j].at) }
+func (h timerHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *timerHeap) Push(x any)        { *h = append(*h, x.(timer)) }
+func (h *timerHeap) Pop() any {
+	old := *h
+	t := old[len(old)-1]
+	old[len(old)-1] = timer{}
+	*h = old[:len(old)-1]
+	return t
+}
+
+// arm adds a timer for p's current wait.
+func (s *Scheduler) arm(p *proc.Process, at time.Time, epoch uint64) {
+	s.rt.pendingTimers.Add(1)
+	heap.Push(&s.timers, timer{at: at, p: p, epoch: epoch})
+}
+
+// fireTimers fires every timer due at now; stale ones are ignored.
+func (s *Scheduler) fireTimers(now time.Time) {
+	for len(s.timers) > 0 && !s.timers[0].at.After(now) {
+		t := heap.Pop(&s.timers).(timer)
+		if t.p.TimerFired(t.epoch) {
+			s.rt.enqueue(t.p)
+		}
+	}
+}
