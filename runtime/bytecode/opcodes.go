@@ -117,12 +117,21 @@ const (
 	//	end:
 	//
 	// Guards are pure (LANGUAGE.md §5.3), so replaying them is safe.
-	RECV_START // A          -            -> -          begin a receive: cursor = 0, timeout from locals[A] (A = -1: none)
+	//
+	// RECV_START's B operand is 1 for receive_event: the arms then see
+	// every cell of the mailbox as a Process.Event (user messages wrapped
+	// in Message), while a plain receive sees only user messages. A
+	// receive without a timeout arm has A = -1. RECV_WAIT parks with the
+	// pc still on itself, so a resumed State asks the host again; a host
+	// answers "rescan" (jump to A) when cells arrived past the cursor and
+	// "timeout" (fall through) once the deadline has passed. The timeout
+	// local is checked by RECV_START (fault 8 outside 0..600000).
+	RECV_START // A B        -            -> -          begin a receive: cursor = 0, timeout from locals[A] (A = -1: none); B = 1: receive_event
 	RECV_PEEK  // A          -            -> msg        push the message at the cursor, or jump to A when none is left
 	RECV_TAKE  //            -            -> -          remove the message at the cursor from the mailbox (it matched)
 	RECV_SKIP  //            -            -> -          advance the cursor past a message that matched no arm
 	RECV_WAIT  // A          -            -> -          park; on a new message jump to A; on timeout fall through
-	SPAWN      // A          f            -> r          spawn entry f; A selects the API (legacy spawn, Process.spawn, spawn_monitor, spawn_link, supervise)
+	SPAWN      // A          f            -> r          spawn entry f; A selects the API (stdlib/process Spawn* modes: 0 legacy spawn, 1 Process.spawn, 2 spawn_monitor, 3 spawn_link, 4 supervise with f = (entry, n))
 	SEND       //            pid msg      -> Result     send msg to pid
 	SELF       //            -            -> pid        the running process's Pid
 
@@ -421,7 +430,7 @@ var operands = [...][2]OperandKind{
 	INTERP:          {OpCount},
 	DEFER:           {},
 	FAIL:            {OpConst},
-	RECV_START:      {OpImm},
+	RECV_START:      {OpImm, OpFlag},
 	RECV_PEEK:       {OpJump},
 	RECV_TAKE:       {},
 	RECV_SKIP:       {},

@@ -22,12 +22,12 @@
 package engine
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
 
 	"github.com/morrow-lang/morrow/runtime/bytecode"
+	"github.com/morrow-lang/morrow/runtime/sched"
 	"github.com/morrow-lang/morrow/runtime/value"
 	"github.com/morrow-lang/morrow/runtime/vm"
 )
@@ -42,6 +42,9 @@ type Options struct {
 	Trace          io.Writer
 }
 
+// MaxSchedulers is the largest scheduler count.
+const MaxSchedulers = 64
+
 // Exit statuses of Run besides the program's own.
 const (
 	// ExitFault is the status of a runtime fault, an Err from main, or a
@@ -52,14 +55,9 @@ const (
 	ExitInterrupted = 130
 )
 
-// DefaultSlice is the number of VM steps the root context runs between
-// context checks and output flushes when Options.Reductions is 0.
-const DefaultSlice = 1 << 16
-
-// rootHost is the VM host of the root context.
-type rootHost struct{ out *bufio.Writer }
-
-func (h *rootHost) Stdout() io.Writer { return h.out }
+// DefaultSlice is the number of VM steps a process (the root included)
+// runs per turn when Options.Reductions is 0.
+const DefaultSlice = sched.DefaultBudget
 
 // Run executes the program and returns the process exit status: main's
 // Int result, 0 for Unit/Ok, 1 for a runtime fault or Err from main.
@@ -72,54 +70,41 @@ func Run(ctx context.Context, p *bytecode.Program, opts Options) int {
 	if stderr == nil {
 		stderr = io.Discard
 	}
-	out := bufio.NewWriterSize(stdoutW, 64<<10)
+	out := sched.NewOutput(stdoutW)
 	defer out.Flush()
+	if opts.Schedulers < 0 || opts.Schedulers > MaxSchedulers {
+		fmt.Fprintf(stderr, "morrow: runtime error: %s\n", vm.NewFault(9).Msg)
+		return ExitFault
+	}
 	img, err := vm.Load(p)
 	if err != nil {
 		fmt.Fprintf(stderr, "morrow: cannot run the program: %v\n", err)
 		return ExitFault
 	}
+	rt := sched.New(img, out, sched.Config{Schedulers: opts.Schedulers, Steal: opts.Steal, Seed: opts.Seed,
+		Budget: opts.Reductions, Trace: opts.Trace})
+	var args []value.Value
 	if p.Library {
-		fmt.Fprintln(stderr, "morrow: the program has no main function; library mode (pub fn start(port)) is not supported by this runtime yet")
-		return ExitFault
+		port := rt.NewPort(out.Line)
+		args = []value.Value{port.Pid()}
 	}
-	st, err := vm.NewState(img, p.Entry, nil)
+	st, err := vm.NewState(img, p.Entry, args)
 	if err != nil {
 		fmt.Fprintf(stderr, "morrow: cannot run the program: %v\n", err)
 		return ExitFault
 	}
-	slice := opts.Reductions
-	if slice <= 0 {
-		slice = DefaultSlice
+	res := rt.Run(ctx, st)
+	out.Flush()
+	switch {
+	case res.Report != "":
+		io.WriteString(stderr, res.Report)
+		return ExitFault
+	case res.Cancelled:
+		return ExitInterrupted
+	case p.Library:
+		return 0
 	}
-	host := &rootHost{out: out}
-	aborted := false
-	for {
-		if !aborted && ctx.Err() != nil {
-			aborted = true
-			st.Abort(&vm.Fault{Msg: "interrupted", Aborted: true})
-		}
-		o := vm.Run(st, host, slice)
-		if out.Buffered() > 0 {
-			out.Flush()
-		}
-		switch o.Status {
-		case vm.StatusYield:
-			continue
-		case vm.StatusDone:
-			return mainStatus(o.Value, stderr)
-		case vm.StatusFault:
-			if o.Fault.Aborted {
-				return ExitInterrupted
-			}
-			io.WriteString(stderr, o.Fault.Report())
-			return ExitFault
-		default:
-			// The root context has no mailbox: nothing can wake it.
-			fmt.Fprintf(stderr, "morrow: runtime error: the root context cannot wait for messages\n")
-			return ExitFault
-		}
-	}
+	return mainStatus(res.RootValue, stderr)
 }
 
 // mainStatus maps main's result to the exit status.

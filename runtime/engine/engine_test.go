@@ -69,10 +69,24 @@ func f
 	}
 }
 
-func TestLibraryModeIsRefusedClearly(t *testing.T) {
-	code, _, stderr := runAsm(t, context.Background(), "library\nentry start\nfunc start params=1\n UNIT\n RETURN\n")
-	if code != 1 || !strings.Contains(stderr, "no main function") {
-		t.Fatalf("status %d stderr %q", code, stderr)
+func TestLibraryModeWritesPortLines(t *testing.T) {
+	src := `library
+entry start
+func start params=1
+    LOAD 0
+    CONST "one"
+    SEND
+    POP
+    LOAD 0
+    CONST "two"
+    SEND
+    POP
+    UNIT
+    RETURN
+`
+	code, out, stderr := runAsm(t, context.Background(), src)
+	if code != 0 || out != "one\ntwo\n" || stderr != "" {
+		t.Fatalf("status %d stdout %q stderr %q", code, out, stderr)
 	}
 }
 
