@@ -589,7 +589,25 @@ func (c *Checker) resolveNamed(t *ast.NamedType, tv func(string) Type) Type {
 		c.errorf(ErrUnknownTypeVar, t.Span(), "unknown type variable '%s'", t.Name).Hint = "declare it as a type parameter, e.g. `type Box(" + t.Name + ")`"
 		return Invalid
 	}
-	c.errorf(ErrUnknownType, t.Span(), "unknown type '%s'", t.Name)
+	d := c.errorf(ErrUnknownType, t.Span(), "unknown type '%s'", t.Name)
+	best, bestD := "", 3
+	try := func(n string) {
+		if dd := editDistance(t.Name, n); dd < bestD || dd == bestD && n < best {
+			best, bestD = n, dd
+		}
+	}
+	for n := range c.types {
+		try(n)
+	}
+	for n := range builtinTypeDefs {
+		try(n)
+	}
+	for _, n := range []string{"Int", "Float", "Bool", "String", "Unit", "Range", "ProcessId", "MonitorRef"} {
+		try(n)
+	}
+	if best != "" && len(t.Name) > 2 {
+		d.Hint = "did you mean '" + best + "'?"
+	}
 	return Invalid
 }
 
