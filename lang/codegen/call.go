@@ -5,6 +5,7 @@ import (
 
 	"github.com/morrow-lang/morrow/lang/ast"
 	"github.com/morrow-lang/morrow/runtime/bytecode"
+	"github.com/morrow-lang/morrow/stdlib/process"
 )
 
 // calleeKind classifies what a call calls.
@@ -40,13 +41,13 @@ func (fs *fnState) resolveName(ident string, path []string) (callee, error) {
 		if idx, ok := fs.c.unitFunc(fs.u, ident); ok {
 			return callee{kind: calleeFunc, fn: idx, decl: fs.u.decls[ident], unitOf: fs.u}, nil
 		}
-		if ci, ok := fs.c.ctors[ident]; ok {
+		if ci, ok := fs.c.ctor(ident); ok {
 			return callee{kind: calleeCtor, ctor: ci, native: ident}, nil
 		}
 		return callee{kind: calleeNative, native: ident}, nil
 	}
 	q := qualifiedName(path)
-	if ci, ok := fs.c.ctors[q]; ok {
+	if ci, ok := fs.c.ctor(q); ok {
 		return callee{kind: calleeCtor, ctor: ci, native: q}, nil
 	}
 	idx, ok, err := fs.c.preludeFunc(q)
@@ -77,6 +78,9 @@ func (fs *fnState) name(ident string, path []string) error {
 			fs.emit(bytecode.FUNC, fs.c.ctorWrapper(c.native, c.ctor), 0)
 		}
 	case calleeNative:
+		if _, ok := process.OpcodeBuiltins[c.native]; ok {
+			return fmt.Errorf("codegen: %s cannot be used as a function value; call it directly", c.native)
+		}
 		fs.emit(bytecode.NATIVE, fs.c.prog.AddNative(c.native), 0)
 	}
 	return nil
@@ -101,6 +105,11 @@ func (fs *fnState) call(e *ast.Call, tail bool) error {
 		c = r
 	default:
 		c = callee{kind: calleeValue, expr: e.Fn}
+	}
+	if c.kind == calleeNative {
+		if mode, ok := process.OpcodeBuiltins[c.native]; ok {
+			return fs.actorCall(e, c.native, mode, tail)
+		}
 	}
 	var params []*ast.Param
 	var labels []string

@@ -163,7 +163,7 @@ func (fs *fnState) expr(e ast.Expr) error {
 			fs.emit(bytecode.UPDATE, fs.c.prog.AddConst(value.String(f.Label)), 0)
 		}
 	case *ast.Receive:
-		return fmt.Errorf("codegen: receive is not supported yet (actor issue)")
+		return fs.receive(e, false)
 	case *ast.With:
 		return fs.with(e, false)
 	case *ast.MapLit:
@@ -203,6 +203,8 @@ func (fs *fnState) returnExpr(e ast.Expr) error {
 		return fs.ifExpr(e, true)
 	case *ast.Match:
 		return fs.match(e, true)
+	case *ast.Receive:
+		return fs.receive(e, true)
 	case *ast.With:
 		return fs.with(e, true)
 	case *ast.Call:

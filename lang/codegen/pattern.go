@@ -96,7 +96,7 @@ func (fs *fnState) patternTests(p ast.Pattern, slot int, fail *label) ([]binding
 			}
 			return nil
 		case *ast.CtorPat:
-			ci, ok := fs.c.ctors[p.Name]
+			ci, ok := fs.c.ctor(p.Name)
 			if !ok {
 				return fmt.Errorf("codegen: unknown constructor %s in pattern", p.Name)
 			}

@@ -1,0 +1,199 @@
+package codegen
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/morrow-lang/morrow/lang/ast"
+	"github.com/morrow-lang/morrow/runtime/bytecode"
+	"github.com/morrow-lang/morrow/stdlib/process"
+)
+
+// Actor lowering
+//
+// spawn, supervise, Process.spawn, Process.spawn_monitor,
+// Process.spawn_link, send and Process.self compile to the SPAWN, SEND and
+// SELF opcodes (stdlib/process.OpcodeBuiltins gives the SPAWN modes;
+// supervise packs its two arguments into a tuple). The other Process
+// operations are natives (stdlib/process).
+//
+// receive and receive_event compile to the RECV_* protocol of
+// bytecode/opcodes.go:
+//
+//	    <timeout expression>; STORE t      (only with an `after` arm)
+//	    RECV_START t, event
+//	scan:
+//	    RECV_PEEK wait
+//	    STORE m
+//	    <arm 1: pattern tests on m, guard; JUMP_IF_FALSE next1>
+//	    RECV_TAKE; <arm 1 body>; JUMP end (or return it in tail position)
+//	next1: ...
+//	    RECV_SKIP; JUMP scan             (when no arm is unconditional)
+//	wait:
+//	    RECV_WAIT scan
+//	    <timeout body>                   (FAIL when there is no `after` arm)
+//	end:
+//
+// The Process types (ExitReason, Error, Event, DemonitorOptions) enter a
+// program's type table the first time one of their constructors is used,
+// as copies of the stdlib/process descriptors.
+
+// ctor looks up a constructor by name; Process.X constructors are added
+// on first use.
+func (c *compiler) ctor(name string) (ctorInfo, bool) {
+	if ci, ok := c.ctors[name]; ok {
+		return ci, true
+	}
+	bare, ok := strings.CutPrefix(name, "Process.")
+	if !ok {
+		return ctorInfo{}, false
+	}
+	for _, t := range process.Types {
+		for tag, v := range t.Variants {
+			if v.Name != bare {
+				continue
+			}
+			idx, known := c.typeIndex[t.Name]
+			if !known {
+				cp := *t
+				idx = c.addType(&cp)
+			}
+			ci := ctorInfo{idx, tag, len(v.Fields)}
+			c.ctors[name] = ci
+			return ci, true
+		}
+	}
+	return ctorInfo{}, false
+}
+
+// actorCall compiles a call of a builtin lowered to an actor opcode.
+func (fs *fnState) actorCall(e *ast.Call, name string, mode int, tail bool) error {
+	want := 1
+	switch name {
+	case "send", "supervise":
+		want = 2
+	case "Process.self":
+		want = 0
+	}
+	if len(e.Args) != want {
+		return fmt.Errorf("codegen: %s called with %d arguments, takes %d", name, len(e.Args), want)
+	}
+	if err := fs.args(e, nil); err != nil {
+		return err
+	}
+	fs.setLine(e.S.Start)
+	switch name {
+	case "send":
+		fs.emit(bytecode.SEND, 0, 0)
+	case "Process.self":
+		fs.emit(bytecode.SELF, 0, 0)
+	case "supervise":
+		fs.emit(bytecode.TUPLE, 2, 0)
+		fs.emit(bytecode.SPAWN, mode, 0)
+	default:
+		fs.emit(bytecode.SPAWN, mode, 0)
+	}
+	if tail {
+		fs.emit(bytecode.RETURN, 0, 0)
+		fs.depth = 0
+	}
+	return nil
+}
+
+// receive compiles receive / receive_event; in tail mode the emitted code
+// returns the selected arm's value itself.
+func (fs *fnState) receive(r *ast.Receive, tail bool) error {
+	tslot := -1
+	if r.After != nil {
+		if err := fs.expr(r.After.Timeout); err != nil {
+			return err
+		}
+		tslot = fs.newSlot()
+		fs.emit(bytecode.STORE, tslot, 0)
+	}
+	event := 0
+	if r.Event {
+		event = 1
+	}
+	fs.setLine(r.S.Start)
+	fs.emit(bytecode.RECV_START, tslot, event)
+	before := fs.depth
+	scan := fs.newLabel()
+	fs.place(scan)
+	wait := fs.newLabel()
+	end := fs.newLabel()
+	fs.jump(bytecode.RECV_PEEK, wait)
+	m := fs.newSlot()
+	fs.emit(bytecode.STORE, m, 0)
+	exhaustive := false
+	for _, arm := range r.Arms {
+		fs.setLine(arm.S.Start)
+		next := fs.newLabel()
+		fs.push()
+		if arm.Pattern != nil {
+			if err := fs.compilePattern(arm.Pattern, m, next); err != nil {
+				fs.pop()
+				return err
+			}
+		}
+		if arm.Guard != nil {
+			if err := fs.expr(arm.Guard); err != nil {
+				fs.pop()
+				return err
+			}
+			fs.jump(bytecode.JUMP_IF_FALSE, next)
+		}
+		fs.emit(bytecode.RECV_TAKE, 0, 0)
+		var err error
+		if tail {
+			err = fs.returnExpr(arm.Body)
+		} else {
+			err = fs.expr(arm.Body)
+			if err == nil {
+				fs.jump(bytecode.JUMP, end)
+			}
+		}
+		fs.pop()
+		if err != nil {
+			return err
+		}
+		fs.depth = before
+		if len(next.uses) == 0 {
+			exhaustive = true
+			break
+		}
+		fs.place(next)
+	}
+	if !exhaustive {
+		fs.emit(bytecode.RECV_SKIP, 0, 0)
+		fs.jump(bytecode.JUMP, scan)
+	}
+	fs.depth = before
+	fs.place(wait)
+	fs.jump(bytecode.RECV_WAIT, scan)
+	if r.After != nil {
+		fs.setLine(r.After.S.Start)
+		if tail {
+			if err := fs.returnExpr(r.After.Body); err != nil {
+				return err
+			}
+		} else if err := fs.expr(r.After.Body); err != nil {
+			return err
+		}
+	} else {
+		fs.fail("receive woke without a message or a timeout")
+		if !tail {
+			fs.depth = before + 1 // FAIL never falls through; keep the join depth
+		}
+	}
+	if tail {
+		fs.depth = 0
+		return nil
+	}
+	fs.place(end)
+	fs.depth = before + 1
+	if fs.depth > fs.fn.MaxStack {
+		fs.fn.MaxStack = fs.depth
+	}
+	return nil
+}
