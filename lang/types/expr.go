@@ -1090,6 +1090,9 @@ func (c *Checker) mailbox(span source.Span) Type {
 	return c.fn.mailbox
 }
 
+// maxReceiveArms is the arm limit of a receive (§6.2).
+const maxReceiveArms = 128
+
 func (c *Checker) receive(x *ast.Receive, hint Type) Type {
 	if c.fn.isMain {
 		c.errorf(ErrReceiveInMain, x.Span(), "receive requires an actor context; main cannot receive").Hint =
@@ -1100,6 +1103,13 @@ func (c *Checker) receive(x *ast.Receive, hint Type) Type {
 	}
 	if c.fn.inDefer {
 		c.errorf(ErrDeferProcess, x.Span(), "actor receive cannot occur in defer")
+	}
+	total := len(x.Arms)
+	if x.After != nil {
+		total++
+	}
+	if len(x.Arms) == 0 || total > maxReceiveArms {
+		c.errorf(ErrReceiveArms, x.Span(), "receive allows between 1 and %d arms, at least one of them a message arm; found %d arms", maxReceiveArms, total)
 	}
 	var pt Type = c.mailbox(x.Span())
 	if x.Event {
