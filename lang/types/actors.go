@@ -283,56 +283,131 @@ type obligationSite struct {
 }
 
 // checkObligationPaths reports an exit (return, ?, or a call that never
-// returns, such as Process.exit) that is reached after a Result was bound
-// and before any statement uses it (§5.2: terminal exits count as exit
-// paths). It is conservative: any use, in any branch, counts as handling
-// for the statements that follow it.
+// returns, such as Process.exit) reached on some path after a Result was
+// bound and before that path used it (§5.2: terminal exits count as exit
+// paths). The scan follows evaluation order and branches: an if or match
+// handles the Result only when every branch that completes does; a loop
+// body may not run at all. Any use counts as handling.
 func (c *Checker) checkObligationPaths(site obligationSite) {
 	if !containsResult(site.obj.Type) || site.obj.uses == 0 {
 		return
 	}
+	f := &flow{c: c, obj: site.obj}
+	handled := false
 	for _, s := range site.rest {
-		used, exit := false, ast.Node(nil)
-		walkIf(s, func(n ast.Node) bool {
-			if used || exit != nil {
-				return false
-			}
-			switch x := n.(type) {
-			case *ast.Lambda:
-				return false
-			case *ast.Ident:
-				if c.info.Uses[x] == site.obj {
-					used = true
-				}
-			case *ast.Return, *ast.Try:
-				exit = x
-			case *ast.Call:
-				if isNever(c.info.Types[x]) {
-					// Arguments are evaluated first: a use there still counts.
-					for _, a := range x.Args {
-						walkE(a.Value, func(m ast.Node) bool {
-							if id, ok := m.(*ast.Ident); ok && c.info.Uses[id] == site.obj {
-								used = true
-							}
-							return true
-						})
-					}
-					if !used {
-						exit = x
-					}
-				}
-			}
-			return true
-		})
-		if used {
-			return
-		}
-		if exit != nil {
-			d := c.errorf(ErrResultExit, exit.Span(), "Result obligation remains unhandled on this exit")
-			d.Notes = []string{"'" + site.obj.Name + "' is a Result that has not been matched, returned or passed on yet"}
-			d.Hint = "handle it first, or register a handler with `defer`"
-			site.obj.uses = -1 << 30 // reported; suppress the unused-binding error
+		handled = f.node(s, handled)
+		if f.reported {
 			return
 		}
 	}
+}
+
+// flow scans one binding's later statements.
+type flow struct {
+	c        *Checker
+	obj      *Object
+	reported bool
+}
+
+func (f *flow) exit(n ast.Node) bool {
+	if !f.reported {
+		f.reported = true
+		d := f.c.errorf(ErrResultExit, n.Span(), "Result obligation remains unhandled on this exit")
+		d.Notes = []string{"'" + f.obj.Name + "' is a Result that has not been matched, returned or passed on yet on this path"}
+		d.Hint = "handle it first, or register a handler with `defer`"
+		f.obj.uses = -1 << 30 // reported; suppress the unused-binding error
+	}
+	return true
+}
+
+// node scans n given whether the Result is already handled on entry, and
+// returns whether it is handled on every path that completes n.
+func (f *flow) node(n ast.Node, handled bool) bool {
+	if handled || n == nil || f.reported {
+		return true
+	}
+	if e, ok := n.(ast.Expr); ok && isNilExpr(e) {
+		return handled
+	}
+	switch x := n.(type) {
+	case *ast.Ident:
+		return f.c.info.Uses[x] == f.obj
+	case *ast.Lambda:
+		return false
+	case *ast.Block:
+		h := false
+		for _, s := range x.Stmts {
+			h = f.node(s, h)
+		}
+		return h
+	case *ast.LetStmt:
+		h := f.node(x.Value, false)
+		if x.Else != nil && !isNilExpr(x.Else) {
+			f.node(x.Else, h)
+		}
+		return h
+	case *ast.DeferStmt:
+		return f.node(x.X, false)
+	case *ast.ExprStmt:
+		if x.Cond != nil {
+			h := f.node(x.Cond, false)
+			f.node(x.X, h)
+			return h
+		}
+		return f.node(x.X, false)
+	case *ast.Return:
+		if f.node(x.X, false) {
+			return true
+		}
+		return f.exit(x)
+	case *ast.Try:
+		if f.node(x.X, false) {
+			return true
+		}
+		return f.exit(x)
+	case *ast.Break, *ast.Continue:
+		return true // this path leaves the loop, not the function
+	case *ast.If:
+		h := f.node(x.Cond, false)
+		t := f.node(x.Then, h)
+		e := h
+		if x.Else != nil && !isNilExpr(x.Else) {
+			e = f.node(x.Else, h)
+		}
+		return t && e
+	case *ast.Match:
+		h := f.node(x.Subject, false)
+		all := len(x.Arms) > 0
+		for _, a := range x.Arms {
+			ah := f.node(a.Cond, h)
+			ah = f.node(a.Guard, ah)
+			if !f.node(a.Body, ah) {
+				all = false
+			}
+		}
+		return h || all
+	case *ast.For:
+		h := f.node(x.Iter, false)
+		f.node(x.Body, h)
+		return h
+	case *ast.Call:
+		h := f.node(x.Fn, false)
+		for _, a := range x.Args {
+			h = f.node(a.Value, h)
+		}
+		if !h && isNever(f.c.info.Types[x]) {
+			return f.exit(x)
+		}
+		return h
+	}
+	// Other expressions: their parts in order.
+	h := false
+	walkIf(n, func(m ast.Node) bool {
+		if m == n {
+			return true
+		}
+		h = f.node(m, h)
+		return false
+	})
+	return h
 }

@@ -608,3 +608,11 @@ func TestDuplicateLabels(t *testing.T) {
 	expectDiags(t, "fn span(at lo: Int, at hi: Int) -> Int: hi - lo\nfn main():\n    println(span(at: 1, at: 2))\n",
 		"E2004 duplicate parameter label 'at'", "E3008 duplicate argument label")
 }
+
+func TestObligationBranches(t *testing.T) {
+	pre := "fn risky() -> Result(Int, String): Ok(1)\nfn handle(r: Result(Int, String)) -> Int:\n    match r:\n        Ok(n) -> n\n        Err(_) -> 0\n"
+	expectDiags(t, pre+"fn f(x: Int) -> Int:\n    let r = risky()\n    if x > 0:\n        println(handle(r))\n    else:\n        return 0\n    1\nfn main():\n    println(f(1))\n",
+		"E5007 Result obligation remains unhandled on this exit")
+	expectDiags(t, pre+"fn f(x: Int) -> Int:\n    let r = risky()\n    if x > 0:\n        return handle(r)\n    handle(r)\nfn main():\n    println(f(1))\n")
+	expectDiags(t, pre+"fn f(xs: List(Int)) -> Int:\n    let r = risky()\n    for x in xs:\n        if x > 0: break\n    handle(r)\nfn main():\n    println(f([1]))\n")
+}
