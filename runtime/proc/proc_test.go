@@ -1,0 +1,338 @@
+package proc
+
+import (
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/morrow-lang/morrow/runtime/value"
+	"github.com/morrow-lang/morrow/stdlib/process"
+)
+
+func newInv() (*Invocation, *[]*Process) {
+	inv := NewInvocation()
+	var woken []*Process
+	var mu sync.Mutex
+	inv.Wake = func(p *Process) { mu.Lock(); woken = append(woken, p); mu.Unlock() }
+	return inv, &woken
+}
+
+func mustPeek(t *testing.T, p *Process, want int64) {
+	t.Helper()
+	v, ok := p.RecvPeek()
+	if !ok || v.K != value.KInt || v.N != want {
+		t.Fatalf("peek = %v %v, want Int %d", v, ok, want)
+	}
+}
+
+func TestCursorSkipTakeAndRestart(t *testing.T) {
+	inv, _ := newInv()
+	p := inv.NewProcess(KindLegacy, nil, 0)
+	for i := int64(1); i <= 3; i++ {
+		if r := inv.Send(p, value.Int(i)); r != SendOK {
+			t.Fatalf("send %d: %d", i, r)
+		}
+	}
+	p.RecvStart(-1, false, time.Now())
+	mustPeek(t, p, 1)
+	p.RecvSkip()
+	mustPeek(t, p, 2)
+	p.RecvTake(inv) // takes 2 from the middle
+	// A new receive starts again at the oldest cell; order is kept.
+	p.RecvStart(-1, false, time.Now())
+	mustPeek(t, p, 1)
+	p.RecvSkip()
+	mustPeek(t, p, 3)
+	p.RecvSkip()
+	if _, ok := p.RecvPeek(); ok {
+		t.Fatal("peek past the last cell succeeded")
+	}
+	if inv.Queued() != 2 {
+		t.Fatalf("queued = %d, want 2", inv.Queued())
+	}
+}
+
+func TestWokenReceiveResumesAtCursor(t *testing.T) {
+	inv, woken := newInv()
+	p := inv.NewProcess(KindLegacy, nil, 0)
+	inv.Send(p, value.Int(1))
+	p.RecvStart(-1, false, time.Now())
+	mustPeek(t, p, 1)
+	p.RecvSkip() // no arm matched 1
+	if _, ok := p.RecvPeek(); ok {
+		t.Fatal("unexpected cell")
+	}
+	if d, _ := p.RecvWait(time.Now()); d != DecidePark {
+		t.Fatalf("wait = %d, want park", d)
+	}
+	p.Lock()
+	if p.ParkLocked() {
+		t.Fatal("parked process must not run again without news")
+	}
+	p.Unlock()
+	inv.Send(p, value.Int(2))
+	if len(*woken) != 1 || (*woken)[0] != p {
+		t.Fatalf("woken = %v", *woken)
+	}
+	if d, _ := p.RecvWait(time.Now()); d != DecideRetry {
+		t.Fatalf("wait after a send = %d, want retry", d)
+	}
+	mustPeek(t, p, 2) // not 1 again: the cursor was kept
+}
+
+func TestPlainReceiveSkipsLifecycleCells(t *testing.T) {
+	inv, _ := newInv()
+	owner := inv.NewProcess(KindIsolated, nil, 0)
+	target := inv.NewProcess(KindIsolated, nil, 0)
+	inv.Monitor(owner, target)
+	inv.Retire(target, process.Reason(process.ReasonNormal, value.Unit))
+	inv.Send(owner, value.Int(5))
+	owner.RecvStart(-1, false, time.Now())
+	mustPeek(t, owner, 5)
+	owner.RecvTake(inv)
+	if owner.Queued() != 1 {
+		t.Fatalf("the Down cell was consumed by a plain receive")
+	}
+	owner.RecvStart(-1, true, time.Now())
+	v, ok := owner.RecvPeek()
+	d, _ := v.R.(*value.Data)
+	if !ok || d == nil || d.Type != process.EventType || d.Tag != process.EventDown {
+		t.Fatalf("receive_event peek = %v", v)
+	}
+	if r := d.Fields[2].R.(*value.Data); r.Tag != process.ReasonNormal {
+		t.Fatalf("reason tag %d", r.Tag)
+	}
+}
+
+func TestMailboxLimitAndDeadTarget(t *testing.T) {
+	inv, _ := newInv()
+	p := inv.NewProcess(KindLegacy, nil, 0)
+	for i := 0; i < MaxMailbox; i++ {
+		if r := inv.Send(p, value.Int(int64(i))); r != SendOK {
+			t.Fatalf("send %d: %d", i, r)
+		}
+	}
+	if r := inv.Send(p, value.Int(0)); r != SendFull {
+		t.Fatalf("send to a full mailbox = %d, want 4", r)
+	}
+	p.RecvStart(-1, false, time.Now())
+	p.RecvTake(inv)
+	if r := inv.Send(p, value.Int(0)); r != SendOK {
+		t.Fatalf("send after a take = %d", r)
+	}
+	inv.Retire(p, process.Reason(process.ReasonNormal, value.Unit))
+	if r := inv.Send(p, value.Int(0)); r != SendDead {
+		t.Fatalf("send to a retired process = %d, want 3", r)
+	}
+	if inv.Queued() != 0 {
+		t.Fatalf("queued = %d after retire", inv.Queued())
+	}
+	if live, _ := inv.Live(); live != 0 {
+		t.Fatalf("live = %d", live)
+	}
+}
+
+func TestLiveLimit(t *testing.T) {
+	inv, _ := newInv()
+	for i := 0; i < MaxLive; i++ {
+		if inv.NewProcess(KindIsolated, nil, 0) == nil {
+			t.Fatalf("admission %d refused", i)
+		}
+	}
+	if inv.NewProcess(KindLegacy, nil, 0) != nil {
+		t.Fatal("admission beyond the limit")
+	}
+	if inv.NewProcess(KindPort, nil, 0) == nil {
+		t.Fatal("ports do not count against the limit")
+	}
+}
+
+func TestStaleTimerDoesNotFireIntoLaterWait(t *testing.T) {
+	inv, _ := newInv()
+	p := inv.NewProcess(KindLegacy, nil, 0)
+	now := time.Now()
+	p.RecvStart(1000, false, now)
+	if d, _ := p.RecvWait(now); d != DecideArm {
+		t.Fatalf("first wait = %d, want arm", d)
+	}
+	epoch := p.Wait.Epoch
+	inv.Send(p, value.Int(1))
+	mustPeek(t, p, 1)
+	if !p.RecvTake(inv) {
+		t.Fatal("take did not report the armed timer")
+	}
+	p.RecvStart(-1, false, now) // a later wait without timeout
+	if p.TimerFired(epoch) {
+		t.Fatal("a stale timer woke the process")
+	}
+	if d, _ := p.RecvWait(now.Add(time.Hour)); d != DecidePark {
+		t.Fatalf("later wait = %d, want park", d)
+	}
+	// A current timer does fire.
+	p.RecvStart(10, false, now)
+	p.RecvWait(now)
+	p.Lock()
+	p.ParkLocked()
+	p.Unlock()
+	if !p.TimerFired(p.Wait.Epoch) {
+		t.Fatal("current timer did not wake the parked process")
+	}
+	if d, disarm := p.RecvWait(now); d != DecideTimeout || !disarm {
+		t.Fatalf("wait after the timer = %d %v", d, disarm)
+	}
+}
+
+func TestAfterZeroTimesOutAtOnce(t *testing.T) {
+	inv, _ := newInv()
+	p := inv.NewProcess(KindLegacy, nil, 0)
+	now := time.Now()
+	p.RecvStart(0, false, now)
+	if d, disarm := p.RecvWait(now); d != DecideTimeout || disarm {
+		t.Fatalf("after 0: %d %v", d, disarm)
+	}
+}
+
+// TestParkWakeRace runs a receiver loop against concurrent senders: every
+// message must be received, so no wake-up is lost between the decision
+// to park and the park itself.
+func TestParkWakeRace(t *testing.T) {
+	inv := NewInvocation()
+	wake := make(chan struct{}, 1)
+	p := inv.NewProcess(KindLegacy, nil, 0)
+	inv.Wake = func(q *Process) {
+		if q != p {
+			t.Error("woke the wrong process")
+		}
+		wake <- struct{}{} // at most one outstanding: the process is Runnable until it parks again
+	}
+	const senders, each = 8, 2000
+	var wg sync.WaitGroup
+	for s := 0; s < senders; s++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < each; i++ {
+				for inv.Send(p, value.Int(int64(i))) != SendOK {
+					time.Sleep(time.Microsecond)
+				}
+			}
+		}()
+	}
+	got := 0
+	var parks atomic.Int64
+	deadline := time.After(20 * time.Second)
+	for got < senders*each {
+		p.RecvStart(-1, false, time.Now())
+		for {
+			if _, ok := p.RecvPeek(); !ok {
+				break
+			}
+			p.RecvTake(inv)
+			got++
+			p.RecvStart(-1, false, time.Now())
+		}
+		if got == senders*each {
+			break
+		}
+		if d, _ := p.RecvWait(time.Now()); d == DecideRetry {
+			continue
+		}
+		p.Lock()
+		again := p.ParkLocked()
+		p.Unlock()
+		if again {
+			continue
+		}
+		parks.Add(1)
+		select {
+		case <-wake:
+			p.Lock()
+			if p.StatusLocked() != Runnable {
+				t.Fatal("woken process is not Runnable")
+			}
+			p.SetStatusLocked(Running)
+			p.Unlock()
+		case <-deadline:
+			t.Fatalf("lost wake-up: received %d of %d", got, senders*each)
+		}
+	}
+	wg.Wait()
+	if inv.Queued() != 0 {
+		t.Fatalf("queued = %d", inv.Queued())
+	}
+}
+
+// TestRetireChainUsesWorkList retires one end of a long chain of linked
+// processes; every partner dies with the same reason without recursion.
+func TestRetireChainUsesWorkList(t *testing.T) {
+	inv, _ := newInv()
+	const n = 50000
+	inv.MaxLive = n + 1
+	ps := make([]*Process, n)
+	for i := range ps {
+		ps[i] = inv.NewProcess(KindIsolated, nil, 0)
+		if i > 0 && !inv.Link(ps[i-1], ps[i]) {
+			t.Fatal("link failed")
+		}
+	}
+	trapper := inv.NewProcess(KindIsolated, nil, 0)
+	trapper.SetTrap(true)
+	inv.Link(ps[n-1], trapper)
+	reason := process.Reason(process.ReasonFailure, value.String("boom"))
+	inv.Retire(ps[0], reason)
+	for i, p := range ps {
+		if p.StatusLocked() != Done {
+			t.Fatalf("process %d not retired", i)
+		}
+		if d := p.Reason().R.(*value.Data); d.Tag != process.ReasonFailure {
+			t.Fatalf("process %d reason tag %d", i, d.Tag)
+		}
+	}
+	trapper.RecvStart(-1, true, time.Now())
+	v, ok := trapper.RecvPeek()
+	if d, _ := v.R.(*value.Data); !ok || d.Tag != process.EventExit {
+		t.Fatalf("trapping partner got %v", v)
+	}
+	if live, _ := inv.Live(); live != 1 {
+		t.Fatalf("live = %d, want 1 (the trapper)", live)
+	}
+}
+
+func TestDemonitorFlushAndInfo(t *testing.T) {
+	inv, _ := newInv()
+	owner := inv.NewProcess(KindIsolated, nil, 0)
+	a := inv.NewProcess(KindIsolated, nil, 0)
+	ref := process.RefOf(inv.Monitor(owner, a))
+	if r := inv.Demonitor(owner, ref, false, true); !isOkBool(r, true) {
+		t.Fatalf("active demonitor = %v", r)
+	}
+	if r := inv.Demonitor(owner, ref, false, true); !isOkBool(r, false) {
+		t.Fatalf("second demonitor = %v", r)
+	}
+	inv.Retire(a, process.Reason(process.ReasonNormal, value.Unit))
+	if owner.Queued() != 0 {
+		t.Fatal("a Down arrived after demonitor")
+	}
+	b := inv.NewProcess(KindIsolated, nil, 0)
+	ref2 := process.RefOf(inv.Monitor(owner, b))
+	inv.Retire(b, process.Reason(process.ReasonNormal, value.Unit))
+	if owner.Queued() != 1 {
+		t.Fatal("no Down")
+	}
+	if r := inv.Demonitor(owner, ref2, true, true); !isOkBool(r, false) {
+		t.Fatalf("demonitor after Down = %v", r)
+	}
+	if owner.Queued() != 0 {
+		t.Fatal("flush left the Down queued")
+	}
+	other := inv.NewProcess(KindIsolated, nil, 0)
+	if r := inv.Demonitor(other, ref2, false, false); r.R.(*value.Data).Tag != value.TagErr {
+		t.Fatalf("demonitor by a non-owner = %v", r)
+	}
+}
+
+func isOkBool(r value.Value, want bool) bool {
+	d, ok := r.R.(*value.Data)
+	return ok && d.Tag == value.TagOk && d.Fields[0].K == value.KBool && (d.Fields[0].N != 0) == want
+}
