@@ -329,6 +329,16 @@ type Scheduler struct {
 	wake     chan struct{}
 
 	timers timerHeap // owned by the scheduler goroutine
+	turns  atomic.Int64
+}
+
+// Turns returns how many process turns each scheduler has run.
+func (rt *Runtime) Turns() []int64 {
+	out := make([]int64, len(rt.scheds))
+	for i, s := range rt.scheds {
+		out[i] = s.turns.Load()
+	}
+	return out
 }
 
 // push appends p to the run queue and wakes the scheduler if it sleeps.
@@ -514,6 +524,7 @@ func (s *Scheduler) runOne(p *proc.Process) {
 		p.State.Abort(&vm.Fault{Code: process.ExitCode, Msg: "process exit"})
 	}
 	s.host.p = p
+	s.turns.Add(1)
 	o := vm.Run(p.State, s.host, rt.cfg.Budget)
 	s.host.p = nil
 	switch o.Status {

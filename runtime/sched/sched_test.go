@@ -1,0 +1,245 @@
+package sched_test
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/morrow-lang/morrow/lang/compiler"
+	"github.com/morrow-lang/morrow/runtime/sched"
+	"github.com/morrow-lang/morrow/runtime/vm"
+)
+
+func load(t *testing.T, src string) *vm.Image {
+	t.Helper()
+	p, diags, err := compiler.Compile("t.mr", []byte(src))
+	if err != nil || p == nil {
+		var b strings.Builder
+		for _, d := range diags {
+			b.WriteString(d.Message + "\n")
+		}
+		t.Fatalf("compile: %v\n%s", err, b.String())
+	}
+	img, err := vm.Load(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return img
+}
+
+func run(t *testing.T, ctx context.Context, img *vm.Image, cfg sched.Config) (string, sched.Result, *sched.Runtime) {
+	t.Helper()
+	var out bytes.Buffer
+	o := sched.NewOutput(&out)
+	rt := sched.New(img, o, cfg)
+	st, err := vm.NewState(img, img.Prog.Entry, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := rt.Run(ctx, st)
+	o.Flush()
+	return out.String(), res, rt
+}
+
+const chatter = `
+fn sent(r: Result((), Int)):
+    match r:
+        Ok(()) -> ()
+        Err(code) -> println("send failed: {code}")
+
+fn worker(k: Int, left: Int):
+    if left > 0:
+        println("worker {k}: {left}")
+        worker(k: k, left: left - 1)
+
+fn main():
+    for k in 0..6:
+        let p: Pid(()) = spawn(() -> worker(k: k, left: 300))
+`
+
+// With one scheduler the interleaving of unsynchronised processes is a
+// function of the program alone.
+func TestOneSchedulerIsDeterministic(t *testing.T) {
+	img := load(t, chatter)
+	first, res, _ := run(t, context.Background(), img, sched.Config{Schedulers: 1, Budget: 50})
+	if res.Report != "" || !res.RootDone {
+		t.Fatalf("result %+v", res)
+	}
+	if strings.Count(first, "\n") != 6*300 {
+		t.Fatalf("got %d lines", strings.Count(first, "\n"))
+	}
+	// The small budget interleaves the workers.
+	if strings.Index(first, "worker 1: 300") > strings.Index(first, "worker 0: 1\n") {
+		t.Fatal("no interleaving: worker 0 ran to completion before worker 1 started")
+	}
+	for i := 0; i < 5; i++ {
+		again, _, _ := run(t, context.Background(), img, sched.Config{Schedulers: 1, Budget: 50})
+		if again != first {
+			t.Fatal("two runs with one scheduler printed different output")
+		}
+	}
+}
+
+// A busy loop is preempted: with one scheduler the quick process finishes
+// while the loop is still running.
+func TestReductionPreemption(t *testing.T) {
+	img := load(t, `
+fn spin(n: Int) -> Int:
+    if n == 0: 0 else: spin(n - 1)
+
+fn busy():
+    println("busy: {spin(3000000)}")
+
+fn quick():
+    println("quick: done")
+
+fn main():
+    let a: Pid(()) = spawn(busy)
+    let b: Pid(()) = spawn(quick)
+`)
+	out, _, _ := run(t, context.Background(), img, sched.Config{Schedulers: 1})
+	if out != "quick: done\nbusy: 0\n" {
+		t.Fatalf("output %q", out)
+	}
+}
+
+const spread = `
+fn spin(n: Int) -> Int:
+    if n == 0: 0 else: spin(n - 1)
+
+fn busy():
+    let x = spin(200000)
+
+fn parent():
+    for k in 0..16:
+        let p: Pid(()) = spawn(busy)
+
+fn main():
+    let p: Pid(()) = spawn(parent)
+`
+
+// Children of a process start on its scheduler; only stealing moves them.
+func TestStealing(t *testing.T) {
+	img := load(t, spread)
+	_, _, rt := run(t, context.Background(), img, sched.Config{Schedulers: 4, Budget: 200})
+	turns := rt.Turns()
+	if turns[1] != 0 || turns[2] != 0 || turns[3] != 0 {
+		t.Fatalf("without stealing work left scheduler 0: %v", turns)
+	}
+	_, _, rt = run(t, context.Background(), img, sched.Config{Schedulers: 4, Steal: true, Budget: 200})
+	turns = rt.Turns()
+	others := turns[1] + turns[2] + turns[3]
+	if others == 0 {
+		t.Fatalf("with stealing no other scheduler ran a turn: %v", turns)
+	}
+}
+
+// Root spawns go round-robin over the schedulers.
+func TestRootSpawnsRoundRobin(t *testing.T) {
+	img := load(t, `
+fn spin(n: Int) -> Int:
+    if n == 0: 0 else: spin(n - 1)
+
+fn busy():
+    let x = spin(10000)
+
+fn main():
+    for k in 0..8:
+        let p: Pid(()) = spawn(busy)
+`)
+	_, _, rt := run(t, context.Background(), img, sched.Config{Schedulers: 4, Budget: 100})
+	for i, n := range rt.Turns() {
+		if n == 0 {
+			t.Fatalf("scheduler %d ran nothing: %v", i, rt.Turns())
+		}
+	}
+}
+
+// A receive timeout parks the process on a timer; nothing polls it.
+func TestTimerWakesParkedProcess(t *testing.T) {
+	img := load(t, `
+fn sleeper():
+    let own: Pid(()) = Process.self()
+    receive:
+        () -> println("unexpected")
+        _ after 60 -> println("woke")
+
+fn main():
+    let p: Pid(()) = spawn(sleeper)
+`)
+	start := time.Now()
+	out, res, rt := run(t, context.Background(), img, sched.Config{Schedulers: 2})
+	if out != "woke\n" || res.Report != "" {
+		t.Fatalf("out %q result %+v", out, res)
+	}
+	if el := time.Since(start); el < 60*time.Millisecond {
+		t.Fatalf("timeout fired after %v", el)
+	}
+	var total int64
+	for _, n := range rt.Turns() {
+		total += n
+	}
+	if total > 4 {
+		t.Fatalf("%d turns: the parked process was polled", total)
+	}
+}
+
+// Cancelling the context wakes idle schedulers and ends the invocation
+// even while an isolated process waits forever.
+func TestCancelWakesParkedSchedulers(t *testing.T) {
+	img := load(t, `
+fn waiter():
+    defer println("waiter: cleanup")
+    let own: Pid(()) = Process.self()
+    receive:
+        () -> ()
+
+fn main():
+    let r: Result(Pid(()), Process.Error) = Process.spawn(waiter)
+    match r:
+        Ok(_) -> ()
+        Err(e) -> println("spawn failed")
+`)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		time.Sleep(50 * time.Millisecond)
+		cancel()
+	}()
+	done := make(chan struct{})
+	var out string
+	var res sched.Result
+	go func() {
+		out, res, _ = run(t, ctx, img, sched.Config{Schedulers: 4})
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("cancellation did not end the invocation")
+	}
+	if !res.Cancelled || out != "waiter: cleanup\n" {
+		t.Fatalf("out %q result %+v", out, res)
+	}
+}
+
+// A legacy-only program whose actors all wait, with no timer, deadlocks.
+func TestDeadlockDetection(t *testing.T) {
+	img := load(t, `
+fn waiter():
+    let own: Pid(Int) = Process.self()
+    receive:
+        n -> ()
+
+fn main():
+    let a: Pid(Int) = spawn(waiter)
+    let b: Pid(Int) = spawn(waiter)
+`)
+	for _, n := range []int{1, 3} {
+		_, res, _ := run(t, context.Background(), img, sched.Config{Schedulers: n, Steal: true})
+		if !strings.Contains(res.Report, "actor deadlock: no runnable actor or pending timeout") {
+			t.Fatalf("%d schedulers: result %+v", n, res)
+		}
+	}
+}
