@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -20,6 +21,7 @@ import (
 
 	"github.com/morrow-lang/morrow/lang/compiler"
 	"github.com/morrow-lang/morrow/lang/diag"
+	"github.com/morrow-lang/morrow/runtime/bytecode"
 	"github.com/morrow-lang/morrow/runtime/engine"
 )
 
@@ -58,16 +60,56 @@ func TestExamplesRun(t *testing.T) {
 				diag.Render(&b, u.Diags, diag.RenderOptions{})
 				t.Fatalf("does not compile:\n%s", b.String())
 			}
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
-			var stdout, stderr bytes.Buffer
-			code := engine.Run(ctx, u.Program, engine.Options{Stdout: &stdout, Stderr: &stderr})
-			if code != want || stderr.Len() > 0 {
-				t.Errorf("exit status %d (want %d), stderr:\n%s", code, want, stderr.String())
+			// Every example behaves the same at 1, 2 and 4 schedulers, with
+			// and without work stealing; the first run is compared with the
+			// golden, the others with the first.
+			var first string
+			for i, sched := range []int{1, 2, 4} {
+				for _, steal := range []bool{false, true} {
+					out := runExample(t, u.Program, engine.Options{Schedulers: sched, Steal: steal}, want)
+					if i == 0 && !steal {
+						first = out
+						goldie.New(t, goldie.WithFixtureDir("."), goldie.WithNameSuffix(".out.golden")).Assert(t, name, []byte(out))
+					} else if out != first {
+						t.Errorf("output at %d schedulers (steal %v) differs:\n%s", sched, steal, out)
+					}
+				}
 			}
-			goldie.New(t, goldie.WithFixtureDir("."), goldie.WithNameSuffix(".out.golden")).Assert(t, name, stdout.Bytes())
 		})
 	}
+}
+
+// runExample runs a program once and checks its exit status and that it
+// wrote nothing to stderr; it returns stdout.
+func runExample(t *testing.T, p *bytecode.Program, opts engine.Options, want int) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var stdout, stderr lockedBuffer
+	opts.Stdout, opts.Stderr = &stdout, &stderr
+	code := engine.Run(ctx, p, opts)
+	if code != want || stderr.String() != "" {
+		t.Errorf("schedulers %d steal %v: exit status %d (want %d), stderr:\n%s", opts.Schedulers, opts.Steal, code, want, stderr.String())
+	}
+	return stdout.String()
+}
+
+// lockedBuffer collects output that several schedulers may write.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 // tourBlock is a fenced block in docs/tour.md introduced by a marker
