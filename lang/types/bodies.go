@@ -117,10 +117,7 @@ func (c *Checker) checkGroup(group []*FuncSig) {
 		c.checkMailbox(ms)
 	}
 	c.mailboxSites = nil
-	for _, ob := range c.obligations {
-		c.checkObligationPaths(ob)
-	}
-	c.obligations = nil
+	c.checkObligations(group)
 	// Unused Result bindings and parameters (§5.2, conservative).
 	for _, o := range c.locals {
 		if !o.result || o.uses > 0 || o.uses < -1<<20 || !containsResult(o.Type) {

@@ -194,8 +194,8 @@ type Checker struct {
 	deferExprs   []ast.Expr
 	funcValues   []*ast.Ident
 	spawnEntries map[*ast.Ident]bool
-	// obligations are the let-bound Results of the group, for the exit-path rule.
-	obligations []obligationSite
+	// oblSums are the Result-obligation summaries of the checked functions.
+	oblSums map[*FuncSig]*oblSummary
 	// showSeen guards the recursion of showable through recursive types.
 	showSeen map[*TypeDef]bool
 	// inGroup holds the functions of the group being checked.

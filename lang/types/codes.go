@@ -81,7 +81,8 @@ var (
 	ErrResultCapture   = diag.Register("E5004", "a closure captures a Result-bearing local")
 	ErrResultWildcard  = diag.Register("E5005", "a match on a Result has only wildcard or binding arms, so it never tests the tag")
 	ErrResultPayload   = diag.Register("E5006", "a `_` inside a pattern discards a nested Result")
-	ErrResultExit      = diag.Register("E5007", "a return, ? or terminal exit is reached while a bound Result is still unhandled")
+	ErrResultExit      = diag.Register("E5007", "an exit (end of body, return, ?, terminal exit, exiting helper) is reached while a Result is still unhandled")
+	ErrResultBudget    = diag.Register("E5008", "the Result obligation analysis of a function exceeded its work budget")
 
 	// Actor contexts.
 	ErrReceiveInMain = diag.Register("E6001", "main uses receive or receive_event")

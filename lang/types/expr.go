@@ -246,7 +246,8 @@ func (c *Checker) ident(x *ast.Ident) Type {
 		}
 		c.info.Uses[x] = o
 		if o.owner != nil && o.owner != c.fn {
-			c.checkCapture(x, o)
+			// Captures of pending Results are checked by the obligation
+			// analysis (oblig.go), which knows which duties are pending.
 		}
 		return o.Type
 	}
@@ -331,19 +332,6 @@ func editDistance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
-}
-
-// checkCapture rejects a closure capturing a Result (§3.5, §5.2): the
-// conservative analysis cannot follow its handling duty into the closure.
-func (c *Checker) checkCapture(x *ast.Ident, o *Object) {
-	t := o.Type
-	sp := x.Span()
-	c.whenResolved(t, func(rt Type) {
-		if containsResult(rt) {
-			c.errorf(ErrResultCapture, sp, "capturing Result-bearing values in closures is currently unsupported; handle the Result before capturing").Notes =
-				[]string{fmt.Sprintf("'%s' has type %s", o.Name, Zonk(rt))}
-		}
-	})
 }
 
 func containsResult(t Type) bool {

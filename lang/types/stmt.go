@@ -28,11 +28,6 @@ func (c *Checker) block(b *ast.Block, hint Type, discard bool) Type {
 		switch s := s.(type) {
 		case *ast.LetStmt:
 			st = c.let(s)
-			if bp, ok := s.Pattern.(*ast.BindPat); ok && s.Else == nil {
-				if o := c.info.Defs[bp]; o != nil {
-					c.obligations = append(c.obligations, obligationSite{obj: o, rest: b.Stmts[i+1:]})
-				}
-			}
 		case *ast.DeferStmt:
 			c.deferStmt(s)
 		case *ast.ExprStmt:
