@@ -6,6 +6,7 @@ import (
 
 	"github.com/morrow-lang/morrow/runtime/value"
 	"github.com/morrow-lang/morrow/runtime/vm"
+	"github.com/morrow-lang/morrow/stdlib/core"
 	"github.com/morrow-lang/morrow/stdlib/process"
 )
 
@@ -36,6 +37,15 @@ type Invocation struct {
 	OnTimerDropped func()
 	// MaxLive overrides the live-process limit (0: MaxLive).
 	MaxLive int
+	// Trace, when set, receives one line per lifecycle event published by
+	// Retire (the scheduler's --trace output).
+	Trace func(format string, args ...any)
+}
+
+func (inv *Invocation) trace(format string, args ...any) {
+	if inv.Trace != nil {
+		inv.Trace(format, args...)
+	}
 }
 
 var epochs atomic.Uint64
@@ -186,6 +196,7 @@ func (inv *Invocation) Retire(p *Process, reason value.Value) {
 		links := q.links
 		q.links = nil
 		id := q.ID()
+		inv.trace("retire %d %s", id.N, core.Show(reason))
 		// 4. Publish: linked exit signals first, then monitor Downs
 		// (LANGUAGE.md §7.4). Downs are queued while q is locked, so a
 		// demonitor that returns after this point sees them inactive and
@@ -197,6 +208,7 @@ func (inv *Invocation) Retire(p *Process, reason value.Value) {
 			}
 			m.active = false
 			o := m.owner
+			inv.trace("down %d -> %d %s", id.N, o.Gen(), core.Show(reason))
 			o.mu.Lock()
 			if !o.closed && o.deliverLocked(Cell{Kind: CellDown, Value: downValue(m.ref, id, reason), Ref: m.ref}) {
 				wakeList = append(wakeList, o)
@@ -218,6 +230,7 @@ func (inv *Invocation) Retire(p *Process, reason value.Value) {
 			if !alive {
 				continue
 			}
+			inv.trace("exit signal %d -> %d %s", id.N, partner.Gen(), core.Show(reason))
 			if trap {
 				inv.deliverLifecycle(partner, Cell{Kind: CellExit, Value: exitValue(id, reason)})
 			} else if !isNormal(reason) {

@@ -109,6 +109,7 @@ func (h *host) Spawn(mode int, entry value.Value) (value.Value, *vm.Fault) {
 		c.Entry = f
 		c.Sup = proc.NewSupervision(budget, c)
 	}
+	rt.trace("spawn %d by %d", c.Gen(), h.p.Gen())
 	var res value.Value
 	switch mode {
 	case process.SpawnLegacy, process.SpawnSupervise:
@@ -117,12 +118,13 @@ func (h *host) Spawn(mode int, entry value.Value) (value.Value, *vm.Fault) {
 		res = value.Ok(c.Pid())
 	case process.SpawnMonitor:
 		ref := rt.Inv.Monitor(h.p, c)
+		rt.trace("monitor %d -> %d", h.p.Gen(), c.Gen())
 		res = value.Ok(value.Value{K: value.KTuple, R: &value.Tuple{Elems: []value.Value{c.Pid(), ref}}})
 	case process.SpawnLink:
 		rt.Inv.Link(h.p, c)
+		rt.trace("link %d <-> %d", h.p.Gen(), c.Gen())
 		res = value.Ok(c.Pid())
 	}
-	rt.trace("spawn %d by %d", c.Gen(), h.p.Gen())
 	rt.scheds[sched].push(c)
 	return res, nil
 }
@@ -193,6 +195,7 @@ func (h *host) Monitor(id value.Value) value.Value {
 	if t.Kind == proc.KindPort || t.Kind == proc.KindRoot {
 		return process.ErrProcess(process.ErrUnsupportedTarget)
 	}
+	h.s.rt.trace("monitor %d -> %d", h.p.Gen(), t.Gen())
 	return value.Ok(h.s.rt.Inv.Monitor(h.p, t))
 }
 
@@ -204,6 +207,7 @@ func (h *host) Demonitor(ref value.Value, flush, info bool) value.Value {
 	if m.Epoch != h.s.rt.Inv.Epoch {
 		return process.ErrProcess(process.ErrForeignInvocation)
 	}
+	h.s.rt.trace("demonitor %d ref %d", h.p.Gen(), m.Serial)
 	return h.s.rt.Inv.Demonitor(h.p, m, flush, info)
 }
 
@@ -221,6 +225,7 @@ func (h *host) Link(id value.Value) (value.Value, *core.Fault) {
 	if t.Kind == proc.KindPort || t.Kind == proc.KindRoot {
 		return process.ErrProcess(process.ErrUnsupportedTarget), nil
 	}
+	h.s.rt.trace("link %d <-> %d", h.p.Gen(), t.Gen())
 	if h.s.rt.Inv.Link(h.p, t) {
 		return okUnit, nil
 	}
@@ -237,6 +242,7 @@ func (h *host) Unlink(id value.Value) value.Value {
 	if e >= 0 {
 		return process.ErrProcess(e)
 	}
+	h.s.rt.trace("unlink %d <-> %d", h.p.Gen(), t.Gen())
 	h.s.rt.Inv.Unlink(h.p, t)
 	return okUnit
 }
@@ -267,6 +273,7 @@ func (h *host) SignalExit(id, reason value.Value) (value.Value, *core.Fault) {
 	if !reasonOK(reason) {
 		return process.ErrProcess(process.ErrInvalidOptions), nil
 	}
+	h.s.rt.trace("signal %d -> %d %s", h.p.Gen(), t.Gen(), core.Show(reason))
 	if h.s.rt.Inv.Signal(h.p, t, reason) && t == h.p {
 		return value.Unit, &core.Fault{Code: process.ExitCode, Msg: "process exit"}
 	}

@@ -38,6 +38,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -164,6 +165,9 @@ func New(img *vm.Image, out *Output, cfg Config) *Runtime {
 	rt.Inv.Wake = rt.enqueue
 	rt.Inv.OnEmpty = rt.onEmpty
 	rt.Inv.OnTimerDropped = func() { rt.pendingTimers.Add(-1) }
+	if cfg.Trace != nil {
+		rt.Inv.Trace = rt.trace
+	}
 	for i := 0; i < cfg.Schedulers; i++ {
 		s := &Scheduler{id: i, rt: rt, wake: make(chan struct{}, 1)}
 		s.host = &host{s: s}
@@ -330,6 +334,14 @@ type Scheduler struct {
 
 	timers timerHeap // owned by the scheduler goroutine
 	turns  atomic.Int64
+	qlen   atomic.Int32 // len(q) - head, readable without the lock
+}
+
+// Idle reports whether every scheduler is idle.
+func (rt *Runtime) Idle() bool {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	return rt.idle == len(rt.scheds)
 }
 
 // Turns returns how many process turns each scheduler has run.
@@ -346,6 +358,7 @@ func (s *Scheduler) push(p *proc.Process) {
 	rt := s.rt
 	s.mu.Lock()
 	s.q = append(s.q, p)
+	s.qlen.Add(1)
 	woke := s.sleeping
 	if woke {
 		s.sleeping = false
@@ -392,6 +405,7 @@ func (s *Scheduler) pop() *proc.Process {
 	p := s.q[s.head]
 	s.q[s.head] = nil
 	s.head++
+	s.qlen.Add(-1)
 	if s.head == len(s.q) {
 		s.q, s.head = s.q[:0], 0
 	}
@@ -418,6 +432,7 @@ func (s *Scheduler) steal() *proc.Process {
 			got = append(got, v.q[v.head:v.head+k]...)
 			clear(v.q[v.head : v.head+k])
 			v.head += k
+			v.qlen.Add(int32(-k))
 			if v.head == len(v.q) {
 				v.q, v.head = v.q[:0], 0
 			}
@@ -433,6 +448,7 @@ func (s *Scheduler) steal() *proc.Process {
 		}
 		s.mu.Lock()
 		s.q = append(s.q, got[1:]...)
+		s.qlen.Add(int32(len(got) - 1))
 		s.mu.Unlock()
 		return got[0]
 	}
@@ -453,8 +469,38 @@ func (s *Scheduler) loop() {
 			s.rt.Out.MaybeFlush(time.Now())
 			continue
 		}
+		if s.spin() {
+			continue
+		}
 		s.sleep()
 	}
+}
+
+// spinTurns is how many times an idle scheduler yields the goroutine
+// before it sleeps: a message from another scheduler often arrives within
+// microseconds, and sleeping costs a futex wake-up on both sides.
+const spinTurns = 64
+
+// spin waits briefly for work without sleeping; it reports whether work
+// (or a due timer) appeared.
+func (s *Scheduler) spin() bool {
+	if len(s.rt.scheds) == 1 {
+		return false
+	}
+	for i := 0; i < spinTurns; i++ {
+		if s.qlen.Load() > 0 || s.rt.isStopped() {
+			return true
+		}
+		if s.rt.cfg.Steal {
+			for _, v := range s.rt.scheds {
+				if v != s && v.qlen.Load() > 1 {
+					return true
+				}
+			}
+		}
+		runtime.Gosched()
+	}
+	return false
 }
 
 // sleep parks the scheduler goroutine until work, a timer or the end.
@@ -559,7 +605,6 @@ func (s *Scheduler) done(p *proc.Process, v value.Value) {
 	if p.Sup != nil {
 		p.Sup.End(p)
 	}
-	rt.trace("retire %d Normal", p.Gen())
 	rt.Inv.Retire(p, process.Reason(process.ReasonNormal, value.Unit))
 }
 
@@ -575,7 +620,6 @@ func (s *Scheduler) fault(p *proc.Process, f *vm.Fault) {
 		if p.Sup != nil {
 			p.Sup.End(p)
 		}
-		rt.trace("retire %d exit", p.Gen())
 		rt.Inv.Retire(p, r)
 		return
 	}
@@ -584,11 +628,9 @@ func (s *Scheduler) fault(p *proc.Process, f *vm.Fault) {
 	}
 	switch {
 	case p.Kind == proc.KindIsolated && !f.Internal && f.Code != 11 && f.Code != 12:
-		rt.trace("retire %d Fault(%d)", p.Gen(), f.Code)
 		rt.Inv.Retire(p, process.FaultReason(f.Code))
 		return
 	case p.Kind == proc.KindSupervised && !f.Internal && p.Sup.TakeRestart():
-		rt.trace("retire %d Fault(%d) (supervised restart)", p.Gen(), f.Code)
 		rt.Inv.Retire(p, process.FaultReason(f.Code))
 		st, err := vm.NewClosureState(rt.img, p.Entry, nil)
 		if err != nil {
