@@ -157,8 +157,19 @@ func (inv *Invocation) Retire(p *Process, reason value.Value) {
 			q.committed = true
 			q.reason = it.reason
 		}
-		// 2. Cleanup: the VM runs it while unwinding. A live process
-		// that has not unwound yet is aborted first.
+		// 2. Cleanup: the VM runs it while unwinding. A process running
+		// on a scheduler is handled there at its next safe point (end of
+		// its turn); a parked or queued one whose cleanup has not run is
+		// aborted and rescheduled, unless a direct Kill skips cleanup.
+		// (While p.mu is held and the status is not Running, no
+		// scheduler touches the State.)
+		if q.status == Running {
+			r := q.reason
+			q.killReq = &r
+			q.phase = phaseCleanup
+			q.mu.Unlock()
+			continue
+		}
 		if q.State != nil && !q.State.Finished() && !q.skipClean {
 			r := q.reason
 			q.killReq = &r
@@ -172,13 +183,6 @@ func (inv *Invocation) Retire(p *Process, reason value.Value) {
 			if wake {
 				inv.Wake(q)
 			}
-			continue
-		}
-		if q.skipClean && q.status == Running {
-			r := q.reason
-			q.killReq = &r
-			q.phase = phaseCleanup
-			q.mu.Unlock()
 			continue
 		}
 		// 3. Close the mailbox before unregistering: from here on sends

@@ -81,6 +81,7 @@ const (
 	Runnable Status = iota // in a run queue
 	Running                // executing on a scheduler
 	Parked                 // waiting in receive
+	Exiting                // its scheduler is done with its State and is retiring it
 	Done                   // retired
 )
 
@@ -213,6 +214,18 @@ func (p *Process) KillRequested() (value.Value, bool) {
 	r := *p.killReq
 	p.killReq = nil
 	return r, true
+}
+
+// Exiting marks p as finished by its scheduler (the VM will not run it
+// again); discard drops its State without running further code (a
+// direct Kill skips cleanup that has not begun).
+func (p *Process) Exiting(discard bool) {
+	p.mu.Lock()
+	p.status = Exiting
+	if discard {
+		p.State = nil
+	}
+	p.mu.Unlock()
 }
 
 // Trapping reports whether p traps exits.

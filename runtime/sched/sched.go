@@ -561,9 +561,7 @@ func (s *Scheduler) runOne(p *proc.Process) {
 	p.Unlock()
 	if _, ok := p.KillRequested(); ok {
 		if p.SkipCleanup() {
-			p.Lock()
-			p.State = nil
-			p.Unlock()
+			p.Exiting(true)
 			rt.Inv.Retire(p, value.Unit)
 			return
 		}
@@ -578,7 +576,7 @@ func (s *Scheduler) runOne(p *proc.Process) {
 		p.Lock()
 		p.SetStatusLocked(proc.Runnable)
 		p.Unlock()
-		s.push(p)
+		s.push(p) // a kill requested meanwhile is applied at the next turn
 	case vm.StatusPark:
 		p.Lock()
 		again := p.ParkLocked()
@@ -587,8 +585,10 @@ func (s *Scheduler) runOne(p *proc.Process) {
 			s.push(p)
 		}
 	case vm.StatusDone:
+		p.Exiting(false)
 		s.done(p, o.Value)
 	case vm.StatusFault:
+		p.Exiting(false)
 		s.fault(p, o.Fault)
 	}
 }

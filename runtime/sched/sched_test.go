@@ -243,3 +243,83 @@ fn main():
 		}
 	}
 }
+
+const lifecycle = `fn crash():
+    let z = 0
+    println("child: {1 / z}")
+
+fn parked(boss: Pid(())):
+    defer println("parked: cleanup")
+    let own: Pid(()) = Process.self()
+    match send(boss, ()):
+        Ok(()) -> ()
+        Err(_) -> ()
+    receive:
+        () -> ()
+
+fn linker():
+    let own: Pid(()) = Process.self()
+    let spawned_c: Result(Pid(()), Process.Error) = Process.spawn_link(crash)
+    let Ok(c) = spawned_c else: Process.exit(Process.Failure("spawn"))
+    receive:
+        () -> println("linker: unexpected")
+
+fn trapper():
+    let own: Pid(()) = Process.self()
+    let old = Process.trap_exit(true)
+    let spawned_c: Result(Pid(()), Process.Error) = Process.spawn_link(crash)
+    let Ok(c) = spawned_c else: Process.exit(Process.Failure("spawn"))
+    receive_event:
+        Process.Exit(_, reason) -> println("trapper: exit {show(reason)} (trap was {old})")
+
+fn watch(entry: Int) -> String:
+    let own: Pid(()) = Process.self()
+    let spawned: Result((Pid(()), MonitorRef), Process.Error) = if entry == 0: Process.spawn_monitor(linker) else: Process.spawn_monitor(trapper)
+    match spawned:
+        Ok((_, m)) ->
+            receive_event:
+                Process.Down(x, _, reason) if x == m -> show(reason)
+        Err(_) -> "spawn failed"
+
+fn kill(reason: Process.ExitReason) -> String:
+    let own: Pid(()) = Process.self()
+    let spawned: Result((Pid(()), MonitorRef), Process.Error) = Process.spawn_monitor(() -> parked(own))
+    match spawned:
+        Ok((p, m)) ->
+            receive:
+                () -> ()
+            match Process.signal_exit(Process.id(p), reason):
+                Ok(()) -> ()
+                Err(e) -> println("signal failed {show(e)}")
+            receive_event:
+                Process.Down(x, _, r) if x == m -> show(r)
+        Err(_) -> "spawn failed"
+
+fn observer():
+    println("linker down: {watch(0)}")
+    println("trapper down: {watch(1)}")
+    println("kill: {kill(Process.Kill)}")
+    println("shutdown: {kill(Process.Shutdown)}")
+
+fn main():
+    let o: Result(Pid(()), Process.Error) = Process.spawn(observer)
+    match o:
+        Ok(_) -> ()
+        Err(_) -> println("spawn failed")
+`
+
+// Links, trapping, monitors and direct exit signals: a linked fault kills
+// a non-trapping partner with the same reason, a trapping one gets an
+// Exit event, a direct Kill skips cleanup, other reasons run it.
+func TestLifecycleSignals(t *testing.T) {
+	img := load(t, lifecycle)
+	want := "linker down: Fault(1)\ntrapper: exit Fault(1) (trap was false)\ntrapper down: Normal\nkill: Killed\nparked: cleanup\nshutdown: Shutdown\n"
+	for _, n := range []int{1, 2, 4} {
+		for _, steal := range []bool{false, true} {
+			out, res, _ := run(t, context.Background(), img, sched.Config{Schedulers: n, Steal: steal})
+			if out != want || res.Report != "" {
+				t.Errorf("%d schedulers, steal %v: %q %+v", n, steal, out, res)
+			}
+		}
+	}
+}
