@@ -33,8 +33,8 @@ import (
 // Each function gets a summary: which parameters it discharges on every
 // path, whether it always exits and whether it may exit. A strongly
 // connected group is iterated to a fixed point before diagnostics are
-// reported. The work (nodes visited plus the sizes of the states copied and
-// joined) is bounded per function by oblBudget; when the bound is reached
+// reported. The work (for every node visited, one unit plus one per pending
+// obligation; for every state copied or joined, its size) is bounded per function by oblBudget; when the bound is reached
 // the analysis reports it and grants no credit.
 
 // oblBudget is the work budget of one function's analysis (§5.2).
@@ -105,10 +105,18 @@ func (c *Checker) checkObligations(group []*FuncSig) {
 	if c.oblSums == nil {
 		c.oblSums = map[*FuncSig]*oblSummary{}
 	}
+	// Discharged parameters and always-exiting are greatest fixed points
+	// (a recursive call is assumed to keep its promise, and the assumption is
+	// checked on the paths that end); may-exit is a least fixed point.
 	for _, sig := range group {
-		c.oblSums[sig] = &oblSummary{discharges: make([]bool, len(sig.Params)), alwaysExits: true}
+		d := make([]bool, len(sig.Params))
+		for i := range d {
+			d[i] = true
+		}
+		c.oblSums[sig] = &oblSummary{discharges: d, alwaysExits: true}
 	}
-	for iter := 0; iter < 8; iter++ {
+	converged := false
+	for iter := 0; iter < 16 && !converged; iter++ {
 		changed := false
 		for _, sig := range group {
 			s, _ := c.analyseFunc(sig, false)
@@ -118,8 +126,12 @@ func (c *Checker) checkObligations(group []*FuncSig) {
 				changed = true
 			}
 		}
-		if !changed {
-			break
+		converged = !changed
+	}
+	if !converged {
+		// No credit for what the iteration could not settle.
+		for _, sig := range group {
+			c.oblSums[sig] = &oblSummary{discharges: make([]bool, len(sig.Params)), mayExit: true}
 		}
 	}
 	for _, sig := range group {
@@ -296,7 +308,9 @@ func (a *oblFn) eval(n ast.Node, st oblState, consume bool) oblState {
 	if e, ok := n.(ast.Expr); ok && isNilExpr(e) {
 		return st
 	}
-	a.work++
+	// Interpreting a node costs one unit per pending obligation it
+	// carries along, plus one.
+	a.work += 1 + len(st)
 	if a.work > oblBudget {
 		if !a.overBudge {
 			a.overBudge = true
@@ -569,19 +583,17 @@ func (a *oblFn) call(x *ast.Call, st oblState, consume bool) oblState {
 		}
 	}
 	if o != nil && o.Kind == ObjFunc && o.Func != nil {
+		// A helper that may reach a terminal exit is an exit of this
+		// function too; one that never returns ends the path.
 		sum := a.summary(o.Func)
-		if sum.alwaysExits || isNever(c.info.Types[x]) {
-			a.exit(x.Span(), st, false)
-			if a.inDefer == 0 {
-				a.mayExit = true
-			}
-			return nil
-		}
 		if sum.mayExit {
 			a.exit(x.Span(), st, false)
 			if a.inDefer == 0 {
 				a.mayExit = true
 			}
+		}
+		if sum.alwaysExits || isNever(c.info.Types[x]) {
+			return nil
 		}
 		return st
 	}
