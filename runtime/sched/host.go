@@ -35,7 +35,11 @@ func (h *host) RecvStart(timeout int64, event bool) *vm.Fault {
 	if h.p.Kind == proc.KindRoot {
 		return h.noMailbox("receive")
 	}
-	h.p.RecvStart(timeout, event, time.Now())
+	var now time.Time
+	if timeout >= 0 {
+		now = time.Now()
+	}
+	h.p.RecvStart(timeout, event, now)
 	return nil
 }
 
@@ -50,7 +54,11 @@ func (h *host) RecvTake() {
 func (h *host) RecvSkip() { h.p.RecvSkip() }
 
 func (h *host) RecvWait() vm.WaitResult {
-	d, disarm := h.p.RecvWait(time.Now())
+	var now time.Time
+	if !h.p.Wait.Deadline.IsZero() {
+		now = time.Now()
+	}
+	d, disarm := h.p.RecvWait(now)
 	switch d {
 	case proc.DecideRetry:
 		return vm.WaitRetry
@@ -159,12 +167,52 @@ func (h *host) Send(pid, msg value.Value) (value.Value, *vm.Fault) {
 			return errInt(proc.SendDead), nil
 		}
 	} else {
-		msg = core.Copy(msg)
+		msg = copyMsg(msg)
 	}
 	if code := h.s.rt.Inv.Send(t, msg); code != proc.SendOK {
 		return errInt(code), nil
 	}
 	return okUnit, nil
+}
+
+// copyMsg deep-copies a message into the receiver's heap (core.Copy).
+// Scalars, strings and opaque identities are immutable and need no copy,
+// and a tuple or variant whose fields are all such values is copied one
+// level deep without core.Copy's sharing table (no sharing is possible).
+func copyMsg(v value.Value) value.Value {
+	switch v.K {
+	case value.KData:
+		d, ok := v.R.(*value.Data)
+		if !ok || d == nil || len(d.Fields) == 0 {
+			return v
+		}
+		if flat(d.Fields) {
+			v.R = &value.Data{Type: d.Type, Tag: d.Tag, Fields: append([]value.Value(nil), d.Fields...)}
+			return v
+		}
+	case value.KTuple:
+		t, ok := v.R.(*value.Tuple)
+		if ok && t != nil && flat(t.Elems) {
+			v.R = &value.Tuple{Elems: append([]value.Value(nil), t.Elems...)}
+			return v
+		}
+	case value.KList, value.KFunc, value.KRange:
+	default:
+		return v
+	}
+	return core.Copy(v)
+}
+
+// flat reports whether every value is immutable without sharing concerns.
+func flat(vs []value.Value) bool {
+	for _, x := range vs {
+		switch x.K {
+		case value.KUnit, value.KInt, value.KFloat, value.KBool, value.KString, value.KPid, value.KProcID, value.KMonRef:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func (h *host) Self() (value.Value, *vm.Fault) {

@@ -466,7 +466,9 @@ func (s *Scheduler) loop() {
 		}
 		if p != nil {
 			s.runOne(p)
-			s.rt.Out.MaybeFlush(time.Now())
+			if s.turns.Load()%64 == 0 {
+				s.rt.Out.MaybeFlush(time.Now())
+			}
 			continue
 		}
 		if s.spin() {

@@ -1,0 +1,28 @@
+package sched_test
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"github.com/morrow-lang/morrow/runtime/sched"
+)
+
+// BenchmarkPingPong measures message round trips between two processes:
+// testdata/pingpong.mr makes 100,000 round trips per run, and one op is
+// one round trip (two messages), so run it with -benchtime Nx, N a
+// multiple of 100000.
+func BenchmarkPingPong(b *testing.B) {
+	src, err := os.ReadFile("testdata/pingpong.mr")
+	if err != nil {
+		b.Fatal(err)
+	}
+	img := load(&testing.T{}, string(src))
+	for _, n := range []int{1, 2} {
+		b.Run(map[int]string{1: "schedulers=1", 2: "schedulers=2"}[n], func(b *testing.B) {
+			for i := 0; i < b.N; i += 100000 {
+				run(&testing.T{}, context.Background(), img, sched.Config{Schedulers: n})
+			}
+		})
+	}
+}
