@@ -275,6 +275,60 @@ fn main():
     let xs = [1, 0]
     println(List.map(xs, (x) -> 10 / x))
 `, status: 1, stderr: []string{"integer division by zero", "  at e2e.mr:4\n", "in main.lambda@4", "(<prelude>:", "in main (e2e.mr:4)"}},
+	{name: "library_mode_port", src: `
+fn worker(port: Pid(String), n: Int):
+    match send(port, "worker {n}"):
+        Ok(()) -> ()
+        Err(code) -> println("send failed {code}")
+
+pub fn start(port: Pid(String)) -> ():
+    match send(port, "started"):
+        Ok(()) -> ()
+        Err(code) -> println("send failed {code}")
+    let w: Pid(()) = spawn(() -> worker(port, 1))
+`, stdout: "started\nworker 1\n"},
+	{name: "actor_receive_tail_loop", src: `
+type Msg:
+    Add(Int)
+    Total(Pid(Int))
+
+fn counter(sum: Int):
+    receive:
+        Add(n) -> counter(sum + n)
+        Total(to) ->
+            match send(to, sum):
+                Ok(()) -> ()
+                Err(_) -> ()
+
+fn asker(c: Pid(Msg)):
+    let own: Pid(Int) = Process.self()
+    for i in 1..=100000:
+        match send(c, Add(i)):
+            Ok(()) -> ()
+            Err(code) -> println("full {code}")
+    match send(c, Total(own)):
+        Ok(()) -> ()
+        Err(_) -> ()
+    receive:
+        n -> println("total {n}")
+        _ after 10000 -> println("timeout")
+
+fn main():
+    let c: Pid(Msg) = spawn(() -> counter(0))
+    let a: Pid(Int) = spawn(() -> asker(c))
+`, stdout: "total 5000050000\n"},
+	{name: "main_status_after_actors", src: `
+fn late():
+    let own: Pid(()) = Process.self()
+    receive:
+        () -> ()
+        _ after 20 -> println("actor finished")
+
+fn main() -> Int:
+    let p: Pid(()) = spawn(late)
+    println("main returns")
+    7
+`, stdout: "main returns\nactor finished\n", status: 7},
 }
 
 func compile(t *testing.T, src string) *bytecode.Program {

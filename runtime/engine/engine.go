@@ -1,24 +1,31 @@
-// Package engine runs a loaded program: the root context (main, or later a
-// library start function) and, with the actor issue, the process
-// schedulers.
+// Package engine runs a loaded program: it loads and verifies the
+// bytecode (runtime/vm.Load), makes the root context's vm.State (main, or
+// in library mode the `pub fn start(port)` function with a host port) and
+// hands it to the actor runtime (runtime/sched), which runs the root as a
+// process on scheduler 0 next to every process the program spawns, and
+// keeps running after main returns until no process is alive
+// (LANGUAGE.md §6.3).
 //
-// The root context is not a process (LANGUAGE.md §5.5): Run loads the
-// program (verification and native resolution, runtime/vm.Load), makes a
-// vm.State for the entry function and runs it in slices of a step budget,
-// checking the context between slices. When the context is cancelled, the
-// state is aborted: its cleanup (defer) still runs, in further slices,
-// and Run returns 130.
+// Library mode (LANGUAGE.md §10): the runner creates a host port, a
+// process-like endpoint with mailbox type String; every String sent to it
+// is written to stdout as one line, in arrival order.
 //
-// Output: the program's stdout goes through one buffer that is flushed at
-// the end of every slice, before any message on stderr and before Run
-// returns, so stdout and stderr interleave in a sane order and nothing is
-// lost when the program faults.
+// Output: the program's stdout is one shared, ordered buffer
+// (sched.Output): every print is one write, and it is flushed while the
+// program runs, when schedulers go idle and before anything is written
+// on stderr, so stdout and stderr interleave in a sane order and nothing
+// is lost when the program faults.
+//
+// Cancellation: when ctx is cancelled the schedulers stop at their next
+// safe point (parked schedulers are woken), the cleanup (defer) of the
+// root and of every live process runs, and Run returns 130.
 //
 // Exit status (LANGUAGE.md §2.2, §10): main returning an Int gives that
 // value masked to 0..255 like a process exit code; Unit or Ok gives 0;
-// Err prints `morrow: main returned Err` and gives 1; a runtime fault
-// prints `morrow: runtime error: <text>`, the Morrow location and a
-// backtrace, and gives 1.
+// Err prints `morrow: main returned Err` and gives 1; a runtime fault of
+// the root or of a legacy actor, and the legacy deadlock (fault 10),
+// print `morrow: runtime error: <text>` (with the Morrow location and a
+// backtrace when there is one) and give 1.
 package engine
 
 import (

@@ -613,6 +613,13 @@ func (s *Scheduler) done(p *proc.Process, v value.Value) {
 // fault applies the failure policy of p's kind to a fault.
 func (s *Scheduler) fault(p *proc.Process, f *vm.Fault) {
 	rt := s.rt
+	if p.Kind == proc.KindRoot {
+		if f.Code == process.ExitCode {
+			f = &vm.Fault{Msg: "internal error: the root context cannot exit as a process", Internal: true, File: f.File, Line: f.Line, Trace: f.Trace}
+		}
+		rt.fatal(f.Report())
+		return
+	}
 	if f.Code == process.ExitCode && !f.Internal {
 		// Process.exit, or a terminal signal after its cleanup ran.
 		r := process.Reason(process.ReasonNormal, value.Unit)
