@@ -45,7 +45,7 @@ type Options struct {
 	Schedulers     int   // 1..64; 0 means the default (1)
 	Steal          bool  // work stealing between schedulers
 	Seed           int64 // deterministic schedule seed
-	Reductions     int   // reductions per turn; 0 means the default
+	Reductions     int   // reductions per turn (StepsPerReduction steps each); 0 means the default, 1
 	Trace          io.Writer
 }
 
@@ -62,8 +62,14 @@ const (
 	ExitInterrupted = 130
 )
 
+// StepsPerReduction is the number of VM steps (instructions, with sends
+// and spawns charged extra) in one reduction of Options.Reductions.
+// MORROW_REDUCTIONS counts coarse units ("compiled callbacks", LANGUAGE.md
+// §6.1, default 1), so one reduction is a turn's worth of instructions.
+const StepsPerReduction = sched.DefaultBudget
+
 // DefaultSlice is the number of VM steps a process (the root included)
-// runs per turn when Options.Reductions is 0.
+// runs per turn when Options.Reductions is 0 (the same as 1).
 const DefaultSlice = sched.DefaultBudget
 
 // Run executes the program and returns the process exit status: main's
@@ -89,7 +95,7 @@ func Run(ctx context.Context, p *bytecode.Program, opts Options) int {
 		return ExitFault
 	}
 	rt := sched.New(img, out, sched.Config{Schedulers: opts.Schedulers, Steal: opts.Steal, Seed: opts.Seed,
-		Budget: opts.Reductions, Trace: opts.Trace})
+		Budget: opts.Reductions * StepsPerReduction, Trace: opts.Trace})
 	var args []value.Value
 	if p.Library {
 		port := rt.NewPort(out.Line)
