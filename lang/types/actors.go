@@ -103,15 +103,19 @@ func (c *Checker) checkMailbox(ms mailboxSite) {
 		}
 		return
 	}
-	c.checkSendable(t, ms.span)
+	kind := "actor"
+	if ms.process {
+		kind = "process"
+	}
+	c.checkSendable(t, ms.span, kind)
 }
 
 // checkSendable reports a mailbox or Pid message type that cannot cross
 // process boundaries (§4.3 step 7).
-func (c *Checker) checkSendable(t Type, span source.Span) {
+func (c *Checker) checkSendable(t Type, span source.Span, kind string) {
 	switch {
 	case containsDeep(t, func(t Type) bool { return isResult(t) }, map[*TypeDef]bool{}):
-		c.errorf(ErrNotSendable, span, "Result-bearing actor messages are unsupported; send a sum type of your own instead").Notes =
+		c.errorf(ErrNotSendable, span, "Result-bearing %s messages are unsupported; send a sum type of your own instead", kind).Notes =
 			[]string{"the mailbox type is " + Zonk(t).String()}
 	case containsDeep(t, func(t Type) bool { _, ok := Resolve(t).(*Func); return ok }, map[*TypeDef]bool{}):
 		c.errorf(ErrNotSendable, span, "function or native handle actor messages are unsupported").Notes =

@@ -191,6 +191,7 @@ func (c *Checker) checkFunc(sig *FuncSig) {
 		ret:      sig.Ret,
 		retKnown: fd.Ret != nil || fd.Name == "main",
 		isMain:   fd.Name == "main",
+		isRoot:   fd.Name == "start" && fd.Pub && c.funcs["main"] == nil,
 		node:     fd,
 		scope:    &scope{names: map[string]*Object{}},
 		generics: map[string]Type{},

@@ -302,14 +302,20 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 	}
 	ret := subst(bs.Ret, m)
 	c.info.Types[x.Fn] = &Func{Params: ps, Ret: ret}
+	rootCtx := c.fn.isMain || c.fn.isRoot || c.fn.noActor
+	if spec.kind == bkSpawn && actorOnly(name) && rootCtx {
+		// Process.spawn_monitor and Process.spawn_link (§5.5).
+		c.errorf(ErrActorOnly, x.Span(), "process operation requires an actor context").Hint =
+			"the root context may use Process.spawn; spawn an observer process for " + name
+	}
 	switch spec.kind {
 	case bkActorOnly:
-		if c.fn.isMain || c.fn.noActor {
+		if rootCtx {
 			c.errorf(ErrActorOnly, x.Span(), "process operation requires an actor context").Hint =
 				"main runs in the root context; spawn an observer process for " + name
 		}
 	case bkSelf:
-		if c.fn.isMain || c.fn.noActor {
+		if rootCtx {
 			c.errorf(ErrSelfContext, x.Span(), "self requires an actor context")
 		} else {
 			unify(ret, &Named{Def: PidDef, Args: []Type{c.mailbox(x.Span())}})
@@ -401,7 +407,7 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 			if ok && entryNode != nil && !unify(m[g], mt) {
 				c.errorf(ErrMismatch, spanOf(a0.Value), "spawn mailbox: expected %s, found %s", Zonk(m[g]), Zonk(mt))
 			}
-			c.mailboxSites = append(c.mailboxSites, mailboxSite{t: m[g], span: x.Span(), spawn: true})
+			c.mailboxSites = append(c.mailboxSites, mailboxSite{t: m[g], span: x.Span(), spawn: true, process: strings.HasPrefix(name, "Process.")})
 		}
 		for i, a := range x.Args[1:] {
 			if a.Value == nil {

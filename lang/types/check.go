@@ -206,6 +206,8 @@ type mailboxSite struct {
 	t     Type
 	span  source.Span
 	spawn bool // a spawn site: the mailbox must be inferred by now
+	// process marks a Process.spawn* site (messages of an isolated process).
+	process bool
 }
 
 type letRecord struct {
@@ -221,6 +223,7 @@ type fnCtx struct {
 	ret       Type
 	retKnown  bool // return type was annotated (or is main's)
 	isMain    bool
+	isRoot    bool // the library start function, called by the host in the root context
 	loops     int
 	inDefer   bool
 	scope     *scope

@@ -1085,6 +1085,9 @@ func (c *Checker) receive(x *ast.Receive, hint Type) Type {
 	if c.fn.isMain {
 		c.errorf(ErrReceiveInMain, x.Span(), "receive requires an actor context; main cannot receive").Hint =
 			"spawn a process that receives, e.g. with Process.spawn"
+	} else if c.fn.isRoot {
+		c.errorf(ErrReceiveInMain, x.Span(), "receive requires an actor context").Notes =
+			[]string{"the library start function is called by the host in the root context"}
 	} else if c.fn.noActor {
 		c.errorf(ErrReceiveInMain, x.Span(), "receive requires an actor context").Notes =
 			[]string{"callbacks of List, Option and Result functions run without a mailbox"}
