@@ -21,10 +21,14 @@
 //     while a group is checked and run when it is finished.
 //  4. Patterns are checked against their subject type; exhaustiveness and
 //     arm reachability use a usefulness algorithm (exhaust.go).
-//  5. Result obligations use the conservative first version of §5.2:
-//     discarded Result statements, unused Result bindings and parameters,
-//     a Result left as the value of a Unit function, exits reached before a
-//     bound Result is used, wildcard-only matches and nested wildcards.
+//  5. Result obligations (oblig.go) follow §5.2: each function body is
+//     interpreted abstractly over the set of pending Result-bearing
+//     locals; exits (end of body, return, ?, terminal and helper exits)
+//     with pending obligations are reported; per-function summaries say
+//     which parameters a function discharges and whether it exits, solved
+//     per recursive group; the work is budgeted. Discarded Result
+//     statements, unused bindings, wildcard-only matches and nested
+//     wildcards are reported while the body is checked.
 //  6. Actor contexts (actors.go): every function's mailbox type is shared
 //     by its receives and Process.self(), propagated through calls (generic
 //     mailboxes are instantiated per call) and into spawn sites; mailbox
