@@ -358,11 +358,21 @@ func Format(w Workload, f Figure) string {
 	return fmt.Sprint(v)
 }
 
+// describe is the progress-log form of a figure: the best run and the
+// range of all runs.
 func describe(w Workload, f Figure) string {
 	if f.Err != nil {
 		return "failed: " + f.Err.Error()
 	}
-	return Format(w, f)
+	if len(f.Runs) < 2 {
+		return Format(w, f)
+	}
+	lo, hi := f.Runs[0], f.Runs[0]
+	for _, v := range f.Runs[1:] {
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	return fmt.Sprintf("%s (%d runs from %s to %s)", Format(w, f), len(f.Runs),
+		Format(w, Figure{Value: lo}), Format(w, Figure{Value: hi}))
 }
 
 // targetText is the RUNTIME.md §4 target in words.
