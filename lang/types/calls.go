@@ -362,16 +362,21 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 		}
 		entry := &Func{Params: nil, Ret: c.fresh()}
 		t := c.expr(a0.Value, entry)
+		// An entry that is already reported fixes no mailbox; skip the
+		// cannot-infer follow-on error.
+		badEntry := hasInvalid(t)
 		switch r := Resolve(t).(type) {
 		case *Func:
 			if len(r.Params) != 0 {
 				c.errorf(ErrSpawnEntry, a0.Span(), "spawn requires a zero-argument Unit function").Notes = []string{"found " + Zonk(t).String()}
+				badEntry = true
 			} else {
 				rt := Resolve(r.Ret)
 				if v, ok := rt.(*TVar); ok {
 					unify(v, UnitT)
 				} else if !isBasic(rt, KUnit) && !isNever(rt) && !hasInvalid(rt) {
 					c.errorf(ErrSpawnEntry, a0.Span(), "spawn requires a zero-argument Unit function").Notes = []string{"found " + Zonk(t).String()}
+					badEntry = true
 				}
 			}
 		case *TVar:
@@ -380,6 +385,7 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 			if !hasInvalid(t) {
 				c.errorf(ErrSpawnEntry, a0.Span(), "spawn requires a function value").Notes = []string{"found " + Zonk(t).String()}
 			}
+			badEntry = true
 		}
 		// The child's mailbox is the entry's mailbox effect (§4.3 step 5).
 		var entryNode ast.Node
@@ -407,7 +413,9 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 			if ok && entryNode != nil && !unify(m[g], mt) {
 				c.errorf(ErrMismatch, spanOf(a0.Value), "spawn mailbox: expected %s, found %s", Zonk(m[g]), Zonk(mt))
 			}
-			c.mailboxSites = append(c.mailboxSites, mailboxSite{t: m[g], span: x.Span(), spawn: true, process: strings.HasPrefix(name, "Process.")})
+			if !badEntry {
+				c.mailboxSites = append(c.mailboxSites, mailboxSite{t: m[g], span: x.Span(), spawn: true, process: strings.HasPrefix(name, "Process.")})
+			}
 		}
 		for i, a := range x.Args[1:] {
 			if a.Value == nil {
