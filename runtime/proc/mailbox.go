@@ -226,6 +226,14 @@ func (p *Process) ParkLocked() (runAgain bool) {
 	return false
 }
 
+// TimerLive reports whether a timer armed for wait epoch may still fire
+// (the heap owner uses it to drop cancelled timers).
+func (p *Process) TimerLive(epoch uint64) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.Wait.Epoch == epoch && p.Wait.Active && p.Wait.Armed
+}
+
 // TimerFired is called by the scheduler that armed the timer of wait
 // epoch. It reports whether the process must be woken.
 func (p *Process) TimerFired(epoch uint64) (wake bool) {

@@ -337,6 +337,18 @@ type Scheduler struct {
 	qlen   atomic.Int32 // len(q) - head, readable without the lock
 }
 
+// TimerHeapSize returns the number of timers in all heaps (only
+// meaningful while the schedulers are idle).
+func (rt *Runtime) TimerHeapSize() int {
+	n := 0
+	for _, s := range rt.scheds {
+		s.mu.Lock()
+		n += len(s.timers)
+		s.mu.Unlock()
+	}
+	return n
+}
+
 // Idle reports whether every scheduler is idle.
 func (rt *Runtime) Idle() bool {
 	rt.mu.Lock()
@@ -459,6 +471,7 @@ func (s *Scheduler) loop() {
 	for !s.rt.isStopped() {
 		if len(s.timers) > 0 {
 			s.fireTimers(time.Now())
+			s.compactTimers()
 		}
 		p := s.pop()
 		if p == nil && s.rt.cfg.Steal && len(s.rt.scheds) > 1 {
@@ -687,6 +700,25 @@ func (h *timerHeap) Pop() any {
 func (s *Scheduler) arm(p *proc.Process, at time.Time, epoch uint64) {
 	s.rt.pendingTimers.Add(1)
 	heap.Push(&s.timers, timer{at: at, p: p, epoch: epoch})
+}
+
+// compactTimers drops cancelled timers once they make up at least half
+// of the heap (a receive that got its message leaves its timer behind;
+// cancellation is lazy, but the heap must not grow without bound).
+func (s *Scheduler) compactTimers() {
+	n := len(s.timers)
+	if n < 256 || int64(n) <= 2*s.rt.pendingTimers.Load() {
+		return
+	}
+	kept := s.timers[:0]
+	for _, t := range s.timers {
+		if t.p.TimerLive(t.epoch) {
+			kept = append(kept, t)
+		}
+	}
+	clear(s.timers[len(kept):])
+	s.timers = kept
+	heap.Init(&s.timers)
 }
 
 // fireTimers fires every timer due at now; stale ones are ignored.

@@ -323,3 +323,45 @@ func TestLifecycleSignals(t *testing.T) {
 		}
 	}
 }
+
+// Receives that get their message before the timeout leave cancelled
+// timers behind; the heap drops them instead of growing with every
+// receive.
+func TestCancelledTimersAreCompacted(t *testing.T) {
+	img := load(t, `
+fn echo():
+    let own: Pid(Int) = Process.self()
+    receive:
+        n ->
+            echo()
+        _ after 600000 -> ()
+
+fn asker(left: Int, e: Pid(Int)):
+    if left > 0:
+        match send(e, left):
+            Ok(()) -> asker(left: left - 1, e: e)
+            Err(_) -> asker(left: left, e: e)
+    else:
+        println("done")
+
+fn main():
+    let e: Pid(Int) = spawn(echo)
+    let a: Pid(()) = spawn(() -> asker(left: 20000, e: e))
+`)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out bytes.Buffer
+	rt := sched.New(img, sched.NewOutput(&out), sched.Config{Schedulers: 1, Budget: 40})
+	st, _ := vm.NewState(img, img.Prog.Entry, nil)
+	done := make(chan sched.Result)
+	go func() { done <- rt.Run(ctx, st) }()
+	deadline := time.Now().Add(20 * time.Second)
+	for !rt.Idle() && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if n := rt.TimerHeapSize(); n > 1000 {
+		t.Errorf("%d timers in the heap after 20000 receives", n)
+	}
+	cancel()
+	<-done
+}
