@@ -438,7 +438,21 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 			}
 		}
 	}
+	before := len(c.diags)
 	ts := c.checkPositional(x, ps, name)
+	switch name {
+	case "Process.monitor", "Process.link", "Process.unlink", "Process.signal_exit":
+		// These take the erased identity (§5.1); point at the conversion.
+		if len(ts) > 0 && ts[0] != nil {
+			if n, ok := Resolve(ts[0]).(*Named); ok && n.Def == PidDef {
+				for _, d := range c.diags[before:] {
+					if d.Code == ErrMismatch {
+						d.Hint = name + " requires a ProcessId; convert the Pid with Process.id(pid)"
+					}
+				}
+			}
+		}
+	}
 	if name == "List.len" || name == "List.is_empty" {
 		// Reading metadata does not handle the Results inside (§5.2).
 		for _, a := range x.Args {
