@@ -201,29 +201,13 @@ func (inv *Invocation) Retire(p *Process, reason value.Value) {
 		q.links = nil
 		id := q.ID()
 		inv.trace("retire %d %s", id.N, core.Show(reason))
-		// 4. Publish: linked exit signals first, then monitor Downs
-		// (LANGUAGE.md §7.4). Downs are queued while q is locked, so a
-		// demonitor that returns after this point sees them inactive and
-		// no Down can arrive after it.
-		var wakeList []*Process
-		for _, m := range q.monitors {
-			if !m.active {
-				continue
-			}
-			m.active = false
-			o := m.owner
-			inv.trace("down %d -> %d %s", id.N, o.Gen(), core.Show(reason))
-			o.mu.Lock()
-			if !o.closed && o.deliverLocked(Cell{Kind: CellDown, Value: downValue(m.ref, id, reason), Ref: m.ref}) {
-				wakeList = append(wakeList, o)
-			}
-			o.mu.Unlock()
-		}
-		q.monitors = nil
 		q.mu.Unlock()
 		if armed {
 			inv.TimerDropped()
 		}
+		// 4. Publish: linked exit signals first, then monitor Downs
+		// (LANGUAGE.md §7.4), so an observer that has received the Down
+		// finds any Exit from the same process already queued.
 		for partner := range links {
 			partner.mu.Lock()
 			delete(partner.links, q)
@@ -241,6 +225,26 @@ func (inv *Invocation) Retire(p *Process, reason value.Value) {
 				work = append(work, retireItem{partner, reason})
 			}
 		}
+		// Downs are queued while q is locked, so a demonitor that returns
+		// after this point sees them inactive and no Down can arrive
+		// after it; one that ran before cancelled its registration.
+		var wakeList []*Process
+		q.mu.Lock()
+		for _, m := range q.monitors {
+			if !m.active {
+				continue
+			}
+			m.active = false
+			o := m.owner
+			inv.trace("down %d -> %d %s", id.N, o.Gen(), core.Show(reason))
+			o.mu.Lock()
+			if !o.closed && o.deliverLocked(Cell{Kind: CellDown, Value: downValue(m.ref, id, reason), Ref: m.ref}) {
+				wakeList = append(wakeList, o)
+			}
+			o.mu.Unlock()
+		}
+		q.monitors = nil
+		q.mu.Unlock()
 		for _, o := range wakeList {
 			inv.Wake(o)
 		}
