@@ -234,9 +234,9 @@ func (a *oblFn) exit(sp source.Span, st oblState, atEnd bool) {
 	}
 	d := a.c.errorf(ErrResultExit, sp, "Result obligation remains unhandled on this exit")
 	if atEnd {
-		d.Notes = []string{"'" + o.Name + "' is a Result that is not handled on every path that reaches the end of the function"}
+		d.Notes = []string{"'" + o.Name + "' holds a Result that is not handled on every path that reaches the end of the function"}
 	} else {
-		d.Notes = []string{"'" + o.Name + "' is a Result that has not been matched, returned or passed on yet on this path"}
+		d.Notes = []string{"'" + o.Name + "' holds a Result that has not been matched, returned or passed on yet on this path"}
 	}
 	d.Hint = "handle it first, or register a handler with `defer`"
 }
@@ -352,9 +352,9 @@ func (a *oblFn) eval(n ast.Node, st oblState, consume bool) oblState {
 		}
 		return st
 	case *ast.FieldAccess:
-		return a.eval(x.X, st, false)
+		return a.eval(x.X, st, consume && a.onlyResultPart(x.X, x))
 	case *ast.TupleIndex:
-		return a.eval(x.X, st, false)
+		return a.eval(x.X, st, consume && a.onlyResultPart(x.X, x))
 	case *ast.Index:
 		st = a.eval(x.X, st, false)
 		return a.eval(x.I, st, false)
@@ -655,4 +655,35 @@ func (a *oblFn) captures(l *ast.Lambda, st oblState) {
 		a.leaked[o] = true
 		delete(st, o)
 	})
+}
+
+// onlyResultPart reports whether part (a field or element read of base)
+// is the only Result-bearing component of base's type, so that handling
+// the part handles everything base carries.
+func (a *oblFn) onlyResultPart(base ast.Expr, part ast.Expr) bool {
+	c := a.c
+	if !containsResult(c.info.Types[part]) {
+		return false
+	}
+	n := 0
+	switch t := Resolve(c.info.Types[base]).(type) {
+	case *Tuple:
+		for _, e := range t.Elems {
+			if containsResult(e) {
+				n++
+			}
+		}
+	case *Named:
+		if len(t.Def.Ctors) != 1 || t.Def == ResultDef {
+			return false
+		}
+		for i := range t.Def.Ctors[0].Fields {
+			if containsResult(c.fieldType(t, i)) {
+				n++
+			}
+		}
+	default:
+		return false
+	}
+	return n == 1
 }
