@@ -564,9 +564,17 @@ func (s *Scheduler) sleep() {
 	s.mu.Unlock()
 }
 
-// runOne runs one turn of p.
+// runOne runs one turn of p. The VM recovers Go panics inside the
+// interpreter itself; a panic in the scheduler's own handling of the
+// outcome fails the invocation with an internal error instead of killing
+// the scheduler goroutine (and silently every process on it).
 func (s *Scheduler) runOne(p *proc.Process) {
 	rt := s.rt
+	defer func() {
+		if r := recover(); r != nil {
+			rt.fatal(fmt.Sprintf("morrow: runtime error: internal error: scheduler: %v\n", r))
+		}
+	}()
 	p.Lock()
 	if p.StatusLocked() == proc.Done || p.State == nil {
 		p.Unlock()
