@@ -572,14 +572,15 @@ func (a *oblFn) call(x *ast.Call, st oblState, consume bool) oblState {
 		}
 		// A Result passed to a generic parameter the callee drops is lost
 		// here; a Result-typed parameter it drops is reported in the callee.
-		if !take && sig != nil && pi < len(sig.Params) && isGenericParam(sig.Params[pi].Type) &&
-			a.report && a.inDefer == 0 && producesResult(c, arg.Value) {
+		dropped := sig != nil && pi < len(sig.Params) && isGenericParam(sig.Params[pi].Type)
+		metadata := o != nil && o.Kind == ObjBuiltin && (o.Builtin == "List.len" || o.Builtin == "List.is_empty")
+		if !take && (dropped || metadata) && a.report && a.inDefer == 0 && producesResult(c, arg.Value) {
 			d := c.errorf(ErrResultDiscarded, arg.Value.Span(), "Result value must be handled; bind, return, or match it")
-			name := ""
-			if pi < len(sig.Params) {
-				name = sig.Params[pi].Name
+			if dropped {
+				d.Notes = []string{"'" + sig.Name + "' does not handle its parameter '" + sig.Params[pi].Name + "' on every path"}
+			} else {
+				d.Notes = []string{o.Builtin + " reads metadata only; it does not handle the Results inside"}
 			}
-			d.Notes = []string{"'" + sig.Name + "' does not handle its parameter '" + name + "' on every path"}
 		}
 	}
 	if o != nil && o.Kind == ObjFunc && o.Func != nil {
@@ -625,9 +626,21 @@ func producesResult(c *Checker, e ast.Expr) bool {
 		}
 		e = p.X
 	}
-	switch e.(type) {
+	switch x := e.(type) {
 	case *ast.Call:
 		return containsResult(c.info.Types[e])
+	case *ast.ListLit:
+		for _, el := range x.Elems {
+			if producesResult(c, el) {
+				return true
+			}
+		}
+	case *ast.Tuple:
+		for _, el := range x.Elems {
+			if producesResult(c, el) {
+				return true
+			}
+		}
 	}
 	return false
 }
