@@ -90,9 +90,12 @@ func (inv *Invocation) deliverLifecycle(p *Process, c Cell) {
 }
 
 // RecvStart begins a receive: a new wait epoch, the cursor at the oldest
-// cell, and the deadline (timeout < 0: none).
-func (p *Process) RecvStart(timeout int64, event bool, now time.Time) {
+// cell, and the deadline (timeout < 0: none). It reports whether a timer
+// of an earlier wait was still armed (the caller drops it from the
+// pending count; normally a wait ends by RecvTake or a timeout first).
+func (p *Process) RecvStart(timeout int64, event bool, now time.Time) (disarmed bool) {
 	p.mu.Lock()
+	disarmed = p.endWaitLocked()
 	p.cursor = 0
 	p.Wait.Epoch++
 	p.Wait.Active = true
@@ -103,6 +106,7 @@ func (p *Process) RecvStart(timeout int64, event bool, now time.Time) {
 		p.Wait.Deadline = now.Add(time.Duration(timeout) * time.Millisecond)
 	}
 	p.mu.Unlock()
+	return disarmed
 }
 
 // RecvPeek returns the cell at the cursor as the value the receive's arms

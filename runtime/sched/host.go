@@ -39,7 +39,9 @@ func (h *host) RecvStart(timeout int64, event bool) *vm.Fault {
 	if timeout >= 0 {
 		now = time.Now()
 	}
-	h.p.RecvStart(timeout, event, now)
+	if h.p.RecvStart(timeout, event, now) {
+		h.s.rt.pendingTimers.Add(-1)
+	}
 	return nil
 }
 
