@@ -576,7 +576,10 @@ func TestNestedResultObligations(t *testing.T) {
 	pre := "fn risky() -> Result(Int, String): Ok(1)\n"
 	expectDiags(t, pre+"fn main():\n    let rs = [risky(), risky()]\n    println(1)\n", "E5002 this Result binding is never used")
 	expectDiags(t, pre+"fn main():\n    (1, risky())\n    println(1)\n", "E5001 Result value must be handled")
-	expectDiags(t, pre+"fn all() -> List(Result(Int, String)):\n    let rs = [risky()]\n    rs\nfn main():\n    println(List.len(all()))\n")
+	all := "fn all() -> List(Result(Int, String)):\n    let rs = [risky()]\n    rs\n"
+	expectDiags(t, pre+all+"fn main():\n    for r in all():\n        println(Result.is_ok(r))\n")
+	// List.len reads metadata only: the Results in the fresh list are lost.
+	expectDiags(t, pre+all+"fn main():\n    println(List.len(all()))\n", "E5001 Result value must be handled")
 }
 
 func TestMetadataDoesNotHandle(t *testing.T) {
