@@ -394,6 +394,7 @@ func FuzzCheck(f *testing.F) {
 		"fn f(x) -> f(x)\nfn main():\n    println(f(1))\n",
 		"type L = List(L)\nfn main() -> Result((), String): Ok(())\n",
 		"fn main():\n    let [a, ..b] = [1] else: return ()\n    defer println(a)\n",
+		"fn r(n) -> if n > 0: Ok(n) else: Err(\"e\")\nfn h(x, n: Int):\n    if n == 0: println(Result.is_ok(x)) else: h(x, n - 1)\nfn main():\n    let a = r(1)\n    for i in 0..3:\n        if i > 1: break\n    h(a, 2)\n",
 	}
 	for _, s := range seeds {
 		f.Add(s)
