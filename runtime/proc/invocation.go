@@ -225,28 +225,28 @@ func (inv *Invocation) Retire(p *Process, reason value.Value) {
 				work = append(work, retireItem{partner, reason})
 			}
 		}
-		// Downs are queued while q is locked, so a demonitor that returns
-		// after this point sees them inactive and no Down can arrive
-		// after it; one that ran before cancelled its registration.
-		var wakeList []*Process
+		// Downs: each is queued under its owner's lock unless the owner
+		// cancelled the monitor first (Demonitor decides under the same
+		// lock), so no Down arrives after demonitor returns.
 		q.mu.Lock()
-		for _, m := range q.monitors {
-			if !m.active {
-				continue
-			}
-			m.active = false
-			o := m.owner
-			inv.trace("down %d -> %d %s", id.N, o.Gen(), core.Show(reason))
-			o.mu.Lock()
-			if !o.closed && o.deliverLocked(Cell{Kind: CellDown, Value: downValue(m.ref, id, reason), Ref: m.ref}) {
-				wakeList = append(wakeList, o)
-			}
-			o.mu.Unlock()
-		}
+		mons := q.monitors
 		q.monitors = nil
 		q.mu.Unlock()
-		for _, o := range wakeList {
-			inv.Wake(o)
+		for _, m := range mons {
+			o := m.owner
+			o.mu.Lock()
+			wake := false
+			if m.state == monActive {
+				m.state = monQueued
+				if !o.closed {
+					inv.trace("down %d -> %d %s", id.N, o.Gen(), core.Show(reason))
+					wake = o.deliverLocked(Cell{Kind: CellDown, Value: downValue(m.ref, id, reason), Ref: m.ref})
+				}
+			}
+			o.mu.Unlock()
+			if wake {
+				inv.Wake(o)
+			}
 		}
 		// 5. (calls: not in this issue.) 6. Release.
 		inv.release(q)
@@ -300,7 +300,7 @@ func (inv *Invocation) Monitor(owner, target *Process) value.Value {
 		inv.deliverLifecycle(owner, Cell{Kind: CellDown, Value: downValue(ref, target.ID(), process.Reason(process.ReasonNoProcess, value.Unit)), Ref: ref})
 		return process.RefValue(ref)
 	}
-	m := &monitor{ref: ref, owner: owner, active: true}
+	m := &monitor{ref: ref, owner: owner}
 	ref.State = m
 	target.monitors = append(target.monitors, m)
 	inv.reservations.Add(1)
@@ -315,27 +315,26 @@ func (inv *Invocation) Demonitor(owner *Process, ref *process.MonitorRef, flush,
 		return process.ErrProcess(process.ErrWrongMonitorOwner)
 	}
 	wasActive := false
-	if m, ok := ref.State.(*monitor); ok && ref.Target != nil {
+	m, _ := ref.State.(*monitor)
+	if m != nil {
 		if t, _ := ref.Target.Target.(*Process); t != nil {
 			t.mu.Lock()
-			if m.active {
-				m.active = false
-				wasActive = true
-				for i, x := range t.monitors {
-					if x == m {
-						t.monitors = append(t.monitors[:i], t.monitors[i+1:]...)
-						break
-					}
+			for i, x := range t.monitors {
+				if x == m {
+					t.monitors = append(t.monitors[:i], t.monitors[i+1:]...)
+					break
 				}
 			}
 			t.mu.Unlock()
-			if wasActive {
-				inv.releaseReservation()
-			}
 		}
 	}
+	owner.mu.Lock()
+	if m != nil && m.state == monActive {
+		m.state = monCancelled
+		wasActive = true
+		inv.releaseReservation()
+	}
 	if flush {
-		owner.mu.Lock()
 		out := owner.cells[:owner.head]
 		for _, c := range owner.cells[owner.head:] {
 			if c.Kind == CellDown && c.Ref == ref {
@@ -345,8 +344,8 @@ func (inv *Invocation) Demonitor(owner *Process, ref *process.MonitorRef, flush,
 		}
 		clear(owner.cells[len(out):])
 		owner.cells = out
-		owner.mu.Unlock()
 	}
+	owner.mu.Unlock()
 	return value.Ok(value.Bool(!info || wasActive))
 }
 

@@ -161,12 +161,24 @@ const (
 	phaseReleased
 )
 
-// monitor is one monitor registration on a target.
+// monitor is one monitor registration on a target. It sits in the
+// target's monitors list (guarded by the target's lock) until the target
+// retires or the owner cancels it; its state is guarded by the owner's
+// lock, so that delivering the Down and cancelling are decided in one
+// place and no two process locks are ever held together.
 type monitor struct {
-	ref    *process.MonitorRef
-	owner  *Process
-	active bool
+	ref   *process.MonitorRef
+	owner *Process
+	state monState
 }
+
+type monState uint8
+
+const (
+	monActive    monState = iota
+	monQueued             // its Down has been queued
+	monCancelled          // demonitor ran first
+)
 
 // Supervision links the incarnations of a supervised child.
 type Supervision struct {

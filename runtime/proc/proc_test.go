@@ -336,3 +336,65 @@ func isOkBool(r value.Value, want bool) bool {
 	d, ok := r.R.(*value.Data)
 	return ok && d.Tag == value.TagOk && d.Fields[0].K == value.KBool && (d.Fields[0].N != 0) == want
 }
+
+// Two processes that monitor each other retire at the same time from two
+// goroutines: publishing Downs never holds two process locks, so this
+// cannot deadlock, and each survivor-less pair delivers nothing to a
+// closed mailbox.
+func TestConcurrentRetireOfMutualMonitors(t *testing.T) {
+	inv, _ := newInv()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := 0; i < 2000; i++ {
+			a := inv.NewProcess(KindIsolated, nil, 0)
+			b := inv.NewProcess(KindIsolated, nil, 0)
+			inv.Monitor(a, b)
+			inv.Monitor(b, a)
+			var wg sync.WaitGroup
+			wg.Add(2)
+			go func() { defer wg.Done(); inv.Retire(a, process.Reason(process.ReasonNormal, value.Unit)) }()
+			go func() { defer wg.Done(); inv.Retire(b, process.Reason(process.ReasonNormal, value.Unit)) }()
+			wg.Wait()
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("concurrent retirement deadlocked")
+	}
+	if live, _ := inv.Live(); live != 0 {
+		t.Fatalf("live = %d", live)
+	}
+}
+
+// A demonitor racing with the target's retirement either cancels the
+// monitor (Ok(true), no Down ever) or finds the Down queued (Ok(false),
+// flushed): never both, never a Down after demonitor returned.
+func TestDemonitorRacingRetire(t *testing.T) {
+	inv, _ := newInv()
+	for i := 0; i < 2000; i++ {
+		owner := inv.NewProcess(KindIsolated, nil, 0)
+		target := inv.NewProcess(KindIsolated, nil, 0)
+		ref := process.RefOf(inv.Monitor(owner, target))
+		var wg sync.WaitGroup
+		wg.Add(1)
+		go func() { defer wg.Done(); inv.Retire(target, process.Reason(process.ReasonNormal, value.Unit)) }()
+		r := inv.Demonitor(owner, ref, false, true)
+		queuedAtReturn := owner.Queued()
+		wg.Wait()
+		switch {
+		case isOkBool(r, true):
+			if owner.Queued() != 0 {
+				t.Fatal("Down arrived after a successful demonitor")
+			}
+		case isOkBool(r, false):
+			if queuedAtReturn != 1 {
+				t.Fatalf("demonitor said inactive but %d cells were queued", queuedAtReturn)
+			}
+		default:
+			t.Fatalf("demonitor = %v", r)
+		}
+		inv.Retire(owner, process.Reason(process.ReasonNormal, value.Unit))
+	}
+}
