@@ -325,6 +325,11 @@ func (h *host) SignalExit(id, reason value.Value) (value.Value, *core.Fault) {
 	}
 	h.s.rt.trace("signal %d -> %d %s", h.p.Gen(), t.Gen(), core.Show(reason))
 	if h.s.rt.Inv.Signal(h.p, t, reason) && t == h.p {
+		if h.p.SkipCleanup() {
+			// A direct Kill of itself: cleanup that has not begun is
+			// skipped; the unwinding only pops frames.
+			h.p.State.DropCleanup()
+		}
 		return value.Unit, &core.Fault{Code: process.ExitCode, Msg: "process exit"}
 	}
 	return okUnit, nil

@@ -365,3 +365,45 @@ fn main():
 	cancel()
 	<-done
 }
+
+const selfSignals = `fn victim(mode: Int):
+    defer println("victim: cleanup")
+    let own: Pid(()) = Process.self()
+    let me = Process.id(own)
+    let r = if mode == 0: Process.signal_exit(me, Process.Kill) else: Process.signal_exit(me, Process.Shutdown)
+    match r:
+        Ok(()) -> println("victim: still running")
+        Err(_) -> println("victim: signal failed")
+
+fn watch(mode: Int) -> String:
+    let own: Pid(()) = Process.self()
+    let spawned: Result((Pid(()), MonitorRef), Process.Error) = Process.spawn_monitor(() -> victim(mode))
+    match spawned:
+        Ok((_, m)) ->
+            receive_event:
+                Process.Down(x, _, reason) if x == m -> show(reason)
+        Err(_) -> "spawn failed"
+
+fn observer():
+    println("self kill: {watch(0)}")
+    println("self shutdown: {watch(1)}")
+
+fn main():
+    let o: Result(Pid(()), Process.Error) = Process.spawn(observer)
+    match o:
+        Ok(_) -> ()
+        Err(_) -> println("spawn failed")
+`
+
+// A direct Kill of oneself skips cleanup that has not begun; another
+// self-signalled reason terminates the process and runs its cleanup.
+func TestSelfSignals(t *testing.T) {
+	img := load(t, selfSignals)
+	want := "self kill: Killed\nvictim: cleanup\nself shutdown: Shutdown\n"
+	for _, n := range []int{1, 4} {
+		out, res, _ := run(t, context.Background(), img, sched.Config{Schedulers: n, Steal: true})
+		if out != want || res.Report != "" {
+			t.Errorf("%d schedulers: %q %+v", n, out, res)
+		}
+	}
+}

@@ -140,3 +140,17 @@ func (st *State) actorOp(host Host, in bytecode.Instr, pc, sp int) (int, int, in
 	}
 	return pc, sp, 0, false, nil
 }
+
+// DropCleanup discards every registered cleanup that has not started
+// (a direct Kill of the running process, LANGUAGE.md §7.4): when the
+// State next unwinds, its frames are popped without running defers. A
+// host may call it from a native while the State is running.
+func (st *State) DropCleanup() {
+	for i := range st.frames {
+		if cl := st.frames[i].cl; cl != nil {
+			clear(cl.defers)
+			cl.defers = cl.defers[:0]
+		}
+	}
+	st.defers = 0
+}
