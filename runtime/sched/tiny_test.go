@@ -1,6 +1,5 @@
 package sched_test
 
-
 import (
 	"context"
 	"os"
