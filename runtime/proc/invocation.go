@@ -1,6 +1,8 @@
 package proc
 
 import (
+	"cmp"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -21,6 +23,8 @@ type Invocation struct {
 	// reservations counts lifecycle notifications in flight (monitors,
 	// link directions, direct signals); see LANGUAGE.md §7.5.
 	reservations atomic.Int64
+	// bytes is the logical memory in use (limits.go).
+	bytes atomic.Int64
 
 	mu       sync.Mutex
 	live     int // processes that count against MaxLive (not root, not ports)
@@ -37,6 +41,11 @@ type Invocation struct {
 	OnTimerDropped func()
 	// MaxLive overrides the live-process limit (0: MaxLive).
 	MaxLive int
+	// MaxReservations overrides the invocation's lifecycle reservation
+	// limit (0: MaxInvReservations).
+	MaxReservations int64
+	// MemoryBudget overrides the logical memory budget (0: MemoryBudget).
+	MemoryBudget int64
 	// Trace, when set, receives one line per lifecycle event published by
 	// Retire (the scheduler's --trace output).
 	Trace func(format string, args ...any)
@@ -101,12 +110,6 @@ func (inv *Invocation) Processes() []*Process {
 		out = append(out, p)
 	}
 	return out
-}
-
-func (inv *Invocation) releaseReservation() {
-	if inv.reservations.Load() > 0 {
-		inv.reservations.Add(-1)
-	}
 }
 
 // downValue builds Process.Down(ref, id, reason).
@@ -186,7 +189,9 @@ func (inv *Invocation) Retire(p *Process, reason value.Value) {
 			continue
 		}
 		// 3. Close the mailbox before unregistering: from here on sends
-		// fail with Err(3).
+		// fail with Err(3). Everything q holds (reservations, queued
+		// cells' bytes) is released with it.
+		inv.releaseAllLocked(q)
 		q.closed = true
 		inv.queued.Add(int64(-q.user))
 		q.user = 0
@@ -207,27 +212,38 @@ func (inv *Invocation) Retire(p *Process, reason value.Value) {
 		}
 		// 4. Publish: linked exit signals first, then monitor Downs
 		// (LANGUAGE.md §7.4), so an observer that has received the Down
-		// finds any Exit from the same process already queued.
-		for partner := range links {
+		// finds any Exit from the same process already queued. Each
+		// partner's reservation for this direction moves into its Exit
+		// cell, or is released when the signal is not queued. A partner
+		// that unlinked meanwhile no longer lists q and gets nothing.
+		for _, partner := range sortedLinks(links) {
 			partner.mu.Lock()
-			delete(partner.links, q)
-			alive := !partner.closed
-			trap := partner.trap
-			partner.mu.Unlock()
-			inv.releaseReservation()
-			if !alive {
+			if _, ok := partner.links[q]; !ok {
+				partner.mu.Unlock()
 				continue
 			}
-			inv.trace("exit signal %d -> %d %s", id.N, partner.Gen(), core.Show(reason))
-			if trap {
-				inv.deliverLifecycle(partner, Cell{Kind: CellExit, Value: exitValue(id, reason)})
-			} else if !isNormal(reason) {
-				work = append(work, retireItem{partner, reason})
+			delete(partner.links, q)
+			wake := false
+			if !partner.closed {
+				inv.trace("exit signal %d -> %d %s", id.N, partner.Gen(), core.Show(reason))
+				if partner.trap {
+					wake = partner.deliverLocked(Cell{Kind: CellExit, Value: exitValue(id, reason), Bytes: CompletionBytes, Resv: true})
+				} else {
+					inv.unreserveLocked(partner, CompletionBytes)
+					if !isNormal(reason) {
+						work = append(work, retireItem{partner, reason})
+					}
+				}
+			}
+			partner.mu.Unlock()
+			if wake {
+				inv.Wake(partner)
 			}
 		}
 		// Downs: each is queued under its owner's lock unless the owner
 		// cancelled the monitor first (Demonitor decides under the same
-		// lock), so no Down arrives after demonitor returns.
+		// lock), so no Down arrives after demonitor returns. The owner's
+		// reservation moves into the Down cell.
 		q.mu.Lock()
 		mons := q.monitors
 		q.monitors = nil
@@ -240,7 +256,7 @@ func (inv *Invocation) Retire(p *Process, reason value.Value) {
 				m.state = monQueued
 				if !o.closed {
 					inv.trace("down %d -> %d %s", id.N, o.Gen(), core.Show(reason))
-					wake = o.deliverLocked(Cell{Kind: CellDown, Value: downValue(m.ref, id, reason), Ref: m.ref})
+					wake = o.deliverLocked(Cell{Kind: CellDown, Value: downValue(m.ref, id, reason), Ref: m.ref, Bytes: CompletionBytes, Resv: true})
 				}
 			}
 			o.mu.Unlock()
@@ -287,25 +303,31 @@ func (p *Process) SkipCleanup() bool {
 }
 
 // Monitor registers owner as a monitor of target and returns the
-// MonitorRef value (LANGUAGE.md §7.2).
-func (inv *Invocation) Monitor(owner, target *Process) value.Value {
-	ref := &process.MonitorRef{Epoch: inv.Epoch, Serial: inv.serial.Add(1), Owner: owner.Handle}
+// MonitorRef value (LANGUAGE.md §7.2). It reports false, with nothing
+// registered, when the owner's reservation cannot be admitted.
+func (inv *Invocation) Monitor(owner, target *Process) (value.Value, bool) {
 	if target == owner {
-		return process.RefValue(ref) // inert
+		ref := &process.MonitorRef{Epoch: inv.Epoch, Serial: inv.serial.Add(1), Owner: owner.Handle}
+		return process.RefValue(ref), true // inert
 	}
-	ref.Target = target.Handle
+	owner.mu.Lock()
+	ok := inv.reserveLocked(owner, CompletionBytes)
+	owner.mu.Unlock()
+	if !ok {
+		return value.Unit, false
+	}
+	ref := &process.MonitorRef{Epoch: inv.Epoch, Serial: inv.serial.Add(1), Owner: owner.Handle, Target: target.Handle}
 	target.mu.Lock()
 	if target.phase == phaseReleased {
 		target.mu.Unlock()
-		inv.deliverLifecycle(owner, Cell{Kind: CellDown, Value: downValue(ref, target.ID(), process.Reason(process.ReasonNoProcess, value.Unit)), Ref: ref})
-		return process.RefValue(ref)
+		inv.deliverLifecycle(owner, Cell{Kind: CellDown, Value: downValue(ref, target.ID(), process.Reason(process.ReasonNoProcess, value.Unit)), Ref: ref, Bytes: CompletionBytes, Resv: true})
+		return process.RefValue(ref), true
 	}
 	m := &monitor{ref: ref, owner: owner}
 	ref.State = m
 	target.monitors = append(target.monitors, m)
-	inv.reservations.Add(1)
 	target.mu.Unlock()
-	return process.RefValue(ref)
+	return process.RefValue(ref), true
 }
 
 // Demonitor cancels a monitor (LANGUAGE.md §7.3). It returns the Process
@@ -332,12 +354,15 @@ func (inv *Invocation) Demonitor(owner *Process, ref *process.MonitorRef, flush,
 	if m != nil && m.state == monActive {
 		m.state = monCancelled
 		wasActive = true
-		inv.releaseReservation()
+		inv.unreserveLocked(owner, CompletionBytes)
 	}
 	if flush {
 		out := owner.cells[:owner.head]
 		for _, c := range owner.cells[owner.head:] {
 			if c.Kind == CellDown && c.Ref == ref {
+				if c.Resv {
+					inv.unreserveLocked(owner, c.Bytes)
+				}
 				continue
 			}
 			out = append(out, c)
@@ -349,11 +374,20 @@ func (inv *Invocation) Demonitor(owner *Process, ref *process.MonitorRef, flush,
 	return value.Ok(value.Bool(!info || wasActive))
 }
 
-// Link links a and b (LANGUAGE.md §7.4). It returns false when b is
-// already dead (the caller applies the NoProcess link effect).
-func (inv *Invocation) Link(a, b *Process) bool {
+// LinkResult is the outcome of Link.
+type LinkResult uint8
+
+const (
+	LinkOK    LinkResult = iota // linked (or already linked, or a self-link)
+	LinkDead                    // the partner is dead: the caller applies the NoProcess effect
+	LinkLimit                   // a reservation could not be admitted: nothing changed
+)
+
+// Link links a and b (LANGUAGE.md §7.4), reserving one completion at
+// each end.
+func (inv *Invocation) Link(a, b *Process) LinkResult {
 	if a == b {
-		return true
+		return LinkOK
 	}
 	x, y := a, b
 	if x.Gen() > y.Gen() {
@@ -364,7 +398,17 @@ func (inv *Invocation) Link(a, b *Process) bool {
 	defer x.mu.Unlock()
 	defer y.mu.Unlock()
 	if b.phase == phaseReleased || b.closed {
-		return false
+		return LinkDead
+	}
+	if _, ok := a.links[b]; ok {
+		return LinkOK
+	}
+	if !inv.reserveLocked(a, CompletionBytes) {
+		return LinkLimit
+	}
+	if !inv.reserveLocked(b, CompletionBytes) {
+		inv.unreserveLocked(a, CompletionBytes)
+		return LinkLimit
 	}
 	if a.links == nil {
 		a.links = map[*Process]struct{}{}
@@ -372,15 +416,13 @@ func (inv *Invocation) Link(a, b *Process) bool {
 	if b.links == nil {
 		b.links = map[*Process]struct{}{}
 	}
-	if _, ok := a.links[b]; !ok {
-		a.links[b] = struct{}{}
-		b.links[a] = struct{}{}
-		inv.reservations.Add(2)
-	}
-	return true
+	a.links[b] = struct{}{}
+	b.links[a] = struct{}{}
+	return LinkOK
 }
 
-// Unlink removes the link between a and b, if any.
+// Unlink removes the link between a and b, if any, releasing both
+// directions' reservations.
 func (inv *Invocation) Unlink(a, b *Process) {
 	if a == b {
 		return
@@ -396,40 +438,113 @@ func (inv *Invocation) Unlink(a, b *Process) {
 	if _, ok := a.links[b]; ok {
 		delete(a.links, b)
 		delete(b.links, a)
-		inv.releaseReservation()
-		inv.releaseReservation()
+		inv.unreserveLocked(a, CompletionBytes)
+		inv.unreserveLocked(b, CompletionBytes)
 	}
 }
 
-// DeliverExit queues a trapped Exit(id, reason) event for p.
-func (inv *Invocation) DeliverExit(p *Process, id, reason value.Value) {
-	inv.deliverLifecycle(p, Cell{Kind: CellExit, Value: exitValue(id, reason)})
+// DeliverExit queues a trapped Exit(id, reason) event for p, holding a
+// completion reservation of p; it reports false when that cannot be
+// admitted (nothing is queued).
+func (inv *Invocation) DeliverExit(p *Process, id, reason value.Value) bool {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return true
+	}
+	if !inv.reserveLocked(p, CompletionBytes) {
+		p.mu.Unlock()
+		return false
+	}
+	wake := p.deliverLocked(Cell{Kind: CellExit, Value: exitValue(id, reason), Bytes: CompletionBytes, Resv: true})
+	p.mu.Unlock()
+	if wake {
+		inv.Wake(p)
+	}
+	return true
 }
 
+// SignalResult is the outcome of Signal.
+type SignalResult uint8
+
+const (
+	SignalNoEffect   SignalResult = iota // ignored, queued as an Exit, or the target is dead
+	SignalTerminated                     // the target is being terminated
+	SignalLimit                          // not admitted: ResourceLimit
+)
+
 // Signal applies a direct exit signal from sender to target (LANGUAGE.md
-// §7.4). It reports whether the target is being terminated.
-func (inv *Invocation) Signal(sender, target *Process, reason value.Value) bool {
+// §7.4). The signal is admitted against target's reservations (512
+// bytes plus its text); a trapped signal keeps the reservation in its
+// Exit cell until consumed.
+func (inv *Invocation) Signal(sender, target *Process, reason value.Value) SignalResult {
 	target.mu.Lock()
 	if target.phase != phaseLive {
 		target.mu.Unlock()
-		return false
+		return SignalNoEffect
 	}
+	charge := int64(SignalBaseBytes) + reasonText(reason)
+	if !inv.reserveLocked(target, charge) {
+		target.mu.Unlock()
+		return SignalLimit
+	}
+	inv.trace("exit signal %d -> %d %s (direct)", sender.Gen(), target.Gen(), core.Show(reason))
 	tag := reasonTag(reason)
 	if tag == process.ReasonKill {
+		inv.unreserveLocked(target, charge)
 		target.skipClean = true
 		target.mu.Unlock()
 		inv.Retire(target, process.Reason(process.ReasonKilled, value.Unit))
-		return true
+		return SignalTerminated
 	}
-	trap := target.trap
+	if target.trap {
+		wake := target.deliverLocked(Cell{Kind: CellExit, Value: exitValue(sender.ID(), reason), Bytes: charge, Resv: true})
+		target.mu.Unlock()
+		if wake {
+			inv.Wake(target)
+		}
+		return SignalNoEffect
+	}
+	inv.unreserveLocked(target, charge)
 	target.mu.Unlock()
-	if trap {
-		inv.DeliverExit(target, sender.ID(), reason)
-		return false
-	}
 	if tag == process.ReasonNormal {
-		return false
+		return SignalNoEffect
 	}
 	inv.Retire(target, reason)
-	return true
+	return SignalTerminated
+}
+
+// reasonText is the length of the text of a ShutdownDetail or Failure
+// reason (0 for the others).
+func reasonText(r value.Value) int64 {
+	d, ok := r.R.(*value.Data)
+	if !ok || (d.Tag != process.ReasonShutdownDetail && d.Tag != process.ReasonFailure) || len(d.Fields) == 0 {
+		return 0
+	}
+	return int64(len(d.Fields[0].AsString()))
+}
+
+// sortedLinks returns the partners in generation order, so that exit
+// signals (and the trace) are published in a deterministic order.
+func sortedLinks(m map[*Process]struct{}) []*Process {
+	out := make([]*Process, 0, len(m))
+	for p := range m {
+		out = append(out, p)
+	}
+	slices.SortFunc(out, func(a, b *Process) int { return cmp.Compare(a.Gen(), b.Gen()) })
+	return out
+}
+
+// Discard undoes the admission of a process that never ran (a
+// spawn_monitor or spawn_link whose relationship could not be admitted):
+// nothing about it is published.
+func (inv *Invocation) Discard(p *Process) {
+	p.mu.Lock()
+	inv.releaseAllLocked(p)
+	p.closed = true
+	p.phase = phaseReleased
+	p.status = Done
+	p.State = nil
+	p.mu.Unlock()
+	inv.release(p)
 }

@@ -66,7 +66,14 @@ func (inv *Invocation) Send(p *Process, msg value.Value) int {
 		p.mu.Unlock()
 		return SendFull
 	}
-	wake := p.deliverLocked(Cell{Kind: CellMessage, Value: msg})
+	size := MessageHeader + Size(msg)
+	if !inv.chargeBytes(size) {
+		inv.queued.Add(-1)
+		p.mu.Unlock()
+		return SendFull
+	}
+	p.msgBytes += size
+	wake := p.deliverLocked(Cell{Kind: CellMessage, Value: msg, Bytes: size})
 	p.mu.Unlock()
 	if wake {
 		inv.Wake(p)
@@ -147,9 +154,11 @@ func (p *Process) RecvTake(inv *Invocation) bool {
 		if c.Kind == CellMessage {
 			p.user--
 			inv.queued.Add(-1)
+			p.msgBytes -= c.Bytes
+			inv.bytes.Add(-c.Bytes)
 		}
-		if c.Kind == CellDown && c.Ref != nil {
-			inv.releaseReservation()
+		if c.Resv {
+			inv.unreserveLocked(p, c.Bytes)
 		}
 		if p.cursor == 0 {
 			p.cells[i] = Cell{}

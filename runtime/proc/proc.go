@@ -100,6 +100,11 @@ type Cell struct {
 	Value value.Value
 	// Ref is the monitor of a Down cell (for demonitor's flush).
 	Ref *process.MonitorRef
+	// Bytes is the logical charge the cell holds (message header and
+	// payload, or a lifecycle reservation's bytes); Resv marks a Down or
+	// Exit that carries a lifecycle reservation (limits.go).
+	Bytes int64
+	Resv  bool
 }
 
 // Wait is the state of the receive a process is executing.
@@ -130,6 +135,11 @@ type Process struct {
 	cursor int // relative to head
 	user   int // queued user messages
 	closed bool
+
+	// Accounting (limits.go), guarded by mu.
+	resv      int   // lifecycle reservations held
+	resvBytes int64 // their logical bytes (registrations and queued cells)
+	msgBytes  int64 // logical bytes of queued user messages
 
 	Wait Wait
 

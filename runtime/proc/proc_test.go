@@ -267,12 +267,19 @@ func TestParkWakeRace(t *testing.T) {
 // processes; every partner dies with the same reason without recursion.
 func TestRetireChainUsesWorkList(t *testing.T) {
 	inv, _ := newInv()
-	const n = 50000
+	n := 100000
+	if raceEnabled {
+		n = 10000
+	}
 	inv.MaxLive = n + 1
+	inv.MaxReservations = int64(2*n + 2)
+	inv.MemoryBudget = 1 << 40
+	start := time.Now()
+	defer func() { t.Logf("chain of %d: %v", n, time.Since(start)) }()
 	ps := make([]*Process, n)
 	for i := range ps {
 		ps[i] = inv.NewProcess(KindIsolated, nil, 0)
-		if i > 0 && !inv.Link(ps[i-1], ps[i]) {
+		if i > 0 && inv.Link(ps[i-1], ps[i]) != LinkOK {
 			t.Fatal("link failed")
 		}
 	}
@@ -297,13 +304,20 @@ func TestRetireChainUsesWorkList(t *testing.T) {
 	if live, _ := inv.Live(); live != 1 {
 		t.Fatalf("live = %d, want 1 (the trapper)", live)
 	}
+	if c, b := inv.Reservations(); c != 1 || b != CompletionBytes {
+		t.Fatalf("reservations = %d (%d bytes), want only the trapper's queued Exit", c, b)
+	}
+	trapper.RecvTake(inv)
+	if c, b := inv.Reservations(); c != 0 || b != 0 {
+		t.Fatalf("after consuming the Exit: reservations = %d (%d bytes)", c, b)
+	}
 }
 
 func TestDemonitorFlushAndInfo(t *testing.T) {
 	inv, _ := newInv()
 	owner := inv.NewProcess(KindIsolated, nil, 0)
 	a := inv.NewProcess(KindIsolated, nil, 0)
-	ref := process.RefOf(inv.Monitor(owner, a))
+	ref := process.RefOf(mon(inv, owner, a))
 	if r := inv.Demonitor(owner, ref, false, true); !isOkBool(r, true) {
 		t.Fatalf("active demonitor = %v", r)
 	}
@@ -315,7 +329,7 @@ func TestDemonitorFlushAndInfo(t *testing.T) {
 		t.Fatal("a Down arrived after demonitor")
 	}
 	b := inv.NewProcess(KindIsolated, nil, 0)
-	ref2 := process.RefOf(inv.Monitor(owner, b))
+	ref2 := process.RefOf(mon(inv, owner, b))
 	inv.Retire(b, process.Reason(process.ReasonNormal, value.Unit))
 	if owner.Queued() != 1 {
 		t.Fatal("no Down")
@@ -376,7 +390,7 @@ func TestDemonitorRacingRetire(t *testing.T) {
 	for i := 0; i < 2000; i++ {
 		owner := inv.NewProcess(KindIsolated, nil, 0)
 		target := inv.NewProcess(KindIsolated, nil, 0)
-		ref := process.RefOf(inv.Monitor(owner, target))
+		ref := process.RefOf(mon(inv, owner, target))
 		var wg sync.WaitGroup
 		wg.Add(1)
 		go func() { defer wg.Done(); inv.Retire(target, process.Reason(process.ReasonNormal, value.Unit)) }()
@@ -397,4 +411,13 @@ func TestDemonitorRacingRetire(t *testing.T) {
 		}
 		inv.Retire(owner, process.Reason(process.ReasonNormal, value.Unit))
 	}
+}
+
+// mon registers a monitor that must be admitted.
+func mon(inv *Invocation, owner, target *Process) value.Value {
+	v, ok := inv.Monitor(owner, target)
+	if !ok {
+		panic("monitor not admitted")
+	}
+	return v
 }

@@ -119,21 +119,36 @@ func (h *host) Spawn(mode int, entry value.Value) (value.Value, *vm.Fault) {
 		c.Entry = f
 		c.Sup = proc.NewSupervision(budget, c)
 	}
-	rt.trace("spawn %d by %d", c.Gen(), h.p.Gen())
-	var res value.Value
+	// spawn_monitor and spawn_link are atomic: the relationship is in
+	// place before the child is queued, and when it cannot be admitted
+	// the child is discarded without anything being published.
+	var res, ref value.Value
 	switch mode {
 	case process.SpawnLegacy, process.SpawnSupervise:
 		res = c.Pid()
 	case process.SpawnIsolated:
 		res = value.Ok(c.Pid())
 	case process.SpawnMonitor:
-		ref := rt.Inv.Monitor(h.p, c)
-		rt.trace("monitor %d -> %d", h.p.Gen(), c.Gen())
+		var ok bool
+		ref, ok = rt.Inv.Monitor(h.p, c)
+		if !ok {
+			rt.Inv.Discard(c)
+			return process.ErrProcess(process.ErrResourceLimit), nil
+		}
 		res = value.Ok(value.Value{K: value.KTuple, R: &value.Tuple{Elems: []value.Value{c.Pid(), ref}}})
 	case process.SpawnLink:
-		rt.Inv.Link(h.p, c)
-		rt.trace("link %d <-> %d", h.p.Gen(), c.Gen())
+		if rt.Inv.Link(h.p, c) != proc.LinkOK {
+			rt.Inv.Discard(c)
+			return process.ErrProcess(process.ErrResourceLimit), nil
+		}
 		res = value.Ok(c.Pid())
+	}
+	rt.trace("spawn %d by %d", c.Gen(), h.p.Gen())
+	switch mode {
+	case process.SpawnMonitor:
+		rt.trace("monitor %d -> %d ref %d", h.p.Gen(), c.Gen(), ref.N)
+	case process.SpawnLink:
+		rt.trace("link %d <-> %d", h.p.Gen(), c.Gen())
 	}
 	rt.scheds[sched].push(c)
 	return res, nil
@@ -245,8 +260,12 @@ func (h *host) Monitor(id value.Value) value.Value {
 	if t.Kind == proc.KindPort || t.Kind == proc.KindRoot {
 		return process.ErrProcess(process.ErrUnsupportedTarget)
 	}
-	h.s.rt.trace("monitor %d -> %d", h.p.Gen(), t.Gen())
-	return value.Ok(h.s.rt.Inv.Monitor(h.p, t))
+	ref, ok := h.s.rt.Inv.Monitor(h.p, t)
+	if !ok {
+		return process.ErrProcess(process.ErrResourceLimit)
+	}
+	h.s.rt.trace("monitor %d -> %d ref %d", h.p.Gen(), t.Gen(), ref.N)
+	return value.Ok(ref)
 }
 
 func (h *host) Demonitor(ref value.Value, flush, info bool) value.Value {
@@ -275,13 +294,21 @@ func (h *host) Link(id value.Value) (value.Value, *core.Fault) {
 	if t.Kind == proc.KindPort || t.Kind == proc.KindRoot {
 		return process.ErrProcess(process.ErrUnsupportedTarget), nil
 	}
-	h.s.rt.trace("link %d <-> %d", h.p.Gen(), t.Gen())
-	if h.s.rt.Inv.Link(h.p, t) {
+	switch h.s.rt.Inv.Link(h.p, t) {
+	case proc.LinkOK:
+		if t != h.p {
+			h.s.rt.trace("link %d <-> %d", h.p.Gen(), t.Gen())
+		}
 		return okUnit, nil
+	case proc.LinkLimit:
+		return process.ErrProcess(process.ErrResourceLimit), nil
 	}
+	h.s.rt.trace("link %d <-> %d", h.p.Gen(), t.Gen())
 	noProc := process.Reason(process.ReasonNoProcess, value.Unit)
 	if h.p.Trapping() {
-		h.s.rt.Inv.DeliverExit(h.p, t.ID(), noProc)
+		if !h.s.rt.Inv.DeliverExit(h.p, t.ID(), noProc) {
+			return process.ErrProcess(process.ErrResourceLimit), nil
+		}
 		return okUnit, nil
 	}
 	return value.Unit, h.die(noProc)
@@ -323,8 +350,11 @@ func (h *host) SignalExit(id, reason value.Value) (value.Value, *core.Fault) {
 	if !reasonOK(reason) {
 		return process.ErrProcess(process.ErrInvalidOptions), nil
 	}
-	h.s.rt.trace("signal %d -> %d %s", h.p.Gen(), t.Gen(), core.Show(reason))
-	if h.s.rt.Inv.Signal(h.p, t, reason) && t == h.p {
+	r := h.s.rt.Inv.Signal(h.p, t, reason)
+	if r == proc.SignalLimit {
+		return process.ErrProcess(process.ErrResourceLimit), nil
+	}
+	if r == proc.SignalTerminated && t == h.p {
 		if h.p.SkipCleanup() {
 			// A direct Kill of itself: cleanup that has not begun is
 			// skipped; the unwinding only pops frames.
