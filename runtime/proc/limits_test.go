@@ -1,0 +1,219 @@
+package proc
+
+import (
+	"testing"
+	"time"
+
+	"github.com/morrow-lang/morrow/runtime/value"
+	"github.com/morrow-lang/morrow/stdlib/process"
+)
+
+func wantResv(t *testing.T, inv *Invocation, count, bytes int64) {
+	t.Helper()
+	if c, b := inv.Reservations(); c != count || b != bytes {
+		t.Fatalf("reservations = %d (%d bytes), want %d (%d bytes)", c, b, count, bytes)
+	}
+}
+
+// takeAll consumes every queued cell of p (as receive_event would) and
+// returns how many Downs and Exits it saw.
+func takeAll(inv *Invocation, p *Process) (downs, exits, msgs int) {
+	for {
+		p.RecvStart(-1, true, time.Now())
+		v, ok := p.RecvPeek()
+		if !ok {
+			return
+		}
+		switch v.R.(*value.Data).Tag {
+		case process.EventDown:
+			downs++
+		case process.EventExit:
+			exits++
+		default:
+			msgs++
+		}
+		p.RecvTake(inv)
+	}
+}
+
+// TestProcessReservationLimitAndFullMailbox: 256 monitors per owner, the
+// 257th refused with nothing registered; a mailbox full of user messages
+// still receives all 256 Downs; consuming them releases the capacity.
+func TestProcessReservationLimitAndFullMailbox(t *testing.T) {
+	inv, _ := newInv()
+	owner := inv.NewProcess(KindIsolated, nil, 0)
+	targets := make([]*Process, MaxProcReservations+1)
+	for i := range targets {
+		targets[i] = inv.NewProcess(KindIsolated, nil, 0)
+	}
+	for i := 0; i < MaxProcReservations; i++ {
+		mon(inv, owner, targets[i])
+	}
+	if _, ok := inv.Monitor(owner, targets[MaxProcReservations]); ok {
+		t.Fatal("257th monitor admitted")
+	}
+	if len(targets[MaxProcReservations].monitors) != 0 {
+		t.Fatal("a refused monitor was registered")
+	}
+	// A link needs a reservation at both ends: refused at the owner's
+	// limit, and the partner's count is unchanged.
+	if r := inv.Link(targets[MaxProcReservations], owner); r != LinkLimit {
+		t.Fatalf("link at the limit = %d, want LinkLimit", r)
+	}
+	if n := targets[MaxProcReservations].Reservations(); n != 0 {
+		t.Fatalf("partner holds %d reservations after a refused link", n)
+	}
+	// A direct signal to the owner is refused too.
+	owner.SetTrap(true)
+	if r := inv.Signal(targets[0], owner, process.Reason(process.ReasonKill, value.Unit)); r != SignalLimit {
+		t.Fatalf("signal at the limit = %d, want SignalLimit", r)
+	}
+	wantResv(t, inv, MaxProcReservations, MaxProcReservations*CompletionBytes)
+	// Fill the user mailbox.
+	for i := 0; i < MaxMailbox; i++ {
+		if r := inv.Send(owner, value.Int(int64(i))); r != SendOK {
+			t.Fatalf("send %d = %d", i, r)
+		}
+	}
+	if r := inv.Send(owner, value.Int(0)); r != SendFull {
+		t.Fatalf("send to a full mailbox = %d", r)
+	}
+	for i := 0; i < MaxProcReservations; i++ {
+		inv.Retire(targets[i], process.Reason(process.ReasonShutdown, value.Unit))
+	}
+	downs, exits, msgs := takeAll(inv, owner)
+	if downs != MaxProcReservations || exits != 0 || msgs != MaxMailbox {
+		t.Fatalf("got %d Downs, %d Exits, %d messages", downs, exits, msgs)
+	}
+	wantResv(t, inv, 0, 0)
+	// Released capacity is usable again.
+	for i := 0; i < MaxProcReservations; i++ {
+		mon(inv, owner, targets[MaxProcReservations])
+	}
+	if _, ok := inv.Monitor(owner, targets[MaxProcReservations]); ok {
+		t.Fatal("limit not reached again")
+	}
+}
+
+// TestInvocationReservationLimit: 4,096 reservations per invocation,
+// shared by monitors, link directions and direct signals; releasing one
+// (demonitor, unlink, consuming an Exit, retiring) makes room again.
+func TestInvocationReservationLimit(t *testing.T) {
+	inv, _ := newInv()
+	inv.MaxLive = 100
+	target := inv.NewProcess(KindIsolated, nil, 0)
+	var owners []*Process
+	var refs []*process.MonitorRef
+	for len(refs) < MaxInvReservations-2 {
+		o := inv.NewProcess(KindIsolated, nil, 0)
+		owners = append(owners, o)
+		for j := 0; j < MaxProcReservations && len(refs) < MaxInvReservations-2; j++ {
+			refs = append(refs, process.RefOf(mon(inv, o, target)))
+		}
+	}
+	a := inv.NewProcess(KindIsolated, nil, 0)
+	b := inv.NewProcess(KindIsolated, nil, 0)
+	if r := inv.Link(a, b); r != LinkOK { // the last two
+		t.Fatalf("link = %d", r)
+	}
+	wantResv(t, inv, MaxInvReservations, MaxInvReservations*CompletionBytes)
+	c := inv.NewProcess(KindIsolated, nil, 0)
+	if _, ok := inv.Monitor(c, target); ok {
+		t.Fatal("monitor beyond the invocation limit admitted")
+	}
+	if r := inv.Link(c, a); r != LinkLimit {
+		t.Fatalf("link beyond the limit = %d", r)
+	}
+	c.SetTrap(true)
+	if r := inv.Signal(a, c, process.Reason(process.ReasonShutdown, value.Unit)); r != SignalLimit {
+		t.Fatalf("signal beyond the limit = %d", r)
+	}
+	if r := inv.Signal(a, c, process.Reason(process.ReasonKill, value.Unit)); r != SignalLimit {
+		t.Fatalf("Kill beyond the limit = %d", r)
+	}
+	if c.Reason().K != value.KUnit || c.Queued() != 0 {
+		t.Fatal("a refused signal had an effect")
+	}
+	// Unlink releases both directions: a trapped direct signal fits now
+	// and holds its reservation until its Exit is consumed.
+	inv.Unlink(a, b)
+	wantResv(t, inv, MaxInvReservations-2, (MaxInvReservations-2)*CompletionBytes)
+	text := "why"
+	if r := inv.Signal(a, c, process.Reason(process.ReasonFailure, value.String(text))); r != SignalNoEffect {
+		t.Fatalf("trapped signal = %d", r)
+	}
+	wantResv(t, inv, MaxInvReservations-1, (MaxInvReservations-2)*CompletionBytes+SignalBaseBytes+int64(len(text)))
+	if _, ok := inv.Monitor(c, target); !ok {
+		t.Fatal("the last reservation was refused")
+	}
+	if _, ok := inv.Monitor(c, target); ok {
+		t.Fatal("limit not enforced after reuse")
+	}
+	if _, exits, _ := takeAll(inv, c); exits != 1 {
+		t.Fatalf("trapped Exit not queued")
+	}
+	// Demonitor releases; the target retiring converts the rest into
+	// Downs, which the owners' retirement releases.
+	inv.Demonitor(owners[0], refs[0], false, false)
+	wantResv(t, inv, MaxInvReservations-2, (MaxInvReservations-2)*CompletionBytes)
+	inv.Retire(target, process.Reason(process.ReasonNormal, value.Unit))
+	wantResv(t, inv, MaxInvReservations-2, (MaxInvReservations-2)*CompletionBytes)
+	wantResv(t, inv, MaxInvReservations-2, (MaxInvReservations-2)*CompletionBytes)
+	if downs, _, _ := takeAll(inv, c); downs != 1 {
+		t.Fatal("Down lost")
+	}
+	for _, o := range owners {
+		inv.Retire(o, process.Reason(process.ReasonNormal, value.Unit))
+	}
+	wantResv(t, inv, 0, 0)
+}
+
+// TestMemoryBudget: messages charge 32 bytes plus payload and lifecycle
+// completions 4,609 bytes against the invocation's logical budget.
+func TestMemoryBudget(t *testing.T) {
+	inv, _ := newInv()
+	inv.MemoryBudget = 3*CompletionBytes + MessageHeader + 16 + 100
+	p := inv.NewProcess(KindIsolated, nil, 0)
+	q := inv.NewProcess(KindIsolated, nil, 0)
+	for i := 0; i < 3; i++ {
+		mon(inv, p, q)
+	}
+	if _, ok := inv.Monitor(p, q); ok {
+		t.Fatal("monitor beyond the byte budget admitted")
+	}
+	big := value.String(string(make([]byte, 100)))
+	if r := inv.Send(p, big); r != SendOK {
+		t.Fatalf("send within the budget = %d", r)
+	}
+	if r := inv.Send(p, value.Int(1)); r != SendFull {
+		t.Fatalf("send beyond the budget = %d", r)
+	}
+	wantResv(t, inv, 3, inv.MemoryBudget)
+	if _, _, msgs := takeAll(inv, p); msgs != 1 {
+		t.Fatal("message lost")
+	}
+	wantResv(t, inv, 3, 3*CompletionBytes)
+	if r := inv.Send(p, value.Int(1)); r != SendOK {
+		t.Fatalf("send after consuming = %d", r)
+	}
+	inv.Retire(p, process.Reason(process.ReasonNormal, value.Unit))
+	wantResv(t, inv, 0, 0)
+}
+
+// TestDiscardFreesAdmission: a discarded child publishes nothing and frees its
+// live slot.
+func TestDiscardFreesAdmission(t *testing.T) {
+	inv, _ := newInv()
+	inv.MaxLive = 1
+	c := inv.NewProcess(KindIsolated, nil, 0)
+	if inv.NewProcess(KindIsolated, nil, 0) != nil {
+		t.Fatal("live limit not enforced")
+	}
+	inv.Discard(c)
+	if live, _ := inv.Live(); live != 0 {
+		t.Fatalf("live = %d after discard", live)
+	}
+	if inv.NewProcess(KindIsolated, nil, 0) == nil {
+		t.Fatal("slot not reusable after discard")
+	}
+}
