@@ -38,8 +38,8 @@ import (
 // program's type table the first time one of their constructors is used,
 // as copies of the stdlib/process descriptors.
 
-// ctor looks up a constructor by name; Process.X constructors are added
-// on first use.
+// ctor looks up a constructor by name; Process.X (or Process.Type.X)
+// constructors are added on first use.
 func (c *compiler) ctor(name string) (ctorInfo, bool) {
 	if ci, ok := c.ctors[name]; ok {
 		return ci, true
@@ -48,7 +48,15 @@ func (c *compiler) ctor(name string) (ctorInfo, bool) {
 	if !ok {
 		return ctorInfo{}, false
 	}
+	// Process.Type.Variant names the same constructor as Process.Variant.
+	typ := ""
+	if i := strings.LastIndexByte(bare, '.'); i >= 0 {
+		typ, bare = "Process."+bare[:i], bare[i+1:]
+	}
 	for _, t := range process.Types {
+		if typ != "" && t.Name != typ {
+			continue
+		}
 		for tag, v := range t.Variants {
 			if v.Name != bare {
 				continue

@@ -269,6 +269,17 @@ func (inv *Invocation) Retire(p *Process, reason value.Value) {
 	}
 }
 
+// Commit records reason as p's terminal reason unless one is already
+// committed (Process.exit commits before its cleanup runs).
+func (inv *Invocation) Commit(p *Process, reason value.Value) {
+	p.mu.Lock()
+	if !p.committed {
+		p.committed = true
+		p.reason = reason
+	}
+	p.mu.Unlock()
+}
+
 // TimerDropped is set by the scheduler to keep its pending-timer count.
 func (inv *Invocation) TimerDropped() {
 	if inv.OnTimerDropped != nil {

@@ -355,7 +355,16 @@ func (h *host) SignalExit(id, reason value.Value) (value.Value, *core.Fault) {
 		return process.ErrProcess(process.ErrResourceLimit), nil
 	}
 	if r == proc.SignalTerminated && t == h.p {
-		if h.p.SkipCleanup() {
+		skip := h.p.SkipCleanup()
+		if h.p.State.InCleanup() {
+			// Signalled from a running cleanup: that cleanup completes
+			// (the signal returns Ok to it), then the process retires;
+			// a direct Kill skips only the cleanup not yet begun.
+			h.p.KillRequested()
+			h.p.State.AbortAfterCleanup(&vm.Fault{Code: process.ExitCode, Msg: "process exit"}, skip)
+			return okUnit, nil
+		}
+		if skip {
 			// A direct Kill of itself: cleanup that has not begun is
 			// skipped; the unwinding only pops frames.
 			h.p.State.DropCleanup()
@@ -370,5 +379,10 @@ func (h *host) Exit(reason value.Value) *core.Fault {
 		return core.NewFault(process.FaultResource)
 	}
 	h.p.ExitReq = &reason
+	// The reason is committed now (the first committed reason is final),
+	// unless a fault is already unwinding: that fault came first.
+	if f := h.p.State.Unwinding(); f == nil || f.Code == process.ExitCode {
+		h.s.rt.Inv.Commit(h.p, reason)
+	}
 	return nil
 }

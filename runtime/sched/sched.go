@@ -583,12 +583,15 @@ func (s *Scheduler) runOne(p *proc.Process) {
 	p.SetStatusLocked(proc.Running)
 	p.Unlock()
 	if _, ok := p.KillRequested(); ok {
-		if p.SkipCleanup() {
+		// A terminal signal: cleanup that is already running completes
+		// first; a direct Kill skips the cleanup that has not begun.
+		skip := p.SkipCleanup()
+		if skip && !p.State.InCleanup() {
 			p.Exiting(true)
 			rt.Inv.Retire(p, value.Unit)
 			return
 		}
-		p.State.Abort(&vm.Fault{Code: process.ExitCode, Msg: "process exit"})
+		p.State.AbortAfterCleanup(&vm.Fault{Code: process.ExitCode, Msg: "process exit"}, skip)
 	}
 	s.host.p = p
 	s.turns.Add(1)

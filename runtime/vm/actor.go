@@ -154,3 +154,55 @@ func (st *State) DropCleanup() {
 	}
 	st.defers = 0
 }
+
+// InCleanup reports whether the computation is running cleanup: some
+// frame is returning or unwinding (its defers, and the defer body above
+// it, are executing).
+func (st *State) InCleanup() bool {
+	for i := len(st.frames) - 1; i >= 0; i-- {
+		if st.frames[i].mode != modeNormal {
+			return true
+		}
+	}
+	return false
+}
+
+// Unwinding returns the fault being unwound, or nil.
+func (st *State) Unwinding() *Fault { return st.fault }
+
+// AbortAfterCleanup terminates the computation with f (a terminal
+// signal, LANGUAGE.md §7.4) without cutting short cleanup that is
+// already running: the frames from the outermost up to the innermost
+// frame that is returning or unwinding switch to unwinding, while the
+// defer body running above it (and whatever it calls) continues
+// normally; when it returns, unwinding goes on. drop also discards every
+// cleanup that has not begun (a direct Kill). Outside cleanup it is
+// Abort (after the drop). The first fault is kept. The top frame's pc
+// must be saved, as for Abort, unless a defer body is running above the
+// frames it changes.
+func (st *State) AbortAfterCleanup(f *Fault, drop bool) {
+	if drop {
+		st.DropCleanup()
+	}
+	if st.finished || f == nil {
+		return
+	}
+	k := -1
+	for i := len(st.frames) - 1; i >= 0; i-- {
+		if st.frames[i].mode != modeNormal {
+			k = i
+			break
+		}
+	}
+	if k < 0 {
+		st.raise(f)
+		return
+	}
+	if st.fault == nil {
+		st.locate(f)
+		st.fault = f
+	}
+	for i := 0; i <= k; i++ {
+		st.frames[i].mode = modeUnwinding
+	}
+}
