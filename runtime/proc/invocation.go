@@ -163,7 +163,9 @@ func (inv *Invocation) Retire(p *Process, reason value.Value) {
 		// 2. Cleanup: the VM runs it while unwinding. A process running
 		// on a scheduler is handled there at its next safe point (end of
 		// its turn); a parked or queued one whose cleanup has not run is
-		// aborted and rescheduled, unless a direct Kill skips cleanup.
+		// aborted and rescheduled, unless a direct Kill skips cleanup
+		// (a cleanup that is already running still completes: the
+		// scheduler lets it finish and drops only the rest).
 		// (While p.mu is held and the status is not Running, no
 		// scheduler touches the State.)
 		if q.status == Running {
@@ -173,7 +175,7 @@ func (inv *Invocation) Retire(p *Process, reason value.Value) {
 			q.mu.Unlock()
 			continue
 		}
-		if q.State != nil && !q.State.Finished() && !q.skipClean {
+		if q.State != nil && !q.State.Finished() && (!q.skipClean || q.State.InCleanup()) {
 			r := q.reason
 			q.killReq = &r
 			q.phase = phaseCleanup
