@@ -287,6 +287,31 @@ pub fn start(port: Pid(String)) -> ():
         Err(code) -> println("send failed {code}")
     let w: Pid(()) = spawn(() -> worker(port, 1))
 `, stdout: "started\nworker 1\n"},
+	{name: "library_mode_port_is_not_a_target", src: `
+fn report(port: Pid(String), what: String, r: Result((), Process.Error)):
+    let line = match r:
+        Ok(()) -> "{what}: Ok"
+        Err(e) -> "{what}: Err({show(e)})"
+    match send(port, line):
+        Ok(()) -> ()
+        Err(code) -> println("send failed {code}")
+
+fn worker(port: Pid(String)):
+    let own: Pid(()) = Process.self()
+    let id = Process.id(port)
+    let m = match Process.monitor(id):
+        Ok(_) -> Ok(())
+        Err(e) -> Err(e)
+    report(port, "monitor", m)
+    report(port, "link", Process.link(id))
+    report(port, "signal_exit", Process.signal_exit(id, Process.Shutdown))
+
+pub fn start(port: Pid(String)) -> ():
+    let w: Result(Pid(()), Process.Error) = Process.spawn(() -> worker(port))
+    match w:
+        Ok(_) -> ()
+        Err(e) -> println("spawn failed {show(e)}")
+`, stdout: "monitor: Err(UnsupportedTarget)\nlink: Err(UnsupportedTarget)\nsignal_exit: Err(UnsupportedTarget)\n"},
 	{name: "actor_receive_tail_loop", src: `
 type Msg:
     Add(Int)
