@@ -330,9 +330,11 @@ func (inv *Invocation) Monitor(owner, target *Process) (value.Value, bool) {
 		return value.Unit, false
 	}
 	ref := &process.MonitorRef{Epoch: inv.Epoch, Serial: inv.serial.Add(1), Owner: owner.Handle, Target: target.Handle}
+	inv.trace("monitor %d -> %d ref %d", owner.Gen(), target.Gen(), ref.Serial)
 	target.mu.Lock()
 	if target.phase == phaseReleased {
 		target.mu.Unlock()
+		inv.trace("down %d -> %d NoProcess", target.Gen(), owner.Gen())
 		inv.deliverLifecycle(owner, Cell{Kind: CellDown, Value: downValue(ref, target.ID(), process.Reason(process.ReasonNoProcess, value.Unit)), Ref: ref, Bytes: CompletionBytes, Resv: true})
 		return process.RefValue(ref), true
 	}

@@ -122,33 +122,29 @@ func (h *host) Spawn(mode int, entry value.Value) (value.Value, *vm.Fault) {
 	// spawn_monitor and spawn_link are atomic: the relationship is in
 	// place before the child is queued, and when it cannot be admitted
 	// the child is discarded without anything being published.
-	var res, ref value.Value
+	rt.trace("spawn %d by %d", c.Gen(), h.p.Gen())
+	var res value.Value
 	switch mode {
 	case process.SpawnLegacy, process.SpawnSupervise:
 		res = c.Pid()
 	case process.SpawnIsolated:
 		res = value.Ok(c.Pid())
 	case process.SpawnMonitor:
-		var ok bool
-		ref, ok = rt.Inv.Monitor(h.p, c)
+		ref, ok := rt.Inv.Monitor(h.p, c)
 		if !ok {
+			rt.trace("discard %d (ResourceLimit)", c.Gen())
 			rt.Inv.Discard(c)
 			return process.ErrProcess(process.ErrResourceLimit), nil
 		}
 		res = value.Ok(value.Value{K: value.KTuple, R: &value.Tuple{Elems: []value.Value{c.Pid(), ref}}})
 	case process.SpawnLink:
 		if rt.Inv.Link(h.p, c) != proc.LinkOK {
+			rt.trace("discard %d (ResourceLimit)", c.Gen())
 			rt.Inv.Discard(c)
 			return process.ErrProcess(process.ErrResourceLimit), nil
 		}
-		res = value.Ok(c.Pid())
-	}
-	rt.trace("spawn %d by %d", c.Gen(), h.p.Gen())
-	switch mode {
-	case process.SpawnMonitor:
-		rt.trace("monitor %d -> %d ref %d", h.p.Gen(), c.Gen(), ref.N)
-	case process.SpawnLink:
 		rt.trace("link %d <-> %d", h.p.Gen(), c.Gen())
+		res = value.Ok(c.Pid())
 	}
 	rt.scheds[sched].push(c)
 	return res, nil
@@ -264,7 +260,6 @@ func (h *host) Monitor(id value.Value) value.Value {
 	if !ok {
 		return process.ErrProcess(process.ErrResourceLimit)
 	}
-	h.s.rt.trace("monitor %d -> %d ref %d", h.p.Gen(), t.Gen(), ref.N)
 	return value.Ok(ref)
 }
 
@@ -276,8 +271,11 @@ func (h *host) Demonitor(ref value.Value, flush, info bool) value.Value {
 	if m.Epoch != h.s.rt.Inv.Epoch {
 		return process.ErrProcess(process.ErrForeignInvocation)
 	}
-	h.s.rt.trace("demonitor %d ref %d", h.p.Gen(), m.Serial)
-	return h.s.rt.Inv.Demonitor(h.p, m, flush, info)
+	r := h.s.rt.Inv.Demonitor(h.p, m, flush, info)
+	if d, _ := r.R.(*value.Data); d != nil && d.Tag == 0 {
+		h.s.rt.trace("demonitor %d ref %d", h.p.Gen(), m.Serial)
+	}
+	return r
 }
 
 // die makes the running process exit with reason (unwinding it).
