@@ -59,7 +59,7 @@ fn main():
 	runtime.ReadMemStats(&after)
 	per := (int64(after.HeapAlloc) - int64(before.HeapAlloc)) / 1000
 	t.Logf("heap per parked process: %d bytes", per)
-	if per > 2048 {
+	if per > 1024 {
 		t.Errorf("a parked process costs %d bytes", per)
 	}
 	cancel()

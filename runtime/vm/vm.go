@@ -284,12 +284,10 @@ func newState(img *Image, fn int, free, args []value.Value) (*State, error) {
 	if len(args) != f.Params {
 		return nil, fmt.Errorf("vm: %s takes %d arguments, got %d", f.Name, f.Params, len(args))
 	}
-	// Start small (a parked process should cost little memory); ensure
-	// doubles the stack when a call needs more.
-	size := 16
-	for size < f.Locals+f.MaxStack {
-		size *= 2
-	}
+	// Start with exactly what the entry function needs (a parked process
+	// should cost little memory); ensure doubles the stack when a call
+	// needs more.
+	size := max(f.Locals+f.MaxStack, 1)
 	st := &State{img: img, stack: make([]value.Value, size), maxDepth: DefaultMaxDepth, maxSlots: DefaultMaxStackSlots}
 	copy(st.stack, args)
 	st.frames = append(st.frames, frame{fn: f, free: free})
