@@ -2,9 +2,11 @@ package sched_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/morrow-lang/morrow/runtime/sched"
+	"github.com/morrow-lang/morrow/runtime/vm"
 )
 
 // Process operations are not allowed in cleanup (LANGUAGE.md §5.4), so
@@ -62,5 +64,109 @@ func TestKillDuringRunningCleanup(t *testing.T) {
 		if out != want || res.Report != "" {
 			t.Errorf("budget %d:\n%s\nreport %q\nwant:\n%s", budget, out, res.Report, want)
 		}
+	}
+}
+
+const atomicSpawn = `fn fill(id: ProcessId, n: Int) -> Int:
+    match Process.monitor(id):
+        Ok(_) -> fill(id, n + 1)
+        Err(_) -> n
+
+fn child():
+    println("child ran")
+
+fn observer():
+    let own: Pid(Int) = Process.self()
+    let first: Result((Pid(Int), MonitorRef), Process.Error) = Process.spawn_monitor(() -> ())
+    let Ok((w, m)) = first else: Process.exit(Process.Failure("spawn failed"))
+    receive_event:
+        Process.Down(r, _, _) if r == m -> ()
+    println("monitors: {fill(Process.id(w), 0)}")
+    let a: Result(Pid(()), Process.Error) = Process.spawn_link(child)
+    match a:
+        Ok(_) -> println("spawn_link: unexpected Ok")
+        Err(e) -> println("spawn_link: Err({show(e)})")
+    let b: Result((Pid(()), MonitorRef), Process.Error) = Process.spawn_monitor(child)
+    match b:
+        Ok(_) -> println("spawn_monitor: unexpected Ok")
+        Err(e) -> println("spawn_monitor: Err({show(e)})")
+    receive_event:
+        Process.Down(_, _, reason) -> println("consumed a Down: {show(reason)}")
+    let c: Result((Pid(()), MonitorRef), Process.Error) = Process.spawn_monitor(child)
+    match c:
+        Ok((_, cm)) ->
+            receive_event:
+                Process.Down(r, _, reason) if r == cm -> println("child down: {show(reason)}")
+        Err(e) -> println("spawn_monitor: Err({show(e)})")
+
+fn main():
+    let o: Result(Pid(Int), Process.Error) = Process.spawn(observer)
+    match o:
+        Ok(_) -> ()
+        Err(e) -> println("spawn failed: {show(e)}")
+`
+
+// spawn_monitor and spawn_link are atomic: when the relationship cannot
+// be admitted (the parent holds 256 reservations) the child never runs,
+// nothing is published and its live slot is freed; once a reservation
+// is released the same spawn succeeds.
+func TestAtomicSpawnRollback(t *testing.T) {
+	img := load(t, atomicSpawn)
+	want := "monitors: 256\nspawn_link: Err(ResourceLimit)\nspawn_monitor: Err(ResourceLimit)\nconsumed a Down: NoProcess\nchild ran\nchild down: Normal\n"
+	for _, n := range []int{1, 2, 4} {
+		for _, steal := range []bool{false, true} {
+			var tr strings.Builder
+			out, res, rt := run(t, context.Background(), img, sched.Config{Schedulers: n, Steal: steal, Trace: &tr})
+			if out != want || res.Report != "" {
+				t.Errorf("%d schedulers, steal %v: %q %q", n, steal, out, res.Report)
+			}
+			if strings.Count(tr.String(), "discard ") != 2 {
+				t.Errorf("trace does not show the two rolled-back spawns:\n%s", tr.String())
+			}
+			if live, _ := rt.Inv.Live(); live != 0 {
+				t.Errorf("%d processes live after the run", live)
+			}
+		}
+	}
+}
+
+// At the live-process limit spawn_link and spawn_monitor return
+// ResourceLimit and publish nothing.
+func TestAtomicSpawnLiveLimit(t *testing.T) {
+	img := load(t, `fn child():
+    println("child ran")
+
+fn observer():
+    let own: Pid(Int) = Process.self()
+    let a: Result(Pid(()), Process.Error) = Process.spawn_link(child)
+    match a:
+        Ok(_) -> println("spawn_link: unexpected Ok")
+        Err(e) -> println("spawn_link: Err({show(e)})")
+    let b: Result((Pid(()), MonitorRef), Process.Error) = Process.spawn_monitor(child)
+    match b:
+        Ok(_) -> println("spawn_monitor: unexpected Ok")
+        Err(e) -> println("spawn_monitor: Err({show(e)})")
+
+fn main():
+    let o: Result(Pid(Int), Process.Error) = Process.spawn(observer)
+    match o:
+        Ok(_) -> ()
+        Err(e) -> println("spawn failed: {show(e)}")
+`)
+	var out strings.Builder
+	o := sched.NewOutput(&out)
+	rt := sched.New(img, o, sched.Config{Schedulers: 2, Steal: true})
+	rt.Inv.MaxLive = 1
+	st, err := vm.NewState(img, img.Prog.Entry, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := rt.Run(context.Background(), st)
+	o.Flush()
+	if want := "spawn_link: Err(ResourceLimit)\nspawn_monitor: Err(ResourceLimit)\n"; out.String() != want || res.Report != "" {
+		t.Fatalf("%q %q", out.String(), res.Report)
+	}
+	if c, _ := rt.Inv.Reservations(); c != 0 {
+		t.Fatalf("%d reservations left", c)
 	}
 }
