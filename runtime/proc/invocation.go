@@ -206,6 +206,8 @@ func (inv *Invocation) Retire(p *Process, reason value.Value) {
 		reason := q.reason
 		links := q.links
 		q.links = nil
+		owned := q.owned
+		q.owned = nil
 		id := q.ID()
 		inv.trace("retire %d %s", id.N, core.Show(reason))
 		q.mu.Unlock()
@@ -254,6 +256,7 @@ func (inv *Invocation) Retire(p *Process, reason value.Value) {
 			o := m.owner
 			o.mu.Lock()
 			wake := false
+			delete(o.owned, m)
 			if m.state == monActive {
 				m.state = monQueued
 				if !o.closed {
@@ -265,6 +268,18 @@ func (inv *Invocation) Retire(p *Process, reason value.Value) {
 			if wake {
 				inv.Wake(o)
 			}
+		}
+		// The monitors q owned stop watching their (live) targets.
+		for m, t := range owned {
+			t.mu.Lock()
+			for i, x := range t.monitors {
+				if x == m {
+					t.monitors = append(t.monitors[:i], t.monitors[i+1:]...)
+					clear(t.monitors[len(t.monitors):cap(t.monitors)][:1])
+					break
+				}
+			}
+			t.mu.Unlock()
 		}
 		// 5. (calls: not in this issue.) 6. Release.
 		inv.release(q)
@@ -342,6 +357,14 @@ func (inv *Invocation) Monitor(owner, target *Process) (value.Value, bool) {
 	ref.State = m
 	target.monitors = append(target.monitors, m)
 	target.mu.Unlock()
+	owner.mu.Lock()
+	if m.state == monActive && !owner.closed {
+		if owner.owned == nil {
+			owner.owned = map[*monitor]*Process{}
+		}
+		owner.owned[m] = target
+	}
+	owner.mu.Unlock()
 	return process.RefValue(ref), true
 }
 
@@ -366,6 +389,9 @@ func (inv *Invocation) Demonitor(owner *Process, ref *process.MonitorRef, flush,
 		}
 	}
 	owner.mu.Lock()
+	if m != nil {
+		delete(owner.owned, m)
+	}
 	if m != nil && m.state == monActive {
 		m.state = monCancelled
 		wasActive = true

@@ -217,3 +217,33 @@ func TestDiscardFreesAdmission(t *testing.T) {
 		t.Fatal("slot not reusable after discard")
 	}
 }
+
+// TestRetiredOwnerLeavesTarget: monitors of an owner that retires are
+// removed from a target that lives on (no unbounded growth), and a
+// monitor whose Down was delivered is no longer tracked by its owner.
+func TestRetiredOwnerLeavesTarget(t *testing.T) {
+	inv, _ := newInv()
+	server := inv.NewProcess(KindIsolated, nil, 0)
+	for i := 0; i < 1000; i++ {
+		c := inv.NewProcess(KindIsolated, nil, 0)
+		mon(inv, c, server)
+		mon(inv, c, server)
+		inv.Retire(c, process.Reason(process.ReasonNormal, value.Unit))
+	}
+	server.mu.Lock()
+	n := len(server.monitors)
+	server.mu.Unlock()
+	if n != 0 {
+		t.Fatalf("server still lists %d monitors of retired owners", n)
+	}
+	wantResv(t, inv, 0, 0)
+	owner := inv.NewProcess(KindIsolated, nil, 0)
+	for i := 0; i < 10; i++ {
+		w := inv.NewProcess(KindIsolated, nil, 0)
+		mon(inv, owner, w)
+		inv.Retire(w, process.Reason(process.ReasonNormal, value.Unit))
+	}
+	if len(owner.owned) != 0 {
+		t.Fatalf("owner tracks %d monitors whose Downs were delivered", len(owner.owned))
+	}
+}

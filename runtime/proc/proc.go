@@ -152,6 +152,9 @@ type Process struct {
 	trap      bool
 	links     map[*Process]struct{}
 	monitors  []*monitor // registrations watching this process
+	// owned maps this process's active monitors to their targets (so a
+	// retiring owner removes them from long-lived targets); guarded by mu.
+	owned map[*monitor]*Process
 	// ExitReq is the reason recorded by Process.exit while unwinding.
 	ExitReq *value.Value
 
