@@ -51,6 +51,13 @@ func (inv *Invocation) chargeBytes(n int64) bool {
 	return true
 }
 
+// Admits reports whether n more logical bytes fit in the budget now (a
+// local Process.exit reason is admitted this way: its text is carried by
+// the completions already reserved, but an exhausted budget refuses it).
+func (inv *Invocation) Admits(n int64) bool {
+	return inv.bytes.Load()+n <= inv.budget()
+}
+
 // reserveLocked admits one reservation of n bytes held by p; p.mu must be
 // held and p's mailbox open.
 func (inv *Invocation) reserveLocked(p *Process, n int64) bool {

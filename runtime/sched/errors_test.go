@@ -125,3 +125,35 @@ func TestInvalidOptions(t *testing.T) {
 		t.Errorf("signal_exit with 4,096 bytes = %s", core.Show(r))
 	}
 }
+
+// A local Process.exit reason that the logical budget cannot admit is a
+// checked Fault(9), like an oversized text; nothing is committed.
+func TestUnadmittedExitReason(t *testing.T) {
+	img := testImage(t)
+	var sb strings.Builder
+	rt := New(img, NewOutput(&sb), Config{})
+	p := rt.Inv.NewProcess(proc.KindIsolated, nil, 0)
+	h := &host{s: rt.scheds[0], p: p}
+	rt.Inv.MemoryBudget = 600
+	st, err := vm.NewState(img, img.Prog.Entry, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.State = st
+	if f := h.Exit(process.Reason(process.ReasonFailure, value.String("short"))); f != nil {
+		t.Fatalf("admitted reason refused: %v", f)
+	}
+	q := rt.Inv.NewProcess(proc.KindIsolated, st, 0)
+	hq := &host{s: rt.scheds[0], p: q}
+	f := hq.Exit(process.Reason(process.ReasonFailure, value.String(strings.Repeat("x", 100))))
+	if f == nil || f.Code != process.FaultResource {
+		t.Fatalf("unadmitted reason = %v, want Fault(9)", f)
+	}
+	f = hq.Exit(process.Reason(process.ReasonShutdownDetail, value.String(strings.Repeat("x", 4097))))
+	if f == nil || f.Code != process.FaultResource {
+		t.Fatalf("oversized reason = %v, want Fault(9)", f)
+	}
+	if q.Reason().K != value.KUnit {
+		t.Fatal("a refused reason was committed")
+	}
+}

@@ -373,7 +373,9 @@ func (h *host) SignalExit(id, reason value.Value) (value.Value, *core.Fault) {
 }
 
 func (h *host) Exit(reason value.Value) *core.Fault {
-	if !reasonOK(reason) {
+	// An oversized text, or a reason the budget cannot admit, is a
+	// checked Fault(9) (LANGUAGE.md §7.4).
+	if !reasonOK(reason) || !h.s.rt.Inv.Admits(proc.SignalBaseBytes+int64(len(reasonTextOf(reason)))) {
 		return core.NewFault(process.FaultResource)
 	}
 	h.p.ExitReq = &reason
@@ -383,4 +385,13 @@ func (h *host) Exit(reason value.Value) *core.Fault {
 		h.s.rt.Inv.Commit(h.p, reason)
 	}
 	return nil
+}
+
+// reasonTextOf returns the text of a ShutdownDetail or Failure reason.
+func reasonTextOf(r value.Value) string {
+	d, ok := r.R.(*value.Data)
+	if !ok || (d.Tag != process.ReasonShutdownDetail && d.Tag != process.ReasonFailure) || len(d.Fields) == 0 {
+		return ""
+	}
+	return d.Fields[0].AsString()
 }
