@@ -21,7 +21,13 @@
 //
 // User messages are limited to MaxMailbox per process and MaxQueued per
 // invocation (send returns Err(4) beyond); lifecycle cells never compete
-// for those slots (RUNTIME.md §6).
+// for those slots (RUNTIME.md §6). Each message also charges its 32-byte
+// header plus payload (Size) against the invocation's logical memory
+// budget until it is consumed; Down and Exit cells carry the lifecycle
+// reservation that admitted them (limits.go, LANGUAGE.md §7.5), so a
+// full mailbox never loses one and a monitor, link or direct signal
+// beyond 256 per process or 4,096 per invocation is refused with
+// ResourceLimit instead.
 //
 // # Locking and wake-ups
 //
@@ -42,9 +48,12 @@
 // (a process whose cleanup has not run is aborted and rescheduled; the
 // scheduler calls Retire again once its unwinding is done), closes the
 // mailbox before unregistering (a racing send fails with Err(3) instead
-// of queueing into a dead mailbox), publishes linked exit signals (adding
-// killed partners to the work list) and then monitor Downs, and finally
-// releases the process (live counts, State, reservations).
+// of queueing into a dead mailbox) releasing everything it holds,
+// publishes linked exit signals in partner order (adding killed partners
+// to the work list) and then monitor Downs, removes the monitors it owned
+// from their targets, and finally releases the process (live counts,
+// State). A direct Kill skips cleanup that has not begun, but a cleanup
+// that is already running completes first.
 package proc
 
 import (

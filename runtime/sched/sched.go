@@ -30,6 +30,16 @@
 // the legacy deadlock rule faults with code 10 (LANGUAGE.md §6.3). A push
 // to a sleeping scheduler un-idles it under its queue lock before the
 // runtime lock, so "all idle" is only ever seen when no queue has work.
+//
+// Trace: with Config.Trace set (morrow run --trace FILE), one line per
+// lifecycle event is written, processes named by their generation
+// (logical process numbers: the root is 1): "spawn N by P" (or "spawn 1
+// root", "spawn N supervised restart of M"), "discard N (ResourceLimit)"
+// (a spawn_monitor/spawn_link rolled back), "monitor A -> B ref R",
+// "demonitor A ref R", "link A <-> B", "unlink A <-> B", "exit signal A
+// -> B REASON" (with " (direct)" for signal_exit), "down A -> B REASON"
+// and "retire N REASON". At one scheduler the trace is deterministic
+// (testdata/trace.golden).
 package sched
 
 import (

@@ -9,7 +9,9 @@
 // Outcome: Yield (budget spent; call Run again to continue), Done (the
 // entry function returned a value), Fault (a checked runtime fault, with
 // code, message, Morrow source line and a backtrace of function names), or
-// Park (reserved for the actor issue: waiting on a mailbox or timer).
+// Park (waiting on a mailbox or timer; see actor.go). A new State's
+// value stack starts at what its entry function needs and grows on
+// calls, so a parked process stays small.
 // Because the whole state is on the heap, a scheduler can interleave many
 // States on few goroutines.
 //
