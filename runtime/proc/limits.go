@@ -116,19 +116,49 @@ func (p *Process) Reservations() int {
 }
 
 // Size is the logical payload size of a message value: 16 bytes per
-// value slot plus the bytes of strings, counted through tuples, lists,
-// and variants. Identities and closures count as one slot.
+// value slot plus the bytes of strings, counted through tuples, lists
+// and variants. Identities and closures count as one slot. Shallow
+// values are measured without allocating; deeply nested ones with an
+// explicit stack.
 func Size(v value.Value) int64 {
+	return sizeOf(v, 0)
+}
+
+func sizeOf(v value.Value, depth int) int64 {
+	var elems []value.Value
 	switch v.K {
-	case value.KTuple, value.KData, value.KList:
 	case value.KString:
 		return 16 + int64(len(v.AsString()))
+	case value.KTuple:
+		if t, ok := v.R.(*value.Tuple); ok && t != nil {
+			elems = t.Elems
+		}
+	case value.KData:
+		if d, ok := v.R.(*value.Data); ok && d != nil {
+			elems = d.Fields
+		}
+	case value.KList:
+		if l, ok := v.R.(*value.List); ok && l != nil {
+			elems = l.Items
+		}
 	default:
 		return 16
 	}
+	if depth >= 32 {
+		return sizeDeep(v)
+	}
+	n := int64(16)
+	for _, x := range elems {
+		n += sizeOf(x, depth+1)
+	}
+	return n
+}
+
+// sizeDeep measures a deeply nested value with an explicit stack.
+func sizeDeep(v value.Value) int64 {
 	n := int64(0)
 	stack := []value.Value{v}
-	for len(stack) > 0 && n < 1<<40 {
+	for len(stack) > 0 {
 		x := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		n += 16

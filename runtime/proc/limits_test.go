@@ -247,3 +247,19 @@ func TestRetiredOwnerLeavesTarget(t *testing.T) {
 		t.Fatalf("owner tracks %d monitors whose Downs were delivered", len(owner.owned))
 	}
 }
+
+func TestSize(t *testing.T) {
+	flat := value.Value{K: value.KTuple, R: &value.Tuple{Elems: []value.Value{value.Int(1), value.String("abc")}}}
+	if got := Size(flat); got != 16+16+16+3 {
+		t.Fatalf("Size(flat) = %d", got)
+	}
+	// A deep nesting is measured past the recursion cut-off and agrees
+	// with the slot count.
+	v := value.Int(0)
+	for i := 0; i < 1000; i++ {
+		v = value.Value{K: value.KTuple, R: &value.Tuple{Elems: []value.Value{v, value.String("x")}}}
+	}
+	if got, want := Size(v), int64(16+1000*(16+16+1)); got != want {
+		t.Fatalf("Size(deep) = %d, want %d", got, want)
+	}
+}
