@@ -167,10 +167,9 @@ type Process struct {
 	// ExitReq is the reason recorded by Process.exit while unwinding.
 	ExitReq *value.Value
 
-	// Sup is the supervision record of a supervised process.
+	// Sup is the supervision record of a supervised process (it keeps
+	// the entry closure for restarts).
 	Sup *Supervision
-	// Entry is the (copied) entry closure, kept for supervised restarts.
-	Entry value.Value
 	// Port writes one line per String sent to a host port.
 	Port func(s string)
 }
@@ -204,6 +203,9 @@ const (
 
 // Supervision links the incarnations of a supervised child.
 type Supervision struct {
+	// Entry is the (copied) entry closure every incarnation starts from.
+	Entry value.Value
+
 	mu      sync.Mutex
 	Budget  int      // restarts left
 	Current *Process // the live incarnation, or nil once it ended for good
@@ -293,9 +295,9 @@ func (p *Process) Queued() int {
 }
 
 // NewSupervision starts the record of a supervised child with a restart
-// budget.
-func NewSupervision(budget int, first *Process) *Supervision {
-	return &Supervision{Budget: budget, Current: first}
+// budget and the entry closure of its incarnations.
+func NewSupervision(budget int, first *Process, entry value.Value) *Supervision {
+	return &Supervision{Budget: budget, Current: first, Entry: entry}
 }
 
 // End records that incarnation p ended without a restart.

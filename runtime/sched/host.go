@@ -116,8 +116,7 @@ func (h *host) Spawn(mode int, entry value.Value) (value.Value, *vm.Fault) {
 		return process.ErrProcess(process.ErrResourceLimit), nil
 	}
 	if kind == proc.KindSupervised {
-		c.Entry = f
-		c.Sup = proc.NewSupervision(budget, c)
+		c.Sup = proc.NewSupervision(budget, c, f)
 	}
 	// spawn_monitor and spawn_link are atomic: the relationship is in
 	// place before the child is queued, and when it cannot be admitted

@@ -675,7 +675,7 @@ func (s *Scheduler) fault(p *proc.Process, f *vm.Fault) {
 		return
 	case p.Kind == proc.KindSupervised && !f.Internal && p.Sup.TakeRestart():
 		rt.Inv.Retire(p, process.FaultReason(f.Code))
-		st, err := vm.NewClosureState(rt.img, p.Entry, nil)
+		st, err := vm.NewClosureState(rt.img, p.Sup.Entry, nil)
 		if err != nil {
 			rt.fatal(fmt.Sprintf("morrow: runtime error: internal error: %v\n", err))
 			return
@@ -685,7 +685,7 @@ func (s *Scheduler) fault(p *proc.Process, f *vm.Fault) {
 			rt.fatal("morrow: runtime error: " + vm.NewFault(process.FaultResource).Msg + "\n")
 			return
 		}
-		c.Entry, c.Sup = p.Entry, p.Sup
+		c.Sup = p.Sup
 		p.Sup.Replace(p, c)
 		rt.trace("spawn %d supervised restart of %d", c.Gen(), p.Gen())
 		s.push(c)
