@@ -12,8 +12,7 @@
 // conformance_test.go compiles the Erlang modules with erlc, runs each at
 // +S 1, +S 2 and +S 4, runs the Morrow program in-process through
 // lang/compiler and runtime/engine at 1, 2 and 4 schedulers with work
-// stealing off and on, and compares the outputs line by line. The
-// differential test is opt-in for now: MORROW_CONFORMANCE=1 go test
-// ./conformance/. Without erl on the PATH it fails and asks for
+// stealing off and on, and compares the outputs line by line. It runs as
+// part of go test ./...; without erl on the PATH it fails and asks for
 // erlang-nox, unless MORROW_SKIP_ERLANG=1 is set.
 package conformance
