@@ -2,16 +2,34 @@ package main
 
 // `morrowc lsp`: a Language Server Protocol server over stdio.
 //
-// The server keeps the text of every open document (full-document sync),
-// checks a document with compiler.Analyze whenever it is opened or
-// changed, and publishes all of its diagnostics. LSP positions are 0-based
-// lines and 0-based UTF-16 code-unit columns; source.File converts byte
-// offsets to both. Messages are JSON-RPC 2.0 framed by a Content-Length
-// header. Requests the server does not implement get MethodNotFound;
-// unknown notifications are ignored, as the protocol asks.
+// The server keeps the text of every open document, checks a document
+// with compiler.Check whenever it is opened or changed (the unsaved text,
+// not the file on disk), and publishes all of its diagnostics; closing a
+// document publishes an empty list. Changes may be whole documents or
+// ranges (incremental sync). LSP positions are 0-based lines and 0-based
+// UTF-16 code-unit columns, both for the ranges the client sends and for
+// the diagnostics the server publishes.
+//
+// Messages are JSON-RPC 2.0 framed by a Content-Length header. Nothing the
+// client sends stops the server except `exit` or the end of input:
+//   - a frame without a usable Content-Length, or with a body that is not
+//     JSON, is answered with ParseError (-32700, id null); the reader then
+//     looks for the next header, skipping data that cannot start one;
+//   - JSON that is not a request object (an array, a scalar, a wrong
+//     "jsonrpc", a non-string method, an id that is neither number nor
+//     string) gets InvalidRequest (-32600), as do requests after shutdown
+//     and a second initialize;
+//   - requests before initialize get ServerNotInitialized (-32002);
+//   - requests with parameters of the wrong shape get InvalidParams
+//     (-32602); a notification cannot be answered, so its bad parameters
+//     are reported with window/logMessage;
+//   - unknown requests get MethodNotFound (-32601); unknown notifications
+//     are ignored, as the protocol asks.
+// The exit status follows the protocol: 0 after shutdown, 1 otherwise.
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -32,10 +50,11 @@ func newLSP(e *env) *cobra.Command {
 		Use:   "lsp",
 		Short: "Run the Language Server Protocol server on stdin/stdout",
 		Long: "lsp speaks the Language Server Protocol over standard input and output\n" +
-			"(Content-Length framing) and publishes the diagnostics of open documents.",
+			"(Content-Length framing) and publishes the diagnostics of open documents.\n" +
+			"Exit status: 0 after shutdown and exit, 1 otherwise.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s := &lspServer{in: bufio.NewReader(e.stdin), out: e.stdout, docs: map[string]string{}}
+			s := newLSPServer(e.stdin, e.stdout)
 			if code := s.serve(); code != exitOK {
 				return exitStatus(code)
 			}
@@ -44,14 +63,27 @@ func newLSP(e *env) *cobra.Command {
 	}
 }
 
-// maxLSPMessage bounds one message body; sources are limited to 1 MiB.
+// maxLSPMessage bounds one message body; sources are limited to 1 MiB, so
+// a legitimate message is far smaller. A larger body is skipped.
 const maxLSPMessage = 64 << 20
 
+type lspDoc struct {
+	text    string
+	version int
+}
+
 type lspServer struct {
-	in       *bufio.Reader
-	out      io.Writer
-	docs     map[string]string // URI -> text
-	shutdown bool
+	in          *bufio.Reader
+	out         io.Writer
+	docs        map[string]*lspDoc // URI -> open document
+	initialized bool
+	shutdown    bool
+	pending     string // a header line recovered from the middle of junk
+	werr        error  // first write error: the client is gone
+}
+
+func newLSPServer(in io.Reader, out io.Writer) *lspServer {
+	return &lspServer{in: bufio.NewReader(in), out: out, docs: map[string]*lspDoc{}}
 }
 
 type rpcMessage struct {
@@ -68,106 +100,44 @@ type rpcError struct {
 	Message string `json:"message"`
 }
 
+func (e *rpcError) Error() string { return e.Message }
+
 // JSON-RPC and LSP error codes.
 const (
 	rpcParseError     = -32700
 	rpcInvalidRequest = -32600
 	rpcMethodNotFound = -32601
+	rpcInvalidParams  = -32602
+	rpcInternalError  = -32603
 	lspNotInitialized = -32002
 )
 
-// serve runs until the client sends exit or closes the stream. The exit
-// status follows the protocol: 0 after shutdown, 1 otherwise.
+func invalidParams(format string, args ...any) *rpcError {
+	return &rpcError{Code: rpcInvalidParams, Message: "invalid params: " + fmt.Sprintf(format, args...)}
+}
+
+// frameError is a malformed frame: it is answered and reading goes on.
+type frameError struct{ msg string }
+
+func (e *frameError) Error() string { return e.msg }
+
+// serve runs until the client sends exit or the input ends.
 func (s *lspServer) serve() int {
-	initialized := false
-	for {
+	for s.werr == nil {
 		body, err := s.read()
 		if err != nil {
-			if errors.Is(err, io.EOF) {
-				return boolStatus(s.shutdown)
+			var fe *frameError
+			if !errors.As(err, &fe) {
+				break // end of input or a read error: the client is gone
 			}
-			s.reply(nil, nil, &rpcError{Code: rpcParseError, Message: err.Error()})
-			return exitError
-		}
-		var m rpcMessage
-		if err := json.Unmarshal(body, &m); err != nil {
-			s.reply(nil, nil, &rpcError{Code: rpcParseError, Message: "invalid JSON: " + err.Error()})
+			s.reply(nil, nil, &rpcError{Code: rpcParseError, Message: "malformed message: " + fe.msg})
 			continue
 		}
-		isRequest := len(m.ID) > 0 && string(m.ID) != "null"
-		if m.Method == "" {
-			if isRequest {
-				s.reply(m.ID, nil, &rpcError{Code: rpcInvalidRequest, Message: "missing method"})
-			}
-			continue
-		}
-		if !initialized && m.Method != "initialize" && m.Method != "exit" {
-			if isRequest {
-				s.reply(m.ID, nil, &rpcError{Code: lspNotInitialized, Message: "server not initialized"})
-			}
-			continue
-		}
-		switch m.Method {
-		case "initialize":
-			initialized = true
-			s.reply(m.ID, map[string]any{
-				"capabilities": map[string]any{
-					"textDocumentSync": map[string]any{"openClose": true, "change": 1},
-				},
-				"serverInfo": map[string]any{"name": "morrowc", "version": "0.1.0"},
-			}, nil)
-		case "initialized", "textDocument/didSave", "$/cancelRequest", "$/setTrace", "workspace/didChangeConfiguration":
-		case "shutdown":
-			s.shutdown = true
-			s.reply(m.ID, nil, nil)
-		case "exit":
-			return boolStatus(s.shutdown)
-		case "textDocument/didOpen":
-			var p struct {
-				TextDocument struct {
-					URI  string `json:"uri"`
-					Text string `json:"text"`
-				} `json:"textDocument"`
-			}
-			if json.Unmarshal(m.Params, &p) == nil && p.TextDocument.URI != "" {
-				s.docs[p.TextDocument.URI] = p.TextDocument.Text
-				s.publish(p.TextDocument.URI)
-			}
-		case "textDocument/didChange":
-			var p struct {
-				TextDocument struct {
-					URI string `json:"uri"`
-				} `json:"textDocument"`
-				ContentChanges []struct {
-					Range *json.RawMessage `json:"range"`
-					Text  string           `json:"text"`
-				} `json:"contentChanges"`
-			}
-			if json.Unmarshal(m.Params, &p) == nil && len(p.ContentChanges) > 0 {
-				// Full sync: the last whole-document change wins.
-				for _, c := range p.ContentChanges {
-					if c.Range == nil {
-						s.docs[p.TextDocument.URI] = c.Text
-					}
-				}
-				s.publish(p.TextDocument.URI)
-			}
-		case "textDocument/didClose":
-			var p struct {
-				TextDocument struct {
-					URI string `json:"uri"`
-				} `json:"textDocument"`
-			}
-			if json.Unmarshal(m.Params, &p) == nil {
-				delete(s.docs, p.TextDocument.URI)
-				s.notify("textDocument/publishDiagnostics", map[string]any{"uri": p.TextDocument.URI, "diagnostics": []any{}})
-			}
-		default:
-			if isRequest {
-				s.reply(m.ID, nil, &rpcError{Code: rpcMethodNotFound, Message: "method not supported: " + m.Method})
-			}
+		if s.handle(body) {
+			break
 		}
 	}
+	return boolStatus(s.shutdown)
 }
 
 func boolStatus(ok bool) int {
@@ -177,47 +147,412 @@ func boolStatus(ok bool) int {
 	return exitError
 }
 
-// read returns the body of the next framed message.
+// nextLine returns the next header line, including its newline.
+func (s *lspServer) nextLine() (string, error) {
+	if s.pending != "" {
+		l := s.pending
+		s.pending = ""
+		return l, nil
+	}
+	return s.in.ReadString('\n')
+}
+
+const contentLength = "content-length:"
+
+// read returns the body of the next framed message. It returns io.EOF (or
+// the read error) when the input ends between messages, and a *frameError
+// for a malformed frame.
 func (s *lspServer) read() ([]byte, error) {
 	length := -1
+	problem := ""
+	seen := false
 	for {
-		line, err := s.in.ReadString('\n')
+		line, err := s.nextLine()
 		if err != nil {
-			if line == "" && length < 0 {
-				return nil, io.EOF
+			if !seen && strings.TrimSpace(line) == "" {
+				return nil, err
 			}
-			return nil, fmt.Errorf("reading header: %w", err)
+			return nil, &frameError{"input ended inside a message header"}
 		}
-		line = strings.TrimRight(line, "\r\n")
+		line = strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
 		if line == "" {
-			if length < 0 {
-				continue // tolerate stray blank lines between messages
+			if !seen {
+				continue // tolerate blank lines between messages
 			}
 			break
 		}
+		seen = true
 		name, value, ok := strings.Cut(line, ":")
-		if ok && strings.EqualFold(strings.TrimSpace(name), "Content-Length") {
-			n, err := strconv.Atoi(strings.TrimSpace(value))
-			if err != nil || n < 0 || n > maxLSPMessage {
-				return nil, fmt.Errorf("bad Content-Length %q", strings.TrimSpace(value))
+		if !ok || !headerName(name) {
+			// Data that is not a header, perhaps the body of a frame whose
+			// length was unusable. A header glued to its end starts the
+			// next frame.
+			if i := strings.Index(strings.ToLower(line), contentLength); i > 0 {
+				s.pending = line[i:] + "\n"
+				return nil, &frameError{fmt.Sprintf("data outside a message: %s", quoteShort(line[:i]))}
 			}
+			if problem == "" {
+				problem = "not a header line: " + quoteShort(line)
+			}
+			continue
+		}
+		if !strings.EqualFold(name, "Content-Length") {
+			continue // Content-Type and other headers are accepted and ignored
+		}
+		v := strings.TrimSpace(value)
+		n, err := strconv.Atoi(v)
+		switch {
+		case err != nil || n < 0 || v[0] == '+':
+			if problem == "" {
+				problem = "bad Content-Length " + quoteShort(v)
+			}
+		case length >= 0 && n != length:
+			if problem == "" {
+				problem = "conflicting Content-Length headers"
+			}
+		default:
 			length = n
 		}
 	}
-	body := make([]byte, length)
-	if _, err := io.ReadFull(s.in, body); err != nil {
-		return nil, fmt.Errorf("reading body: %w", err)
+	if problem != "" && length < 0 {
+		return nil, &frameError{problem}
+	}
+	if length < 0 {
+		return nil, &frameError{"missing Content-Length header"}
+	}
+	if problem != "" || length > maxLSPMessage {
+		// The length is known: skip the body so the next frame is found.
+		if n, _ := io.CopyN(io.Discard, s.in, int64(length)); n < int64(length) {
+			return nil, &frameError{"input ended inside a message body"}
+		}
+		if problem == "" {
+			problem = fmt.Sprintf("message of %d bytes exceeds the %d-byte limit", length, maxLSPMessage)
+		}
+		return nil, &frameError{problem}
+	}
+	body, err := io.ReadAll(io.LimitReader(s.in, int64(length)))
+	if err != nil || len(body) < length {
+		return nil, &frameError{"input ended inside a message body"}
 	}
 	return body, nil
 }
 
+// headerName reports whether s is an HTTP-style header field name.
+func headerName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0 {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+func quoteShort(s string) string {
+	if len(s) > 40 {
+		s = s[:40] + "..."
+	}
+	return strconv.Quote(s)
+}
+
+// jsonKind classifies a raw JSON value by its first byte.
+func jsonKind(raw json.RawMessage) byte {
+	b := bytes.TrimSpace(raw)
+	if len(b) == 0 {
+		return 0
+	}
+	switch c := b[0]; c {
+	case '{', '[', '"', 't', 'f', 'n':
+		return c
+	default:
+		return '0' // a number
+	}
+}
+
+// handle processes one message body and reports whether the server must
+// stop (the exit notification).
+func (s *lspServer) handle(body []byte) (stop bool) {
+	if !json.Valid(body) {
+		s.reply(nil, nil, &rpcError{Code: rpcParseError, Message: "invalid JSON"})
+		return false
+	}
+	var fields map[string]json.RawMessage
+	if jsonKind(body) != '{' || json.Unmarshal(body, &fields) != nil {
+		msg := "a message must be a JSON object"
+		if jsonKind(body) == '[' {
+			msg = "batch messages are not supported"
+		}
+		s.reply(nil, nil, &rpcError{Code: rpcInvalidRequest, Message: msg})
+		return false
+	}
+	rawID, hasID := fields["id"]
+	var id json.RawMessage
+	if hasID {
+		if k := jsonKind(rawID); k != '0' && k != '"' {
+			s.reply(nil, nil, &rpcError{Code: rpcInvalidRequest, Message: "id must be a number or a string"})
+			return false
+		}
+		id = rawID
+	}
+	rawMethod, hasMethod := fields["method"]
+	if !hasMethod {
+		_, isResult := fields["result"]
+		_, isError := fields["error"]
+		if hasID && (isResult || isError) {
+			return false // a response; the server sends no requests, so it answers none
+		}
+		s.reply(id, nil, &rpcError{Code: rpcInvalidRequest, Message: "missing method"})
+		return false
+	}
+	var version, method string
+	if json.Unmarshal(fields["jsonrpc"], &version) != nil || version != "2.0" {
+		s.reply(id, nil, &rpcError{Code: rpcInvalidRequest, Message: `"jsonrpc" must be "2.0"`})
+		return false
+	}
+	if json.Unmarshal(rawMethod, &method) != nil || jsonKind(rawMethod) != '"' {
+		s.reply(id, nil, &rpcError{Code: rpcInvalidRequest, Message: "method must be a string"})
+		return false
+	}
+	params := fields["params"]
+	if k := jsonKind(params); k != 0 && k != '{' && k != '[' && k != 'n' {
+		if hasID {
+			s.reply(id, nil, invalidParams("params must be an object or an array"))
+		} else {
+			s.logError(method + ": invalid params: params must be an object or an array")
+		}
+		return false
+	}
+	if jsonKind(params) == 'n' {
+		params = nil
+	}
+	defer func() {
+		// A bug in a handler must not take the editor's server down.
+		if r := recover(); r != nil {
+			stop = false
+			msg := fmt.Sprintf("internal error handling %s: %v", method, r)
+			if hasID {
+				s.reply(id, nil, &rpcError{Code: rpcInternalError, Message: msg})
+			} else {
+				s.logError(msg)
+			}
+		}
+	}()
+	if hasID {
+		result, err := s.request(method, params)
+		if err != nil {
+			s.reply(id, nil, err)
+		} else {
+			s.reply(id, result, nil)
+		}
+		return false
+	}
+	if method == "exit" {
+		return true
+	}
+	if !s.initialized || s.shutdown {
+		return false // notifications are dropped before initialize and after shutdown
+	}
+	if err := s.notification(method, params); err != nil {
+		s.logError(method + ": " + err.Error())
+	}
+	return false
+}
+
+// request answers one request.
+func (s *lspServer) request(method string, params json.RawMessage) (any, *rpcError) {
+	switch {
+	case s.shutdown:
+		return nil, &rpcError{Code: rpcInvalidRequest, Message: "server is shutting down; only exit is accepted"}
+	case method == "initialize":
+		if s.initialized {
+			return nil, &rpcError{Code: rpcInvalidRequest, Message: "server already initialized"}
+		}
+		if err := checkInitializeParams(params); err != nil {
+			return nil, err
+		}
+		s.initialized = true
+		return map[string]any{
+			"capabilities": map[string]any{
+				"positionEncoding": "utf-16",
+				"textDocumentSync": map[string]any{"openClose": true, "change": 2},
+			},
+			"serverInfo": map[string]any{"name": "morrowc", "version": "0.1.0"},
+		}, nil
+	case !s.initialized:
+		return nil, &rpcError{Code: lspNotInitialized, Message: "server not initialized"}
+	case method == "shutdown":
+		s.shutdown = true
+		return nil, nil
+	default:
+		return nil, &rpcError{Code: rpcMethodNotFound, Message: "method not supported: " + method}
+	}
+}
+
+// checkInitializeParams checks the members of InitializeParams the types
+// of which the protocol fixes; the server uses none of them.
+func checkInitializeParams(params json.RawMessage) *rpcError {
+	if jsonKind(params) != '{' {
+		return invalidParams("initialize needs an InitializeParams object")
+	}
+	var p map[string]json.RawMessage
+	if err := json.Unmarshal(params, &p); err != nil {
+		return invalidParams("%v", err)
+	}
+	want := map[string]string{"processId": "0n", "rootUri": "\"n", "rootPath": "\"n", "capabilities": "{", "workspaceFolders": "[n", "locale": "\""}
+	for name, kinds := range want {
+		if v, ok := p[name]; ok && strings.IndexByte(kinds, jsonKind(v)) < 0 {
+			return invalidParams("initialize: %s has the wrong type", name)
+		}
+	}
+	if v, ok := p["processId"]; ok && jsonKind(v) == '0' {
+		var n int64
+		if json.Unmarshal(v, &n) != nil {
+			return invalidParams("initialize: processId must be an integer")
+		}
+	}
+	return nil
+}
+
+type lspTextDocument struct {
+	URI     string  `json:"uri"`
+	Text    *string `json:"text"`
+	Version *int    `json:"version"`
+}
+
+// notification handles one notification after initialize.
+func (s *lspServer) notification(method string, params json.RawMessage) error {
+	switch method {
+	case "textDocument/didOpen":
+		var p struct {
+			TextDocument *lspTextDocument `json:"textDocument"`
+		}
+		if err := decodeParams(params, &p); err != nil {
+			return err
+		}
+		if p.TextDocument == nil || p.TextDocument.URI == "" || p.TextDocument.Text == nil {
+			return invalidParams("didOpen needs textDocument.uri and textDocument.text")
+		}
+		d := &lspDoc{text: *p.TextDocument.Text}
+		if p.TextDocument.Version != nil {
+			d.version = *p.TextDocument.Version
+		}
+		s.docs[p.TextDocument.URI] = d
+		s.publish(p.TextDocument.URI)
+	case "textDocument/didChange":
+		var p struct {
+			TextDocument   *lspTextDocument `json:"textDocument"`
+			ContentChanges []struct {
+				Range *lspRange `json:"range"`
+				Text  *string   `json:"text"`
+			} `json:"contentChanges"`
+		}
+		if err := decodeParams(params, &p); err != nil {
+			return err
+		}
+		if p.TextDocument == nil || p.TextDocument.URI == "" {
+			return invalidParams("didChange needs textDocument.uri")
+		}
+		d, ok := s.docs[p.TextDocument.URI]
+		if !ok {
+			return invalidParams("didChange for %s, which is not open", p.TextDocument.URI)
+		}
+		// Apply to a copy: a bad change leaves the document as it was.
+		text := d.text
+		for i, c := range p.ContentChanges {
+			if c.Text == nil {
+				return invalidParams("contentChanges[%d] has no text", i)
+			}
+			if c.Range == nil {
+				text = *c.Text
+				continue
+			}
+			start, ok1 := utf16Offset(text, c.Range.Start)
+			end, ok2 := utf16Offset(text, c.Range.End)
+			if !ok1 || !ok2 || start > end {
+				return invalidParams("contentChanges[%d] has an invalid range", i)
+			}
+			text = text[:start] + *c.Text + text[end:]
+		}
+		d.text = text
+		if p.TextDocument.Version != nil {
+			d.version = *p.TextDocument.Version
+		}
+		s.publish(p.TextDocument.URI)
+	case "textDocument/didClose":
+		var p struct {
+			TextDocument *lspTextDocument `json:"textDocument"`
+		}
+		if err := decodeParams(params, &p); err != nil {
+			return err
+		}
+		if p.TextDocument == nil || p.TextDocument.URI == "" {
+			return invalidParams("didClose needs textDocument.uri")
+		}
+		delete(s.docs, p.TextDocument.URI)
+		s.notify("textDocument/publishDiagnostics", map[string]any{"uri": p.TextDocument.URI, "diagnostics": []any{}})
+	}
+	// Other notifications (initialized, didSave, $/cancelRequest,
+	// $/setTrace, configuration changes, ...) need no action.
+	return nil
+}
+
+func decodeParams(params json.RawMessage, v any) error {
+	if jsonKind(params) != '{' {
+		return invalidParams("params must be an object")
+	}
+	if err := json.Unmarshal(params, v); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return invalidParams("%s has the wrong type", te.Field)
+		}
+		return invalidParams("%v", err)
+	}
+	return nil
+}
+
+// utf16Offset converts an LSP position to a byte offset in text. A line
+// past the end means the end of the text and a character past the end of
+// its line means the end of the line, as the protocol says.
+func utf16Offset(text string, p lspPosition) (int, bool) {
+	if p.Line < 0 || p.Character < 0 {
+		return 0, false
+	}
+	off := 0
+	for l := 0; l < p.Line; l++ {
+		i := strings.IndexByte(text[off:], '\n')
+		if i < 0 {
+			return len(text), true
+		}
+		off += i + 1
+	}
+	n := 0
+	for i, r := range text[off:] {
+		if n >= p.Character || r == '\n' || r == '\r' {
+			return off + i, true
+		}
+		if r >= 0x10000 {
+			n += 2
+		} else {
+			n++
+		}
+	}
+	return len(text), true
+}
+
 func (s *lspServer) write(m rpcMessage) {
+	if s.werr != nil {
+		return
+	}
 	m.JSONRPC = "2.0"
 	body, err := json.Marshal(m)
 	if err != nil {
-		return
+		body, _ = json.Marshal(rpcMessage{JSONRPC: "2.0", ID: m.ID, Error: &rpcError{Code: rpcInternalError, Message: "cannot encode reply"}})
 	}
-	fmt.Fprintf(s.out, "Content-Length: %d\r\n\r\n%s", len(body), body)
+	_, s.werr = fmt.Fprintf(s.out, "Content-Length: %d\r\n\r\n%s", len(body), body)
 }
 
 func (s *lspServer) reply(id json.RawMessage, result any, e *rpcError) {
@@ -240,6 +575,11 @@ func (s *lspServer) notify(method string, params any) {
 		return
 	}
 	s.write(rpcMessage{Method: method, Params: b})
+}
+
+// logError reports a problem that has no request to answer.
+func (s *lspServer) logError(msg string) {
+	s.notify("window/logMessage", map[string]any{"type": 1, "message": "morrowc: " + msg})
 }
 
 // uriPath turns a file URI into the path shown in messages.
@@ -279,54 +619,65 @@ func lspRangeOf(f *source.File, sp source.Span) lspRange {
 	return lspRange{Start: lspPos(f, sp.Start), End: lspPos(f, end)}
 }
 
-// lspDiagnostic converts one diagnostic; notes and the hint are appended
-// to the message, since LSP has no fields for them.
-func lspDiagnostic(uri string, d *diag.Diagnostic) map[string]any {
+// lspDiagnostic converts one diagnostic of the document named name; notes
+// and the hint are appended to the message, since LSP has no fields for
+// them. A diagnostic located in another file is shown at the top of the
+// document with its own location in the message.
+func lspDiagnostic(uri, name string, d *diag.Diagnostic) map[string]any {
 	sev := 1
 	if d.Severity == diag.Warning {
 		sev = 2
 	}
 	msg := d.Message
+	if d.Label != "" {
+		msg += " (" + d.Label + ")"
+	}
 	for _, n := range d.Notes {
 		msg += "\nnote: " + n
 	}
 	if d.Hint != "" {
 		msg += "\nhint: " + d.Hint
 	}
-	out := map[string]any{"severity": sev, "code": string(d.Code), "source": "morrowc", "message": msg}
-	if d.File != nil {
-		out["range"] = lspRangeOf(d.File, d.Span)
-		var rel []any
-		for _, r := range d.Related {
-			rel = append(rel, map[string]any{
-				"location": map[string]any{"uri": uri, "range": lspRangeOf(d.File, r.Span)},
-				"message":  r.Message,
-			})
-		}
-		if len(rel) > 0 {
-			out["relatedInformation"] = rel
-		}
-	} else {
-		out["range"] = lspRange{}
+	out := map[string]any{"severity": sev, "code": string(d.Code), "source": "morrowc", "message": msg, "range": lspRange{}}
+	if d.File == nil {
+		return out
+	}
+	if d.File.Name != name {
+		p := d.File.Position(d.Span.Start)
+		out["message"] = fmt.Sprintf("%s:%d:%d: %s", d.File.Name, p.Line, p.Column, msg)
+		return out
+	}
+	out["range"] = lspRangeOf(d.File, d.Span)
+	var rel []any
+	for _, r := range d.Related {
+		rel = append(rel, map[string]any{
+			"location": map[string]any{"uri": uri, "range": lspRangeOf(d.File, r.Span)},
+			"message":  r.Message,
+		})
+	}
+	if len(rel) > 0 {
+		out["relatedInformation"] = rel
 	}
 	return out
 }
 
-// publish checks one open document and sends its diagnostics.
+// publish checks one open document and sends all its diagnostics.
 func (s *lspServer) publish(uri string) {
-	text, ok := s.docs[uri]
+	d, ok := s.docs[uri]
 	if !ok {
 		return
 	}
-	ds, err := compiler.Check(uriPath(uri), []byte(text))
+	name := uriPath(uri)
+	ds, err := compiler.Check(name, []byte(d.text))
 	list := []any{}
-	for _, d := range ds {
-		list = append(list, lspDiagnostic(uri, d))
+	for _, dg := range ds {
+		list = append(list, lspDiagnostic(uri, name, dg))
 	}
 	if err != nil {
 		list = append(list, map[string]any{
-			"range": lspRange{}, "severity": 1, "source": "morrowc", "message": oneLine(err.Error()),
+			"range": lspRange{}, "severity": 1, "source": "morrowc",
+			"message": "internal compiler error (please report): " + oneLine(err.Error()),
 		})
 	}
-	s.notify("textDocument/publishDiagnostics", map[string]any{"uri": uri, "diagnostics": list})
+	s.notify("textDocument/publishDiagnostics", map[string]any{"uri": uri, "version": d.version, "diagnostics": list})
 }

@@ -9,140 +9,510 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/morrow-lang/morrow/lang/compiler"
 )
 
+// The tests drive `morrowc lsp` as an editor does: framed messages go in
+// through an io.Pipe, and framed replies and notifications come out of
+// another one.
+
 // frame encodes one JSON-RPC message with its Content-Length header.
-func frame(t *testing.T, m map[string]any) string {
+func frame(t testing.TB, m any) string {
 	t.Helper()
 	b, err := json.Marshal(m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(b), b)
+	return rawFrame(string(b))
 }
 
-// readFrames decodes every framed message the server wrote.
-func readFrames(t *testing.T, out string) []map[string]any {
+func rawFrame(body string) string {
+	return fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(body), body)
+}
+
+// readFrame reads one framed message the server wrote, insisting on the
+// exact form the protocol prescribes.
+func readFrame(r *bufio.Reader) (map[string]any, error) {
+	line, err := r.ReadString('\n')
+	if err != nil {
+		return nil, err
+	}
+	if !strings.HasPrefix(line, "Content-Length: ") || !strings.HasSuffix(line, "\r\n") {
+		return nil, fmt.Errorf("bad header %q", line)
+	}
+	n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(line, "Content-Length: "), "\r\n"))
+	if err != nil || n < 0 {
+		return nil, fmt.Errorf("bad Content-Length in %q", line)
+	}
+	if blank, _ := r.ReadString('\n'); blank != "\r\n" {
+		return nil, fmt.Errorf("header not terminated by CRLF CRLF: %q", blank)
+	}
+	body := make([]byte, n)
+	if _, err := io.ReadFull(r, body); err != nil {
+		return nil, fmt.Errorf("short body: %v", err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(body, &m); err != nil {
+		return nil, fmt.Errorf("body is not a JSON object: %s: %v", body, err)
+	}
+	if m["jsonrpc"] != "2.0" {
+		return nil, fmt.Errorf("message without jsonrpc 2.0: %s", body)
+	}
+	return m, nil
+}
+
+// lspClient is a test editor connected to a server running the real
+// command through pipes.
+type lspClient struct {
+	t      *testing.T
+	w      *io.PipeWriter
+	msgs   chan map[string]any
+	status chan int
+}
+
+func startLSP(t *testing.T) *lspClient {
 	t.Helper()
-	r := bufio.NewReader(strings.NewReader(out))
-	var msgs []map[string]any
-	for {
-		line, err := r.ReadString('\n')
-		if err == io.EOF && line == "" {
-			return msgs
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	c := &lspClient{t: t, w: inW, msgs: make(chan map[string]any, 256), status: make(chan int, 1)}
+	go func() {
+		code := runEnv([]string{"lsp"}, &env{stdin: inR, stdout: outW, stderr: io.Discard, getenv: func(string) string { return "" }})
+		inR.Close() // the server no longer reads: later writes fail instead of hanging
+		outW.Close()
+		c.status <- code
+	}()
+	go func() {
+		r := bufio.NewReader(outR)
+		defer close(c.msgs)
+		for {
+			m, err := readFrame(r)
+			if err == io.EOF {
+				return
+			}
+			if err != nil {
+				t.Errorf("server output: %v", err)
+				return
+			}
+			c.msgs <- m
 		}
-		if !strings.HasPrefix(line, "Content-Length: ") {
-			t.Fatalf("bad header %q", line)
-		}
-		n, _ := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(line, "Content-Length: ")))
-		if blank, _ := r.ReadString('\n'); blank != "\r\n" {
-			t.Fatalf("header not terminated by CRLF CRLF: %q", blank)
-		}
-		body := make([]byte, n)
-		if _, err := io.ReadFull(r, body); err != nil {
-			t.Fatal(err)
-		}
-		var m map[string]any
-		if err := json.Unmarshal(body, &m); err != nil {
-			t.Fatalf("bad body %s: %v", body, err)
-		}
-		msgs = append(msgs, m)
+	}()
+	t.Cleanup(func() { inW.Close(); outR.Close() })
+	return c
+}
+
+func (c *lspClient) sendRaw(s string) {
+	c.t.Helper()
+	if _, err := io.WriteString(c.w, s); err != nil {
+		c.t.Fatalf("writing to the server: %v", err)
 	}
 }
 
-func TestLSPSession(t *testing.T) {
-	uri := "file:///work/demo.mr"
-	// The emoji takes two UTF-16 code units: the error column must count them.
-	bad := "fn main():\n    println(\"🌿\" + nope)\n"
-	good := "fn main():\n    println(\"ok\")\n"
-	in := frame(t, map[string]any{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": map[string]any{}}) +
-		frame(t, map[string]any{"jsonrpc": "2.0", "method": "initialized", "params": map[string]any{}}) +
-		frame(t, map[string]any{"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": map[string]any{
-			"textDocument": map[string]any{"uri": uri, "languageId": "morrow", "version": 1, "text": bad}}}) +
-		frame(t, map[string]any{"jsonrpc": "2.0", "id": 2, "method": "textDocument/hover", "params": map[string]any{}}) +
-		frame(t, map[string]any{"jsonrpc": "2.0", "method": "textDocument/didChange", "params": map[string]any{
-			"textDocument": map[string]any{"uri": uri, "version": 2}, "contentChanges": []any{map[string]any{"text": good}}}}) +
-		frame(t, map[string]any{"jsonrpc": "2.0", "method": "textDocument/didClose", "params": map[string]any{
-			"textDocument": map[string]any{"uri": uri}}}) +
-		frame(t, map[string]any{"jsonrpc": "2.0", "id": 3, "method": "shutdown"}) +
-		frame(t, map[string]any{"jsonrpc": "2.0", "method": "exit"})
-	var out, errb bytes.Buffer
-	code := runEnv([]string{"lsp"}, &env{stdin: strings.NewReader(in), stdout: &out, stderr: &errb, getenv: func(string) string { return "" }})
-	if code != 0 {
-		t.Fatalf("exit %d, stderr %s", code, errb.String())
+func (c *lspClient) send(m map[string]any) {
+	c.t.Helper()
+	m["jsonrpc"] = "2.0"
+	c.sendRaw(frame(c.t, m))
+}
+
+func (c *lspClient) next() map[string]any {
+	c.t.Helper()
+	select {
+	case m, ok := <-c.msgs:
+		if !ok {
+			c.t.Fatal("server closed its output")
+		}
+		return m
+	case <-time.After(20 * time.Second):
+		c.t.Fatal("no message from the server within 20s")
 	}
-	msgs := readFrames(t, out.String())
-	if len(msgs) != 6 {
-		t.Fatalf("want 6 messages (init, diags, hover error, diags, close diags, shutdown), got %d:\n%s", len(msgs), out.String())
+	return nil
+}
+
+// initialize performs the handshake and returns the initialize result.
+func (c *lspClient) initialize() map[string]any {
+	c.t.Helper()
+	c.send(map[string]any{"id": 1, "method": "initialize", "params": map[string]any{
+		"processId": nil, "rootUri": nil, "capabilities": map[string]any{}}})
+	m := c.next()
+	res, ok := m["result"].(map[string]any)
+	if !ok || m["id"] != float64(1) {
+		c.t.Fatalf("initialize reply: %v", m)
 	}
-	if caps, _ := msgs[0]["result"].(map[string]any)["capabilities"].(map[string]any); caps["textDocumentSync"] == nil {
-		t.Errorf("initialize result lacks textDocumentSync: %v", msgs[0])
+	c.send(map[string]any{"method": "initialized", "params": map[string]any{}})
+	return res
+}
+
+func (c *lspClient) open(uri, text string, version int) {
+	c.t.Helper()
+	c.send(map[string]any{"method": "textDocument/didOpen", "params": map[string]any{
+		"textDocument": map[string]any{"uri": uri, "languageId": "morrow", "version": version, "text": text}}})
+}
+
+func (c *lspClient) change(uri string, version int, changes ...map[string]any) {
+	c.t.Helper()
+	list := []any{}
+	for _, ch := range changes {
+		list = append(list, ch)
 	}
-	pub := msgs[1]["params"].(map[string]any)
-	if msgs[1]["method"] != "textDocument/publishDiagnostics" || pub["uri"] != uri {
-		t.Fatalf("second message is not the diagnostics of the document: %v", msgs[1])
+	c.send(map[string]any{"method": "textDocument/didChange", "params": map[string]any{
+		"textDocument": map[string]any{"uri": uri, "version": version}, "contentChanges": list}})
+}
+
+func rangeEdit(l1, c1, l2, c2 int, text string) map[string]any {
+	return map[string]any{"text": text, "range": map[string]any{
+		"start": map[string]any{"line": l1, "character": c1}, "end": map[string]any{"line": l2, "character": c2}}}
+}
+
+// diagnostics waits for the next publishDiagnostics of uri.
+func (c *lspClient) diagnostics(uri string) (list []map[string]any, params map[string]any) {
+	c.t.Helper()
+	m := c.next()
+	params, _ = m["params"].(map[string]any)
+	if m["method"] != "textDocument/publishDiagnostics" || params["uri"] != uri {
+		c.t.Fatalf("want diagnostics of %s, got %v", uri, m)
 	}
-	ds := pub["diagnostics"].([]any)
-	if len(ds) == 0 {
-		t.Fatalf("no diagnostics for a bad document")
+	raw, ok := params["diagnostics"].([]any)
+	if !ok {
+		c.t.Fatalf("diagnostics is not a list: %v", m)
 	}
-	found := false
-	for _, d := range ds {
-		d := d.(map[string]any)
+	for _, d := range raw {
+		list = append(list, d.(map[string]any))
+	}
+	return list, params
+}
+
+// errorReply waits for an error reply and checks its id and code.
+func (c *lspClient) errorReply(id any, code int) {
+	c.t.Helper()
+	m := c.next()
+	e, ok := m["error"].(map[string]any)
+	if !ok || e["code"] != float64(code) || fmt.Sprint(m["id"]) != fmt.Sprint(id) {
+		c.t.Fatalf("want error %d for id %v, got %v", code, id, m)
+	}
+	if msg, _ := e["message"].(string); msg == "" {
+		c.t.Errorf("error without message: %v", m)
+	}
+	if _, has := m["result"]; has {
+		c.t.Errorf("error reply also has a result: %v", m)
+	}
+}
+
+func (c *lspClient) shutdownAndExit(want int) {
+	c.t.Helper()
+	c.send(map[string]any{"id": 99, "method": "shutdown"})
+	m := c.next()
+	if _, ok := m["result"]; !ok || m["id"] != float64(99) || m["error"] != nil {
+		c.t.Fatalf("shutdown reply: %v", m)
+	}
+	c.send(map[string]any{"method": "exit"})
+	c.wait(want)
+}
+
+func (c *lspClient) wait(want int) {
+	c.t.Helper()
+	select {
+	case code := <-c.status:
+		if code != want {
+			c.t.Errorf("exit status %d, want %d", code, want)
+		}
+	case <-time.After(20 * time.Second):
+		c.t.Fatal("server did not exit")
+	}
+	if m, ok := <-c.msgs; ok {
+		c.t.Errorf("unexpected message after exit: %v", m)
+	}
+}
+
+type wantDiag struct {
+	code                 string
+	line, char, eline, e int
+}
+
+func checkDiags(t *testing.T, got []map[string]any, want []wantDiag) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("got %d diagnostics, want %d: %v", len(got), len(want), got)
+	}
+	for i, w := range want {
+		d := got[i]
 		r := d["range"].(map[string]any)
-		start := r["start"].(map[string]any)
-		if d["code"] == "E2001" {
-			found = true
-			// `    println("🌿" + nope)`: nope starts after 4+8+4 code points
-			// where the emoji counts twice in UTF-16: character 19.
-			if start["line"].(float64) != 1 || start["character"].(float64) != 19 {
-				t.Errorf("E2001 at %v, want line 1 character 19 (UTF-16)", start)
+		s, e := r["start"].(map[string]any), r["end"].(map[string]any)
+		pos := [4]float64{s["line"].(float64), s["character"].(float64), e["line"].(float64), e["character"].(float64)}
+		if d["code"] != w.code || pos != [4]float64{float64(w.line), float64(w.char), float64(w.eline), float64(w.e)} {
+			t.Errorf("diagnostic %d: %v at %v, want %s at %d:%d-%d:%d", i, d["code"], pos, w.code, w.line, w.char, w.eline, w.e)
+		}
+		if d["severity"] != float64(1) || d["source"] != "morrowc" {
+			t.Errorf("diagnostic %d: severity/source %v", i, d)
+		}
+		if msg, _ := d["message"].(string); msg == "" {
+			t.Errorf("diagnostic %d without message", i)
+		}
+	}
+}
+
+// Three independent errors; the second sits after two emoji, which take
+// two UTF-16 code units each.
+const lspBad = "fn f() -> Int:\n" +
+	"    return \"x\"\n" +
+	"\n" +
+	"fn main():\n" +
+	"    println(\"🌿🌿\" + nope)\n" +
+	"    let y: Int = true\n"
+
+func TestLSPPipeSession(t *testing.T) {
+	const uri = "file:///work/demo.mr"
+	c := startLSP(t)
+	res := c.initialize()
+	caps, _ := res["capabilities"].(map[string]any)
+	sync, _ := caps["textDocumentSync"].(map[string]any)
+	if sync["openClose"] != true || sync["change"] != float64(2) {
+		t.Errorf("textDocumentSync: %v", caps)
+	}
+
+	// Unsaved text: the URI names no file on disk.
+	c.open(uri, lspBad, 1)
+	got, params := c.diagnostics(uri)
+	if params["version"] != float64(1) {
+		t.Errorf("version %v, want 1", params["version"])
+	}
+	// `    println("🌿🌿" + nope)`: 12 units to the quote, 1 + 2*2 + 1 for the
+	// string, 3 for " + ": nope starts at UTF-16 character 21 (code point
+	// column 19).
+	checkDiags(t, got, []wantDiag{{"E3001", 1, 11, 1, 14}, {"E2001", 4, 21, 4, 25}, {"E3001", 5, 17, 5, 21}})
+	// ALL diagnostics: as many as the compiler reports for the text.
+	if ds, err := compiler.Check("demo.mr", []byte(lspBad)); err != nil || len(ds) != len(got) {
+		t.Errorf("compiler reports %d diagnostics (%v), server published %d", len(ds), err, len(got))
+	}
+
+	// Incremental edit: replace `nope` (after the emoji) with `1`.
+	c.change(uri, 2, rangeEdit(4, 21, 4, 25, "1"))
+	got, params = c.diagnostics(uri)
+	if params["version"] != float64(2) {
+		t.Errorf("version %v, want 2", params["version"])
+	}
+	// String + Int is now the error on that line; the others stay.
+	if len(got) != 3 || got[0]["code"] != "E3001" || got[2]["code"] != "E3001" {
+		t.Errorf("after the edit: %v", got)
+	}
+	// Two edits in one notification, applied in order: fix the return
+	// type, then delete the bad line (the range runs to the next line).
+	c.change(uri, 3, rangeEdit(1, 11, 1, 14, "1"), rangeEdit(4, 0, 6, 0, "    println(\"🌿🌿\")\n"))
+	got, _ = c.diagnostics(uri)
+	checkDiags(t, got, nil)
+
+	// A range inside the line with the emoji, given in UTF-16 units:
+	// insert ` + nope` after the closing quote at character 18.
+	c.change(uri, 4, rangeEdit(4, 18, 4, 18, " + nope"))
+	got, _ = c.diagnostics(uri)
+	checkDiags(t, got, []wantDiag{{"E2001", 4, 21, 4, 25}})
+
+	// Full-document change fixes it: an empty list is published.
+	c.change(uri, 5, map[string]any{"text": "fn main():\n    println(\"ok\")\n"})
+	got, _ = c.diagnostics(uri)
+	checkDiags(t, got, nil)
+	c.change(uri, 6, map[string]any{"text": lspBad})
+	got, _ = c.diagnostics(uri)
+	if len(got) != 3 {
+		t.Fatalf("after reintroducing the errors: %v", got)
+	}
+
+	// A second document is checked independently.
+	const other = "file:///work/other%20file.mr"
+	c.open(other, "fn main(:\n", 1)
+	got, _ = c.diagnostics(other)
+	if len(got) == 0 || !strings.HasPrefix(got[0]["code"].(string), "E0") {
+		t.Errorf("parse error not reported: %v", got)
+	}
+
+	// Closing clears the diagnostics.
+	c.send(map[string]any{"method": "textDocument/didClose", "params": map[string]any{"textDocument": map[string]any{"uri": uri}}})
+	got, _ = c.diagnostics(uri)
+	checkDiags(t, got, nil)
+	c.send(map[string]any{"method": "textDocument/didSave", "params": map[string]any{"textDocument": map[string]any{"uri": other}}})
+	c.send(map[string]any{"id": "h", "method": "textDocument/hover", "params": map[string]any{}})
+	c.errorReply("h", -32601)
+	c.shutdownAndExit(0)
+}
+
+func TestLSPMalformedInput(t *testing.T) {
+	c := startLSP(t)
+	// Before initialize.
+	c.send(map[string]any{"id": 1, "method": "textDocument/hover", "params": map[string]any{}})
+	c.errorReply(1, -32002)
+	c.send(map[string]any{"id": 2, "method": "initialize", "params": "x"})
+	c.errorReply(2, -32602)
+	c.send(map[string]any{"id": 3, "method": "initialize", "params": map[string]any{"processId": "abc"}})
+	c.errorReply(3, -32602)
+	c.send(map[string]any{"id": 4, "method": "initialize", "params": map[string]any{"capabilities": []any{}}})
+	c.errorReply(4, -32602)
+	c.initialize()
+
+	// Frames.
+	c.sendRaw("Content-Length: x\r\n\r\n")
+	c.errorReply(nil, -32700)
+	c.sendRaw("Content-Length: 99999999999999999999999\r\n\r\n")
+	c.errorReply(nil, -32700)
+	c.sendRaw("Content-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n")
+	c.errorReply(nil, -32700) // missing Content-Length
+	c.sendRaw("Content-Length: 2\r\nContent-Length: 3\r\n\r\n{}")
+	c.errorReply(nil, -32700) // conflicting lengths; the body is skipped
+	c.sendRaw("Content-Length: 1\r\nno colon here\r\n\r\n{")
+	c.errorReply(nil, -32700) // a bad header line; the body is skipped
+	// A frame whose length is unusable, its body, then a good frame glued
+	// to it: the server reports the bad parts and finds the good frame.
+	c.sendRaw("Content-Length: -1\r\n\r\n{\"jsonrpc\":\"2.0\"}" + frame(t, map[string]any{"jsonrpc": "2.0", "id": 5, "method": "nope"}))
+	c.errorReply(nil, -32700)
+	c.errorReply(nil, -32700)
+	c.errorReply(5, -32601)
+	// Bodies.
+	c.sendRaw(rawFrame("{oops"))
+	c.errorReply(nil, -32700)
+	c.sendRaw(rawFrame(""))
+	c.errorReply(nil, -32700)
+	c.sendRaw(rawFrame("[1, 2]"))
+	c.errorReply(nil, -32600)
+	c.sendRaw(rawFrame("42"))
+	c.errorReply(nil, -32600)
+	c.sendRaw(rawFrame(`"initialize"`))
+	c.errorReply(nil, -32600)
+	c.sendRaw(rawFrame(`{"jsonrpc":"2.0","id":6,"method":7}`))
+	c.errorReply(6, -32600)
+	c.sendRaw(rawFrame(`{"jsonrpc":"1.0","id":7,"method":"shutdown"}`))
+	c.errorReply(7, -32600)
+	c.sendRaw(rawFrame(`{"jsonrpc":"2.0","id":{"a":1},"method":"shutdown"}`))
+	c.errorReply(nil, -32600)
+	c.sendRaw(rawFrame(`{"jsonrpc":"2.0","id":8}`))
+	c.errorReply(8, -32600)
+	c.sendRaw(rawFrame(`{"jsonrpc":"2.0","id":9,"method":"shutdown","params":true}`))
+	c.errorReply(9, -32602)
+	c.send(map[string]any{"id": 10, "method": "initialize", "params": map[string]any{}})
+	c.errorReply(10, -32600) // initialize twice
+	c.send(map[string]any{"id": 11, "method": "$/unknown"})
+	c.errorReply(11, -32601)
+	// A response from the client and unknown notifications need no answer.
+	c.sendRaw(rawFrame(`{"jsonrpc":"2.0","id":12,"result":null}`))
+	c.send(map[string]any{"method": "$/unknown", "params": map[string]any{}})
+
+	// Notifications with bad params cannot be answered: they are logged.
+	const uri = "file:///t.mr"
+	for _, params := range []any{
+		map[string]any{"textDocument": map[string]any{"uri": uri}}, // no text
+		map[string]any{"textDocument": map[string]any{"uri": 5, "text": ""}},
+		"not an object",
+	} {
+		c.send(map[string]any{"method": "textDocument/didOpen", "params": params})
+		if m := c.next(); m["method"] != "window/logMessage" {
+			t.Fatalf("bad didOpen params: want window/logMessage, got %v", m)
+		}
+	}
+	c.open(uri, "fn main():\n    println(nope)\n", 1)
+	if got, _ := c.diagnostics(uri); len(got) != 1 {
+		t.Fatalf("diagnostics: %v", got)
+	}
+	// A bad change leaves the document unchanged.
+	for _, ch := range []map[string]any{
+		rangeEdit(1, 5, 0, 0, "x"),  // start after end
+		rangeEdit(-1, 0, 0, 0, "x"), // negative line
+		{"range": nil},              // no text
+	} {
+		c.change(uri, 2, ch)
+		if m := c.next(); m["method"] != "window/logMessage" {
+			t.Fatalf("bad change %v: want window/logMessage, got %v", ch, m)
+		}
+	}
+	c.change("file:///not-open.mr", 1, map[string]any{"text": ""})
+	if m := c.next(); m["method"] != "window/logMessage" {
+		t.Fatalf("change of an unopened document: %v", m)
+	}
+	// Positions past the end clamp, as the protocol says: this appends.
+	c.change(uri, 3, rangeEdit(9, 0, 9, 0, "fn g():\n    println(nope2)\n"))
+	if got, _ := c.diagnostics(uri); len(got) != 2 {
+		t.Fatalf("after the appending change: %v", got)
+	}
+
+	// After shutdown only exit is accepted.
+	c.send(map[string]any{"id": 20, "method": "shutdown"})
+	if m := c.next(); m["id"] != float64(20) || m["error"] != nil {
+		t.Fatalf("shutdown: %v", m)
+	}
+	c.send(map[string]any{"id": 21, "method": "initialize", "params": map[string]any{}})
+	c.errorReply(21, -32600)
+	c.send(map[string]any{"method": "exit"})
+	c.wait(0)
+}
+
+func TestLSPExitStatus(t *testing.T) {
+	// exit without shutdown: 1.
+	c := startLSP(t)
+	c.initialize()
+	c.send(map[string]any{"method": "exit"})
+	c.wait(1)
+	// exit before initialize: 1.
+	c = startLSP(t)
+	c.send(map[string]any{"method": "exit"})
+	c.wait(1)
+	// The input ends without shutdown: 1; after shutdown: 0.
+	c = startLSP(t)
+	c.initialize()
+	c.w.Close()
+	c.wait(1)
+	c = startLSP(t)
+	c.initialize()
+	c.send(map[string]any{"id": 2, "method": "shutdown"})
+	c.next()
+	c.w.Close()
+	c.wait(0)
+	// Input that ends inside a frame is reported, then the server stops.
+	c = startLSP(t)
+	c.sendRaw("Content-Length: 10\r\n\r\n{\"a\"")
+	c.w.Close()
+	c.errorReply(nil, -32700)
+	c.wait(1)
+}
+
+// lspSeeds are whole sessions for the fuzzer to mutate.
+func lspSeeds(t testing.TB) []string {
+	init := frame(t, map[string]any{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": map[string]any{"capabilities": map[string]any{}}})
+	open := frame(t, map[string]any{"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": map[string]any{
+		"textDocument": map[string]any{"uri": "file:///f.mr", "version": 1, "text": lspBad}}})
+	change := frame(t, map[string]any{"jsonrpc": "2.0", "method": "textDocument/didChange", "params": map[string]any{
+		"textDocument": map[string]any{"uri": "file:///f.mr", "version": 2}, "contentChanges": []any{rangeEdit(4, 18, 5, 3, "🌿x")}}})
+	end := frame(t, map[string]any{"jsonrpc": "2.0", "id": 2, "method": "shutdown"}) + frame(t, map[string]any{"jsonrpc": "2.0", "method": "exit"})
+	return []string{
+		"",
+		init + open + change + end,
+		init + open + rawFrame(`{"jsonrpc":"2.0","method":"textDocument/didClose","params":{"textDocument":{"uri":"file:///f.mr"}}}`) + end,
+		init + "Content-Length: x\r\n\r\n{}" + rawFrame("[1]") + rawFrame("{") + end,
+		"Content-Length: 3\r\n\r\n{}}" + init,
+	}
+}
+
+func FuzzLSP(f *testing.F) {
+	for _, s := range lspSeeds(f) {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var out bytes.Buffer
+		code := runEnv([]string{"lsp"}, &env{stdin: bytes.NewReader(data), stdout: &out, stderr: io.Discard, getenv: func(string) string { return "" }})
+		if code != 0 && code != 1 {
+			t.Fatalf("exit status %d", code)
+		}
+		// Whatever came in, what goes out is well-framed JSON-RPC.
+		r := bufio.NewReader(&out)
+		for {
+			m, err := readFrame(r)
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, isErr := m["error"]; isErr {
+				if _, hasID := m["id"]; !hasID {
+					t.Fatalf("error reply without id: %v", m)
+				}
 			}
 		}
-		if d["severity"].(float64) != 1 || d["source"] != "morrowc" {
-			t.Errorf("diagnostic fields: %v", d)
-		}
-	}
-	if !found {
-		t.Errorf("no E2001 for the unknown name: %v", ds)
-	}
-	if e, _ := msgs[2]["error"].(map[string]any); e == nil || e["code"].(float64) != -32601 || msgs[2]["id"].(float64) != 2 {
-		t.Errorf("unsupported request not answered with MethodNotFound: %v", msgs[2])
-	}
-	for i := 3; i <= 4; i++ {
-		if d := msgs[i]["params"].(map[string]any)["diagnostics"].([]any); len(d) != 0 {
-			t.Errorf("message %d: want no diagnostics, got %v", i, d)
-		}
-	}
-	if msgs[5]["id"].(float64) != 3 {
-		t.Errorf("shutdown not answered: %v", msgs[5])
-	}
-	if _, ok := msgs[5]["result"]; !ok {
-		t.Errorf("shutdown reply has no result member: %v", msgs[5])
-	}
-}
-
-func TestLSPExitWithoutShutdownAndBadInput(t *testing.T) {
-	in := frame(t, map[string]any{"jsonrpc": "2.0", "method": "exit"})
-	var out bytes.Buffer
-	if code := runEnv([]string{"lsp"}, &env{stdin: strings.NewReader(in), stdout: &out, stderr: io.Discard, getenv: func(string) string { return "" }}); code != 1 {
-		t.Errorf("exit without shutdown: status %d, want 1", code)
-	}
-	out.Reset()
-	in = frame(t, map[string]any{"jsonrpc": "2.0", "id": 1, "method": "textDocument/hover"}) + "Content-Length: 5\r\n\r\n{oops"
-	runEnv([]string{"lsp"}, &env{stdin: strings.NewReader(in), stdout: &out, stderr: io.Discard, getenv: func(string) string { return "" }})
-	msgs := readFrames(t, out.String())
-	if len(msgs) != 2 {
-		t.Fatalf("want 2 error replies, got %v", msgs)
-	}
-	if e := msgs[0]["error"].(map[string]any); e["code"].(float64) != -32002 {
-		t.Errorf("request before initialize: %v", msgs[0])
-	}
-	if e := msgs[1]["error"].(map[string]any); e["code"].(float64) != -32700 {
-		t.Errorf("malformed JSON: %v", msgs[1])
-	}
-	out.Reset()
-	if code := runEnv([]string{"lsp"}, &env{stdin: strings.NewReader("Content-Length: x\r\n\r\n"), stdout: &out, stderr: io.Discard, getenv: func(string) string { return "" }}); code != 1 {
-		t.Errorf("bad header: status %d", code)
-	}
+	})
 }
