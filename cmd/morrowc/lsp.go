@@ -187,7 +187,7 @@ func (s *lspServer) read() ([]byte, error) {
 			// Data that is not a header, perhaps the body of a frame whose
 			// length was unusable. A header glued to its end starts the
 			// next frame.
-			if i := strings.Index(strings.ToLower(line), contentLength); i > 0 {
+			if i := indexASCIIFold(line, contentLength); i > 0 {
 				s.pending = line[i:] + "\n"
 				return nil, &frameError{fmt.Sprintf("data outside a message: %s", quoteShort(line[:i]))}
 			}
@@ -235,6 +235,28 @@ func (s *lspServer) read() ([]byte, error) {
 		return nil, &frameError{"input ended inside a message body"}
 	}
 	return body, nil
+}
+
+// indexASCIIFold is strings.Index ignoring ASCII case, for a lower-case
+// needle. Unlike strings.ToLower it never changes byte offsets (invalid
+// UTF-8 stays as it is).
+func indexASCIIFold(s, lower string) int {
+	for i := 0; i+len(lower) <= len(s); i++ {
+		j := 0
+		for ; j < len(lower); j++ {
+			c := s[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != lower[j] {
+				break
+			}
+		}
+		if j == len(lower) {
+			return i
+		}
+	}
+	return -1
 }
 
 // headerName reports whether s is an HTTP-style header field name.

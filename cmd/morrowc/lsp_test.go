@@ -485,6 +485,9 @@ func lspSeeds(t testing.TB) []string {
 		init + open + rawFrame(`{"jsonrpc":"2.0","method":"textDocument/didClose","params":{"textDocument":{"uri":"file:///f.mr"}}}`) + end,
 		init + "Content-Length: x\r\n\r\n{}" + rawFrame("[1]") + rawFrame("{") + end,
 		"Content-Length: 3\r\n\r\n{}}" + init,
+		// Found by the fuzzer: invalid UTF-8 before a glued header once
+		// shifted byte offsets.
+		"00000000\xa2\xa2\xa2\xa2\xa2\xa2\xa2\xa2Content-Length:\n",
 	}
 }
 
