@@ -6,6 +6,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -518,4 +521,135 @@ func FuzzLSP(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestLSPHelperProcess is the server process of TestLSPNeovim: the test
+// binary re-runs itself with MORROWC_LSP_HELPER=1 and becomes `morrowc lsp`.
+func TestLSPHelperProcess(t *testing.T) {
+	if os.Getenv("MORROWC_LSP_HELPER") != "1" {
+		t.Skip("not a test: the server process that TestLSPNeovim starts")
+	}
+	os.Exit(run([]string{"lsp"}, os.Stdin, os.Stdout, os.Stderr))
+}
+
+// nvimScript is run by `nvim --headless`: it attaches Neovim's own LSP
+// client to a buffer, edits the buffer without saving, and prints what
+// vim.diagnostic holds at each step. Neovim converts the UTF-16 columns
+// it receives to byte columns, so the columns printed are bytes.
+const nvimScript = `
+local out = assert(io.open(os.getenv('MORROW_NV_OUT'), 'w'))
+local function say(s) out:write(s .. '\n'); out:flush() end
+local exit_code = nil
+local config = {
+  name = 'morrowc',
+  cmd = { os.getenv('MORROW_NV_SERVER'), '-test.run=^TestLSPHelperProcess$' },
+  root_dir = os.getenv('MORROW_NV_DIR'),
+  on_exit = function(code) exit_code = code end,
+}
+vim.cmd('edit ' .. os.getenv('MORROW_NV_FILE'))
+local id
+if vim.lsp.start then
+  id = vim.lsp.start(config)
+else
+  id = vim.lsp.start_client(config)
+  vim.lsp.buf_attach_client(0, id)
+end
+local function show(tag, ok)
+  if not ok then say(tag .. ' timeout') end
+  local ds = vim.diagnostic.get(0)
+  table.sort(ds, function(a, b) return a.lnum < b.lnum end)
+  say(tag .. ' ' .. #ds)
+  for _, d in ipairs(ds) do
+    local code = d.code or (d.user_data and d.user_data.lsp and d.user_data.lsp.code)
+    say(string.format('%s %d:%d-%d:%d %s %s %s', tag, d.lnum, d.col, d.end_lnum, d.end_col, tostring(code), tostring(d.source), (d.message:gsub('\n', ' | '))))
+  end
+end
+show('open', vim.wait(10000, function() return #vim.diagnostic.get(0) == 3 end, 20))
+-- Replace 'nope' (bytes 25 to 29 of line 4, after two 4-byte emoji) by 1.
+vim.api.nvim_buf_set_text(0, 4, 25, 4, 29, { '1' })
+show('edit', vim.wait(10000, function()
+  for _, d in ipairs(vim.diagnostic.get(0)) do
+    if d.message:find('nope') then return false end
+  end
+  return #vim.diagnostic.get(0) > 0
+end, 20))
+vim.api.nvim_buf_set_lines(0, 0, -1, false, { 'fn main():', '    println("🌿 fixed")' })
+show('fixed', vim.wait(10000, function() return #vim.diagnostic.get(0) == 0 end, 20))
+vim.lsp.get_client_by_id(id).stop()
+vim.wait(10000, function() return exit_code ~= nil end, 20)
+say('exit ' .. tostring(exit_code))
+out:close()
+vim.cmd('qa!')
+`
+
+// TestLSPNeovim connects Neovim's LSP client, a real editor, to the server.
+func TestLSPNeovim(t *testing.T) {
+	nvim, err := exec.LookPath("nvim")
+	if err != nil {
+		t.Skip("nvim is not installed (apt-get install neovim); the pipe tests above cover the protocol")
+	}
+	if testing.Short() {
+		t.Skip("starts Neovim; skipped in -short mode")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skipf("cannot find the test binary to run as the server: %v", err)
+	}
+	dir := t.TempDir()
+	file := filepath.Join(dir, "demo.mr")
+	if err := os.WriteFile(file, []byte(lspBad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script := filepath.Join(dir, "test.lua")
+	if err := os.WriteFile(script, []byte(nvimScript), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	outFile := filepath.Join(dir, "out.txt")
+	cmd := exec.Command(nvim, "--headless", "-u", "NONE", "-i", "NONE", "-n", "-c", "luafile "+script)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "MORROWC_LSP_HELPER=1", "MORROW_NV_SERVER="+exe, "MORROW_NV_DIR="+dir,
+		"MORROW_NV_FILE="+file, "MORROW_NV_OUT="+outFile, "XDG_STATE_HOME="+dir, "XDG_CACHE_HOME="+dir, "XDG_DATA_HOME="+dir)
+	done := make(chan error, 1)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("nvim: %v\n%s", err, stderr.String())
+		}
+	case <-time.After(60 * time.Second):
+		cmd.Process.Kill()
+		t.Fatalf("nvim did not finish within 60s\n%s", stderr.String())
+	}
+	got, err := os.ReadFile(outFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(got)), "\n")
+	want := []string{
+		"open 3",
+		"open 1:11-1:14 E3001 morrowc ",
+		// The emoji are 4 bytes and 2 UTF-16 units each: UTF-16 21-25 is
+		// bytes 25-29, so the conversion both ways agrees with Neovim.
+		"open 4:25-4:29 E2001 morrowc unknown name 'nope'",
+		"open 5:17-5:21 E3001 morrowc ",
+		"edit 3",
+		"edit 1:11-1:14 E3001 morrowc ",
+		"edit 4:",
+		"edit 5:17-5:21 E3001 morrowc ",
+		"fixed 0",
+		"exit 0",
+	}
+	if len(lines) != len(want) {
+		t.Fatalf("Neovim saw:\n%s\nwant %d lines", got, len(want))
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i], w) {
+			t.Errorf("line %d: %q, want prefix %q", i, lines[i], w)
+		}
+	}
 }
