@@ -653,3 +653,36 @@ func TestLSPNeovim(t *testing.T) {
 		}
 	}
 }
+
+// TestLSPEditorsDocExample replays the session shown in docs/editors.md
+// and requires the documented output to be what the server writes.
+func TestLSPEditorsDocExample(t *testing.T) {
+	raw, err := os.ReadFile("../../docs/editors.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(raw)
+	i := strings.Index(doc, "Example (`morrowc lsp < session`")
+	if i < 0 {
+		t.Fatal("docs/editors.md has no example session")
+	}
+	start := strings.Index(doc[i:], "```\n")
+	end := strings.Index(doc[i+start+4:], "```")
+	if start < 0 || end < 0 {
+		t.Fatal("example session has no code block")
+	}
+	want := strings.TrimSpace(doc[i+start+4 : i+start+4+end])
+	in := frame(t, map[string]any{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": map[string]any{"processId": nil, "rootUri": nil, "capabilities": map[string]any{}}}) +
+		frame(t, map[string]any{"jsonrpc": "2.0", "method": "initialized", "params": map[string]any{}}) +
+		frame(t, map[string]any{"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": map[string]any{"textDocument": map[string]any{
+			"uri": "file:///tmp/demo.mr", "languageId": "morrow", "version": 1, "text": "fn main():\n    println(\"🌿\" + nope)\n"}}}) +
+		frame(t, map[string]any{"jsonrpc": "2.0", "id": 2, "method": "shutdown"}) +
+		frame(t, map[string]any{"jsonrpc": "2.0", "method": "exit"})
+	var out bytes.Buffer
+	if code := runEnv([]string{"lsp"}, &env{stdin: strings.NewReader(in), stdout: &out, stderr: io.Discard, getenv: func(string) string { return "" }}); code != 0 {
+		t.Errorf("exit status %d", code)
+	}
+	if got := strings.ReplaceAll(out.String(), "\r\n", "\n"); got != want {
+		t.Errorf("docs/editors.md example is out of date; the server writes:\n%s", got)
+	}
+}
