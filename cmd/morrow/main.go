@@ -2,6 +2,7 @@
 //
 //	morrow run FILE.mr|FILE.mrb [--schedulers N] [--steal] [--seed S]
 //	                            [--reductions N] [--trace FILE] [--color[=MODE]]
+//	                            [--max-processes N] [--memory-budget BYTES]
 //
 // A source file is compiled in memory (a file that fails to check prints
 // its diagnostics and exits 1 without running); a .mrb file is decoded and
@@ -12,8 +13,10 @@
 // the run's context; the runner then exits 130 or 143.
 //
 // Scheduler settings come from MORROW_SCHEDULERS (1..64, default 1),
-// MORROW_WORK_STEALING=1 and MORROW_REDUCTIONS (1..65536); flags win over
-// the environment. An invalid environment value fails the invocation at
+// MORROW_WORK_STEALING=1 and MORROW_REDUCTIONS (1..65536); the resource
+// governor (RUNTIME.md §3) from MORROW_MAX_PROCESSES (live actors, 0 = no
+// limit, default 1,024) and MORROW_MEMORY_BUDGET (bytes, default 64 MiB);
+// flags win over the environment. An invalid environment value fails the invocation at
 // start-up as the resource-limit fault (code 9), as LANGUAGE.md §6.1 says;
 // an invalid flag value is a usage error (exit 2).
 //
@@ -142,6 +145,8 @@ type runFlags struct {
 	reductions int
 	trace      string
 	color      string
+	maxProcs   int
+	memBudget  int64
 }
 
 func newRun(e *env) *cobra.Command {
@@ -157,7 +162,8 @@ func newRunWith(e *env, f *runFlags) *cobra.Command {
 		Long: "run compiles a source file in memory (or loads a .mrb file) and runs it,\n" +
 			"forwarding the program's exit status. \"-\" reads source from standard input.\n\n" +
 			"Environment: MORROW_SCHEDULERS (1..64, default 1), MORROW_WORK_STEALING=1,\n" +
-			"MORROW_REDUCTIONS (1..65536). Flags win over the environment.",
+			"MORROW_REDUCTIONS (1..65536), MORROW_MAX_PROCESSES (0 = no limit, default 1024),\n" +
+			"MORROW_MEMORY_BUDGET (bytes, default 67108864). Flags win over the environment.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runProgram(cmd, e, f, args[0])
@@ -169,6 +175,8 @@ func newRunWith(e *env, f *runFlags) *cobra.Command {
 	fl.Int64Var(&f.seed, "seed", 0, "seed of the deterministic schedule")
 	fl.IntVar(&f.reductions, "reductions", 0, "reductions per process turn, 1..65536 (env MORROW_REDUCTIONS)")
 	fl.StringVar(&f.trace, "trace", "", "write lifecycle events to FILE (\"-\" for standard error)")
+	fl.IntVar(&f.maxProcs, "max-processes", engine.DefaultMaxProcesses, "live actors allowed at once, 0 for no limit (env MORROW_MAX_PROCESSES)")
+	fl.Int64Var(&f.memBudget, "memory-budget", engine.DefaultMemoryBudget, "logical memory budget in bytes for queued messages and lifecycle notifications (env MORROW_MEMORY_BUDGET)")
 	fl.StringVar(&f.color, "color", "auto", "colour diagnostics: auto, always or never")
 	fl.Lookup("color").NoOptDefVal = "always"
 	return cmd
@@ -219,7 +227,40 @@ func (f *runFlags) options(cmd *cobra.Command, e *env) (engine.Options, error) {
 		}
 		opts.Reductions = n
 	}
+	if changed("max-processes") {
+		if f.maxProcs < 0 {
+			return opts, &usageError{fmt.Sprintf("--max-processes must be 0 (no limit) or positive, got %d", f.maxProcs)}
+		}
+		opts.MaxProcesses = maxProcesses(f.maxProcs)
+	} else if v := e.getenv("MORROW_MAX_PROCESSES"); v != "" {
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil || n < 0 {
+			return opts, &configError{fmt.Sprintf("invalid MORROW_MAX_PROCESSES %q: want 0 (no limit) or a positive integer", v)}
+		}
+		opts.MaxProcesses = maxProcesses(n)
+	}
+	if changed("memory-budget") {
+		if f.memBudget < 1 {
+			return opts, &usageError{fmt.Sprintf("--memory-budget must be a positive number of bytes, got %d", f.memBudget)}
+		}
+		opts.MemoryBudget = f.memBudget
+	} else if v := e.getenv("MORROW_MEMORY_BUDGET"); v != "" {
+		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+		if err != nil || n < 1 {
+			return opts, &configError{fmt.Sprintf("invalid MORROW_MEMORY_BUDGET %q: want a positive number of bytes", v)}
+		}
+		opts.MemoryBudget = n
+	}
 	return opts, nil
+}
+
+// maxProcesses maps the runner's --max-processes value (0 = no limit) to
+// engine.Options.MaxProcesses (0 = the default, Unlimited = no limit).
+func maxProcesses(n int) int {
+	if n == 0 {
+		return engine.Unlimited
+	}
+	return n
 }
 
 func runProgram(cmd *cobra.Command, e *env, f *runFlags, path string) error {

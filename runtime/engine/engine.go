@@ -34,6 +34,7 @@ import (
 	"io"
 
 	"github.com/morrow-lang/morrow/runtime/bytecode"
+	"github.com/morrow-lang/morrow/runtime/proc"
 	"github.com/morrow-lang/morrow/runtime/sched"
 	"github.com/morrow-lang/morrow/runtime/value"
 	"github.com/morrow-lang/morrow/runtime/vm"
@@ -47,7 +48,26 @@ type Options struct {
 	Seed           int64 // deterministic schedule seed
 	Reductions     int   // reductions per turn (StepsPerReduction steps each); 0 means the default, 1
 	Trace          io.Writer
+	// MaxProcesses is the resource governor's live-process limit, checked
+	// on every spawn of every kind (RUNTIME.md §3): past it Process.spawn*
+	// returns Err(Process.ResourceLimit) and legacy spawn faults with code
+	// 9. 0 means the reference limit DefaultMaxProcesses; Unlimited (or
+	// any negative value) means no limit. The root and host ports do not
+	// count.
+	MaxProcesses int
+	// MemoryBudget is the logical memory budget in bytes (LANGUAGE.md
+	// §7.5): queued messages and lifecycle reservations are charged
+	// against it. 0 means DefaultMemoryBudget.
+	MemoryBudget int64
 }
+
+// Resource governor defaults (the reference limits) and the "no limit"
+// value of Options.MaxProcesses.
+const (
+	DefaultMaxProcesses = proc.MaxLive
+	DefaultMemoryBudget = proc.MemoryBudget
+	Unlimited           = -1
+)
 
 // MaxSchedulers is the largest scheduler count.
 const MaxSchedulers = 64
@@ -85,7 +105,7 @@ func Run(ctx context.Context, p *bytecode.Program, opts Options) int {
 	}
 	out := sched.NewOutput(stdoutW)
 	defer out.Flush()
-	if opts.Schedulers < 0 || opts.Schedulers > MaxSchedulers {
+	if opts.Schedulers < 0 || opts.Schedulers > MaxSchedulers || opts.MemoryBudget < 0 {
 		fmt.Fprintf(stderr, "morrow: runtime error: %s\n", vm.NewFault(9).Msg)
 		return ExitFault
 	}
@@ -95,7 +115,8 @@ func Run(ctx context.Context, p *bytecode.Program, opts Options) int {
 		return ExitFault
 	}
 	rt := sched.New(img, out, sched.Config{Schedulers: opts.Schedulers, Steal: opts.Steal, Seed: opts.Seed,
-		Budget: opts.Reductions * StepsPerReduction, Trace: opts.Trace})
+		Budget: opts.Reductions * StepsPerReduction, Trace: opts.Trace,
+		MaxLive: opts.MaxProcesses, MemoryBudget: opts.MemoryBudget})
 	var args []value.Value
 	if p.Library {
 		port := rt.NewPort(out.Line)

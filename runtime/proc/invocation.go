@@ -39,7 +39,8 @@ type Invocation struct {
 	// OnTimerDropped is called when a retired process had an armed
 	// receive timer (the scheduler's pending-timer count).
 	OnTimerDropped func()
-	// MaxLive overrides the live-process limit (0: MaxLive).
+	// MaxLive overrides the live-process limit (0: MaxLive; negative:
+	// no limit, the --max-processes 0 of the runner).
 	MaxLive int
 	// MaxReservations overrides the invocation's lifecycle reservation
 	// limit (0: MaxInvReservations).
@@ -82,10 +83,10 @@ func (inv *Invocation) NewProcess(kind Kind, st *vm.State, sched int) *Process {
 	inv.mu.Lock()
 	if counted {
 		limit := inv.MaxLive
-		if limit <= 0 {
+		if limit == 0 {
 			limit = MaxLive
 		}
-		if inv.live >= limit {
+		if limit > 0 && inv.live >= limit {
 			inv.mu.Unlock()
 			return nil
 		}

@@ -69,6 +69,12 @@ type Config struct {
 	Seed       int64 // schedule seed (victim order when stealing)
 	Budget     int   // steps per turn (0: DefaultBudget)
 	Trace      io.Writer
+	// MaxLive is the live-process limit checked on every spawn (0: the
+	// reference limit proc.MaxLive; negative: unlimited).
+	MaxLive int
+	// MemoryBudget is the invocation's logical memory budget in bytes
+	// (0: proc.MemoryBudget, 64 MiB).
+	MemoryBudget int64
 }
 
 // Output is the one shared, ordered stdout of an invocation. Every print
@@ -172,6 +178,8 @@ func New(img *vm.Image, out *Output, cfg Config) *Runtime {
 		cfg.Budget = DefaultBudget
 	}
 	rt := &Runtime{cfg: cfg, img: img, Out: out, Inv: proc.NewInvocation(), stop: make(chan struct{})}
+	rt.Inv.MaxLive = cfg.MaxLive
+	rt.Inv.MemoryBudget = cfg.MemoryBudget
 	rt.Inv.Wake = rt.enqueue
 	rt.Inv.OnEmpty = rt.onEmpty
 	rt.Inv.OnTimerDropped = func() { rt.pendingTimers.Add(-1) }

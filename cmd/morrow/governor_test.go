@@ -1,0 +1,117 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/morrow-lang/morrow/runtime/engine"
+)
+
+// TestGovernorOptions checks how --max-processes and --memory-budget and
+// their environment variables become engine options.
+func TestGovernorOptions(t *testing.T) {
+	cases := []struct {
+		vars   map[string]string
+		args   []string
+		max    int
+		budget int64
+		err    string
+	}{
+		{nil, nil, 0, 0, ""},
+		{nil, []string{"--max-processes=5"}, 5, 0, ""},
+		{nil, []string{"--max-processes=0"}, engine.Unlimited, 0, ""},
+		{nil, []string{"--max-processes=-1"}, 0, 0, "usage"},
+		{nil, []string{"--memory-budget=4096"}, 0, 4096, ""},
+		{nil, []string{"--memory-budget=0"}, 0, 0, "usage"},
+		{map[string]string{"MORROW_MAX_PROCESSES": "7", "MORROW_MEMORY_BUDGET": "9000"}, nil, 7, 9000, ""},
+		{map[string]string{"MORROW_MAX_PROCESSES": "0"}, nil, engine.Unlimited, 0, ""},
+		{map[string]string{"MORROW_MAX_PROCESSES": "7"}, []string{"--max-processes=3"}, 3, 0, ""},
+		{map[string]string{"MORROW_MEMORY_BUDGET": "9000"}, []string{"--memory-budget=100"}, 0, 100, ""},
+		{map[string]string{"MORROW_MAX_PROCESSES": "-2"}, nil, 0, 0, "config"},
+		{map[string]string{"MORROW_MAX_PROCESSES": "lots"}, nil, 0, 0, "config"},
+		{map[string]string{"MORROW_MEMORY_BUDGET": "0"}, nil, 0, 0, "config"},
+		{map[string]string{"MORROW_MEMORY_BUDGET": "64MiB"}, nil, 0, 0, "config"},
+	}
+	for i, c := range cases {
+		e := &env{getenv: func(k string) string { return c.vars[k] }}
+		f := &runFlags{}
+		cmd := newRunWith(e, f)
+		if err := cmd.ParseFlags(c.args); err != nil {
+			t.Fatalf("case %d: %v", i, err)
+		}
+		opts, err := f.options(cmd, e)
+		switch c.err {
+		case "":
+			if err != nil || opts.MaxProcesses != c.max || opts.MemoryBudget != c.budget {
+				t.Errorf("case %d: got max %d budget %d, %v", i, opts.MaxProcesses, opts.MemoryBudget, err)
+			}
+		case "config":
+			if _, ok := err.(*configError); !ok {
+				t.Errorf("case %d: want a configuration error, got %v", i, err)
+			}
+		case "usage":
+			if _, ok := err.(*usageError); !ok {
+				t.Errorf("case %d: want a usage error, got %v", i, err)
+			}
+		}
+	}
+}
+
+const parkSrc = `fn parked():
+    receive:
+        () -> ()
+
+fn park(n: Int, acc: List(Pid(()))) -> List(Pid(())):
+    if n == 0:
+        acc
+    else:
+        match Process.spawn(parked):
+            Ok(p) -> park(n - 1, List.push(acc, p))
+            Err(e) ->
+                println("Err({show(e)})")
+                acc
+
+fn release(ps: List(Pid(()))):
+    match ps:
+        [] -> ()
+        [p, ..rest] ->
+            match send(p, ()):
+                Ok(()) -> release(rest)
+                Err(_) -> release(rest)
+
+fn main():
+    let ps = park(1500, [])
+    println("parked {List.len(ps)}")
+    release(ps)
+`
+
+// TestMaxProcessesRun runs a program that parks 1,500 actors under the
+// default limit, a small one, no limit, and the environment variable.
+func TestMaxProcessesRun(t *testing.T) {
+	file := writeFile(t, t.TempDir(), "park.mr", parkSrc)
+	for _, c := range []struct {
+		vars map[string]string
+		args []string
+		want string
+		code int
+	}{
+		{nil, nil, "Err(ResourceLimit)\nparked 1024\n", 0},
+		{nil, []string{"--max-processes", "3"}, "Err(ResourceLimit)\nparked 3\n", 0},
+		{nil, []string{"--max-processes", "0"}, "parked 1500\n", 0},
+		{map[string]string{"MORROW_MAX_PROCESSES": "2000"}, nil, "parked 1500\n", 0},
+		{map[string]string{"MORROW_MAX_PROCESSES": "0"}, []string{"--max-processes=10"}, "Err(ResourceLimit)\nparked 10\n", 0},
+	} {
+		r := runCLI(t, c.vars, append(append([]string{"run"}, c.args...), file)...)
+		if r.code != c.code || r.stdout != c.want || r.stderr != "" {
+			t.Errorf("%v %v: %+v, want %q", c.vars, c.args, r, c.want)
+		}
+	}
+	r := runCLI(t, map[string]string{"MORROW_MEMORY_BUDGET": "none"}, "run", file)
+	if r.code != 1 || r.stdout != "" || !strings.HasPrefix(r.stderr, "morrow: runtime error: actor resource limit exceeded\nmorrow: invalid MORROW_MEMORY_BUDGET") {
+		t.Errorf("invalid MORROW_MEMORY_BUDGET: %+v", r)
+	}
+	r = runCLI(t, nil, "run", "--max-processes=-4", file)
+	if r.code != 2 || !strings.Contains(r.stderr, "--max-processes must be 0 (no limit) or positive") {
+		t.Errorf("negative --max-processes: %+v", r)
+	}
+}
