@@ -5,7 +5,7 @@ GO       ?= go
 BIN      ?= bin
 FUZZTIME ?= 10s
 
-.PHONY: all build test race lint fuzz golden run clean
+.PHONY: all build test race lint fuzz golden run clean bench
 
 all: lint build test
 
@@ -26,6 +26,10 @@ race:
 	else \
 		echo "make race: skipped, the race detector needs cgo and a C compiler ($$($(GO) env CC))"; \
 	fi
+
+## bench: Morrow vs Erlang/OTP benchmark table (RUNTIME.md §4; needs erlang-nox)
+bench:
+	$(GO) run ./bench/cmd/benchtable $(BENCHFLAGS)
 
 ## lint: gofmt must list nothing, go vet must pass
 lint:

@@ -89,6 +89,10 @@ func liveHeap() uint64 {
 	return ms.HeapAlloc + ms.StackInuse
 }
 
+// BenchMemoryBudget is the logical memory budget of a benchmark run
+// (16 GiB; the default is 64 MiB).
+const BenchMemoryBudget = 16 << 30
+
 // RunMorrow runs a compiled program once and times engine.Run.
 func RunMorrow(p *bytecode.Program, c RunConfig) (MorrowRun, error) {
 	timeout := c.Timeout
@@ -99,7 +103,11 @@ func RunMorrow(p *bytecode.Program, c RunConfig) (MorrowRun, error) {
 	defer cancel()
 	out := &markWriter{marks: map[string]uint64{}}
 	var stderr bytes.Buffer
-	opts := engine.Options{Stdout: out, Stderr: &stderr, Schedulers: c.Schedulers, Steal: c.Steal}
+	// The benchmarks raise the resource governor's reference limits
+	// (RUNTIME.md §3): skynet has 1,111,111 processes and idle memory
+	// parks 100,000, far past the default 1,024 live actors.
+	opts := engine.Options{Stdout: out, Stderr: &stderr, Schedulers: c.Schedulers, Steal: c.Steal,
+		MaxProcesses: engine.Unlimited, MemoryBudget: BenchMemoryBudget}
 	runtime.GC()
 	start := time.Now()
 	status := engine.Run(ctx, p, opts)
