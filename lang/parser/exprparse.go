@@ -23,11 +23,24 @@ import (
 
 // Parse implements participle.Parseable.
 func (g *gExpr) Parse(lex *lexer.PeekingLexer) error {
+	return g.parse(lex, false)
+}
+
+// parseGuard parses an expression that an arm arrow `->` follows (a match
+// or receive guard, a condition-match condition): a parenthesised operand
+// at its top level is never a lambda, so `x if (a > b) -> body` and
+// `not (a) -> body` end the guard at the arrow. Lambdas nested inside
+// brackets or call arguments are unaffected.
+func (g *gExpr) parseGuard(lex *lexer.PeekingLexer) error {
+	return g.parse(lex, true)
+}
+
+func (g *gExpr) parse(lex *lexer.PeekingLexer, noLam bool) error {
 	if !startsExpr(lex.Peek()) {
 		return participle.NextMatch
 	}
 	start := lex.RawCursor()
-	u, err := parseUnary(lex)
+	u, err := parseUnary(lex, noLam)
 	if err != nil {
 		return err
 	}
@@ -38,7 +51,7 @@ func (g *gExpr) Parse(lex *lexer.PeekingLexer) error {
 		if !startsExpr(lex.Peek()) {
 			return unexpected(lex, "GPostfix")
 		}
-		x, err := parseUnary(lex)
+		x, err := parseUnary(lex, noLam)
 		if err != nil {
 			return err
 		}
@@ -91,7 +104,7 @@ func startsExpr(t *lexer.Token) bool {
 	return false
 }
 
-func parseUnary(lex *lexer.PeekingLexer) (*gUnary, error) {
+func parseUnary(lex *lexer.PeekingLexer, noLam bool) (*gUnary, error) {
 	start := lex.RawCursor()
 	u := &gUnary{}
 	for {
@@ -105,7 +118,7 @@ func parseUnary(lex *lexer.PeekingLexer) (*gUnary, error) {
 	if !startsExpr(lex.Peek()) {
 		return nil, unexpected(lex, "GPostfix")
 	}
-	pf, err := parsePostfix(lex)
+	pf, err := parsePostfix(lex, noLam)
 	if err != nil {
 		return nil, err
 	}
@@ -114,9 +127,9 @@ func parseUnary(lex *lexer.PeekingLexer) (*gUnary, error) {
 	return u, nil
 }
 
-func parsePostfix(lex *lexer.PeekingLexer) (*gPostfix, error) {
+func parsePostfix(lex *lexer.PeekingLexer, noLam bool) (*gPostfix, error) {
 	start := lex.RawCursor()
-	pr, err := parsePrimary(lex)
+	pr, err := parsePrimary(lex, noLam)
 	if err != nil {
 		return nil, err
 	}
@@ -208,7 +221,7 @@ func parseCallArgs(lex *lexer.PeekingLexer) (*gCallArgs, error) {
 	return c, nil
 }
 
-func parsePrimary(lex *lexer.PeekingLexer) (*gPrimary, error) {
+func parsePrimary(lex *lexer.PeekingLexer, noLam bool) (*gPrimary, error) {
 	start := lex.RawCursor()
 	t := lex.Peek()
 	pr := &gPrimary{}
@@ -239,7 +252,7 @@ func parsePrimary(lex *lexer.PeekingLexer) (*gPrimary, error) {
 		lex.Next()
 		pr.Continue = true
 	case isPunct(t, "("):
-		pr.Paren, err = parseParen(lex)
+		pr.Paren, err = parseParen(lex, noLam)
 	case isPunct(t, "["):
 		pr.List, err = parseList(lex)
 	default:
@@ -279,8 +292,9 @@ func parsePrimary(lex *lexer.PeekingLexer) (*gPrimary, error) {
 
 // parseParen parses `( [elem {, elem} [,]] ) [-> body]` where an element is
 // `expr [: Type]` (annotations are only valid on lambda parameters; the
-// lowering pass checks that).
-func parseParen(lex *lexer.PeekingLexer) (*gParen, error) {
+// lowering pass checks that). With noLam the group ends at `)`: a following
+// `->` belongs to the enclosing arm.
+func parseParen(lex *lexer.PeekingLexer, noLam bool) (*gParen, error) {
 	start := lex.RawCursor()
 	lex.Next() // (
 	g := &gParen{}
@@ -321,7 +335,7 @@ func parseParen(lex *lexer.PeekingLexer) (*gParen, error) {
 		}
 	}
 	lex.Next() // )
-	if isPunct(lex.Peek(), "->") {
+	if !noLam && isPunct(lex.Peek(), "->") {
 		lex.Next()
 		g.Arrow = true
 		b := &gBody{}
@@ -538,12 +552,21 @@ func (g *gLet) Parse(lex *lexer.PeekingLexer) error {
 
 // Parse implements participle.Parseable for `atom {'|' atom}`.
 func (g *gType) Parse(lex *lexer.PeekingLexer) error {
+	return g.parse(lex, false)
+}
+
+// parse parses a type; arm is set for the annotation of an arm pattern
+// (`PAT: Type -> body`), where the arm arrow follows the type: there
+// `(A, B) -> …` is a tuple type followed by the arm's arrow unless the
+// return type is itself followed by an arm arrow, guard or `after` (write
+// `fn(A, B) -> C` to be unambiguous).
+func (g *gType) parse(lex *lexer.PeekingLexer, arm bool) error {
 	start := lex.RawCursor()
 	if !startsType(lex.Peek()) {
 		return participle.NextMatch
 	}
 	for {
-		a, err := parseTypeAtom(lex)
+		a, err := parseTypeAtom(lex, arm)
 		if err != nil {
 			return err
 		}
@@ -558,6 +581,34 @@ func (g *gType) Parse(lex *lexer.PeekingLexer) error {
 	}
 	g.Tokens = lex.Range(start, lex.RawCursor())
 	return nil
+}
+
+// parseFnTypeRet parses `-> R` after a parenthesised type list. In an arm
+// annotation (arm), it returns nil without consuming anything when the arrow
+// is the arm's own.
+func parseFnTypeRet(lex *lexer.PeekingLexer, arm bool) (*gTypeAtom, error) {
+	cp := lex.MakeCheckpoint()
+	lex.Next() // ->
+	if !startsType(lex.Peek()) {
+		if arm {
+			lex.LoadCheckpoint(cp)
+			return nil, nil
+		}
+		return nil, unexpected(lex, "GType")
+	}
+	r, err := parseTypeAtom(lex, arm)
+	if arm && (err != nil || !endsArmType(lex.Peek())) {
+		// The arrow was the arm's: `t: (Int, Int) -> body`.
+		lex.LoadCheckpoint(cp)
+		return nil, nil
+	}
+	return r, err
+}
+
+// endsArmType reports whether t can follow the type annotation of an arm
+// pattern.
+func endsArmType(t *lexer.Token) bool {
+	return isPunct(t, "->") || isPunct(t, "|") || isKw(t, "if", "after")
 }
 
 func startsType(t *lexer.Token) bool {
@@ -593,7 +644,7 @@ func parseTypeList(lex *lexer.PeekingLexer) ([]*gType, bool, error) {
 	return out, trail, nil
 }
 
-func parseTypeAtom(lex *lexer.PeekingLexer) (*gTypeAtom, error) {
+func parseTypeAtom(lex *lexer.PeekingLexer, arm bool) (*gTypeAtom, error) {
 	start := lex.RawCursor()
 	a := &gTypeAtom{}
 	t := lex.Peek()
@@ -614,7 +665,7 @@ func parseTypeAtom(lex *lexer.PeekingLexer) (*gTypeAtom, error) {
 		if !startsType(lex.Peek()) {
 			return nil, unexpected(lex, "GType")
 		}
-		r, err := parseTypeAtom(lex)
+		r, err := parseTypeAtom(lex, false)
 		if err != nil {
 			return nil, err
 		}
@@ -626,11 +677,7 @@ func parseTypeAtom(lex *lexer.PeekingLexer) (*gTypeAtom, error) {
 		}
 		p := &gTypeParen{Elems: ps, Trail: trail}
 		if isPunct(lex.Peek(), "->") {
-			lex.Next()
-			if !startsType(lex.Peek()) {
-				return nil, unexpected(lex, "GType")
-			}
-			r, err := parseTypeAtom(lex)
+			r, err := parseFnTypeRet(lex, arm)
 			if err != nil {
 				return nil, err
 			}
@@ -811,6 +858,17 @@ func (g *gPattern) Parse(lex *lexer.PeekingLexer) error {
 func expectExpr(lex *lexer.PeekingLexer) (*gExpr, error) {
 	x := &gExpr{}
 	if err := x.Parse(lex); err == participle.NextMatch {
+		return nil, unexpected(lex, "GPostfix")
+	} else if err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+// expectGuard parses a required guard expression (see gExpr.parseGuard).
+func expectGuard(lex *lexer.PeekingLexer) (*gExpr, error) {
+	x := &gExpr{}
+	if err := x.parseGuard(lex); err == participle.NextMatch {
 		return nil, unexpected(lex, "GPostfix")
 	} else if err != nil {
 		return nil, err
@@ -1016,12 +1074,51 @@ func (g *gArmPat) Parse(lex *lexer.PeekingLexer) error {
 	if isPunct(lex.Peek(), ":") {
 		lex.Next()
 		ty := &gType{}
-		if err := ty.Parse(lex); err == participle.NextMatch {
+		if err := ty.parse(lex, true); err == participle.NextMatch {
 			return unexpected(lex, "GType")
 		} else if err != nil {
 			return err
 		}
 		g.Type = ty
+	}
+	g.Tokens = lex.Range(start, lex.RawCursor())
+	return nil
+}
+
+// Parse implements participle.Parseable for a receive arm:
+// `after X -> body`, `PAT after X -> body` or `PAT [if G] -> body`.
+func (g *gRecvArm) Parse(lex *lexer.PeekingLexer) error {
+	start := lex.RawCursor()
+	var err error
+	if isKw(lex.Peek(), "after") {
+		lex.Next()
+		if g.After, err = expectGuard(lex); err != nil {
+			return err
+		}
+	} else {
+		ap := &gArmPat{}
+		if err := ap.Parse(lex); err != nil {
+			return err
+		}
+		g.Pat = ap
+		switch {
+		case isKw(lex.Peek(), "after"):
+			lex.Next()
+			if g.After2, err = expectGuard(lex); err != nil {
+				return err
+			}
+		case isKw(lex.Peek(), "if"):
+			lex.Next()
+			if g.Guard, err = expectGuard(lex); err != nil {
+				return err
+			}
+		}
+	}
+	if err := expectPunct(lex, "->"); err != nil {
+		return err
+	}
+	if g.Body, err = expectBody(lex); err != nil {
+		return err
 	}
 	g.Tokens = lex.Range(start, lex.RawCursor())
 	return nil
@@ -1038,7 +1135,7 @@ func (g *gArm) Parse(lex *lexer.PeekingLexer) error {
 	var err error
 	if isKw(lex.Peek(), "if") {
 		lex.Next()
-		if g.Guard, err = expectExpr(lex); err != nil {
+		if g.Guard, err = expectGuard(lex); err != nil {
 			return err
 		}
 	}
@@ -1056,7 +1153,7 @@ func (g *gArm) Parse(lex *lexer.PeekingLexer) error {
 func (g *gCondArm) Parse(lex *lexer.PeekingLexer) error {
 	start := lex.RawCursor()
 	c := &gExpr{}
-	if err := c.Parse(lex); err != nil {
+	if err := c.parseGuard(lex); err != nil {
 		return err
 	}
 	g.Cond = c

@@ -1,0 +1,75 @@
+package parser
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestArmArrowEndsGuard: the arm's `->` after a guard (match, receive,
+// with-else), a condition-match condition or a receive `after` ends it; a
+// parenthesised operand right before it is not a lambda.
+func TestArmArrowEndsGuard(t *testing.T) {
+	tests := []struct{ src, want string }{
+		{"match x:\n    y if not (a > b) -> 1\n    _ -> 2",
+			`Guard=(Unary Op="not" X=(Binary Op=">" L=(Ident Name="a") R=(Ident Name="b"))) Body=(IntLit Value=1)`},
+		{"match x:\n    y if (a > b) -> 1\n    _ -> 2",
+			`Guard=(Binary Op=">" L=(Ident Name="a") R=(Ident Name="b")) Body=(IntLit Value=1)`},
+		{"match x:\n    y if f(a) and (b) -> 1\n    _ -> 2",
+			`Guard=(Binary Op="and" L=(Call Fn=(Ident Name="f") Args=[(Arg Value=(Ident Name="a"))]) R=(Ident Name="b")) Body=(IntLit Value=1)`},
+		{"match x: y if (a) -> 1, _ -> 2",
+			`Guard=(Ident Name="a") Body=(IntLit Value=1)`},
+		{"match:\n    (a > b) -> 1\n    _ -> 2",
+			`Cond=(Binary Op=">" L=(Ident Name="a") R=(Ident Name="b")) Body=(IntLit Value=1)`},
+		{"match: (a) and (b) -> 1, _ -> 2",
+			`Cond=(Binary Op="and" L=(Ident Name="a") R=(Ident Name="b")) Body=(IntLit Value=1)`},
+		{"receive:\n    y if (a > b) -> 1\n    _ after (t) -> 2",
+			`Guard=(Binary Op=">" L=(Ident Name="a") R=(Ident Name="b")) Body=(IntLit Value=1)`},
+		{"receive:\n    y if (a > b) -> 1\n    _ after (t) -> 2",
+			`Timeout=(Ident Name="t") Body=(IntLit Value=2)`},
+		{"receive: y if not (a) -> 1, _ -> 2",
+			`Guard=(Unary Op="not" X=(Ident Name="a")) Body=(IntLit Value=1)`},
+		// a lambda nested inside the guard's brackets stays a lambda
+		{"match x:\n    y if f((a) -> a) -> 1\n    _ -> 2",
+			`Guard=(Call Fn=(Ident Name="f") Args=[(Arg Value=(Lambda`},
+		// arm bodies may still be lambdas
+		{"match x:\n    _ -> (a) -> a",
+			`Body=(Lambda`},
+	}
+	for _, tc := range tests {
+		got := bodyOf(t, tc.src)
+		if !strings.Contains(got, tc.want) {
+			t.Errorf("%q:\n got %s\nwant substring %s", tc.src, got, tc.want)
+		}
+	}
+}
+
+// TestArmTupleType: in an arm annotation, `(A, B)` followed by the arm arrow
+// is a tuple type; a function type needs its own arrow before the arm's.
+func TestArmTupleType(t *testing.T) {
+	tests := []struct{ src, want string }{
+		{"match v:\n    t: (Int, Int) -> t.0",
+			`Type=(TupleType Elems=[(NamedType Name="Int") (NamedType Name="Int")])) Body=(TupleIndex`},
+		{"match v: t: (Int, String) if t.0 > 0 -> 1, _ -> 2",
+			`Type=(TupleType Elems=[(NamedType Name="Int") (NamedType Name="String")])) Guard=`},
+		{"match v:\n    f: (Int) -> Int -> f(1)",
+			`Type=(FuncType Params=[(NamedType Name="Int")] Ret=(NamedType Name="Int"))) Body=(Call`},
+		{"match v:\n    f: fn(Int) -> Int -> f(1)",
+			`Type=(FuncType Params=[(NamedType Name="Int")] Ret=(NamedType Name="Int"))) Body=(Call`},
+		{"receive:\n    t: (Int, Int) -> t.1",
+			`Type=(TupleType Elems=[(NamedType Name="Int") (NamedType Name="Int")])) Body=(TupleIndex`},
+	}
+	for _, tc := range tests {
+		got := bodyOf(t, tc.src)
+		if !strings.Contains(got, tc.want) {
+			t.Errorf("%q:\n got %s\nwant substring %s", tc.src, got, tc.want)
+		}
+	}
+	// Outside arms `(A) -> B` is still a function type.
+	f, dl := parseString("fn f(g: (Int, Int) -> Int) -> Int:\n    g(1, 2)\n")
+	if len(dl) > 0 {
+		t.Fatal(dl)
+	}
+	if got := sexpr(f.Decls[0]); !strings.Contains(got, `(FuncType Params=[(NamedType Name="Int") (NamedType Name="Int")] Ret=(NamedType Name="Int"))`) {
+		t.Errorf("parameter type: %s", got)
+	}
+}
