@@ -105,9 +105,11 @@ func RunMorrow(p *bytecode.Program, c RunConfig) (MorrowRun, error) {
 	var stderr bytes.Buffer
 	// The benchmarks raise the resource governor's reference limits
 	// (RUNTIME.md §3): skynet has 1,111,111 processes and idle memory
-	// parks 100,000, far past the default 1,024 live actors.
+	// parks 100,000, far past the default 1,024 live actors; skynet's
+	// leaves also queue more than the 65,536 user messages an invocation
+	// holds by default before their parents collect them.
 	opts := engine.Options{Stdout: out, Stderr: &stderr, Schedulers: c.Schedulers, Steal: c.Steal,
-		MaxProcesses: engine.Unlimited, MemoryBudget: BenchMemoryBudget}
+		MaxProcesses: engine.Unlimited, MemoryBudget: BenchMemoryBudget, MaxQueued: engine.Unlimited}
 	runtime.GC()
 	start := time.Now()
 	status := engine.Run(ctx, p, opts)

@@ -59,6 +59,11 @@ type Options struct {
 	// §7.5): queued messages and lifecycle reservations are charged
 	// against it. 0 means DefaultMemoryBudget.
 	MemoryBudget int64
+	// MaxQueued raises the invocation-wide limit of queued user messages
+	// (LANGUAGE.md §6.2, 65,536 by default; a send past it returns Err(4)).
+	// 0 means the reference limit, Unlimited means no limit. The CLI keeps
+	// the reference limit; the benchmarks (skynet) raise it.
+	MaxQueued int64
 }
 
 // Resource governor defaults (the reference limits) and the "no limit"
@@ -116,7 +121,7 @@ func Run(ctx context.Context, p *bytecode.Program, opts Options) int {
 	}
 	rt := sched.New(img, out, sched.Config{Schedulers: opts.Schedulers, Steal: opts.Steal, Seed: opts.Seed,
 		Budget: opts.Reductions * StepsPerReduction, Trace: opts.Trace,
-		MaxLive: opts.MaxProcesses, MemoryBudget: opts.MemoryBudget})
+		MaxLive: opts.MaxProcesses, MemoryBudget: opts.MemoryBudget, MaxQueued: opts.MaxQueued})
 	var args []value.Value
 	if p.Library {
 		port := rt.NewPort(out.Line)

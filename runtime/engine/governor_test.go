@@ -195,3 +195,63 @@ func TestMemoryBudget(t *testing.T) {
 		t.Errorf("negative budget: status %d stderr %q", code, stderr)
 	}
 }
+
+// queuedSrc queues 4,000 messages in each of 20 actors that only take a
+// negative number (80,000 in all, past the invocation's 65,536), then
+// kills them (a send could not release them while the queue is full).
+const queuedSrc = `
+fn sink():
+    receive:
+        n if n < 0 -> ()
+
+fn fill(p: Pid(Int), n: Int, ok: Int) -> Int:
+    if n == 0:
+        ok
+    else:
+        match send(p, n):
+            Ok(()) -> fill(p, n: n - 1, ok: ok + 1)
+            Err(_) -> fill(p, n: n - 1, ok: ok)
+
+fn spawn_all(n: Int, acc: List(Pid(Int))) -> List(Pid(Int)):
+    if n == 0:
+        acc
+    else:
+        let p: Pid(Int) = spawn(sink)
+        spawn_all(n - 1, List.push(acc, p))
+
+fn fill_all(ps: List(Pid(Int)), ok: Int) -> Int:
+    match ps:
+        [] -> ok
+        [p, ..rest] -> fill_all(rest, ok + fill(p, n: 4000, ok: 0))
+
+fn release(ps: List(Pid(Int))):
+    match ps:
+        [] -> ()
+        [p, ..rest] ->
+            match Process.signal_exit(Process.id(p), Process.Kill):
+                Ok(()) -> release(rest)
+                Err(e) -> println("release: Err({show(e)})")
+
+fn boss():
+    let own: Pid(()) = Process.self()
+    let ps = spawn_all(20, [])
+    println("queued {fill_all(ps, 0)}")
+    release(ps)
+
+fn main():
+    let b: Pid(()) = spawn(boss)
+`
+
+// TestMaxQueued checks Options.MaxQueued: the reference limit admits
+// 65,536 queued messages in the invocation, Unlimited all 80,000.
+func TestMaxQueued(t *testing.T) {
+	for _, c := range []struct {
+		max  int64
+		want string
+	}{{0, "queued 65536\n"}, {1000, "queued 65536\n"}, {engine.Unlimited, "queued 80000\n"}, {70000, "queued 70000\n"}} {
+		code, out, stderr := runWith(t, queuedSrc, engine.Options{MaxQueued: c.max})
+		if code != 0 || out != c.want || stderr != "" {
+			t.Errorf("MaxQueued %d: status %d stdout %q stderr %q, want %q", c.max, code, out, stderr, c.want)
+		}
+	}
+}

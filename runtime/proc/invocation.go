@@ -45,6 +45,10 @@ type Invocation struct {
 	// MaxReservations overrides the invocation's lifecycle reservation
 	// limit (0: MaxInvReservations).
 	MaxReservations int64
+	// MaxQueued overrides the invocation-wide limit of queued user
+	// messages (0: MaxQueued; negative: no limit). The benchmarks raise
+	// it; a value below MaxQueued is treated as MaxQueued.
+	MaxQueued int64
 	// MemoryBudget overrides the logical memory budget (0: MemoryBudget).
 	MemoryBudget int64
 	// Trace, when set, receives one line per lifecycle event published by

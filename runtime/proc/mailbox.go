@@ -61,7 +61,7 @@ func (inv *Invocation) Send(p *Process, msg value.Value) int {
 		p.mu.Unlock()
 		return SendFull
 	}
-	if inv.queued.Add(1) > MaxQueued {
+	if q := inv.queued.Add(1); q > MaxQueued && (inv.MaxQueued == 0 || (inv.MaxQueued > 0 && q > inv.MaxQueued)) {
 		inv.queued.Add(-1)
 		p.mu.Unlock()
 		return SendFull

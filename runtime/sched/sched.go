@@ -72,6 +72,9 @@ type Config struct {
 	// MaxLive is the live-process limit checked on every spawn (0: the
 	// reference limit proc.MaxLive; negative: unlimited).
 	MaxLive int
+	// MaxQueued is the invocation-wide limit of queued user messages
+	// (0: proc.MaxQueued; negative: unlimited).
+	MaxQueued int64
 	// MemoryBudget is the invocation's logical memory budget in bytes
 	// (0: proc.MemoryBudget, 64 MiB).
 	MemoryBudget int64
@@ -180,6 +183,7 @@ func New(img *vm.Image, out *Output, cfg Config) *Runtime {
 	rt := &Runtime{cfg: cfg, img: img, Out: out, Inv: proc.NewInvocation(), stop: make(chan struct{})}
 	rt.Inv.MaxLive = cfg.MaxLive
 	rt.Inv.MemoryBudget = cfg.MemoryBudget
+	rt.Inv.MaxQueued = cfg.MaxQueued
 	rt.Inv.Wake = rt.enqueue
 	rt.Inv.OnEmpty = rt.onEmpty
 	rt.Inv.OnTimerDropped = func() { rt.pendingTimers.Add(-1) }
@@ -682,7 +686,10 @@ func (s *Scheduler) fault(p *proc.Process, f *vm.Fault) {
 		rt.Inv.Retire(p, process.FaultReason(f.Code))
 		return
 	case p.Kind == proc.KindSupervised && !f.Internal && p.Sup.TakeRestart():
-		rt.Inv.Retire(p, process.FaultReason(f.Code))
+		// The replacement is registered before the failed child retires:
+		// otherwise a child that was the last live process would empty
+		// the invocation, and a finished root would end the run before
+		// the restart ever ran.
 		st, err := vm.NewClosureState(rt.img, p.Sup.Entry, nil)
 		if err != nil {
 			rt.fatal(fmt.Sprintf("morrow: runtime error: internal error: %v\n", err))
@@ -693,6 +700,7 @@ func (s *Scheduler) fault(p *proc.Process, f *vm.Fault) {
 			rt.fatal("morrow: runtime error: " + vm.NewFault(process.FaultResource).Msg + "\n")
 			return
 		}
+		rt.Inv.Retire(p, process.FaultReason(f.Code))
 		c.Sup = p.Sup
 		p.Sup.Replace(p, c)
 		rt.trace("spawn %d supervised restart of %d", c.Gen(), p.Gen())
