@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -71,5 +72,44 @@ func TestArmTupleType(t *testing.T) {
 	}
 	if got := sexpr(f.Decls[0]); !strings.Contains(got, `(FuncType Params=[(NamedType Name="Int") (NamedType Name="Int")] Ret=(NamedType Name="Int"))`) {
 		t.Errorf("parameter type: %s", got)
+	}
+}
+
+// TestEdgeForms covers forms that used to give generic messages: keywords
+// as lambda parameters, inline arms inside call arguments, and a union
+// alias continued on an indented line.
+func TestEdgeForms(t *testing.T) {
+	errs := []struct{ src, want string }{
+		{"fn main():\n    let f = (match) -> 1\n", "2:14: error[E1002]: expected an identifier but found keyword 'match'"},
+		{"fn main():\n    let f = (x, receive: Int) -> x\n", "2:17: error[E1002]: expected an identifier but found keyword 'receive'"},
+		{"fn main():\n    let f = fn(match) -> 1\n", "2:16: error[E1002]: expected an identifier but found keyword 'match'"},
+		// without an enclosing bracket a comma still separates arms
+		{"fn main():\n    let y = match x: 1 -> 2, 3, _ -> 4\n", "2:31: error[E1001]: expected '->', found ','"},
+		{"fn main():\n    let y = match x: 1 -> 2, 3\n", "expected '->', found end of line"},
+	}
+	for _, tc := range errs {
+		_, dl := parseString(tc.src)
+		if len(dl) != 1 || !strings.Contains(fmt.Sprint(dl), tc.want) {
+			t.Errorf("%q: got %v, want one diagnostic containing %q", tc.src, dl, tc.want)
+		}
+	}
+	exprs := []struct{ src, want string }{
+		{`f(match x: 1 -> "a", _ -> "b", 7)`, `Args=[(Arg Value=(Match Subject=(Ident Name="x") Arms=[(Arm Pattern=(LitPat Value=(IntLit Value=1)) Body=(StringLit Value="a")) (Arm Pattern=(WildcardPat) Body=(StringLit Value="b"))])) (Arg Value=(IntLit Value=7))]`},
+		{`[match: (a) -> 1, _ -> 2, 3]`, `(Arm Pattern=(WildcardPat) Body=(IntLit Value=2))]) (IntLit Value=3)]`},
+		{`f(receive: x -> x, _ after 5 -> 0, 1)`, `(Arg Value=(IntLit Value=1))]`},
+		{`f(match x: 1 -> (a) -> a, _ -> (b) -> b)`, `(Arm Pattern=(WildcardPat) Body=(Lambda`},
+	}
+	for _, tc := range exprs {
+		got := bodyOf(t, tc.src)
+		if !strings.Contains(got, tc.want) {
+			t.Errorf("%q:\n got %s\nwant substring %s", tc.src, got, tc.want)
+		}
+	}
+	f, dl := parseString("type V =\n    Int | String\n")
+	if len(dl) > 0 {
+		t.Fatal(dl)
+	}
+	if got := sexpr(f.Decls[0]); !strings.Contains(got, `(UnionType Alts=[(NamedType Name="Int") (NamedType Name="String")])`) {
+		t.Errorf("multi-line alias: %s", got)
 	}
 }

@@ -266,14 +266,16 @@ func parsePrimary(lex *lexer.PeekingLexer, noLam bool) (*gPrimary, error) {
 			pr.Match = &gMatch{}
 			err = pr.Match.Parse(lex)
 		case isKw(t, "fn"):
-			pr.FnLam, err = p.fnLamP.ParseFromLexer(lex, opt)
+			pr.FnLam = &gFnLambda{}
+			err = pr.FnLam.Parse(lex)
 		case isKw(t, "return"):
 			pr.Return = &gReturn{}
 			err = pr.Return.Parse(lex)
 		case isPunct(t, "%{"):
 			pr.Brace, err = p.braceP.ParseFromLexer(lex, opt)
 		case isKw(t, "receive", "receive_event"):
-			pr.Recv, err = p.recvP.ParseFromLexer(lex, opt)
+			pr.Recv = &gReceive{}
+			err = pr.Recv.Parse(lex)
 		case isKw(t, "for"):
 			pr.For = &gFor{}
 			err = pr.For.Parse(lex)
@@ -300,6 +302,10 @@ func parseParen(lex *lexer.PeekingLexer, noLam bool) (*gParen, error) {
 	g := &gParen{}
 	for !isPunct(lex.Peek(), ")") {
 		eStart := lex.RawCursor()
+		if keywordAsName(lex) {
+			// `(match) -> …`: a keyword where a lambda parameter belongs
+			return nil, unexpected(lex, "GParam")
+		}
 		e := &gParenElem{}
 		var x gExpr
 		if err := x.Parse(lex); err == participle.NextMatch {
@@ -348,6 +354,22 @@ func parseParen(lex *lexer.PeekingLexer, noLam bool) (*gParen, error) {
 	}
 	g.Tokens = lex.Range(start, lex.RawCursor())
 	return g, nil
+}
+
+// keywordAsName reports whether the next token is a keyword standing alone
+// as a parenthesised element (followed by `,`, `)` or `:`), which only makes
+// sense as a misnamed lambda parameter. Keywords that are complete
+// expressions on their own are excluded.
+func keywordAsName(lex *lexer.PeekingLexer) bool {
+	t := lex.Peek()
+	if t.Type != tKeyword || isKw(t, "true", "false", "break", "continue", "return") {
+		return false
+	}
+	cp := lex.MakeCheckpoint()
+	lex.Next()
+	n := lex.Peek()
+	lex.LoadCheckpoint(cp)
+	return isPunct(n, ",") || isPunct(n, ")") || isPunct(n, ":")
 }
 
 func parseList(lex *lexer.PeekingLexer) (*gList, error) {
@@ -1014,6 +1036,10 @@ func (g *gParam) Parse(lex *lexer.PeekingLexer) error {
 		if g.Label != nil {
 			return unexpected(lex, "GPattern")
 		}
+		if lex.Peek().Type == tKeyword {
+			// `fn(match) -> …`: a keyword where a parameter name belongs
+			return unexpected(lex, "GParam")
+		}
 		return participle.NextMatch
 	} else if err != nil {
 		return err
@@ -1058,6 +1084,27 @@ func (g *gIf) Parse(lex *lexer.PeekingLexer) error {
 		if g.Else, err = expectBody(lex); err != nil {
 			return err
 		}
+	}
+	g.Tokens = lex.Range(start, lex.RawCursor())
+	return nil
+}
+
+// Parse implements participle.Parseable for `fn(params) -> body`.
+func (g *gFnLambda) Parse(lex *lexer.PeekingLexer) error {
+	start := lex.RawCursor()
+	if !isKw(lex.Peek(), "fn") {
+		return participle.NextMatch
+	}
+	lex.Next()
+	var err error
+	if g.Params, err = parseParams(lex); err != nil {
+		return err
+	}
+	if err := expectPunct(lex, "->"); err != nil {
+		return err
+	}
+	if g.Body, err = expectBody(lex); err != nil {
+		return err
 	}
 	g.Tokens = lex.Range(start, lex.RawCursor())
 	return nil
@@ -1207,8 +1254,43 @@ func parseArms(lex *lexer.PeekingLexer, next func() error) (block bool, err erro
 		if err != nil {
 			return false, err
 		}
-		if !isPunct(lex.Peek(), ",") {
+		if !isPunct(lex.Peek(), ",") || !armFollowsComma(lex) {
 			return false, nil
+		}
+		lex.Next()
+	}
+}
+
+// armFollowsComma decides, at a `,` after an inline arm, whether another arm
+// follows or the comma belongs to an enclosing list, as in
+// `f(match x: 1 -> a, _ -> b, y)`. The segment after the comma is an arm
+// when it has an `->` at bracket depth 0 before the next `,`, closing
+// bracket or end of line. A segment without an arrow is the enclosing
+// list's next element when a closing bracket of that list follows on the
+// line; otherwise (no enclosing bracket) it is parsed as an arm so that the
+// usual "expected '->'" error is given.
+func armFollowsComma(lex *lexer.PeekingLexer) bool {
+	cp := lex.MakeCheckpoint()
+	defer lex.LoadCheckpoint(cp)
+	lex.Next() // ,
+	depth := 0
+	seg := true // still in the segment right after the comma
+	for {
+		t := lex.Peek()
+		switch {
+		case t.EOF() || t.Type == tNewline && depth == 0:
+			return true
+		case isPunct(t, "(") || isPunct(t, "[") || isPunct(t, "%{") || isPunct(t, "{"):
+			depth++
+		case isPunct(t, ")") || isPunct(t, "]") || isPunct(t, "}"):
+			if depth == 0 {
+				return false
+			}
+			depth--
+		case depth == 0 && isPunct(t, ","):
+			seg = false
+		case depth == 0 && seg && isPunct(t, "->"):
+			return true
 		}
 		lex.Next()
 	}
@@ -1269,6 +1351,38 @@ func (g *gMatch) Parse(lex *lexer.PeekingLexer) error {
 		if err != nil {
 			return err
 		}
+	}
+	g.Tokens = lex.Range(start, lex.RawCursor())
+	return nil
+}
+
+// Parse implements participle.Parseable for `receive:`/`receive_event:`
+// and its arms.
+func (g *gReceive) Parse(lex *lexer.PeekingLexer) error {
+	start := lex.RawCursor()
+	if !isKw(lex.Peek(), "receive", "receive_event") {
+		return participle.NextMatch
+	}
+	g.Kw = lex.Next().Value
+	if err := expectPunct(lex, ":"); err != nil {
+		return err
+	}
+	var arms []*gRecvArm
+	block, err := parseArms(lex, func() error {
+		a := &gRecvArm{}
+		if err := a.Parse(lex); err != nil {
+			return err
+		}
+		arms = append(arms, a)
+		return nil
+	})
+	if block {
+		g.Arms = arms
+	} else {
+		g.Inline = arms
+	}
+	if err != nil {
+		return err
 	}
 	g.Tokens = lex.Range(start, lex.RawCursor())
 	return nil

@@ -56,7 +56,7 @@ type gTypeDecl struct {
 	Name   *gName       `parser:"'type' @@"`
 	Params []string     `parser:"( '(' ( @Ident ( (?! ',' ')') ',' @Ident )* ','? )? ')' )?"`
 	Derive []*gName     `parser:"( 'derive' '(' ( @@ ( (?! ',' ')') ',' @@ )* ','? )? ')' )?"`
-	Alias  *gType       `parser:"( '=' @@"`
+	Alias  *gType       `parser:"( '=' ( Newline Indent @@ Newline Dedent | @@ )"`
 	Colon  bool         `parser:"| @':'"`
 	Lines  []*gTypeLine `parser:"  ( (?= Newline Indent) Newline Indent @@+ Dedent )? )"`
 }

@@ -119,9 +119,7 @@ type parsers struct {
 	// compound constructs to
 	typeDeclP *participle.Parser[gTypeDecl]
 	newtypeP  *participle.Parser[gNewtype]
-	fnLamP    *participle.Parser[gFnLambda]
 	braceP    *participle.Parser[gBrace]
-	recvP     *participle.Parser[gReceive]
 	withP     *participle.Parser[gWith]
 }
 
@@ -147,9 +145,7 @@ func getParsers() *parsers {
 
 			typeDeclP: participle.MustBuild[gTypeDecl](opts...),
 			newtypeP:  participle.MustBuild[gNewtype](opts...),
-			fnLamP:    participle.MustBuild[gFnLambda](opts...),
 			braceP:    participle.MustBuild[gBrace](opts...),
-			recvP:     participle.MustBuild[gReceive](opts...),
 			withP:     participle.MustBuild[gWith](opts...),
 		}
 	})
