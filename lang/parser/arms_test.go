@@ -113,3 +113,33 @@ func TestEdgeForms(t *testing.T) {
 		t.Errorf("multi-line alias: %s", got)
 	}
 }
+
+// TestClauseForms: multi-clause function forms get a diagnostic naming the
+// feature (adjacent clauses without these forms reach the checker, which
+// reports E9003).
+func TestClauseForms(t *testing.T) {
+	tests := []struct{ src, want string }{
+		{"fn f(0) -> Int: 1\n", "1:6: error[E1018]: literal parameter patterns (multi-clause functions)"},
+		{"fn f(-1, x: Int) -> Int: 1\n", "1:6: error[E1018]: literal parameter patterns"},
+		{"fn f(\"a\"): 1\n", "1:6: error[E1018]: literal parameter patterns"},
+		{"fn f(x: Int) -> Int if x > 0: 1\n", "1:21: error[E1018]: function clause guards (multi-clause functions)"},
+		{"pub fn f(x) if x > 0 -> x\n", "1:13: error[E1018]: function clause guards"},
+	}
+	for _, tc := range tests {
+		_, dl := parseString(tc.src)
+		if len(dl) != 1 || !strings.Contains(fmt.Sprint(dl), tc.want) {
+			t.Errorf("%q: got %v, want one diagnostic containing %q", tc.src, dl, tc.want)
+		}
+	}
+	// adjacent clauses without literal patterns or guards parse as two
+	// declarations for the checker to report
+	f, dl := parseString("fn f(x: Int) -> Int: 1\nfn f(y: Int) -> Int: 2\n")
+	if len(dl) != 0 || len(f.Decls) != 2 {
+		t.Errorf("adjacent clauses: %v, %d decls", dl, len(f.Decls))
+	}
+	// lambdas may still take literal patterns (the checker rejects them as
+	// refutable); only declarations are clauses
+	if _, dl := parseString("fn main():\n    let g = (0) -> 1\n"); len(dl) != 0 {
+		t.Errorf("lambda literal param: %v", dl)
+	}
+}

@@ -50,3 +50,7 @@ var (
 
 // ErrRecvTimeout is a receive timeout arm that is not last or not `_ after N`.
 var ErrRecvTimeout = diag.Register("E1017", "a receive timeout arm is not the final arm, or is not written '_ after N ->'")
+
+// ErrClauseForm is a form that only multi-clause functions use (out of
+// scope): a literal parameter pattern or a guard after the parameters.
+var ErrClauseForm = diag.Register("E1018", "a multi-clause function form (a literal parameter pattern or a clause guard), which is not supported")

@@ -300,8 +300,9 @@ func translate(dl *diag.List, f *source.File, toks []lexer.Token, err error) {
 		msg = fmt.Sprintf("expected a field name or tuple index after '.', found %s", describe(t))
 	case t.Type == tPunct && t.Value == "{":
 		msg = "unexpected '{'; blocks are written with ':' and an indented suite"
-	case t.Type == tKeyword && t.Value == "if" && hasPrev && prev.Type == tPunct && prev.Value == ")" && len(toks) > 0 && toks[0].Value == "fn" && !strings.ContainsRune(tokensText(toks[:i]), ':'):
-		msg = "function clause guards (multi-clause functions) are not supported; use match or if in the body"
+	case t.Type == tKeyword && t.Value == "if" && inFnHeader(toks, i):
+		dl.Add(f, ErrClauseForm, tokSpan(t), "function clause guards (multi-clause functions) are not supported; use match or if in the body")
+		return
 	case t.Type == tKeyword && (t.Value == "comptime" || t.Value == "actor" || t.Value == "where" || t.Value == "as"):
 		msg = fmt.Sprintf("'%s' is not supported by this compiler", t.Value)
 	case t.Type == tKeyword && t.Value == "while":
@@ -335,4 +336,34 @@ func translateInterp(dl *diag.List, f *source.File, toks []lexer.Token, err erro
 		return
 	}
 	translate(dl, f, toks, err)
+}
+
+// inFnHeader reports whether token i lies in a function declaration's
+// header: after `fn` (or `pub fn`) and before the header's `:` at bracket
+// depth 0 (parameter annotations are inside the parentheses).
+func inFnHeader(toks []lexer.Token, i int) bool {
+	j := 0
+	if j < len(toks) && toks[j].Type == tKeyword && toks[j].Value == "pub" {
+		j++
+	}
+	if j >= len(toks) || toks[j].Type != tKeyword || toks[j].Value != "fn" {
+		return false
+	}
+	depth := 0
+	for _, t := range toks[j:i] {
+		if t.Type != tPunct && t.Type != tOp {
+			continue
+		}
+		switch t.Value {
+		case "(", "[", "%{":
+			depth++
+		case ")", "]", "}":
+			depth--
+		case ":":
+			if depth == 0 {
+				return false
+			}
+		}
+	}
+	return depth == 0
 }

@@ -107,6 +107,9 @@ func (lw *lowerer) fn(g *gFn) *ast.FnDecl {
 		d.Name, d.NameSpan = g.Name.Name, span(g.Name.Tokens)
 	}
 	for _, p := range g.Params {
+		if q := p.Pat; q != nil && (q.Int != nil || q.Float != nil || q.Str != nil || q.True || q.False || q.Neg != nil) {
+			lw.errorf(ErrClauseForm, span(q.Tokens), "literal parameter patterns (multi-clause functions) are not supported; take a parameter and match on it in the body")
+		}
 		d.Params = append(d.Params, lw.param(p))
 	}
 	switch {
