@@ -1,7 +1,10 @@
 package types
 
 import (
+	"strings"
+
 	"github.com/morrow-lang/morrow/lang/ast"
+	"github.com/morrow-lang/morrow/lang/diag"
 	"github.com/morrow-lang/morrow/lang/source"
 )
 
@@ -117,14 +120,18 @@ func (c *Checker) checkGroup(group []*FuncSig) {
 		c.checkMailbox(ms)
 	}
 	c.mailboxSites = nil
+	c.poisonErroneousInits()
 	c.checkObligations(group)
 	// Unused Result bindings and parameters (§5.2, conservative).
 	for _, o := range c.locals {
-		if !o.result || o.uses > 0 || o.uses < -1<<20 || !containsResult(o.Type) {
+		if !o.result || o.poisoned || o.uses > 0 || o.uses < -1<<20 || !containsResult(o.Type) {
 			continue
 		}
 		if o.isParam {
 			c.errorf(ErrResultUnusedPar, o.Decl.Span(), "Result binding parameter is never used").Hint = "match on it, return it or pass it on"
+		} else if len(o.metaReads) > 0 {
+			c.errorf(ErrResultUnusedLet, o.Decl.Span(), "Result value must be handled; this Result binding is only read for metadata (%s), which does not handle the Result", strings.Join(dedup(o.metaReads), ", ")).Hint =
+				"match on it, use `let Ok(v) = … else:`, `?`, or return it"
 		} else {
 			c.errorf(ErrResultUnusedLet, o.Decl.Span(), "Result value must be handled; this Result binding is never used").Hint =
 				"match on it, use `let Ok(v) = … else:`, `?`, or return it"
@@ -367,6 +374,36 @@ func freeVarsOutsidePid(t Type, out []*TVar) []*TVar {
 			out = freeVarsOutsidePid(a, out)
 		}
 		out = freeVarsOutsidePid(x.Ret, out)
+	}
+	return out
+}
+
+// poisonErroneousInits marks the locals of the current group whose let
+// initializer contains an error: their obligations are follow-ons of that
+// error and are not reported (§9).
+func (c *Checker) poisonErroneousInits() {
+	for _, o := range c.locals {
+		if !o.hasInit || o.poisoned {
+			continue
+		}
+		for _, d := range c.diags {
+			if d.Severity == diag.Error && d.Span.Start >= o.init.Start && d.Span.End <= o.init.End {
+				o.poisoned = true
+				break
+			}
+		}
+	}
+}
+
+// dedup returns xs without repeats, in first-seen order.
+func dedup(xs []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, x := range xs {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
 	}
 	return out
 }

@@ -273,11 +273,16 @@ func (c *Checker) callCtor(x *ast.Call, ct *Ctor, written string) Type {
 }
 
 func (c *Checker) deferRestriction(name string, span source.Span) {
+	if c.fn.deferFlagged {
+		return // one restriction error per defer body (§9)
+	}
 	switch {
 	case strings.HasPrefix(name, "Process."):
 		c.errorf(ErrDeferProcess, span, "process operations are unsupported in deferred cleanup")
+		c.fn.deferFlagged = true
 	case name == "spawn" || name == "send" || name == "supervise" || name == "supervised_current":
 		c.errorf(ErrDeferProcess, span, "actor operations are unsupported in deferred cleanup")
+		c.fn.deferFlagged = true
 	}
 }
 
@@ -461,6 +466,7 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 					c.whenResolved(o.Type, func(t Type) {
 						if containsResult(t) {
 							o.uses--
+							o.metaReads = append(o.metaReads, name)
 						}
 					})
 				}

@@ -78,6 +78,14 @@ type Object struct {
 	owner   *fnCtx // the function or lambda whose body binds a local
 	result  bool   // a Result binding subject to the unused-binding rule
 	isParam bool
+	// init is the span of the let initializer that bound this local; a
+	// local whose initializer has an error gets no obligation errors (§9).
+	init     source.Span
+	hasInit  bool
+	poisoned bool
+	// metaReads names the metadata builtins (List.len …) that read this
+	// local; such reads do not count as uses of a Result (§5.2).
+	metaReads []string
 }
 
 // FuncSig is a top-level function's signature.
@@ -222,20 +230,23 @@ type letRecord struct {
 
 // fnCtx is the state of one function or lambda body.
 type fnCtx struct {
-	parent    *fnCtx
-	sig       *FuncSig // nil for lambdas
-	ret       Type
-	retKnown  bool // return type was annotated (or is main's)
-	isMain    bool
-	isRoot    bool // the library start function, called by the host in the root context
-	loops     int
-	inDefer   bool
-	scope     *scope
-	mailbox   Type     // the mailbox type M, created on first use
-	node      ast.Node // the *ast.FnDecl or *ast.Lambda being checked
-	noActor   bool     // a callback of a library function: no actor context
-	generics  map[string]Type
-	reportedR bool
+	parent   *fnCtx
+	sig      *FuncSig // nil for lambdas
+	ret      Type
+	retKnown bool // return type was annotated (or is main's)
+	isMain   bool
+	isRoot   bool // the library start function, called by the host in the root context
+	loops    int
+	inDefer  bool
+	// deferFlagged: the defer being checked already has its actor/process
+	// restriction error (E6004); one per defer body is enough (§9).
+	deferFlagged bool
+	scope        *scope
+	mailbox      Type     // the mailbox type M, created on first use
+	node         ast.Node // the *ast.FnDecl or *ast.Lambda being checked
+	noActor      bool     // a callback of a library function: no actor context
+	generics     map[string]Type
+	reportedR    bool
 }
 
 type scope struct {

@@ -479,7 +479,27 @@ func TestSpawnAndSend(t *testing.T) {
 	expectDiags(t, "fn w():\n    println(1)\nfn main():\n    let p: Pid(Int) = spawn(w)\n    let r = send(p, \"s\")\n    match r:\n        Ok(_) -> ()\n        Err(_) -> ()\n",
 		"E3001 argument 2 of send: expression type: expected Int, found String")
 	expectDiags(t, "fn w():\n    defer send(Process.self(), 1)\n    println(1)\nfn main():\n    println(1)\n",
-		"E3023 defer requires Unit cleanup", "E6004 actor operations are unsupported in deferred cleanup", "E6004 process operations are unsupported in deferred cleanup")
+		"E6004 actor operations are unsupported in deferred cleanup")
+	// A defer body without actor operations still gets its type error.
+	expectDiags(t, "fn r() -> Result(Int, String): Ok(1)\nfn w():\n    defer r()\n    println(1)\nfn main():\n    println(1)\n",
+		"E3023 defer requires Unit cleanup")
+	// One restriction error per defer: a second defer is reported on its own.
+	expectDiags(t, "fn w():\n    defer Process.trap_exit(true)\n    defer Process.trap_exit(false)\n    println(1)\nfn main():\n    println(1)\n",
+		"E6004 process operations are unsupported in deferred cleanup", "E6004 process operations are unsupported in deferred cleanup")
+}
+
+// Follow-on errors are suppressed (§9).
+func TestFollowOnSuppressed(t *testing.T) {
+	pre := "fn risky() -> Result(Int, String): Ok(1)\n"
+	// `_`-only match on a bound Result: E5005 only, no E5007 at the exit.
+	expectDiags(t, pre+"fn main():\n    let r = risky()\n    match r:\n        _ -> println(1)\n",
+		"E5005 a match whose only arm is '_' does not inspect it")
+	// A binding whose initializer has an error gets no E5002.
+	expectDiags(t, pre+"fn main():\n    let r = risky(1)\n    println(1)\n", "E3011 too many arguments")
+	// The bad operand of `not` is the error; `==` on its result is not.
+	expectDiags(t, "fn main():\n    println(not 1 == 2)\n", "E3001 operand of 'not'")
+	// A correct `not` still composes with `==`.
+	expectDiags(t, "fn main():\n    println(not true == false)\n")
 }
 
 func TestOrderingHasNoShow(t *testing.T) {
@@ -585,7 +605,8 @@ func TestNestedResultObligations(t *testing.T) {
 
 func TestMetadataDoesNotHandle(t *testing.T) {
 	pre := "fn risky() -> Result(Int, String): Ok(1)\n"
-	expectDiags(t, pre+"fn main():\n    let rs = [risky()]\n    println(List.len(rs))\n", "E5002 this Result binding is never used")
+	expectDiags(t, pre+"fn main():\n    let rs = [risky()]\n    println(List.len(rs))\n",
+		"E5002 Result value must be handled; this Result binding is only read for metadata (List.len), which does not handle the Result")
 	expectDiags(t, pre+"fn main():\n    let xs = [1]\n    println(List.len(xs))\n")
 }
 

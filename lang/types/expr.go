@@ -618,7 +618,11 @@ func (c *Checker) unary(x *ast.Unary) Type {
 	t := c.expr(x.X, nil)
 	switch x.Op {
 	case "not":
-		c.expect(spanOf(x.X), t, BoolT, "operand of 'not': expression type")
+		if !c.expect(spanOf(x.X), t, BoolT, "operand of 'not': expression type") {
+			// Already reported: the result is unknown, so that an enclosing
+			// operator does not report a follow-on error (§9).
+			return Invalid
+		}
 		return BoolT
 	case "~~~":
 		c.expect(spanOf(x.X), t, IntT, "operand of '~~~': expression type")
@@ -1037,15 +1041,8 @@ func (c *Checker) match(x *ast.Match, hint Type) Type {
 	subj := x.Subject.Span()
 	c.deferred = append(c.deferred, func() { c.checkArms(arms, st, true, subj) })
 	c.deferred = append(c.deferred, func() {
-		if !isResult(st) || hasInvalid(st) {
+		if !wildcardOnlyResultMatch(st, arms) {
 			return
-		}
-		for _, a := range arms {
-			switch a.Pattern.(type) {
-			case *ast.WildcardPat, *ast.BindPat, nil:
-			default:
-				return
-			}
 		}
 		c.errorf(ErrResultWildcard, subj, "Result value must be handled; a match whose only arm is '_' does not inspect it").Hint =
 			"match on Ok(…) and Err(…)"
@@ -1092,8 +1089,9 @@ func (c *Checker) receive(x *ast.Receive, hint Type) Type {
 		c.errorf(ErrReceiveInMain, x.Span(), "receive requires an actor context").Notes =
 			[]string{"callbacks of List, Option and Result functions run without a mailbox"}
 	}
-	if c.fn.inDefer {
+	if c.fn.inDefer && !c.fn.deferFlagged {
 		c.errorf(ErrDeferProcess, x.Span(), "actor receive cannot occur in defer")
+		c.fn.deferFlagged = true
 	}
 	total := len(x.Arms)
 	if x.After != nil {
@@ -1224,4 +1222,21 @@ func (c *Checker) with(x *ast.With, hint Type) Type {
 		})
 	}
 	return acc
+}
+
+// wildcardOnlyResultMatch reports whether a match on a subject of type st
+// never tests the tag of a Result: every arm is `_` or a plain binding
+// (E5005, §5.2).
+func wildcardOnlyResultMatch(st Type, arms []*ast.Arm) bool {
+	if !isResult(st) || hasInvalid(st) {
+		return false
+	}
+	for _, a := range arms {
+		switch a.Pattern.(type) {
+		case *ast.WildcardPat, *ast.BindPat, nil:
+		default:
+			return false
+		}
+	}
+	return true
 }

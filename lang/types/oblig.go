@@ -217,7 +217,7 @@ func (a *oblFn) exit(sp source.Span, st oblState, atEnd bool) {
 	var pending []*Object
 	for o := range st {
 		a.leaked[o] = true
-		if o.uses == 0 || a.reported[o] {
+		if o.uses == 0 || a.reported[o] || o.poisoned {
 			continue // never used: the unused-binding rule reports it
 		}
 		pending = append(pending, o)
@@ -466,6 +466,17 @@ func (a *oblFn) match(x *ast.Match, st oblState, consume bool) oblState {
 			inspects = true
 		}
 	}
+	// A match whose arms are all `_` or bindings on a Result is reported as
+	// such (E5005); the obligation it leaves pending is not reported again
+	// at the exits (§9: follow-on).
+	wildOnly := wildcardOnlyResultMatch(a.c.info.Types[x.Subject], x.Arms)
+	if wildOnly {
+		if id, ok := unparen(x.Subject).(*ast.Ident); ok {
+			if o := a.c.info.Uses[id]; a.c.tracked(o) {
+				a.reported[o] = true
+			}
+		}
+	}
 	st = a.eval(x.Subject, st, inspects)
 	if st == nil {
 		return nil
@@ -473,6 +484,13 @@ func (a *oblFn) match(x *ast.Match, st oblState, consume bool) oblState {
 	var out oblState
 	for _, arm := range x.Arms {
 		s := st.clone(a)
+		if wildOnly {
+			patBinds(arm.Pattern, func(p ast.Pattern) {
+				if o := a.c.info.Defs[p]; a.c.tracked(o) {
+					a.reported[o] = true
+				}
+			})
+		}
 		a.bind(arm.Pattern, s)
 		s = a.eval(arm.Guard, s, false)
 		out = a.join(out, a.eval(arm.Body, s, consume))
@@ -656,7 +674,7 @@ func (a *oblFn) captures(l *ast.Lambda, st oblState) {
 			return
 		}
 		o := a.c.info.Uses[id]
-		if !a.c.tracked(o) || !st[o] || seen[o] {
+		if !a.c.tracked(o) || !st[o] || seen[o] || o.poisoned {
 			return
 		}
 		seen[o] = true
@@ -699,4 +717,14 @@ func (a *oblFn) onlyResultPart(base ast.Expr, part ast.Expr) bool {
 		return false
 	}
 	return n == 1
+}
+
+func unparen(e ast.Expr) ast.Expr {
+	for {
+		p, ok := e.(*ast.Paren)
+		if !ok {
+			return e
+		}
+		e = p.X
+	}
 }

@@ -99,6 +99,14 @@ func (c *Checker) let(s *ast.LetStmt) Type {
 	}
 	pat := s.Pattern
 	c.deferred = append(c.deferred, func() { c.checkNestedWildcards(pat, 0) })
+	if !isNilExpr(s.Value) {
+		init := spanOf(s.Value)
+		patBinds(s.Pattern, func(n ast.Pattern) {
+			if o := c.info.Defs[n]; o != nil && o.Kind == ObjLocal {
+				o.init, o.hasInit = init, true
+			}
+		})
+	}
 	if bp, ok := s.Pattern.(*ast.BindPat); ok {
 		if o := c.info.Defs[bp]; o != nil {
 			o.result = s.Else == nil
@@ -139,16 +147,42 @@ func hasLiteral(p ast.Pattern) bool {
 
 func (c *Checker) deferStmt(s *ast.DeferStmt) {
 	c.deferExprs = append(c.deferExprs, s.X)
-	saved := c.fn.inDefer
-	c.fn.inDefer = true
+	saved, savedFlag := c.fn.inDefer, c.fn.deferFlagged
+	c.fn.inDefer, c.fn.deferFlagged = true, false
 	t := c.expr(s.X, UnitT)
-	c.fn.inDefer = saved
+	flagged := c.fn.deferFlagged
+	c.fn.inDefer, c.fn.deferFlagged = saved, savedFlag
 	switch r := Resolve(t).(type) {
 	case *TVar:
 		unify(r, UnitT)
 	default:
-		if !isBasic(r, KUnit) && !isNever(r) && !hasInvalid(r) {
+		// A body already rejected for its actor/process operation gets
+		// no second error for its type (§9: follow-on).
+		if !flagged && !isBasic(r, KUnit) && !isNever(r) && !hasInvalid(r) {
 			c.errorf(ErrDeferType, spanOf(s.X), "defer requires Unit cleanup: expression type: expected (), found %s", Zonk(t))
+		}
+	}
+}
+
+// patBinds calls f for every binding site (BindPat, TypedPat) in p.
+func patBinds(p ast.Pattern, f func(ast.Pattern)) {
+	switch x := p.(type) {
+	case *ast.BindPat:
+		f(x)
+	case *ast.TypedPat:
+		f(x)
+	case *ast.TuplePat:
+		for _, e := range x.Elems {
+			patBinds(e, f)
+		}
+	case *ast.ListPat:
+		for _, e := range x.Elems {
+			patBinds(e, f)
+		}
+		patBinds(x.Rest, f)
+	case *ast.CtorPat:
+		for _, e := range x.Args {
+			patBinds(e, f)
 		}
 	}
 }
