@@ -127,7 +127,9 @@ func (c *Checker) checkGroup(group []*FuncSig) {
 		if !o.result || o.poisoned || o.uses > 0 || o.uses < -1<<20 || !containsResult(o.Type) {
 			continue
 		}
-		if o.isParam {
+		if o.isParam && len(o.metaReads) > 0 {
+			c.errorf(ErrResultUnusedPar, o.Decl.Span(), "Result binding parameter is never used except for metadata (%s), which does not handle the Result", strings.Join(dedup(o.metaReads), ", ")).Hint = "match on it, return it or pass it on"
+		} else if o.isParam {
 			c.errorf(ErrResultUnusedPar, o.Decl.Span(), "Result binding parameter is never used").Hint = "match on it, return it or pass it on"
 		} else if len(o.metaReads) > 0 {
 			c.errorf(ErrResultUnusedLet, o.Decl.Span(), "Result value must be handled; this Result binding is only read for metadata (%s), which does not handle the Result", strings.Join(dedup(o.metaReads), ", ")).Hint =

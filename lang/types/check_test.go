@@ -608,6 +608,8 @@ func TestMetadataDoesNotHandle(t *testing.T) {
 	expectDiags(t, pre+"fn main():\n    let rs = [risky()]\n    println(List.len(rs))\n",
 		"E5002 Result value must be handled; this Result binding is only read for metadata (List.len), which does not handle the Result")
 	expectDiags(t, pre+"fn main():\n    let xs = [1]\n    println(List.len(xs))\n")
+	expectDiags(t, pre+"fn count(rs: List(Result(Int, String))) -> Int:\n    List.len(rs)\nfn main():\n    println(count([]))\n",
+		"E5003 Result binding parameter is never used except for metadata (List.len), which does not handle the Result")
 }
 
 func TestObligationExitPaths(t *testing.T) {
