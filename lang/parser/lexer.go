@@ -151,11 +151,24 @@ func (s *scanner) lexAll() []tok {
 	if len(s.src) >= 3 && s.src[0] == 0xEF && s.src[1] == 0xBB && s.src[2] == 0xBF {
 		s.pos, s.lineOff = 3, 3 // a UTF-8 byte order mark is not part of the text
 	}
-	out := make([]tok, 0, len(s.src)/4+8)
+	// Token density varies from about one token per 10 bytes (commented
+	// code) to one per 2. Start at one per 4 and, when full, size the slice
+	// from the density seen so far instead of append's repeated 1.25x
+	// steps (each a large zeroed allocation and a copy).
+	out := make([]tok, 0, len(s.src)/4+16)
 	for {
 		t, ok := s.next(false)
 		if !ok {
 			break
+		}
+		if len(out) == cap(out) {
+			est := len(out) + 16
+			if s.pos > 0 && s.pos < len(s.src) {
+				est = len(out)*len(s.src)/s.pos + len(out)/8 + 16
+			}
+			grown := make([]tok, len(out), est)
+			copy(grown, out)
+			out = grown
 		}
 		out = append(out, t)
 	}

@@ -284,11 +284,7 @@ func (p *parsers) parseChunk(toks []lexer.Token) (g *gChunk, err error) {
 		}
 	}()
 	eof := lexer.Token{Type: lexer.EOF, Pos: toks[len(toks)-1].Pos}
-	pl, err := lexer.Upgrade(&sliceLexer{toks: toks, eof: eof})
-	if err != nil {
-		return nil, err
-	}
-	return p.chunk.ParseFromLexer(pl)
+	return p.chunk.ParseFromLexer(newPeeking(toks, eof))
 }
 
 // recoverStatements looks for more syntax errors in a declaration whose
@@ -350,11 +346,7 @@ func (lw *lowerer) parseStatement(toks []lexer.Token) {
 			}
 		}()
 		eof := lexer.Token{Type: lexer.EOF, Pos: toks[len(toks)-1].Pos}
-		var pl *lexer.PeekingLexer
-		pl, err = lexer.Upgrade(&sliceLexer{toks: toks, eof: eof})
-		if err == nil {
-			g, err = lw.p.stmt.ParseFromLexer(pl)
-		}
+		g, err = lw.p.stmt.ParseFromLexer(newPeeking(toks, eof))
 	}()
 	if err != nil {
 		translate(lw.diags, lw.f, toks, err)
@@ -386,11 +378,7 @@ func (p *parsers) interp(lw *lowerer, part strPart) (x ast.Expr) {
 				err = &participle.ParseError{Msg: fmt.Sprint(r), Pos: toks[0].Pos}
 			}
 		}()
-		var pl *lexer.PeekingLexer
-		pl, err = lexer.Upgrade(&sliceLexer{toks: toks, eof: eof})
-		if err == nil {
-			g, err = p.expr.ParseFromLexer(pl)
-		}
+		g, err = p.expr.ParseFromLexer(newPeeking(toks, eof))
 	}()
 	if err != nil {
 		translateInterp(lw.diags, lw.f, toks, err)
