@@ -136,6 +136,10 @@ func parsePostfix(lex *lexer.PeekingLexer, noLam bool) (*gPostfix, error) {
 	pf := &gPostfix{X: pr}
 	for {
 		t := lex.Peek()
+		if !isPunct(t, "(") && !isPunct(t, ".") && !isPunct(t, "[") && !isPunct(t, "?") {
+			pf.Tokens = lex.Range(start, lex.RawCursor())
+			return pf, nil
+		}
 		sStart := lex.RawCursor()
 		s := &gSuffix{}
 		switch {
@@ -221,6 +225,9 @@ func parseCallArgs(lex *lexer.PeekingLexer) (*gCallArgs, error) {
 	return c, nil
 }
 
+// parsePrimary parses one primary. Its *string fields (and the pattern
+// literals') point at the Value of the token in the lexer's slice, which is
+// never modified once built, instead of at a fresh copy of the string.
 func parsePrimary(lex *lexer.PeekingLexer, noLam bool) (*gPrimary, error) {
 	start := lex.RawCursor()
 	t := lex.Peek()
@@ -228,17 +235,13 @@ func parsePrimary(lex *lexer.PeekingLexer, noLam bool) (*gPrimary, error) {
 	var err error
 	switch {
 	case t.Type == tIdent || isKw(t, "spawn", "send"):
-		v := lex.Next().Value
-		pr.Name = &v
+		pr.Name = &lex.Next().Value
 	case t.Type == tInt:
-		v := lex.Next().Value
-		pr.Int = &v
+		pr.Int = &lex.Next().Value
 	case t.Type == tString:
-		v := lex.Next().Value
-		pr.Str = &v
+		pr.Str = &lex.Next().Value
 	case t.Type == tFloat:
-		v := lex.Next().Value
-		pr.Float = &v
+		pr.Float = &lex.Next().Value
 	case isKw(t, "true"):
 		lex.Next()
 		pr.True = true
@@ -742,25 +745,20 @@ func (g *gPattern) Parse(lex *lexer.PeekingLexer) error {
 		n := &gNegLit{}
 		switch v := lex.Peek(); v.Type {
 		case tInt:
-			s := lex.Next().Value
-			n.Int = &s
+			n.Int = &lex.Next().Value
 		case tFloat:
-			s := lex.Next().Value
-			n.Float = &s
+			n.Float = &lex.Next().Value
 		default:
 			return unexpected(lex, "(<int> | <float>)")
 		}
 		n.Tokens = lex.Range(start, lex.RawCursor())
 		g.Neg = n
 	case t.Type == tInt:
-		s := lex.Next().Value
-		g.Int = &s
+		g.Int = &lex.Next().Value
 	case t.Type == tFloat:
-		s := lex.Next().Value
-		g.Float = &s
+		g.Float = &lex.Next().Value
 	case t.Type == tString:
-		s := lex.Next().Value
-		g.Str = &s
+		g.Str = &lex.Next().Value
 	case isKw(t, "true"):
 		lex.Next()
 		g.True = true
