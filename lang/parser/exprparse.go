@@ -11,10 +11,10 @@ import (
 // expression grammar — operator chains, unary operators, postfix suffixes,
 // call arguments, names, literals, parentheses and lists — is matched by
 // hand here, straight from participle's token stream, into the same
-// grammar structs the struct tags in grammar.go describe. Compound
-// primaries (if, match, receive, for, return, with, fn-lambdas, %{…}) and
-// nested bodies and types are handed back to participle parsers for their
-// structs, so the grammar stays one participle grammar.
+// grammar structs the struct tags in grammar.go describe. The compound
+// primaries with and %{…} are handed back to participle parsers for their
+// structs, so the grammar stays one participle grammar; if, match,
+// receive, for, return and fn-lambdas are matched by hand further down.
 //
 // Contract with participle: Parse returns NextMatch without consuming
 // anything when the next token cannot start an expression; any other error
@@ -871,8 +871,8 @@ func (g *gPattern) Parse(lex *lexer.PeekingLexer) error {
 }
 
 // Declarations headers, parameters and the common compound expressions
-// (if, match, for, return) are matched by hand; type, newtype, receive,
-// with, fn-lambdas and %{…} stay with participle's struct grammar.
+// (if, match, receive, for, return, fn-lambdas) are matched by hand; type,
+// newtype, with and %{…} stay with participle's struct grammar.
 
 // expectExpr parses a required expression.
 func expectExpr(lex *lexer.PeekingLexer) (*gExpr, error) {

@@ -13,8 +13,9 @@ import "github.com/alecthomas/participle/v2/lexer"
 //
 // Structs whose type implements participle.Parseable (gDecl, gFn, gParam,
 // gBody, gBlock, gStmt, gLet, gExpr, gIf, gMatch, gArm, gArmPat, gCondArm,
-// gFor, gReturn, gType, gPattern; see exprparse.go) are matched by hand,
-// and so are the structs only they build (gUnary, gPostfix, gSuffix, …).
+// gFor, gReturn, gType, gPattern, gReceive, gRecvArm, gFnLambda; see
+// exprparse.go) are matched by hand, and so are the structs only they
+// build (gUnary, gPostfix, gSuffix, …).
 // Their tags are not used by participle; they document the grammar the
 // hand-written matcher implements, which the tests pin down.
 

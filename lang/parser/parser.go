@@ -23,11 +23,14 @@
 //     grammar runs with lookahead 0 and explicit (?= …)/(?! …) groups, so a
 //     failure after consuming a token is final and reported where it
 //     happened. The high-traffic productions (declaration headers,
-//     parameters, statements, bodies, expressions, if/match/for/return,
-//     types and patterns) implement participle.Parseable and are matched
-//     by hand in exprparse.go, on participle's own token stream and into
-//     the same grammar structs; participle keeps the rest (type and newtype
-//     bodies, receive, with, fn-lambdas, %{…}) and the overall control.
+//     parameters, statements, bodies, expressions, if/match/receive/for/
+//     return, fn-lambdas, types and patterns) implement participle.Parseable
+//     and are matched by hand in exprparse.go, on participle's own token
+//     stream and into the same grammar structs; participle keeps the rest
+//     (type and newtype bodies, with, %{…}) and the overall control. An
+//     arm's `->` always ends the guard or condition before it: there a
+//     parenthesised operand is never a lambda, and in an arm's type
+//     annotation `(A, B)` before the arm arrow is a tuple type.
 //     This made parsing about ten times faster. Participle's error is
 //     translated into user words (errors.go). A declaration whose range
 //     already has a lexical error gets no syntax error (follow-on
