@@ -341,6 +341,7 @@ func (p *Process) SkipCleanup() bool {
 func (inv *Invocation) Monitor(owner, target *Process) (value.Value, bool) {
 	if target == owner {
 		ref := &process.MonitorRef{Epoch: inv.Epoch, Serial: inv.serial.Add(1), Owner: owner.Handle}
+		inv.trace("monitor %d -> %d ref %d (self, inert)", owner.Gen(), owner.Gen(), ref.Serial)
 		return process.RefValue(ref), true // inert
 	}
 	owner.mu.Lock()

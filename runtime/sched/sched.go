@@ -35,7 +35,8 @@
 // lifecycle event is written, processes named by their generation
 // (logical process numbers: the root is 1): "spawn N by P" (or "spawn 1
 // root", "spawn N supervised restart of M"), "discard N (ResourceLimit)"
-// (a spawn_monitor/spawn_link rolled back), "monitor A -> B ref R",
+// (a spawn_monitor/spawn_link rolled back), "monitor A -> B ref R" (and
+// "monitor A -> A ref R (self, inert)" for a self-monitor),
 // "demonitor A ref R", "link A <-> B", "unlink A <-> B", "exit signal A
 // -> B REASON" (with " (direct)" for signal_exit), "down A -> B REASON"
 // and "retire N REASON". At one scheduler the trace is deterministic

@@ -29,7 +29,7 @@ func TestTraceGolden(t *testing.T) {
 		if res.Report != "" {
 			t.Fatalf("report %q", res.Report)
 		}
-		if want := "down Shutdown\nexit Killed\ndown of a dead process NoProcess\nexit Failure(\"boom\")\n"; out != want {
+		if want := "down Shutdown\nexit Killed\ndown of a dead process NoProcess\nexit Failure(\"boom\")\nself demonitor false\n"; out != want {
 			t.Fatalf("stdout %q, want %q", out, want)
 		}
 		if i == 0 {
