@@ -27,7 +27,7 @@ func TestCLIDocCoversEveryFlag(t *testing.T) {
 			t.Errorf("docs/cli.md does not mention morrow run --%s", m[1])
 		}
 	}
-	for _, v := range []string{"MORROW_SCHEDULERS", "MORROW_WORK_STEALING", "MORROW_REDUCTIONS"} {
+	for _, v := range []string{"MORROW_SCHEDULERS", "MORROW_WORK_STEALING", "MORROW_REDUCTIONS", "MORROW_MAX_PROCESSES", "MORROW_MEMORY_BUDGET"} {
 		if !strings.Contains(doc, v) {
 			t.Errorf("docs/cli.md does not mention %s", v)
 		}
