@@ -16,6 +16,14 @@
 // on stderr, so stdout and stderr interleave in a sane order and nothing
 // is lost when the program faults.
 //
+// Resource governor (RUNTIME.md §3): Options.MaxProcesses (default the
+// reference 1,024 live actors, Unlimited for none) is checked on every
+// spawn of every kind; Options.MemoryBudget (default 64 MiB) is the
+// logical budget of LANGUAGE.md §7.5; Options.MaxQueued raises the
+// invocation's 65,536 queued user messages. The runner exposes the first
+// two as --max-processes and --memory-budget; the benchmarks raise all
+// three.
+//
 // Cancellation: when ctx is cancelled the schedulers stop at their next
 // safe point (parked schedulers are woken), the cleanup (defer) of the
 // root and of every live process runs, and Run returns 130.
