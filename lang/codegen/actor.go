@@ -145,27 +145,14 @@ func (fs *fnState) receive(r *ast.Receive, tail bool) error {
 			}
 		}
 		if arm.Guard != nil {
-			if err := fs.expr(arm.Guard); err != nil {
-				fs.pop()
+			if err := fs.armTest(arm.Guard, next); err != nil {
 				return err
 			}
-			fs.jump(bytecode.JUMP_IF_FALSE, next)
 		}
 		fs.emit(bytecode.RECV_TAKE, 0, 0)
-		var err error
-		if tail {
-			err = fs.returnExpr(arm.Body)
-		} else {
-			err = fs.expr(arm.Body)
-			if err == nil {
-				fs.jump(bytecode.JUMP, end)
-			}
-		}
-		fs.pop()
-		if err != nil {
+		if err := fs.armBody(arm.Body, tail, end, before); err != nil {
 			return err
 		}
-		fs.depth = before
 		if len(next.uses) == 0 {
 			exhaustive = true
 			break
@@ -194,14 +181,6 @@ func (fs *fnState) receive(r *ast.Receive, tail bool) error {
 			fs.depth = before + 1 // FAIL never falls through; keep the join depth
 		}
 	}
-	if tail {
-		fs.depth = 0
-		return nil
-	}
-	fs.place(end)
-	fs.depth = before + 1
-	if fs.depth > fs.fn.MaxStack {
-		fs.fn.MaxStack = fs.depth
-	}
+	fs.joinArms(end, before, tail)
 	return nil
 }

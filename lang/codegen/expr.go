@@ -545,11 +545,9 @@ func (fs *fnState) arms(subj int, arms []*ast.Arm, tail bool) error {
 		fs.push()
 		switch {
 		case arm.Cond != nil:
-			if err := fs.expr(arm.Cond); err != nil {
-				fs.pop()
+			if err := fs.armTest(arm.Cond, next); err != nil {
 				return err
 			}
-			fs.jump(bytecode.JUMP_IF_FALSE, next)
 		case arm.Pattern != nil && subj >= 0:
 			if err := fs.compilePattern(arm.Pattern, subj, next); err != nil {
 				fs.pop()
@@ -557,26 +555,13 @@ func (fs *fnState) arms(subj int, arms []*ast.Arm, tail bool) error {
 			}
 		}
 		if arm.Guard != nil {
-			if err := fs.expr(arm.Guard); err != nil {
-				fs.pop()
+			if err := fs.armTest(arm.Guard, next); err != nil {
 				return err
 			}
-			fs.jump(bytecode.JUMP_IF_FALSE, next)
 		}
-		var err error
-		if tail {
-			err = fs.returnExpr(arm.Body)
-		} else {
-			err = fs.expr(arm.Body)
-			if err == nil {
-				fs.jump(bytecode.JUMP, end)
-			}
-		}
-		fs.pop()
-		if err != nil {
+		if err := fs.armBody(arm.Body, tail, end, before); err != nil {
 			return err
 		}
-		fs.depth = before
 		if len(next.uses) == 0 {
 			exhaustive = true // an unconditional arm: later arms are unreachable
 			break
@@ -586,15 +571,57 @@ func (fs *fnState) arms(subj int, arms []*ast.Arm, tail bool) error {
 	if !exhaustive {
 		fs.fail("no match arm matched")
 	}
+	fs.joinArms(end, before, tail)
+	return nil
+}
+
+// joinArms ends a construct whose arms each leave one value on the
+// stack above depth before and jump to end. In tail mode every arm has
+// returned, so nothing follows and the depth is 0.
+func (fs *fnState) joinArms(end *label, before int, tail bool) {
 	if tail {
 		fs.depth = 0
-		return nil
+		return
 	}
 	fs.place(end)
 	fs.depth = before + 1
 	if fs.depth > fs.fn.MaxStack {
 		fs.fn.MaxStack = fs.depth
 	}
+}
+
+// armTest compiles an arm's condition or guard, in the arm's scope
+// opened by push, and jumps to next when it is false. On an error it
+// closes that scope.
+func (fs *fnState) armTest(cond ast.Expr, next *label) error {
+	if err := fs.expr(cond); err != nil {
+		fs.pop()
+		return err
+	}
+	fs.jump(bytecode.JUMP_IF_FALSE, next)
+	return nil
+}
+
+// armBody compiles the body that ends a scope opened by push (a match,
+// receive or else arm, or a with chain's body): in tail mode it returns
+// the body's value, otherwise it jumps to end with the value pushed.
+// Then it closes the scope and, on success, resets the stack depth to
+// before for the code that follows (the next arm or the failure path).
+func (fs *fnState) armBody(body ast.Expr, tail bool, end *label, before int) error {
+	var err error
+	if tail {
+		err = fs.returnExpr(body)
+	} else {
+		err = fs.expr(body)
+		if err == nil {
+			fs.jump(bytecode.JUMP, end)
+		}
+	}
+	fs.pop()
+	if err != nil {
+		return err
+	}
+	fs.depth = before
 	return nil
 }
 
@@ -686,20 +713,10 @@ func (fs *fnState) with(w *ast.With, tail bool) error {
 		}
 	}
 	end := fs.newLabel()
-	var err error
-	if tail {
-		err = fs.returnExpr(w.Body)
-	} else {
-		err = fs.expr(w.Body)
-		if err == nil {
-			fs.jump(bytecode.JUMP, end)
-		}
-	}
-	fs.pop()
+	err := fs.armBody(w.Body, tail, end, before)
 	if err != nil {
 		return err
 	}
-	fs.depth = before
 	fs.place(fail)
 	if len(w.ElseArms) > 0 {
 		err = fs.arms(failed, w.ElseArms, tail)

@@ -1,6 +1,7 @@
 package vm
 
 import (
+	"cmp"
 	"math"
 	"strings"
 
@@ -124,40 +125,28 @@ func order(op bytecode.Opcode, x, y value.Value) (bool, *Fault) {
 	}
 	switch x.K {
 	case value.KInt:
-		a, b := x.N, y.N
-		switch op {
-		case bytecode.LT:
-			return a < b, nil
-		case bytecode.LE:
-			return a <= b, nil
-		case bytecode.GT:
-			return a > b, nil
-		}
-		return a >= b, nil
+		return compareOrdered(op, x.N, y.N), nil
 	case value.KFloat:
-		a, b := x.AsFloat(), y.AsFloat()
-		switch op {
-		case bytecode.LT:
-			return a < b, nil
-		case bytecode.LE:
-			return a <= b, nil
-		case bytecode.GT:
-			return a > b, nil
-		}
-		return a >= b, nil
+		return compareOrdered(op, x.AsFloat(), y.AsFloat()), nil
 	case value.KString:
-		a, b := x.AsString(), y.AsString()
-		switch op {
-		case bytecode.LT:
-			return a < b, nil
-		case bytecode.LE:
-			return a <= b, nil
-		case bytecode.GT:
-			return a > b, nil
-		}
-		return a >= b, nil
+		return compareOrdered(op, x.AsString(), y.AsString()), nil
 	}
 	return false, internalFault("%s of %s values", op, x.K)
+}
+
+// compareOrdered applies the ordering op (LT, LE, GT, otherwise GE) to
+// a and b with Go's operators, so a NaN operand makes every comparison
+// false.
+func compareOrdered[T cmp.Ordered](op bytecode.Opcode, a, b T) bool {
+	switch op {
+	case bytecode.LT:
+		return a < b
+	case bytecode.LE:
+		return a <= b
+	case bytecode.GT:
+		return a > b
+	}
+	return a >= b
 }
 
 // member is `x in xs` for a List (by ==) or an Int Range.
