@@ -40,6 +40,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/morrow-lang/morrow/cmd/morrow/internal/load"
+	"github.com/morrow-lang/morrow/internal/cli"
 	"github.com/morrow-lang/morrow/lang/compiler"
 	"github.com/morrow-lang/morrow/lang/diag"
 	"github.com/morrow-lang/morrow/runtime/bytecode"
@@ -50,12 +51,10 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
-// Exit statuses of the runner itself; a program's own status is
-// forwarded unchanged.
+// Exit statuses of the runner on a signal; a program's own status is
+// forwarded unchanged. The others (cli.ExitOK, cli.ExitError,
+// cli.ExitUsage) are shared with morrowc.
 const (
-	exitOK      = 0
-	exitError   = 1
-	exitUsage   = 2
 	exitSIGINT  = 130
 	exitSIGTERM = 143
 )
@@ -73,10 +72,6 @@ const faultResourceLimit = "actor resource limit exceeded"
 // graceAfterSignal is how long the runner waits for a cancelled program
 // to finish its cleanup before giving up on it (a variable for tests).
 var graceAfterSignal = 5 * time.Second
-
-type exitStatus int
-
-func (e exitStatus) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
 
 type usageError struct{ msg string }
 
@@ -98,43 +93,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 func runEnv(args []string, e *env) int {
-	root := &cobra.Command{
-		Use:   "morrow",
-		Short: "Run Morrow programs",
-		Long: "morrow runs Morrow programs, from source (.mr, compiled in memory) or from\n" +
+	root := cli.NewRoot("morrow", "Run Morrow programs",
+		"morrow runs Morrow programs, from source (.mr, compiled in memory) or from\n"+
 			"bytecode built by `morrowc build` (.mrb).",
-		Version:       "0.1.0",
-		SilenceErrors: true,
-		SilenceUsage:  true,
-		Args:          cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return &usageError{"missing command (run)"}
-		},
-	}
-	root.CompletionOptions.DisableDefaultCmd = true
+		"missing command (run)")
 	root.AddCommand(newRun(e))
-	root.SetArgs(args)
-	root.SetIn(e.stdin)
-	root.SetOut(e.stdout)
-	root.SetErr(e.stderr)
-	cmd, err := root.ExecuteC()
-	if err == nil {
-		return exitOK
-	}
-	var st exitStatus
-	if errors.As(err, &st) {
-		return int(st)
-	}
-	if cmd == nil {
-		cmd = root
-	}
-	fmt.Fprintf(e.stderr, "morrow: %s\n", oneLine(err.Error()))
-	fmt.Fprintf(e.stderr, "Run '%s --help' for usage.\n", cmd.CommandPath())
-	return exitUsage
-}
-
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
+	return cli.Execute(root, args, e.stdin, e.stdout, e.stderr)
 }
 
 // runFlags are the settings of `morrow run`.
@@ -273,14 +237,14 @@ func runProgram(cmd *cobra.Command, e *env, f *runFlags, path string) error {
 		var ce *configError
 		if errors.As(err, &ce) {
 			fmt.Fprintf(e.stderr, "morrow: runtime error: %s\nmorrow: %s\n", faultResourceLimit, ce.msg)
-			return exitStatus(exitError)
+			return cli.ExitStatus(cli.ExitError)
 		}
 		return err
 	}
 
 	p, status := loadProgram(e, path, mode)
 	if p == nil {
-		return exitStatus(status)
+		return cli.ExitStatus(status)
 	}
 
 	out := newOutputs(e.stdout, e.stderr)
@@ -289,15 +253,15 @@ func runProgram(cmd *cobra.Command, e *env, f *runFlags, path string) error {
 	if f.trace != "" {
 		tw, closeTrace, err := openTrace(f.trace, opts.Stderr)
 		if err != nil {
-			fmt.Fprintf(opts.Stderr, "morrow: cannot create trace file %s: %s\n", f.trace, oneLine(err.Error()))
-			return exitStatus(exitError)
+			fmt.Fprintf(opts.Stderr, "morrow: cannot create trace file %s: %s\n", f.trace, cli.OneLine(err.Error()))
+			return cli.ExitStatus(cli.ExitError)
 		}
 		defer closeTrace()
 		opts.Trace = tw
 	}
 	code := execute(e, p, opts, out)
-	if code != exitOK {
-		return exitStatus(code)
+	if code != cli.ExitOK {
+		return cli.ExitStatus(code)
 	}
 	return nil
 }
@@ -308,15 +272,15 @@ func loadProgram(e *env, path string, mode diag.ColorMode) (*bytecode.Program, i
 	if filepath.Ext(path) == ".mrb" {
 		data, err := os.ReadFile(path)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "morrow: cannot read %s: %s\n", path, oneLine(pathErr(err)))
-			return nil, exitError
+			fmt.Fprintf(e.stderr, "morrow: cannot read %s: %s\n", path, cli.OneLine(pathErr(err)))
+			return nil, cli.ExitError
 		}
 		p, err := load.Bytecode(path, data)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "morrow: %s\n", oneLine(err.Error()))
-			return nil, exitError
+			fmt.Fprintf(e.stderr, "morrow: %s\n", cli.OneLine(err.Error()))
+			return nil, cli.ExitError
 		}
-		return p, exitOK
+		return p, cli.ExitOK
 	}
 	name, src := path, []byte(nil)
 	var err error
@@ -327,21 +291,21 @@ func loadProgram(e *env, path string, mode diag.ColorMode) (*bytecode.Program, i
 		src, err = os.ReadFile(path)
 	}
 	if err != nil {
-		fmt.Fprintf(e.stderr, "morrow: cannot read %s: %s\n", path, oneLine(pathErr(err)))
-		return nil, exitError
+		fmt.Fprintf(e.stderr, "morrow: cannot read %s: %s\n", path, cli.OneLine(pathErr(err)))
+		return nil, cli.ExitError
 	}
 	u, err := compiler.Build(name, src)
 	if len(u.Diags) > 0 {
 		diag.Render(e.stderr, u.Diags, diag.RenderOptions{Format: diag.FormatText, Color: mode.Enabled(e.stderr, e.getenv)})
 	}
 	if err != nil {
-		fmt.Fprintf(e.stderr, "morrow: %s\n", oneLine(err.Error()))
-		return nil, exitError
+		fmt.Fprintf(e.stderr, "morrow: %s\n", cli.OneLine(err.Error()))
+		return nil, cli.ExitError
 	}
 	if u.Program == nil {
-		return nil, exitError
+		return nil, cli.ExitError
 	}
-	return u.Program, exitOK
+	return u.Program, cli.ExitOK
 }
 
 func pathErr(err error) string {
@@ -384,7 +348,7 @@ func execute(e *env, p *bytecode.Program, opts engine.Options, out *outputs) int
 		defer func() {
 			if r := recover(); r != nil {
 				fmt.Fprintf(opts.Stderr, "morrow: internal runtime error: %v\n", r)
-				done <- exitError
+				done <- cli.ExitError
 			}
 		}()
 		done <- engine.Run(ctx, p, opts)

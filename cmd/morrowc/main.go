@@ -19,10 +19,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/morrow-lang/morrow/internal/cli"
 	"github.com/morrow-lang/morrow/lang/compiler"
 	"github.com/morrow-lang/morrow/lang/diag"
 )
@@ -31,20 +31,19 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
-// Exit statuses.
+// Exit statuses (shared with cmd/morrow through internal/cli).
 const (
-	exitOK    = 0
-	exitError = 1
-	exitUsage = 2
+	exitOK    = cli.ExitOK
+	exitError = cli.ExitError
+	exitUsage = cli.ExitUsage
 )
 
 // exitStatus is returned by a command that has already reported its
 // outcome and only needs to set the process status.
-type exitStatus int
+type exitStatus = cli.ExitStatus
 
-func (e exitStatus) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
-
-// usageError is a command-line mistake detected by our own validation.
+// usageError is a command-line mistake detected by our own validation;
+// cli.Execute reports it with the usage hint and exit status 2.
 type usageError struct{ msg string }
 
 func (e *usageError) Error() string { return e.msg }
@@ -63,49 +62,17 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 func runEnv(args []string, e *env) int {
-	root := newRoot(e)
-	root.SetArgs(args)
-	root.SetIn(e.stdin)
-	root.SetOut(e.stdout)
-	root.SetErr(e.stderr)
-	cmd, err := root.ExecuteC()
-	if err == nil {
-		return exitOK
-	}
-	var st exitStatus
-	if errors.As(err, &st) {
-		return int(st)
-	}
-	// Everything else is a usage error: cobra's own (unknown command or
-	// flag, wrong argument count) or ours.
-	if cmd == nil {
-		cmd = root
-	}
-	fmt.Fprintf(e.stderr, "morrowc: %s\n", oneLine(err.Error()))
-	fmt.Fprintf(e.stderr, "Run '%s --help' for usage.\n", cmd.CommandPath())
-	return exitUsage
+	return cli.Execute(newRoot(e), args, e.stdin, e.stdout, e.stderr)
 }
 
 // oneLine flattens a message onto a single line.
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
-}
+func oneLine(s string) string { return cli.OneLine(s) }
 
 func newRoot(e *env) *cobra.Command {
-	root := &cobra.Command{
-		Use:   "morrowc",
-		Short: "The Morrow compiler",
-		Long: "morrowc checks Morrow source files (.mr), compiles them to bytecode (.mrb)\n" +
+	root := cli.NewRoot("morrowc", "The Morrow compiler",
+		"morrowc checks Morrow source files (.mr), compiles them to bytecode (.mrb)\n"+
 			"and shows the bytecode. Run programs with `morrow run`.",
-		Version:       "0.1.0",
-		SilenceErrors: true,
-		SilenceUsage:  true,
-		Args:          cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return &usageError{"missing command (check, build, disasm or lsp)"}
-		},
-	}
-	root.CompletionOptions.DisableDefaultCmd = true
+		"missing command (check, build, disasm or lsp)")
 	root.AddCommand(newCheck(e), newBuild(e), newDisasm(e), newLSP(e))
 	return root
 }
