@@ -1213,6 +1213,31 @@ func (g *gCondArm) Parse(lex *lexer.PeekingLexer) error {
 	return nil
 }
 
+// collectArms parses the arms of a match or receive with parseArms and
+// stores them in block (an indented block of arms) or inline (arms on the
+// header line), as the source wrote them. The arms parsed before an error
+// are kept, so the caller's tree shows how far parsing got.
+func collectArms[A any, P interface {
+	*A
+	Parse(*lexer.PeekingLexer) error
+}](lex *lexer.PeekingLexer, block, inline *[]P) error {
+	var arms []P
+	isBlock, err := parseArms(lex, func() error {
+		a := P(new(A))
+		if err := a.Parse(lex); err != nil {
+			return err
+		}
+		arms = append(arms, a)
+		return nil
+	})
+	if isBlock {
+		*block = arms
+	} else {
+		*inline = arms
+	}
+	return err
+}
+
 // parseArms parses arms as an indented block (one per line) or inline,
 // separated by commas. next parses one arm and returns NextMatch when the
 // token cannot start one.
@@ -1332,21 +1357,7 @@ func (g *gMatch) Parse(lex *lexer.PeekingLexer) error {
 		if err := expectPunct(lex, ":"); err != nil {
 			return err
 		}
-		var arms []*gArm
-		block, err := parseArms(lex, func() error {
-			a := &gArm{}
-			if err := a.Parse(lex); err != nil {
-				return err
-			}
-			arms = append(arms, a)
-			return nil
-		})
-		if block {
-			g.Arms = arms
-		} else {
-			g.Inline = arms
-		}
-		if err != nil {
+		if err := collectArms(lex, &g.Arms, &g.Inline); err != nil {
 			return err
 		}
 	}
@@ -1365,21 +1376,7 @@ func (g *gReceive) Parse(lex *lexer.PeekingLexer) error {
 	if err := expectPunct(lex, ":"); err != nil {
 		return err
 	}
-	var arms []*gRecvArm
-	block, err := parseArms(lex, func() error {
-		a := &gRecvArm{}
-		if err := a.Parse(lex); err != nil {
-			return err
-		}
-		arms = append(arms, a)
-		return nil
-	})
-	if block {
-		g.Arms = arms
-	} else {
-		g.Inline = arms
-	}
-	if err != nil {
+	if err := collectArms(lex, &g.Arms, &g.Inline); err != nil {
 		return err
 	}
 	g.Tokens = lex.Range(start, lex.RawCursor())
