@@ -335,6 +335,15 @@ func editDistance(a, b string) int {
 }
 
 func containsResult(t Type) bool {
+	return containsResultIn(t, nil)
+}
+
+// containsResultIn is containsResult with the nominal types already being
+// looked into, so recursive types terminate. A nominal type carries a
+// Result when a type argument does or when one of its constructors'
+// declared fields does (a record with a Result field carries that
+// Result's duty, LANGUAGE.md §5.2).
+func containsResultIn(t Type, seen map[*TypeDef]bool) bool {
 	switch r := Resolve(t).(type) {
 	case *Named:
 		if r.Def == ResultDef {
@@ -344,13 +353,27 @@ func containsResult(t Type) bool {
 			return false // a Pid carries no message value
 		}
 		for _, a := range r.Args {
-			if containsResult(a) {
+			if containsResultIn(a, seen) {
 				return true
+			}
+		}
+		if seen[r.Def] {
+			return false
+		}
+		if seen == nil {
+			seen = map[*TypeDef]bool{}
+		}
+		seen[r.Def] = true
+		for _, ct := range r.Def.Ctors {
+			for _, f := range ct.Fields {
+				if containsResultIn(f, seen) {
+					return true
+				}
 			}
 		}
 	case *Tuple:
 		for _, e := range r.Elems {
-			if containsResult(e) {
+			if containsResultIn(e, seen) {
 				return true
 			}
 		}

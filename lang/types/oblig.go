@@ -239,6 +239,11 @@ func (a *oblFn) exit(sp source.Span, st oblState, atEnd bool) {
 		d.Notes = []string{"'" + o.Name + "' holds a Result that has not been matched, returned or passed on yet on this path"}
 	}
 	d.Hint = "handle it first, or register a handler with `defer`"
+	if n, ok := Resolve(o.Type).(*Named); ok && n.Def != ResultDef {
+		d.Hint = "'" + o.Name + "' is a " + n.Def.Name + " that carries Results inside; destructure it " +
+			"(`let " + n.Def.Name + "(...) = ...`) or match it so each Result gets its own binding " +
+			"(reading one field at a time is tracked only when it is the value's single Result)"
+	}
 }
 
 // bind adds the Result-bearing names a pattern binds to st.
