@@ -87,30 +87,7 @@ func id captures=1 flags=lambda
     FREE 0
     RETURN
 `,
-	`
-func main
-    INT 30
-    CALL fib 1
-    RETURN
-func fib params=1
-    LOAD 0
-    INT 2
-    LT
-    JUMP_IF_FALSE rec
-    LOAD 0
-    RETURN
-rec:
-    LOAD 0
-    INT 1
-    SUB
-    CALL fib 1
-    LOAD 0
-    INT 2
-    SUB
-    CALL fib 1
-    ADD
-    RETURN
-`,
+	vmtest.Fib(30),
 }
 
 func assemble(t testing.TB, src string) *bytecode.Program {

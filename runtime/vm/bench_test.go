@@ -6,30 +6,7 @@ import (
 	"github.com/morrow-lang/morrow/runtime/vm/vmtest"
 )
 
-const fibSrc = `
-func main
-    INT 25
-    CALL fib 1
-    RETURN
-func fib params=1
-    LOAD 0
-    INT 2
-    LT
-    JUMP_IF_FALSE rec
-    LOAD 0
-    RETURN
-rec:
-    LOAD 0
-    INT 1
-    SUB
-    CALL fib 1
-    LOAD 0
-    INT 2
-    SUB
-    CALL fib 1
-    ADD
-    RETURN
-`
+var fibSrc = vmtest.Fib(25)
 
 // BenchmarkFib25 measures calls and arithmetic: fib(25) is 242,785 calls.
 func BenchmarkFib25(b *testing.B) {

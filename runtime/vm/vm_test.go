@@ -126,30 +126,7 @@ func TestYieldAndResume(t *testing.T) {
 }
 
 func TestRecursiveFib(t *testing.T) {
-	src := `
-func main
-    INT 20
-    CALL fib 1
-    RETURN
-func fib params=1
-    LOAD 0
-    INT 2
-    LT
-    JUMP_IF_FALSE rec
-    LOAD 0
-    RETURN
-rec:
-    LOAD 0
-    INT 1
-    SUB
-    CALL fib 1
-    LOAD 0
-    INT 2
-    SUB
-    CALL fib 1
-    ADD
-    RETURN
-`
+	src := vmtest.Fib(20)
 	o, _ := run(t, src, 1000)
 	wantInt(t, o, 6765)
 }

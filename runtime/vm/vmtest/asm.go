@@ -362,3 +362,33 @@ func parseType(f []string) (*value.TypeInfo, error) {
 	}
 	return t, nil
 }
+
+// Fib returns the assembly of a program whose main computes fib(n) by
+// body recursion: the shared workload of the VM tests, benchmarks and
+// codec round trips.
+func Fib(n int) string {
+	return fmt.Sprintf(`
+func main
+    INT %d
+    CALL fib 1
+    RETURN
+func fib params=1
+    LOAD 0
+    INT 2
+    LT
+    JUMP_IF_FALSE rec
+    LOAD 0
+    RETURN
+rec:
+    LOAD 0
+    INT 1
+    SUB
+    CALL fib 1
+    LOAD 0
+    INT 2
+    SUB
+    CALL fib 1
+    ADD
+    RETURN
+`, n)
+}
