@@ -896,6 +896,14 @@ func expectGuard(lex *lexer.PeekingLexer) (*gExpr, error) {
 	return x, nil
 }
 
+// expectArrowBody parses the `-> body` that ends every kind of arm.
+func expectArrowBody(lex *lexer.PeekingLexer) (*gBody, error) {
+	if err := expectPunct(lex, "->"); err != nil {
+		return nil, err
+	}
+	return expectBody(lex)
+}
+
 // expectBody parses a required body (block or inline expression).
 func expectBody(lex *lexer.PeekingLexer) (*gBody, error) {
 	b := &gBody{}
@@ -1098,12 +1106,11 @@ func (g *gFnLambda) Parse(lex *lexer.PeekingLexer) error {
 	if g.Params, err = parseParams(lex); err != nil {
 		return err
 	}
-	if err := expectPunct(lex, "->"); err != nil {
+	body, err := expectArrowBody(lex)
+	if err != nil {
 		return err
 	}
-	if g.Body, err = expectBody(lex); err != nil {
-		return err
-	}
+	g.Body = body
 	g.Tokens = lex.Range(start, lex.RawCursor())
 	return nil
 }
@@ -1159,12 +1166,11 @@ func (g *gRecvArm) Parse(lex *lexer.PeekingLexer) error {
 			}
 		}
 	}
-	if err := expectPunct(lex, "->"); err != nil {
+	body, err := expectArrowBody(lex)
+	if err != nil {
 		return err
 	}
-	if g.Body, err = expectBody(lex); err != nil {
-		return err
-	}
+	g.Body = body
 	g.Tokens = lex.Range(start, lex.RawCursor())
 	return nil
 }
@@ -1184,12 +1190,11 @@ func (g *gArm) Parse(lex *lexer.PeekingLexer) error {
 			return err
 		}
 	}
-	if err := expectPunct(lex, "->"); err != nil {
+	body, err := expectArrowBody(lex)
+	if err != nil {
 		return err
 	}
-	if g.Body, err = expectBody(lex); err != nil {
-		return err
-	}
+	g.Body = body
 	g.Tokens = lex.Range(start, lex.RawCursor())
 	return nil
 }
@@ -1202,13 +1207,11 @@ func (g *gCondArm) Parse(lex *lexer.PeekingLexer) error {
 		return err
 	}
 	g.Cond = c
-	if err := expectPunct(lex, "->"); err != nil {
+	body, err := expectArrowBody(lex)
+	if err != nil {
 		return err
 	}
-	var err error
-	if g.Body, err = expectBody(lex); err != nil {
-		return err
-	}
+	g.Body = body
 	g.Tokens = lex.Range(start, lex.RawCursor())
 	return nil
 }
