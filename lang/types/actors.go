@@ -127,32 +127,40 @@ func (c *Checker) checkSendable(t Type, span source.Span, kind string) {
 // through type arguments, tuple and union members and the fields of user
 // types.
 func containsDeep(t Type, pred func(Type) bool, seen map[*TypeDef]bool) bool {
+	var v visited
+	return containsDeepV(t, pred, seen, &v)
+}
+
+func containsDeepV(t Type, pred func(Type) bool, seen map[*TypeDef]bool, v *visited) bool {
 	if pred(t) {
 		return true
+	}
+	if r := Resolve(t); composite(r) && !v.first(r) {
+		return false
 	}
 	switch r := Resolve(t).(type) {
 	case *Func:
 		for _, e := range r.Params {
-			if containsDeep(e, pred, seen) {
+			if containsDeepV(e, pred, seen, v) {
 				return true
 			}
 		}
-		return containsDeep(r.Ret, pred, seen)
+		return containsDeepV(r.Ret, pred, seen, v)
 	case *Tuple:
 		for _, e := range r.Elems {
-			if containsDeep(e, pred, seen) {
+			if containsDeepV(e, pred, seen, v) {
 				return true
 			}
 		}
 	case *Union:
 		for _, e := range r.Alts {
-			if containsDeep(e, pred, seen) {
+			if containsDeepV(e, pred, seen, v) {
 				return true
 			}
 		}
 	case *Named:
 		for _, a := range r.Args {
-			if containsDeep(a, pred, seen) {
+			if containsDeepV(a, pred, seen, v) {
 				return true
 			}
 		}
@@ -160,7 +168,7 @@ func containsDeep(t Type, pred func(Type) bool, seen map[*TypeDef]bool) bool {
 			seen[r.Def] = true
 			for _, ct := range r.Def.Ctors {
 				for _, f := range ct.Fields {
-					if containsDeep(f, pred, seen) {
+					if containsDeepV(f, pred, seen, v) {
 						return true
 					}
 				}

@@ -325,58 +325,42 @@ func (c *Checker) checkEntry() {
 	}
 }
 
-func containsParam(t Type) bool {
-	t = Resolve(t)
-	switch x := t.(type) {
-	case *TParam:
-		return true
-	case *Named:
-		for _, a := range x.Args {
-			if containsParam(a) {
-				return true
-			}
-		}
-	case *Tuple:
-		for _, a := range x.Elems {
-			if containsParam(a) {
-				return true
-			}
-		}
-	case *Func:
-		for _, a := range x.Params {
-			if containsParam(a) {
-				return true
-			}
-		}
-		return containsParam(x.Ret)
-	}
-	return false
-}
-
 // freeVarsOutsidePid is freeVars without the mailbox types of Pids, which
 // actor checking (a later stage) resolves.
 func freeVarsOutsidePid(t Type, out []*TVar) []*TVar {
-	t = Resolve(t)
-	switch x := t.(type) {
-	case *TVar:
-		return freeVars(x, out)
-	case *Named:
-		if x.Def == PidDef {
-			return out
+	var v visited
+	var walk func(t Type)
+	walk = func(t Type) {
+		t = Resolve(t)
+		switch x := t.(type) {
+		case *TVar:
+			out = freeVars(x, out)
+			return
+		case *Named:
+			if x.Def == PidDef {
+				return
+			}
 		}
-		for _, a := range x.Args {
-			out = freeVarsOutsidePid(a, out)
+		if !composite(t) || !v.first(t) {
+			return
 		}
-	case *Tuple:
-		for _, a := range x.Elems {
-			out = freeVarsOutsidePid(a, out)
+		switch x := t.(type) {
+		case *Named:
+			for _, a := range x.Args {
+				walk(a)
+			}
+		case *Tuple:
+			for _, a := range x.Elems {
+				walk(a)
+			}
+		case *Func:
+			for _, a := range x.Params {
+				walk(a)
+			}
+			walk(x.Ret)
 		}
-	case *Func:
-		for _, a := range x.Params {
-			out = freeVarsOutsidePid(a, out)
-		}
-		out = freeVarsOutsidePid(x.Ret, out)
 	}
+	walk(t)
 	return out
 }
 

@@ -297,18 +297,20 @@ func Check(f *ast.File) (*Info, diag.List) {
 	c.checkBodies()
 	c.checkActorContexts()
 	c.checkEntry()
+	// One memo for the whole pass: the recorded types share nodes.
+	var z Zonker
 	for e, t := range c.info.Types {
-		c.info.Types[e] = Zonk(t)
+		c.info.Types[e] = z.Zonk(t)
 	}
 	for p, t := range c.info.PatTypes {
-		c.info.PatTypes[p] = Zonk(t)
+		c.info.PatTypes[p] = z.Zonk(t)
 	}
 	for n, t := range c.info.Mailboxes {
-		c.info.Mailboxes[n] = Zonk(t)
+		c.info.Mailboxes[n] = z.Zonk(t)
 	}
 	for _, o := range c.info.Defs {
 		if o.Type != nil {
-			o.Type = Zonk(o.Type)
+			o.Type = z.Zonk(o.Type)
 		}
 	}
 	c.diags.Sort()

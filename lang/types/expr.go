@@ -335,16 +335,22 @@ func editDistance(a, b string) int {
 }
 
 func containsResult(t Type) bool {
-	return containsResultIn(t, nil)
+	var v visited
+	return containsResultIn(t, nil, &v)
 }
 
 // containsResultIn is containsResult with the nominal types already being
-// looked into, so recursive types terminate. A nominal type carries a
+// looked into, so recursive types terminate, and the nodes already
+// visited, so shared types are walked once. A nominal type carries a
 // Result when a type argument does or when one of its constructors'
 // declared fields does (a record with a Result field carries that
 // Result's duty, LANGUAGE.md §5.2).
-func containsResultIn(t Type, seen map[*TypeDef]bool) bool {
-	switch r := Resolve(t).(type) {
+func containsResultIn(t Type, seen map[*TypeDef]bool, v *visited) bool {
+	t = Resolve(t)
+	if composite(t) && !v.first(t) {
+		return false
+	}
+	switch r := t.(type) {
 	case *Named:
 		if r.Def == ResultDef {
 			return true
@@ -353,7 +359,7 @@ func containsResultIn(t Type, seen map[*TypeDef]bool) bool {
 			return false // a Pid carries no message value
 		}
 		for _, a := range r.Args {
-			if containsResultIn(a, seen) {
+			if containsResultIn(a, seen, v) {
 				return true
 			}
 		}
@@ -366,14 +372,14 @@ func containsResultIn(t Type, seen map[*TypeDef]bool) bool {
 		seen[r.Def] = true
 		for _, ct := range r.Def.Ctors {
 			for _, f := range ct.Fields {
-				if containsResultIn(f, seen) {
+				if containsResultIn(f, seen, v) {
 					return true
 				}
 			}
 		}
 	case *Tuple:
 		for _, e := range r.Elems {
-			if containsResultIn(e, seen) {
+			if containsResultIn(e, seen, v) {
 				return true
 			}
 		}

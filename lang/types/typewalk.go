@@ -1,0 +1,545 @@
+package types
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Types share structure: `let a1 = (a0, a0)` builds a tuple whose two
+// elements are one node, so 26 such lets make a type whose tree has 2^26
+// leaves but only 27 distinct nodes. Every walk over types below visits
+// each distinct node once (a visited set, allocated only after the first
+// few nodes so that the usual small types walk for free), every rebuild
+// (Zonk, subst, substVars) returns the original node when nothing in it
+// changed and maps a shared node to one shared copy, and printing is
+// truncated. No operation on a type is exponential in its size as a DAG.
+
+// visitFree is the number of composite nodes a walk visits before it
+// starts recording them.
+const visitFree = 32
+
+// visited is the set of composite type nodes a walk has seen.
+type visited struct {
+	n    int
+	seen map[Type]struct{}
+}
+
+// first reports whether the walk reaches the composite node t for the
+// first time (always true until the set is allocated).
+func (v *visited) first(t Type) bool {
+	if v.seen == nil {
+		v.n++
+		if v.n <= visitFree {
+			return true
+		}
+		v.seen = map[Type]struct{}{}
+	}
+	if _, ok := v.seen[t]; ok {
+		return false
+	}
+	v.seen[t] = struct{}{}
+	return true
+}
+
+// pairs is visited for walks over two types at once (unify, Identical).
+type pairs struct {
+	n    int
+	seen map[[2]Type]struct{}
+}
+
+func (v *pairs) first(a, b Type) bool {
+	if v.seen == nil {
+		v.n++
+		if v.n <= visitFree {
+			return true
+		}
+		v.seen = map[[2]Type]struct{}{}
+	}
+	k := [2]Type{a, b}
+	if _, ok := v.seen[k]; ok {
+		return false
+	}
+	v.seen[k] = struct{}{}
+	return true
+}
+
+// rebuilt memoizes a rebuild (Zonk, subst): a shared node is rebuilt once.
+type rebuilt struct {
+	n    int
+	memo map[Type]Type
+}
+
+func (r *rebuilt) get(t Type) (Type, bool) {
+	if r.memo == nil {
+		return nil, false
+	}
+	x, ok := r.memo[t]
+	return x, ok
+}
+
+func (r *rebuilt) put(t, x Type) Type {
+	if r.memo == nil {
+		r.n++
+		if r.n <= visitFree {
+			return x
+		}
+		r.memo = map[Type]Type{}
+	}
+	r.memo[t] = x
+	return x
+}
+
+// composite reports whether t has component types.
+func composite(t Type) bool {
+	switch x := t.(type) {
+	case *Named:
+		return len(x.Args) > 0
+	case *Tuple, *Func:
+		return true
+	}
+	return false
+}
+
+// ---------------------------------------------------------------- rebuilding
+
+// Zonk returns t with every bound variable replaced by its binding, all
+// the way down. Nodes without bound variables are returned as they are.
+func Zonk(t Type) Type {
+	var r rebuilt
+	return r.zonk(t)
+}
+
+// Zonker zonks many types with one memo, for a pass over a whole file
+// whose types share nodes.
+type Zonker struct{ r rebuilt }
+
+// Zonk is the package function Zonk, sharing work with earlier calls.
+func (z *Zonker) Zonk(t Type) Type { return z.r.zonk(t) }
+
+func (r *rebuilt) zonk(t Type) Type {
+	t = Resolve(t)
+	if !composite(t) {
+		return t
+	}
+	if x, ok := r.get(t); ok {
+		return x
+	}
+	return r.put(t, r.mapKids(t, r.zonk))
+}
+
+// mapKids rebuilds composite t with f applied to its components; t itself
+// when f changes none of them.
+func (r *rebuilt) mapKids(t Type, f func(Type) Type) Type {
+	each := func(ts []Type) ([]Type, bool) {
+		var out []Type
+		for i, a := range ts {
+			b := f(a)
+			if out == nil && b != a {
+				out = make([]Type, len(ts))
+				copy(out, ts[:i])
+			}
+			if out != nil {
+				out[i] = b
+			}
+		}
+		if out == nil {
+			return ts, false
+		}
+		return out, true
+	}
+	switch x := t.(type) {
+	case *Named:
+		if args, ch := each(x.Args); ch {
+			return &Named{Def: x.Def, Args: args}
+		}
+	case *Tuple:
+		if el, ch := each(x.Elems); ch {
+			return &Tuple{Elems: el}
+		}
+	case *Func:
+		ps, ch := each(x.Params)
+		ret := f(x.Ret)
+		if ch || ret != x.Ret {
+			return &Func{Params: ps, Ret: ret}
+		}
+	case *Union:
+		if alts, ch := each(x.Alts); ch {
+			return &Union{Name: x.Name, Alts: alts}
+		}
+	}
+	return t
+}
+
+// subst replaces generic parameters according to m.
+func subst(t Type, m map[*TParam]Type) Type {
+	if len(m) == 0 {
+		return t
+	}
+	var r rebuilt
+	var f func(Type) Type
+	f = func(t Type) Type {
+		t = Resolve(t)
+		if p, ok := t.(*TParam); ok {
+			if x, ok := m[p]; ok {
+				return x
+			}
+			return t
+		}
+		if _, ok := t.(*Union); !ok && !composite(t) {
+			return t
+		}
+		if x, ok := r.get(t); ok {
+			return x
+		}
+		return r.put(t, r.mapKids(t, f))
+	}
+	return f(t)
+}
+
+// substVars replaces unbound variables according to m.
+func substVars(t Type, m map[*TVar]Type) Type {
+	var r rebuilt
+	var f func(Type) Type
+	f = func(t Type) Type {
+		t = Resolve(t)
+		if v, ok := t.(*TVar); ok {
+			if x, ok := m[v]; ok {
+				return x
+			}
+			return t
+		}
+		if !composite(t) {
+			return t
+		}
+		if x, ok := r.get(t); ok {
+			return x
+		}
+		return r.put(t, r.mapKids(t, f))
+	}
+	return f(t)
+}
+
+// ---------------------------------------------------------------- comparing
+
+// Identical reports whether two types are structurally the same, without
+// binding any variable.
+func Identical(a, b Type) bool {
+	var v pairs
+	return identical(a, b, &v)
+}
+
+func identical(a, b Type, v *pairs) bool {
+	a, b = Resolve(a), Resolve(b)
+	if a == b {
+		return true
+	}
+	switch x := a.(type) {
+	case *Basic:
+		y, ok := b.(*Basic)
+		return ok && x.Kind == y.Kind
+	case *Named:
+		y, ok := b.(*Named)
+		if !ok || x.Def != y.Def || len(x.Args) != len(y.Args) {
+			return false
+		}
+		if !v.first(a, b) {
+			return true
+		}
+		for i := range x.Args {
+			if !identical(x.Args[i], y.Args[i], v) {
+				return false
+			}
+		}
+		return true
+	case *Tuple:
+		y, ok := b.(*Tuple)
+		if !ok || len(x.Elems) != len(y.Elems) {
+			return false
+		}
+		if !v.first(a, b) {
+			return true
+		}
+		for i := range x.Elems {
+			if !identical(x.Elems[i], y.Elems[i], v) {
+				return false
+			}
+		}
+		return true
+	case *Func:
+		y, ok := b.(*Func)
+		if !ok || len(x.Params) != len(y.Params) {
+			return false
+		}
+		if !v.first(a, b) {
+			return true
+		}
+		if !identical(x.Ret, y.Ret, v) {
+			return false
+		}
+		for i := range x.Params {
+			if !identical(x.Params[i], y.Params[i], v) {
+				return false
+			}
+		}
+		return true
+	case *Union:
+		y, ok := b.(*Union)
+		return ok && x.Name == y.Name
+	}
+	return false
+}
+
+// anyPart reports whether pred holds for some node of t (bound variables
+// followed), visiting each shared node once.
+func anyPart(t Type, pred func(Type) bool) bool {
+	var v visited
+	return anyPartV(t, pred, &v)
+}
+
+func anyPartV(t Type, pred func(Type) bool, v *visited) bool {
+	t = Resolve(t)
+	if pred(t) {
+		return true
+	}
+	if !composite(t) || !v.first(t) {
+		return false
+	}
+	switch x := t.(type) {
+	case *Named:
+		for _, a := range x.Args {
+			if anyPartV(a, pred, v) {
+				return true
+			}
+		}
+	case *Tuple:
+		for _, a := range x.Elems {
+			if anyPartV(a, pred, v) {
+				return true
+			}
+		}
+	case *Func:
+		for _, a := range x.Params {
+			if anyPartV(a, pred, v) {
+				return true
+			}
+		}
+		return anyPartV(x.Ret, pred, v)
+	}
+	return false
+}
+
+// occurs reports whether v appears in t.
+func occurs(v *TVar, t Type) bool {
+	return anyPart(t, func(t Type) bool { return t == v })
+}
+
+// unify makes a and b equal, binding variables as needed. It reports
+// false on a mismatch (bindings made before the mismatch are kept, which
+// is harmless because the caller reports an error). Invalid unifies with
+// everything; Never unifies with everything without binding.
+func unify(a, b Type) bool {
+	var v pairs
+	return unifyP(a, b, &v)
+}
+
+func unifyP(a, b Type, seen *pairs) bool {
+	a, b = Resolve(a), Resolve(b)
+	if a == b {
+		return true
+	}
+	if isBasic(a, KNever) || isBasic(b, KNever) {
+		return true
+	}
+	// A variable unified with Invalid becomes Invalid, which keeps
+	// suppressing follow-on errors wherever it flows.
+	if v, ok := a.(*TVar); ok {
+		if occurs(v, b) {
+			return false
+		}
+		v.Ref = b
+		return true
+	}
+	if v, ok := b.(*TVar); ok {
+		if occurs(v, a) {
+			return false
+		}
+		v.Ref = a
+		return true
+	}
+	if isBasic(a, KInvalid) || isBasic(b, KInvalid) {
+		return true
+	}
+	switch x := a.(type) {
+	case *Basic:
+		y, ok := b.(*Basic)
+		return ok && x.Kind == y.Kind
+	case *TParam:
+		return false
+	case *Named:
+		y, ok := b.(*Named)
+		if !ok || x.Def != y.Def || len(x.Args) != len(y.Args) {
+			return false
+		}
+		if !seen.first(a, b) {
+			return true
+		}
+		okAll := true
+		for i := range x.Args {
+			if !unifyP(x.Args[i], y.Args[i], seen) {
+				okAll = false
+			}
+		}
+		return okAll
+	case *Tuple:
+		y, ok := b.(*Tuple)
+		if !ok || len(x.Elems) != len(y.Elems) {
+			return false
+		}
+		if !seen.first(a, b) {
+			return true
+		}
+		okAll := true
+		for i := range x.Elems {
+			if !unifyP(x.Elems[i], y.Elems[i], seen) {
+				okAll = false
+			}
+		}
+		return okAll
+	case *Func:
+		y, ok := b.(*Func)
+		if !ok || len(x.Params) != len(y.Params) {
+			return false
+		}
+		if !seen.first(a, b) {
+			return true
+		}
+		okAll := true
+		for i := range x.Params {
+			if !unifyP(x.Params[i], y.Params[i], seen) {
+				okAll = false
+			}
+		}
+		if !unifyP(x.Ret, y.Ret, seen) {
+			okAll = false
+		}
+		return okAll
+	case *Union:
+		y, ok := b.(*Union)
+		return ok && x.Name == y.Name
+	}
+	return false
+}
+
+func isBasic(t Type, k BasicKind) bool {
+	b, ok := Resolve(t).(*Basic)
+	return ok && b.Kind == k
+}
+
+// hasInvalid reports whether t mentions the invalid type.
+func hasInvalid(t Type) bool {
+	return anyPart(t, func(t Type) bool { b, ok := t.(*Basic); return ok && b.Kind == KInvalid })
+}
+
+// containsParam reports whether t mentions a generic parameter.
+func containsParam(t Type) bool {
+	return anyPart(t, func(t Type) bool { _, ok := t.(*TParam); return ok })
+}
+
+// freeVars appends the unbound variables of t.
+func freeVars(t Type, out []*TVar) []*TVar {
+	anyPart(t, func(t Type) bool {
+		if x, ok := t.(*TVar); ok {
+			for _, v := range out {
+				if v == x {
+					return false
+				}
+			}
+			out = append(out, x)
+		}
+		return false
+	})
+	return out
+}
+
+// paramName gives generalised variables readable names a, b, c, ...
+func paramName(i int) string {
+	if i < 26 {
+		return string(rune('a' + i))
+	}
+	return "t" + strconv.Itoa(i)
+}
+
+// ---------------------------------------------------------------- printing
+
+// maxTypeString bounds the text of one printed type; a longer type is cut
+// with "…" (a diagnostic about a huge type stays readable and cheap).
+const maxTypeString = 400
+
+func typeString(t Type) string {
+	p := typePrinter{}
+	p.write(t)
+	if p.cut {
+		return p.b.String() + "…"
+	}
+	return p.b.String()
+}
+
+type typePrinter struct {
+	b   strings.Builder
+	cut bool
+}
+
+func (p *typePrinter) str(s string) {
+	if p.cut {
+		return
+	}
+	if p.b.Len()+len(s) > maxTypeString {
+		p.cut = true
+		return
+	}
+	p.b.WriteString(s)
+}
+
+func (p *typePrinter) list(ts []Type) {
+	for i, a := range ts {
+		if p.cut {
+			return
+		}
+		if i > 0 {
+			p.str(", ")
+		}
+		p.write(a)
+	}
+}
+
+func (p *typePrinter) write(t Type) {
+	if p.cut {
+		return
+	}
+	t = Resolve(t)
+	switch x := t.(type) {
+	case *TVar:
+		p.str("_")
+	case *Named:
+		p.str(x.Def.Name)
+		if len(x.Args) > 0 {
+			p.str("(")
+			p.list(x.Args)
+			p.str(")")
+		}
+	case *Tuple:
+		p.str("(")
+		p.list(x.Elems)
+		if len(x.Elems) == 1 {
+			p.str(",")
+		}
+		p.str(")")
+	case *Func:
+		p.str("(")
+		p.list(x.Params)
+		p.str(") -> ")
+		p.write(x.Ret)
+	default:
+		p.str(t.String())
+	}
+}
