@@ -116,6 +116,7 @@ func (c *Checker) checkGroup(group []*FuncSig) {
 		c.deferred[i]()
 	}
 	c.deferred = nil
+	c.solveReqs(group)
 	for _, ms := range c.mailboxSites {
 		c.checkMailbox(ms)
 	}
@@ -169,19 +170,49 @@ func (c *Checker) checkGroup(group []*FuncSig) {
 				[]string{"the type of '" + l.obj.Name + "' is " + Zonk(l.obj.Type).String()}
 		}
 	}
-	for _, sig := range group {
-		var fv []*TVar
+	c.generalize(group)
+}
+
+// generalize turns the free variables left in the group's signatures into
+// generic parameters. Members of a recursive group share variables, so a
+// parameter made for one member is a generic of every member whose type
+// mentions it (each can then be used at any type, §4.2).
+func (c *Checker) generalize(group []*FuncSig) {
+	fvs := make([][]*TVar, len(group))
+	for i, sig := range group {
 		for _, p := range sig.Params {
-			fv = freeVars(p.Type, fv)
+			fvs[i] = freeVars(p.Type, fvs[i])
 		}
-		fv = freeVars(sig.Ret, fv)
-		for _, v := range fv {
-			if v.Ref != nil {
-				continue
+		fvs[i] = freeVars(sig.Ret, fvs[i])
+	}
+	made := map[*TVar]*TParam{}
+	for i, sig := range group {
+		for _, v := range fvs[i] {
+			p := made[v]
+			if p == nil {
+				p = c.newTParam(freshParamName(sig.Generics))
+				c.transferReqs(v, p)
+				v.Ref = p
+				made[v] = p
 			}
-			p := c.newTParam(paramName(len(sig.Generics)))
-			v.Ref = p
 			sig.Generics = append(sig.Generics, p)
+		}
+	}
+}
+
+// freshParamName names a generalised variable a, b, c, … avoiding the
+// names of the signature's other generics.
+func freshParamName(gen []*TParam) string {
+	for i := 0; ; i++ {
+		n := paramName(i)
+		taken := false
+		for _, g := range gen {
+			if g.Name == n {
+				taken = true
+			}
+		}
+		if !taken {
+			return n
 		}
 	}
 }
@@ -228,13 +259,21 @@ func (c *Checker) checkFunc(sig *FuncSig) {
 		// Value discarded; a Result here is reported by bodyExpr.
 	case !ctx.retKnown:
 		if !isNever(t) {
-			unify(sig.Ret, t)
+			// Every exit must agree (§4.2): returns and `?` may already
+			// have fixed the return type.
+			if !c.expectRet(lastSpan(fd.Body), t, sig.Ret, "function return: expression type") {
+				ctx.retBroken = true
+			}
 		} else if v, ok := Resolve(sig.Ret).(*TVar); ok {
 			// A body that always diverges makes the function diverge.
 			v.Ref = NeverT
 		}
 	default:
 		c.expect(lastSpan(fd.Body), t, sig.Ret, "function return: expression type")
+	}
+	if ctx.retBroken {
+		// Callers in later groups get no follow-on errors (§9).
+		sig.Ret = Invalid
 	}
 }
 

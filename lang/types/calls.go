@@ -210,6 +210,7 @@ func (c *Checker) callSig(x *ast.Call, sig *FuncSig) Type {
 		c.expect(spanOf(a.Value), t, pt, fmt.Sprintf("argument '%s' of %s: expression type", sig.Params[j].Label, sig.Name))
 	}
 	c.info.Types[x.Fn] = subst(sig.FuncType(), m)
+	c.inherit(sig.Generics, m, x.Span(), c.inGroup[sig], nil)
 	c.unifyMailbox(x, sig)
 	return subst(sig.Ret, m)
 }
@@ -307,6 +308,11 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 	}
 	ret := subst(bs.Ret, m)
 	c.info.Types[x.Fn] = &Func{Params: ps, Ret: ret}
+	reqSpan := x.Span()
+	if (spec.kind == bkPrint || spec.kind == bkShow) && len(x.Args) > 0 {
+		reqSpan = x.Args[0].Span()
+	}
+	c.inherit(bs.Generics, m, reqSpan, false, nil)
 	rootCtx := c.fn.isMain || c.fn.isRoot || c.fn.noActor
 	if spec.kind == bkSpawn && actorOnly(name) && rootCtx {
 		// Process.spawn_monitor and Process.spawn_link (§5.5).
@@ -473,25 +479,6 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 			}
 		}
 	}
-	switch spec.kind {
-	case bkPrint, bkShow:
-		if len(ts) > 0 && ts[0] != nil {
-			sp := x.Args[0].Span()
-			t := ts[0]
-			print := spec.kind == bkPrint
-			c.deferred = append(c.deferred, func() { c.showable(t, sp, print, true) })
-		}
-	case bkContains:
-		if len(ps) > 1 {
-			c.requireScalar(ps[1], x.Span(), "List.contains")
-		}
-	case bkSort:
-		if len(ps) > 0 {
-			el := ps[0].(*Named).Args[0]
-			sp := x.Span()
-			c.deferred = append(c.deferred, func() { c.ordable(el, sp) })
-		}
-	}
 	return ret
 }
 
@@ -501,117 +488,4 @@ func (c *Checker) pidError(name string, span source.Span, t Type) {
 		msg = "Process.id requires a typed Pid"
 	}
 	c.errorf(ErrSendPid, span, "%s", msg).Notes = []string{"found " + Zonk(t).String()}
-}
-
-// showable checks that a value of type t can be printed (print, println)
-// or rendered with show (STDLIB.md "Output").
-func (c *Checker) showable(t Type, span source.Span, print, top bool) bool {
-	bad := func() bool {
-		if print || !top {
-			c.errorf(ErrPrintArg, span, "print argument must be Int, Bool, String, Float, or a type that implements Show").Notes =
-				[]string{"found " + Zonk(t).String()}
-		} else {
-			c.errorf(ErrPrintArg, span, "show argument must be a type that implements Show").Notes = []string{"found " + Zonk(t).String()}
-		}
-		return false
-	}
-	switch r := Resolve(t).(type) {
-	case *Basic:
-		switch r.Kind {
-		case KUnit:
-			if print && top {
-				return bad()
-			}
-		case KProcessID, KMonitorRef:
-			return bad()
-		}
-		return true
-	case *TVar, *TParam:
-		return true
-	case *Func, *Union:
-		return bad()
-	case *Tuple:
-		for _, e := range r.Elems {
-			if !c.showable(e, span, print, false) {
-				return false
-			}
-		}
-		return true
-	case *Named:
-		if r.Def == PidDef {
-			return bad()
-		}
-		if r.Def == OrderingDef {
-			return bad()
-		}
-		if !r.Def.Builtin && !r.Def.Derives["Show"] {
-			c.errorf(ErrNoShow, span, "type %s.%s has no implementation of Show; add derive(Show) to its declaration or write an impl", r.Def.Module, r.Def.Name)
-			return false
-		}
-		for _, a := range r.Args {
-			if !c.showable(a, span, print, false) {
-				return false
-			}
-		}
-		// A derived Show renders the fields, so they need Show too.
-		if !r.Def.Builtin && !c.showSeen[r.Def] {
-			c.showSeen[r.Def] = true
-			defer delete(c.showSeen, r.Def)
-			for _, ct := range r.Def.Ctors {
-				for _, f := range ct.Fields {
-					if _, isParam := Resolve(f).(*TParam); isParam {
-						continue // instantiated arguments were checked above
-					}
-					if !c.showable(f, span, print, false) {
-						return false
-					}
-				}
-			}
-		}
-		return true
-	}
-	return true
-}
-
-// ordable checks that List.sort can order elements of type t.
-func (c *Checker) ordable(t Type, span source.Span) bool {
-	switch r := Resolve(t).(type) {
-	case *Basic:
-		if r.Kind == KUnit || r.Kind == KProcessID || r.Kind == KMonitorRef || r.Kind == KRange {
-			c.errorf(ErrNoOrd, span, "type %s has no implementation of Ord", r)
-			return false
-		}
-		return true
-	case *TVar, *TParam:
-		return true
-	case *Func, *Union:
-		c.errorf(ErrNoOrd, span, "type %s has no implementation of Ord", Zonk(t))
-		return false
-	case *Tuple:
-		for _, e := range r.Elems {
-			if !c.ordable(e, span) {
-				return false
-			}
-		}
-		return true
-	case *Named:
-		if r.Def == PidDef {
-			c.errorf(ErrNoOrd, span, "type %s has no implementation of Ord", Zonk(t))
-			return false
-		}
-		if !r.Def.Builtin && !r.Def.Derives["Ord"] {
-			if r.Def.Kind == NewtypeDef && isScalar(c.fieldType(r, 0)) {
-				return true
-			}
-			c.errorf(ErrNoOrd, span, "type %s.%s has no implementation of Ord; add derive(Ord) to its declaration", r.Def.Module, r.Def.Name)
-			return false
-		}
-		for _, a := range r.Args {
-			if !c.ordable(a, span) {
-				return false
-			}
-		}
-		return true
-	}
-	return true
 }

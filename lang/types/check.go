@@ -208,10 +208,13 @@ type Checker struct {
 	spawnEntries map[*ast.Ident]bool
 	// oblSums are the Result-obligation summaries of the checked functions.
 	oblSums map[*FuncSig]*oblSummary
-	// showSeen guards the recursion of showable through recursive types.
-	showSeen map[*TypeDef]bool
 	// inGroup holds the functions of the group being checked.
 	inGroup map[*FuncSig]bool
+	// reqs are the requirements of type parameters and of the group's
+	// signature variables; reqSites the uses and instantiations of the
+	// group that must meet requirements (reqs.go).
+	reqs     map[Type][]requirement
+	reqSites []*reqSite
 }
 
 type mailboxSite struct {
@@ -234,10 +237,13 @@ type fnCtx struct {
 	sig      *FuncSig // nil for lambdas
 	ret      Type
 	retKnown bool // return type was annotated (or is main's)
-	isMain   bool
-	isRoot   bool // the library start function, called by the host in the root context
-	loops    int
-	inDefer  bool
+	// retBroken: the exits of a body without a return annotation
+	// disagree (already reported); callers see an invalid return type.
+	retBroken bool
+	isMain    bool
+	isRoot    bool // the library start function, called by the host in the root context
+	loops     int
+	inDefer   bool
 	// deferFlagged: the defer being checked already has its actor/process
 	// restriction error (E6004); one per defer body is enough (§9).
 	deferFlagged bool
@@ -274,7 +280,6 @@ func Check(f *ast.File) (*Info, diag.List) {
 		funcs:        map[string]*FuncSig{},
 		rootLambdas:  map[*ast.Lambda]bool{},
 		spawnEntries: map[*ast.Ident]bool{},
-		showSeen:     map[*TypeDef]bool{},
 		info: &Info{
 			Types:      map[ast.Expr]Type{},
 			Uses:       map[ast.Node]*Object{},

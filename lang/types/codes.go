@@ -63,6 +63,7 @@ var (
 	ErrUnionPosition    = diag.Register("E3042", "a union type is written outside a type alias")
 	ErrNotIndexable     = diag.Register("E3043", "indexing applied to a value that is not a List")
 	ErrTooManyParams    = diag.Register("E3044", "a function or lambda declares more than 255 parameters")
+	ErrRequirement      = diag.Register("E3045", "a generic function is used at a type that does not meet a requirement of its type parameters (an operator, equality, printing or order its body uses)")
 
 	// Patterns.
 	ErrNonExhaustive  = diag.Register("E4001", "a match does not cover every value of its subject")

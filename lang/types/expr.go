@@ -60,6 +60,25 @@ func (c *Checker) accepts(got, want Type) bool {
 	return unify(got, want)
 }
 
+// expectRet checks the final value of a body without a return
+// annotation against the return type inferred so far from its `return`s
+// and `?`s (§4.2: every exit must agree).
+func (c *Checker) expectRet(span source.Span, got, ret Type, ctx string) bool {
+	if _, open := Resolve(ret).(*TVar); open {
+		unify(ret, got)
+		return true
+	}
+	before := len(c.diags)
+	if !c.expect(span, got, ret, ctx) {
+		if len(c.diags) > before {
+			c.diags[len(c.diags)-1].Notes = append(c.diags[len(c.diags)-1].Notes,
+				"the return type is not annotated; it is inferred from every exit (the final expression, each `return` and `?`), and they must agree")
+		}
+		return false
+	}
+	return true
+}
+
 func (c *Checker) bodyTV(name string) Type {
 	if t, ok := c.fn.generics[name]; ok {
 		return t
@@ -102,16 +121,7 @@ func (c *Checker) expr1(e ast.Expr, hint Type) Type {
 			}
 			pt := c.expr(p.X, nil)
 			sp := spanOf(p.X)
-			c.whenResolved(pt, func(rt Type) {
-				switch r := rt.(type) {
-				case *Basic:
-					switch r.Kind {
-					case KInt, KFloat, KBool, KString, KInvalid, KNever:
-						return
-					}
-				case *TVar:
-					return
-				}
+			c.require(pt, reqInterp, "interpolation", sp, func(_ requirement, rt Type, _ *failure) {
 				c.errorf(ErrInterpType, sp, "string interpolation requires Int, Float, Bool or String, found %s", Zonk(rt)).Hint =
 					"wrap the value in show(…)"
 			})
@@ -254,7 +264,9 @@ func (c *Checker) ident(x *ast.Ident) Type {
 	if sig := c.funcs[x.Name]; sig != nil {
 		c.info.Uses[x] = sig.obj
 		c.funcValues = append(c.funcValues, x)
-		return subst(sig.FuncType(), c.instantiate(sig.Generics))
+		m := c.instantiate(sig.Generics)
+		c.inherit(sig.Generics, m, x.Span(), c.inGroup[sig], nil)
+		return subst(sig.FuncType(), m)
 	}
 	if ct := c.bareCtor(x.Name); ct != nil {
 		c.info.Uses[x] = &Object{Kind: ObjCtor, Name: ct.Name, Ctor: ct}
@@ -390,6 +402,7 @@ func containsResultIn(t Type, seen map[*TypeDef]bool, v *visited) bool {
 func (c *Checker) builtinValue(name string, span source.Span) Type {
 	bs := builtinSigs[name]
 	m := c.instantiate(bs.Generics)
+	c.inherit(bs.Generics, m, span, false, nil)
 	if c.fn.inDefer {
 		c.deferRestriction(name, span)
 	}
@@ -654,18 +667,15 @@ func (c *Checker) unary(x *ast.Unary) Type {
 		}
 		return BoolT
 	case "~~~":
-		c.expect(spanOf(x.X), t, IntT, "operand of '~~~': expression type")
-		return IntT
+		sp := spanOf(x.X)
+		c.require(t, reqInt, "~~~", sp, func(_ requirement, rt Type, _ *failure) {
+			c.errorf(ErrMismatch, sp, "operand of '~~~': expression type: expected Int, found %s", Zonk(rt)).Label = "this has type " + Zonk(rt).String()
+		})
+		return t
 	default:
 		sp := x.Span()
-		c.whenResolved(t, func(rt Type) {
-			if v, ok := rt.(*TVar); ok {
-				unify(v, IntT)
-				return
-			}
-			if !isBasic(rt, KInt) && !isBasic(rt, KFloat) && !hasInvalid(rt) && !isNever(rt) {
-				c.errorf(ErrBinaryOperands, sp, "unary '-' requires Int or Float, found %s", Zonk(rt))
-			}
+		c.require(t, reqArith, "-", sp, func(_ requirement, rt Type, _ *failure) {
+			c.errorf(ErrBinaryOperands, sp, "unary '-' requires Int or Float, found %s", Zonk(rt))
 		})
 		return t
 	}
@@ -677,6 +687,14 @@ func (c *Checker) operandError(x *ast.Binary, l, r Type) {
 	}
 	d := c.errorf(ErrBinaryOperands, x.Span(), "binary operator does not support these operand types")
 	d.Notes = append(d.Notes, fmt.Sprintf("'%s' was applied to %s and %s", x.Op, Zonk(l), Zonk(r)))
+}
+
+// opKinds maps binary operators to the requirement on their operands.
+var opKinds = map[string]reqKind{
+	"+": reqAdd, "-": reqArith, "*": reqArith, "/": reqArith, "**": reqArith,
+	"%": reqInt, "&&&": reqInt, "|||": reqInt, "^^^": reqInt, "<<<": reqInt, ">>>": reqInt,
+	"<": reqOrd, "<=": reqOrd, ">": reqOrd, ">=": reqOrd,
+	"==": reqEq, "!=": reqEq,
 }
 
 func (c *Checker) binary(x *ast.Binary) Type {
@@ -694,126 +712,42 @@ func (c *Checker) binary(x *ast.Binary) Type {
 			c.operandError(x, l, r)
 			return BoolT
 		}
-		c.requireScalar(l, x.Span(), "`in`")
+		sp := x.Span()
+		c.require(l, reqScalar, "in", sp, func(r requirement, rt Type, _ *failure) { c.containsError(sp, r.op, rt) })
 		return BoolT
 	}
 	l := c.expr(x.L, nil)
 	r := c.expr(x.R, l)
+	kind, known := opKinds[x.Op]
+	if !known {
+		c.errorf(ErrBinaryOperands, x.Span(), "unknown operator '%s'", x.Op)
+		return Invalid
+	}
+	result := l
+	if kind == reqOrd || kind == reqEq {
+		result = BoolT
+	}
 	if isNever(l) || isNever(r) {
 		if isNever(l) {
 			l = r
 		}
 	} else if !unify(l, r) {
 		c.operandError(x, l, r)
-		switch x.Op {
-		case "==", "!=", "<", "<=", ">", ">=":
+		if result == Type(BoolT) {
 			return BoolT
 		}
 		return Invalid
 	}
-	var ok func(Type) bool
-	result := l
-	switch x.Op {
-	case "+":
-		ok = func(t Type) bool { return isBasic(t, KInt) || isBasic(t, KFloat) || isBasic(t, KString) }
-	case "-", "*", "/", "**":
-		ok = func(t Type) bool { return isBasic(t, KInt) || isBasic(t, KFloat) }
-	case "%", "&&&", "|||", "^^^", "<<<", ">>>":
-		ok = func(t Type) bool { return isBasic(t, KInt) }
-	case "<", "<=", ">", ">=":
-		ok = func(t Type) bool { return isBasic(t, KInt) || isBasic(t, KFloat) }
-		result = BoolT
-	case "==", "!=":
-		ok = c.eqable
-		result = BoolT
-	default:
-		c.errorf(ErrBinaryOperands, x.Span(), "unknown operator '%s'", x.Op)
-		return Invalid
+	if result != Type(BoolT) {
+		result = l
 	}
-	c.whenResolved(l, func(rt Type) {
-		if v, isV := rt.(*TVar); isV {
-			if x.Op == "==" || x.Op == "!=" {
-				return
-			}
-			unify(v, IntT)
-			rt = IntT
-		}
-		if hasInvalid(rt) || isNever(rt) {
-			return
-		}
-		if !ok(rt) {
-			c.operandError(x, rt, rt)
-			if n, isN := rt.(*Named); isN && !n.Def.Builtin && (x.Op == "==" || x.Op == "!=") {
-				c.diags[len(c.diags)-1].Hint = "add Eq to the derive list of " + n.Def.Name
-			}
+	c.require(l, kind, x.Op, x.Span(), func(_ requirement, rt Type, _ *failure) {
+		c.operandError(x, rt, rt)
+		if n, isN := rt.(*Named); isN && !n.Def.Builtin && kind == reqEq {
+			c.diags[len(c.diags)-1].Hint = "add Eq to the derive list of " + n.Def.Name
 		}
 	})
 	return result
-}
-
-// eqable reports whether == and != accept values of type t (§3.7). This
-// implementation also accepts Unit and structural types (tuples, lists,
-// Option, Result) whose components are comparable.
-func (c *Checker) eqable(t Type) bool {
-	switch r := Resolve(t).(type) {
-	case *Basic:
-		return r.Kind != KRange
-	case *TVar, *TParam:
-		return true
-	case *Func, *Union:
-		return false
-	case *Tuple:
-		for _, e := range r.Elems {
-			if !c.eqable(e) {
-				return false
-			}
-		}
-		return true
-	case *Named:
-		if r.Def == PidDef {
-			return true
-		}
-		if !r.Def.Builtin {
-			if r.Def.Derives["Eq"] {
-				return true
-			}
-			if r.Def.Kind == NewtypeDef {
-				return isScalar(c.fieldType(r, 0))
-			}
-			return false
-		}
-		for _, a := range r.Args {
-			if !c.eqable(a) {
-				return false
-			}
-		}
-		return true
-	}
-	return false
-}
-
-func isScalar(t Type) bool {
-	b, ok := Resolve(t).(*Basic)
-	return ok && (b.Kind == KInt || b.Kind == KFloat || b.Kind == KBool || b.Kind == KString)
-}
-
-func (c *Checker) requireScalar(t Type, span source.Span, what string) {
-	c.whenResolved(t, func(rt Type) {
-		switch r := rt.(type) {
-		case *TVar, *TParam:
-			return
-		case *Basic:
-			if isScalar(r) || r.Kind == KInvalid || r.Kind == KNever {
-				return
-			}
-		case *Named:
-			if r.Def.Kind == NewtypeDef && isScalar(c.fieldType(r, 0)) {
-				return
-			}
-		}
-		c.errorf(ErrContainsScalar, span, "List.contains requires scalar Int, Float, Bool, or String elements").Notes =
-			[]string{fmt.Sprintf("%s was used with elements of type %s", what, Zonk(rt))}
-	})
 }
 
 // ---------------------------------------------------------------- ? and return
@@ -876,7 +810,11 @@ func (c *Checker) returnExpr(x *ast.Return) Type {
 	if isNever(t) {
 		return NeverT
 	}
-	c.expect(sp, t, c.fn.ret, "function return: expression type")
+	if c.fn.retKnown {
+		c.expect(sp, t, c.fn.ret, "function return: expression type")
+	} else if !c.expectRet(sp, t, c.fn.ret, "function return: expression type") {
+		c.fn.retBroken = true
+	}
 	return NeverT
 }
 
@@ -943,7 +881,7 @@ func (c *Checker) lambda(x *ast.Lambda, hint Type) Type {
 		if ctx.retKnown {
 			c.expect(lastSpan(x.Body), bt, ctx.ret, "lambda return: expression type")
 		} else {
-			unify(ctx.ret, bt)
+			c.expectRet(lastSpan(x.Body), bt, ctx.ret, "lambda return: expression type")
 		}
 	}
 	return &Func{Params: params, Ret: ctx.ret}
