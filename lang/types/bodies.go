@@ -112,6 +112,7 @@ func (c *Checker) checkGroup(group []*FuncSig) {
 	for _, sig := range group {
 		c.checkFunc(sig)
 	}
+	c.resolveShapes()
 	for i := 0; i < len(c.deferred); i++ {
 		c.deferred[i]()
 	}

@@ -215,6 +215,9 @@ type Checker struct {
 	// group that must meet requirements (reqs.go).
 	reqs     map[Type][]requirement
 	reqSites []*reqSite
+	// shapes are the group's operations on values of still unknown type
+	// (shapes.go).
+	shapes []*pendingShape
 }
 
 type mailboxSite struct {

@@ -535,53 +535,32 @@ func (c *Checker) path(x *ast.Path) Type {
 
 func (c *Checker) fieldAccess(x *ast.FieldAccess) Type {
 	xt := c.expr(x.X, nil)
-	rt := Resolve(xt)
-	if v, ok := rt.(*TVar); ok {
-		// Infer the record from the field name when exactly one record has it.
-		var found *TypeDef
-		n := 0
-		for _, d := range c.file.Decls {
-			td, ok := d.(*ast.TypeDecl)
-			if !ok || td.Kind != ast.RecordType {
-				continue
-			}
-			def := c.info.TypeDefs[td.Name]
-			if def == nil {
-				continue
-			}
-			for _, f := range def.Fields {
-				if f == x.Name {
-					found = def
-					n++
-				}
-			}
-		}
-		if n != 1 {
-			c.errorf(ErrFieldInfer, x.Span(), "cannot infer the record type for field '.%s'; add a type annotation", x.Name)
-			return Invalid
-		}
-		_, res := c.ctorType(found.Ctors[0])
-		unify(v, res)
-		rt = Resolve(xt)
+	if _, open := Resolve(xt).(*TVar); open {
+		res := c.fresh()
+		c.deferShape(&pendingShape{kind: shField, subj: xt, subjE: x.X, res: res, name: x.Name, span: x.Span()})
+		return res
 	}
+	return c.fieldOf(Resolve(xt), x.Name, x.Span())
+}
+
+// fieldOf is the type of field name of a value of known type rt.
+func (c *Checker) fieldOf(rt Type, name string, span source.Span) Type {
 	switch r := rt.(type) {
 	case *Named:
 		if r.Def.Kind == RecordDef {
 			ct := r.Def.Ctors[0]
 			for i, f := range ct.FieldNames {
-				if f == x.Name {
+				if f == name {
 					return c.fieldType(r, i)
 				}
 			}
 		}
-		c.errorf(ErrNoField, x.Span(), "type %s has no field '%s'", Zonk(rt), x.Name)
-		return Invalid
 	case *Basic:
 		if r.Kind == KInvalid {
 			return Invalid
 		}
 	}
-	c.errorf(ErrNoField, x.Span(), "type %s has no field '%s'", Zonk(rt), x.Name)
+	c.errorf(ErrNoField, span, "type %s has no field '%s'", Zonk(rt), name)
 	return Invalid
 }
 
@@ -599,31 +578,46 @@ func (c *Checker) fieldType(n *Named, i int) Type {
 
 func (c *Checker) tupleIndex(x *ast.TupleIndex) Type {
 	xt := c.expr(x.X, nil)
-	switch r := Resolve(xt).(type) {
+	if _, open := Resolve(xt).(*TVar); open {
+		res := c.fresh()
+		c.deferShape(&pendingShape{kind: shTuple, subj: xt, subjE: x.X, res: res, index: x.Index, span: x.Span()})
+		return res
+	}
+	return c.elemOf(Resolve(xt), x.Index, x.Span())
+}
+
+// elemOf is the type of `.index` on a value of known type rt.
+func (c *Checker) elemOf(rt Type, index int, span source.Span) Type {
+	switch r := rt.(type) {
 	case *Tuple:
-		if x.Index < len(r.Elems) {
-			return r.Elems[x.Index]
+		if index < len(r.Elems) {
+			return r.Elems[index]
 		}
-		c.errorf(ErrTupleIndex, x.Span(), "tuple index %d is out of range for %s", x.Index, Zonk(xt))
+		c.errorf(ErrTupleIndex, span, "tuple index %d is out of range for %s", index, Zonk(rt))
 		return Invalid
 	case *Named:
-		if (r.Def.Kind == NewtypeDef || r.Def.Kind == RecordDef) && x.Index < len(r.Def.Ctors[0].Fields) {
-			return c.fieldType(r, x.Index)
+		if (r.Def.Kind == NewtypeDef || r.Def.Kind == RecordDef) && index < len(r.Def.Ctors[0].Fields) {
+			return c.fieldType(r, index)
 		}
-	case *TVar:
-		c.errorf(ErrFieldInfer, x.Span(), "cannot infer the tuple type for '.%d'; add a type annotation", x.Index)
-		return Invalid
 	case *Basic:
 		if r.Kind == KInvalid {
 			return Invalid
 		}
 	}
-	c.errorf(ErrTupleIndex, x.Span(), "type %s has no element .%d", Zonk(xt), x.Index)
+	c.errorf(ErrTupleIndex, span, "type %s has no element .%d", Zonk(rt), index)
 	return Invalid
 }
 
 func (c *Checker) recordUpdate(x *ast.RecordUpdate) Type {
 	xt := c.expr(x.X, nil)
+	if _, open := Resolve(xt).(*TVar); open {
+		s := &pendingShape{kind: shUpdate, subj: xt, subjE: x.X, res: c.fresh(), fields: x.Fields, span: x.Span()}
+		for _, f := range x.Fields {
+			s.vals = append(s.vals, c.expr(f.Value, nil))
+		}
+		c.deferShape(s)
+		return xt
+	}
 	r, ok := Resolve(xt).(*Named)
 	if !ok || r.Def.Kind != RecordDef {
 		for _, f := range x.Fields {
@@ -634,24 +628,28 @@ func (c *Checker) recordUpdate(x *ast.RecordUpdate) Type {
 		}
 		return Invalid
 	}
-	ct := r.Def.Ctors[0]
 	for _, f := range x.Fields {
-		idx := -1
-		for i, n := range ct.FieldNames {
-			if n == f.Label {
-				idx = i
-			}
-		}
-		if idx < 0 {
+		ft := c.updateField(r, f)
+		if ft == nil {
 			c.expr(f.Value, nil)
-			c.errorf(ErrNoField, f.Span(), "type %s has no field '%s'", r.Def.Name, f.Label)
 			continue
 		}
-		ft := c.fieldType(r, idx)
 		vt := c.expr(f.Value, ft)
 		c.expect(spanOf(f.Value), vt, ft, "record update field '"+f.Label+"': expression type")
 	}
 	return xt
+}
+
+// updateField is the type of the field a record update writes, or nil
+// (reported) when the record has no such field.
+func (c *Checker) updateField(r *Named, f *ast.Arg) Type {
+	for i, n := range r.Def.Ctors[0].FieldNames {
+		if n == f.Label {
+			return c.fieldType(r, i)
+		}
+	}
+	c.errorf(ErrNoField, f.Span(), "type %s has no field '%s'", r.Def.Name, f.Label)
+	return nil
 }
 
 // ---------------------------------------------------------------- operators
@@ -1112,25 +1110,11 @@ func (c *Checker) receive(x *ast.Receive, hint Type) Type {
 func (c *Checker) forExpr(x *ast.For) Type {
 	it := c.expr(x.Iter, nil)
 	var el Type
-	switch r := Resolve(it).(type) {
-	case *Basic:
-		if r.Kind == KRange {
-			el = IntT
-		} else if r.Kind == KInvalid {
-			el = Invalid
-		}
-	case *Named:
-		if r.Def == ListDef {
-			el = r.Args[0]
-		}
-	case *TVar:
-		v := c.fresh()
-		unify(r, &Named{Def: ListDef, Args: []Type{v}})
-		el = v
-	}
-	if el == nil {
-		c.errorf(ErrNotIterable, spanOf(x.Iter), "for requires a List or Range, found %s", Zonk(it))
-		el = Invalid
+	if _, open := Resolve(it).(*TVar); open {
+		el = c.fresh()
+		c.deferShape(&pendingShape{kind: shFor, subj: it, subjE: x.Iter, res: el, span: spanOf(x.Iter)})
+	} else {
+		el = c.itemOf(Resolve(it), x.Iter)
 	}
 	c.inScope(func() {
 		binds := map[string]bool{}
@@ -1144,6 +1128,24 @@ func (c *Checker) forExpr(x *ast.For) Type {
 		c.fn.loops--
 	})
 	return UnitT
+}
+
+// itemOf is the item type of iterating a value of known type rt.
+func (c *Checker) itemOf(rt Type, iter ast.Expr) Type {
+	switch r := rt.(type) {
+	case *Basic:
+		if r.Kind == KRange {
+			return IntT
+		} else if r.Kind == KInvalid {
+			return Invalid
+		}
+	case *Named:
+		if r.Def == ListDef {
+			return r.Args[0]
+		}
+	}
+	c.errorf(ErrNotIterable, spanOf(iter), "for requires a List or Range, found %s", Zonk(rt))
+	return Invalid
 }
 
 // with checks a `with` chain (§3.8): every step's value is a Result with

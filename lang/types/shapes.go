@@ -1,0 +1,220 @@
+package types
+
+import (
+	"strings"
+
+	"github.com/morrow-lang/morrow/lang/ast"
+	"github.com/morrow-lang/morrow/lang/source"
+)
+
+// Deferred shape inference (LANGUAGE.md §4.2).
+//
+// Field access `x.value`, record update `%{x | value: …}`, tuple
+// projection `x.0` and `for … in x` need to know what x is. When x's type
+// is still an unknown variable (typically an unannotated parameter), the
+// checker does not guess: it records a pending shape, gives the
+// expression a fresh variable, and goes on. Later evidence in the same
+// function group (a call `consume(x)` with `consume(b: Box(a))`, a
+// pattern, an annotation) fixes x's type; when the group's bodies are
+// all checked, the pending shapes are resolved in rounds until none makes
+// progress (resolving one can fix the subject of another, `x.0.name`).
+// For those still unknown, two defaults that need no guessing apply, one
+// at a time (each may unlock others): `for` iterates a List, and a field
+// access or update whose fields exactly one record type declares is that
+// record. Whatever is left is reported: `cannot infer the type of x; add
+// an annotation`.
+
+type shapeKind int
+
+const (
+	shField  shapeKind = iota // x.name
+	shTuple                   // x.0
+	shUpdate                  // %{x | f: v}
+	shFor                     // for p in x
+)
+
+// pendingShape is an operation whose subject had no known type yet.
+type pendingShape struct {
+	kind  shapeKind
+	subj  Type     // the subject's type
+	subjE ast.Expr // the subject expression (for the message)
+	res   Type     // the operation's result: field, element or loop item type
+	name  string   // shField: the field
+	index int      // shTuple: the index
+	// shUpdate: the fields written and their values' types.
+	fields []*ast.Arg
+	vals   []Type
+	span   source.Span
+	done   bool
+}
+
+// deferShape records a pending shape for the current group.
+func (c *Checker) deferShape(s *pendingShape) {
+	c.shapes = append(c.shapes, s)
+}
+
+// resolveShapes settles the group's pending shapes (see above).
+func (c *Checker) resolveShapes() {
+	shapes := c.shapes
+	c.shapes = nil
+	for {
+		for progress := true; progress; {
+			progress = false
+			for _, s := range shapes {
+				if s.done {
+					continue
+				}
+				if _, open := Resolve(s.subj).(*TVar); open {
+					continue
+				}
+				s.done = true
+				progress = true
+				c.applyShape(s)
+			}
+		}
+		if !c.defaultShape(shapes) {
+			break
+		}
+	}
+	for _, s := range shapes {
+		if s.done {
+			continue
+		}
+		s.done = true
+		d := c.errorf(ErrFieldInfer, s.span, "cannot infer the type of %s; add an annotation", c.subjectName(s.subjE))
+		switch s.kind {
+		case shField:
+			d.Notes = []string{"no later use fixes its type, and no single record type declares a field '" + s.name + "'"}
+		case shUpdate:
+			d.Notes = []string{"no later use fixes its type, and no single record type declares every updated field"}
+		case shTuple:
+			d.Notes = []string{"no later use fixes its type, so the size of the tuple is unknown"}
+		}
+		unify(s.subj, Invalid)
+		unify(s.res, Invalid)
+	}
+}
+
+// defaultShape applies the first default that fits a still unknown
+// subject and reports whether it did.
+func (c *Checker) defaultShape(shapes []*pendingShape) bool {
+	for _, s := range shapes {
+		if s.done {
+			continue
+		}
+		switch s.kind {
+		case shFor:
+			unify(s.subj, &Named{Def: ListDef, Args: []Type{c.fresh()}})
+			return true
+		case shField, shUpdate:
+			names := []string{s.name}
+			if s.kind == shUpdate {
+				names = names[:0]
+				for _, f := range s.fields {
+					names = append(names, f.Label)
+				}
+			}
+			if def := c.uniqueRecord(names); def != nil {
+				_, res := c.ctorType(def.Ctors[0])
+				unify(s.subj, res)
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// uniqueRecord returns the only record type declaring every field in
+// names, or nil.
+func (c *Checker) uniqueRecord(names []string) *TypeDef {
+	var found *TypeDef
+	for _, d := range c.file.Decls {
+		td, ok := d.(*ast.TypeDecl)
+		if !ok || td.Kind != ast.RecordType {
+			continue
+		}
+		def := c.info.TypeDefs[td.Name]
+		if def == nil || len(def.Ctors) == 0 {
+			continue
+		}
+		all := true
+		for _, n := range names {
+			has := false
+			for _, f := range def.Fields {
+				if f == n {
+					has = true
+				}
+			}
+			all = all && has
+		}
+		if all {
+			if found != nil {
+				return nil
+			}
+			found = def
+		}
+	}
+	return found
+}
+
+func (c *Checker) subjectName(e ast.Expr) string {
+	if id, ok := unparen(e).(*ast.Ident); ok {
+		return id.Name
+	}
+	if c.src != nil {
+		sp := e.Span()
+		if sp.Start >= 0 && sp.End <= len(c.src.Src) && sp.End-sp.Start <= 40 {
+			if t := strings.TrimSpace(string(c.src.Src[sp.Start:sp.End])); t != "" && !strings.Contains(t, "\n") {
+				return "'" + t + "'"
+			}
+		}
+	}
+	return "this value"
+}
+
+// applyShape checks a pending operation now that its subject is known.
+func (c *Checker) applyShape(s *pendingShape) {
+	st := Resolve(s.subj)
+	if hasInvalid(st) {
+		unify(s.res, Invalid)
+		return
+	}
+	switch s.kind {
+	case shField:
+		ft := c.fieldOf(st, s.name, s.span)
+		c.settle(s, ft, "field '."+s.name+"'")
+	case shTuple:
+		c.settle(s, c.elemOf(st, s.index, s.span), "tuple element '."+itoa(s.index)+"'")
+	case shFor:
+		c.settle(s, c.itemOf(st, s.subjE), "for item")
+	case shUpdate:
+		r, ok := st.(*Named)
+		if !ok || r.Def.Kind != RecordDef {
+			c.errorf(ErrNoField, spanOf(s.subjE), "record update requires a record, found %s", Zonk(st))
+			return
+		}
+		for i, f := range s.fields {
+			if ft := c.updateField(r, f); ft != nil {
+				c.expect(spanOf(f.Value), s.vals[i], ft, "record update field '"+f.Label+"': expression type")
+			}
+		}
+	}
+}
+
+// settle unifies the type an operation turned out to have with the type
+// its uses gave the result meanwhile.
+func (c *Checker) settle(s *pendingShape, actual Type, what string) {
+	if !unify(s.res, actual) && !hasInvalid(actual) && !hasInvalid(s.res) {
+		c.errorf(ErrMismatch, s.span, "%s: expression type: expected %s, found %s", what, Zonk(s.res), Zonk(actual)).Notes =
+			[]string{"the type of " + c.subjectName(s.subjE) + " was fixed later in the body as " + Zonk(s.subj).String() +
+				"; the uses of this " + what + " need " + Zonk(s.res).String()}
+	}
+}
+
+func itoa(i int) string {
+	const digits = "0123456789"
+	if i < 10 {
+		return digits[i : i+1]
+	}
+	return itoa(i/10) + digits[i%10:i%10+1]
+}
