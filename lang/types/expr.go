@@ -16,8 +16,88 @@ func (c *Checker) expr(e ast.Expr, hint Type) Type {
 		return Invalid
 	}
 	t := c.expr1(e, hint)
+	if !isNever(t) && c.divergingOperand(e) {
+		// §3.7: a Never operand stops evaluation; the expression takes
+		// the type its context needs.
+		t = NeverT
+	}
 	c.info.Types[e] = t
 	return t
+}
+
+// divergingOperand reports whether an operand that e always evaluates
+// (before doing anything else with it) has type Never: a call argument,
+// a tuple or list element, a record update field, an operator operand (the
+// left one of `and`/`or`), a subject, an index, a range bound, an
+// interpolated value.
+func (c *Checker) divergingOperand(e ast.Expr) bool {
+	never := func(x ast.Expr) bool {
+		if x == nil || isNilExpr(x) {
+			return false
+		}
+		t, ok := c.info.Types[x]
+		return ok && isNever(t)
+	}
+	switch x := e.(type) {
+	case *ast.Call:
+		if never(x.Fn) {
+			return true
+		}
+		for _, a := range x.Args {
+			if never(a.Value) {
+				return true
+			}
+		}
+	case *ast.Tuple:
+		for _, el := range x.Elems {
+			if never(el) {
+				return true
+			}
+		}
+	case *ast.ListLit:
+		for _, el := range x.Elems {
+			if never(el) {
+				return true
+			}
+		}
+	case *ast.RecordUpdate:
+		if never(x.X) {
+			return true
+		}
+		for _, f := range x.Fields {
+			if never(f.Value) {
+				return true
+			}
+		}
+	case *ast.Binary:
+		if x.Op == "and" || x.Op == "or" {
+			return never(x.L)
+		}
+		return never(x.L) || never(x.R)
+	case *ast.Unary:
+		return never(x.X)
+	case *ast.FieldAccess:
+		return never(x.X)
+	case *ast.TupleIndex:
+		return never(x.X)
+	case *ast.Index:
+		return never(x.X) || never(x.I)
+	case *ast.Range:
+		return never(x.Lo) || never(x.Hi)
+	case *ast.Try:
+		return never(x.X)
+	case *ast.InterpString:
+		for _, p := range x.Parts {
+			if never(p.X) {
+				return true
+			}
+		}
+	case *ast.If:
+		return never(x.Cond)
+	case *ast.Match:
+		return never(x.Subject)
+	}
+	return false
 }
 
 // expect checks that got is acceptable where want is expected (unifying

@@ -110,7 +110,10 @@ func (c *Checker) let(s *ast.LetStmt) Type {
 	if bp, ok := s.Pattern.(*ast.BindPat); ok {
 		if o := c.info.Defs[bp]; o != nil {
 			o.result = s.Else == nil
-			c.lets = append(c.lets, &letRecord{obj: o, span: s.Span(), fn: c.fn})
+			if !diverges {
+				// A binding that is never made has no type to infer.
+				c.lets = append(c.lets, &letRecord{obj: o, span: s.Span(), fn: c.fn})
+			}
 		}
 	}
 	if diverges {
