@@ -545,10 +545,13 @@ type LitPat struct {
 // UnitPat is `()`.
 type UnitPat struct{ Pos }
 
-// TuplePat is `(p, q)`.
+// TuplePat is `(p, q)`, or with a rest `(p, ..rest)` / `(p, .._)` /
+// `(p, ..)`: Rest matches the tuple of the remaining elements.
 type TuplePat struct {
 	Pos
-	Elems []Pattern
+	Elems   []Pattern
+	HasRest bool
+	Rest    Pattern // *BindPat or *WildcardPat when HasRest; nil for bare `..`
 }
 
 // ListPat is `[p, q]` or `[p, ..rest]` / `[p, .._]` / `[p, ..]`.

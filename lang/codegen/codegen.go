@@ -340,6 +340,31 @@ func lineOf(f *source.File, off int) int {
 	return f.Line(off)
 }
 
+// tupleArity is the number of elements of the tuple a pattern was checked
+// against, from the checker's results.
+func (c *compiler) tupleArity(p ast.Pattern) (int, bool) {
+	if c.info == nil || c.info.PatTypes == nil {
+		return 0, false
+	}
+	t := c.info.PatTypes[p]
+	for i := 0; i < 100; i++ {
+		v, ok := t.(*types.TVar)
+		if !ok || v.Ref == nil {
+			break
+		}
+		t = v.Ref
+	}
+	switch t := t.(type) {
+	case *types.Tuple:
+		return len(t.Elems), true
+	case *types.Basic:
+		if t.Kind == types.KUnit {
+			return 0, true
+		}
+	}
+	return 0, false
+}
+
 // knownNonUnit reports whether the checker recorded a type for e (in the
 // user's file) that is neither Unit nor Never. Without checker results it
 // reports false.

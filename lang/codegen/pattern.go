@@ -73,6 +73,9 @@ func (fs *fnState) patternTests(p ast.Pattern, slot int, fail *label) ([]binding
 					return err
 				}
 			}
+			if p.HasRest && p.Rest != nil && !isTrivial(p.Rest) {
+				return fs.tupleRest(p, slot, walk)
+			}
 			return nil
 		case *ast.ListPat:
 			fs.emit(bytecode.LOAD, slot, 0)
@@ -126,6 +129,28 @@ func (fs *fnState) patternTests(p ast.Pattern, slot int, fail *label) ([]binding
 		return nil, err
 	}
 	return binds, nil
+}
+
+// tupleRest builds the tuple of the elements a `(p, ..rest)` pattern does
+// not name (Unit when there are none; §3.3) and matches rest against it.
+// The arity comes from the checker: the pattern's recorded tuple type.
+func (fs *fnState) tupleRest(p *ast.TuplePat, slot int, walk func(ast.Pattern, int) error) error {
+	n, ok := fs.c.tupleArity(p)
+	if !ok || n < len(p.Elems) {
+		return fmt.Errorf("codegen: the arity of the tuple rest pattern at offset %d is unknown", p.Span().Start)
+	}
+	if n == len(p.Elems) {
+		fs.emit(bytecode.UNIT, 0, 0)
+	} else {
+		for i := len(p.Elems); i < n; i++ {
+			fs.emit(bytecode.LOAD, slot, 0)
+			fs.emit(bytecode.ELEM, i, 0)
+		}
+		fs.emit(bytecode.TUPLE, n-len(p.Elems), 0)
+	}
+	s := fs.newSlot()
+	fs.emit(bytecode.STORE, s, 0)
+	return walk(p.Rest, s)
 }
 
 // isTrivial reports whether a sub-pattern neither tests nor binds.

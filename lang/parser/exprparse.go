@@ -769,6 +769,24 @@ func (g *gPattern) Parse(lex *lexer.PeekingLexer) error {
 		lex.Next()
 		p := &gPatParen{}
 		for !isPunct(lex.Peek(), ")") {
+			if isPunct(lex.Peek(), "..") {
+				// A tuple rest (§3.3) ends the pattern.
+				rStart := lex.RawCursor()
+				lex.Next()
+				r := &gPatElem{Rest: true}
+				if lex.Peek().Type == tIdent {
+					r.Name = lex.Next().Value
+				}
+				r.Tokens = lex.Range(rStart, lex.RawCursor())
+				p.Rest = r
+				if isPunct(lex.Peek(), ",") {
+					lex.Next()
+				}
+				if !isPunct(lex.Peek(), ")") {
+					return unexpected(lex, `")"`)
+				}
+				break
+			}
 			e := &gPattern{}
 			if err := e.Parse(lex); err == participle.NextMatch {
 				if len(p.Elems) == 0 {

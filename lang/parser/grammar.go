@@ -369,6 +369,8 @@ type gPatParen struct {
 	Tokens []lexer.Token
 	Elems  []*gPattern `parser:"'(' ( @@ ( (?! ',' ')') ',' @@ )*"`
 	Trail  bool        `parser:"  @','? )? ')'"`
+	// Rest is a trailing `..name`, `.._` or `..`, parsed by gPattern.Parse.
+	Rest *gPatElem
 }
 
 type gPatList struct {

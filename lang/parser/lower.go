@@ -1066,6 +1066,16 @@ func (lw *lowerer) pattern(g *gPattern) ast.Pattern {
 		for _, e := range g.Tuple.Elems {
 			elems = append(elems, lw.pattern(e))
 		}
+		if r := g.Tuple.Rest; r != nil {
+			t := &ast.TuplePat{Pos: p, Elems: elems, HasRest: true}
+			switch {
+			case r.Name == "_":
+				t.Rest = &ast.WildcardPat{Pos: pos(r.Tokens)}
+			case r.Name != "":
+				t.Rest = &ast.BindPat{Pos: pos(r.Tokens), Name: r.Name}
+			}
+			return t
+		}
 		switch {
 		case len(elems) == 0:
 			return &ast.UnitPat{Pos: p}

@@ -113,6 +113,8 @@ func TestExpressions(t *testing.T) {
 		{"let (a, b): (Int, String) = p", `(LetStmt Pattern=(TuplePat Elems=[(BindPat Name="a") (BindPat Name="b")]) Type=(TupleType Elems=[(NamedType Name="Int") (NamedType Name="String")]) Value=(Ident Name="p"))`},
 		{"let Some(x) = o else: return 1", `(LetStmt Pattern=(CtorPat Name="Some" Args=[(BindPat Name="x")] Parens=true) Value=(Ident Name="o") Else=(Return X=(IntLit Value=1)))`},
 		{"let [h, ..t] = xs else:\n    return 0", `(LetStmt Pattern=(ListPat Elems=[(BindPat Name="h")] HasRest=true Rest=(BindPat Name="t")) Value=(Ident Name="xs") Else=(Block Stmts=[(ExprStmt X=(Return X=(IntLit)))]))`},
+		{"let (h, ..t) = p", `(LetStmt Pattern=(TuplePat Elems=[(BindPat Name="h")] HasRest=true Rest=(BindPat Name="t")) Value=(Ident Name="p"))`},
+		{"match p: (_, .._,) -> 1, (..) -> 2", `(Match Subject=(Ident Name="p") Arms=[(Arm Pattern=(TuplePat Elems=[(WildcardPat)] HasRest=true Rest=(WildcardPat)) Body=(IntLit Value=1)) (Arm Pattern=(TuplePat HasRest=true) Body=(IntLit Value=2))])`},
 		{"let -1 = n else: return 0", `(LetStmt Pattern=(LitPat Value=(IntLit Value=-1)) Value=(Ident Name="n") Else=(Return X=(IntLit)))`},
 		{"defer println(1)", `(DeferStmt X=(Call Fn=(Ident Name="println") Args=[(Arg Value=(IntLit Value=1))]))`},
 		{"f(x) if x > 0", `(ExprStmt X=(Call Fn=(Ident Name="f") Args=[(Arg Value=(Ident Name="x"))]) Cond=(Binary Op=">" L=(Ident Name="x") R=(IntLit)))`},

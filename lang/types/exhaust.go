@@ -71,9 +71,24 @@ func (c *Checker) simplify(p ast.Pattern) *spat {
 	case *ast.UnitPat:
 		return &spat{key: "unit", name: "()", kind: skUnit}
 	case *ast.TuplePat:
-		s := &spat{key: "tuple" + strconv.Itoa(len(p.Elems)), kind: skTuple}
+		n := len(p.Elems)
+		if p.HasRest && n == 0 {
+			return wildPat // `(..all)` matches any tuple (and Unit)
+		}
+		if p.HasRest {
+			// The rest covers the remaining elements. While the arity is
+			// unknown (a let on a value of pending type), the named
+			// elements alone decide refutability.
+			if tt, ok := Resolve(c.info.PatTypes[p]).(*Tuple); ok && len(tt.Elems) >= n {
+				n = len(tt.Elems)
+			}
+		}
+		s := &spat{key: "tuple" + strconv.Itoa(n), kind: skTuple}
 		for _, e := range p.Elems {
 			s.args = append(s.args, c.simplify(e))
+		}
+		for len(s.args) < n {
+			s.args = append(s.args, wildPat)
 		}
 		return s
 	case *ast.ListPat:

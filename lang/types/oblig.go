@@ -260,6 +260,7 @@ func (a *oblFn) bind(p ast.Pattern, st oblState) {
 		for _, e := range x.Elems {
 			a.bind(e, st)
 		}
+		a.bind(x.Rest, st)
 	case *ast.ListPat:
 		for _, e := range x.Elems {
 			a.bind(e, st)

@@ -44,6 +44,10 @@ func (c *Checker) pattern(p ast.Pattern, t Type, binds map[string]bool) {
 	case *ast.UnitPat:
 		mismatch(UnitT)
 	case *ast.TuplePat:
+		if p.HasRest {
+			c.tupleRestPattern(p, t, binds)
+			return
+		}
 		el := make([]Type, len(p.Elems))
 		if tt, ok := Resolve(t).(*Tuple); ok && len(tt.Elems) == len(p.Elems) {
 			copy(el, tt.Elems)
@@ -123,6 +127,70 @@ func (c *Checker) pattern(p ast.Pattern, t Type, binds map[string]bool) {
 	}
 }
 
+// tupleRestPattern checks `(p, q, ..rest)` (§3.3): the tuple has at least
+// as many elements as the pattern names, and rest is the tuple of the
+// others (Unit when there are none). On a subject whose type is not known
+// yet, the elements and the rest get fresh types that a pending shape
+// settles once it is (shapes.go).
+func (c *Checker) tupleRestPattern(p *ast.TuplePat, t Type, binds map[string]bool) {
+	k := len(p.Elems)
+	el := make([]Type, k)
+	var rest Type
+	switch r := Resolve(t).(type) {
+	case *Tuple:
+		if len(r.Elems) >= k {
+			copy(el, r.Elems)
+			rest = restTuple(r.Elems[k:])
+		}
+	case *Basic:
+		switch {
+		case r.Kind == KUnit && k == 0:
+			rest = UnitT
+		case r.Kind == KInvalid:
+			for i := range el {
+				el[i] = Invalid
+			}
+			rest = Invalid
+		}
+	case *TVar:
+		for i := range el {
+			el[i] = c.fresh()
+		}
+		rest = c.fresh()
+		c.deferShape(&pendingShape{kind: shTupleRest, subj: t, res: rest, elems: el, index: k, span: p.Span(), pat: p})
+	}
+	if rest == nil {
+		c.errorf(ErrMismatch, p.Span(), "pattern: expression type: expected %s, found a tuple of at least %s", Zonk(t), elements(k))
+		for i := range el {
+			el[i] = Invalid
+		}
+		rest = Invalid
+	}
+	for i, e := range p.Elems {
+		c.pattern(e, el[i], binds)
+	}
+	if p.Rest != nil {
+		c.pattern(p.Rest, rest, binds)
+	}
+}
+
+// elements is "1 element" or "n elements".
+func elements(n int) string {
+	if n == 1 {
+		return "1 element"
+	}
+	return itoa(n) + " elements"
+}
+
+// restTuple is the type a tuple rest binds: the remaining elements as a
+// tuple, or Unit when none remain.
+func restTuple(elems []Type) Type {
+	if len(elems) == 0 {
+		return UnitT
+	}
+	return &Tuple{Elems: append([]Type(nil), elems...)}
+}
+
 func (c *Checker) bind(p ast.Pattern, name string, t Type, binds map[string]bool) {
 	if binds[name] {
 		c.errorf(ErrDupBinding, p.Span(), "duplicate pattern binding '%s'", name)
@@ -173,6 +241,17 @@ func (c *Checker) checkNestedWildcards(p ast.Pattern, depth int) {
 	case *ast.TuplePat:
 		for _, e := range p.Elems {
 			c.checkNestedWildcards(e, depth+1)
+		}
+		if _, named := p.Rest.(*ast.BindPat); p.HasRest && !named {
+			// `.._` and `..` drop the remaining elements.
+			if tt, ok := Resolve(c.info.PatTypes[p]).(*Tuple); ok && len(tt.Elems) > len(p.Elems) && containsResult(restTuple(tt.Elems[len(p.Elems):])) {
+				sp := p.Span()
+				if p.Rest != nil {
+					sp = p.Rest.Span()
+				}
+				c.errorf(ErrResultPayload, sp, "Result payload cannot be discarded by a wildcard pattern").Hint =
+					"bind the rest with `..name` and handle it, or name each element"
+			}
 		}
 	case *ast.ListPat:
 		for _, e := range p.Elems {

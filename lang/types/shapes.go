@@ -27,10 +27,11 @@ import (
 type shapeKind int
 
 const (
-	shField  shapeKind = iota // x.name
-	shTuple                   // x.0
-	shUpdate                  // %{x | f: v}
-	shFor                     // for p in x
+	shField     shapeKind = iota // x.name
+	shTuple                      // x.0
+	shUpdate                     // %{x | f: v}
+	shFor                        // for p in x
+	shTupleRest                  // a (p, ..rest) pattern matched against x
 )
 
 // pendingShape is an operation whose subject had no known type yet.
@@ -44,8 +45,12 @@ type pendingShape struct {
 	// shUpdate: the fields written and their values' types.
 	fields []*ast.Arg
 	vals   []Type
-	span   source.Span
-	done   bool
+	// shTupleRest: the element types given to the named sub-patterns
+	// (index of them) and the pattern.
+	elems []Type
+	pat   *ast.TuplePat
+	span  source.Span
+	done  bool
 }
 
 // deferShape records a pending shape for the current group.
@@ -87,11 +92,14 @@ func (c *Checker) resolveShapes() {
 			d.Notes = []string{"no later use fixes its type, and no single record type declares a field '" + s.name + "'"}
 		case shUpdate:
 			d.Notes = []string{"no later use fixes its type, and no single record type declares every updated field"}
-		case shTuple:
+		case shTuple, shTupleRest:
 			d.Notes = []string{"no later use fixes its type, so the size of the tuple is unknown"}
 		}
 		unify(s.subj, Invalid)
 		unify(s.res, Invalid)
+		for _, e := range s.elems {
+			unify(e, Invalid)
+		}
 	}
 }
 
@@ -158,6 +166,9 @@ func (c *Checker) uniqueRecord(names []string) *TypeDef {
 }
 
 func (c *Checker) subjectName(e ast.Expr) string {
+	if e == nil {
+		return "the matched value"
+	}
 	if id, ok := unparen(e).(*ast.Ident); ok {
 		return id.Name
 	}
@@ -182,11 +193,21 @@ func (c *Checker) applyShape(s *pendingShape) {
 	switch s.kind {
 	case shField:
 		ft := c.fieldOf(st, s.name, s.span)
-		c.settle(s, ft, "field '."+s.name+"'")
+		c.settle(s, s.res, ft, "field '."+s.name+"'")
 	case shTuple:
-		c.settle(s, c.elemOf(st, s.index, s.span), "tuple element '."+itoa(s.index)+"'")
+		c.settle(s, s.res, c.elemOf(st, s.index, s.span), "tuple element '."+itoa(s.index)+"'")
 	case shFor:
-		c.settle(s, c.itemOf(st, s.subjE), "for item")
+		c.settle(s, s.res, c.itemOf(st, s.subjE), "for item")
+	case shTupleRest:
+		tt, ok := st.(*Tuple)
+		if !ok || len(tt.Elems) < s.index {
+			c.errorf(ErrMismatch, s.span, "pattern: expression type: expected %s, found a tuple of at least %s", Zonk(st), elements(s.index))
+			return
+		}
+		for i, e := range s.elems {
+			c.settle(s, e, tt.Elems[i], "tuple pattern element "+itoa(i))
+		}
+		c.settle(s, s.res, restTuple(tt.Elems[s.index:]), "tuple rest")
 	case shUpdate:
 		r, ok := st.(*Named)
 		if !ok || r.Def.Kind != RecordDef {
@@ -203,11 +224,11 @@ func (c *Checker) applyShape(s *pendingShape) {
 
 // settle unifies the type an operation turned out to have with the type
 // its uses gave the result meanwhile.
-func (c *Checker) settle(s *pendingShape, actual Type, what string) {
-	if !unify(s.res, actual) && !hasInvalid(actual) && !hasInvalid(s.res) {
-		c.errorf(ErrMismatch, s.span, "%s: expression type: expected %s, found %s", what, Zonk(s.res), Zonk(actual)).Notes =
+func (c *Checker) settle(s *pendingShape, use, actual Type, what string) {
+	if !unify(use, actual) && !hasInvalid(actual) && !hasInvalid(use) {
+		c.errorf(ErrMismatch, s.span, "%s: expression type: expected %s, found %s", what, Zonk(use), Zonk(actual)).Notes =
 			[]string{"the type of " + c.subjectName(s.subjE) + " was fixed later in the body as " + Zonk(s.subj).String() +
-				"; the uses of this " + what + " need " + Zonk(s.res).String()}
+				"; the uses of this " + what + " need " + Zonk(use).String()}
 	}
 }
 

@@ -178,6 +178,7 @@ func patBinds(p ast.Pattern, f func(ast.Pattern)) {
 		for _, e := range x.Elems {
 			patBinds(e, f)
 		}
+		patBinds(x.Rest, f)
 	case *ast.ListPat:
 		for _, e := range x.Elems {
 			patBinds(e, f)
