@@ -158,7 +158,8 @@ func listItems(v value.Value) []value.Value {
 //   - Float by IEEE total order: -NaN < -inf < ... < -0.0 < 0.0 < ... <
 //     inf < NaN (a sign-set NaN first, a positive NaN last);
 //   - tuples and lists lexicographically, a proper prefix first;
-//   - nominal data by variant tag, then fields in order;
+//   - nominal data by variant in declaration order (Some before None, Ok
+//     before Err), then fields in order;
 //   - ranges by start, end, then exclusive before inclusive.
 //
 // Values of different kinds are ordered by kind. Compare(a, b) == 0 implies
@@ -244,7 +245,7 @@ func compareShallow(a, b value.Value) int {
 				return c
 			}
 		}
-		return cmpInt(int64(x.Tag), int64(y.Tag))
+		return cmpInt(declRank(x), declRank(y))
 	case value.KRange:
 		x, _ := a.R.(*value.Range)
 		y, _ := b.R.(*value.Range)
@@ -260,6 +261,20 @@ func compareShallow(a, b value.Value) int {
 		return cmpBool(x.Inclusive, y.Inclusive)
 	}
 	return cmpInt(a.N, b.N)
+}
+
+// declRank is a variant's position in its type's declaration, which
+// derived orders follow (STDLIB.md, List.sort). Tags are declaration
+// positions except for Option, whose runtime tags put None (0) before
+// Some (1) while it is declared `Some(a)` then `None`.
+func declRank(d *value.Data) int64 {
+	if sameType(d.Type, value.OptionType) {
+		if d.Tag == value.TagSome {
+			return 0
+		}
+		return 1
+	}
+	return int64(d.Tag)
 }
 
 func cmpInt(x, y int64) int {

@@ -78,7 +78,7 @@ func TestCompareOrder(t *testing.T) {
 		{F(sNaN), F(math.Inf(-1)), F(-math.MaxFloat64), F(-1), F(-5e-324), F(negZero), F(0), F(5e-324), F(1), F(math.Inf(1)), F(pNaN)},
 		{L(), Ints(0), Ints(0, 0), Ints(0, 1), Ints(1)},
 		{T(I(0), S("z")), T(I(1), S("a")), T(I(1), S("b"))},
-		{value.None(), value.Some(I(-1)), value.Some(I(2))},
+		{value.Some(I(-1)), value.Some(I(2)), value.None()},
 		{value.Ok(I(9)), value.Err(I(0))},
 		{circle(I(1)), circle(I(2)), rect(I(0), I(0)), rect(I(0), I(1)), point()},
 		{user("Ada", 40), user("Bob", 1), user("Bob", 2)},

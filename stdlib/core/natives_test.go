@@ -136,7 +136,8 @@ func TestListNatives(t *testing.T) {
 		c("List.sort", "[-inf, -1, -0, 0, 1, inf, nan]", L(F(math.NaN()), F(1), F(0), F(math.Inf(1)), F(negZero), F(-1), F(math.Inf(-1)))),
 		c("List.sort", "[[], [1], [1, 2], [2]]", L(Ints(2), Ints(1, 2), L(), Ints(1))),
 		c("List.sort", `[(1, "b"), (2, "a"), (2, "b")]`, L(T(I(2), S("b")), T(I(1), S("b")), T(I(2), S("a")))),
-		c("List.sort", "[None, Some(1), Some(2)]", L(value.Some(I(2)), value.None(), value.Some(I(1)))),
+		c("List.sort", "[Some(1), Some(2), None]", L(value.Some(I(2)), value.None(), value.Some(I(1)))),
+		c("List.sort", `[Ok(1), Ok(2), Err("a")]`, L(value.Err(S("a")), value.Ok(I(2)), value.Ok(I(1)))),
 		c("List.sort", "[Circle(2), Circle(10), Rectangle(1, 1), Point]", L(point(), rect(I(1), I(1)), circle(I(10)), circle(I(2)))),
 		c("List.sort", "[UserId(1), UserId(5), UserId(7)]", L(userID(7), userID(1), userID(5))),
 	})
