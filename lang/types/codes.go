@@ -59,7 +59,7 @@ var (
 	ErrSpawnEntry       = diag.Register("E3038", "spawn is given something other than a zero-argument Unit function")
 	ErrSendPid          = diag.Register("E3039", "send or Process.id is given something other than a typed Pid")
 	ErrProcessArity     = diag.Register("E3040", "a Process operation is called with the wrong number of arguments")
-	ErrFieldInfer       = diag.Register("E3041", "field or index access on a value whose type is not yet known")
+	ErrFieldInfer       = diag.Register("E3041", "a field access, record update, tuple projection, tuple rest pattern or for loop on a value whose type nothing in the function fixes")
 	ErrUnionPosition    = diag.Register("E3042", "a union type is written outside a type alias")
 	ErrNotIndexable     = diag.Register("E3043", "indexing applied to a value that is not a List")
 	ErrTooManyParams    = diag.Register("E3044", "a function or lambda declares more than 255 parameters")
