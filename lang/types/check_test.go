@@ -395,6 +395,8 @@ func FuzzCheck(f *testing.F) {
 		"type L = List(L)\nfn main() -> Result((), String): Ok(())\n",
 		"fn main():\n    let [a, ..b] = [1] else: return ()\n    defer println(a)\n",
 		"fn r(n) -> if n > 0: Ok(n) else: Err(\"e\")\nfn h(x, n: Int):\n    if n == 0: println(Result.is_ok(x)) else: h(x, n - 1)\nfn main():\n    let a = r(1)\n    for i in 0..3:\n        if i > 1: break\n    h(a, 2)\n",
+		"fn sq(x: a) -> a: x * x\nfn tw(x) -> sq(x) + sq(x)\nfn p(n, x) -> if n == 0: x else: q(n - 1, -x)\nfn q(n, x) -> p(n, x)\nfn main():\n    println(List.map([1.5], tw))\n    println(q(1, 2) == 2)\n",
+		"type B:\n    v: Int\nfn f(x, t):\n    let (a, ..r) = t\n    let y = %{x | v: a}\n    for z in x.w: println(z)\n    y.v\nfn main():\n    println(f(B(1), (2, [return 3])))\n",
 	}
 	for _, s := range seeds {
 		f.Add(s)

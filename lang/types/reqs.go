@@ -69,7 +69,7 @@ var reqKindText = [...]string{
 	reqInt:    "it works on Int only",
 	reqOrd:    "it compares Int or Float",
 	reqEq:     "it needs a type with equality (scalars, process identities, derived Eq, newtypes over scalars, and tuples, lists, Options and Results of those)",
-	reqScalar: "it needs scalar Int, Float, Bool or String elements (or newtypes over them)",
+	reqScalar: "it needs scalar Int, Float, Bool or String values (or newtypes over them; a newtype compares through its field)",
 	reqPrint:  "it needs a printable type (not Unit, a function, a Pid or a type without Show)",
 	reqShow:   "it needs a printable type (not a function, a Pid or a type without Show)",
 	reqInterp: "it needs Int, Float, Bool or String",
