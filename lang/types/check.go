@@ -15,10 +15,20 @@
 //     parameters). Inside a body, inference is Hindley-Milner style:
 //     unification over union-find variables (*TVar), with Never as a bottom
 //     type that unifies with anything and Invalid as the type of erroneous
-//     expressions, which suppresses follow-on errors.
-//  3. Checks that need resolved types (printability, operator operand
-//     rules, interpolation, defaulting of numeric variables) are queued
-//     while a group is checked and run when it is finished.
+//     expressions, which suppresses follow-on errors. A body without a
+//     return annotation checks every exit against one return type; an
+//     expression with a Never operand is itself Never.
+//  3. Work that needs resolved types is queued while a group is checked
+//     and done when it is finished, in this order: operations on values of
+//     still unknown type (field access, record update, tuple projection,
+//     tuple rests, for loops) are settled by the evidence that arrived
+//     later (shapes.go); the queued checks run; then the requirements that
+//     operators, interpolation, printing, List.contains and List.sort put
+//     on types are solved (reqs.go): concrete types are checked, type
+//     parameters and signature variables collect requirements that every
+//     instantiation must meet (to a fixed point over the group), other
+//     unknown numeric operands default to Int. Types share nodes, and
+//     every walk over them visits a shared node once (typewalk.go).
 //  4. Patterns are checked against their subject type; exhaustiveness and
 //     arm reachability use a usefulness algorithm (exhaust.go).
 //  5. Result obligations (oblig.go) follow §5.2: each function body is
