@@ -98,6 +98,7 @@ func runEnv(args []string, e *env) int {
 			"bytecode built by `morrowc build` (.mrb).",
 		"missing command (run)")
 	root.AddCommand(newRun(e))
+	root.AddCommand(newTrace(e))
 	return cli.Execute(root, args, e.stdin, e.stdout, e.stderr)
 }
 
