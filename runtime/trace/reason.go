@@ -82,12 +82,18 @@ func (p *lexer) reason() (Reason, error) {
 			if err := p.expect("("); err != nil {
 				return "", err
 			}
-			i := p.pos
+			// A code is an Int: Process.signal_exit can carry any,
+			// negative ones included.
+			d := p.pos
+			if d < len(p.s) && p.s[d] == '-' {
+				d++
+			}
+			i := d
 			for i < len(p.s) && p.s[i] >= '0' && p.s[i] <= '9' {
 				i++
 			}
-			if i == p.pos || i-p.pos > 19 || (p.s[p.pos] == '0' && i-p.pos > 1) {
-				return "", p.errorf("expected a fault code")
+			if i == d || i-d > 19 || (p.s[d] == '0' && (i-d > 1 || d > p.pos)) {
+				return "", p.errorf("expected a fault code (a canonical Int)")
 			}
 			if _, err := strconv.ParseInt(p.s[p.pos:i], 10, 64); err != nil {
 				return "", p.errorf("fault code %q is too large", p.s[p.pos:i])

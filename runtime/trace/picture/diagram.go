@@ -44,6 +44,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 
 	"github.com/morrow-lang/morrow/runtime/trace"
 )
@@ -453,19 +454,22 @@ func (d *diagram) summary() string {
 	} else if len(extra) == 2 {
 		out += ", " + extra[0] + " and " + extra[1]
 	}
-	msg := plural(s.messages, "message", "messages")
+	var notes []string
 	switch {
 	case s.messages > 0 && d.opt.HideMessages:
-		msg += " (not drawn)"
+		notes = append(notes, "not drawn")
 	case s.drawn < s.messages:
-		msg += fmt.Sprintf(" (first %d drawn)", s.drawn)
+		notes = append(notes, fmt.Sprintf("first %d drawn", s.drawn))
 	}
-	out += ", " + msg
 	if s.lost > 0 {
-		out += fmt.Sprintf(" (%d refused)", s.lost)
+		notes = append(notes, fmt.Sprintf("%d refused", s.lost))
 	}
 	if s.unreceived > 0 {
-		out += fmt.Sprintf(" (%d never received)", s.unreceived)
+		notes = append(notes, fmt.Sprintf("%d never received", s.unreceived))
+	}
+	out += ", " + plural(s.messages, "message", "messages")
+	if len(notes) > 0 {
+		out += " (" + strings.Join(notes, ", ") + ")"
 	}
 	out += ", " + plural(s.faults, "fault", "faults")
 	if s.abnormal > 0 {
