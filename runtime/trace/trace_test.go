@@ -131,8 +131,8 @@ func TestParse(t *testing.T) {
 
 func TestReason(t *testing.T) {
 	for _, c := range []struct {
-		r            Reason
-		tag, text    string
+		r           Reason
+		tag, text   string
 		normal, flt bool
 	}{
 		{"Normal", "Normal", "", true, false},

@@ -136,7 +136,7 @@ func (d *diagram) svg(out io.Writer) error {
 	}
 	bottom := d.rowY(nrows) // where lifelines still alive stop
 	height := bottom + 60
-	s.f(`<?xml version="1.0" encoding="UTF-8"?>`+"\n")
+	s.f(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
 	s.f(`<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d">`+"\n", width, height, width, height)
 	title := d.opt.Title
 	if title == "" {
