@@ -64,6 +64,15 @@ func (d *diagram) mermaidRow(p func(string, ...any), indent string, r *row) {
 		defer p("%send\n", indent)
 		indent += "    "
 	}
+	if r.kind == rowGlobal {
+		if len(d.lines) == 0 {
+			// No participant to put a note on.
+			p("%s%%%% %s\n", indent, mmText(r.label))
+		} else {
+			p("%sNote over %s: %s\n", indent, d.span(), mmText(r.label))
+		}
+		return
+	}
 	from := d.lines[r.from].num
 	switch r.kind {
 	case rowArrow, rowSpawn:
@@ -88,8 +97,6 @@ func (d *diagram) mermaidRow(p func(string, ...any), indent string, r *row) {
 		p("%sNote over P%d: %s\n", indent, from, mmText(r.label))
 	case rowEnd:
 		p("%sNote over P%d: end: %s\n", indent, from, mmText(r.label))
-	case rowGlobal:
-		p("%sNote over %s: %s\n", indent, d.span(), mmText(r.label))
 	}
 }
 
