@@ -98,6 +98,7 @@ func runEnv(args []string, e *env) int {
 			"bytecode built by `morrowc build` (.mrb).",
 		"missing command (run)")
 	root.AddCommand(newRun(e))
+	root.AddCommand(newTrace(e))
 	return cli.Execute(root, args, e.stdin, e.stdout, e.stderr)
 }
 
@@ -108,6 +109,7 @@ type runFlags struct {
 	seed       int64
 	reductions int
 	trace      string
+	traceMsgs  bool
 	color      string
 	maxProcs   int
 	memBudget  int64
@@ -139,6 +141,7 @@ func newRunWith(e *env, f *runFlags) *cobra.Command {
 	fl.Int64Var(&f.seed, "seed", 0, "seed of the deterministic schedule")
 	fl.IntVar(&f.reductions, "reductions", 0, "reductions per process turn, 1..65536 (env MORROW_REDUCTIONS)")
 	fl.StringVar(&f.trace, "trace", "", "write lifecycle events to FILE (\"-\" for standard error)")
+	fl.BoolVar(&f.traceMsgs, "trace-messages", false, "also trace every message sent and received (needs --trace)")
 	fl.IntVar(&f.maxProcs, "max-processes", engine.DefaultMaxProcesses, "live actors allowed at once, 0 for no limit (env MORROW_MAX_PROCESSES)")
 	fl.Int64Var(&f.memBudget, "memory-budget", engine.DefaultMemoryBudget, "logical memory budget in bytes for queued messages and lifecycle notifications (env MORROW_MEMORY_BUDGET)")
 	fl.StringVar(&f.color, "color", "auto", "colour diagnostics: auto, always or never")
@@ -232,6 +235,9 @@ func runProgram(cmd *cobra.Command, e *env, f *runFlags, path string) error {
 	if err != nil {
 		return &usageError{"--color: " + err.Error()}
 	}
+	if f.traceMsgs && f.trace == "" {
+		return &usageError{"--trace-messages needs --trace FILE"}
+	}
 	opts, err := f.options(cmd, e)
 	if err != nil {
 		var ce *configError
@@ -257,7 +263,7 @@ func runProgram(cmd *cobra.Command, e *env, f *runFlags, path string) error {
 			return cli.ExitStatus(cli.ExitError)
 		}
 		defer closeTrace()
-		opts.Trace = tw
+		opts.Trace, opts.TraceMessages = tw, f.traceMsgs
 	}
 	code := execute(e, p, opts, out)
 	if code != cli.ExitOK {

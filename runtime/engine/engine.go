@@ -56,6 +56,9 @@ type Options struct {
 	Seed           int64 // deterministic schedule seed
 	Reductions     int   // reductions per turn (StepsPerReduction steps each); 0 means the default, 1
 	Trace          io.Writer
+	// TraceMessages adds a line per user message sent and received to
+	// the trace (docs/process.md, "Tracing"); it needs Trace.
+	TraceMessages bool
 	// MaxProcesses is the resource governor's live-process limit, checked
 	// on every spawn of every kind (RUNTIME.md §3): past it Process.spawn*
 	// returns Err(Process.ResourceLimit) and legacy spawn faults with code
@@ -128,7 +131,7 @@ func Run(ctx context.Context, p *bytecode.Program, opts Options) int {
 		return ExitFault
 	}
 	rt := sched.New(img, out, sched.Config{Schedulers: opts.Schedulers, Steal: opts.Steal, Seed: opts.Seed,
-		Budget: opts.Reductions * StepsPerReduction, Trace: opts.Trace,
+		Budget: opts.Reductions * StepsPerReduction, Trace: opts.Trace, TraceMessages: opts.TraceMessages,
 		MaxLive: opts.MaxProcesses, MemoryBudget: opts.MemoryBudget, MaxQueued: opts.MaxQueued})
 	var args []value.Value
 	if p.Library {

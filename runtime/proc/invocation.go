@@ -54,6 +54,10 @@ type Invocation struct {
 	// Trace, when set, receives one line per lifecycle event published by
 	// Retire (the scheduler's --trace output).
 	Trace func(format string, args ...any)
+	// TraceMessages adds a "send" line per user message sent and a
+	// "recv" line per user message received to the trace (morrow run
+	// --trace-messages); it needs Trace.
+	TraceMessages bool
 }
 
 func (inv *Invocation) trace(format string, args ...any) {

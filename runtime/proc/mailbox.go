@@ -37,7 +37,13 @@ func (p *Process) deliverLocked(c Cell) bool {
 // Send delivers a user message (already deep-copied) to p, enforcing the
 // per-mailbox and per-invocation limits, and wakes p if it was parked.
 // It returns SendOK, SendDead or SendFull.
-func (inv *Invocation) Send(p *Process, msg value.Value) int {
+func (inv *Invocation) Send(p *Process, msg value.Value) int { return inv.SendFrom(nil, p, msg) }
+
+// SendFrom is Send from the process from (nil when unknown), which names
+// the sender in the "send" and "recv" trace lines when messages are
+// traced. The send line is written under p's lock, so it always precedes
+// the receiver's recv line.
+func (inv *Invocation) SendFrom(from, p *Process, msg value.Value) int {
 	if p.Port != nil {
 		if p.Kind == KindPort {
 			p.mu.Lock()
@@ -45,6 +51,7 @@ func (inv *Invocation) Send(p *Process, msg value.Value) int {
 			if !closed {
 				p.Port(msg.AsString())
 			}
+			inv.traceSendLocked(from, p, closed, false)
 			p.mu.Unlock()
 			if closed {
 				return SendDead
@@ -54,31 +61,56 @@ func (inv *Invocation) Send(p *Process, msg value.Value) int {
 	}
 	p.mu.Lock()
 	if p.closed {
+		inv.traceSendLocked(from, p, true, false)
 		p.mu.Unlock()
 		return SendDead
 	}
 	if p.user >= MaxMailbox {
+		inv.traceSendLocked(from, p, false, true)
 		p.mu.Unlock()
 		return SendFull
 	}
 	if q := inv.queued.Add(1); q > MaxQueued && (inv.MaxQueued == 0 || (inv.MaxQueued > 0 && q > inv.MaxQueued)) {
 		inv.queued.Add(-1)
+		inv.traceSendLocked(from, p, false, true)
 		p.mu.Unlock()
 		return SendFull
 	}
 	size := MessageHeader + Size(msg)
 	if !inv.chargeBytes(size) {
 		inv.queued.Add(-1)
+		inv.traceSendLocked(from, p, false, true)
 		p.mu.Unlock()
 		return SendFull
 	}
 	p.msgBytes += size
-	wake := p.deliverLocked(Cell{Kind: CellMessage, Value: msg, Bytes: size})
+	c := Cell{Kind: CellMessage, Value: msg, Bytes: size}
+	if inv.TraceMessages && from != nil {
+		c.From = from.Gen()
+		inv.traceSendLocked(from, p, false, false)
+	}
+	wake := p.deliverLocked(c)
 	p.mu.Unlock()
 	if wake {
 		inv.Wake(p)
 	}
 	return SendOK
+}
+
+// traceSendLocked writes the "send" trace line of a message from from to
+// p (with " (dead)" or " (full)" when it was refused); p.mu is held.
+func (inv *Invocation) traceSendLocked(from, p *Process, dead, full bool) {
+	if !inv.TraceMessages || from == nil {
+		return
+	}
+	switch {
+	case dead:
+		inv.trace("send %d -> %d (dead)", from.Gen(), p.Gen())
+	case full:
+		inv.trace("send %d -> %d (full)", from.Gen(), p.Gen())
+	default:
+		inv.trace("send %d -> %d", from.Gen(), p.Gen())
+	}
 }
 
 // deliverLifecycle appends a Down or Exit cell to p (no user slot is
@@ -152,6 +184,9 @@ func (p *Process) RecvTake(inv *Invocation) bool {
 	if i < len(p.cells) {
 		c := p.cells[i]
 		if c.Kind == CellMessage {
+			if c.From != 0 && inv.TraceMessages {
+				inv.trace("recv %d <- %d", p.Gen(), c.From)
+			}
 			p.user--
 			inv.queued.Add(-1)
 			p.msgBytes -= c.Bytes

@@ -105,15 +105,20 @@ const (
 
 // Cell is one entry of a mailbox.
 type Cell struct {
-	Kind  CellKind
+	Kind CellKind
+	// Resv marks a Down or Exit that carries a lifecycle reservation
+	// (limits.go). It sits next to Kind so that From costs no space.
+	Resv  bool
 	Value value.Value
 	// Ref is the monitor of a Down cell (for demonitor's flush).
 	Ref *process.MonitorRef
 	// Bytes is the logical charge the cell holds (message header and
-	// payload, or a lifecycle reservation's bytes); Resv marks a Down or
-	// Exit that carries a lifecycle reservation (limits.go).
+	// payload, or a lifecycle reservation's bytes).
 	Bytes int64
-	Resv  bool
+	// From is the sender's generation of a user message when messages
+	// are traced (Invocation.TraceMessages), for the "recv" trace line;
+	// 0 otherwise.
+	From uint64
 }
 
 // Wait is the state of the receive a process is executing.

@@ -121,7 +121,9 @@ func (h *host) Spawn(mode int, entry value.Value) (value.Value, *vm.Fault) {
 	// spawn_monitor and spawn_link are atomic: the relationship is in
 	// place before the child is queued, and when it cannot be admitted
 	// the child is discarded without anything being published.
-	rt.trace("spawn %d by %d", c.Gen(), h.p.Gen())
+	if rt.cfg.Trace != nil {
+		rt.trace("spawn %d by %d %s", c.Gen(), h.p.Gen(), entryName(rt.img.Prog, f))
+	}
 	var res value.Value
 	switch mode {
 	case process.SpawnLegacy, process.SpawnSupervise:
@@ -181,7 +183,7 @@ func (h *host) Send(pid, msg value.Value) (value.Value, *vm.Fault) {
 	} else {
 		msg = copyMsg(msg)
 	}
-	if code := h.s.rt.Inv.Send(t, msg); code != proc.SendOK {
+	if code := h.s.rt.Inv.SendFrom(h.p, t, msg); code != proc.SendOK {
 		return errInt(code), nil
 	}
 	return okUnit, nil
@@ -321,7 +323,17 @@ func (h *host) Unlink(id value.Value) value.Value {
 	return okUnit
 }
 
-func (h *host) TrapExit(on bool) value.Value { return value.Bool(h.p.SetTrap(on)) }
+func (h *host) TrapExit(on bool) value.Value {
+	old := h.p.SetTrap(on)
+	if old != on {
+		if on {
+			h.s.rt.trace("trap %d on", h.p.Gen())
+		} else {
+			h.s.rt.trace("trap %d off", h.p.Gen())
+		}
+	}
+	return value.Bool(old)
+}
 
 // reasonOK checks the text size limit of custom reasons.
 func reasonOK(r value.Value) bool {

@@ -33,14 +33,19 @@
 //
 // Trace: with Config.Trace set (morrow run --trace FILE), one line per
 // lifecycle event is written, processes named by their generation
-// (logical process numbers: the root is 1): "spawn N by P" (or "spawn 1
-// root", "spawn N supervised restart of M"), "discard N (ResourceLimit)"
-// (a spawn_monitor/spawn_link rolled back), "monitor A -> B ref R" (and
-// "monitor A -> A ref R (self, inert)" for a self-monitor),
-// "demonitor A ref R", "link A <-> B", "unlink A <-> B", "exit signal A
-// -> B REASON" (with " (direct)" for signal_exit), "down A -> B REASON"
-// and "retire N REASON". At one scheduler the trace is deterministic
-// (testdata/trace.golden).
+// (logical process numbers: the root is 1, or 2 after a library-mode
+// host port): "spawn N by P NAME" (NAME: the entry function,
+// tracename.go; or "spawn 1 root", "spawn N supervised restart of M"),
+// "port N", "discard N (ResourceLimit)" (a spawn_monitor/spawn_link
+// rolled back), "monitor A -> B ref R" (and "monitor A -> A ref R (self,
+// inert)" for a self-monitor), "demonitor A ref R", "link A <-> B",
+// "unlink A <-> B", "trap N on|off", "exit signal A -> B REASON" (with
+// " (direct)" for signal_exit), "down A -> B REASON", "retire N REASON",
+// "fatal N Fault(C)" (a fault that ends the program) and "deadlock";
+// with Config.TraceMessages also "send A -> B" (" (dead)", " (full)"
+// when refused) and "recv B <- A". docs/process.md ("Tracing") documents
+// each line and runtime/trace parses them. At one scheduler the trace is
+// deterministic (testdata/trace.golden, testdata/trace_messages.golden).
 package sched
 
 import (
@@ -70,6 +75,9 @@ type Config struct {
 	Seed       int64 // schedule seed (victim order when stealing)
 	Budget     int   // steps per turn (0: DefaultBudget)
 	Trace      io.Writer
+	// TraceMessages adds the "send" and "recv" lines of user messages to
+	// the trace (it needs Trace).
+	TraceMessages bool
 	// MaxLive is the live-process limit checked on every spawn (0: the
 	// reference limit proc.MaxLive; negative: unlimited).
 	MaxLive int
@@ -190,6 +198,7 @@ func New(img *vm.Image, out *Output, cfg Config) *Runtime {
 	rt.Inv.OnTimerDropped = func() { rt.pendingTimers.Add(-1) }
 	if cfg.Trace != nil {
 		rt.Inv.Trace = rt.trace
+		rt.Inv.TraceMessages = cfg.TraceMessages
 	}
 	for i := 0; i < cfg.Schedulers; i++ {
 		s := &Scheduler{id: i, rt: rt, wake: make(chan struct{}, 1)}
@@ -204,6 +213,7 @@ func New(img *vm.Image, out *Output, cfg Config) *Runtime {
 func (rt *Runtime) NewPort(line func(string)) *proc.Process {
 	p := rt.Inv.NewProcess(proc.KindPort, nil, 0)
 	p.Port = line
+	rt.trace("port %d", p.Gen())
 	return p
 }
 
@@ -324,6 +334,7 @@ func (rt *Runtime) quiescentLocked() string {
 	case isolated > 0:
 		// Isolated processes alive: an idle runtime waits (§6.3).
 	case rt.rootDone || live > 0:
+		rt.trace("deadlock")
 		return "morrow: runtime error: " + vm.NewFault(process.FaultDeadlock).Msg + "\n"
 	}
 	return ""
@@ -664,6 +675,7 @@ func (s *Scheduler) fault(p *proc.Process, f *vm.Fault) {
 		if f.Code == process.ExitCode {
 			f = &vm.Fault{Msg: "internal error: the root context cannot exit as a process", Internal: true, File: f.File, Line: f.Line, Trace: f.Trace}
 		}
+		rt.trace("fatal %d Fault(%d)", p.Gen(), f.Code)
 		rt.fatal(f.Report())
 		return
 	}
@@ -708,6 +720,7 @@ func (s *Scheduler) fault(p *proc.Process, f *vm.Fault) {
 		s.push(c)
 		return
 	}
+	rt.trace("fatal %d Fault(%d)", p.Gen(), f.Code)
 	rt.fatal(f.Report())
 }
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"flag"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/morrow-lang/morrow/runtime/sched"
@@ -49,5 +50,82 @@ func TestTraceGolden(t *testing.T) {
 	}
 	if first != string(want) {
 		t.Errorf("trace:\n%s\nwant:\n%s", first, want)
+	}
+}
+
+// TestTraceMessagesGolden checks the lines that Config.TraceMessages adds
+// (send, recv, a refused send), the entry names of spawn lines (a
+// forwarding lambda is named after the function it calls) and the trap
+// lines, at one scheduler.
+func TestTraceMessagesGolden(t *testing.T) {
+	src, err := os.ReadFile("testdata/trace_messages.mr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	img := load(t, string(src))
+	var tr bytes.Buffer
+	out, res, _ := run(t, context.Background(), img, sched.Config{Schedulers: 1, Trace: &tr, TraceMessages: true})
+	if res.Report != "" {
+		t.Fatalf("report %q", res.Report)
+	}
+	if want := "got 42\nsend to the dead worker: Err(3)\n"; out != want {
+		t.Fatalf("stdout %q, want %q", out, want)
+	}
+	if *updateTrace {
+		if err := os.WriteFile("testdata/trace_messages.golden", tr.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile("testdata/trace_messages.golden")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.String() != string(want) {
+		t.Errorf("trace:\n%s\nwant:\n%s", tr.String(), want)
+	}
+	// Without TraceMessages the same run has no message lines.
+	tr.Reset()
+	run(t, context.Background(), img, sched.Config{Schedulers: 1, Trace: &tr})
+	for _, line := range strings.Split(tr.String(), "\n") {
+		if strings.HasPrefix(line, "send ") || strings.HasPrefix(line, "recv ") {
+			t.Errorf("message line %q without TraceMessages", line)
+		}
+	}
+}
+
+// TestTraceFatal checks the "fatal" line of a legacy actor's fault (which
+// ends the program without a retire line) and the "deadlock" line.
+func TestTraceFatal(t *testing.T) {
+	for _, c := range []struct{ name, src, want string }{
+		{"fault", `
+fn divider():
+    receive:
+        n -> println("{10 / n}")
+
+fn main():
+    let d: Pid(Int) = spawn(divider)
+    match send(d, 0):
+        Ok(()) -> ()
+        Err(_) -> ()
+`, "fatal 2 Fault(1)\n"},
+		{"deadlock", `
+fn waiter():
+    receive:
+        n -> println("{n}")
+
+fn main():
+    let w: Pid(Int) = spawn(waiter)
+`, "deadlock\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var tr bytes.Buffer
+			_, res, _ := run(t, context.Background(), load(t, c.src), sched.Config{Schedulers: 1, Trace: &tr})
+			if res.Report == "" {
+				t.Fatal("no fatal report")
+			}
+			if !strings.HasSuffix(tr.String(), c.want) {
+				t.Errorf("trace does not end with %q:\n%s", c.want, tr.String())
+			}
+		})
 	}
 }
