@@ -370,6 +370,7 @@ func (c *Checker) declareType(d ast.Decl, name string, span source.Span, params 
 		c.errorf(ErrReservedName, span, "type name '%s' is reserved for a builtin", name)
 		return
 	}
+	c.checkTypeHead(name, span, params)
 	e := &typeEntry{decl: d}
 	if td, ok := d.(*ast.TypeDecl); ok && td.Kind == ast.AliasType {
 		e.alias = td
@@ -472,6 +473,7 @@ func (c *Checker) fillNewtype(def *TypeDef, d *ast.NewtypeDecl) {
 	def.Kind = NewtypeDef
 	lookup := c.declParamScope(def.Params)
 	ct := &Ctor{Name: d.Ctor, Def: def}
+	c.checkCtorName(d.Ctor, d.NameSpan)
 	if d.Type == nil {
 		c.errorf(ErrEmptyType, d.NameSpan, "type requires fields or variants")
 		ct.Fields = []Type{Invalid}

@@ -17,6 +17,8 @@ var (
 	ErrUnknownMember    = diag.Register("E2008", "a builtin module has no member of that name (List.nope)")
 	ErrNoMain           = diag.Register("E2009", "an executable has no main function and no library start function")
 	ErrUnknownTypeVar   = diag.Register("E2010", "a lowercase type variable in a type declaration is not one of its parameters")
+	ErrTypeNameCase     = diag.Register("E2011", "a type, newtype or constructor name does not start with an uppercase letter")
+	ErrTypeParam        = diag.Register("E2012", "a type declaration repeats a type parameter, or names one that is not a lowercase type variable")
 
 	// Types.
 	ErrMismatch         = diag.Register("E3001", "two types that must be equal differ (CONTEXT: expected X, found Y)")

@@ -1,0 +1,40 @@
+package types
+
+import (
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/morrow-lang/morrow/lang/source"
+)
+
+// checkTypeHead validates the head of a type or newtype declaration: its
+// name must start with an uppercase letter (a lowercase name in a type
+// position is a type variable, §1.1), and its parameters must be distinct
+// type variables (lowercase names other than `_`).
+func (c *Checker) checkTypeHead(name string, span source.Span, params []string) {
+	if r, _ := utf8.DecodeRuneInString(name); !unicode.IsUpper(r) {
+		c.errorf(ErrTypeNameCase, span, "type name '%s' must start with an uppercase letter", name).Hint =
+			"a lowercase name in a type position is a type variable; capitalise the name"
+	}
+	seen := map[string]bool{}
+	for _, p := range params {
+		switch {
+		case !isLower(p) || p == "_":
+			c.errorf(ErrTypeParam, span, "type parameter '%s' of '%s' must be a lowercase type variable", p, name).Hint =
+				"type parameters are lowercase names such as `a` or `elem`"
+		case seen[p]:
+			c.errorf(ErrTypeParam, span, "duplicate type parameter '%s' in '%s'", p, name).Hint =
+				"give each type parameter its own name"
+		}
+		seen[p] = true
+	}
+}
+
+// checkCtorName reports a newtype constructor whose name is not
+// capitalised (sum variants are checked by the parser).
+func (c *Checker) checkCtorName(name string, span source.Span) {
+	if r, _ := utf8.DecodeRuneInString(name); name != "" && !unicode.IsUpper(r) {
+		c.errorf(ErrTypeNameCase, span, "constructor name '%s' must start with an uppercase letter", name).Hint =
+			"a lowercase name in a pattern is a binding, so the constructor could never be matched"
+	}
+}
