@@ -65,6 +65,8 @@ var (
 	ErrUnionPosition    = diag.Register("E3042", "a union type is written outside a type alias")
 	ErrNotIndexable     = diag.Register("E3043", "indexing applied to a value that is not a List")
 	ErrTooManyParams    = diag.Register("E3044", "a function or lambda declares more than 255 parameters")
+	ErrDeferLoop        = diag.Register("E3045", "a defer body uses break or continue")
+	ErrBuiltinValue     = diag.Register("E3046", "spawn, supervise, send, Process.spawn* or Process.self is used as a function value instead of being called")
 
 	// Patterns.
 	ErrNonExhaustive  = diag.Register("E4001", "a match does not cover every value of its subject")

@@ -171,14 +171,10 @@ func (c *Checker) expr1(e ast.Expr, hint Type) Type {
 	case *ast.For:
 		return c.forExpr(x)
 	case *ast.Break:
-		if c.fn.loops == 0 {
-			c.errorf(ErrLoopControl, x.Span(), "break outside of a for loop")
-		}
+		c.loopControl(x.Span(), "break")
 		return NeverT
 	case *ast.Continue:
-		if c.fn.loops == 0 {
-			c.errorf(ErrLoopControl, x.Span(), "continue outside of a for loop")
-		}
+		c.loopControl(x.Span(), "continue")
 		return NeverT
 	case *ast.Return:
 		return c.returnExpr(x)
@@ -382,6 +378,9 @@ func containsResultIn(t Type, seen map[*TypeDef]bool) bool {
 }
 
 func (c *Checker) builtinValue(name string, span source.Span) Type {
+	if c.notAValue(name, span) {
+		return Invalid
+	}
 	bs := builtinSigs[name]
 	m := c.instantiate(bs.Generics)
 	if c.fn.inDefer {

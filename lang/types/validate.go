@@ -1,5 +1,8 @@
 package types
 
+// Rules on declaration heads and statement forms that need no types: type
+// and constructor name case, type parameter lists, loop control in defer.
+
 import (
 	"unicode"
 	"unicode/utf8"
@@ -37,4 +40,31 @@ func (c *Checker) checkCtorName(name string, span source.Span) {
 		c.errorf(ErrTypeNameCase, span, "constructor name '%s' must start with an uppercase letter", name).Hint =
 			"a lowercase name in a pattern is a binding, so the constructor could never be matched"
 	}
+}
+
+// loopControl checks a break or continue: it needs an enclosing for loop
+// of the same function, and a defer body has none (§3.1, §5.4).
+func (c *Checker) loopControl(sp source.Span, kw string) {
+	if c.fn.loops > 0 {
+		return
+	}
+	if c.fn.inDefer {
+		c.errorf(ErrDeferLoop, sp, "defer cannot %s", kw).Hint =
+			"a deferred expression runs when the function exits, after its loops have ended"
+		return
+	}
+	c.errorf(ErrLoopControl, sp, "%s outside of a for loop", kw)
+}
+
+// notAValue reports a builtin that is compiled to an instruction (spawn,
+// supervise, send, Process.spawn*, Process.self) used as a function value:
+// there is no function to refer to, so it must be called directly.
+func (c *Checker) notAValue(name string, span source.Span) bool {
+	switch builtinSpecs[name].kind {
+	case bkSpawn, bkSend, bkSelf:
+		c.errorf(ErrBuiltinValue, span, "%s cannot be used as a function value; call it directly", name).Hint =
+			"call it where it is needed, or wrap the call in a lambda"
+		return true
+	}
+	return false
 }
