@@ -212,6 +212,8 @@ type Checker struct {
 	showSeen map[*TypeDef]bool
 	// inGroup holds the functions of the group being checked.
 	inGroup map[*FuncSig]bool
+	// sugg bounds the work of "did you mean" hints (suggest.go).
+	sugg suggestState
 }
 
 type mailboxSite struct {
@@ -610,22 +612,7 @@ func (c *Checker) resolveNamed(t *ast.NamedType, tv func(string) Type) Type {
 		return Invalid
 	}
 	d := c.errorf(ErrUnknownType, t.Span(), "unknown type '%s'", t.Name)
-	best, bestD := "", 3
-	try := func(n string) {
-		if dd := editDistance(t.Name, n); dd < bestD || dd == bestD && n < best {
-			best, bestD = n, dd
-		}
-	}
-	for n := range c.types {
-		try(n)
-	}
-	for n := range builtinTypeDefs {
-		try(n)
-	}
-	for _, n := range []string{"Int", "Float", "Bool", "String", "Unit", "Range", "ProcessId", "MonitorRef"} {
-		try(n)
-	}
-	if best != "" && len(t.Name) > 2 {
+	if best := c.suggestType(t.Name); best != "" && len(t.Name) > 2 {
 		d.Hint = "did you mean '" + best + "'?"
 	}
 	return Invalid

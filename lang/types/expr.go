@@ -271,65 +271,6 @@ func (c *Checker) ident(x *ast.Ident) Type {
 	return Invalid
 }
 
-// suggest finds a visible name close to name (edit distance at most 2),
-// for a "did you mean" hint.
-func (c *Checker) suggest(name string) string {
-	best, bestD := "", 3
-	try := func(n string) {
-		if n == name || n == "_" {
-			return
-		}
-		if d := editDistance(name, n); d < bestD || d == bestD && n < best {
-			best, bestD = n, d
-		}
-	}
-	if c.fn != nil {
-		for s := c.fn.scope; s != nil; s = s.parent {
-			for n := range s.names {
-				try(n)
-			}
-		}
-	}
-	for n := range c.funcs {
-		try(n)
-	}
-	for n := range c.ctors {
-		try(n)
-	}
-	for n := range builtinSigs {
-		if !strings.Contains(n, ".") {
-			try(n)
-		}
-	}
-	if len(name) <= 2 && bestD > 1 {
-		return ""
-	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	if len(a) > 64 || len(b) > 64 {
-		return 99
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
-
 func containsResult(t Type) bool {
 	return containsResultIn(t, nil)
 }
@@ -481,19 +422,8 @@ func (c *Checker) pathError(p *ast.Path, msg string, proc bool) {
 	}
 	d := c.errorf(code, p.Span(), "%s", msg)
 	// Suggest a builtin of the same module with a close name.
-	name := p.String()
-	if i := strings.LastIndex(name, "."); i > 0 {
-		best, bestD := "", 3
-		for n := range builtinSigs {
-			if strings.HasPrefix(n, name[:i+1]) {
-				if dd := editDistance(name, n); dd < bestD || dd == bestD && n < best {
-					best, bestD = n, dd
-				}
-			}
-		}
-		if best != "" {
-			d.Hint = "did you mean '" + best + "'?"
-		}
+	if best := c.suggestMember(p.String()); best != "" {
+		d.Hint = "did you mean '" + best + "'?"
 	}
 }
 
