@@ -1177,7 +1177,7 @@ func (c *Checker) with(x *ast.With, hint Type) Type {
 }
 
 // wildcardOnlyResultMatch reports whether a match on a subject of type st
-// never tests the tag of a Result: every arm is `_` or a plain binding
+// never tests the tag of a Result and throws it away: every arm is `_`
 // (E5005, §5.2).
 func wildcardOnlyResultMatch(st Type, arms []*ast.Arm) bool {
 	if !isResult(st) || hasInvalid(st) {
@@ -1185,8 +1185,10 @@ func wildcardOnlyResultMatch(st Type, arms []*ast.Arm) bool {
 	}
 	for _, a := range arms {
 		switch a.Pattern.(type) {
-		case *ast.WildcardPat, *ast.BindPat, nil:
+		case *ast.WildcardPat, nil:
 		default:
+			// A binding takes the Result over: it is then an obligation
+			// of its own (`match r: result -> match result: …`).
 			return false
 		}
 	}
