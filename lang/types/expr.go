@@ -314,6 +314,13 @@ func containsResultIn(t Type, seen map[*TypeDef]bool) bool {
 				return true
 			}
 		}
+	case *Union:
+		// A union value may be the Result member (type V = Int | Result(…)).
+		for _, e := range r.Alts {
+			if containsResultIn(e, seen) {
+				return true
+			}
+		}
 	}
 	return false
 }
