@@ -554,7 +554,7 @@ func (a *oblFn) eval(n ast.Node, st oblState, consume bool) oblState {
 	case *ast.Call:
 		return a.call(x, st, consume)
 	case *ast.With:
-		return st // unsupported; reported elsewhere
+		return a.with(x, st, consume)
 	}
 	return st
 }
@@ -852,6 +852,38 @@ func unparen(e ast.Expr) ast.Expr {
 		}
 		e = p.X
 	}
+}
+
+// with interprets a `with` chain (§3.8): each step's Result is inspected,
+// like `?`; its Ok payload is bound by the step's pattern. A failing step
+// leaves the chain with the state of that point (the bindings of earlier
+// steps included), through the else arms when there are some; otherwise
+// the Err is the chain's value.
+func (a *oblFn) with(x *ast.With, st oblState, consume bool) oblState {
+	var fail oblState
+	for _, step := range x.Steps {
+		st = a.eval(step.X, st, true)
+		if st == nil {
+			break
+		}
+		fail = a.join(fail, st.clone(a))
+		a.bind(step.Pattern, st)
+	}
+	end := a.eval(x.Body, st, consume)
+	if len(x.ElseArms) == 0 {
+		return a.join(end, fail)
+	}
+	var out oblState
+	for _, arm := range x.ElseArms {
+		if fail == nil {
+			break
+		}
+		s := fail.clone(a)
+		a.bind(arm.Pattern, s)
+		s = a.eval(arm.Guard, s, false)
+		out = a.join(out, a.eval(arm.Body, s, consume))
+	}
+	return a.join(end, out)
 }
 
 // ---------------------------------------------------------------- parts
