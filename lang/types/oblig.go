@@ -456,6 +456,7 @@ func (a *oblFn) eval(n ast.Node, st oblState, consume bool) oblState {
 		}
 		return st
 	case *ast.RecordUpdate:
+		a.replaced(x, st)
 		st = a.eval(x.X, st, consume)
 		for _, f := range x.Fields {
 			st = a.eval(f.Value, st, consume)
@@ -884,6 +885,49 @@ func (a *oblFn) with(x *ast.With, st oblState, consume bool) oblState {
 		out = a.join(out, a.eval(arm.Body, s, consume))
 	}
 	return a.join(end, out)
+}
+
+// replaced reports the Result-bearing fields that a record update
+// overwrites while they are still pending: the old values are dropped.
+func (a *oblFn) replaced(x *ast.RecordUpdate, st oblState) {
+	c := a.c
+	n, ok := Resolve(c.info.Types[x.X]).(*Named)
+	if !ok || n.Def.Kind != RecordDef || len(n.Def.Ctors) != 1 {
+		return
+	}
+	o, base, isPath := a.pathOf(x.X)
+	for _, f := range x.Fields {
+		if f == nil {
+			continue
+		}
+		for i, name := range n.Def.Ctors[0].FieldNames {
+			if name != f.Label || !containsResult(c.fieldType(n, i)) {
+				continue
+			}
+			what := ""
+			if isPath && a.partPending(st, o, joinPath(base, i)) {
+				what = "'" + a.partName(oblKey{o, joinPath(base, i)}) + "'"
+				a.handle(st, o, joinPath(base, i)) // reported here, not again at an exit
+			} else if !isPath && producesResult(c, x.X) {
+				what = "field '" + name + "' of the record"
+			}
+			if what != "" && a.report && !a.overBudge && a.inDefer == 0 {
+				c.errorf(ErrResultDiscarded, f.Span(), "Result value must be handled; this update replaces %s, which is not handled yet", what).Hint =
+					"handle the old value first (match on it, or pass it on), then update the record"
+			}
+		}
+	}
+}
+
+// partPending reports whether part path of o, or some part of it, is
+// pending on st.
+func (a *oblFn) partPending(st oblState, o *Object, path string) bool {
+	for k := range st {
+		if k.o == o && (k.path == "" || k.path == path || strings.HasPrefix(path, k.path+".") || strings.HasPrefix(k.path, path+".")) {
+			return true
+		}
+	}
+	return false
 }
 
 // ---------------------------------------------------------------- parts
