@@ -91,18 +91,6 @@ func (s oblState) clone(a *oblFn) oblState {
 // add makes the whole of o pending.
 func (s oblState) add(o *Object) { s[oblKey{o, ""}] = true }
 
-// has reports whether any part of o is pending.
-func (s oblState) has(o *Object) bool {
-	if s[oblKey{o, ""}] {
-		return true
-	}
-	for k := range s {
-		if k.o == o {
-			return true
-		}
-	}
-	return false
-}
 
 // join merges the pending sets of two paths; nil is a path that exited.
 func (a *oblFn) join(x, y oblState) oblState {
@@ -140,6 +128,26 @@ type oblFn struct {
 	// why explains, in the exit diagnostic, a use that looked like
 	// handling but was not (List.head(xs), Result.is_ok on a nested Result).
 	why map[*Object]string
+	// split holds the locals that have been split into parts on some
+	// path; only their keys need a scan of the state.
+	split map[*Object]bool
+}
+
+// pending reports whether any part of o is pending on st.
+func (a *oblFn) pending(st oblState, o *Object) bool {
+	if st[oblKey{o, ""}] {
+		return true
+	}
+	if !a.split[o] {
+		return false
+	}
+	a.work += len(st)
+	for k := range st {
+		if k.o == o {
+			return true
+		}
+	}
+	return false
 }
 
 func (c *Checker) tracked(o *Object) bool {
@@ -203,7 +211,7 @@ func sameSummary(a, b *oblSummary) bool {
 }
 
 func (c *Checker) analyseFunc(sig *FuncSig, report bool) (*oblSummary, *oblFn) {
-	a := &oblFn{c: c, report: report, reported: map[*Object]bool{}, leaked: map[*Object]bool{}, why: map[*Object]string{}}
+	a := &oblFn{c: c, report: report, reported: map[*Object]bool{}, leaked: map[*Object]bool{}, why: map[*Object]string{}, split: map[*Object]bool{}}
 	fd := sig.Decl
 	sum := &oblSummary{discharges: make([]bool, len(sig.Params))}
 	if fd == nil || fd.Body == nil || isNilExpr(fd.Body) {
@@ -241,7 +249,7 @@ func (c *Checker) analyseFunc(sig *FuncSig, report bool) (*oblSummary, *oblFn) {
 }
 
 func (c *Checker) analyseLambda(l *ast.Lambda, parent *oblFn) {
-	a := &oblFn{c: c, report: true, reported: map[*Object]bool{}, leaked: map[*Object]bool{}, why: map[*Object]string{}}
+	a := &oblFn{c: c, report: true, reported: map[*Object]bool{}, leaked: map[*Object]bool{}, why: map[*Object]string{}, split: map[*Object]bool{}}
 	st := oblState{}
 	for _, p := range l.Params {
 		if p.Pattern != nil {
@@ -800,7 +808,7 @@ func (a *oblFn) captures(l *ast.Lambda, st oblState) {
 			return
 		}
 		o := a.c.info.Uses[id]
-		if !a.c.tracked(o) || seen[o] || o.poisoned || !st.has(o) {
+		if !a.c.tracked(o) || seen[o] || o.poisoned || !a.pending(st, o) {
 			return
 		}
 		seen[o] = true
@@ -922,6 +930,9 @@ func (a *oblFn) replaced(x *ast.RecordUpdate, st oblState) {
 // partPending reports whether part path of o, or some part of it, is
 // pending on st.
 func (a *oblFn) partPending(st oblState, o *Object, path string) bool {
+	if !a.split[o] {
+		return st[oblKey{o, ""}]
+	}
 	for k := range st {
 		if k.o == o && (k.path == "" || k.path == path || strings.HasPrefix(path, k.path+".") || strings.HasPrefix(k.path, path+".")) {
 			return true
@@ -1008,18 +1019,34 @@ func (a *oblFn) handle(st oblState, o *Object, path string) {
 	if st == nil {
 		return
 	}
-	a.work += len(st)
 	var whole []oblKey
-	for k := range st {
-		if k.o != o {
-			continue
+	if !a.split[o] {
+		// Never split: the only possible key is the whole value.
+		k := oblKey{o, ""}
+		if !st[k] {
+			return
 		}
-		switch {
-		case path == "" || k.path == path || strings.HasPrefix(k.path, path+"."):
+		if path == "" {
 			delete(st, k)
-		case k.path == "" || strings.HasPrefix(path, k.path+"."):
-			whole = append(whole, k) // at most one: pending parts are disjoint
+			return
 		}
+		whole = append(whole, k)
+	} else {
+		a.work += len(st)
+		for k := range st {
+			if k.o != o {
+				continue
+			}
+			switch {
+			case path == "" || k.path == path || strings.HasPrefix(k.path, path+"."):
+				delete(st, k)
+			case k.path == "" || strings.HasPrefix(path, k.path+"."):
+				whole = append(whole, k) // at most one: pending parts are disjoint
+			}
+		}
+	}
+	if len(whole) > 0 {
+		a.split[o] = true
 	}
 	for _, k := range whole {
 		delete(st, k)
