@@ -91,7 +91,6 @@ func (s oblState) clone(a *oblFn) oblState {
 // add makes the whole of o pending.
 func (s oblState) add(o *Object) { s[oblKey{o, ""}] = true }
 
-
 // join merges the pending sets of two paths; nil is a path that exited.
 func (a *oblFn) join(x, y oblState) oblState {
 	if x == nil {
