@@ -74,6 +74,22 @@ func (c *compiler) ctor(name string) (ctorInfo, bool) {
 	return ctorInfo{}, false
 }
 
+// processType returns the type table index of a Process type named in a
+// typed pattern (`r: Process.ExitReason` on a union), adding it on first
+// use like its constructors.
+func (c *compiler) processType(name string) (int, bool) {
+	if !strings.HasPrefix(name, "Process.") {
+		return 0, false
+	}
+	for _, t := range process.Types {
+		if t.Name == name {
+			cp := *t
+			return c.addType(&cp), true
+		}
+	}
+	return 0, false
+}
+
 // actorCall compiles a call of a builtin lowered to an actor opcode.
 func (fs *fnState) actorCall(e *ast.Call, name string, mode int, tail bool) error {
 	want := 1

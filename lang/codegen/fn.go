@@ -56,19 +56,28 @@ type fnState struct {
 	depth int
 	loops []*loopInfo
 
-	selfTCO  bool // self tail calls become JUMP 0
-	tailOK   bool // tail calls are allowed (no defer in this function)
-	discard  bool // the function's value is discarded (main returning Unit)
-	inDefer  bool
+	selfTCO bool // self tail calls become JUMP 0
+	tailOK  bool // tail calls are allowed (no defer in this function)
+	discard bool // the function's value is discarded (main returning Unit)
+	inDefer bool
+	// top is the name of the top-level function this one is nested in
+	// (its own name for a top-level function); lambdas and defer bodies
+	// are named after it, so names stay short however deep they nest.
+	top      string
 	lastLine int
 	labelPC  int // pc of the most recently placed label (code there is reachable)
 }
 
 func (c *compiler) newFnState(u *unit, idx int, outer *fnState) *fnState {
+	top := c.prog.Functions[idx].Name
+	if outer != nil {
+		top = outer.top
+	}
 	return &fnState{
 		c:        c,
 		u:        u,
 		fn:       c.prog.Functions[idx],
+		top:      top,
 		idx:      idx,
 		scope:    &scope{names: map[string]int{}},
 		outer:    outer,
@@ -341,9 +350,12 @@ func (fs *fnState) lambda(name string, params []*ast.Param, body ast.Expr, flags
 	return nil
 }
 
-// qualifiedFnName names a nested function after its enclosing function.
+// nestedName names a lambda or defer body after the top-level function
+// that contains it and its line ("main.lambda@12"). Naming it after its
+// direct parent instead would repeat every ancestor's name, so the names
+// (and the .mrb) of deeply nested lambdas would grow quadratically.
 func (fs *fnState) nestedName(kind string, off int) string {
-	return fmt.Sprintf("%s.%s@%d", fs.fn.Name, kind, lineOf(fs.u.src, off))
+	return fmt.Sprintf("%s.%s@%d", fs.top, kind, lineOf(fs.u.src, off))
 }
 
 // ctorWrapper returns a function that builds a constructor's value from

@@ -228,6 +228,9 @@ func (fs *fnState) typeTest(t ast.TypeExpr, slot int, fail *label) error {
 			return fs.kindTest(k, slot, fail)
 		}
 		idx, ok := fs.c.typeIndex[t.Name]
+		if !ok {
+			idx, ok = fs.c.processType(t.Name)
+		}
 		if i := strings.LastIndex(t.Name, "."); !ok && i >= 0 {
 			idx, ok = fs.c.typeIndex[t.Name[i+1:]]
 		}

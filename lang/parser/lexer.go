@@ -197,9 +197,11 @@ func (s *scanner) skipSpace(interp bool) {
 			s.newline(s.pos)
 			s.pos++
 		case c == '#':
+			start := s.pos
 			for s.pos < len(s.src) && s.src[s.pos] != '\n' {
 				s.pos++
 			}
+			s.checkUTF8(start, s.pos, "comment")
 		case c == '/' && s.pos+1 < len(s.src) && s.src[s.pos+1] == '*':
 			s.blockComment()
 		default:
@@ -214,7 +216,10 @@ func (s *scanner) blockComment() {
 	start := s.pos
 	depth := 0
 	saw := s.sawNewline
-	defer func() { s.sawNewline = saw }()
+	defer func() {
+		s.sawNewline = saw
+		s.checkUTF8(start, s.pos, "comment")
+	}()
 	for s.pos < len(s.src) {
 		if s.src[s.pos] == '/' && s.pos+1 < len(s.src) && s.src[s.pos+1] == '*' {
 			depth++
@@ -238,6 +243,24 @@ func (s *scanner) blockComment() {
 		s.pos++
 	}
 	s.errorf(ErrBlockComment, start, start+2, "unterminated block comment")
+}
+
+// checkUTF8 reports the first byte of src[from:to] that is not part of a
+// valid UTF-8 sequence (LANGUAGE.md §1.1: invalid UTF-8 is an error
+// anywhere in the file, comments included).
+func (s *scanner) checkUTF8(from, to int, what string) {
+	b := s.src[from:to]
+	if utf8.Valid(b) {
+		return
+	}
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n <= 1 {
+			s.errorf(ErrBadUTF8, from+i, from+i+1, "invalid UTF-8 in %s", what)
+			return
+		}
+		i += n
+	}
 }
 
 // indentOf measures the indentation of the line starting at lineOff and
@@ -450,9 +473,11 @@ func (s *scanner) attribute() {
 		s.errorf(ErrAttribute, start, s.pos, "expected a string after '@%s'", name)
 		return
 	}
-	save := s.count
+	// The documentation string is not a token of the grammar, but the
+	// tokens of its interpolations count toward the limit (§1.1) like
+	// those of any other string.
 	t := s.stringLit()
-	s.count = save
+	s.count--
 	text := ""
 	if t.str != nil {
 		for _, p := range t.str.parts {
@@ -576,6 +601,7 @@ func (s *scanner) stringLit() tok {
 		b.Reset()
 	}
 	closed := false
+	badUTF8 := false // reported once per literal, at its first bad byte
 	errsBefore := len(*s.diags)
 	for s.pos < len(s.src) {
 		c := s.src[s.pos]
@@ -659,6 +685,20 @@ func (s *scanner) stringLit() tok {
 			if !ok {
 				break
 			}
+			continue
+		}
+		if c >= utf8.RuneSelf {
+			r, n := utf8.DecodeRune(s.src[s.pos:])
+			if r == utf8.RuneError && n <= 1 {
+				if !badUTF8 {
+					badUTF8 = true
+					s.errorf(ErrBadUTF8, s.pos, s.pos+1, "invalid UTF-8 in string literal")
+				}
+				s.pos++
+				continue
+			}
+			b.Write(s.src[s.pos : s.pos+n])
+			s.pos += n
 			continue
 		}
 		b.WriteByte(c)

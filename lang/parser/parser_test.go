@@ -243,6 +243,11 @@ func TestErrors(t *testing.T) {
 		{"errors in every statement", "fn f():\n    let a = 1 +\n    if x\n        g()\n    h(1 2)\n    let c = 99999999999999999999\n    if a:\n        b(\n            1 2)\n    else:\n        c\n    let ok = 1\n", []string{
 			"2:E1001:expected an expression", "3:E1001:expected ':'", "5:E1004:expected ')' to close the call", "6:E0003:integer is outside Int range", "9:E1004:expected ')'"}},
 		{"no assignment", "fn f():\n    x = 1\n", []string{"2:E1001:there is no assignment"}},
+		{"bad UTF-8 in a string", "fn f():\n    println(\"caf\xe9 \xff\")\n", []string{"2:E0021:invalid UTF-8 in string literal"}},
+		{"bad UTF-8 in a triple-quoted string", "fn f():\n    println(\"\"\"a\n\xc3(\"\"\")\n", []string{"3:E0021:invalid UTF-8 in string literal"}},
+		{"bad UTF-8 in a line comment", "# caf\xe9\nfn f(): 1\n", []string{"1:E0021:invalid UTF-8 in comment"}},
+		{"bad UTF-8 in a block comment", "/* ok\n \xed\xa0\x80 */\nfn f(): 1\n", []string{"2:E0021:invalid UTF-8 in comment"}},
+		{"valid UTF-8 in strings and comments", "# café ☕\n/* ñandú */\nfn f(): \"π = {1}\" + \"\"\"ü\"\"\"\n", nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -276,6 +281,44 @@ func itoa(n int) string {
 		n /= 10
 	}
 	return string(b)
+}
+
+// TestBadUTF8Offset checks that the error points at the first bad byte.
+func TestBadUTF8Offset(t *testing.T) {
+	src := "fn f(): \"ab\xffc\xfe\"\n"
+	_, dl := parseString(src)
+	if len(dl) != 1 || dl[0].Span.Start != strings.IndexByte(src, 0xff) {
+		t.Fatalf("want one E0021 at offset %d, got %v", strings.IndexByte(src, 0xff), dl)
+	}
+}
+
+// TestTokenLimitCountsInterpolations checks that the tokens inside string
+// interpolations, of ordinary strings and of @doc strings, count toward the
+// 65,536-token limit (§1.1), and that a file just under it is accepted.
+func TestTokenLimitCountsInterpolations(t *testing.T) {
+	// "fn main(): s" is 4 tokens plus the string; each "a+" adds 2.
+	interp := func(n int) string { return strings.Repeat("a+", n) + "a" }
+	cases := []struct {
+		name string
+		src  string
+		over bool
+	}{
+		{"string under", "fn main(): \"{" + interp(32000) + "}\"\n", false},
+		{"string over", "fn main(): \"{" + interp(33000) + "}\"\n", true},
+		{"doc over", "@doc \"{" + interp(33000) + "}\"\nfn main(): 1\n", true},
+	}
+	for _, tc := range cases {
+		_, dl := parseString(tc.src)
+		over := false
+		for _, d := range dl {
+			if d.Code == ErrTooManyTokens {
+				over = true
+			}
+		}
+		if over != tc.over {
+			t.Errorf("%s: token limit reported %v, want %v (%v)", tc.name, over, tc.over, dl)
+		}
+	}
 }
 
 func TestDocNotStolen(t *testing.T) {

@@ -228,6 +228,8 @@ type Checker struct {
 	// shapes are the group's operations on values of still unknown type
 	// (shapes.go).
 	shapes []*pendingShape
+	// sugg bounds the work of "did you mean" hints (suggest.go).
+	sugg suggestState
 }
 
 type mailboxSite struct {
@@ -390,6 +392,7 @@ func (c *Checker) declareType(d ast.Decl, name string, span source.Span, params 
 		c.errorf(ErrReservedName, span, "type name '%s' is reserved for a builtin", name)
 		return
 	}
+	c.checkTypeHead(name, span, params)
 	e := &typeEntry{decl: d}
 	if td, ok := d.(*ast.TypeDecl); ok && td.Kind == ast.AliasType {
 		e.alias = td
@@ -492,6 +495,7 @@ func (c *Checker) fillNewtype(def *TypeDef, d *ast.NewtypeDecl) {
 	def.Kind = NewtypeDef
 	lookup := c.declParamScope(def.Params)
 	ct := &Ctor{Name: d.Ctor, Def: def}
+	c.checkCtorName(d.Ctor, d.NameSpan)
 	if d.Type == nil {
 		c.errorf(ErrEmptyType, d.NameSpan, "type requires fields or variants")
 		ct.Fields = []Type{Invalid}
@@ -628,22 +632,7 @@ func (c *Checker) resolveNamed(t *ast.NamedType, tv func(string) Type) Type {
 		return Invalid
 	}
 	d := c.errorf(ErrUnknownType, t.Span(), "unknown type '%s'", t.Name)
-	best, bestD := "", 3
-	try := func(n string) {
-		if dd := editDistance(t.Name, n); dd < bestD || dd == bestD && n < best {
-			best, bestD = n, dd
-		}
-	}
-	for n := range c.types {
-		try(n)
-	}
-	for n := range builtinTypeDefs {
-		try(n)
-	}
-	for _, n := range []string{"Int", "Float", "Bool", "String", "Unit", "Range", "ProcessId", "MonitorRef"} {
-		try(n)
-	}
-	if best != "" && len(t.Name) > 2 {
+	if best := c.suggestType(t.Name); best != "" && len(t.Name) > 2 {
 		d.Hint = "did you mean '" + best + "'?"
 	}
 	return Invalid

@@ -17,6 +17,8 @@ var (
 	ErrUnknownMember    = diag.Register("E2008", "a builtin module has no member of that name (List.nope)")
 	ErrNoMain           = diag.Register("E2009", "an executable has no main function and no library start function")
 	ErrUnknownTypeVar   = diag.Register("E2010", "a lowercase type variable in a type declaration is not one of its parameters")
+	ErrTypeNameCase     = diag.Register("E2011", "a type, newtype or constructor name does not start with an uppercase letter")
+	ErrTypeParam        = diag.Register("E2012", "a type declaration repeats a type parameter, or names one that is not a lowercase type variable")
 
 	// Types.
 	ErrMismatch         = diag.Register("E3001", "two types that must be equal differ (CONTEXT: expected X, found Y)")
@@ -64,6 +66,8 @@ var (
 	ErrNotIndexable     = diag.Register("E3043", "indexing applied to a value that is not a List")
 	ErrTooManyParams    = diag.Register("E3044", "a function or lambda declares more than 255 parameters")
 	ErrRequirement      = diag.Register("E3045", "a generic function is used at a type that does not meet a requirement of its type parameters (an operator, equality, printing or order its body uses)")
+	ErrDeferLoop        = diag.Register("E3047", "a defer body uses break or continue")
+	ErrBuiltinValue     = diag.Register("E3046", "spawn, supervise, send, Process.spawn* or Process.self is used as a function value instead of being called")
 
 	// Patterns.
 	ErrNonExhaustive  = diag.Register("E4001", "a match does not cover every value of its subject")
@@ -84,6 +88,8 @@ var (
 	ErrResultPayload   = diag.Register("E5006", "a `_` inside a pattern discards a nested Result")
 	ErrResultExit      = diag.Register("E5007", "an exit (end of body, return, ?, terminal exit, exiting helper) is reached while a Result is still unhandled")
 	ErrResultBudget    = diag.Register("E5008", "the Result obligation analysis of a function exceeded its work budget")
+	ErrResultUnusedPat = diag.Register("E5009", "a Result bound by a match, for, let-else or parameter pattern is never used")
+	ErrResultLoopFirst = diag.Register("E5010", "a for loop over Results leaves the loop on every path, so it handles only the first element")
 
 	// Actor contexts.
 	ErrReceiveInMain = diag.Register("E6001", "main uses receive or receive_event")

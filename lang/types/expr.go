@@ -261,14 +261,10 @@ func (c *Checker) expr1(e ast.Expr, hint Type) Type {
 	case *ast.For:
 		return c.forExpr(x)
 	case *ast.Break:
-		if c.fn.loops == 0 {
-			c.errorf(ErrLoopControl, x.Span(), "break outside of a for loop")
-		}
+		c.loopControl(x.Span(), "break")
 		return NeverT
 	case *ast.Continue:
-		if c.fn.loops == 0 {
-			c.errorf(ErrLoopControl, x.Span(), "continue outside of a for loop")
-		}
+		c.loopControl(x.Span(), "continue")
 		return NeverT
 	case *ast.Return:
 		return c.returnExpr(x)
@@ -367,65 +363,6 @@ func (c *Checker) ident(x *ast.Ident) Type {
 	return Invalid
 }
 
-// suggest finds a visible name close to name (edit distance at most 2),
-// for a "did you mean" hint.
-func (c *Checker) suggest(name string) string {
-	best, bestD := "", 3
-	try := func(n string) {
-		if n == name || n == "_" {
-			return
-		}
-		if d := editDistance(name, n); d < bestD || d == bestD && n < best {
-			best, bestD = n, d
-		}
-	}
-	if c.fn != nil {
-		for s := c.fn.scope; s != nil; s = s.parent {
-			for n := range s.names {
-				try(n)
-			}
-		}
-	}
-	for n := range c.funcs {
-		try(n)
-	}
-	for n := range c.ctors {
-		try(n)
-	}
-	for n := range builtinSigs {
-		if !strings.Contains(n, ".") {
-			try(n)
-		}
-	}
-	if len(name) <= 2 && bestD > 1 {
-		return ""
-	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	if len(a) > 64 || len(b) > 64 {
-		return 99
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
-
 func containsResult(t Type) bool {
 	var v visited
 	return containsResultIn(t, nil, &v)
@@ -475,11 +412,21 @@ func containsResultIn(t Type, seen map[*TypeDef]bool, v *visited) bool {
 				return true
 			}
 		}
+	case *Union:
+		// A union value may be the Result member (type V = Int | Result(…)).
+		for _, e := range r.Alts {
+			if containsResultIn(e, seen, v) {
+				return true
+			}
+		}
 	}
 	return false
 }
 
 func (c *Checker) builtinValue(name string, span source.Span) Type {
+	if c.notAValue(name, span) {
+		return Invalid
+	}
 	bs := builtinSigs[name]
 	m := c.instantiate(bs.Generics)
 	c.inherit(bs.Generics, m, span, false, nil)
@@ -581,19 +528,8 @@ func (c *Checker) pathError(p *ast.Path, msg string, proc bool) {
 	}
 	d := c.errorf(code, p.Span(), "%s", msg)
 	// Suggest a builtin of the same module with a close name.
-	name := p.String()
-	if i := strings.LastIndex(name, "."); i > 0 {
-		best, bestD := "", 3
-		for n := range builtinSigs {
-			if strings.HasPrefix(n, name[:i+1]) {
-				if dd := editDistance(name, n); dd < bestD || dd == bestD && n < best {
-					best, bestD = n, dd
-				}
-			}
-		}
-		if best != "" {
-			d.Hint = "did you mean '" + best + "'?"
-		}
+	if best := c.suggestMember(p.String()); best != "" {
+		d.Hint = "did you mean '" + best + "'?"
 	}
 }
 
@@ -1274,7 +1210,7 @@ func (c *Checker) with(x *ast.With, hint Type) Type {
 }
 
 // wildcardOnlyResultMatch reports whether a match on a subject of type st
-// never tests the tag of a Result: every arm is `_` or a plain binding
+// never tests the tag of a Result and throws it away: every arm is `_`
 // (E5005, §5.2).
 func wildcardOnlyResultMatch(st Type, arms []*ast.Arm) bool {
 	if !isResult(st) || hasInvalid(st) {
@@ -1282,8 +1218,10 @@ func wildcardOnlyResultMatch(st Type, arms []*ast.Arm) bool {
 	}
 	for _, a := range arms {
 		switch a.Pattern.(type) {
-		case *ast.WildcardPat, *ast.BindPat, nil:
+		case *ast.WildcardPat, nil:
 		default:
+			// A binding takes the Result over: it is then an obligation
+			// of its own (`match r: result -> match result: …`).
 			return false
 		}
 	}

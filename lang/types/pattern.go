@@ -229,12 +229,14 @@ func (c *Checker) patCtor(p *ast.CtorPat) *Ctor {
 }
 
 // checkNestedWildcards reports `_` sub-patterns that throw away a Result
-// nested in a payload, tuple or list (§5.2). Run after inference, when the
-// pattern types are resolved.
+// nested in a payload, tuple or list, or a value carrying one, and list
+// rests `.._` and `..` that throw away elements carrying Results (§5.2).
+// Run after inference, when the pattern types are resolved. depth is 1
+// for the pattern of a for loop, whose value is an element of a list.
 func (c *Checker) checkNestedWildcards(p ast.Pattern, depth int) {
 	switch p := p.(type) {
 	case *ast.WildcardPat:
-		if depth > 0 && isResult(c.info.PatTypes[p]) {
+		if depth > 0 && containsResult(c.info.PatTypes[p]) && !hasInvalid(c.info.PatTypes[p]) {
 			c.errorf(ErrResultPayload, p.Span(), "Result payload cannot be discarded by a wildcard pattern").Hint =
 				"bind it and handle it, or match on Ok(…)/Err(…)"
 		}
@@ -256,6 +258,15 @@ func (c *Checker) checkNestedWildcards(p ast.Pattern, depth int) {
 	case *ast.ListPat:
 		for _, e := range p.Elems {
 			c.checkNestedWildcards(e, depth+1)
+		}
+		lt := c.info.PatTypes[p]
+		if _, w := p.Rest.(*ast.WildcardPat); (w || p.HasRest && p.Rest == nil) && containsResult(lt) && !hasInvalid(lt) {
+			sp := p.Span()
+			if w {
+				sp = p.Rest.Span()
+			}
+			c.errorf(ErrResultPayload, sp, "Result payload cannot be discarded by a wildcard pattern").Hint =
+				"bind the rest (`..rest`) and handle its Results"
 		}
 	case *ast.CtorPat:
 		for _, e := range p.Args {

@@ -150,11 +150,13 @@ func hasLiteral(p ast.Pattern) bool {
 
 func (c *Checker) deferStmt(s *ast.DeferStmt) {
 	c.deferExprs = append(c.deferExprs, s.X)
-	saved, savedFlag := c.fn.inDefer, c.fn.deferFlagged
-	c.fn.inDefer, c.fn.deferFlagged = true, false
+	saved, savedFlag, savedLoops := c.fn.inDefer, c.fn.deferFlagged, c.fn.loops
+	// A deferred expression runs when the function exits, outside any
+	// loop: break and continue cannot leave a loop from there.
+	c.fn.inDefer, c.fn.deferFlagged, c.fn.loops = true, false, 0
 	t := c.expr(s.X, UnitT)
 	flagged := c.fn.deferFlagged
-	c.fn.inDefer, c.fn.deferFlagged = saved, savedFlag
+	c.fn.inDefer, c.fn.deferFlagged, c.fn.loops = saved, savedFlag, savedLoops
 	switch r := Resolve(t).(type) {
 	case *TVar:
 		unify(r, UnitT)

@@ -116,7 +116,8 @@ type Function struct {
 	// Name is the Morrow name used in backtraces: the declared name
 	// ("main", "fib"), "List.map" style names for prelude functions, and
 	// "outer.lambda@12" / "outer.defer@7" for lambdas and defer bodies
-	// (with the source line).
+	// (outer is the enclosing top-level function, however deep they nest;
+	// the number is the source line).
 	Name string
 	// Params is the number of parameters; arguments land in locals
 	// 0..Params-1.

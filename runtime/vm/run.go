@@ -479,7 +479,11 @@ outer:
 				stack[sp-1] = value.Bool(stack[sp-1].K == value.Kind(in.A))
 			case bytecode.TEST_TYPE:
 				d, ok := stack[sp-1].R.(*value.Data)
-				stack[sp-1] = value.Bool(ok && d.Type == p.Types[in.A])
+				// Nominal types are identified by name, as for equality:
+				// a Process value made by a native carries the runtime's
+				// descriptor, the program's table a copy of it.
+				t := p.Types[in.A]
+				stack[sp-1] = value.Bool(ok && (d.Type == t || d.Type != nil && d.Type.Name == t.Name))
 			case bytecode.EQ_CONST:
 				stack[sp-1] = value.Bool(equal(stack[sp-1], consts[in.A]))
 			case bytecode.ELEM:
@@ -845,7 +849,13 @@ func (st *State) callDefer(host Host, d value.Value) {
 	case *value.Closure:
 		callee, f := st.closureCallee(c, 0)
 		if f == nil {
-			f = st.pushFrame(callee, st.sp, st.sp, c.Free)
+			base := st.sp
+			if f = st.pushFrame(callee, base, base, c.Free); f == nil {
+				// The operand stack starts above the callee's locals, as
+				// for any call; otherwise a defer body with locals (a for
+				// loop, a let) would overwrite them with its operands.
+				st.sp = base + callee.Locals
+			}
 		}
 		if f != nil {
 			st.raise(f)
