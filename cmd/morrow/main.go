@@ -24,6 +24,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -128,7 +129,7 @@ func newRunWith(e *env, f *runFlags) *cobra.Command {
 			"Environment: MORROW_SCHEDULERS (1..64, default 1), MORROW_WORK_STEALING=1,\n" +
 			"MORROW_REDUCTIONS (1..65536), MORROW_MAX_PROCESSES (0 = no limit, default 1024),\n" +
 			"MORROW_MEMORY_BUDGET (bytes, default 67108864). Flags win over the environment.",
-		Args: cobra.ExactArgs(1),
+		Args: cli.ExactFiles(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runProgram(cmd, e, f, args[0])
 		},
@@ -141,8 +142,7 @@ func newRunWith(e *env, f *runFlags) *cobra.Command {
 	fl.StringVar(&f.trace, "trace", "", "write lifecycle events to FILE (\"-\" for standard error)")
 	fl.IntVar(&f.maxProcs, "max-processes", engine.DefaultMaxProcesses, "live actors allowed at once, 0 for no limit (env MORROW_MAX_PROCESSES)")
 	fl.Int64Var(&f.memBudget, "memory-budget", engine.DefaultMemoryBudget, "logical memory budget in bytes for queued messages and lifecycle notifications (env MORROW_MEMORY_BUDGET)")
-	fl.StringVar(&f.color, "color", "auto", "colour diagnostics: auto, always or never")
-	fl.Lookup("color").NoOptDefVal = "always"
+	cli.ColorFlag(fl, &f.color)
 	return cmd
 }
 
@@ -275,12 +275,7 @@ func loadProgram(e *env, path string, mode diag.ColorMode) (*bytecode.Program, i
 			fmt.Fprintf(e.stderr, "morrow: cannot read %s: %s\n", path, cli.OneLine(pathErr(err)))
 			return nil, cli.ExitError
 		}
-		p, err := load.Bytecode(path, data)
-		if err != nil {
-			fmt.Fprintf(e.stderr, "morrow: %s\n", cli.OneLine(err.Error()))
-			return nil, cli.ExitError
-		}
-		return p, cli.ExitOK
+		return loadBytecode(e, path, data)
 	}
 	name, src := path, []byte(nil)
 	var err error
@@ -291,12 +286,21 @@ func loadProgram(e *env, path string, mode diag.ColorMode) (*bytecode.Program, i
 		src, err = os.ReadFile(path)
 	}
 	if err != nil {
-		fmt.Fprintf(e.stderr, "morrow: cannot read %s: %s\n", path, cli.OneLine(pathErr(err)))
+		fmt.Fprintf(e.stderr, "morrow: cannot read %s: %s%s\n", path, cli.OneLine(pathErr(err)), cli.ColorValueHint(path))
 		return nil, cli.ExitError
 	}
+	if bytes.HasPrefix(src, []byte(bytecode.Magic)) {
+		// A bytecode file under another name runs as bytecode.
+		return loadBytecode(e, path, src)
+	}
 	u, err := compiler.Build(name, src)
+	if len(u.Diags) == 1 && u.Diags[0].Code == compiler.ErrNotSource {
+		fmt.Fprintf(e.stderr, "morrow: %s\n", cli.OneLine(u.Diags[0].Message))
+		return nil, cli.ExitError
+	}
 	if len(u.Diags) > 0 {
 		diag.Render(e.stderr, u.Diags, diag.RenderOptions{Format: diag.FormatText, Color: mode.Enabled(e.stderr, e.getenv)})
+		fmt.Fprintf(e.stderr, "\n%s\n", u.Diags.Summary())
 	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "morrow: %s\n", cli.OneLine(err.Error()))
@@ -306,6 +310,17 @@ func loadProgram(e *env, path string, mode diag.ColorMode) (*bytecode.Program, i
 		return nil, cli.ExitError
 	}
 	return u.Program, cli.ExitOK
+}
+
+// loadBytecode decodes and verifies a bytecode image, reporting a refusal
+// in one line.
+func loadBytecode(e *env, path string, data []byte) (*bytecode.Program, int) {
+	p, err := load.Bytecode(path, data)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "morrow: %s\n", cli.OneLine(err.Error()))
+		return nil, cli.ExitError
+	}
+	return p, cli.ExitOK
 }
 
 func pathErr(err error) string {

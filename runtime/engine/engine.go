@@ -29,8 +29,10 @@
 // root and of every live process runs, and Run returns 130.
 //
 // Exit status (LANGUAGE.md §2.2, §10): main returning an Int gives that
-// value masked to 0..255 like a process exit code; Unit or Ok gives 0;
-// Err prints `morrow: main returned Err` and gives 1; a runtime fault of
+// value masked to 0..255 like a process exit code (a value outside 0..255
+// also prints a warning naming both numbers); Unit or Ok gives 0; Err
+// prints `morrow: main returned Err(<value>)` (the reference's prefix, then
+// the value as show renders it, cut at 4 KiB) and gives 1; a runtime fault of
 // the root or of a legacy actor, and the legacy deadlock (fault 10),
 // print `morrow: runtime error: <text>` (with the Morrow location and a
 // backtrace when there is one) and give 1.
@@ -40,12 +42,14 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"unicode/utf8"
 
 	"github.com/morrow-lang/morrow/runtime/bytecode"
 	"github.com/morrow-lang/morrow/runtime/proc"
 	"github.com/morrow-lang/morrow/runtime/sched"
 	"github.com/morrow-lang/morrow/runtime/value"
 	"github.com/morrow-lang/morrow/runtime/vm"
+	"github.com/morrow-lang/morrow/stdlib/core"
 )
 
 // Options configures one invocation.
@@ -154,16 +158,40 @@ func Run(ctx context.Context, p *bytecode.Program, opts Options) int {
 	return mainStatus(res.RootValue, stderr)
 }
 
+// maxErrText bounds the rendering of main's Err value on stderr.
+const maxErrText = 4 << 10
+
 // mainStatus maps main's result to the exit status.
 func mainStatus(v value.Value, stderr io.Writer) int {
 	switch v.K {
 	case value.KInt:
-		return int(uint8(v.N))
+		code := int(uint8(v.N))
+		if v.N < 0 || v.N > 255 {
+			fmt.Fprintf(stderr, "morrow: warning: main returned %d, outside 0..255; the exit status is %d (its low 8 bits)\n", v.N, code)
+		}
+		return code
 	case value.KData:
 		if d, ok := v.R.(*value.Data); ok && d.Type == value.ResultType && d.Tag == value.TagErr {
-			fmt.Fprintln(stderr, "morrow: main returned Err")
+			fmt.Fprintf(stderr, "morrow: main returned %s\n", errText(v))
 			return ExitFault
 		}
 	}
 	return 0
+}
+
+// errText renders main's Err value as show does, cut after maxErrText
+// bytes (at a character boundary) with "…".
+func errText(v value.Value) string {
+	s, f := core.RenderShow(v)
+	if f != nil {
+		return "Err(…)"
+	}
+	if len(s) <= maxErrText {
+		return s
+	}
+	cut := maxErrText
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }
