@@ -370,3 +370,44 @@ func TestOutputsKeepOrder(t *testing.T) {
 		t.Errorf("stdout/stderr interleaving lost: %q", both.String())
 	}
 }
+
+// TestTraceOrderedWithOutput: with --trace - and both streams on one
+// destination, each trace line comes after the output written before its
+// event and before the output written after it.
+func TestTraceOrderedWithOutput(t *testing.T) {
+	src := `fn child():
+    println("child runs")
+
+fn main():
+    println("before spawn")
+    let started: Result(Pid(()), Process.Error) = Process.spawn(child)
+    match started:
+        Ok(_) -> println("spawned")
+        Err(_) -> println("failed")
+`
+	p := writeFile(t, t.TempDir(), "tr.mr", src)
+	var both lockedBytes
+	code := runEnv([]string{"run", "--trace", "-", p}, &env{stdin: strings.NewReader(""), stdout: &both, stderr: &both, getenv: func(string) string { return "" }})
+	want := "spawn 1 root\nbefore spawn\nspawn 2 by 1\nspawned\nretire 1 Normal\nchild runs\nretire 2 Normal\n"
+	if code != 0 || both.String() != want {
+		t.Errorf("exit %d, combined output:\n%s\nwant:\n%s", code, both.String(), want)
+	}
+}
+
+// lockedBytes is one destination shared by stdout and stderr.
+type lockedBytes struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBytes) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBytes) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}

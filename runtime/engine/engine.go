@@ -12,9 +12,10 @@
 //
 // Output: the program's stdout is one shared, ordered buffer
 // (sched.Output): every print is one write, and it is flushed while the
-// program runs, when schedulers go idle and before anything is written
-// on stderr, so stdout and stderr interleave in a sane order and nothing
-// is lost when the program faults.
+// program runs, when schedulers go idle, before anything is written on
+// stderr and before every trace line, so stdout, stderr and the trace
+// interleave in the order the calls and events happened, and nothing is
+// lost when the program faults.
 //
 // Resource governor (RUNTIME.md §3): Options.MaxProcesses (default the
 // reference 1,024 live actors, Unlimited for none) is checked on every
@@ -132,7 +133,7 @@ func Run(ctx context.Context, p *bytecode.Program, opts Options) int {
 		return ExitFault
 	}
 	rt := sched.New(img, out, sched.Config{Schedulers: opts.Schedulers, Steal: opts.Steal, Seed: opts.Seed,
-		Budget: opts.Reductions * StepsPerReduction, Trace: opts.Trace,
+		Budget: opts.Reductions * StepsPerReduction, Trace: orderedTrace(opts.Trace, out),
 		MaxLive: opts.MaxProcesses, MemoryBudget: opts.MemoryBudget, MaxQueued: opts.MaxQueued})
 	var args []value.Value
 	if p.Library {
@@ -156,6 +157,27 @@ func Run(ctx context.Context, p *bytecode.Program, opts Options) int {
 		return 0
 	}
 	return mainStatus(res.RootValue, stderr)
+}
+
+// orderedTrace makes every trace line first flush the program's buffered
+// output, so a trace that shares a destination with stdout (`--trace -`
+// with both streams on one terminal or file) is ordered with the output
+// the program wrote before the event.
+func orderedTrace(w io.Writer, out *sched.Output) io.Writer {
+	if w == nil {
+		return nil
+	}
+	return traceWriter{w: w, out: out}
+}
+
+type traceWriter struct {
+	w   io.Writer
+	out *sched.Output
+}
+
+func (t traceWriter) Write(b []byte) (int, error) {
+	t.out.Flush()
+	return t.w.Write(b)
 }
 
 // maxErrText bounds the rendering of main's Err value on stderr.
