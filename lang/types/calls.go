@@ -31,7 +31,7 @@ func (c *Checker) call(x *ast.Call, hint Type) Type {
 			c.info.Uses[fn] = &Object{Kind: ObjBuiltin, Name: fn.Name, Builtin: fn.Name}
 			return c.callBuiltin(x, fn.Name)
 		}
-		c.errorf(ErrUnknownName, fn.Span(), "unknown name '%s'", fn.Name)
+		c.unknownNameHelp(c.errorf(ErrUnknownName, fn.Span(), "unknown name '%s'", fn.Name), fn.Name)
 		c.info.Types[fn] = Invalid
 		c.argsUnchecked(x)
 		return Invalid
@@ -522,8 +522,6 @@ func (c *Checker) showable(t Type, span source.Span, print, top bool) bool {
 			if print && top {
 				return bad()
 			}
-		case KProcessID, KMonitorRef:
-			return bad()
 		}
 		return true
 	case *TVar, *TParam:
@@ -538,14 +536,11 @@ func (c *Checker) showable(t Type, span source.Span, print, top bool) bool {
 		}
 		return true
 	case *Named:
-		if r.Def == PidDef {
-			return bad()
-		}
 		if r.Def == OrderingDef {
 			return bad()
 		}
 		if !r.Def.Builtin && !r.Def.Derives["Show"] {
-			c.errorf(ErrNoShow, span, "type %s.%s has no implementation of Show; add derive(Show) to its declaration or write an impl", r.Def.Module, r.Def.Name)
+			c.noShowHelp(c.errorf(ErrNoShow, span, "type %s has no implementation of Show", r.Def.Name), r.Def)
 			return false
 		}
 		for _, a := range r.Args {

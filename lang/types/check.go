@@ -212,6 +212,9 @@ type Checker struct {
 	showSeen map[*TypeDef]bool
 	// inGroup holds the functions of the group being checked.
 	inGroup map[*FuncSig]bool
+	// suggestWork counts the candidates "did you mean" lookups have
+	// visited (help.go bounds it).
+	suggestWork int
 }
 
 type mailboxSite struct {
@@ -362,8 +365,11 @@ func (c *Checker) collectTypes() {
 }
 
 func (c *Checker) declareType(d ast.Decl, name string, span source.Span, params []string, derives []ast.Ident, pub bool) {
-	if _, dup := c.types[name]; dup {
-		c.errorf(ErrDuplicateDecl, span, "duplicate type declaration '%s'", name)
+	if prev, dup := c.types[name]; dup {
+		d := c.errorf(ErrDuplicateDecl, span, "duplicate type declaration '%s'", name)
+		if sp, ok := declNameSpan(prev.decl); ok {
+			d.Related = []diag.Related{{Span: sp, Message: "first declared here"}}
+		}
 		return
 	}
 	if _, ok := builtinTypeDefs[name]; ok || isBuiltinTypeName(name) || builtinModules[name] {

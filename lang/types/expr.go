@@ -106,14 +106,17 @@ func (c *Checker) expr1(e ast.Expr, hint Type) Type {
 				switch r := rt.(type) {
 				case *Basic:
 					switch r.Kind {
-					case KInt, KFloat, KBool, KString, KInvalid, KNever:
+					case KInt, KFloat, KBool, KString, KInvalid, KNever, KProcessID, KMonitorRef:
+						return
+					}
+				case *Named:
+					if r.Def == PidDef {
 						return
 					}
 				case *TVar:
 					return
 				}
-				c.errorf(ErrInterpType, sp, "string interpolation requires Int, Float, Bool or String, found %s", Zonk(rt)).Hint =
-					"wrap the value in show(…)"
+				c.interpHelp(c.errorf(ErrInterpType, sp, "string interpolation requires Int, Float, Bool or String, found %s", Zonk(rt)), rt)
 			})
 		}
 		return StringT
@@ -268,47 +271,8 @@ func (c *Checker) ident(x *ast.Ident) Type {
 		c.errorf(ErrUnknownName, x.Span(), "'_' is only a placeholder in patterns and pipes")
 		return Invalid
 	}
-	d := c.errorf(ErrUnknownName, x.Span(), "unknown name '%s'", x.Name)
-	if s := c.suggest(x.Name); s != "" {
-		d.Hint = "did you mean '" + s + "'?"
-	}
+	c.unknownNameHelp(c.errorf(ErrUnknownName, x.Span(), "unknown name '%s'", x.Name), x.Name)
 	return Invalid
-}
-
-// suggest finds a visible name close to name (edit distance at most 2),
-// for a "did you mean" hint.
-func (c *Checker) suggest(name string) string {
-	best, bestD := "", 3
-	try := func(n string) {
-		if n == name || n == "_" {
-			return
-		}
-		if d := editDistance(name, n); d < bestD || d == bestD && n < best {
-			best, bestD = n, d
-		}
-	}
-	if c.fn != nil {
-		for s := c.fn.scope; s != nil; s = s.parent {
-			for n := range s.names {
-				try(n)
-			}
-		}
-	}
-	for n := range c.funcs {
-		try(n)
-	}
-	for n := range c.ctors {
-		try(n)
-	}
-	for n := range builtinSigs {
-		if !strings.Contains(n, ".") {
-			try(n)
-		}
-	}
-	if len(name) <= 2 && bestD > 1 {
-		return ""
-	}
-	return best
 }
 
 func editDistance(a, b string) int {
@@ -480,22 +444,7 @@ func (c *Checker) pathError(p *ast.Path, msg string, proc bool) {
 	case strings.HasPrefix(msg, "unknown function"):
 		code = ErrUnknownMember
 	}
-	d := c.errorf(code, p.Span(), "%s", msg)
-	// Suggest a builtin of the same module with a close name.
-	name := p.String()
-	if i := strings.LastIndex(name, "."); i > 0 {
-		best, bestD := "", 3
-		for n := range builtinSigs {
-			if strings.HasPrefix(n, name[:i+1]) {
-				if dd := editDistance(name, n); dd < bestD || dd == bestD && n < best {
-					best, bestD = n, dd
-				}
-			}
-		}
-		if best != "" {
-			d.Hint = "did you mean '" + best + "'?"
-		}
-	}
+	c.qualifiedNameHelp(c.errorf(code, p.Span(), "%s", msg), p.Parts)
 }
 
 func (c *Checker) path(x *ast.Path) Type {
@@ -555,7 +504,7 @@ func (c *Checker) fieldAccess(x *ast.FieldAccess) Type {
 				}
 			}
 		}
-		c.errorf(ErrNoField, x.Span(), "type %s has no field '%s'", Zonk(rt), x.Name)
+		c.noFieldHelp(c.errorf(ErrNoField, x.Span(), "type %s has no field '%s'", Zonk(rt), x.Name), r.Def, x.Name)
 		return Invalid
 	case *Basic:
 		if r.Kind == KInvalid {
@@ -625,7 +574,7 @@ func (c *Checker) recordUpdate(x *ast.RecordUpdate) Type {
 		}
 		if idx < 0 {
 			c.expr(f.Value, nil)
-			c.errorf(ErrNoField, f.Span(), "type %s has no field '%s'", r.Def.Name, f.Label)
+			c.noFieldHelp(c.errorf(ErrNoField, f.Span(), "type %s has no field '%s'", r.Def.Name, f.Label), r.Def, f.Label)
 			continue
 		}
 		ft := c.fieldType(r, idx)
