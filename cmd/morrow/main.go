@@ -110,6 +110,7 @@ type runFlags struct {
 	reductions int
 	trace      string
 	color      string
+	deny       bool
 	maxProcs   int
 	memBudget  int64
 }
@@ -143,6 +144,7 @@ func newRunWith(e *env, f *runFlags) *cobra.Command {
 	fl.IntVar(&f.maxProcs, "max-processes", engine.DefaultMaxProcesses, "live actors allowed at once, 0 for no limit (env MORROW_MAX_PROCESSES)")
 	fl.Int64Var(&f.memBudget, "memory-budget", engine.DefaultMemoryBudget, "logical memory budget in bytes for queued messages and lifecycle notifications (env MORROW_MEMORY_BUDGET)")
 	cli.ColorFlag(fl, &f.color)
+	cli.DenyWarningsFlag(fl, &f.deny)
 	return cmd
 }
 
@@ -242,7 +244,7 @@ func runProgram(cmd *cobra.Command, e *env, f *runFlags, path string) error {
 		return err
 	}
 
-	p, status := loadProgram(e, path, mode)
+	p, status := loadProgram(e, path, mode, f.deny)
 	if p == nil {
 		return cli.ExitStatus(status)
 	}
@@ -268,7 +270,7 @@ func runProgram(cmd *cobra.Command, e *env, f *runFlags, path string) error {
 
 // loadProgram compiles or decodes the program. It returns nil and the exit
 // status when it has already reported why it cannot run.
-func loadProgram(e *env, path string, mode diag.ColorMode) (*bytecode.Program, int) {
+func loadProgram(e *env, path string, mode diag.ColorMode, deny bool) (*bytecode.Program, int) {
 	if filepath.Ext(path) == ".mrb" {
 		data, err := os.ReadFile(path)
 		if err != nil {
@@ -300,7 +302,10 @@ func loadProgram(e *env, path string, mode diag.ColorMode) (*bytecode.Program, i
 	}
 	if len(u.Diags) > 0 {
 		diag.Render(e.stderr, u.Diags, diag.RenderOptions{Format: diag.FormatText, Color: mode.Enabled(e.stderr, e.getenv)})
-		fmt.Fprintf(e.stderr, "\n%s\n", u.Diags.Summary())
+		fmt.Fprintf(e.stderr, "\n%s\n", cli.Summary(u.Diags, deny))
+	}
+	if _, warnings := u.Diags.Count(); deny && warnings > 0 && err == nil {
+		return nil, cli.ExitError
 	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "morrow: %s\n", cli.OneLine(err.Error()))

@@ -411,3 +411,17 @@ func (l *lockedBytes) String() string {
 	defer l.mu.Unlock()
 	return l.b.String()
 }
+
+// TestRunWarnings: warnings are shown before the program runs; under
+// --deny-warnings the program does not run.
+func TestRunWarnings(t *testing.T) {
+	w := writeFile(t, t.TempDir(), "w.mr", "fn main():\n    let unused = 1\n    println(\"hi\")\n")
+	r := runCLI(t, nil, "run", w)
+	if r.code != 0 || r.stdout != "hi\n" || !strings.Contains(r.stderr, "warning[W0001]: unused variable 'unused'") || !strings.HasSuffix(r.stderr, "\n\n1 warning\n") {
+		t.Errorf("run with a warning: %+v", r)
+	}
+	r = runCLI(t, nil, "run", "--deny-warnings", w)
+	if r.code != 1 || r.stdout != "" || !strings.HasSuffix(r.stderr, "1 warning (denied by --deny-warnings)\n") {
+		t.Errorf("run --deny-warnings: %+v", r)
+	}
+}

@@ -23,8 +23,9 @@ func newCheck(e *env) *cobra.Command {
 		Short: "Check source files and report every error",
 		Long: "check parses and type-checks each FILE (\"-\" reads standard input) and reports\n" +
 			"all diagnostics on standard error, followed by a summary line (\"2 errors\");\n" +
-			"--format json writes one document to standard output instead. Exit status:\n" +
-			"0 when clean, 1 when any error was reported, 2 on usage errors.",
+			"--format json writes one document to standard output instead. Warnings do not\n" +
+			"change the exit status unless --deny-warnings is given. Exit status: 0 when\n" +
+			"clean, 1 when any error was reported, 2 on usage errors.",
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			json := rf.format == "json"
@@ -63,12 +64,12 @@ func newCheck(e *env) *cobra.Command {
 				}
 			}
 			if len(all) > 0 || json {
-				if err := renderDiags(out, all, opts); err != nil {
+				if err := renderDiags(out, all, opts, rf.denyWarnings); err != nil {
 					fmt.Fprintf(e.stderr, "morrowc: %s\n", oneLine(err.Error()))
 					status = exitError
 				}
 			}
-			if all.HasErrors() {
+			if rf.failed(all) {
 				status = exitError
 			}
 			if status != exitOK {
@@ -108,13 +109,13 @@ func compileSource(e *env, rf *renderFlags, path string) (*bytecode.Program, *co
 		return nil, u, exitStatus(exitError)
 	}
 	if len(u.Diags) > 0 {
-		renderDiags(e.stderr, u.Diags, opts)
+		renderDiags(e.stderr, u.Diags, opts, rf.denyWarnings)
 	}
 	if err != nil {
 		reportInternal(e, err)
 		return nil, u, exitStatus(exitError)
 	}
-	if u.Program == nil {
+	if u.Program == nil || rf.failed(u.Diags) {
 		return nil, u, exitStatus(exitError)
 	}
 	return u.Program, u, nil

@@ -81,15 +81,24 @@ func newRoot(e *env) *cobra.Command {
 	return root
 }
 
-// renderFlags are the --format/--color flags shared by commands that
-// print diagnostics.
+// renderFlags are the --format/--color/--deny-warnings flags shared by
+// commands that print diagnostics.
 type renderFlags struct {
 	format, color string
+	denyWarnings  bool
 }
 
 func (r *renderFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&r.format, "format", "text", "diagnostic format: text, short or json")
 	cli.ColorFlag(cmd.Flags(), &r.color)
+	cli.DenyWarningsFlag(cmd.Flags(), &r.denyWarnings)
+}
+
+// failed reports whether l stops the command: any error, or any warning
+// under --deny-warnings.
+func (r *renderFlags) failed(l diag.List) bool {
+	_, w := l.Count()
+	return l.HasErrors() || r.denyWarnings && w > 0
 }
 
 // options validates the flags and decides colour for output going to w.
@@ -122,12 +131,13 @@ func readError(path string, err error) string {
 }
 
 // renderDiags writes diagnostics in the chosen format: text and short end
-// with the summary line ("2 errors").
-func renderDiags(w io.Writer, l diag.List, opts diag.RenderOptions) error {
+// with the summary line ("2 errors", "1 warning (denied by
+// --deny-warnings)").
+func renderDiags(w io.Writer, l diag.List, opts diag.RenderOptions, deny bool) error {
 	if err := diag.Render(w, l, opts); err != nil {
 		return err
 	}
-	if s := l.Summary(); s != "" && opts.Format != diag.FormatJSON {
+	if s := cli.Summary(l, deny); s != "" && opts.Format != diag.FormatJSON {
 		if opts.Format == diag.FormatText {
 			s = "\n" + s
 		}

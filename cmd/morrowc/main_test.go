@@ -390,3 +390,42 @@ func TestDefaultOutput(t *testing.T) {
 		}
 	}
 }
+
+const warnSrc = "fn main():\n    let unused = 1\n    println(\"hi\")\n"
+
+// TestWarnings: warnings are rendered as warning[CODE] in every format,
+// do not change the exit status, and fail the command under
+// --deny-warnings (build then writes nothing).
+func TestWarnings(t *testing.T) {
+	dir := t.TempDir()
+	w := writeFile(t, dir, "w.mr", warnSrc)
+	r := runCLI(t, "", nil, "check", w)
+	if r.code != 0 || !strings.Contains(r.stderr, "warning[W0001]: unused variable 'unused'") || !strings.HasSuffix(r.stderr, "\n\n1 warning\n") {
+		t.Errorf("check with a warning: %+v", r)
+	}
+	r = runCLI(t, "", nil, "check", "--format=short", w)
+	if r.code != 0 || r.stderr != w+":2:9: warning[W0001]: unused variable 'unused'\n1 warning\n" {
+		t.Errorf("short: %+v", r)
+	}
+	r = runCLI(t, "", nil, "check", "--format=json", w)
+	if r.code != 0 || !strings.Contains(r.stdout, `"severity":"warning","code":"W0001"`) {
+		t.Errorf("json: %+v", r)
+	}
+	if errs := validateDiagnosticsJSON(t, []byte(r.stdout)); len(errs) > 0 {
+		t.Errorf("json with a warning violates the schema: %v", errs)
+	}
+	r = runCLI(t, "", nil, "check", "--deny-warnings", w)
+	if r.code != 1 || !strings.HasSuffix(r.stderr, "\n\n1 warning (denied by --deny-warnings)\n") {
+		t.Errorf("check --deny-warnings: %+v", r)
+	}
+	out := filepath.Join(dir, "w.mrb")
+	r = runCLI(t, "", nil, "build", w)
+	if _, err := os.Stat(out); r.code != 0 || err != nil || !strings.Contains(r.stderr, "warning[W0001]") {
+		t.Errorf("build with a warning must write the .mrb: %+v (%v)", r, err)
+	}
+	os.Remove(out)
+	r = runCLI(t, "", nil, "build", "--deny-warnings", w)
+	if _, err := os.Stat(out); r.code != 1 || err == nil {
+		t.Errorf("build --deny-warnings wrote %s: %+v", out, r)
+	}
+}

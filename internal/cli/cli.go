@@ -26,6 +26,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/morrow-lang/morrow/lang/diag"
 )
 
 // Exit statuses of the tools themselves.
@@ -103,6 +105,23 @@ func ExactFiles(n int) cobra.PositionalArgs {
 		}
 		return errors.New(msg)
 	}
+}
+
+// DenyWarningsFlag registers --deny-warnings on fs: warnings then fail
+// the command (exit status 1; build writes nothing, run does not run).
+func DenyWarningsFlag(fs *pflag.FlagSet, p *bool) {
+	fs.BoolVar(p, "deny-warnings", false, "treat warnings as errors: they make the command fail")
+}
+
+// Summary is the closing line after diagnostics in the text and short
+// formats: "2 errors", "1 error, 1 warning", "1 warning (denied by
+// --deny-warnings)"; "" for no diagnostics.
+func Summary(l diag.List, deny bool) string {
+	s := l.Summary()
+	if _, w := l.Count(); deny && w > 0 {
+		s += " (denied by --deny-warnings)"
+	}
+	return s
 }
 
 // ColorFlag registers the --color flag of both tools on fs: --color=WHEN

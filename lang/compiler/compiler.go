@@ -5,6 +5,7 @@
 //
 //	parser.Parse   -> *ast.File + syntax diagnostics   (stop if any error)
 //	types.Check    -> *types.Info + type diagnostics   (stop if any error)
+//	types.Warnings -> warnings of a file without errors (never stop)
 //	codegen.Compile-> *bytecode.Program                (never user errors)
 //	bytecode.Verify                                     (never user errors)
 //
@@ -189,6 +190,10 @@ func Analyze(name string, src []byte) (*Unit, error) {
 	var cd diag.List
 	err = guard(StageCheck, name, func() error {
 		u.Info, cd = checkFn(u.AST)
+		if !cd.HasErrors() {
+			// Warnings only for a file without errors (types.Warnings).
+			cd = append(cd, types.Warnings(u.AST, u.Info)...)
+		}
 		return nil
 	})
 	u.Diags = append(u.Diags, cd...)

@@ -149,3 +149,18 @@ func TestNotSource(t *testing.T) {
 		t.Errorf("Check of bytecode: %v %v", ds, err)
 	}
 }
+
+// TestWarningsOnlyWithoutErrors: a file with an error gets no warnings; a
+// clean one gets its warnings, which do not stop the build.
+func TestWarningsOnlyWithoutErrors(t *testing.T) {
+	warn := "fn main():\n    let unused = 1\n    println(2)\n"
+	u, err := Build("w.mr", []byte(warn))
+	if err != nil || u.Program == nil || len(u.Diags) != 1 || u.Diags[0].Code != types.WarnUnusedLet || u.Diags[0].Severity != diag.Warning {
+		t.Fatalf("warnings of a clean file: %v %v", u.Diags, err)
+	}
+	withErr := warn + "    println(nope)\n"
+	ds, err := Check("e.mr", []byte(withErr))
+	if err != nil || len(ds) != 1 || ds[0].Code != types.ErrUnknownName {
+		t.Errorf("a file with an error must report only errors: %v %v", ds, err)
+	}
+}

@@ -20,6 +20,7 @@ package diag
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -518,12 +519,15 @@ func jsonSpan(f *source.File, s source.Span) JSONSpan {
 }
 
 // RenderJSON writes the list as one JSON document followed by a newline.
+// Characters such as <, > and & are written as themselves, not as \u
+// escapes (the document is not embedded in HTML).
 func RenderJSON(w io.Writer, l List) error {
-	b, err := json.Marshal(ToJSON(l))
-	if err != nil {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(ToJSON(l)); err != nil {
 		return err
 	}
-	b = append(b, '\n')
-	_, err = w.Write(b)
+	_, err := w.Write(b.Bytes())
 	return err
 }
