@@ -346,6 +346,11 @@ func containsResultIn(t Type, seen map[*TypeDef]bool) bool {
 }
 
 func (c *Checker) builtinValue(name string, span source.Span) Type {
+	if callOnly[name] {
+		c.errorf(ErrActorHelper, span, "%s cannot be used as a function value; call it directly", name).Hint =
+			"wrap the call in a lambda, e.g. `" + callOnlyLambda(name) + "`"
+		return Invalid
+	}
 	bs := builtinSigs[name]
 	m := c.instantiate(bs.Generics)
 	if c.fn.inDefer {
