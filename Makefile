@@ -1,11 +1,14 @@
-# Morrow toolchain. Everything here needs only Go (the race detector also
-# needs cgo and a C compiler; `make test` says so and skips it without).
+# Morrow toolchain. Everything here needs only Go and make; `make test` also
+# needs Erlang/OTP for the conformance suite, and .ci/ensure-erlang installs
+# it (erlang-nox) when it is missing and it can, or says how. The race
+# detector also needs cgo and a C compiler; `make test` says so and skips it
+# without.
 
 GO       ?= go
 BIN      ?= bin
 FUZZTIME ?= 10s
 
-.PHONY: all build test race lint fuzz golden run clean bench
+.PHONY: all build install test erlang race lint fuzz golden run clean bench
 
 all: lint build test
 
@@ -14,8 +17,16 @@ build:
 	$(GO) build -o $(BIN)/morrowc ./cmd/morrowc
 	$(GO) build -o $(BIN)/morrow ./cmd/morrow
 
+## install: morrowc and morrow into $(go env GOPATH)/bin (or GOBIN)
+install:
+	$(GO) install ./cmd/...
+
+## erlang: make sure erl/erlc are on PATH (installs erlang-nox as root)
+erlang:
+	@sh .ci/ensure-erlang
+
 ## test: the whole suite, then the runtime under the race detector
-test:
+test: erlang
 	$(GO) test ./...
 	@$(MAKE) --no-print-directory race
 

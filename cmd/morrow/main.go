@@ -24,6 +24,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -111,6 +112,7 @@ type runFlags struct {
 	trace      string
 	traceMsgs  bool
 	color      string
+	deny       bool
 	maxProcs   int
 	memBudget  int64
 }
@@ -130,7 +132,7 @@ func newRunWith(e *env, f *runFlags) *cobra.Command {
 			"Environment: MORROW_SCHEDULERS (1..64, default 1), MORROW_WORK_STEALING=1,\n" +
 			"MORROW_REDUCTIONS (1..65536), MORROW_MAX_PROCESSES (0 = no limit, default 1024),\n" +
 			"MORROW_MEMORY_BUDGET (bytes, default 67108864). Flags win over the environment.",
-		Args: cobra.ExactArgs(1),
+		Args: cli.ExactFiles(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runProgram(cmd, e, f, args[0])
 		},
@@ -144,8 +146,8 @@ func newRunWith(e *env, f *runFlags) *cobra.Command {
 	fl.BoolVar(&f.traceMsgs, "trace-messages", false, "also trace every message sent and received (needs --trace)")
 	fl.IntVar(&f.maxProcs, "max-processes", engine.DefaultMaxProcesses, "live actors allowed at once, 0 for no limit (env MORROW_MAX_PROCESSES)")
 	fl.Int64Var(&f.memBudget, "memory-budget", engine.DefaultMemoryBudget, "logical memory budget in bytes for queued messages and lifecycle notifications (env MORROW_MEMORY_BUDGET)")
-	fl.StringVar(&f.color, "color", "auto", "colour diagnostics: auto, always or never")
-	fl.Lookup("color").NoOptDefVal = "always"
+	cli.ColorFlag(fl, &f.color)
+	cli.DenyWarningsFlag(fl, &f.deny)
 	return cmd
 }
 
@@ -248,7 +250,7 @@ func runProgram(cmd *cobra.Command, e *env, f *runFlags, path string) error {
 		return err
 	}
 
-	p, status := loadProgram(e, path, mode)
+	p, status := loadProgram(e, path, mode, f.deny)
 	if p == nil {
 		return cli.ExitStatus(status)
 	}
@@ -274,19 +276,14 @@ func runProgram(cmd *cobra.Command, e *env, f *runFlags, path string) error {
 
 // loadProgram compiles or decodes the program. It returns nil and the exit
 // status when it has already reported why it cannot run.
-func loadProgram(e *env, path string, mode diag.ColorMode) (*bytecode.Program, int) {
+func loadProgram(e *env, path string, mode diag.ColorMode, deny bool) (*bytecode.Program, int) {
 	if filepath.Ext(path) == ".mrb" {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "morrow: cannot read %s: %s\n", path, cli.OneLine(pathErr(err)))
 			return nil, cli.ExitError
 		}
-		p, err := load.Bytecode(path, data)
-		if err != nil {
-			fmt.Fprintf(e.stderr, "morrow: %s\n", cli.OneLine(err.Error()))
-			return nil, cli.ExitError
-		}
-		return p, cli.ExitOK
+		return loadBytecode(e, path, data)
 	}
 	name, src := path, []byte(nil)
 	var err error
@@ -297,12 +294,24 @@ func loadProgram(e *env, path string, mode diag.ColorMode) (*bytecode.Program, i
 		src, err = os.ReadFile(path)
 	}
 	if err != nil {
-		fmt.Fprintf(e.stderr, "morrow: cannot read %s: %s\n", path, cli.OneLine(pathErr(err)))
+		fmt.Fprintf(e.stderr, "morrow: cannot read %s: %s%s\n", path, cli.OneLine(pathErr(err)), cli.ColorValueHint(path))
 		return nil, cli.ExitError
 	}
+	if bytes.HasPrefix(src, []byte(bytecode.Magic)) {
+		// A bytecode file under another name runs as bytecode.
+		return loadBytecode(e, path, src)
+	}
 	u, err := compiler.Build(name, src)
+	if len(u.Diags) == 1 && u.Diags[0].Code == compiler.ErrNotSource {
+		fmt.Fprintf(e.stderr, "morrow: %s\n", cli.OneLine(u.Diags[0].Message))
+		return nil, cli.ExitError
+	}
 	if len(u.Diags) > 0 {
 		diag.Render(e.stderr, u.Diags, diag.RenderOptions{Format: diag.FormatText, Color: mode.Enabled(e.stderr, e.getenv)})
+		fmt.Fprintf(e.stderr, "\n%s\n", cli.Summary(u.Diags, deny))
+	}
+	if _, warnings := u.Diags.Count(); deny && warnings > 0 && err == nil {
+		return nil, cli.ExitError
 	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "morrow: %s\n", cli.OneLine(err.Error()))
@@ -312,6 +321,17 @@ func loadProgram(e *env, path string, mode diag.ColorMode) (*bytecode.Program, i
 		return nil, cli.ExitError
 	}
 	return u.Program, cli.ExitOK
+}
+
+// loadBytecode decodes and verifies a bytecode image, reporting a refusal
+// in one line.
+func loadBytecode(e *env, path string, data []byte) (*bytecode.Program, int) {
+	p, err := load.Bytecode(path, data)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "morrow: %s\n", cli.OneLine(err.Error()))
+		return nil, cli.ExitError
+	}
+	return p, cli.ExitOK
 }
 
 func pathErr(err error) string {

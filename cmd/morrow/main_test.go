@@ -107,6 +107,50 @@ func TestRunReportsCheckErrors(t *testing.T) {
 	if r := runCLI(t, nil, "run", filepath.Join(t.TempDir(), "missing.mr")); r.code != 1 || strings.Count(r.stderr, "\n") != 1 {
 		t.Errorf("missing file: %+v", r)
 	}
+	if !strings.HasSuffix(r.stderr, "\n\n1 error\n") {
+		t.Errorf("diagnostics do not end with the summary line: %q", r.stderr)
+	}
+	two := writeFile(t, t.TempDir(), "two.mr", "fn main():\n    println(nope)\n    println(nada)\n")
+	if r := runCLI(t, nil, "run", two); r.code != 1 || !strings.HasSuffix(r.stderr, "\n\n2 errors\n") {
+		t.Errorf("two errors: %+v", r)
+	}
+}
+
+// TestRunUsageMessages: a flag value of the wrong kind names what was
+// expected, and --color behaves as in morrowc (value only with '=').
+func TestRunUsageMessages(t *testing.T) {
+	hello := writeFile(t, t.TempDir(), "hello.mr", helloSrc)
+	r := runCLI(t, nil, "run", "--schedulers", "abc", hello)
+	if r.code != 2 || !strings.HasPrefix(r.stderr, `morrow: invalid value "abc" for --schedulers: want an integer (number of schedulers, 1..64`) || strings.Contains(r.stderr, "strconv") {
+		t.Errorf("--schedulers abc: %+v", r)
+	}
+	r = runCLI(t, nil, "run", "--color", hello)
+	if r.code != 0 || r.stdout != "hello\n" {
+		t.Errorf("run --color hello.mr must run the file: %+v", r)
+	}
+	r = runCLI(t, nil, "run", "--color", "never", hello)
+	if r.code != 2 || !strings.Contains(r.stderr, "--color=never") {
+		t.Errorf("run --color never hello.mr: %+v", r)
+	}
+	r = runCLI(t, nil, "rnu", hello)
+	if r.code != 2 || !strings.Contains(r.stderr, "did you mean 'run'?") {
+		t.Errorf("rnu: %+v", r)
+	}
+}
+
+// TestRunBytecodeByContent: a bytecode file runs whatever its name; a
+// binary file is refused in one line.
+func TestRunBytecodeByContent(t *testing.T) {
+	dir := t.TempDir()
+	img := buildImage(t, helloSrc)
+	renamed := writeFile(t, dir, "hello.bin", string(img))
+	if r := runCLI(t, nil, "run", renamed); r.code != 0 || r.stdout != "hello\n" || r.stderr != "" {
+		t.Errorf("bytecode named .bin: %+v", r)
+	}
+	blob := writeFile(t, dir, "blob.mr", "\x7fELF\x02\x01\x01\x00\x00\x00\x00")
+	if r := runCLI(t, nil, "run", blob); r.code != 1 || r.stderr != "morrow: "+blob+" is a binary file, not Morrow source\n" {
+		t.Errorf("binary file: %+v", r)
+	}
 }
 
 func TestExitStatusForwarding(t *testing.T) {
@@ -119,7 +163,9 @@ func TestExitStatusForwarding(t *testing.T) {
 	}{
 		{"fn main() -> Int:\n    println(\"bye\")\n    3\n", 3, "bye\n", ""},
 		{"fn main() -> Int: 0\n", 0, "", ""},
-		{"fn main() -> Result((), String):\n    Err(\"no\")\n", 1, "", "morrow: main returned Err"},
+		{"fn main() -> Result((), String):\n    Err(\"no\")\n", 1, "", "morrow: main returned Err(\"no\")\n"},
+		{"fn main() -> Int: 256\n", 0, "", "morrow: warning: main returned 256, outside 0..255; the exit status is 0 (its low 8 bits)\n"},
+		{"fn main() -> Int: 0 - 1\n", 255, "", "morrow: warning: main returned -1, outside 0..255"},
 		{"fn main() -> Result((), String):\n    Ok(())\n", 0, "", ""},
 		{"fn div(a: Int, b: Int) -> Int: a / b\n\nfn main():\n    println(\"before\")\n    println(div(a: 1, b: 0))\n", 1, "before\n", "morrow: runtime error: integer division by zero"},
 	}
@@ -322,5 +368,60 @@ func TestOutputsKeepOrder(t *testing.T) {
 	o.close()
 	if both.String() != "one\ntwo\nthree\n" {
 		t.Errorf("stdout/stderr interleaving lost: %q", both.String())
+	}
+}
+
+// TestTraceOrderedWithOutput: with --trace - and both streams on one
+// destination, each trace line comes after the output written before its
+// event and before the output written after it.
+func TestTraceOrderedWithOutput(t *testing.T) {
+	src := `fn child():
+    println("child runs")
+
+fn main():
+    println("before spawn")
+    let started: Result(Pid(()), Process.Error) = Process.spawn(child)
+    match started:
+        Ok(_) -> println("spawned")
+        Err(_) -> println("failed")
+`
+	p := writeFile(t, t.TempDir(), "tr.mr", src)
+	var both lockedBytes
+	code := runEnv([]string{"run", "--trace", "-", p}, &env{stdin: strings.NewReader(""), stdout: &both, stderr: &both, getenv: func(string) string { return "" }})
+	want := "spawn 1 root\nbefore spawn\nspawn 2 by 1 child\nspawned\nretire 1 Normal\nchild runs\nretire 2 Normal\n"
+	if code != 0 || both.String() != want {
+		t.Errorf("exit %d, combined output:\n%s\nwant:\n%s", code, both.String(), want)
+	}
+}
+
+// lockedBytes is one destination shared by stdout and stderr.
+type lockedBytes struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBytes) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBytes) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// TestRunWarnings: warnings are shown before the program runs; under
+// --deny-warnings the program does not run.
+func TestRunWarnings(t *testing.T) {
+	w := writeFile(t, t.TempDir(), "w.mr", "fn main():\n    let unused = 1\n    println(\"hi\")\n")
+	r := runCLI(t, nil, "run", w)
+	if r.code != 0 || r.stdout != "hi\n" || !strings.Contains(r.stderr, "warning[W0001]: unused variable 'unused'") || !strings.HasSuffix(r.stderr, "\n\n1 warning\n") {
+		t.Errorf("run with a warning: %+v", r)
+	}
+	r = runCLI(t, nil, "run", "--deny-warnings", w)
+	if r.code != 1 || r.stdout != "" || !strings.HasSuffix(r.stderr, "1 warning (denied by --deny-warnings)\n") {
+		t.Errorf("run --deny-warnings: %+v", r)
 	}
 }

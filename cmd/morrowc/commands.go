@@ -2,12 +2,14 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/morrow-lang/morrow/internal/cli"
 	"github.com/morrow-lang/morrow/lang/compiler"
 	"github.com/morrow-lang/morrow/lang/diag"
 	"github.com/morrow-lang/morrow/lang/source"
@@ -19,12 +21,19 @@ func newCheck(e *env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "check FILE...",
 		Short: "Check source files and report every error",
-		Long: "check parses and type-checks each FILE (\"-\" reads standard input) and prints\n" +
-			"all diagnostics to standard output. Exit status: 0 when clean, 1 when any\n" +
-			"error was reported, 2 on usage errors.",
+		Long: "check parses and type-checks each FILE (\"-\" reads standard input) and reports\n" +
+			"all diagnostics on standard error, followed by a summary line (\"2 errors\");\n" +
+			"--format json writes one document to standard output instead. Warnings do not\n" +
+			"change the exit status unless --deny-warnings is given. Exit status: 0 when\n" +
+			"clean, 1 when any error was reported, 2 on usage errors.",
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts, err := rf.options(e, e.stdout)
+			json := rf.format == "json"
+			out := e.stderr
+			if json {
+				out = e.stdout
+			}
+			opts, err := rf.options(e, out)
 			if err != nil {
 				return err
 			}
@@ -33,24 +42,34 @@ func newCheck(e *env) *cobra.Command {
 			for _, path := range args {
 				name, src, err := readSource(e, path)
 				if err != nil {
-					fmt.Fprintf(e.stderr, "morrowc: cannot read %s: %s\n", path, oneLine(unwrapPath(err)))
 					status = exitError
+					if json {
+						all = append(all, &diag.Diagnostic{Code: compiler.ErrNotSource, File: source.NewFile(path, nil),
+							Message: readError(path, err)})
+					} else {
+						fmt.Fprintf(e.stderr, "morrowc: %s\n", readError(path, err))
+					}
 					continue
 				}
 				ds, err := compiler.Check(name, src)
+				if d := notSource(ds); d != nil && !json {
+					fmt.Fprintf(e.stderr, "morrowc: %s\n", oneLine(d.Message))
+					status = exitError
+					continue
+				}
 				all = append(all, ds...)
 				if err != nil {
 					reportInternal(e, err)
 					status = exitError
 				}
 			}
-			if len(all) > 0 || opts.Format == diag.FormatJSON {
-				if err := diag.Render(e.stdout, all, opts); err != nil {
+			if len(all) > 0 || json {
+				if err := renderDiags(out, all, opts, rf.denyWarnings); err != nil {
 					fmt.Fprintf(e.stderr, "morrowc: %s\n", oneLine(err.Error()))
 					status = exitError
 				}
 			}
-			if all.HasErrors() {
+			if rf.failed(all) {
 				status = exitError
 			}
 			if status != exitOK {
@@ -81,18 +100,22 @@ func compileSource(e *env, rf *renderFlags, path string) (*bytecode.Program, *co
 	}
 	name, src, err := readSource(e, path)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "morrowc: cannot read %s: %s\n", path, oneLine(unwrapPath(err)))
+		fmt.Fprintf(e.stderr, "morrowc: %s\n", readError(path, err))
 		return nil, nil, exitStatus(exitError)
 	}
 	u, err := compiler.Build(name, src)
+	if d := notSource(u.Diags); d != nil {
+		fmt.Fprintf(e.stderr, "morrowc: %s\n", oneLine(d.Message))
+		return nil, u, exitStatus(exitError)
+	}
 	if len(u.Diags) > 0 {
-		diag.Render(e.stderr, u.Diags, opts)
+		renderDiags(e.stderr, u.Diags, opts, rf.denyWarnings)
 	}
 	if err != nil {
 		reportInternal(e, err)
 		return nil, u, exitStatus(exitError)
 	}
-	if u.Program == nil {
+	if u.Program == nil || rf.failed(u.Diags) {
 		return nil, u, exitStatus(exitError)
 	}
 	return u.Program, u, nil
@@ -116,7 +139,7 @@ func newBuild(e *env) *cobra.Command {
 		Long: "build checks FILE and, when it is clean, writes its bytecode to OUT (default:\n" +
 			"the source name with .mrb). It prints nothing on success. Diagnostics go to\n" +
 			"standard error. Exit status as for check.",
-		Args: cobra.ExactArgs(1),
+		Args: cli.ExactFiles(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			path := args[0]
 			if out == "" {
@@ -177,14 +200,14 @@ func newDisasm(e *env) *cobra.Command {
 		Short: "Print a human-readable bytecode listing",
 		Long: "disasm prints the bytecode of a .mrb file, or of a source file compiled in\n" +
 			"memory. Listings of source files show the source line of each instruction.",
-		Args: cobra.ExactArgs(1),
+		Args: cli.ExactFiles(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			path := args[0]
 			var (
 				p     *bytecode.Program
 				lines func(int) string
 			)
-			if filepath.Ext(path) == ".mrb" {
+			if filepath.Ext(path) == ".mrb" || isBytecodeFile(path) {
 				data, err := os.ReadFile(path)
 				if err != nil {
 					fmt.Fprintf(e.stderr, "morrowc: cannot read %s: %s\n", path, oneLine(unwrapPath(err)))
@@ -212,6 +235,22 @@ func newDisasm(e *env) *cobra.Command {
 	}
 	rf.register(cmd)
 	return cmd
+}
+
+// isBytecodeFile reports whether the file at path starts with the
+// bytecode magic number, so disasm lists a .mrb file whatever its name.
+func isBytecodeFile(path string) bool {
+	if path == "-" {
+		return false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, len(bytecode.Magic))
+	n, _ := io.ReadFull(f, head)
+	return n == len(head) && string(head) == bytecode.Magic
 }
 
 // recordedSource finds the source file a .mrb was built from (the name the

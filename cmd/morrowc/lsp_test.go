@@ -245,7 +245,11 @@ func checkDiags(t *testing.T, got []map[string]any, want []wantDiag) {
 		if d["code"] != w.code || pos != [4]float64{float64(w.line), float64(w.char), float64(w.eline), float64(w.e)} {
 			t.Errorf("diagnostic %d: %v at %v, want %s at %d:%d-%d:%d", i, d["code"], pos, w.code, w.line, w.char, w.eline, w.e)
 		}
-		if d["severity"] != float64(1) || d["source"] != "morrowc" {
+		sev := float64(1) // errors are 1, warnings (W codes) 2
+		if strings.HasPrefix(w.code, "W") {
+			sev = 2
+		}
+		if d["severity"] != sev || d["source"] != "morrowc" {
 			t.Errorf("diagnostic %d: severity/source %v", i, d)
 		}
 		if msg, _ := d["message"].(string); msg == "" {
@@ -300,9 +304,10 @@ func TestLSPPipeSession(t *testing.T) {
 	}
 	// Two edits in one notification, applied in order: fix the return
 	// type, then delete the bad line (the range runs to the next line).
+	// The file is now clean apart from a warning: f is never used.
 	c.change(uri, 3, rangeEdit(1, 11, 1, 14, "1"), rangeEdit(4, 0, 6, 0, "    println(\"🌿🌿\")\n"))
 	got, _ = c.diagnostics(uri)
-	checkDiags(t, got, nil)
+	checkDiags(t, got, []wantDiag{{"W0002", 0, 3, 0, 4}})
 
 	// A range inside the line with the emoji, given in UTF-16 units:
 	// insert ` + nope` after the closing quote at character 18.

@@ -1,17 +1,21 @@
 // Command morrowc is the Morrow compiler: it checks source files, builds
 // them into bytecode (.mrb) files and disassembles programs.
 //
-//	morrowc check FILE... [--format text|short|json] [--color auto|always|never]
+//	morrowc check FILE... [--format text|short|json] [--color[=auto|always|never]]
 //	morrowc build FILE [-o OUT.mrb]
 //	morrowc disasm FILE.mrb|FILE.mr
 //	morrowc lsp
+//	morrowc completion bash|zsh|fish|powershell
 //
 // Exit status: 0 when clean, 1 when any error was reported (or a file could
 // not be read or written), 2 on usage errors. main only calls run, so the
 // whole command is tested in-process.
 //
-// Diagnostics of `check` go to stdout (they are the command's output, so
-// `--format json` can be piped); `build` and `disasm` report them on stderr.
+// Diagnostics in the text and short formats go to stderr, followed by a
+// summary line ("2 errors"), in every command; `check --format json`
+// writes its one document to stdout (read errors included, as E0023
+// diagnostics). A file that is bytecode or binary data is refused with one
+// line.
 package main
 
 import (
@@ -77,15 +81,24 @@ func newRoot(e *env) *cobra.Command {
 	return root
 }
 
-// renderFlags are the --format/--color flags shared by commands that
-// print diagnostics.
+// renderFlags are the --format/--color/--deny-warnings flags shared by
+// commands that print diagnostics.
 type renderFlags struct {
 	format, color string
+	denyWarnings  bool
 }
 
 func (r *renderFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&r.format, "format", "text", "diagnostic format: text, short or json")
-	cmd.Flags().StringVar(&r.color, "color", "auto", "colour diagnostics: auto, always or never (auto honours NO_COLOR)")
+	cli.ColorFlag(cmd.Flags(), &r.color)
+	cli.DenyWarningsFlag(cmd.Flags(), &r.denyWarnings)
+}
+
+// failed reports whether l stops the command: any error, or any warning
+// under --deny-warnings.
+func (r *renderFlags) failed(l diag.List) bool {
+	_, w := l.Count()
+	return l.HasErrors() || r.denyWarnings && w > 0
 }
 
 // options validates the flags and decides colour for output going to w.
@@ -109,6 +122,38 @@ func readSource(e *env, path string) (name string, src []byte, err error) {
 	}
 	src, err = os.ReadFile(path)
 	return path, src, err
+}
+
+// readError is the one-line text of a file that cannot be read; a file
+// named like a --color value gets a reminder that the value needs '='.
+func readError(path string, err error) string {
+	return fmt.Sprintf("cannot read %s: %s%s", path, oneLine(unwrapPath(err)), cli.ColorValueHint(path))
+}
+
+// renderDiags writes diagnostics in the chosen format: text and short end
+// with the summary line ("2 errors", "1 warning (denied by
+// --deny-warnings)").
+func renderDiags(w io.Writer, l diag.List, opts diag.RenderOptions, deny bool) error {
+	if err := diag.Render(w, l, opts); err != nil {
+		return err
+	}
+	if s := cli.Summary(l, deny); s != "" && opts.Format != diag.FormatJSON {
+		if opts.Format == diag.FormatText {
+			s = "\n" + s
+		}
+		_, err := fmt.Fprintln(w, s)
+		return err
+	}
+	return nil
+}
+
+// notSource returns the diagnostic of a file that is not source text at
+// all (bytecode, binary data), or nil.
+func notSource(l diag.List) *diag.Diagnostic {
+	if len(l) == 1 && l[0].Code == compiler.ErrNotSource {
+		return l[0]
+	}
+	return nil
 }
 
 // reportInternal prints a compiler bug; it is never the user's fault.

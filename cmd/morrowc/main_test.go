@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -68,7 +69,8 @@ func TestUsageErrors(t *testing.T) {
 		{"frobnicate"},
 		{"check"},
 		{"check", "--format", "xml", hello},
-		{"check", "--color", "sometimes", hello},
+		{"check", "--color=sometimes", hello},
+		{"chekc", hello},
 		{"check", "--bogus", hello},
 		{"build"},
 		{"build", hello, hello},
@@ -109,28 +111,31 @@ func TestCheckFormats(t *testing.T) {
 	hello := writeFile(t, dir, "hello.mr", helloSrc)
 
 	text := runCLI(t, "", nil, "check", hello, bad)
-	if text.code != 1 {
-		t.Fatalf("exit %d, want 1: %+v", text.code, text)
+	if text.code != 1 || text.stdout != "" {
+		t.Fatalf("exit %d, want 1, and nothing on stdout: %+v", text.code, text)
 	}
 	for _, want := range []string{"error[E", "--> " + bad + ":2:", "--> " + bad + ":3:", "  |", "^"} {
-		if !strings.Contains(text.stdout, want) {
-			t.Errorf("text output lacks %q:\n%s", want, text.stdout)
+		if !strings.Contains(text.stderr, want) {
+			t.Errorf("text output lacks %q:\n%s", want, text.stderr)
 		}
 	}
-	if strings.Contains(text.stdout, "\x1b[") {
+	if !strings.HasSuffix(text.stderr, "\n\n2 errors\n") {
+		t.Errorf("text output does not end with a summary line:\n%s", text.stderr)
+	}
+	if strings.Contains(text.stderr, "\x1b[") {
 		t.Errorf("auto colour coloured a buffer")
 	}
-	if strings.Contains(text.stdout, hello) {
-		t.Errorf("diagnostics for the clean file:\n%s", text.stdout)
+	if strings.Contains(text.stderr, hello) {
+		t.Errorf("diagnostics for the clean file:\n%s", text.stderr)
 	}
 
 	short := runCLI(t, "", nil, "check", "--format=short", bad)
 	lineRE := regexp.MustCompile(`^` + regexp.QuoteMeta(bad) + `:\d+:\d+: error\[E\d{4}\]: \S`)
-	lines := strings.Split(strings.TrimSuffix(short.stdout, "\n"), "\n")
-	if short.code != 1 || len(lines) < 2 {
+	lines := strings.Split(strings.TrimSuffix(short.stderr, "\n"), "\n")
+	if short.code != 1 || short.stdout != "" || len(lines) != 3 || lines[2] != "2 errors" {
 		t.Fatalf("short: %+v", short)
 	}
-	for _, l := range lines {
+	for _, l := range lines[:2] {
 		if !lineRE.MatchString(l) {
 			t.Errorf("short line %q does not match %s", l, lineRE)
 		}
@@ -143,17 +148,137 @@ func TestCheckFormats(t *testing.T) {
 	if errs := validateDiagnosticsJSON(t, []byte(js.stdout)); len(errs) > 0 {
 		t.Errorf("json output violates the documented schema:\n%s\n%s", strings.Join(errs, "\n"), js.stdout)
 	}
-	if strings.Count(js.stdout, "\n") != 1 {
-		t.Errorf("json output must be one document on one line:\n%s", js.stdout)
+	if strings.Count(js.stdout, "\n") != 1 || js.stderr != "" {
+		t.Errorf("json output must be one document on one line, and nothing on stderr:\n%s\n%s", js.stdout, js.stderr)
 	}
 
 	colored := runCLI(t, "", nil, "check", "--color=always", bad)
-	if !strings.Contains(colored.stdout, "\x1b[") {
+	if !strings.Contains(colored.stderr, "\x1b[") {
 		t.Errorf("--color=always did not colour")
 	}
 	never := runCLI(t, "", map[string]string{"NO_COLOR": ""}, "check", "--color=never", bad)
-	if strings.Contains(never.stdout, "\x1b[") {
+	if strings.Contains(never.stderr, "\x1b[") {
 		t.Errorf("--color=never coloured")
+	}
+}
+
+// TestColorFlagTakesValueWithEquals: a bare --color means always and never
+// swallows the next argument; a value is attached with '='. A file named
+// like a value gets a reminder.
+func TestColorFlagTakesValueWithEquals(t *testing.T) {
+	dir := t.TempDir()
+	bad := writeFile(t, dir, "bad.mr", badSrc)
+	ok := writeFile(t, dir, "ok.mr", helloSrc)
+	if r := runCLI(t, "", nil, "check", "--color", ok); r.code != 0 || r.stderr != "" {
+		t.Errorf("check --color ok.mr: %+v", r)
+	}
+	r := runCLI(t, "", map[string]string{"NO_COLOR": "1"}, "check", "--color", bad)
+	if r.code != 1 || !strings.Contains(r.stderr, "\x1b[") {
+		t.Errorf("bare --color must mean always (even with NO_COLOR): %+v", r)
+	}
+	r = runCLI(t, "", nil, "check", "--color", "never", ok)
+	if r.code != 1 || r.stderr != "morrowc: cannot read never: no such file or directory (--color takes its value with '=': --color=never)\n" {
+		t.Errorf("check --color never ok.mr: %+v", r)
+	}
+	r = runCLI(t, "", nil, "build", "--color", "always", ok)
+	if r.code != 2 || !strings.Contains(r.stderr, "--color=always") {
+		t.Errorf("build --color always ok.mr: %+v", r)
+	}
+}
+
+// TestCheckReadErrorsInJSON: files that cannot be read are diagnostics of
+// the JSON document, next to the diagnostics of the files that can.
+func TestCheckReadErrorsInJSON(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "missing.mr")
+	ok := writeFile(t, dir, "ok.mr", helloSrc)
+	bad := writeFile(t, dir, "bad.mr", badSrc)
+	r := runCLI(t, "", nil, "check", "--format", "json", missing, ok, bad)
+	if r.code != 1 || r.stderr != "" {
+		t.Fatalf("json with a missing file: %+v", r)
+	}
+	if errs := validateDiagnosticsJSON(t, []byte(r.stdout)); len(errs) > 0 {
+		t.Errorf("json violates the schema: %v\n%s", errs, r.stdout)
+	}
+	var doc struct {
+		Diagnostics []struct{ Code, File, Message string }
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Diagnostics) != 3 {
+		t.Fatalf("want the read error and two diagnostics of bad.mr:\n%s", r.stdout)
+	}
+	d := doc.Diagnostics[0]
+	if d.Code != "E0023" || d.File != missing || d.Message != "cannot read "+missing+": no such file or directory" {
+		t.Errorf("read error diagnostic: %+v", d)
+	}
+}
+
+// TestCheckRefusesBytecodeAndBinary: one line for a .mrb or binary file,
+// in every command that reads source; disasm lists bytecode whatever the
+// file is called.
+func TestCheckRefusesBytecodeAndBinary(t *testing.T) {
+	dir := t.TempDir()
+	hello := writeFile(t, dir, "hello.mr", helloSrc)
+	if r := runCLI(t, "", nil, "build", hello); r.code != 0 {
+		t.Fatalf("build: %+v", r)
+	}
+	mrb := filepath.Join(dir, "hello.mrb")
+	img, _ := os.ReadFile(mrb)
+	renamed := writeFile(t, dir, "renamed.mr", string(img))
+	bin := writeFile(t, dir, "blob.mr", "\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00")
+	for _, args := range [][]string{{"check", mrb}, {"check", renamed}, {"build", "-o", filepath.Join(dir, "x.mrb"), renamed}, {"check", "--format=short", bin}} {
+		r := runCLI(t, "", nil, args...)
+		path := args[len(args)-1]
+		want := "morrowc: " + path + " is a Morrow bytecode file (.mrb), not source\n"
+		if path == bin {
+			want = "morrowc: " + path + " is a binary file, not Morrow source\n"
+		}
+		if r.code != 1 || r.stdout != "" || r.stderr != want {
+			t.Errorf("%v: %+v, want stderr %q", args, r, want)
+		}
+	}
+	r := runCLI(t, "", nil, "check", "--format=json", mrb)
+	if r.code != 1 || !strings.Contains(r.stdout, `"code":"E0023"`) || !strings.Contains(r.stdout, "morrow run "+mrb) {
+		t.Errorf("json: %+v", r)
+	}
+	if r := runCLI(t, "", nil, "disasm", renamed); r.code != 0 || !strings.Contains(r.stdout, "main") {
+		t.Errorf("disasm of renamed bytecode: %+v", r)
+	}
+}
+
+// TestMistypedCommandsAndFlags: "did you mean" for commands and flags.
+func TestMistypedCommandsAndFlags(t *testing.T) {
+	r := runCLI(t, "", nil, "chekc", "x.mr")
+	if r.code != 2 || !strings.HasPrefix(r.stderr, `morrowc: unknown command "chekc" for "morrowc"; did you mean 'check'?`+"\n") {
+		t.Errorf("chekc: %+v", r)
+	}
+	r = runCLI(t, "", nil, "dissasm", "x.mr")
+	if r.code != 2 || !strings.Contains(r.stderr, "did you mean 'disasm'?") {
+		t.Errorf("dissasm: %+v", r)
+	}
+	r = runCLI(t, "", nil, "check", "--formt", "json", "x.mr")
+	if r.code != 2 || !strings.Contains(r.stderr, "unknown flag: --formt; did you mean --format?") {
+		t.Errorf("--formt: %+v", r)
+	}
+	r = runCLI(t, "", nil, "frobnicate")
+	if r.code != 2 || strings.Contains(r.stderr, "did you mean") {
+		t.Errorf("no suggestion for a name close to nothing: %+v", r)
+	}
+}
+
+// TestCompletion: cobra's completion scripts for bash, zsh and fish.
+func TestCompletion(t *testing.T) {
+	for shell, marker := range map[string]string{"bash": "__start_morrowc", "zsh": "#compdef morrowc", "fish": "complete -c morrowc"} {
+		r := runCLI(t, "", nil, "completion", shell)
+		if r.code != 0 || !strings.Contains(r.stdout, marker) {
+			t.Errorf("completion %s: exit %d, stdout lacks %q (stderr %q)", shell, r.code, marker, r.stderr)
+		}
+	}
+	r := runCLI(t, "", nil, "__complete", "ch")
+	if r.code != 0 || !strings.Contains(r.stdout, "check") {
+		t.Errorf("dynamic completion of 'ch': %+v", r)
 	}
 }
 
@@ -263,5 +388,44 @@ func TestDefaultOutput(t *testing.T) {
 		if got := defaultOutput(in); got != want {
 			t.Errorf("defaultOutput(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+const warnSrc = "fn main():\n    let unused = 1\n    println(\"hi\")\n"
+
+// TestWarnings: warnings are rendered as warning[CODE] in every format,
+// do not change the exit status, and fail the command under
+// --deny-warnings (build then writes nothing).
+func TestWarnings(t *testing.T) {
+	dir := t.TempDir()
+	w := writeFile(t, dir, "w.mr", warnSrc)
+	r := runCLI(t, "", nil, "check", w)
+	if r.code != 0 || !strings.Contains(r.stderr, "warning[W0001]: unused variable 'unused'") || !strings.HasSuffix(r.stderr, "\n\n1 warning\n") {
+		t.Errorf("check with a warning: %+v", r)
+	}
+	r = runCLI(t, "", nil, "check", "--format=short", w)
+	if r.code != 0 || r.stderr != w+":2:9: warning[W0001]: unused variable 'unused'\n1 warning\n" {
+		t.Errorf("short: %+v", r)
+	}
+	r = runCLI(t, "", nil, "check", "--format=json", w)
+	if r.code != 0 || !strings.Contains(r.stdout, `"severity":"warning","code":"W0001"`) {
+		t.Errorf("json: %+v", r)
+	}
+	if errs := validateDiagnosticsJSON(t, []byte(r.stdout)); len(errs) > 0 {
+		t.Errorf("json with a warning violates the schema: %v", errs)
+	}
+	r = runCLI(t, "", nil, "check", "--deny-warnings", w)
+	if r.code != 1 || !strings.HasSuffix(r.stderr, "\n\n1 warning (denied by --deny-warnings)\n") {
+		t.Errorf("check --deny-warnings: %+v", r)
+	}
+	out := filepath.Join(dir, "w.mrb")
+	r = runCLI(t, "", nil, "build", w)
+	if _, err := os.Stat(out); r.code != 0 || err != nil || !strings.Contains(r.stderr, "warning[W0001]") {
+		t.Errorf("build with a warning must write the .mrb: %+v (%v)", r, err)
+	}
+	os.Remove(out)
+	r = runCLI(t, "", nil, "build", "--deny-warnings", w)
+	if _, err := os.Stat(out); r.code != 1 || err == nil {
+		t.Errorf("build --deny-warnings wrote %s: %+v", out, r)
 	}
 }

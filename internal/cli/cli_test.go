@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/spf13/cobra"
@@ -57,10 +58,53 @@ func TestExecute(t *testing.T) {
 	}
 }
 
-func TestNewRootHasNoCompletionCommand(t *testing.T) {
+func TestNewRootHasCompletionCommand(t *testing.T) {
+	for _, shell := range []string{"bash", "zsh", "fish"} {
+		var stdout, stderr bytes.Buffer
+		if got := Execute(tool(nil), []string{"completion", shell}, &bytes.Buffer{}, &stdout, &stderr); got != ExitOK || !strings.Contains(stdout.String(), "tool") {
+			t.Errorf("completion %s: status %d, stderr %q", shell, got, stderr.String())
+		}
+	}
+}
+
+// flagTool has a subcommand with flags of several kinds and ExactFiles(1).
+func flagTool() *cobra.Command {
+	root := NewRoot("tool", "A tool", "tool does things.", "missing command (sub)")
+	var n int
+	var b bool
+	var c string
+	sub := &cobra.Command{Use: "sub FILE", Args: ExactFiles(1), RunE: func(*cobra.Command, []string) error { return nil }}
+	sub.Flags().IntVar(&n, "count", 1, "how many, 1..9")
+	sub.Flags().BoolVar(&b, "fast", false, "go fast")
+	ColorFlag(sub.Flags(), &c)
+	root.AddCommand(sub)
+	return root
+}
+
+func TestUsageMessages(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"sbu"}, `tool: unknown command "sbu" for "tool"; did you mean 'sub'?`},
+		{[]string{"zzzzzz"}, `tool: unknown command "zzzzzz" for "tool"`},
+		{[]string{"sub", "--count", "abc", "f"}, `tool: invalid value "abc" for --count: want an integer (how many, 1..9)`},
+		{[]string{"sub", "--count", "99999999999999999999", "f"}, `tool: invalid value "99999999999999999999" for --count: want an integer in range (how many, 1..9)`},
+		{[]string{"sub", "--fast=maybe", "f"}, `tool: invalid value "maybe" for --fast: want true or false (go fast)`},
+		{[]string{"sub", "--cuont", "3", "f"}, `tool: unknown flag: --cuont; did you mean --count?`},
+		{[]string{"sub", "--color", "never", "f"}, `tool: want one file, got 2: never f (--color takes its value with '=': --color=never)`},
+		{[]string{"sub"}, `tool: want one file, got 0`},
+	} {
+		var stderr bytes.Buffer
+		got := Execute(flagTool(), tc.args, &bytes.Buffer{}, &bytes.Buffer{}, &stderr)
+		first, _, _ := strings.Cut(stderr.String(), "\n")
+		if got != ExitUsage || first != tc.want {
+			t.Errorf("%v: status %d, first line\n%s\nwant\n%s", tc.args, got, first, tc.want)
+		}
+	}
 	var stderr bytes.Buffer
-	if got := Execute(tool(nil), []string{"completion", "bash"}, &bytes.Buffer{}, &bytes.Buffer{}, &stderr); got != ExitUsage {
-		t.Fatalf("status = %d, want %d (stderr %q)", got, ExitUsage, stderr.String())
+	if got := Execute(flagTool(), []string{"sub", "--color", "f"}, &bytes.Buffer{}, &bytes.Buffer{}, &stderr); got != ExitOK {
+		t.Errorf("bare --color before the file: status %d, %s", got, stderr.String())
 	}
 }
 

@@ -14,7 +14,8 @@ import (
 // spawn, supervise, Process.spawn, Process.spawn_monitor,
 // Process.spawn_link, send and Process.self compile to the SPAWN, SEND and
 // SELF opcodes (stdlib/process.OpcodeBuiltins gives the SPAWN modes;
-// supervise packs its two arguments into a tuple). The other Process
+// supervise packs its two arguments into a tuple); Process.sleep compiles
+// to a receive with only a timeout (see sleep). The other Process
 // operations are natives (stdlib/process).
 //
 // receive and receive_event compile to the RECV_* protocol of
@@ -114,6 +115,8 @@ func (fs *fnState) actorCall(e *ast.Call, name string, mode int, tail bool) erro
 	case "supervise":
 		fs.emit(bytecode.TUPLE, 2, 0)
 		fs.emit(bytecode.SPAWN, mode, 0)
+	case "Process.sleep":
+		fs.sleep()
 	default:
 		fs.emit(bytecode.SPAWN, mode, 0)
 	}
@@ -122,6 +125,36 @@ func (fs *fnState) actorCall(e *ast.Call, name string, mode int, tail bool) erro
 		fs.depth = 0
 	}
 	return nil
+}
+
+// sleep compiles Process.sleep(ms), whose argument is on the stack, as a
+// receive with no message arm and an `after ms -> ()` arm: the process
+// parks with a timer (RECV_START checks the range and raises fault 8
+// outside 0..600000), messages that arrive meanwhile are skipped and stay
+// queued, exit signals are handled as in any receive (a Kill still
+// retires the process), and the call's value is ().
+//
+//	    STORE t; RECV_START t, 0
+//	scan:
+//	    RECV_PEEK wait; POP; RECV_SKIP; JUMP scan
+//	wait:
+//	    RECV_WAIT scan
+//	    UNIT
+func (fs *fnState) sleep() {
+	t := fs.newSlot()
+	fs.emit(bytecode.STORE, t, 0)
+	fs.emit(bytecode.RECV_START, t, 0)
+	before := fs.depth
+	scan, wait := fs.newLabel(), fs.newLabel()
+	fs.place(scan)
+	fs.jump(bytecode.RECV_PEEK, wait)
+	fs.emit(bytecode.POP, 0, 0)
+	fs.emit(bytecode.RECV_SKIP, 0, 0)
+	fs.jump(bytecode.JUMP, scan)
+	fs.depth = before
+	fs.place(wait)
+	fs.jump(bytecode.RECV_WAIT, scan)
+	fs.emit(bytecode.UNIT, 0, 0)
 }
 
 // receive compiles receive / receive_event; in tail mode the emitted code

@@ -5,6 +5,7 @@
 //
 //	parser.Parse   -> *ast.File + syntax diagnostics   (stop if any error)
 //	types.Check    -> *types.Info + type diagnostics   (stop if any error)
+//	types.Warnings -> warnings of a file without errors (never stop)
 //	codegen.Compile-> *bytecode.Program                (never user errors)
 //	bytecode.Verify                                     (never user errors)
 //
@@ -17,8 +18,10 @@
 package compiler
 
 import (
+	"bytes"
 	"fmt"
 	"runtime/debug"
+	"unicode/utf8"
 
 	"github.com/morrow-lang/morrow/lang/ast"
 	"github.com/morrow-lang/morrow/lang/codegen"
@@ -82,6 +85,67 @@ var (
 	verifyFn  = bytecode.Verify
 )
 
+// ErrNotSource is reported instead of parsing a file that is not source
+// text at all; the tools also use it for a file they cannot read, so that
+// `morrowc check --format json` reports read errors in its document.
+var ErrNotSource = diag.Register("E0023", "a file cannot be read, or holds bytecode or binary data instead of Morrow source")
+
+// binarySample is how much of a file NotSource inspects, and
+// maxControlBytes how many control bytes that sample may hold before the
+// file counts as binary.
+const (
+	binarySample    = 8 << 10
+	maxControlBytes = 3
+)
+
+// The reasons NotSource gives.
+const (
+	notSourceBytecode = "a Morrow bytecode file (.mrb), not source"
+	notSourceBinary   = "a binary file, not Morrow source"
+)
+
+// NotSource says why src is not Morrow source text, or returns "" when it
+// may be. A file that starts with the bytecode magic number is "a Morrow
+// bytecode file (.mrb), not source". A file whose first 8 KiB hold more
+// than three control bytes (other than tab, line feed, carriage return
+// and form feed), or any control byte together with invalid UTF-8, is "a
+// binary file, not Morrow source". A text file with a stray control
+// character is still source: the lexer reports that character (E0001,
+// E0012) instead of one diagnostic per byte of mojibake.
+func NotSource(src []byte) string {
+	if bytes.HasPrefix(src, []byte(bytecode.Magic)) {
+		return notSourceBytecode
+	}
+	sample := src[:min(len(src), binarySample)]
+	controls := 0
+	for _, c := range sample {
+		if c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' || c == 0x7f {
+			controls++
+		}
+	}
+	if controls > maxControlBytes || controls > 0 && !utf8.Valid(trimPartialRune(sample, len(src))) {
+		return notSourceBinary
+	}
+	return ""
+}
+
+// trimPartialRune drops an incomplete UTF-8 sequence that the sample cut
+// off at its end (when the file is longer than the sample).
+func trimPartialRune(sample []byte, total int) []byte {
+	if total == len(sample) {
+		return sample
+	}
+	for i := len(sample) - 1; i >= 0 && i >= len(sample)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(sample[i]) {
+			if !utf8.FullRune(sample[i:]) {
+				return sample[:i]
+			}
+			break
+		}
+	}
+	return sample
+}
+
 // guard runs one stage and turns a panic into an InternalError.
 func guard(stage Stage, file string, fn func() error) (err error) {
 	defer func() {
@@ -100,6 +164,13 @@ func guard(stage Stage, file string, fn func() error) (err error) {
 // noise). The error result is non-nil only for an InternalError.
 func Analyze(name string, src []byte) (*Unit, error) {
 	u := &Unit{File: source.NewFile(name, src)}
+	if why := NotSource(src); why != "" {
+		d := u.Diags.Add(u.File, ErrNotSource, source.Span{}, "%s is %s", name, why)
+		if why == notSourceBytecode {
+			d.Hint = "run it with `morrow run " + name + "`, or list it with `morrowc disasm " + name + "`"
+		}
+		return u, nil
+	}
 	var pd diag.List
 	err := guard(StageParse, name, func() error {
 		u.AST, pd = parseFn(u.File)
@@ -119,6 +190,10 @@ func Analyze(name string, src []byte) (*Unit, error) {
 	var cd diag.List
 	err = guard(StageCheck, name, func() error {
 		u.Info, cd = checkFn(u.AST)
+		if !cd.HasErrors() {
+			// Warnings only for a file without errors (types.Warnings).
+			cd = append(cd, types.Warnings(u.AST, u.Info)...)
+		}
 		return nil
 	})
 	u.Diags = append(u.Diags, cd...)

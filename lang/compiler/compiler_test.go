@@ -1,6 +1,7 @@
 package compiler
 
 import (
+	"bytes"
 	"errors"
 	"strings"
 	"testing"
@@ -113,5 +114,53 @@ func TestCodegenAndVerifyFailuresAreInternal(t *testing.T) {
 	p, _, err := Compile("c.mr", nil)
 	if !errors.As(err, &ie) || ie.Stage != StageVerify || p != nil {
 		t.Fatalf("want verify InternalError and no program, got %v, %v", p, err)
+	}
+}
+
+func TestNotSource(t *testing.T) {
+	hello := []byte("fn main():\n    println(\"hi\")\n")
+	p, _, err := Compile("hello.mr", hello)
+	if err != nil || p == nil {
+		t.Fatal(err)
+	}
+	mrb := bytecode.Encode(p)
+	long := append(bytes.Repeat([]byte("# 日本語\n"), 1000), 0)
+	for _, tc := range []struct {
+		name string
+		src  []byte
+		want string
+	}{
+		{"source", hello, ""},
+		{"empty", nil, ""},
+		{"one NUL in a string", []byte("fn main():\n    println(\"a\x00b\")\n"), ""},
+		{"a few controls", []byte("fn main():\x01\x02\x03\n"), ""},
+		{"NUL after 8 KiB of multibyte text", long, ""},
+		{"bytecode", mrb, notSourceBytecode},
+		{"ELF", []byte("\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00"), notSourceBinary},
+		{"control and invalid UTF-8", []byte("ab\x00\xff"), notSourceBinary},
+	} {
+		if got := NotSource(tc.src); got != tc.want {
+			t.Errorf("%s: NotSource = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	ds, err := Check("x.mrb", mrb)
+	if err != nil || len(ds) != 1 || ds[0].Code != ErrNotSource || ds[0].Message != "x.mrb is "+notSourceBytecode ||
+		!strings.Contains(ds[0].Hint, "morrow run x.mrb") {
+		t.Errorf("Check of bytecode: %v %v", ds, err)
+	}
+}
+
+// TestWarningsOnlyWithoutErrors: a file with an error gets no warnings; a
+// clean one gets its warnings, which do not stop the build.
+func TestWarningsOnlyWithoutErrors(t *testing.T) {
+	warn := "fn main():\n    let unused = 1\n    println(2)\n"
+	u, err := Build("w.mr", []byte(warn))
+	if err != nil || u.Program == nil || len(u.Diags) != 1 || u.Diags[0].Code != types.WarnUnusedLet || u.Diags[0].Severity != diag.Warning {
+		t.Fatalf("warnings of a clean file: %v %v", u.Diags, err)
+	}
+	withErr := warn + "    println(nope)\n"
+	ds, err := Check("e.mr", []byte(withErr))
+	if err != nil || len(ds) != 1 || ds[0].Code != types.ErrUnknownName {
+		t.Errorf("a file with an error must report only errors: %v %v", ds, err)
 	}
 }

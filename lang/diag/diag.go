@@ -11,6 +11,7 @@ package diag
 import (
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/morrow-lang/morrow/lang/source"
@@ -86,6 +87,40 @@ func (l List) HasErrors() bool {
 		}
 	}
 	return false
+}
+
+// Count returns the number of errors and of warnings in l.
+func (l List) Count() (errors, warnings int) {
+	for _, d := range l {
+		if d.Severity == Warning {
+			warnings++
+		} else {
+			errors++
+		}
+	}
+	return errors, warnings
+}
+
+// Summary is the closing line the tools print after rendering l as text:
+// "1 error", "2 errors", "1 error, 3 warnings", "2 warnings"; "" for an
+// empty list.
+func (l List) Summary() string {
+	e, w := l.Count()
+	var parts []string
+	if e > 0 {
+		parts = append(parts, plural(e, "error"))
+	}
+	if w > 0 {
+		parts = append(parts, plural(w, "warning"))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }
 
 // Sort orders diagnostics by file, then position, then code, keeping

@@ -11,11 +11,16 @@ package diag
 //   - json: one versioned document for a whole list (see jsonDoc and
 //     docs/diagnostics.md, which a test keeps in step with these types).
 //
-// Columns are 1-based and count Unicode code points. In the text snippet a
-// tab is shown as tabWidth spaces so the carets line up under the text.
+// Columns are 1-based and count Unicode code points. In the text snippet
+// the carets are placed by display width, as a terminal draws the line: a
+// tab is shown as tabWidth spaces, East Asian wide characters and most
+// emoji take two cells, combining marks none (grapheme clusters and UAX #11
+// widths from github.com/rivo/uniseg), so the underline lands under the
+// text it marks.
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -24,6 +29,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/fatih/color"
+	"github.com/rivo/uniseg"
 
 	"github.com/morrow-lang/morrow/lang/source"
 )
@@ -373,24 +379,17 @@ func leadingSpace(s string) string {
 	return s[:len(s)-len(strings.TrimLeft(s, " \t"))]
 }
 
-// cells is the display width of s in a snippet: one cell per code point,
-// tabWidth per tab. Invalid UTF-8 bytes count one cell each.
+// cells is the display width of s as a snippet shows it (expandTabs): a
+// tab is tabWidth cells, a control character one (it is shown as U+FFFD),
+// an invalid UTF-8 byte one, and other text as wide as a terminal draws
+// it (two cells for wide characters, none for combining marks).
 func cells(s string) int {
-	n := 0
-	for _, r := range s {
-		if r == '\t' {
-			n += tabWidth
-		} else {
-			n++
-		}
-	}
-	return n
+	return uniseg.StringWidth(expandTabs(s))
 }
 
 // expandTabs prepares a source line for display: tabs become tabWidth
 // spaces and other control characters become U+FFFD, so a hostile file
-// cannot send escape sequences to the terminal and every code point still
-// takes one cell.
+// cannot send escape sequences to the terminal.
 func expandTabs(s string) string {
 	s = sanitize(s, false)
 	if !strings.Contains(s, "\t") {
@@ -520,12 +519,15 @@ func jsonSpan(f *source.File, s source.Span) JSONSpan {
 }
 
 // RenderJSON writes the list as one JSON document followed by a newline.
+// Characters such as <, > and & are written as themselves, not as \u
+// escapes (the document is not embedded in HTML).
 func RenderJSON(w io.Writer, l List) error {
-	b, err := json.Marshal(ToJSON(l))
-	if err != nil {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(ToJSON(l)); err != nil {
 		return err
 	}
-	b = append(b, '\n')
-	_, err = w.Write(b)
+	_, err := w.Write(b.Bytes())
 	return err
 }

@@ -280,3 +280,48 @@ func TestRenderNeutralisesControlCharacters(t *testing.T) {
 		t.Errorf("got:\n%q\nwant:\n%q", out, want)
 	}
 }
+
+// TestRenderTextWideCharacters: carets are placed by display width, so
+// they land under the text after wide characters, combining marks and
+// emoji (columns in the location stay code points).
+func TestRenderTextWideCharacters(t *testing.T) {
+	cases := []struct {
+		line, mark, under string
+	}{
+		{`let s = "日本語" + 1`, `1`, "                   ^"},
+		{`let s = "日本語" + 1`, `"日本語"`, "        ^^^^^^^^"},
+		{"let e = \"e\u0301\" + x", `x`, "              ^"},
+		{`let e = "👍" + y`, `y`, "               ^"},
+	}
+	for _, tc := range cases {
+		src := tc.line + "\n"
+		f := source.NewFile("w.mr", []byte(src))
+		d := &Diagnostic{Code: "E3016", Message: "m", File: f, Span: spanOf(t, src, tc.mark)}
+		var b bytes.Buffer
+		RenderText(&b, d, false)
+		lines := strings.Split(b.String(), "\n")
+		if got := strings.TrimPrefix(lines[4], "  | "); got != tc.under {
+			t.Errorf("%s: underline\n%q\nwant\n%q\n%s", tc.line, got, tc.under, b.String())
+		}
+	}
+}
+
+func TestSummary(t *testing.T) {
+	e := &Diagnostic{Severity: Error}
+	w := &Diagnostic{Severity: Warning}
+	for _, tc := range []struct {
+		l    List
+		want string
+	}{
+		{nil, ""},
+		{List{e}, "1 error"},
+		{List{e, e}, "2 errors"},
+		{List{w}, "1 warning"},
+		{List{e, w, w, e, e}, "3 errors, 2 warnings"},
+		{List{e, w}, "1 error, 1 warning"},
+	} {
+		if got := tc.l.Summary(); got != tc.want {
+			t.Errorf("Summary = %q, want %q", got, tc.want)
+		}
+	}
+}

@@ -268,10 +268,17 @@ func translate(dl *diag.List, f *source.File, toks []lexer.Token, err error) {
 	}
 	if t.Type == tIndent {
 		msg := "unexpected indentation"
+		label := ""
 		if i > 1 && toks[i-1].Type == tNewline && !(toks[i-2].Type == tPunct && (toks[i-2].Value == ":" || toks[i-2].Value == "->")) {
-			msg += "; did you forget ':' at the end of the previous line?"
+			if opensBlock(toks, i-1) {
+				msg += "; did you forget ':' at the end of the previous line?"
+				label = "the line above needs ':' to open a block"
+			} else {
+				msg += "; this line is indented deeper than the line before it, which does not open a block"
+				label = "remove the extra indentation"
+			}
 		}
-		dl.Add(f, ErrUnexpectedIndent, source.Span{Start: t.Pos.Offset, End: t.Pos.Offset}, "%s", msg)
+		dl.Add(f, ErrUnexpectedIndent, source.Span{Start: t.Pos.Offset, End: t.Pos.Offset}, "%s", msg).Label = label
 		return
 	}
 	// `:` or `->` at the end of a line with no indented block after it
@@ -307,6 +314,16 @@ func translate(dl *diag.List, f *source.File, toks []lexer.Token, err error) {
 		msg = fmt.Sprintf("'%s' is not supported by this compiler", t.Value)
 	case t.Type == tKeyword && t.Value == "while":
 		msg = "Morrow has no 'while' loop; use 'for' over a range or list, or recursion"
+	case t.Type == tIdent && hasPrev && prev.Type == tIdent && prev.Value == "mut" && i > 1 && toks[i-2].Type == tKeyword && toks[i-2].Value == "let":
+		d := dl.Add(f, ErrSyntax, tokSpan(prev), "Morrow has no mutable variables ('let mut')")
+		d.Label = "remove 'mut'"
+		d.Hint = "write 'let " + t.Value + " = …'; to change the value later, bind a new one with another 'let' (it shadows the old one), or carry it through recursion or List.fold"
+		return
+	case hasPrev && prev.Type == tIdent && (prev.Value == "var" || prev.Value == "const") && t.Type == tIdent && (i < 2 || toks[i-2].Type == tNewline || toks[i-2].Type == tIndent || toks[i-2].Type == tDedent):
+		d := dl.Add(f, ErrSyntax, tokSpan(prev), "Morrow declares local names with 'let', not '%s'", prev.Value)
+		d.Label = "write 'let' here"
+		d.Hint = "write 'let " + t.Value + " = …'"
+		return
 	case t.Type == tPunct && t.Value == "=" && (want == "" || want == "the end of the line"):
 		msg = "unexpected '='; there is no assignment, bind a new name with 'let name = value'"
 	case want != "":
@@ -321,6 +338,31 @@ func translate(dl *diag.List, f *source.File, toks []lexer.Token, err error) {
 		sp = source.Span{Start: t.Pos.Offset, End: t.Pos.Offset}
 	}
 	dl.Add(f, ErrSyntax, sp, "%s", msg)
+}
+
+// opensBlock reports whether the line that ends at the newline token nl
+// starts like a block header (if, else, for, match, receive, fn, type,
+// defer, …), so that a deeper line after it most likely lacks the ':'.
+func opensBlock(toks []lexer.Token, nl int) bool {
+	j := nl - 1
+	for j > 0 && toks[j-1].Type != tNewline && toks[j-1].Type != tIndent && toks[j-1].Type != tDedent {
+		j--
+	}
+	if j < 0 || j >= nl {
+		return false
+	}
+	first := toks[j]
+	if first.Type == tKeyword && first.Value == "pub" && j+1 < nl {
+		first = toks[j+1]
+	}
+	if first.Type != tKeyword {
+		return false
+	}
+	switch first.Value {
+	case "if", "else", "for", "match", "receive", "receive_event", "fn", "type", "defer", "while":
+		return true
+	}
+	return false
 }
 
 // translateInterp reports an error inside a string interpolation.

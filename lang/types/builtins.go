@@ -243,6 +243,18 @@ var builtinSpecs = map[string]builtinSpec{
 	"Process.trap_exit":     {"(Bool) -> Bool", bkActorOnly},
 	"Process.exit":          {"(Process.ExitReason) -> Never", bkActorOnly},
 	"Process.signal_exit":   {"(ProcessId, Process.ExitReason) -> Result(Unit, Process.Error)", bkActorOnly},
+	"Process.sleep":         {"(Int) -> Unit", bkActorOnly},
+
+	// Conversions and helpers beyond STDLIB.md (docs/stdlib.md records the
+	// decisions); natives in stdlib/core/extra.go.
+	"Int.to_float":     {"(Int) -> Float", bkPlain},
+	"Float.from_int":   {"(Int) -> Float", bkPlain},
+	"Float.to_int":     {"(Float) -> Int", bkPlain},
+	"Float.round":      {"(Float) -> Int", bkPlain},
+	"List.max":         {"(List(a)) -> Option(a)", bkSort},
+	"List.min":         {"(List(a)) -> Option(a)", bkSort},
+	"String.pad_left":  {"(String, Int, String) -> String", bkPlain},
+	"String.pad_right": {"(String, Int, String) -> String", bkPlain},
 }
 
 var builtinSigs = map[string]*BuiltinSig{}
@@ -268,7 +280,7 @@ func BuiltinNames() []string {
 func LookupBuiltin(name string) *BuiltinSig { return builtinSigs[name] }
 
 // builtinModules are the namespaces whose members are builtin functions.
-var builtinModules = map[string]bool{"List": true, "String": true, "Int": true, "Option": true, "Result": true, "Process": true,
+var builtinModules = map[string]bool{"List": true, "String": true, "Int": true, "Float": true, "Option": true, "Result": true, "Process": true,
 	"Map": true, "Set": true, "System": true, "fs": true, "json": true, "http": true, "sql": true, "actors": true}
 
 // reservedNames are names a user function, type or constructor may not take.

@@ -31,7 +31,7 @@ func (c *Checker) call(x *ast.Call, hint Type) Type {
 			c.info.Uses[fn] = &Object{Kind: ObjBuiltin, Name: fn.Name, Builtin: fn.Name}
 			return c.callBuiltin(x, fn.Name)
 		}
-		c.errorf(ErrUnknownName, fn.Span(), "unknown name '%s'", fn.Name)
+		c.unknownNameHelp(c.errorf(ErrUnknownName, fn.Span(), "unknown name '%s'", fn.Name), fn.Name)
 		c.info.Types[fn] = Invalid
 		c.argsUnchecked(x)
 		return Invalid

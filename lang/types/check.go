@@ -228,8 +228,9 @@ type Checker struct {
 	// shapes are the group's operations on values of still unknown type
 	// (shapes.go).
 	shapes []*pendingShape
-	// sugg bounds the work of "did you mean" hints (suggest.go).
-	sugg suggestState
+	// suggestWork counts the candidates "did you mean" lookups have
+	// visited (help.go bounds it).
+	suggestWork int
 }
 
 type mailboxSite struct {
@@ -384,8 +385,11 @@ func (c *Checker) collectTypes() {
 }
 
 func (c *Checker) declareType(d ast.Decl, name string, span source.Span, params []string, derives []ast.Ident, pub bool) {
-	if _, dup := c.types[name]; dup {
-		c.errorf(ErrDuplicateDecl, span, "duplicate type declaration '%s'", name)
+	if prev, dup := c.types[name]; dup {
+		d := c.errorf(ErrDuplicateDecl, span, "duplicate type declaration '%s'", name)
+		if sp, ok := declNameSpan(prev.decl); ok {
+			d.Related = []diag.Related{{Span: sp, Message: "first declared here"}}
+		}
 		return
 	}
 	if _, ok := builtinTypeDefs[name]; ok || isBuiltinTypeName(name) || builtinModules[name] {

@@ -467,16 +467,17 @@ func (c *Checker) checkArms(arms []*ast.Arm, t Type, exhaustive bool, span sourc
 		return
 	}
 	var missing string
+	var names []string
 	if len(ws) == 1 && ws[0][0].wild {
 		missing = "a wildcard arm such as '_'"
 	} else {
-		var names []string
 		for _, w := range ws {
 			names = append(names, w[0].String())
 		}
 		missing = strings.Join(names, ", ")
 	}
-	c.errorf(ErrNonExhaustive, span, "match must be exhaustive; guards do not guarantee coverage; missing: %s", missing)
+	d := c.errorf(ErrNonExhaustive, span, "match must be exhaustive; guards do not guarantee coverage; missing: %s", missing)
+	nonExhaustiveHelp(d, arms, names)
 }
 
 // irrefutable reports whether p matches every value of type t.

@@ -202,8 +202,7 @@ func (c *Checker) expr1(e ast.Expr, hint Type) Type {
 			pt := c.expr(p.X, nil)
 			sp := spanOf(p.X)
 			c.require(pt, reqInterp, "interpolation", sp, func(_ requirement, rt Type, _ *failure) {
-				c.errorf(ErrInterpType, sp, "string interpolation requires Int, Float, Bool or String, found %s", Zonk(rt)).Hint =
-					"wrap the value in show(…)"
+				c.interpHelp(c.errorf(ErrInterpType, sp, "string interpolation requires Int, Float, Bool or String, found %s", Zonk(rt)), rt)
 			})
 		}
 		return StringT
@@ -356,10 +355,7 @@ func (c *Checker) ident(x *ast.Ident) Type {
 		c.errorf(ErrUnknownName, x.Span(), "'_' is only a placeholder in patterns and pipes")
 		return Invalid
 	}
-	d := c.errorf(ErrUnknownName, x.Span(), "unknown name '%s'", x.Name)
-	if s := c.suggest(x.Name); s != "" {
-		d.Hint = "did you mean '" + s + "'?"
-	}
+	c.unknownNameHelp(c.errorf(ErrUnknownName, x.Span(), "unknown name '%s'", x.Name), x.Name)
 	return Invalid
 }
 
@@ -424,7 +420,9 @@ func containsResultIn(t Type, seen map[*TypeDef]bool, v *visited) bool {
 }
 
 func (c *Checker) builtinValue(name string, span source.Span) Type {
-	if c.notAValue(name, span) {
+	if callOnly[name] {
+		c.errorf(ErrBuiltinValue, span, "%s cannot be used as a function value; call it directly", name).Hint =
+			"call it where it is needed, or wrap the call in a lambda"
 		return Invalid
 	}
 	bs := builtinSigs[name]
@@ -526,11 +524,7 @@ func (c *Checker) pathError(p *ast.Path, msg string, proc bool) {
 	case strings.HasPrefix(msg, "unknown function"):
 		code = ErrUnknownMember
 	}
-	d := c.errorf(code, p.Span(), "%s", msg)
-	// Suggest a builtin of the same module with a close name.
-	if best := c.suggestMember(p.String()); best != "" {
-		d.Hint = "did you mean '" + best + "'?"
-	}
+	c.qualifiedNameHelp(c.errorf(code, p.Span(), "%s", msg), p.Parts)
 }
 
 func (c *Checker) path(x *ast.Path) Type {
@@ -576,7 +570,10 @@ func (c *Checker) fieldOf(rt Type, name string, span source.Span) Type {
 			return Invalid
 		}
 	}
-	c.errorf(ErrNoField, span, "type %s has no field '%s'", Zonk(rt), name)
+	d := c.errorf(ErrNoField, span, "type %s has no field '%s'", Zonk(rt), name)
+	if r, ok := rt.(*Named); ok {
+		c.noFieldHelp(d, r.Def, name)
+	}
 	return Invalid
 }
 
@@ -648,6 +645,7 @@ func (c *Checker) recordUpdate(x *ast.RecordUpdate) Type {
 		ft := c.updateField(r, f)
 		if ft == nil {
 			c.expr(f.Value, nil)
+			c.noFieldHelp(c.errorf(ErrNoField, f.Span(), "type %s has no field '%s'", r.Def.Name, f.Label), r.Def, f.Label)
 			continue
 		}
 		vt := c.expr(f.Value, ft)

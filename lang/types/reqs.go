@@ -72,7 +72,7 @@ var reqKindText = [...]string{
 	reqScalar: "it needs scalar Int, Float, Bool or String values (or newtypes over them; a newtype compares through its field)",
 	reqPrint:  "it needs a printable type (not Unit, a function, a Pid or a type without Show)",
 	reqShow:   "it needs a printable type (not a function, a Pid or a type without Show)",
-	reqInterp: "it needs Int, Float, Bool or String",
+	reqInterp: "it needs Int, Float, Bool, String or a process value",
 	reqSort:   "it needs a type with an order (Ord)",
 }
 
@@ -316,7 +316,7 @@ func (c *Checker) ordError(span source.Span, f *failure) {
 
 func (c *Checker) printError(span source.Span, print bool, f *failure) {
 	if d := f.noImpl; d != nil {
-		c.errorf(ErrNoShow, span, "type %s.%s has no implementation of Show; add derive(Show) to its declaration or write an impl", d.Module, d.Name)
+		c.noShowHelp(c.errorf(ErrNoShow, span, "type %s has no implementation of Show", d.Name), d)
 		return
 	}
 	if print {
@@ -399,7 +399,13 @@ func (w *reqWalk) walk(t Type, k reqKind, top, inDef bool) *failure {
 		return fail
 	}
 	switch k {
-	case reqArith, reqAdd, reqInt, reqOrd, reqInterp:
+	case reqArith, reqAdd, reqInt, reqOrd:
+		return fail
+	case reqInterp:
+		// A Pid interpolates as <pid N>; other compound values need show.
+		if n, ok := t.(*Named); ok && n.Def == PidDef {
+			return nil
+		}
 		return fail
 	}
 	if composite(t) && !w.first(t, k, top) {
@@ -436,14 +442,17 @@ func basicMeets(b BasicKind, k reqKind, top bool) bool {
 		return b == KInt || b == KFloat || b == KString
 	case reqInt:
 		return b == KInt
-	case reqScalar, reqInterp:
+	case reqScalar:
 		return b == KInt || b == KFloat || b == KBool || b == KString
+	case reqInterp:
+		// ProcessId and MonitorRef interpolate as <process N>, <monitor N>.
+		return b == KInt || b == KFloat || b == KBool || b == KString || b == KProcessID || b == KMonitorRef
 	case reqEq:
 		return b != KRange
 	case reqPrint:
-		return !(top && b == KUnit) && b != KProcessID && b != KMonitorRef
+		return !(top && b == KUnit)
 	case reqShow:
-		return b != KProcessID && b != KMonitorRef
+		return true
 	case reqSort:
 		return b != KUnit && b != KProcessID && b != KMonitorRef && b != KRange
 	}
@@ -489,7 +498,10 @@ func (w *reqWalk) named(x *Named, k reqKind, top, inDef bool) *failure {
 		}
 		return args(reqEq)
 	case reqPrint, reqShow:
-		if def == PidDef || def == OrderingDef {
+		if def == PidDef {
+			return nil // <pid N>
+		}
+		if def == OrderingDef {
 			return fail
 		}
 		if !def.Builtin && !def.Derives["Show"] {

@@ -55,16 +55,3 @@ func (c *Checker) loopControl(sp source.Span, kw string) {
 	}
 	c.errorf(ErrLoopControl, sp, "%s outside of a for loop", kw)
 }
-
-// notAValue reports a builtin that is compiled to an instruction (spawn,
-// supervise, send, Process.spawn*, Process.self) used as a function value:
-// there is no function to refer to, so it must be called directly.
-func (c *Checker) notAValue(name string, span source.Span) bool {
-	switch builtinSpecs[name].kind {
-	case bkSpawn, bkSend, bkSelf:
-		c.errorf(ErrBuiltinValue, span, "%s cannot be used as a function value; call it directly", name).Hint =
-			"call it where it is needed, or wrap the call in a lambda"
-		return true
-	}
-	return false
-}

@@ -193,7 +193,7 @@ fn main() -> Result((), String):
     let b = step(a * 2)?
     println("never {b}")
     Ok(())
-`, stdout: "a = 8\ncleanup\n", status: 1, stderr: []string{"morrow: main returned Err\n"}},
+`, stdout: "a = 8\ncleanup\n", status: 1, stderr: []string{"morrow: main returned Err(\"too big\")\n"}},
 	{name: "main_returns_ok", src: `
 fn main() -> Result((), String):
     println("fine")

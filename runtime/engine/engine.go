@@ -12,9 +12,10 @@
 //
 // Output: the program's stdout is one shared, ordered buffer
 // (sched.Output): every print is one write, and it is flushed while the
-// program runs, when schedulers go idle and before anything is written
-// on stderr, so stdout and stderr interleave in a sane order and nothing
-// is lost when the program faults.
+// program runs, when schedulers go idle, before anything is written on
+// stderr and before every trace line, so stdout, stderr and the trace
+// interleave in the order the calls and events happened, and nothing is
+// lost when the program faults.
 //
 // Resource governor (RUNTIME.md §3): Options.MaxProcesses (default the
 // reference 1,024 live actors, Unlimited for none) is checked on every
@@ -29,8 +30,10 @@
 // root and of every live process runs, and Run returns 130.
 //
 // Exit status (LANGUAGE.md §2.2, §10): main returning an Int gives that
-// value masked to 0..255 like a process exit code; Unit or Ok gives 0;
-// Err prints `morrow: main returned Err` and gives 1; a runtime fault of
+// value masked to 0..255 like a process exit code (a value outside 0..255
+// also prints a warning naming both numbers); Unit or Ok gives 0; Err
+// prints `morrow: main returned Err(<value>)` (the reference's prefix, then
+// the value as show renders it, cut at 4 KiB) and gives 1; a runtime fault of
 // the root or of a legacy actor, and the legacy deadlock (fault 10),
 // print `morrow: runtime error: <text>` (with the Morrow location and a
 // backtrace when there is one) and give 1.
@@ -40,12 +43,14 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"unicode/utf8"
 
 	"github.com/morrow-lang/morrow/runtime/bytecode"
 	"github.com/morrow-lang/morrow/runtime/proc"
 	"github.com/morrow-lang/morrow/runtime/sched"
 	"github.com/morrow-lang/morrow/runtime/value"
 	"github.com/morrow-lang/morrow/runtime/vm"
+	"github.com/morrow-lang/morrow/stdlib/core"
 )
 
 // Options configures one invocation.
@@ -131,7 +136,7 @@ func Run(ctx context.Context, p *bytecode.Program, opts Options) int {
 		return ExitFault
 	}
 	rt := sched.New(img, out, sched.Config{Schedulers: opts.Schedulers, Steal: opts.Steal, Seed: opts.Seed,
-		Budget: opts.Reductions * StepsPerReduction, Trace: opts.Trace, TraceMessages: opts.TraceMessages,
+		Budget: opts.Reductions * StepsPerReduction, Trace: orderedTrace(opts.Trace, out), TraceMessages: opts.TraceMessages,
 		MaxLive: opts.MaxProcesses, MemoryBudget: opts.MemoryBudget, MaxQueued: opts.MaxQueued})
 	var args []value.Value
 	if p.Library {
@@ -157,16 +162,61 @@ func Run(ctx context.Context, p *bytecode.Program, opts Options) int {
 	return mainStatus(res.RootValue, stderr)
 }
 
+// orderedTrace makes every trace line first flush the program's buffered
+// output, so a trace that shares a destination with stdout (`--trace -`
+// with both streams on one terminal or file) is ordered with the output
+// the program wrote before the event.
+func orderedTrace(w io.Writer, out *sched.Output) io.Writer {
+	if w == nil {
+		return nil
+	}
+	return traceWriter{w: w, out: out}
+}
+
+type traceWriter struct {
+	w   io.Writer
+	out *sched.Output
+}
+
+func (t traceWriter) Write(b []byte) (int, error) {
+	t.out.Flush()
+	return t.w.Write(b)
+}
+
+// maxErrText bounds the rendering of main's Err value on stderr.
+const maxErrText = 4 << 10
+
 // mainStatus maps main's result to the exit status.
 func mainStatus(v value.Value, stderr io.Writer) int {
 	switch v.K {
 	case value.KInt:
-		return int(uint8(v.N))
+		code := int(uint8(v.N))
+		if v.N < 0 || v.N > 255 {
+			fmt.Fprintf(stderr, "morrow: warning: main returned %d, outside 0..255; the exit status is %d (its low 8 bits)\n", v.N, code)
+		}
+		return code
 	case value.KData:
 		if d, ok := v.R.(*value.Data); ok && d.Type == value.ResultType && d.Tag == value.TagErr {
-			fmt.Fprintln(stderr, "morrow: main returned Err")
+			fmt.Fprintf(stderr, "morrow: main returned %s\n", errText(v))
 			return ExitFault
 		}
 	}
 	return 0
+}
+
+// errText renders main's Err value as show does, cut after maxErrText
+// bytes (at a character boundary) with "…".
+func errText(v value.Value) string {
+	s, f := core.RenderShow(v)
+	if f != nil {
+		return "Err(…)"
+	}
+	if len(s) <= maxErrText {
+		return s
+	}
+	cut := maxErrText
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }

@@ -6,7 +6,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 
+	"github.com/morrow-lang/morrow/runtime/value"
 	"github.com/morrow-lang/morrow/runtime/vm/vmtest"
 )
 
@@ -29,10 +31,12 @@ func TestExitStatus(t *testing.T) {
 	}{
 		{"UNIT", 0, ""},
 		{"INT 3", 3, ""},
-		{"INT 256", 0, ""},
-		{"INT -1", 255, ""},
+		{"INT 255", 255, ""},
+		{"INT 256", 0, "morrow: warning: main returned 256, outside 0..255; the exit status is 0 (its low 8 bits)\n"},
+		{"INT -1", 255, "morrow: warning: main returned -1, outside 0..255; the exit status is 255 (its low 8 bits)\n"},
 		{"UNIT\n DATA Result 0", 0, ""},
-		{"CONST \"bad\"\n DATA Result 1", 1, "morrow: main returned Err\n"},
+		{"CONST \"bad\"\n DATA Result 1", 1, "morrow: main returned Err(\"bad\")\n"},
+		{"INT 7\n DATA Result 1", 1, "morrow: main returned Err(7)\n"},
 	}
 	for _, c := range cases {
 		code, _, stderr := runAsm(t, context.Background(), "func main\n "+c.body+"\n RETURN\n")
@@ -149,5 +153,14 @@ func bye
 	}
 	if got := out.String(); got != "started\ncleanup\n" {
 		t.Fatalf("stdout %q", got)
+	}
+}
+
+func TestErrTextIsBounded(t *testing.T) {
+	long := value.Value{K: value.KData, R: &value.Data{Type: value.ResultType, Tag: value.TagErr,
+		Fields: []value.Value{value.String(strings.Repeat("日", 3000))}}}
+	s := errText(long)
+	if !strings.HasPrefix(s, `Err("日`) || !strings.HasSuffix(s, "…") || len(s) > maxErrText+len("…") || !utf8.ValidString(s) {
+		t.Errorf("errText of a long value: %d bytes, %q...", len(s), s[:20])
 	}
 }

@@ -32,6 +32,11 @@ var specNatives = map[string]int{
 
 	"Option.is_some": 1, "Option.is_none": 1, "Option.unwrap_or": 2,
 	"Result.is_ok": 1, "Result.is_err": 1, "Result.unwrap_or": 2,
+
+	// Beyond the spec: conversions and helpers a first program needs
+	// (extra.go, docs/stdlib.md).
+	"Int.to_float": 1, "Float.from_int": 1, "Float.to_int": 1, "Float.round": 1,
+	"List.max": 1, "List.min": 1, "String.pad_left": 3, "String.pad_right": 3,
 }
 
 var specPrelude = []string{

@@ -23,7 +23,9 @@ func Display(v value.Value) string {
 // strings quoted as String.quote does, lists `[1, 2]`, tuples `(1, "one")`
 // and `(7,)`, records `Name(field: v)`, sum variants positionally
 // `Circle(1)`, payload-free variants bare `Point`, newtypes `UserId(1)`,
-// unit `()`.
+// unit `()`, process values by their number: `<pid 3>`, `<process 3>`
+// (the process's generation, as the trace numbers it) and `<monitor 7>`
+// (the monitor's serial).
 func Show(v value.Value) string {
 	var b strings.Builder
 	renderTo(&b, v, -1)
@@ -143,11 +145,17 @@ func renderTo(b *strings.Builder, v value.Value, limit int) bool {
 		case value.KFunc:
 			b.WriteString("<function>")
 		case value.KPid:
-			b.WriteString("<pid>")
+			b.WriteString("<pid ")
+			b.WriteString(strconv.FormatInt(v.N, 10))
+			b.WriteByte('>')
 		case value.KProcID:
-			b.WriteString("<process-id>")
+			b.WriteString("<process ")
+			b.WriteString(strconv.FormatInt(v.N, 10))
+			b.WriteByte('>')
 		case value.KMonRef:
-			b.WriteString("<monitor-ref>")
+			b.WriteString("<monitor ")
+			b.WriteString(strconv.FormatInt(v.N, 10))
+			b.WriteByte('>')
 		default:
 			b.WriteString("<" + v.K.String() + ">")
 		}

@@ -90,6 +90,10 @@ func TestShowAndDisplay(t *testing.T) {
 		{value.Value{K: value.KRange, R: &value.Range{Lo: -1, Hi: 3, Inclusive: true}}, "-1..=3", "-1..=3"},
 		{value.Value{K: value.KFunc, R: &value.Closure{}}, "<function>", "<function>"},
 		{value.Value{K: value.KData}, "<data>", "<data>"},
+		{value.Value{K: value.KPid, N: 3}, "<pid 3>", "<pid 3>"},
+		{value.Value{K: value.KProcID, N: 3}, "<process 3>", "<process 3>"},
+		{value.Value{K: value.KMonRef, N: 7}, "<monitor 7>", "<monitor 7>"},
+		{L(value.Value{K: value.KPid, N: 12}), "[<pid 12>]", "[<pid 12>]"},
 	}
 	for _, tc := range cases {
 		if got := Show(tc.v); got != tc.show {

@@ -164,7 +164,8 @@ const (
 )
 
 // OpcodeBuiltins maps the builtins compiled to opcodes to their SPAWN
-// mode (-1 for send and Process.self, which have their own opcodes).
+// mode (-1 for send, Process.self and Process.sleep, which have their own
+// opcodes).
 var OpcodeBuiltins = map[string]int{
 	"spawn":                 SpawnLegacy,
 	"Process.spawn":         SpawnIsolated,
@@ -173,6 +174,7 @@ var OpcodeBuiltins = map[string]int{
 	"supervise":             SpawnSupervise,
 	"send":                  -1,
 	"Process.self":          -1,
+	"Process.sleep":         -1, // a receive with only a timeout (lang/codegen)
 }
 
 // Fault codes of the Process runtime (LANGUAGE.md §6.6).

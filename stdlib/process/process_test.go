@@ -43,6 +43,17 @@ func TestCheckerAndRuntimeAgree(t *testing.T) {
 	}
 }
 
+// TestOpcodeBuiltinsAreCallOnly: the builtins lowered to opcodes have no
+// function value, and the checker rejects using them as one.
+func TestOpcodeBuiltinsAreCallOnly(t *testing.T) {
+	for _, n := range types.BuiltinNames() {
+		_, opcode := process.OpcodeBuiltins[n]
+		if types.CallOnly(n) != opcode {
+			t.Errorf("%s: checker call-only %v, lowered to an opcode %v", n, types.CallOnly(n), opcode)
+		}
+	}
+}
+
 // TestNativeArities: each native's arity is its checker signature's.
 func TestNativeArities(t *testing.T) {
 	for _, n := range process.Names() {
