@@ -41,6 +41,7 @@ import (
 
 	"github.com/morrow-lang/morrow/cmd/morrow/internal/load"
 	"github.com/morrow-lang/morrow/internal/cli"
+	"github.com/morrow-lang/morrow/internal/gotune"
 	"github.com/morrow-lang/morrow/lang/compiler"
 	"github.com/morrow-lang/morrow/lang/diag"
 	"github.com/morrow-lang/morrow/runtime/bytecode"
@@ -48,6 +49,7 @@ import (
 )
 
 func main() {
+	gotune.SetGC() // GC percent 400 unless GOGC is set (docs/performance.md)
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
