@@ -3,6 +3,7 @@
 //	morrow run FILE.mr|FILE.mrb [--schedulers N] [--steal] [--seed S]
 //	                            [--reductions N] [--trace FILE] [--color[=MODE]]
 //	                            [--max-processes N] [--memory-budget BYTES]
+//	                            [--cpuprofile FILE] [--memprofile FILE]
 //
 // A source file is compiled in memory (a file that fails to check prints
 // its diagnostics and exits 1 without running); a .mrb file is decoded and
@@ -113,6 +114,7 @@ type runFlags struct {
 	color      string
 	maxProcs   int
 	memBudget  int64
+	prof       profileFlags // profile.go
 }
 
 func newRun(e *env) *cobra.Command {
@@ -145,6 +147,7 @@ func newRunWith(e *env, f *runFlags) *cobra.Command {
 	fl.Int64Var(&f.memBudget, "memory-budget", engine.DefaultMemoryBudget, "logical memory budget in bytes for queued messages and lifecycle notifications (env MORROW_MEMORY_BUDGET)")
 	fl.StringVar(&f.color, "color", "auto", "colour diagnostics: auto, always or never")
 	fl.Lookup("color").NoOptDefVal = "always"
+	f.prof.register(fl)
 	return cmd
 }
 
@@ -261,7 +264,18 @@ func runProgram(cmd *cobra.Command, e *env, f *runFlags, path string) error {
 		defer closeTrace()
 		opts.Trace = tw
 	}
+	finishProfiles, err := f.prof.start()
+	if err != nil {
+		fmt.Fprintf(opts.Stderr, "morrow: %s\n", cli.OneLine(err.Error()))
+		return cli.ExitStatus(cli.ExitError)
+	}
 	code := execute(e, p, opts, out)
+	if err := finishProfiles(); err != nil {
+		fmt.Fprintf(opts.Stderr, "morrow: %s\n", cli.OneLine(err.Error()))
+		if code == cli.ExitOK {
+			code = cli.ExitError
+		}
+	}
 	if code != cli.ExitOK {
 		return cli.ExitStatus(code)
 	}
