@@ -195,3 +195,128 @@ func TestQuickErlang(t *testing.T) {
 		}
 	}
 }
+
+// TestAlternateRunsInTurn: the sides of a row run M, B, M, B, ...; each
+// figure is the median of its runs; a failing side stops while the other
+// goes on.
+func TestAlternateRunsInTurn(t *testing.T) {
+	var order []string
+	mv := []float64{5, 1, 4, 2, 3}
+	bv := []float64{10, 30, 20, 50, 40}
+	var mi, bi int
+	m, b := alternate(5,
+		func() (float64, error) { order = append(order, "M"); mi++; return mv[mi-1], nil },
+		func() (float64, error) { order = append(order, "B"); bi++; return bv[bi-1], nil })
+	if got := strings.Join(order, ""); got != "MBMBMBMBMB" {
+		t.Errorf("run order %s", got)
+	}
+	if m.Value != 3 || b.Value != 30 || len(m.Runs) != 5 || m.Runs[0] != 5 || b.Runs[4] != 40 {
+		t.Errorf("figures %+v %+v", m, b)
+	}
+	if lo, hi := m.Spread(); lo != 1 || hi != 5 {
+		t.Errorf("spread %v–%v", lo, hi)
+	}
+	order = nil
+	m, b = alternate(3,
+		func() (float64, error) { order = append(order, "M"); return 0, errors.New("fault") },
+		func() (float64, error) { order = append(order, "B"); return 7, nil })
+	if got := strings.Join(order, ""); got != "MBBB" || m.Err == nil || b.Err != nil || b.Value != 7 {
+		t.Errorf("after a failure: order %s, %+v %+v", got, m, b)
+	}
+	if _, b := alternate(2, nil, func() (float64, error) { return 2, nil }); len(b.Runs) != 2 {
+		t.Errorf("one side alone: %+v", b)
+	}
+}
+
+func TestMedianAndPairedRatio(t *testing.T) {
+	for _, c := range []struct {
+		runs []float64
+		want float64
+	}{{nil, 0}, {[]float64{3}, 3}, {[]float64{4, 1, 3}, 3}, {[]float64{4, 1, 3, 2}, 2.5}} {
+		if got := median(c.runs); got != c.want {
+			t.Errorf("median(%v) = %v, want %v", c.runs, got, c.want)
+		}
+	}
+	// run by run: 2/1, 6/2, 12/3 -> ratios 2, 3, 4 -> 3 (the ratio of
+	// the medians would be 6/2 as well; make them differ)
+	a := Figure{Value: 6, Runs: []float64{2, 6, 12}}
+	b := Figure{Value: 3, Runs: []float64{1, 2, 3}}
+	if got := pairedRatio(a, b); got != 3 {
+		t.Errorf("paired ratio %v, want 3", got)
+	}
+	a = Figure{Value: 10, Runs: []float64{10, 10, 10}}
+	b = Figure{Value: 5, Runs: []float64{2, 5, 20}}
+	if got := pairedRatio(a, b); got != 2 {
+		t.Errorf("paired ratio %v, want the median of 5, 2, 0.5", got)
+	}
+	if got := pairedRatio(Figure{Value: 6, Runs: []float64{6}}, Figure{Value: 3}); got != 2 {
+		t.Errorf("unpaired ratio %v, want 2", got)
+	}
+}
+
+// TestTableShowsSpreadAndRuns: the table gives each figure's median and
+// range, and the runs table every run in order, in both formats.
+func TestTableShowsSpreadAndRuns(t *testing.T) {
+	ring, _ := Lookup("ring")
+	comp, _ := Lookup("compile")
+	rows := []Row{
+		{Workload: ring, Size: 1000, Schedulers: 1,
+			Morrow: Figure{Value: 2e6, Runs: []float64{2.5e6, 2e6, 1.5e6}},
+			Beam:   Figure{Value: 4e6, Runs: []float64{5e6, 4e6, 3e6}}},
+		{Workload: comp, Size: 100, Morrow: Figure{Value: 1.2e5, Runs: []float64{1.2e5, 1.1e5, 1.3e5}}, Beam: Figure{Err: errors.New("skipped")}},
+	}
+	for _, md := range []bool{false, true} {
+		var b strings.Builder
+		WriteTable(&b, rows, md)
+		WriteRuns(&b, rows, md)
+		out := b.String()
+		for _, want := range []string{
+			"2.00 M msg/s (1.50 M–2.50 M)", "4.00 M msg/s (3.00 M–5.00 M)", "0.50×",
+			"120.0 k lines/s (110.0 k–130.0 k)",
+			"2.50 M msg/s, 2.00 M msg/s, 1.50 M msg/s", "5.00 M msg/s, 4.00 M msg/s, 3.00 M msg/s",
+			"120.0 k lines/s, 110.0 k lines/s, 130.0 k lines/s",
+		} {
+			if !strings.Contains(out, want) {
+				t.Errorf("markdown %v: output lacks %q:\n%s", md, want, out)
+			}
+		}
+		if md != strings.Contains(out, "| ring | 1 | BEAM |") {
+			t.Errorf("markdown %v: runs table format:\n%s", md, out)
+		}
+	}
+}
+
+// TestRingCheckCountsHops: ring's check value is the number of hops the
+// token made, so a ring that makes half the hops reports a wrong check
+// value (it used to print its size parameter whatever happened).
+func TestRingCheckCountsHops(t *testing.T) {
+	w, _ := Lookup("ring")
+	src, err := MorrowSource("ring", 3000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(src []byte) error {
+		p, err := Compile("ring.mr", src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := RunMorrow(p, RunConfig{Schedulers: 1, Timeout: time.Minute})
+		if err != nil {
+			return err
+		}
+		return checkLine(w, 3000, r.Stdout)
+	}
+	if err := run(src); err != nil {
+		t.Fatalf("ring: %v", err)
+	}
+	skipping := strings.ReplaceAll(string(src), "Hop(hops - 1, 1)", "Hop(hops / 2 - 1, 1)")
+	if skipping == string(src) {
+		t.Fatal("ring.mr no longer starts the token with Hop(hops - 1, 1)")
+	}
+	if err := run([]byte(skipping)); err == nil || !strings.Contains(err.Error(), "check=3000") {
+		t.Errorf("a ring that skips hops passed the check: %v", err)
+	}
+	if !strings.Contains(string(ErlangSource()), "{hop, Left - 1, Made + 1}") {
+		t.Error("the Erlang ring does not count its hops")
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"runtime"
+	"sort"
 	"strings"
 	"time"
 
@@ -17,7 +18,7 @@ import (
 type Options struct {
 	Workloads  []string       // names; empty means all
 	Schedulers []int          // e.g. 1, 2
-	Runs       int            // each figure is the best of Runs runs
+	Runs       int            // each figure is the median of Runs runs
 	Quick      bool           // use QuickSize instead of Size
 	Sizes      map[string]int // per-workload size overrides
 	Steal      bool           // Morrow work stealing when schedulers > 1
@@ -28,9 +29,50 @@ type Options struct {
 
 // Figure is one side's result for one row.
 type Figure struct {
-	Value float64 // in the workload's unit
+	Value float64 // the median run, in the workload's unit
 	Err   error
-	Runs  []float64 // every run's value, for the record
+	Runs  []float64 // every run's value, in the order they ran
+}
+
+// Spread is the range of the runs, lowest and highest value.
+func (f Figure) Spread() (lo, hi float64) {
+	if len(f.Runs) == 0 {
+		return f.Value, f.Value
+	}
+	lo, hi = f.Runs[0], f.Runs[0]
+	for _, v := range f.Runs[1:] {
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	return lo, hi
+}
+
+// median is the middle value (the mean of the two middle ones for an even
+// count); 0 for none.
+func median(runs []float64) float64 {
+	if len(runs) == 0 {
+		return 0
+	}
+	v := append([]float64(nil), runs...)
+	sort.Float64s(v)
+	if len(v)%2 == 1 {
+		return v[len(v)/2]
+	}
+	return (v[len(v)/2-1] + v[len(v)/2]) / 2
+}
+
+// pairedRatio is a/b for two figures: the median of the run-by-run ratios
+// a.Runs[i]/b.Runs[i] when both have the same number of runs (the suite
+// alternates the sides, so run i of each ran back to back and a drift in
+// the machine's speed affects both alike), else the ratio of the medians.
+func pairedRatio(a, b Figure) float64 {
+	if len(a.Runs) == 0 || len(a.Runs) != len(b.Runs) {
+		return a.Value / b.Value
+	}
+	r := make([]float64, len(a.Runs))
+	for i := range a.Runs {
+		r[i] = a.Runs[i] / b.Runs[i]
+	}
+	return median(r)
 }
 
 // OK reports whether the figure was measured.
@@ -59,12 +101,12 @@ func (r Row) Ratio() (float64, bool) {
 		if !r.Beam.OK() {
 			return 0, false
 		}
-		return r.Beam.Value / r.Morrow.Value, true
+		return pairedRatio(r.Beam, r.Morrow), true
 	default:
 		if !r.Beam.OK() {
 			return 0, false
 		}
-		return r.Morrow.Value / r.Beam.Value, true
+		return pairedRatio(r.Morrow, r.Beam), true
 	}
 }
 
@@ -182,17 +224,23 @@ func Measure(o Options) ([]Row, error) {
 		}
 		for _, n := range o.Schedulers {
 			row := Row{Workload: w, Size: size, Schedulers: n}
+			var morrow, beam func() (float64, error)
+			if err == nil {
+				morrow = func() (float64, error) { return runMorrowOnce(o, w, size, prog, n, baseline[n]) }
+			}
+			if o.Erlang != nil {
+				beam = func() (float64, error) { return runErlangOnce(o, w, size, n) }
+			}
+			row.Morrow, row.Beam = alternate(o.runs(), morrow, beam)
 			if err != nil {
 				row.Morrow = Figure{Err: err}
-			} else {
-				row.Morrow = measureMorrow(o, w, size, prog, n, baseline[n])
+			}
+			if o.Erlang == nil {
+				row.Beam = Figure{Err: fmt.Errorf("skipped")}
 			}
 			o.logf("%s at %d scheduler(s): Morrow %s", w.Title, n, describe(w, row.Morrow))
 			if o.Erlang != nil {
-				row.Beam = measureErlang(o, w, size, n)
 				o.logf("%s at %d scheduler(s): BEAM %s", w.Title, n, describe(w, row.Beam))
-			} else {
-				row.Beam = Figure{Err: fmt.Errorf("skipped")}
 			}
 			rows = append(rows, row)
 		}
@@ -214,26 +262,6 @@ func figureOf(w Workload, size int, elapsed time.Duration) float64 {
 	}
 }
 
-// better reports whether figure a is better than b for this workload.
-func better(w Workload, a, b float64) bool {
-	switch w.Kind {
-	case Rate, CompileRate:
-		return a > b
-	default:
-		return a < b
-	}
-}
-
-func best(w Workload, runs []float64) float64 {
-	v := runs[0]
-	for _, x := range runs[1:] {
-		if better(w, x, v) {
-			v = x
-		}
-	}
-	return v
-}
-
 // checkLine verifies that a Morrow program printed its check value and no
 // error line.
 func checkLine(w Workload, size int, stdout string) error {
@@ -244,53 +272,77 @@ func checkLine(w Workload, size int, stdout string) error {
 	return nil
 }
 
-func measureMorrow(o Options, w Workload, size int, prog *bytecode.Program, n int, baseline time.Duration) Figure {
-	var f Figure
-	for i := 0; i < o.runs(); i++ {
-		r, err := RunMorrow(prog, RunConfig{Schedulers: n, Steal: o.Steal && n > 1, Timeout: o.Timeout})
-		if err == nil {
-			err = checkLine(w, size, r.Stdout)
-		}
-		if err != nil {
-			return Figure{Err: err}
-		}
-		var v float64
-		if w.Kind == Memory {
-			before, ok1 := r.Marks["before"]
-			parked, ok2 := r.Marks["parked"]
-			if !ok1 || !ok2 {
-				return Figure{Err: fmt.Errorf("the program did not print both marks")}
+// alternate runs the two sides of one row in turn, Morrow then BEAM, runs
+// times each (M, B, M, B, ...), so that a change in the machine's load
+// during the row affects both sides alike. A nil side is not run. A side
+// that fails stops with its error; the other one goes on. Each figure is
+// the median of its runs.
+func alternate(runs int, morrow, beam func() (float64, error)) (m, b Figure) {
+	sides := []struct {
+		run func() (float64, error)
+		f   *Figure
+	}{{morrow, &m}, {beam, &b}}
+	for i := 0; i < runs; i++ {
+		for _, s := range sides {
+			if s.run == nil || s.f.Err != nil {
+				continue
 			}
-			v = (float64(parked) - float64(before)) / float64(size)
-		} else {
-			v = figureOf(w, size, max(r.Elapsed-baseline, time.Microsecond))
+			v, err := s.run()
+			if err != nil {
+				*s.f = Figure{Err: err}
+				continue
+			}
+			s.f.Runs = append(s.f.Runs, v)
 		}
-		f.Runs = append(f.Runs, v)
 	}
-	f.Value = best(w, f.Runs)
-	return f
+	for _, s := range sides {
+		if s.f.Err == nil {
+			s.f.Value = median(s.f.Runs)
+		}
+	}
+	return m, b
 }
 
-func measureErlang(o Options, w Workload, size int, n int) Figure {
-	var f Figure
-	for i := 0; i < o.runs(); i++ {
-		r, err := o.Erlang.Run(w.Name, size, n, o.Timeout)
-		if err == nil && r.Check != w.Check(size) {
-			err = fmt.Errorf("check value %s, want %s", r.Check, w.Check(size))
-		}
-		if err != nil {
-			return Figure{Err: err}
-		}
-		var v float64
-		if w.Kind == Memory {
-			v = r.BytesPerProcess
-		} else {
-			v = figureOf(w, size, max(r.Elapsed, time.Microsecond))
-		}
-		f.Runs = append(f.Runs, v)
+// runMorrowOnce runs the compiled program once and returns its figure.
+func runMorrowOnce(o Options, w Workload, size int, prog *bytecode.Program, n int, baseline time.Duration) (float64, error) {
+	r, err := RunMorrow(prog, RunConfig{Schedulers: n, Steal: o.Steal && n > 1, Timeout: o.Timeout})
+	if err == nil {
+		err = checkLine(w, size, r.Stdout)
 	}
-	f.Value = best(w, f.Runs)
-	return f
+	if err != nil {
+		return 0, err
+	}
+	if w.Kind == Memory {
+		before, ok1 := r.Marks["before"]
+		parked, ok2 := r.Marks["parked"]
+		if !ok1 || !ok2 {
+			return 0, fmt.Errorf("the program did not print both marks")
+		}
+		return (float64(parked) - float64(before)) / float64(size), nil
+	}
+	return figureOf(w, size, max(r.Elapsed-baseline, time.Microsecond)), nil
+}
+
+// runErlangOnce runs the Erlang function once, verifies its check value
+// and returns its figure.
+func runErlangOnce(o Options, w Workload, size int, n int) (float64, error) {
+	r, err := o.Erlang.Run(w.Name, size, n, o.Timeout)
+	if err == nil && r.Check != w.Check(size) {
+		err = fmt.Errorf("check value %s, want %s", r.Check, w.Check(size))
+	}
+	if err != nil {
+		return 0, err
+	}
+	if w.Kind == Memory {
+		return r.BytesPerProcess, nil
+	}
+	return figureOf(w, size, max(r.Elapsed, time.Microsecond)), nil
+}
+
+// measureErlang measures the BEAM side alone.
+func measureErlang(o Options, w Workload, size int, n int) Figure {
+	_, b := alternate(o.runs(), nil, func() (float64, error) { return runErlangOnce(o, w, size, n) })
+	return b
 }
 
 func measureCompile(o Options, functions int) Figure {
@@ -307,7 +359,7 @@ func measureCompile(o Options, functions int) Figure {
 		}
 		f.Runs = append(f.Runs, float64(lines)/elapsed.Seconds())
 	}
-	f.Value = best(Workload{Kind: CompileRate}, f.Runs)
+	f.Value = median(f.Runs)
 	return f
 }
 
@@ -331,12 +383,15 @@ func CompileSource(functions int) []byte {
 	return b.Bytes()
 }
 
-// Format renders a figure in the workload's unit.
+// Format renders a figure (its median) in the workload's unit.
 func Format(w Workload, f Figure) string {
 	if f.Err != nil {
 		return "n/a"
 	}
-	v := f.Value
+	return formatValue(w, f.Value)
+}
+
+func formatValue(w Workload, v float64) string {
 	switch w.Kind {
 	case Rate, CompileRate:
 		switch {
@@ -358,8 +413,22 @@ func Format(w Workload, f Figure) string {
 	return fmt.Sprint(v)
 }
 
-// describe is the progress-log form of a figure: the best run and the
-// range of all runs.
+// short is formatValue without the workload's unit (a time keeps "ms").
+func short(w Workload, v float64) string {
+	return strings.TrimSuffix(formatValue(w, v), " "+w.Unit)
+}
+
+// FormatSpread renders a figure as its median and the range of its runs,
+// e.g. "1.52 M msg/s (1.31 M–1.60 M)".
+func FormatSpread(w Workload, f Figure) string {
+	if f.Err != nil || len(f.Runs) < 2 {
+		return Format(w, f)
+	}
+	lo, hi := f.Spread()
+	return fmt.Sprintf("%s (%s–%s)", Format(w, f), short(w, lo), short(w, hi))
+}
+
+// describe is the progress-log form of a figure.
 func describe(w Workload, f Figure) string {
 	if f.Err != nil {
 		return "failed: " + f.Err.Error()
@@ -367,12 +436,7 @@ func describe(w Workload, f Figure) string {
 	if len(f.Runs) < 2 {
 		return Format(w, f)
 	}
-	lo, hi := f.Runs[0], f.Runs[0]
-	for _, v := range f.Runs[1:] {
-		lo, hi = min(lo, v), max(hi, v)
-	}
-	return fmt.Sprintf("%s (%d runs from %s to %s)", Format(w, f), len(f.Runs),
-		Format(w, Figure{Value: lo}), Format(w, Figure{Value: hi}))
+	return fmt.Sprintf("median of %d runs %s", len(f.Runs), FormatSpread(w, f))
 }
 
 // targetText is the RUNTIME.md §4 target in words.
@@ -418,18 +482,47 @@ func schedText(r Row) string {
 }
 
 // WriteTable prints the side-by-side table as aligned text, or as a
-// Markdown table.
+// Markdown table: each figure is the median of its runs with their range
+// in parentheses.
 func WriteTable(out io.Writer, rows []Row, markdown bool) {
 	header := []string{"workload", "sched", "size", "Morrow", "BEAM", "ratio", "target", "met"}
 	var cells [][]string
 	for _, r := range rows {
-		beam := Format(r.Workload, r.Beam)
+		beam := FormatSpread(r.Workload, r.Beam)
 		if r.Workload.Kind == CompileRate {
 			beam = "—"
 		}
 		cells = append(cells, []string{r.Workload.Title, schedText(r), fmt.Sprint(r.Size),
-			Format(r.Workload, r.Morrow), beam, ratioText(r), targetText(r.Workload), meetsText(r)})
+			FormatSpread(r.Workload, r.Morrow), beam, ratioText(r), targetText(r.Workload), meetsText(r)})
 	}
+	writeCells(out, header, cells, markdown)
+}
+
+// WriteRuns prints every run's figure, in the order the runs were made
+// (the two sides of a row alternate: Morrow, BEAM, Morrow, ...).
+func WriteRuns(out io.Writer, rows []Row, markdown bool) {
+	header := []string{"workload", "sched", "side", "runs"}
+	var cells [][]string
+	for _, r := range rows {
+		for _, side := range []struct {
+			name string
+			f    Figure
+		}{{"Morrow", r.Morrow}, {"BEAM", r.Beam}} {
+			if len(side.f.Runs) == 0 {
+				continue
+			}
+			var vs []string
+			for _, v := range side.f.Runs {
+				vs = append(vs, formatValue(r.Workload, v))
+			}
+			cells = append(cells, []string{r.Workload.Title, schedText(r), side.name, strings.Join(vs, ", ")})
+		}
+	}
+	writeCells(out, header, cells, markdown)
+}
+
+// writeCells prints a table as aligned text or as Markdown.
+func writeCells(out io.Writer, header []string, cells [][]string, markdown bool) {
 	if markdown {
 		fmt.Fprintf(out, "| %s |\n", strings.Join(header, " | "))
 		fmt.Fprintf(out, "|%s\n", strings.Repeat(" --- |", len(header)))
@@ -496,11 +589,19 @@ func Environment(e *Erlang) string {
 			parts = append(parts, v)
 		}
 	}
-	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
-		f := strings.Fields(string(b))
-		if len(f) >= 3 {
-			parts = append(parts, "load average "+strings.Join(f[:3], " ")+" at start")
-		}
-	}
 	return strings.Join(parts, "; ")
+}
+
+// LoadAverage is the 1, 5 and 15 minute load average of the machine
+// (/proc/loadavg), or "unknown".
+func LoadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
 }

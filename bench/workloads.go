@@ -10,9 +10,15 @@
 //   - BEAM: the Erlang function times itself with erlang:monotonic_time
 //     and prints `morrow-bench <name> size=N micros=T check=C`.
 //
+// The two sides of a figure run in turn (Morrow, BEAM, Morrow, ...), so a
+// change in the machine's load affects both alike; each figure is the
+// median of its runs, reported with their range, and the ratio is the
+// median of the run-by-run ratios.
+//
 // Both programs print a check value (a count or a sum that depends on the
 // size) which the driver verifies, so a run that did less work is an
-// error, not a fast result. Figures are derived from the elapsed time by
+// error, not a fast result. Ring's token counts the hops it makes, so its
+// check value proves them. Figures are derived from the elapsed time by
 // one formula per workload (Workload.Units), the same for both sides.
 //
 // Idle memory is measured as heap growth: Morrow's idle.mr prints a mark

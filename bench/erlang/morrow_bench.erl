@@ -55,7 +55,10 @@ pong() ->
     end.
 
 %% ring: Procs processes in a ring; a token makes Hops hops, then a stop
-%% message goes round once so that every process exits.
+%% message goes round once so that every process exits. The token counts
+%% the hops made ({hop, Left, Made}) and the stop message carries the count
+%% round to the leader: the check value equals Hops only if every hop
+%% happened.
 ring(Procs, Hops) ->
     Main = self(),
     spawn(fun() -> ring_leader(Main, Procs, Hops) end),
@@ -63,27 +66,27 @@ ring(Procs, Hops) ->
 
 ring_leader(Main, Procs, Hops) ->
     Next = ring_build(Procs - 1, self()),
-    Next ! {hop, Hops - 1},
-    ring_lead(Main, Next, Hops).
+    Next ! {hop, Hops - 1, 1},
+    ring_lead(Main, Next).
 
 ring_build(0, Next) -> Next;
 ring_build(K, Next) -> ring_build(K - 1, spawn(fun() -> ring_relay(Next) end)).
 
 ring_relay(Next) ->
     receive
-        {hop, 0} -> Next ! stop, ring_stopping();
-        {hop, N} -> Next ! {hop, N - 1}, ring_relay(Next);
-        stop -> Next ! stop
+        {hop, 0, Made} -> Next ! {stop, Made}, ring_stopping();
+        {hop, Left, Made} -> Next ! {hop, Left - 1, Made + 1}, ring_relay(Next);
+        {stop, Made} -> Next ! {stop, Made}
     end.
 
 ring_stopping() ->
-    receive stop -> ok end.
+    receive {stop, _} -> ok end.
 
-ring_lead(Main, Next, Hops) ->
+ring_lead(Main, Next) ->
     receive
-        {hop, 0} -> Next ! stop, receive stop -> Main ! {done, Hops} end;
-        {hop, N} -> Next ! {hop, N - 1}, ring_lead(Main, Next, Hops);
-        stop -> Next ! stop, Main ! {done, Hops}
+        {hop, 0, Made} -> Next ! {stop, Made}, receive {stop, M} -> Main ! {done, M} end;
+        {hop, Left, Made} -> Next ! {hop, Left - 1, Made + 1}, ring_lead(Main, Next);
+        {stop, Made} -> Next ! {stop, Made}, Main ! {done, Made}
     end.
 
 %% counting: N increments to one counter in batches of 1000, each batch

@@ -3,6 +3,7 @@
 //	morrow run FILE.mr|FILE.mrb [--schedulers N] [--steal] [--seed S]
 //	                            [--reductions N] [--trace FILE] [--color[=MODE]]
 //	                            [--max-processes N] [--memory-budget BYTES]
+//	                            [--cpuprofile FILE] [--memprofile FILE]
 //
 // A source file is compiled in memory (a file that fails to check prints
 // its diagnostics and exits 1 without running); a .mrb file is decoded and
@@ -42,6 +43,7 @@ import (
 
 	"github.com/morrow-lang/morrow/cmd/morrow/internal/load"
 	"github.com/morrow-lang/morrow/internal/cli"
+	"github.com/morrow-lang/morrow/internal/gotune"
 	"github.com/morrow-lang/morrow/lang/compiler"
 	"github.com/morrow-lang/morrow/lang/diag"
 	"github.com/morrow-lang/morrow/runtime/bytecode"
@@ -49,6 +51,7 @@ import (
 )
 
 func main() {
+	gotune.SetGC() // GC percent 400 unless GOGC is set (docs/performance.md)
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
@@ -115,6 +118,7 @@ type runFlags struct {
 	deny       bool
 	maxProcs   int
 	memBudget  int64
+	prof       profileFlags // profile.go
 }
 
 func newRun(e *env) *cobra.Command {
@@ -148,6 +152,7 @@ func newRunWith(e *env, f *runFlags) *cobra.Command {
 	fl.Int64Var(&f.memBudget, "memory-budget", engine.DefaultMemoryBudget, "logical memory budget in bytes for queued messages and lifecycle notifications (env MORROW_MEMORY_BUDGET)")
 	cli.ColorFlag(fl, &f.color)
 	cli.DenyWarningsFlag(fl, &f.deny)
+	f.prof.register(fl)
 	return cmd
 }
 
@@ -267,7 +272,18 @@ func runProgram(cmd *cobra.Command, e *env, f *runFlags, path string) error {
 		defer closeTrace()
 		opts.Trace, opts.TraceMessages = tw, f.traceMsgs
 	}
+	finishProfiles, err := f.prof.start()
+	if err != nil {
+		fmt.Fprintf(opts.Stderr, "morrow: %s\n", cli.OneLine(err.Error()))
+		return cli.ExitStatus(cli.ExitError)
+	}
 	code := execute(e, p, opts, out)
+	if err := finishProfiles(); err != nil {
+		fmt.Fprintf(opts.Stderr, "morrow: %s\n", cli.OneLine(err.Error()))
+		if code == cli.ExitOK {
+			code = cli.ExitError
+		}
+	}
 	if code != cli.ExitOK {
 		return cli.ExitStatus(code)
 	}

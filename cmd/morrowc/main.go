@@ -27,11 +27,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/morrow-lang/morrow/internal/cli"
+	"github.com/morrow-lang/morrow/internal/gotune"
 	"github.com/morrow-lang/morrow/lang/compiler"
 	"github.com/morrow-lang/morrow/lang/diag"
 )
 
 func main() {
+	gotune.SetGC() // GC percent 400 unless GOGC is set (docs/performance.md)
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 

@@ -92,7 +92,7 @@ func (c *compiler) processType(name string) (int, bool) {
 }
 
 // actorCall compiles a call of a builtin lowered to an actor opcode.
-func (fs *fnState) actorCall(e *ast.Call, name string, mode int, tail bool) error {
+func (fs *fnState) actorCall(e *ast.Call, name string, mode int, tail tailMode) error {
 	want := 1
 	switch name {
 	case "send", "supervise":
@@ -120,8 +120,8 @@ func (fs *fnState) actorCall(e *ast.Call, name string, mode int, tail bool) erro
 	default:
 		fs.emit(bytecode.SPAWN, mode, 0)
 	}
-	if tail {
-		fs.emit(bytecode.RETURN, 0, 0)
+	if tail != notTail {
+		fs.returnTop(tail)
 		fs.depth = 0
 	}
 	return nil
@@ -159,7 +159,7 @@ func (fs *fnState) sleep() {
 
 // receive compiles receive / receive_event; in tail mode the emitted code
 // returns the selected arm's value itself.
-func (fs *fnState) receive(r *ast.Receive, tail bool) error {
+func (fs *fnState) receive(r *ast.Receive, mode tailMode) error {
 	tslot := -1
 	if r.After != nil {
 		if err := fs.expr(r.After.Timeout); err != nil {
@@ -199,7 +199,7 @@ func (fs *fnState) receive(r *ast.Receive, tail bool) error {
 			}
 		}
 		fs.emit(bytecode.RECV_TAKE, 0, 0)
-		if err := fs.armBody(arm.Body, tail, end, before); err != nil {
+		if err := fs.armBody(arm.Body, mode, end, before); err != nil {
 			return err
 		}
 		if len(next.uses) == 0 {
@@ -217,8 +217,8 @@ func (fs *fnState) receive(r *ast.Receive, tail bool) error {
 	fs.jump(bytecode.RECV_WAIT, scan)
 	if r.After != nil {
 		fs.setLine(r.After.S.Start)
-		if tail {
-			if err := fs.returnExpr(r.After.Body); err != nil {
+		if mode != notTail {
+			if err := fs.tailExpr(r.After.Body, mode); err != nil {
 				return err
 			}
 		} else if err := fs.expr(r.After.Body); err != nil {
@@ -226,10 +226,10 @@ func (fs *fnState) receive(r *ast.Receive, tail bool) error {
 		}
 	} else {
 		fs.fail("receive woke without a message or a timeout")
-		if !tail {
+		if mode == notTail {
 			fs.depth = before + 1 // FAIL never falls through; keep the join depth
 		}
 	}
-	fs.joinArms(end, before, tail)
+	fs.joinArms(end, before, mode)
 	return nil
 }

@@ -87,8 +87,19 @@ func (fs *fnState) name(ident string, path []string) error {
 }
 
 // call compiles a call; in tail mode the emitted code returns the call's
-// result itself.
-func (fs *fnState) call(e *ast.Call, tail bool) error {
+// result itself (a tail call of a Morrow function or function value).
+// In unit mode only a call of Unit type is a tail call; any other call's
+// value is replaced by ().
+func (fs *fnState) call(e *ast.Call, mode tailMode) error {
+	if mode == unitTail && !fs.unitCall(e) {
+		if err := fs.call(e, notTail); err != nil {
+			return err
+		}
+		fs.returnTop(unitTail)
+		fs.depth = 0
+		return nil
+	}
+	tail := mode != notTail
 	var c callee
 	switch fn := e.Fn.(type) {
 	case *ast.Ident:
@@ -107,8 +118,8 @@ func (fs *fnState) call(e *ast.Call, tail bool) error {
 		c = callee{kind: calleeValue, expr: e.Fn}
 	}
 	if c.kind == calleeNative {
-		if mode, ok := process.OpcodeBuiltins[c.native]; ok {
-			return fs.actorCall(e, c.native, mode, tail)
+		if op, ok := process.OpcodeBuiltins[c.native]; ok {
+			return fs.actorCall(e, c.native, op, mode)
 		}
 	}
 	var params []*ast.Param
@@ -167,10 +178,35 @@ func (fs *fnState) call(e *ast.Call, tail bool) error {
 		fs.emit(bytecode.CALL_NATIVE, fs.c.prog.AddNative(c.native), n)
 	}
 	if tail {
-		fs.emit(bytecode.RETURN, 0, 0)
+		fs.returnTop(mode)
 		fs.depth = 0
 	}
 	return nil
+}
+
+// unitCall reports whether call e may be a tail call in unit mode: its
+// type is Unit or Never. In the prelude (compiled without types, written
+// so that this holds) every call is assumed to be. Without the checker's
+// types, only a call of a function declared Unit and a self call are: a
+// self call in unit position has the function's type, which every exit
+// of the body shares, and an else-less if (whose value is ()) or a Unit
+// declaration is what put it there.
+func (fs *fnState) unitCall(e *ast.Call) bool {
+	if fs.u.prelude {
+		return true
+	}
+	if fs.c.info != nil && fs.c.info.Types != nil {
+		return !fs.c.knownNonUnit(e)
+	}
+	name, ok := e.Fn.(*ast.Ident)
+	if !ok {
+		return false
+	}
+	c, err := fs.resolveName(name.Name, nil)
+	if err != nil || c.kind != calleeFunc {
+		return false
+	}
+	return c.fn == fs.idx || (c.decl != nil && c.decl.Ret != nil && isUnitType(c.decl.Ret))
 }
 
 // nativeLabels gives the parameter labels of the natives that are called

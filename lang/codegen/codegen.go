@@ -29,12 +29,16 @@
 //     enclosing code pushes the captured values and emits CLOSURE. This is
 //     closure conversion with capture by value.
 //   - Functions are compiled in "return mode": a tail expression (the last
-//     expression of the body, of an if branch or a match arm in tail
-//     position) returns by itself. A tail call of the function itself
-//     becomes argument stores plus JUMP 0 (unless the function has a defer
-//     or captures); another tail call becomes TAIL_CALL or
-//     TAIL_CALL_VALUE. A function that contains `defer` gets no tail calls,
-//     so RETURN always runs its defers after the call.
+//     expression of the body, of an if branch, of a match, receive or with
+//     arm in tail position, recursively) returns by itself. A tail call of
+//     the function itself becomes argument stores plus JUMP 0 (unless the
+//     function has a defer or captures); another tail call becomes
+//     TAIL_CALL or TAIL_CALL_VALUE. A function that contains `defer` gets
+//     no tail calls, so RETURN always runs its defers after the call.
+//     The branch of an else-less if in tail position, and the body of a
+//     function declared Unit, are in "unit mode" (tailMode): the code
+//     returns (), a call of Unit type there is still a tail call, and any
+//     other value is popped and replaced by ().
 //   - Patterns compile to a sequence of tests on a value held in a local
 //     slot, each jumping to the arm's failure label (TEST_TAG, EQ_CONST,
 //     LIST_LEN comparisons, ...), then extractions (ELEM, LIST_ELEM,

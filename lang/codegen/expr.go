@@ -91,7 +91,7 @@ func (fs *fnState) expr(e ast.Expr) error {
 		}
 		fs.emit(bytecode.INDEX, 0, 0)
 	case *ast.Call:
-		return fs.call(e, false)
+		return fs.call(e, notTail)
 	case *ast.Unary:
 		if err := fs.expr(e.X); err != nil {
 			return err
@@ -125,11 +125,11 @@ func (fs *fnState) expr(e ast.Expr) error {
 	case *ast.Lambda:
 		return fs.lambda(fs.nestedName("lambda", e.S.Start), e.Params, e.Body, bytecode.FlagLambda, e.S)
 	case *ast.Block:
-		return fs.block(e, false)
+		return fs.block(e, notTail)
 	case *ast.If:
-		return fs.ifExpr(e, false)
+		return fs.ifExpr(e, notTail)
 	case *ast.Match:
-		return fs.match(e, false)
+		return fs.match(e, notTail)
 	case *ast.For:
 		return fs.forLoop(e)
 	case *ast.Break:
@@ -163,9 +163,9 @@ func (fs *fnState) expr(e ast.Expr) error {
 			fs.emit(bytecode.UPDATE, fs.c.prog.AddConst(value.String(f.Label)), 0)
 		}
 	case *ast.Receive:
-		return fs.receive(e, false)
+		return fs.receive(e, notTail)
 	case *ast.With:
-		return fs.with(e, false)
+		return fs.with(e, notTail)
 	case *ast.MapLit:
 		return fmt.Errorf("codegen: maps are out of scope")
 	default:
@@ -183,44 +183,67 @@ func (fs *fnState) intConst(n int64) {
 	fs.emit(bytecode.CONST, fs.c.prog.AddConst(value.Int(n)), 0)
 }
 
-// returnExpr compiles e in tail position: the emitted code returns e's
-// value itself (by RETURN, a tail call, or a self-tail-call loop).
-func (fs *fnState) returnExpr(e ast.Expr) error {
+// tailExpr compiles e in tail position (mode valueTail or unitTail): the
+// emitted code returns e's value itself (by RETURN, a tail call, or a
+// self-tail-call loop), or () in unit mode. Every sub-expression in tail
+// position of e (LANGUAGE.md §3.6: the last expression of a block, both
+// branches of an if, the arms of a match, receive or with) is compiled in
+// tail position too, so a call at any depth of such nesting is a tail
+// call. The branch of an else-less if (whose value is ()) is in unit mode
+// whatever the mode of the if.
+func (fs *fnState) tailExpr(e ast.Expr, mode tailMode) error {
 	if e == nil || fs.depth != 0 {
 		if err := fs.expr(e); err != nil {
 			return err
 		}
-		fs.emit(bytecode.RETURN, 0, 0)
+		fs.returnTop(mode)
 		return nil
 	}
 	fs.setLine(e.Span().Start)
 	switch e := e.(type) {
 	case *ast.Paren:
-		return fs.returnExpr(e.X)
+		return fs.tailExpr(e.X, mode)
 	case *ast.Block:
-		return fs.block(e, true)
+		return fs.block(e, mode)
 	case *ast.If:
-		return fs.ifExpr(e, true)
+		return fs.ifExpr(e, mode)
 	case *ast.Match:
-		return fs.match(e, true)
+		return fs.match(e, mode)
 	case *ast.Receive:
-		return fs.receive(e, true)
+		return fs.receive(e, mode)
 	case *ast.With:
-		return fs.with(e, true)
+		return fs.with(e, mode)
 	case *ast.Call:
-		return fs.call(e, true)
+		return fs.call(e, mode)
 	case *ast.Return:
-		return fs.returnExpr(e.X)
+		// return leaves the function: its mode, not the enclosing one's
+		return fs.tailExpr(e.X, fs.retMode)
 	}
 	before := fs.depth
 	if err := fs.expr(e); err != nil {
 		return err
 	}
 	if fs.depth == before+1 && !fs.lastIsTerminal() {
-		fs.emit(bytecode.RETURN, 0, 0)
+		fs.returnTop(mode)
 	}
 	fs.depth = 0
 	return nil
+}
+
+// returnTop returns the value on top of the stack, or () in unit mode.
+func (fs *fnState) returnTop(mode tailMode) {
+	if mode == unitTail && !fs.lastIs(bytecode.UNIT) {
+		fs.emit(bytecode.POP, 0, 0)
+		fs.emit(bytecode.UNIT, 0, 0)
+	}
+	fs.emit(bytecode.RETURN, 0, 0)
+}
+
+// lastIs reports whether the last emitted instruction has opcode op and
+// no jump lands after it (so it produced the value on top of the stack).
+func (fs *fnState) lastIs(op bytecode.Opcode) bool {
+	n := len(fs.fn.Code)
+	return n > 0 && fs.fn.Code[n-1].Op == op && fs.labelPC != n
 }
 
 // lastIsTerminal reports whether the last emitted instruction never falls
@@ -231,13 +254,14 @@ func (fs *fnState) lastIsTerminal() bool {
 }
 
 // block compiles a block in a new scope; its value is its last
-// statement's (Unit when that is a let or defer).
-func (fs *fnState) block(b *ast.Block, tail bool) error {
+// statement's (Unit when that is a let, a defer or a postfix-if
+// statement).
+func (fs *fnState) block(b *ast.Block, mode tailMode) error {
 	fs.push()
 	defer fs.pop()
 	if len(b.Stmts) == 0 {
 		fs.emit(bytecode.UNIT, 0, 0)
-		if tail {
+		if mode != notTail {
 			fs.emit(bytecode.RETURN, 0, 0)
 			fs.depth = 0
 		}
@@ -246,11 +270,16 @@ func (fs *fnState) block(b *ast.Block, tail bool) error {
 	for i, s := range b.Stmts {
 		last := i == len(b.Stmts)-1
 		if last {
-			if es, ok := s.(*ast.ExprStmt); ok && es.Cond == nil {
-				if tail {
-					return fs.returnExpr(es.X)
+			if es, ok := s.(*ast.ExprStmt); ok {
+				switch {
+				case es.Cond == nil && mode != notTail:
+					return fs.tailExpr(es.X, mode)
+				case es.Cond == nil:
+					return fs.expr(es.X)
+				case mode != notTail:
+					// `stmt if cond` last: an else-less if
+					return fs.postfixIfTail(es)
 				}
-				return fs.expr(es.X)
 			}
 		}
 		if err := fs.stmt(s); err != nil {
@@ -258,12 +287,34 @@ func (fs *fnState) block(b *ast.Block, tail bool) error {
 		}
 		if last {
 			fs.emit(bytecode.UNIT, 0, 0)
-			if tail {
+			if mode != notTail {
 				fs.emit(bytecode.RETURN, 0, 0)
 				fs.depth = 0
 			}
 		}
 	}
+	return nil
+}
+
+// postfixIfTail compiles a postfix-if statement that ends a block in tail
+// position: like an else-less if, the statement is in unit tail mode and
+// the block's value is ().
+func (fs *fnState) postfixIfTail(s *ast.ExprStmt) error {
+	fs.setLine(s.Span().Start)
+	skip := fs.newLabel()
+	if err := fs.expr(s.Cond); err != nil {
+		return err
+	}
+	fs.jump(bytecode.JUMP_IF_FALSE, skip)
+	before := fs.depth
+	if err := fs.tailExpr(s.X, unitTail); err != nil {
+		return err
+	}
+	fs.depth = before
+	fs.place(skip)
+	fs.emit(bytecode.UNIT, 0, 0)
+	fs.emit(bytecode.RETURN, 0, 0)
+	fs.depth = 0
 	return nil
 }
 
@@ -408,49 +459,39 @@ func (fs *fnState) try(e *ast.Try) error {
 	return nil
 }
 
-// ret compiles `return x` in expression position.
+// ret compiles `return x` in expression position. A function declared
+// Unit returns () whatever x is (the checker lets x be any value there).
 func (fs *fnState) ret(e *ast.Return) error {
 	before := fs.depth
-	if fs.discard {
-		if err := fs.expr(e.X); err != nil {
-			return err
-		}
-		fs.emit(bytecode.POP, 0, 0)
-		fs.emit(bytecode.UNIT, 0, 0)
-		fs.emit(bytecode.RETURN, 0, 0)
-	} else if before == 0 {
-		if err := fs.returnExpr(e.X); err != nil {
+	if before == 0 {
+		if err := fs.tailExpr(e.X, fs.retMode); err != nil {
 			return err
 		}
 	} else {
 		if err := fs.expr(e.X); err != nil {
 			return err
 		}
-		fs.emit(bytecode.RETURN, 0, 0)
+		fs.returnTop(fs.retMode)
 	}
 	fs.diverged(before)
 	return nil
 }
 
-// ifExpr compiles if/else; without else the value is Unit.
-func (fs *fnState) ifExpr(e *ast.If, tail bool) error {
+// ifExpr compiles if/else; without else the value is Unit. In tail
+// position both branches are; an else-less if's branch is in unit mode.
+func (fs *fnState) ifExpr(e *ast.If, mode tailMode) error {
 	if err := fs.expr(e.Cond); err != nil {
 		return err
 	}
 	elseL := fs.newLabel()
 	fs.jump(bytecode.JUMP_IF_FALSE, elseL)
 	before := fs.depth
-	if tail {
+	if mode != notTail {
+		thenMode := mode
 		if e.Else == nil {
-			// The value of an else-less if is (); the branch's value is
-			// discarded, except that a branch ending in a call of Unit
-			// type is a tail call (LANGUAGE.md §3.6: it must not grow the
-			// stack). Without the checker's types, a call is assumed to
-			// be of Unit type.
-			if err := fs.unitBranchTail(e.Then); err != nil {
-				return err
-			}
-		} else if err := fs.returnExpr(e.Then); err != nil {
+			thenMode = unitTail
+		}
+		if err := fs.tailExpr(e.Then, thenMode); err != nil {
 			return err
 		}
 		fs.depth = before
@@ -461,7 +502,7 @@ func (fs *fnState) ifExpr(e *ast.If, tail bool) error {
 			fs.depth = 0
 			return nil
 		}
-		return fs.returnExpr(e.Else)
+		return fs.tailExpr(e.Else, mode)
 	}
 	end := fs.newLabel()
 	if err := fs.expr(e.Then); err != nil {
@@ -483,44 +524,8 @@ func (fs *fnState) ifExpr(e *ast.If, tail bool) error {
 	return nil
 }
 
-// unitBranchTail compiles the then-branch of an else-less if in tail
-// position: a branch that ends in a call is compiled in return mode (the
-// call is a tail call); any other branch has its value replaced by ().
-func (fs *fnState) unitBranchTail(then ast.Expr) error {
-	if call := endsInCall(then); call != nil && (fs.u.prelude || !fs.c.knownNonUnit(call)) {
-		return fs.returnExpr(then)
-	}
-	if err := fs.expr(then); err != nil {
-		return err
-	}
-	fs.emit(bytecode.POP, 0, 0)
-	fs.emit(bytecode.UNIT, 0, 0)
-	fs.emit(bytecode.RETURN, 0, 0)
-	fs.depth = 0
-	return nil
-}
-
-// endsInCall returns the call whose value is e's value when that call is
-// in tail position of e, or nil.
-func endsInCall(e ast.Expr) *ast.Call {
-	switch e := e.(type) {
-	case *ast.Paren:
-		return endsInCall(e.X)
-	case *ast.Call:
-		return e
-	case *ast.Block:
-		if len(e.Stmts) == 0 {
-			return nil
-		}
-		if es, ok := e.Stmts[len(e.Stmts)-1].(*ast.ExprStmt); ok && es.Cond == nil {
-			return endsInCall(es.X)
-		}
-	}
-	return nil
-}
-
 // match compiles a match (or a condition match when Subject is nil).
-func (fs *fnState) match(m *ast.Match, tail bool) error {
+func (fs *fnState) match(m *ast.Match, mode tailMode) error {
 	subj := -1
 	if m.Subject != nil {
 		if err := fs.expr(m.Subject); err != nil {
@@ -529,13 +534,13 @@ func (fs *fnState) match(m *ast.Match, tail bool) error {
 		subj = fs.newSlot()
 		fs.emit(bytecode.STORE, subj, 0)
 	}
-	return fs.arms(subj, m.Arms, tail)
+	return fs.arms(subj, m.Arms, mode)
 }
 
 // arms compiles match arms tried in order against the value in local
 // slot subj (-1 for a condition match); the value of the selected arm's
 // body is the result.
-func (fs *fnState) arms(subj int, arms []*ast.Arm, tail bool) error {
+func (fs *fnState) arms(subj int, arms []*ast.Arm, mode tailMode) error {
 	before := fs.depth
 	end := fs.newLabel()
 	exhaustive := false
@@ -559,7 +564,7 @@ func (fs *fnState) arms(subj int, arms []*ast.Arm, tail bool) error {
 				return err
 			}
 		}
-		if err := fs.armBody(arm.Body, tail, end, before); err != nil {
+		if err := fs.armBody(arm.Body, mode, end, before); err != nil {
 			return err
 		}
 		if len(next.uses) == 0 {
@@ -571,15 +576,15 @@ func (fs *fnState) arms(subj int, arms []*ast.Arm, tail bool) error {
 	if !exhaustive {
 		fs.fail("no match arm matched")
 	}
-	fs.joinArms(end, before, tail)
+	fs.joinArms(end, before, mode)
 	return nil
 }
 
 // joinArms ends a construct whose arms each leave one value on the
 // stack above depth before and jump to end. In tail mode every arm has
 // returned, so nothing follows and the depth is 0.
-func (fs *fnState) joinArms(end *label, before int, tail bool) {
-	if tail {
+func (fs *fnState) joinArms(end *label, before int, mode tailMode) {
+	if mode != notTail {
 		fs.depth = 0
 		return
 	}
@@ -607,10 +612,10 @@ func (fs *fnState) armTest(cond ast.Expr, next *label) error {
 // the body's value, otherwise it jumps to end with the value pushed.
 // Then it closes the scope and, on success, resets the stack depth to
 // before for the code that follows (the next arm or the failure path).
-func (fs *fnState) armBody(body ast.Expr, tail bool, end *label, before int) error {
+func (fs *fnState) armBody(body ast.Expr, mode tailMode, end *label, before int) error {
 	var err error
-	if tail {
-		err = fs.returnExpr(body)
+	if mode != notTail {
+		err = fs.tailExpr(body, mode)
 	} else {
 		err = fs.expr(body)
 		if err == nil {
@@ -688,7 +693,7 @@ func (fs *fnState) breakOrContinue(isBreak bool) error {
 // payload is matched against the step's pattern and bound, and the first
 // Err (or an Ok whose payload does not match) becomes the chain's value,
 // or is matched against the else arms when there are any.
-func (fs *fnState) with(w *ast.With, tail bool) error {
+func (fs *fnState) with(w *ast.With, mode tailMode) error {
 	failed := fs.newSlot()
 	fail := fs.newLabel()
 	before := fs.depth
@@ -713,21 +718,25 @@ func (fs *fnState) with(w *ast.With, tail bool) error {
 		}
 	}
 	end := fs.newLabel()
-	err := fs.armBody(w.Body, tail, end, before)
+	err := fs.armBody(w.Body, mode, end, before)
 	if err != nil {
 		return err
 	}
 	fs.place(fail)
 	if len(w.ElseArms) > 0 {
-		err = fs.arms(failed, w.ElseArms, tail)
+		err = fs.arms(failed, w.ElseArms, mode)
+	} else if mode == unitTail {
+		fs.emit(bytecode.UNIT, 0, 0)
+		fs.emit(bytecode.RETURN, 0, 0)
+		fs.depth = 0
 	} else {
 		fs.emit(bytecode.LOAD, failed, 0)
-		if tail {
+		if mode != notTail {
 			fs.emit(bytecode.RETURN, 0, 0)
 			fs.depth = 0
 		}
 	}
-	if err != nil || tail {
+	if err != nil || mode != notTail {
 		return err
 	}
 	fs.place(end)

@@ -36,6 +36,24 @@ type loopInfo struct {
 	fnLoopID int
 }
 
+// tailMode says whether an expression is compiled in tail position and
+// what the emitted code returns there (LANGUAGE.md §3.6).
+type tailMode uint8
+
+const (
+	// notTail: the code leaves the value on the stack.
+	notTail tailMode = iota
+	// valueTail: the code returns the value itself (RETURN, a tail call
+	// or a self-tail-call loop).
+	valueTail
+	// unitTail: the code returns (), discarding the value; it is the
+	// mode of an else-less if's branch, a postfix-if statement and the
+	// body of a function declared Unit. A call of Unit (or Never) type
+	// is still a tail call there, since its value is () anyway; any
+	// other value is popped and replaced by ().
+	unitTail
+)
+
 // fnState is the code generator's state for one function being compiled.
 type fnState struct {
 	c     *compiler
@@ -56,9 +74,9 @@ type fnState struct {
 	depth int
 	loops []*loopInfo
 
-	selfTCO bool // self tail calls become JUMP 0
-	tailOK  bool // tail calls are allowed (no defer in this function)
-	discard bool // the function's value is discarded (main returning Unit)
+	selfTCO bool     // self tail calls become JUMP 0
+	tailOK  bool     // tail calls are allowed (no defer in this function)
+	retMode tailMode // how the body returns: valueTail, or unitTail for a Unit function
 	inDefer bool
 	// top is the name of the top-level function this one is nested in
 	// (its own name for a top-level function); lambdas and defer bodies
@@ -96,11 +114,17 @@ func (c *compiler) compileFunc(p pending) error {
 	}
 	fs.tailOK = !hasDefer
 	fs.selfTCO = !hasDefer
-	isEntry := !p.u.prelude && p.idx == c.prog.Entry
-	if isEntry && p.decl.Name == "main" && isUnitType(p.decl.Ret) {
-		// A Unit main discards the value of its last expression (it may
-		// be an Int, which must not become the exit status).
-		fs.discard = true
+	fs.retMode = valueTail
+	isMain := p.idx == c.prog.Entry && p.decl.Name == "main"
+	if !p.u.prelude && isUnitType(p.decl.Ret) && (p.decl.Ret != nil || isMain) {
+		// A function declared Unit (and a main without a return type)
+		// discards the value of its last expression: the checker accepts
+		// `fn f() -> (): compute()` with an Int compute, and main's Int
+		// must not become the exit status. Its tail calls of Unit type
+		// stay tail calls. Without an annotation, a private function's
+		// return type is its body's (LANGUAGE.md §2.1), so its value is
+		// returned as is.
+		fs.retMode = unitTail
 	}
 	fs.setLine(p.decl.S.Start)
 	if err := fs.bindParams(p.decl.Params); err != nil {
@@ -153,16 +177,7 @@ func (fs *fnState) bindParams(params []*ast.Param) error {
 
 // compileBody compiles a function body in return mode.
 func (fs *fnState) compileBody(body ast.Expr) error {
-	if fs.discard {
-		if err := fs.expr(body); err != nil {
-			return err
-		}
-		fs.emit(bytecode.POP, 0, 0)
-		fs.emit(bytecode.UNIT, 0, 0)
-		fs.emit(bytecode.RETURN, 0, 0)
-		return nil
-	}
-	return fs.returnExpr(body)
+	return fs.tailExpr(body, fs.retMode)
 }
 
 // finish records the frame sizes.
@@ -330,7 +345,8 @@ func (fs *fnState) lambda(name string, params []*ast.Param, body ast.Expr, flags
 		fn.Flags |= bytecode.FlagHasDefer
 	}
 	ls.tailOK = !hasDefer
-	ls.selfTCO = false // lambdas have no name to call themselves by
+	ls.selfTCO = false     // lambdas have no name to call themselves by
+	ls.retMode = valueTail // a lambda's type is its body's
 	ls.setLine(at.Start)
 	if err := ls.bindParams(params); err != nil {
 		return err

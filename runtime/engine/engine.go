@@ -25,6 +25,10 @@
 // two as --max-processes and --memory-budget; the benchmarks raise all
 // three.
 //
+// Go runtime: unless Options.KeepGoSettings, Run sets GOMAXPROCS to the
+// scheduler count and the GC target to 400% for the run (internal/gotune;
+// the GOMAXPROCS and GOGC environment variables win).
+//
 // Cancellation: when ctx is cancelled the schedulers stop at their next
 // safe point (parked schedulers are woken), the cleanup (defer) of the
 // root and of every live process runs, and Run returns 130.
@@ -45,6 +49,7 @@ import (
 	"io"
 	"unicode/utf8"
 
+	"github.com/morrow-lang/morrow/internal/gotune"
 	"github.com/morrow-lang/morrow/runtime/bytecode"
 	"github.com/morrow-lang/morrow/runtime/proc"
 	"github.com/morrow-lang/morrow/runtime/sched"
@@ -80,6 +85,12 @@ type Options struct {
 	// 0 means the reference limit, Unlimited means no limit. The CLI keeps
 	// the reference limit; the benchmarks (skynet) raise it.
 	MaxQueued int64
+	// KeepGoSettings leaves GOMAXPROCS and the garbage collector's target
+	// as the embedding program has them. By default Run sets them for the
+	// run (internal/gotune: GOMAXPROCS to the schedulers, GC percent 400,
+	// each unless the GOMAXPROCS or GOGC environment variable is set) and
+	// restores them when the last overlapping run ends.
+	KeepGoSettings bool
 }
 
 // Resource governor defaults (the reference limits) and the "no limit"
@@ -129,6 +140,9 @@ func Run(ctx context.Context, p *bytecode.Program, opts Options) int {
 	if opts.Schedulers < 0 || opts.Schedulers > MaxSchedulers || opts.MemoryBudget < 0 {
 		fmt.Fprintf(stderr, "morrow: runtime error: %s\n", vm.NewFault(9).Msg)
 		return ExitFault
+	}
+	if !opts.KeepGoSettings {
+		defer gotune.Acquire(opts.Schedulers)()
 	}
 	img, err := vm.Load(p)
 	if err != nil {

@@ -8,10 +8,18 @@
 //
 // The Morrow side runs in this process (engine.Run, timed, minus an empty
 // program's run); the BEAM side runs `erl +S N:N` once per run and reads
-// the time the Erlang code measured itself. Each figure is the best of
-// -runs runs. Progress goes to stderr, the table to stdout. The exit
+// the time the Erlang code measured itself. The two sides of a row
+// alternate (Morrow, BEAM, Morrow, BEAM, ...) for -runs runs each; each
+// figure is the median of its runs, printed with their range, and the
+// ratio is the median of the run-by-run ratios. The output records the
+// load average at the start and at the end, and every run's figure after
+// the table. Progress goes to stderr, the table to stdout. The exit
 // status is 1 when a figure could not be measured (a wrong check value, a
 // fault, a timeout), 0 otherwise; missed targets do not fail the command.
+//
+// Like the morrow binary, benchtable sets the Go runtime as Morrow does
+// (internal/gotune: GC percent 400 unless GOGC is set; engine.Run sets
+// GOMAXPROCS to the schedulers of each run).
 package main
 
 import (
@@ -23,15 +31,19 @@ import (
 	"time"
 
 	"github.com/morrow-lang/morrow/bench"
+	"github.com/morrow-lang/morrow/internal/gotune"
 )
 
-func main() { os.Exit(run()) }
+func main() {
+	gotune.SetGC()
+	os.Exit(run())
+}
 
 func run() int {
 	var (
 		only     = flag.String("only", "", "comma-separated workloads (default: all): "+names())
 		sched    = flag.String("schedulers", "1,2", "comma-separated scheduler counts")
-		runs     = flag.Int("runs", 3, "runs per figure; the best one is reported")
+		runs     = flag.Int("runs", 5, "runs per figure, alternating Morrow and BEAM; the median is reported")
 		quick    = flag.Bool("quick", false, "use small sizes (a smoke test, not a measurement)")
 		sizes    = flag.String("size", "", "size overrides, e.g. ring=100000,fib=25")
 		steal    = flag.Bool("steal", true, "Morrow work stealing at more than one scheduler (BEAM always steals)")
@@ -83,14 +95,23 @@ func run() int {
 		o.Erlang = e
 	}
 	env := bench.Environment(o.Erlang)
+	loadStart := bench.LoadAverage()
 	rows, err := bench.Measure(o)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "benchtable: %v\n", err)
 		return 2
 	}
+	loadEnd := bench.LoadAverage()
 	fmt.Printf("Morrow vs BEAM: %s\n", env)
-	fmt.Printf("best of %d run(s); Morrow work stealing %v; ratio: Morrow/BEAM for rates and memory, BEAM/Morrow for times\n\n", o.Runs, *steal)
+	fmt.Printf("load average (1, 5, 15 min): %s at start, %s at end\n", loadStart, loadEnd)
+	fmt.Printf("median of %d run(s) per figure, Morrow and BEAM alternating, range of the runs in parentheses;\n"+
+		"Morrow work stealing %v; ratio: Morrow/BEAM for rates and memory, BEAM/Morrow for times,\n"+
+		"the median of the run-by-run ratios\n\n", o.Runs, *steal)
 	bench.WriteTable(os.Stdout, rows, *markdown)
+	fmt.Println()
+	fmt.Println("every run, in the order run:")
+	fmt.Println()
+	bench.WriteRuns(os.Stdout, rows, *markdown)
 	failed := false
 	for _, r := range rows {
 		if r.Morrow.Err != nil || (o.Erlang != nil && r.Beam.Err != nil && r.Workload.Kind != bench.CompileRate) {
