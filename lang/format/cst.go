@@ -104,11 +104,11 @@ type namedType struct {
 type patKind int
 
 const (
-	patLit    patKind = iota // one token: Int, Float, String, true, false
-	patNeg                   // '-' Int|Float
-	patTuple                 // ( … )
-	patList                  // [ … ]
-	patName                  // a.b.C with optional ( args )
+	patLit   patKind = iota // one token: Int, Float, String, true, false
+	patNeg                  // '-' Int|Float
+	patTuple                // ( … )
+	patList                 // [ … ]
+	patName                 // a.b.C with optional ( args )
 )
 
 type pattern struct {
@@ -270,10 +270,10 @@ type withStep struct {
 type armKind int
 
 const (
-	armPattern armKind = iota // PAT [: T] [if G] -> body
-	armCond                   // COND -> body (condition match)
-	armAfter                  // after X -> body (receive)
-	armPatAfter               // PAT after X -> body (receive)
+	armPattern  armKind = iota // PAT [: T] [if G] -> body
+	armCond                    // COND -> body (condition match)
+	armAfter                   // after X -> body (receive)
+	armPatAfter                // PAT after X -> body (receive)
 )
 
 type arm struct {

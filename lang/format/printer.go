@@ -41,9 +41,9 @@ type pstate struct {
 // bug cannot silently drop or invent code) and places every comment of
 // the source as it passes the comment's position.
 type printer struct {
-	L    *lexed
-	out  []byte
-	s    pstate
+	L       *lexed
+	out     []byte
+	s       pstate
 	flat    int // >0 inside a one-line attempt
 	noWidth int // >0 while a one-line print may exceed the width
 }

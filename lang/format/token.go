@@ -50,15 +50,15 @@ type realTok struct {
 // an `@doc`/`@moduledoc` attribute. Text is the source text with trailing
 // blanks removed from each of its lines.
 type comment struct {
-	text               string
-	off, end           int
-	line, endLine      int
-	kind               commentKind
-	col                int // visual indentation of the line it starts (own-line comments)
-	lineComment        bool
-	prevTok, nextTok   int // real token indexes around it (-1 / len at the ends)
-	blankBefore        bool
-	blankAfter         bool
+	text                string
+	off, end            int
+	line, endLine       int
+	kind                commentKind
+	col                 int // visual indentation of the line it starts (own-line comments)
+	lineComment         bool
+	prevTok, nextTok    int // real token indexes around it (-1 / len at the ends)
+	blankBefore         bool
+	blankAfter          bool
 	followsPrevDirectly bool
 }
 
