@@ -1,6 +1,9 @@
 package format
 
-import "strings"
+import (
+	"sort"
+	"strings"
+)
 
 // The layout rules, one function per construct. Each function emits the
 // construct's tokens through the printer; trail is the width that must
@@ -446,6 +449,7 @@ func (p *printer) groupBroken(open, close string, n int, elem func(i, trail int)
 
 // block prints an indented block under the current line.
 func (p *printer) block(b *block) {
+	defer p.enterBlock()()
 	hdr := p.curIndent()
 	ind := hdr + indentWidth
 	col := p.L.toks[b.stmts[0].lo].lineIndentCols
@@ -461,9 +465,43 @@ func (p *printer) block(b *block) {
 	p.nl(hdr, nlPlain)
 }
 
+// enterBlock records that a block starts (for commaEndsBlock) and
+// returns the function that ends it.
+func (p *printer) enterBlock() func() {
+	saved, savedEmb := p.s.blockDepth, p.s.embedded
+	p.s.blockDepth, p.s.embedded = p.s.depth, p.s.depth > 0
+	return func() { p.s.blockDepth, p.s.embedded = saved, savedEmb }
+}
+
+// commaEndsBlock reports whether a comma written here would end the
+// current block: in a block inside brackets (an embedded suite), a comma
+// outside any bracket of its own closes the block. Inline arms there
+// must become a block of arms.
+func (p *printer) commaEndsBlock() bool {
+	return p.s.embedded && p.s.depth == p.s.blockDepth
+}
+
+// commentBreaksBody reports whether a comment that must end its line
+// comes between a ':' or '->' and the inline body after it. The body is
+// then printed as a block: continuing it on a deeper line would make it
+// one anyway (the layout rules), and on a shallower line it would look
+// like it belongs to an outer block.
+func (p *printer) commentBreaksBody() bool {
+	if len(p.s.pending) > 0 && p.pendingNeedsBreak() {
+		return true
+	}
+	for i := p.s.ci; i < len(p.L.comments) && p.L.comments[i].nextTok == p.s.cur; i++ {
+		if p.L.comments[i].kind == ownLine {
+			return true
+		}
+	}
+	return false
+}
+
 // blockOf prints one expression as an indented block: an inline body
 // expanded because it does not fit.
 func (p *printer) blockOf(x *expr) {
+	defer p.enterBlock()()
 	hdr := p.curIndent()
 	p.nl(hdr+indentWidth, nlPlain)
 	p.expr(x, 0, true)
@@ -479,6 +517,10 @@ func (p *printer) inlineBody(b *body, trail int, expand bool) {
 		p.block(b.block)
 		return
 	}
+	if p.commentBreaksBody() {
+		p.blockOf(b.x)
+		return
+	}
 	if !expand {
 		p.sp()
 		p.expr(b.x, trail, false)
@@ -490,7 +532,7 @@ func (p *printer) inlineBody(b *body, trail int, expand bool) {
 	}) {
 		return
 	}
-	if hasBlock(b.x) {
+	if p.hasBlock(b.x) {
 		st := p.save()
 		start := len(p.out)
 		p.sp()
@@ -660,7 +702,7 @@ func (p *printer) callArgs(args []*arg, trail int) {
 		p.groupFlatLong("(", ")", n, elem)
 		return
 	}
-	if n > 0 && hugs(args[n-1].value) {
+	if n > 0 && p.hugs(args[n-1].value) {
 		last := args[n-1]
 		hdr := p.curIndent()
 		st := p.save()
@@ -739,18 +781,36 @@ func breakable(e *expr) bool {
 
 // hugs reports whether an argument can hug the call's parentheses: a
 // lambda, match, receive or if whose body is a block.
-func hugs(e *expr) bool {
+func (p *printer) hugs(e *expr) bool {
 	switch x := bare(e).(type) {
 	case *parenP:
-		return x.arrow && x.body.block != nil
+		return x.arrow && p.blockBody(x.body)
 	case *fnLamP:
-		return x.body.block != nil
+		return p.blockBody(x.body)
 	case *matchP:
 		return x.block
 	case *recvP:
 		return x.block
 	case *ifP:
-		return x.then.block != nil
+		return p.blockBody(x.then)
+	}
+	return false
+}
+
+// blockBody reports whether a body prints as a block: it is one, or a
+// comment that ends its line comes before its inline expression (see
+// commentBreaksBody).
+func (p *printer) blockBody(b *body) bool {
+	if b.block != nil {
+		return true
+	}
+	k := b.x.lo
+	C := p.L.comments
+	for i := sort.Search(len(C), func(i int) bool { return C[i].nextTok >= k }); i < len(C) && C[i].nextTok == k; i++ {
+		c := &C[i]
+		if c.kind == ownLine || c.kind == trailing && (c.lineComment || strings.Contains(c.text, "\n")) {
+			return true
+		}
 	}
 	return false
 }
@@ -781,9 +841,9 @@ func (p *printer) hugHead(x primary) {
 func (p *printer) hugTail(x primary) {
 	switch x := x.(type) {
 	case *parenP:
-		p.block(x.body.block)
+		p.lambdaBody(x.body, 0)
 	case *fnLamP:
-		p.block(x.body.block)
+		p.lambdaBody(x.body, 0)
 	case *matchP:
 		p.armBlock(x.arms, false)
 	case *recvP:
@@ -864,6 +924,10 @@ func (p *printer) lambdaParams(x *parenP) {
 func (p *printer) lambdaBody(b *body, trail int) {
 	if b.block != nil {
 		p.block(b.block)
+		return
+	}
+	if p.commentBreaksBody() {
+		p.blockOf(b.x)
 		return
 	}
 	p.sp()
@@ -1022,10 +1086,11 @@ func (p *printer) ifInline(x *ifP, trail int) bool {
 // into blocks.
 func (p *printer) ifTail(x *ifP, trail int, expand bool) {
 	hdr := p.curIndent()
+	thenBlock := x.then.block != nil || expand || p.commentBreaksBody()
 	switch {
 	case x.then.block != nil:
 		p.block(x.then.block)
-	case expand:
+	case thenBlock:
 		p.blockOf(x.then.x)
 	default:
 		p.sp()
@@ -1034,7 +1099,7 @@ func (p *printer) ifTail(x *ifP, trail int, expand bool) {
 	if x.els == nil {
 		return
 	}
-	if x.then.block != nil || expand || x.elseOwnLn {
+	if thenBlock || x.elseOwnLn {
 		p.nl(hdr, nlPlain)
 	} else {
 		p.sp()
@@ -1044,6 +1109,8 @@ func (p *printer) ifTail(x *ifP, trail int, expand bool) {
 	switch {
 	case x.els.block != nil:
 		p.block(x.els.block)
+	case p.commentBreaksBody():
+		p.blockOf(x.els.x)
 	case expand:
 		if inner, ok := bare(x.els.x).(*ifP); ok {
 			p.sp()
@@ -1073,8 +1140,8 @@ func (p *printer) matchHead(x *matchP) {
 // inline arms on the line when they fit, else (at the head of a
 // statement) as a block.
 func (p *printer) arms(arms []*arm, block bool, trail int, stmt bool, hdr int) {
-	if block {
-		p.armBlock(arms, false)
+	if block || p.commaEndsBlock() {
+		p.armBlock(arms, !block)
 		return
 	}
 	if !stmt {
@@ -1105,6 +1172,7 @@ func (p *printer) inlineArms(arms []*arm, trail int) {
 // armBlock prints arms one per line; fromInline drops the commas of arms
 // that were written inline.
 func (p *printer) armBlock(arms []*arm, fromInline bool) {
+	defer p.enterBlock()()
 	hdr := p.curIndent()
 	ind := hdr + indentWidth
 	col := p.L.toks[arms[0].lo].lineIndentCols
@@ -1203,8 +1271,8 @@ func (p *printer) with(w *withP) {
 	if w.elseColon {
 		p.tok(":")
 	}
-	if w.elseBlock {
-		p.armBlock(w.els, false)
+	if w.elseBlock || p.commaEndsBlock() {
+		p.armBlock(w.els, !w.elseBlock)
 		return
 	}
 	p.inlineArms(w.els, 0)
@@ -1219,10 +1287,10 @@ func (p *printer) withStep(s *withStep) {
 }
 
 // hasBlock reports whether an expression contains an indented block.
-func hasBlock(e *expr) bool {
+func (p *printer) hasBlock(e *expr) bool {
 	found := false
 	walkExpr(e, func(b *body) {
-		if b.block != nil {
+		if p.blockBody(b) {
 			found = true
 		}
 	}, func(block bool) {

@@ -34,6 +34,9 @@ type pstate struct {
 	pending         []int // trailing comments waiting for the end of the line
 	lastSrcLine     int   // source line where the last emitted item ended
 	lineEndsComment bool  // the current output line ends with a comment
+	depth           int   // brackets open at this point of the output
+	blockDepth      int   // depth where the innermost block started
+	embedded        bool  // the innermost block is inside brackets
 }
 
 // printer writes the formatted file. It emits the source's real tokens in
@@ -169,6 +172,9 @@ func (p *printer) flushNL(nextLine int) {
 		panic(abortFlat{})
 	}
 	p.writePending()
+	for len(p.out) > 0 && p.out[len(p.out)-1] == ' ' {
+		p.out = p.out[:len(p.out)-1]
+	}
 	blank := p.s.nlKind == nlBlank || (p.s.nlKind == nlItem && p.L.blankBetween(p.s.lastSrcLine, nextLine))
 	if len(p.out) > 0 {
 		p.out = append(p.out, '\n')
@@ -341,6 +347,12 @@ func (p *printer) emit(want string, drop bool) {
 			if p.s.nlPending {
 				p.flushNL(c.line)
 			}
+			if p.s.lineStart {
+				// A comment before the first token of a line would move
+				// the token's column, which the layout rules measure.
+				p.ownComment(c)
+				break
+			}
 			p.inlineComment(c, t.val)
 		default:
 			p.s.pending = append(p.s.pending, p.s.ci)
@@ -353,6 +365,14 @@ func (p *printer) emit(want string, drop bool) {
 	if !drop {
 		p.raw(t.val)
 		p.s.lineEndsComment = false
+		if t.kind != kString {
+			switch t.val {
+			case "(", "[", "{", "%{":
+				p.s.depth++
+			case ")", "]", "}":
+				p.s.depth--
+			}
+		}
 	}
 	p.s.cur++
 	if t.endLine > p.s.lastSrcLine {
