@@ -399,8 +399,8 @@ func (s *lspServer) request(method string, params json.RawMessage) (any, *rpcErr
 		s.initialized = true
 		return map[string]any{
 			"capabilities": map[string]any{
-				"positionEncoding": "utf-16",
-				"textDocumentSync": map[string]any{"openClose": true, "change": 2},
+				"positionEncoding":           "utf-16",
+				"textDocumentSync":           map[string]any{"openClose": true, "change": 2},
 				"documentFormattingProvider": true,
 			},
 			"serverInfo": map[string]any{"name": "morrowc", "version": "0.1.0"},
