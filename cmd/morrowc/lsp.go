@@ -399,9 +399,10 @@ func (s *lspServer) request(method string, params json.RawMessage) (any, *rpcErr
 		s.initialized = true
 		return map[string]any{
 			"capabilities": map[string]any{
-				"positionEncoding":           "utf-16",
-				"textDocumentSync":           map[string]any{"openClose": true, "change": 2},
-				"documentFormattingProvider": true,
+				"positionEncoding": "utf-16",
+				"textDocumentSync": map[string]any{"openClose": true, "change": 2},
+
+				"documentFormattingProvider": true, // morrowc fmt, fmt.go
 			},
 			"serverInfo": map[string]any{"name": "morrowc", "version": "0.1.0"},
 		}, nil
