@@ -76,11 +76,11 @@ func Format(src []byte, filename string) ([]byte, diag.List, error) {
 	if dl.HasErrors() {
 		return nil, dl, nil
 	}
-	out, err := layout(filename, src)
+	out, lx, err := layout(filename, src)
 	if err != nil {
 		return nil, dl, &InternalError{File: filename, Msg: err.Error()}
 	}
-	if err := verify(filename, src, tree, out); err != nil {
+	if err := verify(filename, lx, tree, out); err != nil {
 		return nil, dl, &InternalError{File: filename, Msg: err.Error()}
 	}
 	return out, dl, nil
@@ -98,7 +98,7 @@ func firstInvalidUTF8(b []byte) int {
 }
 
 // layout formats a file that parses, without checking the result.
-func layout(filename string, src []byte) (out []byte, err error) {
+func layout(filename string, src []byte) (out []byte, L *lexed, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			switch r := r.(type) {
@@ -113,29 +113,30 @@ func layout(filename string, src []byte) (out []byte, err error) {
 			}
 		}
 	}()
-	L, err := lex(filename, src)
+	L, err = lex(filename, src)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	decls, err := parseFile(L)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	p := &printer{L: L}
 	p.s.lineStart = true
 	p.file(decls)
 	if p.s.cur != len(L.toks) {
-		return nil, fmt.Errorf("printed %d of %d tokens", p.s.cur, len(L.toks))
+		return nil, nil, fmt.Errorf("printed %d of %d tokens", p.s.cur, len(L.toks))
 	}
 	if p.s.ci != len(L.comments) {
-		return nil, fmt.Errorf("placed %d of %d comments", p.s.ci, len(L.comments))
+		return nil, nil, fmt.Errorf("placed %d of %d comments", p.s.ci, len(L.comments))
 	}
-	return p.out, nil
+	return p.out, L, nil
 }
 
-// verify checks a formatted file against its source: it parses to the
-// same tree, keeps every comment in order, and is a fixed point.
-func verify(filename string, src []byte, tree *ast.File, out []byte) error {
+// verify checks a formatted file against its source (lexed as in): it
+// parses to the same tree, keeps every comment in order, and is a fixed
+// point.
+func verify(filename string, in *lexed, tree *ast.File, out []byte) error {
 	f2 := source.NewFile(filename, out)
 	tree2, dl := parser.Parse(f2)
 	if dl.HasErrors() {
@@ -144,25 +145,25 @@ func verify(filename string, src []byte, tree *ast.File, out []byte) error {
 	if d := diffTrees(tree, tree2); d != "" {
 		return fmt.Errorf("the formatted text parses to a different tree: %s", d)
 	}
-	a, err := Comments(src)
-	if err != nil {
-		return err
-	}
-	b, err := Comments(out)
-	if err != nil {
-		return err
-	}
-	if d := diffStrings(a, b); d != "" {
-		return fmt.Errorf("the comments changed: %s", d)
-	}
-	again, err := layout(filename, out)
+	again, lx, err := layout(filename, out)
 	if err != nil {
 		return fmt.Errorf("formatting the result again failed: %v", err)
+	}
+	if d := diffStrings(commentTexts(in), commentTexts(lx)); d != "" {
+		return fmt.Errorf("the comments changed: %s", d)
 	}
 	if string(again) != string(out) {
 		return fmt.Errorf("formatting is not idempotent: the result formats differently (first difference at line %d)", firstDiffLine(out, again))
 	}
 	return nil
+}
+
+func commentTexts(L *lexed) []string {
+	out := make([]string, len(L.comments))
+	for i, c := range L.comments {
+		out[i] = c.text
+	}
+	return out
 }
 
 // Comments returns the text of every comment and documentation attribute
@@ -173,11 +174,7 @@ func Comments(src []byte) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]string, len(L.comments))
-	for i, c := range L.comments {
-		out[i] = c.text
-	}
-	return out, nil
+	return commentTexts(L), nil
 }
 
 func diffStrings(a, b []string) string {

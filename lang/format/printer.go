@@ -1,6 +1,7 @@
 package format
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -129,9 +130,9 @@ func (p *printer) measure(f func()) (w int) {
 // firstLineFits reports whether the output line that contains offset
 // start (in p.out) ends within the limit.
 func (p *printer) firstLineFits(start int) bool {
-	ls := strings.LastIndexByte(string(p.out[:start]), '\n') + 1
+	ls := bytes.LastIndexByte(p.out[:start], '\n') + 1
 	le := len(p.out)
-	if i := strings.IndexByte(string(p.out[start:]), '\n'); i >= 0 {
+	if i := bytes.IndexByte(p.out[start:], '\n'); i >= 0 {
 		le = start + i
 	}
 	return utf8.RuneCount(p.out[ls:le]) <= maxWidth
