@@ -17,8 +17,9 @@ type gen struct {
 	data   []byte
 	i      int
 	b      strings.Builder
-	indent int // indentation of the current physical line
-	depth  int
+	indent   int // indentation of the current physical line
+	depth    int
+	brackets int // open brackets: a with chain's commas need none
 }
 
 func (g *gen) n(k int) int {
@@ -153,7 +154,7 @@ func (g *gen) block() {
 func (g *gen) stmt() {
 	g.depth++
 	defer func() { g.depth-- }()
-	switch g.n(12) {
+	switch g.n(20) {
 	case 0:
 		g.w("let " + g.lower() + " = ")
 		g.expr()
@@ -215,6 +216,74 @@ func (g *gen) stmt() {
 		g.leaf()
 		g.w(" else: ")
 		g.expr()
+	case 9:
+		// the two-line inline if, maybe with a comment before else
+		g.w("if ")
+		g.expr()
+		g.w(": ")
+		g.expr()
+		if g.n(3) == 0 {
+			g.newline(g.indent + g.n(6))
+			g.w("# before else")
+		}
+		g.newline(g.indent)
+		g.w("else: ")
+		g.expr()
+	case 10:
+		g.w("match:")
+		hdr := g.indent
+		g.newline(hdr + 4)
+		g.expr()
+		g.w(" -> ")
+		g.leaf()
+		g.newline(hdr + 4)
+		g.w("_ -> ")
+		g.expr()
+		g.indent = hdr
+	case 11:
+		g.w("receive_event:")
+		hdr := g.indent
+		g.newline(hdr + 4)
+		g.w("Process.Down(r, _, reason) if r == " + g.lower() + " -> ")
+		g.expr()
+		g.newline(hdr + 4)
+		g.w("after 100 ->")
+		g.body()
+		g.indent = hdr
+	case 12:
+		g.call()
+		g.w(" if ")
+		g.expr()
+	case 13:
+		g.w("return ")
+		g.expr()
+	case 14:
+		if g.brackets > 0 {
+			g.call()
+			break
+		}
+		g.w("let r = with")
+		hdr := g.indent
+		g.newline(hdr + 4)
+		g.w("a <- ")
+		g.call()
+		g.w(",")
+		g.newline(hdr + 4)
+		g.w("b <- ")
+		g.call()
+		g.newline(hdr)
+		g.w("do")
+		g.block()
+		if g.n(2) == 0 {
+			g.newline(hdr)
+			g.w("else")
+			g.newline(hdr + 4)
+			g.w("Err(e) -> ")
+			g.expr()
+			g.indent = hdr
+		}
+	case 15:
+		g.w("let s = \"\"\"\n  raw   \ntext {" + g.lower() + "}\"\"\"")
 	default:
 		g.call()
 	}
@@ -288,8 +357,15 @@ func (g *gen) call() {
 	g.args(")")
 }
 
+func (g *gen) open(s string) {
+	g.w(s)
+	g.brackets++
+}
+
 // args writes the elements of a bracketed list and its closer.
 func (g *gen) args(closer string) {
+	g.brackets++
+	defer func() { g.brackets-- }()
 	n := g.n(5)
 	for k := 0; k < n; k++ {
 		if k > 0 {
@@ -325,7 +401,7 @@ func (g *gen) expr() {
 		g.leaf()
 		return
 	}
-	switch g.n(12) {
+	switch g.n(20) {
 	case 0, 1:
 		g.call()
 	case 2:
@@ -362,6 +438,45 @@ func (g *gen) expr() {
 	case 9:
 		g.call()
 		g.w([]string{".field", "?", "[0]"}[g.n(3)])
+	case 10:
+		g.w([]string{"-", "not ", "~~~"}[g.n(3)])
+		g.leaf()
+	case 11:
+		g.w("fn(" + g.lower() + ") -> ")
+		g.expr()
+	case 12:
+		g.w(g.name() + "(" + g.lower() + ": ")
+		g.expr()
+		g.w(", other: ")
+		g.leaf()
+		g.w(")")
+	case 13:
+		g.w("match ")
+		g.leaf()
+		g.w(": 1 -> ")
+		g.leaf()
+		g.w(", _ -> ")
+		g.leaf()
+	case 14:
+		// a lambda with a block body that is not the last element
+		g.w("[(" + g.lower() + ") ->")
+		g.brackets++
+		g.block()
+		g.brackets--
+		if g.n(2) == 0 {
+			g.newline(g.indent)
+		}
+		g.w(", ")
+		g.leaf()
+		g.w("]")
+	case 15:
+		g.w("(" + g.lower() + ") ->")
+		g.gap()
+		g.expr()
+	case 16:
+		// never first on a line: the parser measures such a line as not
+		// indented (see blockOf)
+		g.w(g.lower() + " + \"\"\"multi\n  line {" + g.lower() + "}\"\"\"")
 	default:
 		g.leaf()
 	}
@@ -370,7 +485,17 @@ func (g *gen) expr() {
 // generate turns fuzz input into a program.
 func generate(data []byte) string {
 	g := &gen{data: data}
-	return g.program()
+	src := g.program()
+	if len(data) > 0 && data[0]%16 == 0 {
+		// indent with tabs instead (only at line starts)
+		lines := strings.Split(src, "\n")
+		for i, l := range lines {
+			t := strings.TrimLeft(l, " ")
+			lines[i] = strings.Repeat("\t", (len(l)-len(t))/2) + t
+		}
+		src = strings.Join(lines, "\n")
+	}
+	return src
 }
 
 // FuzzGenerated formats programs written by gen and checks every
@@ -388,7 +513,7 @@ func FuzzGenerated(f *testing.F) {
 }
 
 // TestGeneratedPrograms runs a fixed sample of generated programs, so the
-// plain test run covers the generator; most of them must parse (or the
+// plain test run covers the generator; most of them must parse, 3 in 5 at least (or the
 // generator has rotted and the fuzz target tests nothing).
 func TestGeneratedPrograms(t *testing.T) {
 	r := rand.New(rand.NewSource(7))
@@ -409,7 +534,7 @@ func TestGeneratedPrograms(t *testing.T) {
 		}
 	}
 	t.Logf("%d of %d generated programs parsed and kept every guarantee", parsed, total)
-	if parsed < total*3/4 {
+	if parsed < total*3/5 {
 		t.Errorf("only %d of %d generated programs parse", parsed, total)
 	}
 }

@@ -1,9 +1,6 @@
 package format
 
-import (
-	"sort"
-	"strings"
-)
+import "strings"
 
 // The layout rules, one function per construct. Each function emits the
 // construct's tokens through the printer; trail is the width that must
@@ -482,11 +479,14 @@ func (p *printer) commaEndsBlock() bool {
 }
 
 // commentBreaksBody reports whether a comment that must end its line
-// comes between a ':' or '->' and the inline body after it. The body is
-// then printed as a block: continuing it on a deeper line would make it
-// one anyway (the layout rules), and on a shallower line it would look
-// like it belongs to an outer block.
+// comes between a ':' or '->' and the inline body after it, at the level
+// of a block (inside brackets a body may continue on the next line; see
+// forceBreak). The body is then printed as a block: continuing it on a
+// deeper line would make it one anyway (the layout rules).
 func (p *printer) commentBreaksBody() bool {
+	if p.s.depth > p.s.blockDepth {
+		return false
+	}
 	if len(p.s.pending) > 0 && p.pendingNeedsBreak() {
 		return true
 	}
@@ -501,6 +501,13 @@ func (p *printer) commentBreaksBody() bool {
 // blockOf prints one expression as an indented block: an inline body
 // expanded because it does not fit.
 func (p *printer) blockOf(x *expr) {
+	if p.L.toks[x.lo].multiLine {
+		// The parser measures a line that starts with a string spanning
+		// lines as not indented at all, so such a body stays inline.
+		p.sp()
+		p.expr(x, 0, false)
+		return
+	}
 	defer p.enterBlock()()
 	hdr := p.curIndent()
 	p.nl(hdr+indentWidth, nlPlain)
@@ -797,23 +804,8 @@ func (p *printer) hugs(e *expr) bool {
 	return false
 }
 
-// blockBody reports whether a body prints as a block: it is one, or a
-// comment that ends its line comes before its inline expression (see
-// commentBreaksBody).
-func (p *printer) blockBody(b *body) bool {
-	if b.block != nil {
-		return true
-	}
-	k := b.x.lo
-	C := p.L.comments
-	for i := sort.Search(len(C), func(i int) bool { return C[i].nextTok >= k }); i < len(C) && C[i].nextTok == k; i++ {
-		c := &C[i]
-		if c.kind == ownLine || c.kind == trailing && (c.lineComment || strings.Contains(c.text, "\n")) {
-			return true
-		}
-	}
-	return false
-}
+// blockBody reports whether a body is a block.
+func (p *printer) blockBody(b *body) bool { return b.block != nil }
 
 // hugHead prints the part of a hugging argument before its block.
 func (p *printer) hugHead(x primary) {

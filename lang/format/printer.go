@@ -224,6 +224,12 @@ func (p *printer) sp() {
 }
 
 func (p *printer) writePending() {
+	if len(p.s.pending) > 0 && !p.s.lineStart {
+		for len(p.out) > 0 && p.out[len(p.out)-1] == ' ' {
+			p.out = p.out[:len(p.out)-1]
+			p.s.col--
+		}
+	}
 	for _, ci := range p.s.pending {
 		c := &p.L.comments[ci]
 		p.raw("  " + c.text)
@@ -249,8 +255,20 @@ func (p *printer) pendingNeedsBreak() bool {
 
 // forceBreak starts a continuation line where the output would otherwise
 // join what the source separated by a comment.
+//
+// The continuation is indented one step, except after a token that can
+// open a block (`->`, `:`, `else`, `do`, `with`): a deeper line there would
+// start one, so the code continues at the line's own indentation, which
+// inside brackets the layout rules ignore.
 func (p *printer) forceBreak(nextLine int) {
-	p.nl(p.s.lineIndent+indentWidth, nlPlain)
+	ind := p.s.lineIndent + indentWidth
+	if p.s.cur > 0 {
+		switch p.L.toks[p.s.cur-1].val {
+		case "->", ":", "else", "do", "with":
+			ind = p.s.lineIndent
+		}
+	}
+	p.nl(ind, nlPlain)
 	p.flushNL(nextLine)
 }
 
