@@ -14,9 +14,9 @@ import (
 // land on both sides of the width limit). The fuzz input drives every
 // choice, so the fuzzer explores the program space, not the byte space.
 type gen struct {
-	data   []byte
-	i      int
-	b      strings.Builder
+	data     []byte
+	i        int
+	b        strings.Builder
 	indent   int // indentation of the current physical line
 	depth    int
 	brackets int // open brackets: a with chain's commas need none
