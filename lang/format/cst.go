@@ -419,6 +419,12 @@ func (p *cstParser) decl() decl {
 	if (k.kind == kKeyword || k.kind == kIdent) && unsupportedKinds[k.val] && (k.kind == kKeyword || k.val == "foreign") {
 		return p.rawDecl(lo)
 	}
+	if t.is("else") || t.is("do") || t.is("|>") {
+		// Lines before the first declaration that start with a word the
+		// layout joins to the previous line belong to no declaration, and
+		// the parser skips them: copy them.
+		return p.rawDecl(lo)
+	}
 	pub := false
 	if p.isKw("pub") {
 		p.next()
