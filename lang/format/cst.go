@@ -461,7 +461,7 @@ func (p *cstParser) rawDecl(lo int) decl {
 		case kDedent:
 			depth--
 		case kNewline:
-			if depth == 0 {
+			if depth == 0 && p.peekAt(1).kind != kIndent {
 				return &rawDecl{lo: lo, hi: p.lastReal()}
 			}
 		}

@@ -672,6 +672,9 @@ func (p *printer) postfix(pf *postfix, trail int, stmt bool) {
 		case sufCall:
 			p.callArgs(s.call, t)
 		case sufField:
+			if i == 0 && p.s.cur > 0 && p.L.toks[p.s.cur-1].kind == kInt {
+				p.raw(" ") // `0 .0`: written together they would be a Float
+			}
 			p.tok(".")
 			p.word()
 		case sufIndex:
