@@ -33,22 +33,26 @@
 //     comment forces the list around it to break.
 //  5. The result is checked before it is returned: it must parse to the
 //     same tree (modulo positions, and an inline body equals a block of
-//     that one expression), keep the same sequence of comments, and
-//     format to itself. A failure is an internal error and the caller
+//     that one expression), keep the same sequence of comments, format to
+//     itself, and, when the source compiles, compile to the same bytecode
+//     (modulo line tables). A failure is an internal error and the caller
 //     writes nothing.
 package format
 
 import (
 	"fmt"
 	"reflect"
+	"regexp"
 	"runtime/debug"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/morrow-lang/morrow/lang/ast"
+	"github.com/morrow-lang/morrow/lang/compiler"
 	"github.com/morrow-lang/morrow/lang/diag"
 	"github.com/morrow-lang/morrow/lang/parser"
 	"github.com/morrow-lang/morrow/lang/source"
+	"github.com/morrow-lang/morrow/runtime/bytecode"
 )
 
 // InternalError is a formatter bug: the file parsed, but the formatter
@@ -80,7 +84,7 @@ func Format(src []byte, filename string) ([]byte, diag.List, error) {
 	if err != nil {
 		return nil, dl, &InternalError{File: filename, Msg: err.Error()}
 	}
-	if err := verify(filename, lx, tree, out); err != nil {
+	if err := verify(filename, src, lx, tree, out); err != nil {
 		return nil, dl, &InternalError{File: filename, Msg: err.Error()}
 	}
 	return out, dl, nil
@@ -133,10 +137,10 @@ func layout(filename string, src []byte) (out []byte, L *lexed, err error) {
 	return p.out, L, nil
 }
 
-// verify checks a formatted file against its source (lexed as in): it
-// parses to the same tree, keeps every comment in order, and is a fixed
-// point.
-func verify(filename string, in *lexed, tree *ast.File, out []byte) error {
+// verify checks a formatted file against its source src (lexed as in):
+// it parses to the same tree, keeps every comment in order, is a fixed
+// point, and, when src compiles, compiles to the same bytecode.
+func verify(filename string, src []byte, in *lexed, tree *ast.File, out []byte) error {
 	f2 := source.NewFile(filename, out)
 	tree2, dl := parser.Parse(f2)
 	if dl.HasErrors() {
@@ -155,7 +159,49 @@ func verify(filename string, in *lexed, tree *ast.File, out []byte) error {
 	if string(again) != string(out) {
 		return fmt.Errorf("formatting is not idempotent: the result formats differently (first difference at line %d)", firstDiffLine(out, again))
 	}
+	return sameBytecode(filename, src, out)
+}
+
+// sameBytecode compiles src and, when it compiles cleanly, out, and
+// compares their disassembly without line information. A source that does
+// not compile (formatting needs only syntax) is not compared.
+func sameBytecode(filename string, src, out []byte) error {
+	p1, d1, err := compiler.Compile(filename, src)
+	if err != nil || d1.HasErrors() || p1 == nil {
+		return nil
+	}
+	p2, d2, err := compiler.Compile(filename, out)
+	if err != nil || d2.HasErrors() || p2 == nil {
+		return fmt.Errorf("the source compiles but the formatted text does not")
+	}
+	a, err := Disassembly(p1)
+	if err != nil {
+		return err
+	}
+	b, err := Disassembly(p2)
+	if err != nil {
+		return err
+	}
+	if a != b {
+		return fmt.Errorf("the formatted text compiles to different bytecode")
+	}
 	return nil
+}
+
+var lambdaLine = regexp.MustCompile(`@[0-9]+`)
+
+// Disassembly renders a program without line information, for comparing
+// the bytecode of a file before and after formatting: line tables and the
+// line numbers in lambda and defer names are dropped. It changes p.
+func Disassembly(p *bytecode.Program) (string, error) {
+	for _, f := range p.Functions {
+		f.Line = 0
+		f.Lines = nil
+		f.Name = lambdaLine.ReplaceAllString(f.Name, "@")
+	}
+	var b strings.Builder
+	err := bytecode.Disassemble(&b, p, nil)
+	return b.String(), err
 }
 
 func commentTexts(L *lexed) []string {

@@ -174,7 +174,7 @@ func TestVerifyRefusesBadOutput(t *testing.T) {
 		{"not a fixed point", "fn main():\n    # note\n    println( 1 + 2 )\n", "not idempotent"},
 	}
 	for _, c := range cases {
-		err := verify("v.mr", lx, tree, []byte(c.out))
+		err := verify("v.mr", src, lx, tree, []byte(c.out))
 		switch {
 		case c.want == "" && err != nil:
 			t.Errorf("%s: %v", c.name, err)
@@ -182,7 +182,7 @@ func TestVerifyRefusesBadOutput(t *testing.T) {
 			t.Errorf("%s: error %v, want one containing %q", c.name, err, c.want)
 		}
 	}
-	if err := verify("v.mr", lx, tree, []byte("fn main():\n    # note\n    println(1 + 2)\n")); err != nil {
+	if err := verify("v.mr", src, lx, tree, []byte("fn main():\n    # note\n    println(1 + 2)\n")); err != nil {
 		t.Errorf("the formatted text itself: %v", err)
 	}
 	e := &InternalError{File: "v.mr", Msg: "boom"}
@@ -218,4 +218,26 @@ func parseOK(t *testing.T, src []byte) *ast.File {
 		t.Fatal(dl)
 	}
 	return tree
+}
+
+func TestSameBytecode(t *testing.T) {
+	src := []byte("fn main():\n    let f = (x) -> x + 1\n    println(f(2))\n")
+	cases := []struct{ name, out, want string }{
+		{"same code, other lines", "fn main():\n\n    let f = (x) ->\n        x + 1\n\n    println(f(2))\n", ""},
+		{"other code", "fn main():\n    let f = (x) -> x + 2\n    println(f(2))\n", "different bytecode"},
+		{"does not compile", "fn main():\n    let f = (x) -> x + \"1\"\n    println(f(2))\n", "does not"},
+	}
+	for _, c := range cases {
+		err := sameBytecode("b.mr", src, []byte(c.out))
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: %v", c.name, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%s: error %v, want one containing %q", c.name, err, c.want)
+		}
+	}
+	// a source that does not type-check is formatted without the comparison
+	if err := sameBytecode("b.mr", []byte("fn main():\n    nope()\n"), []byte("fn main():\n    other()\n")); err != nil {
+		t.Errorf("source with type errors: %v", err)
+	}
 }

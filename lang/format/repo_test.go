@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -113,22 +112,13 @@ func inString(out []byte, i int) bool {
 	return false
 }
 
-var lambdaLine = regexp.MustCompile(`@[0-9]+`)
-
-// disasm renders a program without line information: line tables and
-// the line numbers in lambda and defer names are dropped.
 func disasm(t *testing.T, p *bytecode.Program) string {
 	t.Helper()
-	for _, f := range p.Functions {
-		f.Line = 0
-		f.Lines = nil
-		f.Name = lambdaLine.ReplaceAllString(f.Name, "@")
-	}
-	var b strings.Builder
-	if err := bytecode.Disassemble(&b, p, nil); err != nil {
+	s, err := Disassembly(p)
+	if err != nil {
 		t.Fatal(err)
 	}
-	return b.String()
+	return s
 }
 
 // TestRepositoryFiles formats every .mr file of the repository and checks
