@@ -66,8 +66,11 @@ func (g *gen) comment() string {
 // gap is what separates two tokens inside brackets: a space, a line break
 // (with an optional comment before it), or an inline block comment.
 func (g *gen) gap() {
-	switch g.n(8) {
+	switch g.n(9) {
 	case 0:
+		g.newline(g.indent + g.n(3)*2)
+	case 8:
+		g.w("\n")
 		g.newline(g.indent + g.n(3)*2)
 	case 1:
 		g.w(" # c" + fmt.Sprint(g.n(50)))
@@ -162,15 +165,21 @@ func (g *gen) stmt() {
 		g.w("if ")
 		g.expr()
 		g.w(":")
+		hdr := g.indent
 		g.body()
 		if g.n(2) == 0 {
-			if g.b.String()[g.b.Len()-1] != ':' && g.n(2) == 0 && !strings.HasSuffix(g.b.String(), "\n") {
-				g.newline(g.indent)
-			} else {
-				g.newline(g.indent)
+			if g.n(3) == 0 {
+				g.newline(hdr + g.n(9))
+				g.w("# before else")
 			}
+			g.newline(hdr)
 			g.w("else:")
-			g.body()
+			if g.n(4) == 0 {
+				g.w("  # after else")
+				g.block()
+			} else {
+				g.body()
+			}
 		}
 	case 2:
 		g.w("match ")
@@ -195,6 +204,10 @@ func (g *gen) stmt() {
 		g.leaf()
 		for k := g.n(3) + 1; k > 0; k-- {
 			if g.n(2) == 0 {
+				if g.n(3) == 0 {
+					g.newline(g.indent + g.n(9))
+					g.w("# before a pipe")
+				}
 				g.newline(g.indent + 4)
 				g.w("|> ")
 			} else {
