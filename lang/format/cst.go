@@ -211,7 +211,6 @@ type (
 		cond      *expr
 		then      *body
 		els       *body
-		elseTok   int
 		elseOwnLn bool // `else` started a line in the source
 	}
 	matchP struct {
@@ -229,13 +228,12 @@ type (
 	}
 	returnP struct{ x *expr }
 	braceP  struct {
-		first  *expr
-		upd    []*expr // record update values (each after `name:`)
-		mapV   *expr
-		more   [][2]*expr
-		isUpd  bool
-		isMap  bool
-		nTrail bool
+		first *expr
+		upd   []*expr // record update values (each after `name:`)
+		mapV  *expr
+		more  [][2]*expr
+		isUpd bool
+		isMap bool
 	}
 	forP struct {
 		pat  *pattern
@@ -1042,7 +1040,6 @@ func (p *cstParser) primary(noLam bool) primary {
 		x.then = p.bodyReq()
 		if p.isKw("else") {
 			et := p.next()
-			x.elseTok = et.ri
 			x.elseOwnLn = p.L.toks[et.ri].firstOnLine
 			p.expect(":")
 			x.els = p.bodyReq()

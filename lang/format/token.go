@@ -50,16 +50,14 @@ type realTok struct {
 // an `@doc`/`@moduledoc` attribute. Text is the source text with trailing
 // blanks removed from each of its lines.
 type comment struct {
-	text                string
-	off, end            int
-	line, endLine       int
-	kind                commentKind
-	col                 int // visual indentation of the line it starts (own-line comments)
-	lineComment         bool
-	prevTok, nextTok    int // real token indexes around it (-1 / len at the ends)
-	blankBefore         bool
-	blankAfter          bool
-	followsPrevDirectly bool
+	text             string
+	off, end         int
+	line, endLine    int
+	kind             commentKind
+	col              int // visual indentation of the line it starts (own-line comments)
+	lineComment      bool
+	prevTok, nextTok int // real token indexes around it (-1 / len at the ends)
+	blankAfter       bool
 }
 
 type commentKind int
@@ -218,15 +216,7 @@ func (L *lexed) scanTrivia() error {
 			c.kind = ownLine
 		}
 		c.col = L.indentCols(c.line)
-		// blank lines around it, measured to the nearest token or comment
-		before := prevLine
-		if ci > 0 && L.comments[ci-1].nextTok == c.nextTok {
-			before = L.comments[ci-1].endLine
-		}
-		if before > 0 {
-			c.blankBefore = L.blankBetween(before, c.line)
-			c.followsPrevDirectly = c.line == before+1
-		}
+		// a blank line after it, before the next token or comment
 		after := nextLine
 		if ci+1 < len(L.comments) && L.comments[ci+1].prevTok == c.prevTok {
 			after = L.comments[ci+1].line
