@@ -401,6 +401,8 @@ func (s *lspServer) request(method string, params json.RawMessage) (any, *rpcErr
 			"capabilities": map[string]any{
 				"positionEncoding": "utf-16",
 				"textDocumentSync": map[string]any{"openClose": true, "change": 2},
+
+				"documentFormattingProvider": true, // morrowc fmt, fmt.go
 			},
 			"serverInfo": map[string]any{"name": "morrowc", "version": "0.1.0"},
 		}, nil
@@ -409,6 +411,8 @@ func (s *lspServer) request(method string, params json.RawMessage) (any, *rpcErr
 	case method == "shutdown":
 		s.shutdown = true
 		return nil, nil
+	case method == "textDocument/formatting":
+		return s.formatting(params)
 	default:
 		return nil, &rpcError{Code: rpcMethodNotFound, Message: "method not supported: " + method}
 	}

@@ -79,7 +79,7 @@ func newRoot(e *env) *cobra.Command {
 		"morrowc checks Morrow source files (.mr), compiles them to bytecode (.mrb)\n"+
 			"and shows the bytecode. Run programs with `morrow run`.",
 		"missing command (check, build, disasm or lsp)")
-	root.AddCommand(newCheck(e), newBuild(e), newDisasm(e), newLSP(e))
+	root.AddCommand(newCheck(e), newBuild(e), newDisasm(e), newLSP(e), newFmt(e))
 	return root
 }
 

@@ -1,0 +1,1346 @@
+package format
+
+import (
+	"fmt"
+
+	"github.com/alecthomas/participle/v2/lexer"
+)
+
+// The formatter's concrete syntax tree. It mirrors the parser's grammar
+// (lang/parser/grammar.go and exprparse.go) but records only structure:
+// the printer emits the source tokens themselves, in order, so the tree
+// needs no names or literal values. Fields named lo/hi are indexes of real
+// tokens (the first and last token of the node).
+
+type decl interface{ bounds() (lo, hi int) }
+
+type fnDecl struct {
+	lo, hi int
+	pub    bool
+	params []*param
+	arrow  *expr // return type (when a ':' body follows) or arrow body
+	colon  bool
+	body   *body
+}
+
+type param struct {
+	label bool
+	pat   *pattern
+	typ   *typeN
+}
+
+type typeDecl struct {
+	lo, hi    int
+	pub       bool
+	nparams   int
+	hasParams bool
+	derive    int
+	hasDerive bool
+	alias     *typeN
+	colon     bool
+	lines     []*typeLine
+}
+
+type typeLine struct {
+	lo, hi    int
+	fieldType *typeN
+	paren     bool
+	fields    []*vfield
+}
+
+type vfield struct {
+	named bool
+	typ   *typeN
+}
+
+type newtypeDecl struct {
+	lo, hi    int
+	pub       bool
+	nparams   int
+	hasParams bool
+	derive    int
+	hasDerive bool
+	typ       *typeN
+}
+
+// rawDecl is an out-of-scope declaration (module, import, const, trait,
+// impl, foreign): the parser skips it, and the formatter copies it.
+type rawDecl struct{ lo, hi int }
+
+func (d *fnDecl) bounds() (int, int)      { return d.lo, d.hi }
+func (d *typeDecl) bounds() (int, int)    { return d.lo, d.hi }
+func (d *newtypeDecl) bounds() (int, int) { return d.lo, d.hi }
+func (d *rawDecl) bounds() (int, int)     { return d.lo, d.hi }
+
+// ---------------------------------------------------------------- types
+
+type typeN struct{ alts []*typeAtom }
+
+type typeAtom struct {
+	fn    *fnType
+	paren *typeParen
+	named *namedType
+}
+
+type fnType struct {
+	params []*typeN
+	ret    *typeAtom
+}
+
+type typeParen struct {
+	elems []*typeN
+	trail bool
+	ret   *typeAtom
+}
+
+type namedType struct {
+	nparts  int
+	hasArgs bool
+	args    []*typeN
+}
+
+// ---------------------------------------------------------------- patterns
+
+type patKind int
+
+const (
+	patLit   patKind = iota // one token: Int, Float, String, true, false
+	patNeg                  // '-' Int|Float
+	patTuple                // ( … )
+	patList                 // [ … ]
+	patName                 // a.b.C with optional ( args )
+	patRest                 // `..` or `..name`: the rest of a tuple pattern
+)
+
+type pattern struct {
+	kind   patKind
+	elems  []*pattern // tuple elements, constructor arguments
+	trail  bool
+	list   []*patElem
+	nparts int
+	parens bool
+	named  bool // patRest: `..name` rather than `..`
+}
+
+type patElem struct {
+	rest    bool
+	hasName bool
+	pat     *pattern
+}
+
+// ---------------------------------------------------------------- statements
+
+type body struct {
+	block *block
+	x     *expr
+}
+
+type block struct {
+	stmts []*stmt
+}
+
+type stmt struct {
+	lo, hi int
+	let    *letStmt
+	deferX *expr
+	x      *expr
+	cond   *expr
+}
+
+type letStmt struct {
+	pat   *pattern
+	typ   *typeN
+	value *expr
+	els   *body
+}
+
+// ---------------------------------------------------------------- expressions
+
+type expr struct {
+	lo, hi int
+	first  *unary
+	rest   []*binOp
+}
+
+type binOp struct {
+	opTok int
+	op    string
+	x     *unary
+}
+
+type unary struct {
+	ops []string
+	x   *postfix
+}
+
+type postfix struct {
+	x   primary
+	suf []*suffix
+}
+
+type sufKind int
+
+const (
+	sufCall sufKind = iota
+	sufField
+	sufIndex
+	sufTry
+)
+
+type suffix struct {
+	kind  sufKind
+	call  []*arg
+	index *expr
+}
+
+type arg struct {
+	label bool
+	value *expr
+}
+
+type primary interface{}
+
+type (
+	wordP  struct{} // a name or a literal: one token
+	parenP struct {
+		elems []*parenElem
+		trail bool
+		arrow bool
+		body  *body
+	}
+	listP struct{ elems []*expr }
+	ifP   struct {
+		cond      *expr
+		then      *body
+		els       *body
+		elseOwnLn bool // `else` started a line in the source
+	}
+	matchP struct {
+		subject *expr // nil for a condition match
+		arms    []*arm
+		block   bool
+	}
+	recvP struct {
+		arms  []*arm
+		block bool
+	}
+	fnLamP struct {
+		params []*param
+		body   *body
+	}
+	returnP struct{ x *expr }
+	braceP  struct {
+		first *expr
+		upd   []*expr // record update values (each after `name:`)
+		mapV  *expr
+		more  [][2]*expr
+		isUpd bool
+		isMap bool
+	}
+	forP struct {
+		pat  *pattern
+		iter *expr
+		body *body
+	}
+	withP struct {
+		steps      []*withStep
+		blockSteps bool
+		doOwnLn    bool
+		elseOwnLn  bool
+		doColon    bool
+		body       *body
+		hasElse    bool
+		elseColon  bool
+		elseBlock  bool
+		els        []*arm
+	}
+)
+
+type parenElem struct {
+	x   *expr
+	typ *typeN
+}
+
+type withStep struct {
+	pat *pattern
+	x   *expr
+	nl  bool // a NEWLINE token followed the comma before this step
+}
+
+type armKind int
+
+const (
+	armPattern  armKind = iota // PAT [: T] [if G] -> body
+	armCond                    // COND -> body (condition match)
+	armAfter                   // after X -> body (receive)
+	armPatAfter                // PAT after X -> body (receive)
+)
+
+type arm struct {
+	lo, hi int
+	kind   armKind
+	pat    *pattern
+	typ    *typeN
+	cond   *expr // condition arm's condition, or the after timeout
+	guard  *expr
+	body   *body
+}
+
+// ---------------------------------------------------------------- parser
+
+// syntaxError is a token sequence the formatter's parser does not accept
+// although the real parser did: a formatter bug, reported as internal.
+type syntaxError struct {
+	at  int
+	msg string
+}
+
+func (e *syntaxError) Error() string { return e.msg }
+
+type cstParser struct {
+	L *lexed
+	i int // index into L.all
+}
+
+func (p *cstParser) peek() *token {
+	if p.i < len(p.L.all) {
+		return &p.L.all[p.i]
+	}
+	return &token{kind: kEOF, ri: len(p.L.toks)}
+}
+
+func (p *cstParser) peekAt(k int) *token {
+	if p.i+k < len(p.L.all) {
+		return &p.L.all[p.i+k]
+	}
+	return &token{kind: kEOF, ri: len(p.L.toks)}
+}
+
+func (p *cstParser) next() *token {
+	t := p.peek()
+	if p.i < len(p.L.all) {
+		p.i++
+	}
+	return t
+}
+
+func (p *cstParser) fail(format string, args ...any) {
+	t := p.peek()
+	panic(&syntaxError{at: t.off, msg: fmt.Sprintf("offset %d (%q): ", t.off, t.val) + fmt.Sprintf(format, args...)})
+}
+
+func (p *cstParser) isP(v string) bool {
+	t := p.peek()
+	return (t.kind == kPunct || t.kind == kOp) && t.val == v
+}
+
+func (p *cstParser) isKw(v ...string) bool {
+	t := p.peek()
+	if t.kind != kKeyword {
+		return false
+	}
+	for _, w := range v {
+		if t.val == w {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *cstParser) expect(v string) *token {
+	t := p.peek()
+	if !((t.kind == kPunct || t.kind == kOp || t.kind == kKeyword) && t.val == v) {
+		p.fail("expected %q", v)
+	}
+	return p.next()
+}
+
+func (p *cstParser) expectKind(k lexer.TokenType) *token {
+	t := p.peek()
+	if t.kind != k {
+		p.fail("unexpected token")
+	}
+	return p.next()
+}
+
+// lastReal is the index of the last real token consumed so far.
+func (p *cstParser) lastReal() int {
+	for j := p.i - 1; j >= 0; j-- {
+		if p.L.all[j].ri >= 0 {
+			return p.L.all[j].ri
+		}
+	}
+	return -1
+}
+
+func (p *cstParser) curReal() int {
+	for j := p.i; j < len(p.L.all); j++ {
+		if p.L.all[j].ri >= 0 {
+			return p.L.all[j].ri
+		}
+	}
+	return len(p.L.toks)
+}
+
+// parseFile parses the whole token stream into declarations.
+func parseFile(L *lexed) (decls []decl, err error) {
+	p := &cstParser{L: L}
+	defer func() {
+		if r := recover(); r != nil {
+			se, ok := r.(*syntaxError)
+			if !ok {
+				panic(r)
+			}
+			err = se
+		}
+	}()
+	for {
+		for p.peek().kind == kNewline {
+			p.next()
+		}
+		if p.peek().kind == kEOF {
+			return decls, nil
+		}
+		decls = append(decls, p.decl())
+	}
+}
+
+var unsupportedKinds = map[string]bool{
+	"module": true, "import": true, "const": true, "trait": true, "impl": true, "foreign": true,
+}
+
+func (p *cstParser) decl() decl {
+	lo := p.curReal()
+	t := p.peek()
+	k := t
+	if t.is("pub") {
+		k = p.peekAt(1)
+	}
+	if (k.kind == kKeyword || k.kind == kIdent) && unsupportedKinds[k.val] && (k.kind == kKeyword || k.val == "foreign") {
+		return p.rawDecl(lo)
+	}
+	if t.is("else") || t.is("do") || t.is("|>") {
+		// Lines before the first declaration that start with a word the
+		// layout joins to the previous line belong to no declaration, and
+		// the parser skips them: copy them.
+		return p.rawDecl(lo)
+	}
+	pub := false
+	if p.isKw("pub") {
+		p.next()
+		pub = true
+	}
+	var d decl
+	switch {
+	case p.isKw("fn"):
+		d = p.fnDecl(lo, pub)
+	case p.isKw("type"):
+		d = p.typeDecl(lo, pub)
+	case p.isKw("newtype"):
+		d = p.newtypeDecl(lo, pub)
+	default:
+		p.fail("expected a declaration")
+	}
+	if p.peek().kind != kNewline && p.peek().kind != kEOF {
+		p.fail("expected the end of the declaration")
+	}
+	return d
+}
+
+// rawDecl skips an out-of-scope declaration: everything up to the next
+// NEWLINE at indentation depth 0.
+func (p *cstParser) rawDecl(lo int) decl {
+	depth := 0
+	for {
+		t := p.peek()
+		switch t.kind {
+		case kEOF:
+			return &rawDecl{lo: lo, hi: p.lastReal()}
+		case kIndent:
+			depth++
+		case kDedent:
+			depth--
+		case kNewline:
+			if depth == 0 && p.peekAt(1).kind != kIndent {
+				return &rawDecl{lo: lo, hi: p.lastReal()}
+			}
+		}
+		p.next()
+	}
+}
+
+func (p *cstParser) fnDecl(lo int, pub bool) *fnDecl {
+	d := &fnDecl{lo: lo, pub: pub}
+	p.expect("fn")
+	p.expectKind(kIdent)
+	d.params = p.params()
+	if p.isP("->") {
+		p.next()
+		d.arrow = p.exprReq(false)
+	}
+	if p.isP(":") {
+		p.next()
+		d.colon = true
+		d.body = p.bodyReq()
+	}
+	d.hi = p.lastReal()
+	return d
+}
+
+func (p *cstParser) params() []*param {
+	p.expect("(")
+	var out []*param
+	for !p.isP(")") {
+		out = append(out, p.param())
+		if p.isP(",") {
+			p.next()
+			continue
+		}
+		if !p.isP(")") {
+			p.fail(`expected ")"`)
+		}
+	}
+	p.next()
+	return out
+}
+
+func (p *cstParser) param() *param {
+	pr := &param{}
+	if p.peek().kind == kIdent && p.peekAt(1).kind == kIdent {
+		p.next()
+		pr.label = true
+	}
+	pr.pat = p.pattern()
+	if p.isP(":") {
+		p.next()
+		pr.typ = p.typ(false)
+	}
+	return pr
+}
+
+// idents parses `( [Ident {, Ident} [,]] )` and returns the count.
+func (p *cstParser) idents() int {
+	p.expect("(")
+	n := 0
+	for !p.isP(")") {
+		p.expectKind(kIdent)
+		n++
+		if p.isP(",") {
+			p.next()
+			continue
+		}
+		if !p.isP(")") {
+			p.fail(`expected ")"`)
+		}
+	}
+	p.next()
+	return n
+}
+
+func (p *cstParser) typeDecl(lo int, pub bool) *typeDecl {
+	d := &typeDecl{lo: lo, pub: pub}
+	p.expect("type")
+	p.expectKind(kIdent)
+	if p.isP("(") {
+		d.hasParams = true
+		d.nparams = p.idents()
+	}
+	if p.isKw("derive") {
+		p.next()
+		d.hasDerive = true
+		d.derive = p.idents()
+	}
+	switch {
+	case p.isP("="):
+		p.next()
+		if p.peek().kind == kNewline && p.peekAt(1).kind == kIndent {
+			p.next()
+			p.next()
+			d.alias = p.typ(false)
+			p.expectKind(kNewline)
+			p.expectKind(kDedent)
+		} else {
+			d.alias = p.typ(false)
+		}
+	case p.isP(":"):
+		p.next()
+		d.colon = true
+		if p.peek().kind == kNewline && p.peekAt(1).kind == kIndent {
+			p.next()
+			p.next()
+			for p.peek().kind != kDedent {
+				d.lines = append(d.lines, p.typeLine())
+			}
+			p.next()
+		}
+	default:
+		p.fail(`expected "=" or ":"`)
+	}
+	d.hi = p.lastReal()
+	return d
+}
+
+func (p *cstParser) typeLine() *typeLine {
+	l := &typeLine{lo: p.curReal()}
+	p.expectKind(kIdent)
+	if p.isP(":") {
+		p.next()
+		l.fieldType = p.typ(false)
+	}
+	if p.isP("(") {
+		p.next()
+		l.paren = true
+		for !p.isP(")") {
+			f := &vfield{}
+			if p.peek().kind == kIdent && p.peekAt(1).is(":") {
+				p.next()
+				p.next()
+				f.named = true
+			}
+			f.typ = p.typ(false)
+			l.fields = append(l.fields, f)
+			if p.isP(",") {
+				p.next()
+				continue
+			}
+			if !p.isP(")") {
+				p.fail(`expected ")"`)
+			}
+		}
+		p.next()
+	}
+	l.hi = p.lastReal()
+	p.expectKind(kNewline)
+	return l
+}
+
+func (p *cstParser) newtypeDecl(lo int, pub bool) *newtypeDecl {
+	d := &newtypeDecl{lo: lo, pub: pub}
+	p.expect("newtype")
+	p.expectKind(kIdent)
+	if p.isP("(") {
+		d.hasParams = true
+		d.nparams = p.idents()
+	}
+	if p.isKw("derive") {
+		p.next()
+		d.hasDerive = true
+		d.derive = p.idents()
+	}
+	p.expect("=")
+	p.expectKind(kIdent)
+	p.expect("(")
+	d.typ = p.typ(false)
+	p.expect(")")
+	d.hi = p.lastReal()
+	return d
+}
+
+// ---------------------------------------------------------------- types
+
+func (p *cstParser) startsType() bool {
+	t := p.peek()
+	return t.kind == kIdent || t.is("fn") || p.isP("(")
+}
+
+func (p *cstParser) typ(arm bool) *typeN {
+	if !p.startsType() {
+		p.fail("expected a type")
+	}
+	n := &typeN{}
+	for {
+		n.alts = append(n.alts, p.typeAtom(arm))
+		if !p.isP("|") {
+			return n
+		}
+		p.next()
+	}
+}
+
+func (p *cstParser) typeList() ([]*typeN, bool) {
+	p.expect("(")
+	var out []*typeN
+	trail := false
+	for !p.isP(")") {
+		out = append(out, p.typ(false))
+		if p.isP(",") {
+			p.next()
+			trail = p.isP(")")
+			continue
+		}
+		if !p.isP(")") {
+			p.fail(`expected ")"`)
+		}
+	}
+	p.next()
+	return out, trail
+}
+
+func (p *cstParser) typeAtom(arm bool) *typeAtom {
+	a := &typeAtom{}
+	switch {
+	case p.isKw("fn"):
+		p.next()
+		ps, _ := p.typeList()
+		p.expect("->")
+		a.fn = &fnType{params: ps, ret: p.typeAtom(false)}
+	case p.isP("("):
+		ps, trail := p.typeList()
+		tp := &typeParen{elems: ps, trail: trail}
+		if p.isP("->") {
+			tp.ret = p.fnTypeRet(arm)
+		}
+		a.paren = tp
+	case p.peek().kind == kIdent:
+		n := &namedType{nparts: 1}
+		p.next()
+		for p.isP(".") {
+			p.next()
+			p.expectKind(kIdent)
+			n.nparts++
+		}
+		if p.isP("(") {
+			n.hasArgs = true
+			n.args, _ = p.typeList()
+		}
+		a.named = n
+	default:
+		p.fail("expected a type")
+	}
+	return a
+}
+
+// fnTypeRet mirrors the parser's parseFnTypeRet: in an arm annotation the
+// arrow belongs to the arm unless a complete return type follows and is
+// itself followed by something that ends an arm type.
+func (p *cstParser) fnTypeRet(arm bool) (ret *typeAtom) {
+	save := p.i
+	p.next() // ->
+	if !p.startsType() {
+		if arm {
+			p.i = save
+			return nil
+		}
+		p.fail("expected a type")
+	}
+	if !arm {
+		return p.typeAtom(false)
+	}
+	ok := func() (ok bool) {
+		defer func() {
+			if r := recover(); r != nil {
+				if _, isSE := r.(*syntaxError); !isSE {
+					panic(r)
+				}
+				ok = false
+			}
+		}()
+		ret = p.typeAtom(true)
+		return p.isP("->") || p.isP("|") || p.isKw("if", "after")
+	}()
+	if !ok {
+		p.i = save
+		return nil
+	}
+	return ret
+}
+
+// ---------------------------------------------------------------- patterns
+
+func (p *cstParser) startsPattern() bool {
+	t := p.peek()
+	switch t.kind {
+	case kIdent, kInt, kFloat, kString:
+		return true
+	case kKeyword:
+		return t.val == "true" || t.val == "false"
+	}
+	return p.isP("(") || p.isP("[") || p.isP("-")
+}
+
+func (p *cstParser) pattern() *pattern {
+	t := p.peek()
+	switch {
+	case p.isP("-"):
+		p.next()
+		if k := p.peek().kind; k != kInt && k != kFloat {
+			p.fail("expected a number")
+		}
+		p.next()
+		return &pattern{kind: patNeg}
+	case t.kind == kInt || t.kind == kFloat || t.kind == kString || t.is("true") || t.is("false"):
+		p.next()
+		return &pattern{kind: patLit}
+	case p.isP("("):
+		p.next()
+		pt := &pattern{kind: patTuple}
+		for !p.isP(")") {
+			if p.isP("..") {
+				p.next()
+				rest := &pattern{kind: patRest}
+				if p.peek().kind == kIdent {
+					p.next()
+					rest.named = true
+				}
+				pt.elems = append(pt.elems, rest)
+			} else {
+				pt.elems = append(pt.elems, p.pattern())
+			}
+			if p.isP(",") {
+				p.next()
+				pt.trail = p.isP(")")
+				continue
+			}
+			if !p.isP(")") {
+				p.fail(`expected ")"`)
+			}
+		}
+		p.next()
+		return pt
+	case p.isP("["):
+		p.next()
+		pt := &pattern{kind: patList}
+		for !p.isP("]") {
+			e := &patElem{}
+			if p.isP("..") {
+				p.next()
+				e.rest = true
+				if p.peek().kind == kIdent {
+					p.next()
+					e.hasName = true
+				}
+			} else {
+				e.pat = p.pattern()
+			}
+			pt.list = append(pt.list, e)
+			if p.isP(",") {
+				p.next()
+				continue
+			}
+			if !p.isP("]") {
+				p.fail(`expected "]"`)
+			}
+		}
+		p.next()
+		return pt
+	case t.kind == kIdent:
+		p.next()
+		pt := &pattern{kind: patName, nparts: 1}
+		for p.isP(".") {
+			p.next()
+			if k := p.peek().kind; k != kIdent && k != kKeyword {
+				p.fail("expected a name")
+			}
+			p.next()
+			pt.nparts++
+		}
+		if p.isP("(") {
+			p.next()
+			pt.parens = true
+			for !p.isP(")") {
+				pt.elems = append(pt.elems, p.pattern())
+				if p.isP(",") {
+					p.next()
+					continue
+				}
+				if !p.isP(")") {
+					p.fail(`expected ")"`)
+				}
+			}
+			p.next()
+		}
+		return pt
+	}
+	p.fail("expected a pattern")
+	return nil
+}
+
+// ---------------------------------------------------------------- statements
+
+func (p *cstParser) startsExpr() bool {
+	t := p.peek()
+	switch t.kind {
+	case kIdent, kInt, kFloat, kString:
+		return true
+	case kKeyword:
+		switch t.val {
+		case "spawn", "send", "true", "false", "fn", "if", "match", "receive", "receive_event",
+			"for", "return", "break", "continue", "with", "not":
+			return true
+		}
+	case kPunct:
+		return t.val == "(" || t.val == "[" || t.val == "%{" || t.val == "~~~"
+	case kOp:
+		return t.val == "-" || t.val == "~~~"
+	}
+	return false
+}
+
+func (p *cstParser) bodyReq() *body {
+	switch {
+	case p.peek().kind == kNewline:
+		return &body{block: p.block()}
+	case p.startsExpr():
+		return &body{x: p.expr(false)}
+	}
+	p.fail("expected a body")
+	return nil
+}
+
+func (p *cstParser) block() *block {
+	p.expectKind(kNewline)
+	p.expectKind(kIndent)
+	b := &block{}
+	for p.peek().kind != kDedent {
+		b.stmts = append(b.stmts, p.stmt())
+	}
+	p.next()
+	return b
+}
+
+func (p *cstParser) stmt() *stmt {
+	s := &stmt{lo: p.curReal()}
+	switch {
+	case p.isKw("let"):
+		p.next()
+		l := &letStmt{pat: p.pattern()}
+		if p.isP(":") {
+			p.next()
+			l.typ = p.typ(false)
+		}
+		p.expect("=")
+		l.value = p.exprReq(false)
+		if p.isKw("else") {
+			p.next()
+			p.expect(":")
+			l.els = p.bodyReq()
+		}
+		s.let = l
+	case p.isKw("defer"):
+		p.next()
+		s.deferX = p.exprReq(false)
+	case p.startsExpr():
+		s.x = p.expr(false)
+	default:
+		p.fail("expected a statement")
+	}
+	if p.isKw("if") {
+		p.next()
+		s.cond = p.exprReq(false)
+	}
+	s.hi = p.lastReal()
+	p.expectKind(kNewline)
+	return s
+}
+
+// ---------------------------------------------------------------- expressions
+
+func (p *cstParser) exprReq(noLam bool) *expr {
+	if !p.startsExpr() {
+		p.fail("expected an expression")
+	}
+	return p.expr(noLam)
+}
+
+func (p *cstParser) isBinOp() bool {
+	t := p.peek()
+	return t.kind == kOp || t.is("and") || t.is("or") || t.is("in")
+}
+
+func (p *cstParser) expr(noLam bool) *expr {
+	e := &expr{lo: p.curReal()}
+	e.first = p.unary(noLam)
+	for p.isBinOp() {
+		t := p.next()
+		e.rest = append(e.rest, &binOp{opTok: t.ri, op: t.val, x: p.unary(noLam)})
+	}
+	e.hi = p.lastReal()
+	return e
+}
+
+func (p *cstParser) unary(noLam bool) *unary {
+	u := &unary{}
+	for p.isP("-") || p.isP("~~~") || p.isKw("not") {
+		u.ops = append(u.ops, p.next().val)
+	}
+	if !p.startsExpr() {
+		p.fail("expected an operand")
+	}
+	u.x = p.postfix(noLam)
+	return u
+}
+
+func (p *cstParser) postfix(noLam bool) *postfix {
+	pf := &postfix{x: p.primary(noLam)}
+	for {
+		switch {
+		case p.isP("("):
+			pf.suf = append(pf.suf, &suffix{kind: sufCall, call: p.callArgs()})
+		case p.isP("."):
+			p.next()
+			if k := p.peek().kind; k != kIdent && k != kKeyword && k != kInt {
+				p.fail("expected a field")
+			}
+			p.next()
+			pf.suf = append(pf.suf, &suffix{kind: sufField})
+		case p.isP("["):
+			p.next()
+			x := p.exprReq(false)
+			p.expect("]")
+			pf.suf = append(pf.suf, &suffix{kind: sufIndex, index: x})
+		case p.isP("?"):
+			p.next()
+			pf.suf = append(pf.suf, &suffix{kind: sufTry})
+		default:
+			return pf
+		}
+	}
+}
+
+func (p *cstParser) callArgs() []*arg {
+	p.expect("(")
+	out := []*arg{}
+	for !p.isP(")") {
+		a := &arg{}
+		if p.peek().kind == kIdent && p.peekAt(1).is(":") {
+			p.next()
+			p.next()
+			a.label = true
+		}
+		a.value = p.exprReq(false)
+		out = append(out, a)
+		if p.isP(",") {
+			p.next()
+			continue
+		}
+		if !p.isP(")") {
+			p.fail(`expected ")"`)
+		}
+	}
+	p.next()
+	return out
+}
+
+func (p *cstParser) primary(noLam bool) primary {
+	t := p.peek()
+	switch {
+	case t.kind == kIdent || t.kind == kInt || t.kind == kString || t.kind == kFloat ||
+		t.is("spawn") || t.is("send") || t.is("true") || t.is("false") || t.is("break") || t.is("continue"):
+		p.next()
+		return &wordP{}
+	case p.isP("("):
+		return p.paren(noLam)
+	case p.isP("["):
+		p.next()
+		l := &listP{}
+		for !p.isP("]") {
+			l.elems = append(l.elems, p.exprReq(false))
+			if p.isP(",") {
+				p.next()
+				continue
+			}
+			if !p.isP("]") {
+				p.fail(`expected "]"`)
+			}
+		}
+		p.next()
+		return l
+	case t.is("if"):
+		p.next()
+		x := &ifP{cond: p.exprReq(false)}
+		p.expect(":")
+		x.then = p.bodyReq()
+		if p.isKw("else") {
+			et := p.next()
+			x.elseOwnLn = p.L.toks[et.ri].firstOnLine
+			p.expect(":")
+			x.els = p.bodyReq()
+		}
+		return x
+	case t.is("match"):
+		p.next()
+		m := &matchP{}
+		if p.isP(":") {
+			p.next()
+			m.arms, m.block = p.arms(armCond)
+			return m
+		}
+		m.subject = p.exprReq(false)
+		p.expect(":")
+		m.arms, m.block = p.arms(armPattern)
+		return m
+	case t.is("receive") || t.is("receive_event"):
+		p.next()
+		p.expect(":")
+		r := &recvP{}
+		r.arms, r.block = p.arms(armAfter)
+		return r
+	case t.is("fn"):
+		p.next()
+		l := &fnLamP{params: p.params()}
+		p.expect("->")
+		l.body = p.bodyReq()
+		return l
+	case t.is("return"):
+		p.next()
+		r := &returnP{}
+		if p.startsExpr() {
+			r.x = p.expr(false)
+		}
+		return r
+	case p.isP("%{"):
+		return p.brace()
+	case t.is("for"):
+		p.next()
+		f := &forP{pat: p.pattern()}
+		p.expect("in")
+		f.iter = p.exprReq(false)
+		p.expect(":")
+		f.body = p.bodyReq()
+		return f
+	case t.is("with"):
+		return p.with()
+	}
+	p.fail("expected an expression")
+	return nil
+}
+
+func (p *cstParser) paren(noLam bool) *parenP {
+	p.expect("(")
+	g := &parenP{}
+	for !p.isP(")") {
+		e := &parenElem{x: p.exprReq(false)}
+		if p.isP(":") {
+			p.next()
+			e.typ = p.typ(false)
+		}
+		g.elems = append(g.elems, e)
+		if p.isP(",") {
+			p.next()
+			if p.isP(")") {
+				g.trail = true
+			}
+			continue
+		}
+		if !p.isP(")") {
+			p.fail(`expected ")"`)
+		}
+	}
+	p.next()
+	if !noLam && p.isP("->") {
+		p.next()
+		g.arrow = true
+		g.body = p.bodyReq()
+	}
+	return g
+}
+
+func (p *cstParser) brace() *braceP {
+	p.expect("%{")
+	b := &braceP{}
+	if p.isP("}") {
+		p.next()
+		return b
+	}
+	b.first = p.exprReq(false)
+	switch {
+	case p.isP("|"):
+		p.next()
+		b.isUpd = true
+		for {
+			p.expectKind(kIdent)
+			p.expect(":")
+			b.upd = append(b.upd, p.exprReq(false))
+			if p.isP(",") {
+				p.next()
+				if p.isP("}") {
+					break
+				}
+				continue
+			}
+			break
+		}
+	case p.isP(":"):
+		p.next()
+		b.isMap = true
+		b.mapV = p.exprReq(false)
+		for p.isP(",") {
+			p.next()
+			if p.isP("}") {
+				break
+			}
+			k := p.exprReq(false)
+			p.expect(":")
+			b.more = append(b.more, [2]*expr{k, p.exprReq(false)})
+		}
+	default:
+		p.fail(`expected "|" or ":"`)
+	}
+	p.expect("}")
+	return b
+}
+
+func (p *cstParser) with() *withP {
+	p.expect("with")
+	w := &withP{}
+	step := func() *withStep {
+		s := &withStep{pat: p.pattern()}
+		p.expect("<-")
+		s.x = p.exprReq(false)
+		return s
+	}
+	if p.peek().kind == kNewline {
+		p.next()
+		p.expectKind(kIndent)
+		w.blockSteps = true
+		w.steps = append(w.steps, step())
+		for p.isP(",") {
+			p.next()
+			nl := false
+			if p.peek().kind == kNewline {
+				p.next()
+				nl = true
+			}
+			s := step()
+			s.nl = nl
+			w.steps = append(w.steps, s)
+		}
+		p.expectKind(kNewline)
+		p.expectKind(kDedent)
+	} else {
+		w.steps = append(w.steps, step())
+		for p.isP(",") {
+			p.next()
+			w.steps = append(w.steps, step())
+		}
+	}
+	w.doOwnLn = p.L.toks[p.expect("do").ri].firstOnLine
+	if p.isP(":") {
+		p.next()
+		w.doColon = true
+	}
+	w.body = p.bodyReq()
+	if p.isKw("else") {
+		w.elseOwnLn = p.L.toks[p.next().ri].firstOnLine
+		w.hasElse = true
+		if p.isP(":") {
+			p.next()
+			w.elseColon = true
+		}
+		if p.peek().kind == kNewline {
+			p.next()
+			p.expectKind(kIndent)
+			w.elseBlock = true
+			for {
+				w.els = append(w.els, p.arm(armPattern))
+				p.expectKind(kNewline)
+				if p.peek().kind == kDedent {
+					p.next()
+					break
+				}
+			}
+		} else {
+			w.els = append(w.els, p.arm(armPattern))
+			for p.isP(",") {
+				p.next()
+				w.els = append(w.els, p.arm(armPattern))
+			}
+		}
+	}
+	return w
+}
+
+// arms parses the arms of a match (kind armPattern or armCond) or receive
+// (armAfter: pattern or timeout arms), as an indented block or inline.
+func (p *cstParser) arms(kind armKind) ([]*arm, bool) {
+	var out []*arm
+	if p.peek().kind == kNewline {
+		p.next()
+		p.expectKind(kIndent)
+		for {
+			out = append(out, p.arm(kind))
+			p.expectKind(kNewline)
+			if p.peek().kind == kDedent {
+				p.next()
+				return out, true
+			}
+		}
+	}
+	for {
+		out = append(out, p.arm(kind))
+		if !p.isP(",") || !p.armFollowsComma() {
+			return out, false
+		}
+		p.next()
+	}
+}
+
+// armFollowsComma mirrors the parser's decision at a ',' after an inline arm.
+func (p *cstParser) armFollowsComma() bool {
+	j := p.i + 1
+	depth := 0
+	seg := true
+	for ; j < len(p.L.all); j++ {
+		t := &p.L.all[j]
+		isP := func(v string) bool { return (t.kind == kPunct || t.kind == kOp) && t.val == v }
+		switch {
+		case t.kind == kNewline && depth == 0:
+			return true
+		case isP("(") || isP("[") || isP("%{") || isP("{"):
+			depth++
+		case isP(")") || isP("]") || isP("}"):
+			if depth == 0 {
+				return false
+			}
+			depth--
+		case depth == 0 && isP(","):
+			seg = false
+		case depth == 0 && seg && isP("->"):
+			return true
+		}
+	}
+	return true
+}
+
+func (p *cstParser) arm(kind armKind) *arm {
+	a := &arm{lo: p.curReal(), kind: kind}
+	switch kind {
+	case armCond:
+		a.cond = p.exprReq(true)
+	case armAfter:
+		if p.isKw("after") {
+			p.next()
+			a.cond = p.exprReq(true)
+			break
+		}
+		a.kind = armPattern
+		p.armPat(a)
+		switch {
+		case p.isKw("after"):
+			p.next()
+			a.kind = armPatAfter
+			a.cond = p.exprReq(true)
+		case p.isKw("if"):
+			p.next()
+			a.guard = p.exprReq(true)
+		}
+	default:
+		p.armPat(a)
+		if p.isKw("if") {
+			p.next()
+			a.guard = p.exprReq(true)
+		}
+	}
+	p.expect("->")
+	a.body = p.bodyReq()
+	a.hi = p.lastReal()
+	return a
+}
+
+func (p *cstParser) armPat(a *arm) {
+	a.pat = p.pattern()
+	if p.isP(":") {
+		p.next()
+		a.typ = p.typ(true)
+	}
+}
