@@ -478,11 +478,15 @@ func (m *Machine) advance() {
 		}
 		if o.kind == opRestart && !o.planned {
 			// The group's members that are still children (Temporary
-			// ones stopped above are gone), in start order.
+			// ones stopped above are gone), in start order. Each is now
+			// Stopped, so a Restarting member's own pending retry finds
+			// nothing to do (as OTP's terminate_children resets every
+			// member's pid).
 			o.planned = true
 			for _, c := range m.children {
 				for _, g := range o.group {
 					if g == c {
+						c.st, c.retry = stStopped, 0
 						o.starts = append(o.starts, c)
 						break
 					}

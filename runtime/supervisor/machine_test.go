@@ -408,6 +408,27 @@ func TestIntensity(t *testing.T) {
 			{2, "ack 8", ""},
 		}),
 	}, {
+		name:     "a group restart resets a Restarting member: its own pending retry does nothing",
+		flags:    flags(OneForAll, 10, 10),
+		children: []Spec{w("x", Permanent, imm), w("y", Permanent, imm), w("z", Permanent, imm)},
+		steps: cat(startAll("x", "y", "z"), []step{
+			{1, "exit 1 fault:1", "kill z#3"},
+			{1, "exit 3 killed", "kill y#2"},
+			{1, "exit 2 killed", "start x#4"},
+			{1, "ack 4", "start y#5"},
+			{1, "ack 5", "start z#6"},
+			{1, "fail 6 failure:z", "retry z t1"}, // z Restarting, retry t1 pending
+			{1, "exit 4 fault:1", "kill y#5"},     // x crashes before t1 is handled
+			{1, "exit 5 killed", "start x#7"},
+			{1, "fail 7 failure:x", "retry x t2"}, // x fails; y and z stay Stopped
+			{1, "req 1 which", "reply r1 Ok([x:Worker:Restarting, y:Worker:Stopped, z:Worker:Stopped])"},
+			{1, "retry 1", ""}, // z's old retry: z is no longer Restarting
+			{1, "retry 2", "start x#8"},
+			{1, "ack 8", "start y#9"},
+			{1, "ack 9", "start z#10"},
+			{1, "ack 10", ""},
+		}),
+	}, {
 		name:     "manual restarts never count against the intensity",
 		flags:    flags(OneForOne, 0, 10),
 		children: []Spec{w("a", Permanent, imm)},

@@ -86,7 +86,9 @@ func (s *sim) run() {
 		d := s.queue[0]
 		s.queue = s.queue[1:]
 		p := s.procs[d.to]
-		if !p.alive || p.m == nil {
+		if _, req := d.in.(Request); p.m == nil || (!p.alive && !req) {
+			// A request to a retired supervisor still gets its answer
+			// (SupervisorStopped); nothing else reaches a dead process.
 			continue
 		}
 		for _, e := range p.m.Step(0, d.in) {
@@ -231,6 +233,9 @@ func TestNestedBranches(t *testing.T) {
 	s.expect("stop", "stop:c killed", "stop:a killed", "stop:top normal")
 	if got := s.replies[len(s.replies)-1]; got != "top reply r3 Ok" {
 		t.Errorf("stop: %s", got)
+	}
+	if r, done := top.m.Retired(); !done || r != Normal {
+		t.Errorf("Retired() = %v, %v after stop", r, done)
 	}
 }
 
