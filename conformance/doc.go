@@ -15,4 +15,9 @@
 // stealing off and on, and compares the outputs line by line. It runs as
 // part of go test ./...; without erl on the PATH it fails and asks for
 // erlang-nox, unless MORROW_SKIP_ERLANG=1 is set.
+//
+// supervisor/ holds the scenarios of SUPERVISOR.md (supervisors, registry,
+// typed call) whose Morrow side cannot run yet: supervisor_test.go runs
+// their Erlang side at +S 1, 2 and 4 against checked-in NAME.expected
+// files (the Morrow side's future target) and parses their Morrow twins.
 package conformance

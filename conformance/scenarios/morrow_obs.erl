@@ -36,10 +36,24 @@
 %%     invocation, 4,096-byte reason text), WrongMonitorOwner and the
 %%     first-committed-reason rule for faulting cleanup have no OTP
 %%     counterpart and are not compared.
+%%
+%% The supervisor scenarios (conformance/supervisor/) add the mappings of
+%% SUPERVISOR.md's Supervisor module, registry and typed call; they are
+%% listed with the functions below (sup_start/2 onwards) and in
+%% docs/conformance.md.
 -module(morrow_obs).
+%% register/2, whereis/1 and unregister/1 below are the Morrow registry
+%% API; they call the BIFs as erlang:register/2 and so on.
+-compile({no_auto_import, [register/2, whereis/1, unregister/1]}).
 
 -export([run/1, say/1, reason/1, bool/1, monitor/1, demonitor/3,
          options/2, await_queued/1]).
+%% The Supervisor module, the registry and typed call (SUPERVISOR.md),
+%% used by the scenarios in conformance/supervisor/.
+-export([init/1, sup_start/2, stop/1, which_children/1, current/2, settle/3,
+         terminate_child/2, restart_child/2, delete_child/2, start_child/2,
+         result/1, children/1, register/2, whereis/1, unregister/1,
+         option/1, call/3, call_result/1]).
 
 %% run(Observer) is the body of every scenario's main/0: it silences the
 %% logger (crash reports of deliberately failing processes would otherwise
@@ -76,6 +90,7 @@ say(Line) ->
 %%   Killed                      killed                  killed
 %%   NoProcess                   noproc                  no_process
 %%   NoProcess (link, untrapped) {noproc, Stack}         no_process
+%%   Shutdown (failed start-up)  {shutdown, {failed_to_start_child, _, _}}  shutdown
 %%
 %% Anything else is printed as unmapped:<term>, which no Morrow scenario
 %% prints, so the comparison fails loudly instead of guessing.
@@ -90,6 +105,10 @@ reason(kill) -> "kill";
 reason(killed) -> "killed";
 reason(noproc) -> "no_process";
 reason({noproc, [{erlang, link, _, _} | _]}) -> "no_process";
+%% A supervisor whose start-up failed exits with Shutdown in Morrow
+%% (SUPERVISOR.md §1.3); OTP's exits with {shutdown, {failed_to_start_child,
+%% Id, Reason}}.
+reason({shutdown, {failed_to_start_child, _, _}}) -> "shutdown";
 reason(Other) -> ["unmapped:", io_lib:format("~0p", [Other])].
 
 bool(true) -> "true";
@@ -125,3 +144,203 @@ demonitor(Ref, Flush, Info) ->
 
 options(Flush, Info) ->
     [flush || Flush] ++ [info || Info].
+
+%% ---- Supervisor (SUPERVISOR.md §1) ------------------------------------
+%%
+%%   Morrow                                  OTP 25
+%%   Supervisor.start(flags, children)       sup_start(Flags, Specs): supervisor:start_link
+%%                                           from a short-lived middle process that unlinks
+%%                                           it (OTP has no unlinked supervisor start)
+%%   Supervisor.Flags(s, i, p, a)            #{strategy, intensity, period, auto_shutdown}
+%%   OneForOne / OneForAll / RestForOne      one_for_one / one_for_all / rest_for_one
+%%   Never / AnySignificant / AllSignificant never / any_significant / all_significant
+%%   Supervisor.worker(key, entry, policy)   #{id, start => {M, F, A}, type => worker, ...}
+%%   Supervisor.branch(name, f, cs, policy)  #{id, start => {supervisor, start_link,
+%%                                           [morrow_obs, {F, Cs}]}, type => supervisor}
+%%   ChildPolicy(restart, shutdown, sig)     restart, shutdown, significant
+%%   Graceful(ms) / Infinity / Immediate     Ms / infinity / brutal_kill
+%%   Process.init_ack()                      proc_lib:init_ack({ok, self()})
+%%   Process.init_fail(r)                    proc_lib:init_ack({error, R}), exit(R)
+%%   Supervisor.stop(h)                      gen_server:stop(Sup) (OTP 25: no supervisor:stop)
+%%   Supervisor.current(h, key)              current(Sup, Id): the row of which_children
+%%   Err(Removed)                            {error, not_found}
+%%   Err(AlreadyRunning)                     {error, running}, {error, {already_started, _}}
+%%   Err(AlreadyPresent)                     {error, already_present}
+%%   Err(Restarting)                         {error, restarting}
+%%   Err(StartFailed(name, r))               {error, {shutdown, {failed_to_start_child, Id, R}}}
+%%                                           (start), {error, R} (restart_child),
+%%                                           {error, {R, Child}} (start_child)
+%%   which_children in declaration order     which_children reversed (OTP lists the
+%%                                           children in termination order)
+%%   ChildState Running / Stopped / Restarting  Pid / undefined / restarting
+%%
+%% Child ids are atoms; Morrow names are the atoms' text.
+
+%% init/1 is the supervisor callback: the flags and specs are the argument.
+init({Flags, Specs}) -> {ok, {Flags, Specs}}.
+
+%% sup_start(Flags, Specs) is Supervisor.start: {ok, Sup} or
+%% {error, {start_failed, Id, Reason}}.
+sup_start(Flags, Specs) ->
+    Self = self(),
+    Tag = make_ref(),
+    spawn(fun() ->
+                  process_flag(trap_exit, true),
+                  R = supervisor:start_link(?MODULE, {Flags, Specs}),
+                  case R of
+                      {ok, Sup} -> unlink(Sup);
+                      _ -> ok
+                  end,
+                  Self ! {Tag, R}
+          end),
+    receive
+        {Tag, {ok, Sup}} -> {ok, Sup};
+        {Tag, {error, {shutdown, {failed_to_start_child, Id, R}}}} -> {error, {start_failed, Id, R}}
+    end.
+
+%% stop(Sup) is Supervisor.stop.
+stop(Sup) -> gen_server:stop(Sup).
+
+%% which_children(Sup) is Supervisor.which_children: [{Id, Kind, State}]
+%% in declaration order, Kind worker | branch, State running | stopped |
+%% restarting.
+which_children(Sup) ->
+    [{Id, kind(Type), state(Child)} || {Id, Child, Type, _} <- lists:reverse(supervisor:which_children(Sup))].
+
+kind(worker) -> worker;
+kind(supervisor) -> branch.
+
+state(restarting) -> restarting;
+state(undefined) -> stopped;
+state(Pid) when is_pid(Pid) -> running.
+
+%% current(Sup, Id) is Supervisor.current with the child's own key:
+%% {ok, Pid} or {error, stopped | restarting | removed}.
+current(Sup, Id) ->
+    case lists:keyfind(Id, 1, supervisor:which_children(Sup)) of
+        {Id, Pid, _, _} when is_pid(Pid) -> {ok, Pid};
+        {Id, restarting, _, _} -> {error, restarting};
+        {Id, undefined, _, _} -> {error, stopped};
+        false -> {error, removed}
+    end.
+
+%% settle(Sup, Id, Old) asks current(Sup, Id) until it no longer answers
+%% {ok, Old}, and returns that answer: the supervisor has handled Old's
+%% exit (a request waits while a restart is in progress, so after a group
+%% restart every child of the group is up again).
+settle(Sup, Id, Old) ->
+    case current(Sup, Id) of
+        {ok, Old} -> erlang:yield(), settle(Sup, Id, Old);
+        Other -> Other
+    end.
+
+%% The management requests, in Morrow's result shapes: ok or
+%% {error, Atom | {start_failed, Id, Reason}}.
+terminate_child(Sup, Id) ->
+    case supervisor:terminate_child(Sup, Id) of
+        ok -> ok;
+        {error, not_found} -> {error, removed}
+    end.
+
+restart_child(Sup, Id) ->
+    case supervisor:restart_child(Sup, Id) of
+        {ok, _} -> ok;
+        {ok, _, _} -> ok;
+        {error, not_found} -> {error, removed};
+        {error, running} -> {error, already_running};
+        {error, restarting} -> {error, restarting};
+        {error, Reason} -> {error, {start_failed, Id, Reason}}
+    end.
+
+delete_child(Sup, Id) ->
+    case supervisor:delete_child(Sup, Id) of
+        ok -> ok;
+        {error, not_found} -> {error, removed};
+        {error, running} -> {error, already_running};
+        {error, restarting} -> {error, restarting}
+    end.
+
+start_child(Sup, #{id := Id} = Spec) ->
+    case supervisor:start_child(Sup, Spec) of
+        {ok, _} -> ok;
+        {ok, _, _} -> ok;
+        {error, {already_started, _}} -> {error, already_running};
+        {error, already_present} -> {error, already_present};
+        {error, {Reason, _Child}} -> {error, {start_failed, Id, Reason}}
+    end.
+
+%% result(R) prints a Result as the Morrow scenarios do: Ok, or Err(E)
+%% with E a Supervisor.Error, Process.Error or Process.CallError.
+result(ok) -> "Ok";
+result({ok, _}) -> "Ok";
+result({error, E}) -> ["Err(", error_text(E), ")"].
+
+error_text({start_failed, Id, R}) -> ["StartFailed(", atom_to_list(Id), ", ", reason(R), ")"];
+error_text({call_down, R}) -> ["CallDown(", reason(R), ")"];
+error_text({call_rejected, N}) -> ["CallRejected(", integer_to_list(N), ")"];
+error_text(call_timeout) -> "CallTimeout";
+error_text(removed) -> "Removed";
+error_text(stopped) -> "Stopped";
+error_text(restarting) -> "Restarting";
+error_text(already_running) -> "AlreadyRunning";
+error_text(already_present) -> "AlreadyPresent";
+error_text(invalid_options) -> "InvalidOptions".
+
+%% children(Rows) prints which_children's rows: name:kind:state, space
+%% separated.
+children(Rows) ->
+    lists:join(" ", [[atom_to_list(Id), ":", atom_to_list(K), ":", atom_to_list(S)] || {Id, K, S} <- Rows]).
+
+%% ---- Registry (RUNTIME.md §3, SUPERVISOR.md §2) ------------------------
+%%
+%%   Process.register(name, pid)   register(list_to_atom(Name), Pid): true, or badarg
+%%                                 (name taken, process dead or already named) ->
+%%                                 Err(InvalidOptions)
+%%   Process.whereis(name)         whereis: Pid -> Some, undefined -> None
+%%   Process.unregister(name)      unregister: true, or badarg -> false
+
+register(Name, Pid) ->
+    try erlang:register(list_to_atom(Name), Pid) of
+        true -> ok
+    catch
+        error:badarg -> {error, invalid_options}
+    end.
+
+whereis(Name) ->
+    case erlang:whereis(list_to_atom(Name)) of
+        undefined -> none;
+        Pid -> {some, Pid}
+    end.
+
+unregister(Name) ->
+    try erlang:unregister(list_to_atom(Name))
+    catch error:badarg -> false
+    end.
+
+option(none) -> "None";
+option({some, _}) -> "Some".
+
+%% ---- Typed call (RUNTIME.md §3, SUPERVISOR.md §2) ----------------------
+%%
+%%   Process.call(pid, request, timeout)  gen_server:call(Pid, Request, Timeout)
+%%   Ok(reply)                            Reply
+%%   Err(CallTimeout)                     exit {timeout, {gen_server, call, _}}
+%%   Err(CallDown(r))                     exit {R, {gen_server, call, _}}: the server
+%%                                        died with R while the call was pending
+%%   Err(CallRejected(3))                 exit {noproc, {gen_server, call, _}}: the server
+%%                                        was dead when the call was made
+%%   negative timeout                     infinity
+
+call(Server, Request, Timeout) ->
+    T = if Timeout < 0 -> infinity; true -> Timeout end,
+    try gen_server:call(Server, Request, T) of
+        Reply -> {ok, Reply}
+    catch
+        exit:{timeout, {gen_server, call, _}} -> {error, call_timeout};
+        exit:{noproc, {gen_server, call, _}} -> {error, {call_rejected, 3}};
+        exit:{Reason, {gen_server, call, _}} -> {error, {call_down, Reason}}
+    end.
+
+%% call_result(R) prints a call's Result(Int, Process.CallError).
+call_result({ok, N}) when is_integer(N) -> ["Ok(", integer_to_list(N), ")"];
+call_result(R) -> result(R).

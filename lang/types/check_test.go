@@ -359,8 +359,15 @@ func TestBuiltinsMatchRuntime(t *testing.T) {
 // programs must produce no diagnostics.
 func TestRunFixturesCheckClean(t *testing.T) {
 	var files []string
+	// conformance/supervisor holds programs written against the Supervisor
+	// module, which the checker does not have yet (issue 11); they are
+	// parsed by conformance/supervisor_test.go until they become live.
+	pending := filepath.Join("..", "..", "conformance", "supervisor")
 	for _, root := range []string{filepath.Join("..", "..", "fixtures"), filepath.Join("..", "..", "examples"), filepath.Join("..", "..", "conformance")} {
 		filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			if err == nil && d.IsDir() && p == pending {
+				return filepath.SkipDir
+			}
 			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".mr") {
 				files = append(files, p)
 			}
