@@ -155,7 +155,7 @@ outer:
 				free := make([]value.Value, n)
 				copy(free, stack[sp-n:sp])
 				sp -= n
-				stack[sp] = value.Value{K: value.KFunc, R: &value.Closure{Fn: int(in.A), Free: free}}
+				stack[sp] = value.NewClosure(int(in.A), free)
 				sp++
 			case bytecode.NATIVE:
 				stack[sp] = st.img.nativeVals[in.A]
@@ -212,7 +212,8 @@ outer:
 						st.fail(fr, pc, sp, internalFault("call of an unknown native %d", c.ID))
 						continue outer
 					}
-					res, nf := st.img.natives[c.ID].Call(host, stack[sp-n:sp])
+					res, nf, work := st.img.natives[c.ID].CallWork(host, stack[sp-n:sp])
+					steps += int(min(work, maxCharge))
 					if nf != nil {
 						st.fail(fr, pc, sp, fromNative(nf))
 						continue outer
@@ -226,7 +227,8 @@ outer:
 				}
 			case bytecode.CALL_NATIVE:
 				n := int(in.B)
-				res, nf := st.img.natives[in.A].Call(host, stack[sp-n:sp])
+				res, nf, work := st.img.natives[in.A].CallWork(host, stack[sp-n:sp])
+				steps += int(min(work, maxCharge))
 				if nf != nil {
 					st.fail(fr, pc, sp, fromNative(nf))
 					continue outer
@@ -276,7 +278,8 @@ outer:
 						st.fail(fr, pc, sp, internalFault("call of an unknown native %d", c.ID))
 						continue outer
 					}
-					res, nf := st.img.natives[c.ID].Call(host, stack[sp-n:sp])
+					res, nf, work := st.img.natives[c.ID].CallWork(host, stack[sp-n:sp])
+					steps += int(min(work, maxCharge))
 					if nf != nil {
 						st.fail(fr, pc, sp, fromNative(nf))
 						continue outer
@@ -369,7 +372,8 @@ outer:
 			case bytecode.EQ, bytecode.NE:
 				x, y := stack[sp-2], stack[sp-1]
 				sp--
-				eq := equal(x, y)
+				eq, cost := equal(x, y)
+				steps += cost
 				if in.Op == bytecode.NE {
 					eq = !eq
 				}
@@ -401,7 +405,8 @@ outer:
 			case bytecode.IN:
 				x, xs := stack[sp-2], stack[sp-1]
 				sp--
-				r, f := member(x, xs)
+				r, cost, f := member(x, xs)
+				steps += cost
 				if f != nil {
 					st.fail(fr, pc, sp, f)
 					continue outer
@@ -438,7 +443,7 @@ outer:
 				elems := make([]value.Value, n)
 				copy(elems, stack[sp-n:sp])
 				sp -= n
-				stack[sp] = value.Value{K: value.KTuple, R: &value.Tuple{Elems: elems}}
+				stack[sp] = value.NewTuple(elems...)
 				sp++
 			case bytecode.LIST:
 				n := int(in.A)
@@ -448,7 +453,7 @@ outer:
 					copy(items, stack[sp-n:sp])
 				}
 				sp -= n
-				stack[sp] = value.Value{K: value.KList, R: &value.List{Items: items}}
+				stack[sp] = value.NewList(items)
 				sp++
 			case bytecode.DATA:
 				t := p.Types[in.A]
@@ -461,7 +466,7 @@ outer:
 				fields := make([]value.Value, n)
 				copy(fields, stack[sp-n:sp])
 				sp -= n
-				stack[sp] = value.Value{K: value.KData, R: &value.Data{Type: t, Tag: int(in.B), Fields: fields}}
+				stack[sp] = value.NewData(t, int(in.B), fields...)
 				sp++
 			case bytecode.RANGE:
 				lo, hi := stack[sp-2], stack[sp-1]
@@ -481,7 +486,9 @@ outer:
 				d, ok := stack[sp-1].R.(*value.Data)
 				stack[sp-1] = value.Bool(ok && d.Type == p.Types[in.A])
 			case bytecode.EQ_CONST:
-				stack[sp-1] = value.Bool(equal(stack[sp-1], consts[in.A]))
+				eq, cost := equal(stack[sp-1], consts[in.A])
+				steps += cost
+				stack[sp-1] = value.Bool(eq)
 			case bytecode.ELEM:
 				r, f := elem(stack[sp-1], int(in.A))
 				if f != nil {
@@ -516,7 +523,7 @@ outer:
 					st.fail(fr, pc, sp, internalFault("LIST_SLICE %d of a %s value", in.A, stack[sp-1].K))
 					continue outer
 				}
-				stack[sp-1] = value.Value{K: value.KList, R: &value.List{Items: l.Items[in.A:]}}
+				stack[sp-1] = l.Drop(int(in.A))
 			case bytecode.INDEX:
 				xs, i := stack[sp-2], stack[sp-1]
 				sp--
@@ -561,7 +568,8 @@ outer:
 				}
 			case bytecode.INTERP:
 				n := int(in.A)
-				s, f := interp(stack[sp-n : sp])
+				s, cost, f := interp(stack[sp-n : sp])
+				steps += cost
 				if f != nil {
 					st.fail(fr, pc, sp, f)
 					continue outer
@@ -664,10 +672,10 @@ outer:
 				op := fusedOps[k]
 				var r bool
 				switch op {
-				case bytecode.EQ:
-					r = equal(x, y)
-				case bytecode.NE:
-					r = !equal(x, y)
+				case bytecode.EQ, bytecode.NE:
+					eq, cost := equal(x, y)
+					steps += cost
+					r = eq == (op == bytecode.EQ)
 				default:
 					var f *Fault
 					if r, f = order(op, x, y); f != nil {

@@ -156,7 +156,7 @@ func Load(p *bytecode.Program) (*Image, error) {
 	}
 	img.funcVals = make([]value.Value, len(p.Functions))
 	for i := range p.Functions {
-		img.funcVals[i] = value.Value{K: value.KFunc, R: &value.Closure{Fn: i}}
+		img.funcVals[i] = value.NewClosure(i, nil)
 	}
 	img.nullary = make([][]value.Value, len(p.Types))
 	for ti, t := range p.Types {
