@@ -62,6 +62,15 @@ func (inv *Invocation) trace(format string, args ...any) {
 	}
 }
 
+// shown renders v for the trace ("" when not tracing). It is called
+// outside process locks: no value is walked under a lock.
+func (inv *Invocation) shown(v value.Value) string {
+	if inv.Trace == nil {
+		return ""
+	}
+	return core.Show(v)
+}
+
 var epochs atomic.Uint64
 
 // NewInvocation returns an invocation with a fresh epoch.
@@ -214,8 +223,10 @@ func (inv *Invocation) Retire(p *Process, reason value.Value) {
 		owned := q.owned
 		q.owned = nil
 		id := q.ID()
-		inv.trace("retire %d %s", id.N, core.Show(reason))
 		q.mu.Unlock()
+		// Values are rendered outside every lock (RUNTIME.md §1).
+		rs := inv.shown(reason)
+		inv.trace("retire %d %s", id.N, rs)
 		if armed {
 			inv.TimerDropped()
 		}
@@ -234,7 +245,7 @@ func (inv *Invocation) Retire(p *Process, reason value.Value) {
 			delete(partner.links, q)
 			wake := false
 			if !partner.closed {
-				inv.trace("exit signal %d -> %d %s", id.N, partner.Gen(), core.Show(reason))
+				inv.trace("exit signal %d -> %d %s", id.N, partner.Gen(), rs)
 				if partner.trap {
 					wake = partner.deliverLocked(Cell{Kind: CellExit, Value: exitValue(id, reason), Bytes: CompletionBytes, Resv: true})
 				} else {
@@ -265,7 +276,7 @@ func (inv *Invocation) Retire(p *Process, reason value.Value) {
 			if m.state == monActive {
 				m.state = monQueued
 				if !o.closed {
-					inv.trace("down %d -> %d %s", id.N, o.Gen(), core.Show(reason))
+					inv.trace("down %d -> %d %s", id.N, o.Gen(), rs)
 					wake = o.deliverLocked(Cell{Kind: CellDown, Value: downValue(m.ref, id, reason), Ref: m.ref, Bytes: CompletionBytes, Resv: true})
 				}
 			}
@@ -525,6 +536,7 @@ const (
 // bytes plus its text); a trapped signal keeps the reservation in its
 // Exit cell until consumed.
 func (inv *Invocation) Signal(sender, target *Process, reason value.Value) SignalResult {
+	rs := inv.shown(reason)
 	target.mu.Lock()
 	if target.phase != phaseLive {
 		target.mu.Unlock()
@@ -535,7 +547,7 @@ func (inv *Invocation) Signal(sender, target *Process, reason value.Value) Signa
 		target.mu.Unlock()
 		return SignalLimit
 	}
-	inv.trace("exit signal %d -> %d %s (direct)", sender.Gen(), target.Gen(), core.Show(reason))
+	inv.trace("exit signal %d -> %d %s (direct)", sender.Gen(), target.Gen(), rs)
 	tag := reasonTag(reason)
 	if tag == process.ReasonKill {
 		inv.unreserveLocked(target, charge)
