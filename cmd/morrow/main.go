@@ -3,6 +3,7 @@
 //	morrow run FILE.mr|FILE.mrb [--schedulers N] [--steal] [--seed S]
 //	                            [--reductions N] [--trace FILE] [--color[=MODE]]
 //	                            [--max-processes N] [--memory-budget BYTES]
+//	                            [--stack-budget BYTES]
 //
 // A source file is compiled in memory (a file that fails to check prints
 // its diagnostics and exits 1 without running); a .mrb file is decoded and
@@ -15,7 +16,8 @@
 // Scheduler settings come from MORROW_SCHEDULERS (1..64, default 1),
 // MORROW_WORK_STEALING=1 and MORROW_REDUCTIONS (1..65536); the resource
 // governor (RUNTIME.md §3) from MORROW_MAX_PROCESSES (live actors, 0 = no
-// limit, default 1,024) and MORROW_MEMORY_BUDGET (bytes, default 64 MiB);
+// limit, default 1,024), MORROW_MEMORY_BUDGET (bytes, default 64 MiB) and
+// MORROW_STACK_BUDGET (bytes of process stacks, default 1 GiB);
 // flags win over the environment. An invalid environment value fails the invocation at
 // start-up as the resource-limit fault (code 9), as LANGUAGE.md §6.1 says;
 // an invalid flag value is a usage error (exit 2).
@@ -111,6 +113,7 @@ type runFlags struct {
 	color      string
 	maxProcs   int
 	memBudget  int64
+	stackBytes int64
 }
 
 func newRun(e *env) *cobra.Command {
@@ -127,7 +130,8 @@ func newRunWith(e *env, f *runFlags) *cobra.Command {
 			"forwarding the program's exit status. \"-\" reads source from standard input.\n\n" +
 			"Environment: MORROW_SCHEDULERS (1..64, default 1), MORROW_WORK_STEALING=1,\n" +
 			"MORROW_REDUCTIONS (1..65536), MORROW_MAX_PROCESSES (0 = no limit, default 1024),\n" +
-			"MORROW_MEMORY_BUDGET (bytes, default 67108864). Flags win over the environment.",
+			"MORROW_MEMORY_BUDGET (bytes, default 67108864), MORROW_STACK_BUDGET (bytes,\n" +
+			"default 1073741824). Flags win over the environment.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runProgram(cmd, e, f, args[0])
@@ -141,6 +145,7 @@ func newRunWith(e *env, f *runFlags) *cobra.Command {
 	fl.StringVar(&f.trace, "trace", "", "write lifecycle events to FILE (\"-\" for standard error)")
 	fl.IntVar(&f.maxProcs, "max-processes", engine.DefaultMaxProcesses, "live actors allowed at once, 0 for no limit (env MORROW_MAX_PROCESSES)")
 	fl.Int64Var(&f.memBudget, "memory-budget", engine.DefaultMemoryBudget, "logical memory budget in bytes for queued messages and lifecycle notifications (env MORROW_MEMORY_BUDGET)")
+	fl.Int64Var(&f.stackBytes, "stack-budget", engine.DefaultStackBudget, "total bytes of process stacks; a process whose stack would grow past it faults with code 9 (env MORROW_STACK_BUDGET)")
 	fl.StringVar(&f.color, "color", "auto", "colour diagnostics: auto, always or never")
 	fl.Lookup("color").NoOptDefVal = "always"
 	return cmd
@@ -214,6 +219,18 @@ func (f *runFlags) options(cmd *cobra.Command, e *env) (engine.Options, error) {
 			return opts, &configError{fmt.Sprintf("invalid MORROW_MEMORY_BUDGET %q: want a positive number of bytes", v)}
 		}
 		opts.MemoryBudget = n
+	}
+	if changed("stack-budget") {
+		if f.stackBytes < 1 {
+			return opts, &usageError{fmt.Sprintf("--stack-budget must be a positive number of bytes, got %d", f.stackBytes)}
+		}
+		opts.StackBudget = f.stackBytes
+	} else if v := e.getenv("MORROW_STACK_BUDGET"); v != "" {
+		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+		if err != nil || n < 1 {
+			return opts, &configError{fmt.Sprintf("invalid MORROW_STACK_BUDGET %q: want a positive number of bytes", v)}
+		}
+		opts.StackBudget = n
 	}
 	return opts, nil
 }

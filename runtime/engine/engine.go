@@ -19,10 +19,12 @@
 // Resource governor (RUNTIME.md §3): Options.MaxProcesses (default the
 // reference 1,024 live actors, Unlimited for none) is checked on every
 // spawn of every kind; Options.MemoryBudget (default 64 MiB) is the
-// logical budget of LANGUAGE.md §7.5; Options.MaxQueued raises the
-// invocation's 65,536 queued user messages. The runner exposes the first
-// two as --max-processes and --memory-budget; the benchmarks raise all
-// three.
+// logical budget of LANGUAGE.md §7.5; Options.StackBudget (default
+// 1 GiB) bounds the stack memory of all processes together, so deep
+// recursion in many processes ends in fault 9, not a Go out-of-memory
+// crash; Options.MaxQueued raises the invocation's 65,536 queued user
+// messages. The runner exposes the first three as --max-processes,
+// --memory-budget and --stack-budget; the benchmarks raise the limits.
 //
 // Cancellation: when ctx is cancelled the schedulers stop at their next
 // safe point (parked schedulers are woken), the cleanup (defer) of the
@@ -67,6 +69,11 @@ type Options struct {
 	// §7.5): queued messages and lifecycle reservations are charged
 	// against it. 0 means DefaultMemoryBudget.
 	MemoryBudget int64
+	// StackBudget is the total stack memory of all processes in bytes
+	// (frames and operand stacks, the root included): a process whose
+	// stack growth would cross it faults with code 9. 0 means
+	// DefaultStackBudget (1 GiB).
+	StackBudget int64
 	// MaxQueued raises the invocation-wide limit of queued user messages
 	// (LANGUAGE.md §6.2, 65,536 by default; a send past it returns Err(4)).
 	// 0 means the reference limit, Unlimited means no limit. The CLI keeps
@@ -79,6 +86,7 @@ type Options struct {
 const (
 	DefaultMaxProcesses = proc.MaxLive
 	DefaultMemoryBudget = proc.MemoryBudget
+	DefaultStackBudget  = vm.DefaultStackBudget
 	Unlimited           = -1
 )
 
@@ -118,7 +126,7 @@ func Run(ctx context.Context, p *bytecode.Program, opts Options) int {
 	}
 	out := sched.NewOutput(stdoutW)
 	defer out.Flush()
-	if opts.Schedulers < 0 || opts.Schedulers > MaxSchedulers || opts.MemoryBudget < 0 {
+	if opts.Schedulers < 0 || opts.Schedulers > MaxSchedulers || opts.MemoryBudget < 0 || opts.StackBudget < 0 {
 		fmt.Fprintf(stderr, "morrow: runtime error: %s\n", vm.NewFault(9).Msg)
 		return ExitFault
 	}
@@ -129,7 +137,8 @@ func Run(ctx context.Context, p *bytecode.Program, opts Options) int {
 	}
 	rt := sched.New(img, out, sched.Config{Schedulers: opts.Schedulers, Steal: opts.Steal, Seed: opts.Seed,
 		Budget: opts.Reductions * StepsPerReduction, Trace: opts.Trace,
-		MaxLive: opts.MaxProcesses, MemoryBudget: opts.MemoryBudget, MaxQueued: opts.MaxQueued})
+		MaxLive: opts.MaxProcesses, MemoryBudget: opts.MemoryBudget, StackBudget: opts.StackBudget,
+		MaxQueued: opts.MaxQueued})
 	var args []value.Value
 	if p.Library {
 		port := rt.NewPort(out.Line)

@@ -3,6 +3,7 @@ package engine_test
 import (
 	"bytes"
 	"context"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -284,4 +285,78 @@ func (l *lockedBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
+}
+
+// TestStackBudget: process stacks count against one budget. 40 processes
+// each recursing 500,000 frames deep need about 4 GB together (100 MB
+// each); under a 64 MiB budget every one of them faults with code 9
+// instead of the Go runtime running out of memory, and the memory comes
+// back when they end: a later, shallow recursion finishes.
+func TestStackBudget(t *testing.T) {
+	src := `
+fn deep(n: Int) -> Int:
+    if n == 0:
+        0
+    else:
+        1 + deep(n - 1)
+
+fn spawn_all(n: Int, depth: Int):
+    if n > 0:
+        let r: Result((Pid(Int), MonitorRef), Process.Error) = Process.spawn_monitor(() -> println("finished {deep(depth)}"))
+        match r:
+            Ok(_) -> spawn_all(n: n - 1, depth: depth)
+            Err(e) -> println("spawn failed {show(e)}")
+
+fn collect(n: Int, faults: Int) -> Int:
+    if n == 0:
+        faults
+    else:
+        let own: Pid(Int) = Process.self()
+        receive_event:
+            Process.Down(_, _, reason) ->
+                if reason == Process.Fault(9):
+                    collect(n: n - 1, faults: faults + 1)
+                else:
+                    collect(n: n - 1, faults: faults)
+
+fn observer():
+    let own: Pid(Int) = Process.self()
+    spawn_all(n: 40, depth: 500000)
+    println("faults: {collect(n: 40, faults: 0)} of 40")
+    spawn_all(n: 1, depth: 1000)
+    println("faults: {collect(n: 1, faults: 0)} of 1")
+
+fn main():
+    let r: Result(Pid(Int), Process.Error) = Process.spawn(observer)
+    match r:
+        Ok(_) -> ()
+        Err(e) -> println("spawn failed {show(e)}")
+`
+	for _, scheds := range []int{1, 2} {
+		code, out, errb := runWatched(t, src, engine.Options{Schedulers: scheds, Steal: true, StackBudget: 64 << 20})
+		want := "faults: 40 of 40\nfinished 1000\nfaults: 0 of 1\n"
+		if code != 0 || out != want || errb != "" {
+			t.Fatalf("schedulers %d: status %d, stdout %q, stderr %q; want stdout %q", scheds, code, out, errb, want)
+		}
+	}
+}
+
+// TestStackBudgetOfTheRoot: the root context's stack counts too; its
+// fault is fatal as usual.
+func TestStackBudgetOfTheRoot(t *testing.T) {
+	src := `
+fn deep(n: Int) -> Int:
+    if n == 0:
+        0
+    else:
+        1 + deep(n - 1)
+
+fn main():
+    println(deep(10000))
+    println(deep(400000))
+`
+	code, out, errb := runWatched(t, src, engine.Options{StackBudget: 8 << 20})
+	if code != 1 || out != "10000\n" || !strings.Contains(errb, "actor resource limit exceeded") {
+		t.Fatalf("status %d, stdout %q, stderr %q", code, out, errb)
+	}
 }

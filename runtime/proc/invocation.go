@@ -216,7 +216,7 @@ func (inv *Invocation) Retire(p *Process, reason value.Value) {
 		q.Wait = Wait{}
 		q.status = Done
 		q.phase = phaseReleased
-		q.State = nil
+		q.dropState()
 		reason := q.reason
 		links := q.links
 		q.links = nil
@@ -603,7 +603,7 @@ func (inv *Invocation) Discard(p *Process) {
 	p.closed = true
 	p.phase = phaseReleased
 	p.status = Done
-	p.State = nil
+	p.dropState()
 	p.mu.Unlock()
 	inv.release(p)
 }

@@ -106,6 +106,7 @@ func (h *host) Spawn(mode int, entry value.Value) (value.Value, *vm.Fault) {
 	if err != nil {
 		return value.Unit, &vm.Fault{Msg: "internal error: spawn: " + err.Error(), Internal: true}
 	}
+	st.SetStackBudget(rt.Stack)
 	sched := h.s.id
 	if h.p.Kind == proc.KindRoot {
 		sched = int(rt.rr.Add(1)-1) % len(rt.scheds)

@@ -79,6 +79,10 @@ type Config struct {
 	// MemoryBudget is the invocation's logical memory budget in bytes
 	// (0: proc.MemoryBudget, 64 MiB).
 	MemoryBudget int64
+	// StackBudget is the total stack memory of all processes in bytes
+	// (0: vm.DefaultStackBudget, 1 GiB); a process whose stack growth
+	// would cross it faults with code 9.
+	StackBudget int64
 }
 
 // Output is the one shared, ordered stdout of an invocation. Every print
@@ -171,6 +175,9 @@ type Runtime struct {
 	rr            atomic.Uint64
 	root          *proc.Process
 	traceMu       sync.Mutex
+
+	// Stack is the stack budget every process's State charges.
+	Stack *vm.StackBudget
 }
 
 // New prepares a runtime for img writing to out.
@@ -181,7 +188,8 @@ func New(img *vm.Image, out *Output, cfg Config) *Runtime {
 	if cfg.Budget <= 0 {
 		cfg.Budget = DefaultBudget
 	}
-	rt := &Runtime{cfg: cfg, img: img, Out: out, Inv: proc.NewInvocation(), stop: make(chan struct{})}
+	rt := &Runtime{cfg: cfg, img: img, Out: out, Inv: proc.NewInvocation(), stop: make(chan struct{}),
+		Stack: vm.NewStackBudget(cfg.StackBudget)}
 	rt.Inv.MaxLive = cfg.MaxLive
 	rt.Inv.MemoryBudget = cfg.MemoryBudget
 	rt.Inv.MaxQueued = cfg.MaxQueued
@@ -210,6 +218,7 @@ func (rt *Runtime) NewPort(line func(string)) *proc.Process {
 // Run runs root (the root context's State) and every process until the
 // invocation ends, ctx is cancelled, or a fatal fault.
 func (rt *Runtime) Run(ctx context.Context, root *vm.State) Result {
+	root.SetStackBudget(rt.Stack)
 	rt.root = rt.Inv.NewProcess(proc.KindRoot, root, 0)
 	rt.trace("spawn %d root", rt.root.Gen())
 	rt.scheds[0].push(rt.root)
@@ -696,6 +705,7 @@ func (s *Scheduler) fault(p *proc.Process, f *vm.Fault) {
 			rt.fatal(fmt.Sprintf("morrow: runtime error: internal error: %v\n", err))
 			return
 		}
+		st.SetStackBudget(rt.Stack)
 		c := rt.Inv.NewProcess(proc.KindSupervised, st, s.id)
 		if c == nil {
 			rt.fatal("morrow: runtime error: " + vm.NewFault(process.FaultResource).Msg + "\n")

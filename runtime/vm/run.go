@@ -54,6 +54,7 @@ func (st *State) finish(o Outcome) {
 	st.final = o
 	st.stack = nil
 	st.frames = nil
+	st.Release()
 }
 
 // run is the interpreter loop. It returns crashed = true after recovering
@@ -239,13 +240,14 @@ outer:
 			case bytecode.TAIL_CALL:
 				callee := fns[in.A]
 				n := int(in.B)
-				if fr.base+callee.Locals+callee.MaxStack > st.maxSlots {
-					st.fail(fr, pc, sp, NewFault(FaultResource))
+				st.sp = sp
+				grown, f := st.grow(fr.base + callee.Locals + callee.MaxStack)
+				if f != nil {
+					st.fail(fr, pc, sp, f)
 					continue outer
 				}
+				stack = grown
 				copy(stack[fr.base:], stack[sp-n:sp])
-				st.sp = sp
-				stack = st.ensure(fr.base + callee.Locals + callee.MaxStack)
 				fr.fn, fr.free = callee, nil
 				clear(stack[fr.base+n : fr.base+callee.Locals])
 				code = callee.Code
@@ -261,13 +263,14 @@ outer:
 						st.fail(fr, pc, sp, f)
 						continue outer
 					}
-					if fr.base+callee.Locals+callee.MaxStack > st.maxSlots {
-						st.fail(fr, pc, sp, NewFault(FaultResource))
+					st.sp = sp
+					grown, f := st.grow(fr.base + callee.Locals + callee.MaxStack)
+					if f != nil {
+						st.fail(fr, pc, sp, f)
 						continue outer
 					}
+					stack = grown
 					copy(stack[fr.base:], stack[sp-n:sp])
-					st.sp = sp
-					stack = st.ensure(fr.base + callee.Locals + callee.MaxStack)
 					fr.fn, fr.free = callee, c.Free
 					clear(stack[fr.base+n : fr.base+callee.Locals])
 					code = callee.Code
@@ -726,43 +729,30 @@ func (st *State) recovered(r any) (Outcome, bool) {
 }
 
 // pushFrame pushes a frame for f whose locals start at base (the arguments
-// are already there). It returns fault 9 when the call depth limit is hit.
+// are already there). It returns fault 9 when the call depth limit, the
+// slot limit or the stack budget is hit.
 func (st *State) pushFrame(f *bytecode.Function, base, retSP int, free []value.Value) *Fault {
-	if len(st.frames) >= st.maxDepth || base+f.Locals+f.MaxStack > st.maxSlots {
+	if len(st.frames) >= st.maxDepth {
 		return NewFault(FaultResource)
 	}
-	stack := st.ensure(base + f.Locals + f.MaxStack)
-	clear(stack[base+f.Params : base+f.Locals])
+	stack, fault := st.grow(base + f.Locals + f.MaxStack)
+	if fault != nil {
+		return fault
+	}
 	n := len(st.frames)
 	if n == cap(st.frames) {
-		st.frames = append(st.frames, frame{})
-	} else {
-		st.frames = st.frames[:n+1]
+		if fault := st.growFrames(); fault != nil {
+			return fault
+		}
 	}
+	clear(stack[base+f.Params : base+f.Locals])
+	st.frames = st.frames[:n+1]
 	nf := &st.frames[n]
 	nf.fn, nf.pc, nf.base, nf.retSP, nf.free, nf.mode = f, 0, base, retSP, free, modeNormal
 	if nf.cl != nil {
 		nf.cl = nil
 	}
 	return nil
-}
-
-// ensure grows the value stack to at least n slots and returns it.
-func (st *State) ensure(n int) []value.Value {
-	if n <= len(st.stack) {
-		return st.stack
-	}
-	size := 2 * len(st.stack)
-	if size < 16 {
-		size = 16
-	}
-	for size < n {
-		size *= 2
-	}
-	ns := make([]value.Value, size)
-	copy(ns, st.stack)
-	st.stack = ns
-	return ns
 }
 
 // closureCallee checks a closure call of n arguments.

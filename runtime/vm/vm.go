@@ -254,6 +254,9 @@ type State struct {
 	steps    int64 // total steps executed
 	maxDepth int
 	maxSlots int
+
+	budget  *StackBudget // shared stack budget (stack.go), or nil
+	charged int64        // bytes of stack memory st holds
 }
 
 // NewState prepares a State that calls function fn of img with args.
@@ -292,7 +295,8 @@ func newState(img *Image, fn int, free, args []value.Value) (*State, error) {
 	size := max(f.Locals+f.MaxStack, 1)
 	st := &State{img: img, stack: make([]value.Value, size), maxDepth: DefaultMaxDepth, maxSlots: DefaultMaxStackSlots}
 	copy(st.stack, args)
-	st.frames = append(st.frames, frame{fn: f, free: free})
+	st.frames = append(make([]frame, 0, 1), frame{fn: f, free: free})
+	st.charged = int64(size)*slotBytes + frameBytes
 	st.sp = f.Locals
 	return st, nil
 }
