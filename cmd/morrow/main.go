@@ -45,6 +45,7 @@ import (
 	"github.com/morrow-lang/morrow/internal/cli"
 	"github.com/morrow-lang/morrow/lang/compiler"
 	"github.com/morrow-lang/morrow/lang/diag"
+	"github.com/morrow-lang/morrow/lang/source"
 	"github.com/morrow-lang/morrow/runtime/bytecode"
 	"github.com/morrow-lang/morrow/runtime/engine"
 )
@@ -287,7 +288,7 @@ func runProgram(cmd *cobra.Command, e *env, f *runFlags, path string) error {
 // status when it has already reported why it cannot run.
 func loadProgram(e *env, path string, mode diag.ColorMode) (*bytecode.Program, int) {
 	if filepath.Ext(path) == ".mrb" {
-		data, err := os.ReadFile(path)
+		data, err := source.ReadFileLimited(path, bytecode.MaxFileBytes)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "morrow: cannot read %s: %s\n", path, cli.OneLine(pathErr(err)))
 			return nil, cli.ExitError
@@ -301,11 +302,13 @@ func loadProgram(e *env, path string, mode diag.ColorMode) (*bytecode.Program, i
 	}
 	name, src := path, []byte(nil)
 	var err error
+	// At most one byte past the 1 MiB source limit is read: enough for
+	// the parser to refuse the file (E0019); /dev/zero ends there.
 	if path == "-" {
 		name = "<stdin>"
-		src, err = io.ReadAll(e.stdin)
+		src, err = source.ReadLimited(e.stdin, source.MaxBytes)
 	} else {
-		src, err = os.ReadFile(path)
+		src, err = source.ReadFileLimited(path, source.MaxBytes)
 	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "morrow: cannot read %s: %s\n", path, cli.OneLine(pathErr(err)))
