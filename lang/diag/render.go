@@ -350,8 +350,8 @@ func snippet(f *source.File, span source.Span, label string, mark byte) []snippe
 // maxSnippetCells bounds the cells of one snippet line; snippetContext
 // is how many cells before the underline a cut line keeps.
 const (
-	maxSnippetCells = 160
-	snippetContext  = 40
+	maxSnippetCells = 4096
+	snippetContext  = 512
 )
 
 // window cuts a long display line (one cell per code point) to at most
