@@ -286,8 +286,10 @@ func (h *host) TrapExit(on bool) value.Value { return value.Bool(h.p.SetTrap(on)
 
 // reasonOK checks the text size limit of custom reasons.
 func reasonOK(r value.Value) bool {
+	// The loader gives programs the runtime's own descriptor, so the type
+	// is checked by identity and the variant's fields are in place.
 	d, ok := r.R.(*value.Data)
-	if !ok || d.Type == nil || d.Type.Name != process.ExitReasonType.Name {
+	if !ok || d.Type != process.ExitReasonType || d.Tag < 0 || d.Tag >= len(d.Type.Variants) || len(d.Fields) != len(d.Type.Variants[d.Tag].Fields) {
 		return false
 	}
 	if d.Tag == process.ReasonShutdownDetail || d.Tag == process.ReasonFailure {

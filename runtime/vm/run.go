@@ -72,6 +72,7 @@ func (st *State) run(host Host, budget int) (out Outcome, crashed bool) {
 	)
 	p := st.img.Prog
 	fns := st.img.fns
+	types := st.img.types
 	consts := p.Consts
 	// The recovery reads only st: capturing the loop's locals (pc, sp,
 	// fr) in a closure would keep them out of registers. After a panic
@@ -459,7 +460,7 @@ outer:
 				stack[sp] = value.NewList(items)
 				sp++
 			case bytecode.DATA:
-				t := p.Types[in.A]
+				t := types[in.A]
 				n := len(t.Variants[in.B].Fields)
 				if n == 0 {
 					stack[sp] = st.img.nullary[in.A][in.B]
@@ -487,7 +488,7 @@ outer:
 				stack[sp-1] = value.Bool(stack[sp-1].K == value.Kind(in.A))
 			case bytecode.TEST_TYPE:
 				d, ok := stack[sp-1].R.(*value.Data)
-				stack[sp-1] = value.Bool(ok && d.Type == p.Types[in.A])
+				stack[sp-1] = value.Bool(ok && d.Type == types[in.A])
 			case bytecode.EQ_CONST:
 				eq, cost := equal(stack[sp-1], consts[in.A])
 				steps += cost

@@ -110,6 +110,9 @@ type Image struct {
 	// Prog.Functions with fused instructions (fuse.go).
 	fns     []*bytecode.Function
 	natives []*core.Native
+	// types is the program's type table with the Process.* types replaced
+	// by the runtime's descriptors.
+	types []*value.TypeInfo
 	// funcVals[i] is the capture-free closure of function i (FUNC).
 	funcVals []value.Value
 	// nativeVals[i] is native i as a function value (NATIVE).
@@ -158,8 +161,18 @@ func Load(p *bytecode.Program) (*Image, error) {
 	for i := range p.Functions {
 		img.funcVals[i] = value.NewClosure(i, nil)
 	}
+	// The Process.* types are the runtime's own descriptors (the verifier
+	// checked that the program's copies are identical), so values the
+	// program builds and values the runtime builds share one descriptor.
+	img.types = make([]*value.TypeInfo, len(p.Types))
+	for i, t := range p.Types {
+		if rt := process.TypeByName(t.Name); rt != nil {
+			t = rt
+		}
+		img.types[i] = t
+	}
 	img.nullary = make([][]value.Value, len(p.Types))
-	for ti, t := range p.Types {
+	for ti, t := range img.types {
 		img.nullary[ti] = make([]value.Value, len(t.Variants))
 		for vi, v := range t.Variants {
 			if len(v.Fields) == 0 {

@@ -591,7 +591,7 @@ func TestWrongKindsAreInternalFaults(t *testing.T) {
 		"INT 1\n CALL_VALUE 0",
 		"INT 1\n ELEM 3",
 		"INT 1\n FIELD \"x\"",
-		"INT 1\n ITER",
+		"INT 1\n ITER\n STORE 3\n UNIT",
 		"UNIT\n INT 1\n INDEX",
 	} {
 		o := eval(t, code)

@@ -136,6 +136,16 @@ var (
 // them in a program's type table.
 var Types = []*value.TypeInfo{ExitReasonType, ErrorType, EventType, DemonitorOptionsType}
 
+// TypeByName returns the Process type descriptor called name, or nil.
+func TypeByName(name string) *value.TypeInfo {
+	for _, t := range Types {
+		if t.Name == name {
+			return t
+		}
+	}
+	return nil
+}
+
 // Reason builds an ExitReason value with tag t (and payload p for the
 // variants that carry one).
 func Reason(t int, p value.Value) value.Value {
