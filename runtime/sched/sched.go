@@ -604,7 +604,7 @@ func (s *Scheduler) runOne(p *proc.Process) {
 	rt := s.rt
 	defer func() {
 		if r := recover(); r != nil {
-			rt.fatal(fmt.Sprintf("morrow: runtime error: internal error: scheduler: %v\n", r))
+			rt.fatal(fmt.Sprintf("morrow: internal error: scheduler: %v\n", r))
 		}
 	}()
 	p.Lock()
@@ -702,7 +702,7 @@ func (s *Scheduler) fault(p *proc.Process, f *vm.Fault) {
 		// the restart ever ran.
 		st, err := vm.NewClosureState(rt.img, p.Sup.Entry, nil)
 		if err != nil {
-			rt.fatal(fmt.Sprintf("morrow: runtime error: internal error: %v\n", err))
+			rt.fatal(fmt.Sprintf("morrow: internal error: %v\n", err))
 			return
 		}
 		st.SetStackBudget(rt.Stack)

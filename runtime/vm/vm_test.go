@@ -665,7 +665,7 @@ func TestActorOpcodesFaultForNow(t *testing.T) {
 
 func TestFailOpcode(t *testing.T) {
 	o := eval(t, `FAIL "no match arm matched"`)
-	if o.Status != StatusFault || o.Fault.Msg != "internal error: no match arm matched" {
+	if o.Status != StatusFault || o.Fault.Msg != "internal error: no match arm matched [at FAIL 0 in main, pc 0]" {
 		t.Fatalf("outcome %+v", o.Fault)
 	}
 }
