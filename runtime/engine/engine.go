@@ -25,6 +25,8 @@
 // crash; Options.MaxQueued raises the invocation's 65,536 queued user
 // messages. The runner exposes the first three as --max-processes,
 // --memory-budget and --stack-budget; the benchmarks raise the limits.
+// Options.MaxSteps is fuel for embedding hosts (and the fuzz tests): a
+// bound on the VM steps of all processes together.
 //
 // Cancellation: when ctx is cancelled the schedulers stop at their next
 // safe point (parked schedulers are woken), the cleanup (defer) of the
@@ -74,6 +76,12 @@ type Options struct {
 	// stack growth would cross it faults with code 9. 0 means
 	// DefaultStackBudget (1 GiB).
 	StackBudget int64
+	// MaxSteps bounds the VM steps of all processes together (0: no
+	// bound): an embedding host's fuel. Past it the invocation stops
+	// without running cleanup, `morrow: stopped after the step limit of
+	// N steps` is written to Stderr and Run returns ExitFault. It also
+	// bounds the cleanup run after a cancellation.
+	MaxSteps int64
 	// MaxQueued raises the invocation-wide limit of queued user messages
 	// (LANGUAGE.md §6.2, 65,536 by default; a send past it returns Err(4)).
 	// 0 means the reference limit, Unlimited means no limit. The CLI keeps
@@ -138,7 +146,7 @@ func Run(ctx context.Context, p *bytecode.Program, opts Options) int {
 	rt := sched.New(img, out, sched.Config{Schedulers: opts.Schedulers, Steal: opts.Steal, Seed: opts.Seed,
 		Budget: opts.Reductions * StepsPerReduction, Trace: opts.Trace,
 		MaxLive: opts.MaxProcesses, MemoryBudget: opts.MemoryBudget, StackBudget: opts.StackBudget,
-		MaxQueued: opts.MaxQueued})
+		MaxQueued: opts.MaxQueued, MaxSteps: opts.MaxSteps})
 	var args []value.Value
 	if p.Library {
 		port := rt.NewPort(out.Line)

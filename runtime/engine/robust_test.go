@@ -360,3 +360,24 @@ fn main():
 		t.Fatalf("status %d, stdout %q, stderr %q", code, out, errb)
 	}
 }
+
+// TestMaxSteps: Options.MaxSteps is fuel for all processes together; past
+// it the invocation stops (without cleanup) with ExitFault.
+func TestMaxSteps(t *testing.T) {
+	src := `
+fn spin(n: Int) -> Int:
+    spin(n + 1)
+
+fn main():
+    defer println("cleanup")
+    let r: Result(Pid(Int), Process.Error) = Process.spawn(() -> println(spin(0)))
+    match r:
+        Ok(_) -> ()
+        Err(e) -> println("spawn failed {show(e)}")
+    println(spin(0))
+`
+	code, out, errb := runWatched(t, src, engine.Options{MaxSteps: 100_000})
+	if code != engine.ExitFault || out != "" || errb != "morrow: stopped after the step limit of 100000 steps\n" {
+		t.Fatalf("status %d, stdout %q, stderr %q", code, out, errb)
+	}
+}

@@ -83,6 +83,11 @@ type Config struct {
 	// (0: vm.DefaultStackBudget, 1 GiB); a process whose stack growth
 	// would cross it faults with code 9.
 	StackBudget int64
+	// MaxSteps bounds the VM steps of all processes together (0: no
+	// bound): past it the invocation stops at the end of the turn that
+	// crossed it, without running cleanup. Hosts use it as fuel; the
+	// fuzz tests to run hostile programs for a bounded time.
+	MaxSteps int64
 }
 
 // Output is the one shared, ordered stdout of an invocation. Every print
@@ -172,6 +177,7 @@ type Runtime struct {
 	stop     chan struct{}
 
 	pendingTimers atomic.Int64
+	steps         atomic.Int64 // VM steps of all turns (counted when MaxSteps is set)
 	rr            atomic.Uint64
 	root          *proc.Process
 	traceMu       sync.Mutex
@@ -265,7 +271,10 @@ func (rt *Runtime) cleanupAll() {
 		st.Abort(&vm.Fault{Msg: "interrupted", Aborted: true})
 		h := &host{s: rt.scheds[0], p: p}
 		for i := 0; i < 1<<16 && !st.Finished(); i++ {
-			vm.Run(st, h, 1<<16)
+			o := vm.Run(st, h, 1<<16)
+			if limit := rt.cfg.MaxSteps; limit > 0 && rt.steps.Add(int64(o.Steps)) > limit {
+				return // the step limit also bounds cleanup after a cancellation
+			}
 		}
 	}
 }
@@ -629,6 +638,9 @@ func (s *Scheduler) runOne(p *proc.Process) {
 	s.turns.Add(1)
 	o := vm.Run(p.State, s.host, rt.cfg.Budget)
 	s.host.p = nil
+	if limit := rt.cfg.MaxSteps; limit > 0 && rt.steps.Add(int64(o.Steps)) > limit {
+		defer rt.fatal(fmt.Sprintf("morrow: stopped after the step limit of %d steps\n", limit))
+	}
 	switch o.Status {
 	case vm.StatusYield:
 		p.Lock()
