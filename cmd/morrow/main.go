@@ -267,7 +267,11 @@ func runProgram(cmd *cobra.Command, e *env, f *runFlags, path string) error {
 
 	out := newOutputs(e.stdout, e.stderr)
 	defer out.close()
+	// The outputs buffer by themselves and are flushed even when the
+	// runner gives up on a cancelled program, so the engine writes each
+	// print straight to them: nothing printed is lost.
 	opts.Stdout, opts.Stderr = out.stdoutWriter(), out.stderrWriter()
+	opts.DirectStdout = true
 	if f.trace != "" {
 		tw, closeTrace, err := openTrace(f.trace, opts.Stderr)
 		if err != nil {

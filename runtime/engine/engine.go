@@ -55,11 +55,17 @@ import (
 // Options configures one invocation.
 type Options struct {
 	Stdout, Stderr io.Writer
-	Schedulers     int   // 1..64; 0 means the default (1)
-	Steal          bool  // work stealing between schedulers
-	Seed           int64 // deterministic schedule seed
-	Reductions     int   // reductions per turn (StepsPerReduction steps each); 0 means the default, 1
-	Trace          io.Writer
+	// DirectStdout says that Stdout is safe for concurrent use and
+	// buffers by itself: each print is then written to it at once, in
+	// one Write, instead of through the engine's own buffer, so that
+	// everything printed so far is in Stdout even when the host gives up
+	// on a cancelled program whose cleanup does not finish.
+	DirectStdout bool
+	Schedulers   int   // 1..64; 0 means the default (1)
+	Steal        bool  // work stealing between schedulers
+	Seed         int64 // deterministic schedule seed
+	Reductions   int   // reductions per turn (StepsPerReduction steps each); 0 means the default, 1
+	Trace        io.Writer
 	// MaxProcesses is the resource governor's live-process limit, checked
 	// on every spawn of every kind (RUNTIME.md §3): past it Process.spawn*
 	// returns Err(Process.ResourceLimit) and legacy spawn faults with code
@@ -133,6 +139,9 @@ func Run(ctx context.Context, p *bytecode.Program, opts Options) int {
 		stderr = io.Discard
 	}
 	out := sched.NewOutput(stdoutW)
+	if opts.DirectStdout {
+		out = sched.NewDirectOutput(stdoutW)
+	}
 	defer out.Flush()
 	if opts.Schedulers < 0 || opts.Schedulers > MaxSchedulers || opts.MemoryBudget < 0 || opts.StackBudget < 0 {
 		fmt.Fprintf(stderr, "morrow: runtime error: %s\n", vm.NewFault(9).Msg)

@@ -91,10 +91,12 @@ type Config struct {
 }
 
 // Output is the one shared, ordered stdout of an invocation. Every print
-// is one Write; writes after a fatal failure are dropped.
+// is one Write; writes after a fatal failure are dropped. It buffers
+// (NewOutput) unless its destination buffers by itself (NewDirectOutput).
 type Output struct {
 	mu     sync.Mutex
-	w      *bufio.Writer
+	w      *bufio.Writer // nil: direct
+	dst    io.Writer
 	closed bool
 	last   atomic.Int64 // time of the last flush (UnixNano)
 }
@@ -105,19 +107,28 @@ const flushEvery = 10 * time.Millisecond
 
 // MaybeFlush flushes when the last flush is older than flushEvery.
 func (o *Output) MaybeFlush(now time.Time) {
-	if now.UnixNano()-o.last.Load() >= int64(flushEvery) {
+	if o.w != nil && now.UnixNano()-o.last.Load() >= int64(flushEvery) {
 		o.Flush()
 	}
 }
 
-// NewOutput wraps w.
-func NewOutput(w io.Writer) *Output { return &Output{w: bufio.NewWriterSize(w, 64<<10)} }
+// NewOutput wraps w with a buffer.
+func NewOutput(w io.Writer) *Output { return &Output{w: bufio.NewWriterSize(w, 64<<10), dst: w} }
+
+// NewDirectOutput wraps w without a buffer: each print is written to w
+// at once. w must be safe for concurrent use (the host's own buffered
+// writer), and then everything printed is in w as soon as the print
+// returns, even if the host later gives up on the program.
+func NewDirectOutput(w io.Writer) *Output { return &Output{dst: w} }
 
 func (o *Output) Write(b []byte) (int, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.closed {
 		return len(b), nil
+	}
+	if o.w == nil {
+		return o.dst.Write(b)
 	}
 	return o.w.Write(b)
 }
@@ -126,16 +137,21 @@ func (o *Output) Write(b []byte) (int, error) {
 func (o *Output) Line(s string) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if !o.closed {
-		o.w.WriteString(s)
-		o.w.WriteByte('\n')
+	if o.closed {
+		return
 	}
+	if o.w == nil {
+		io.WriteString(o.dst, s+"\n")
+		return
+	}
+	o.w.WriteString(s)
+	o.w.WriteByte('\n')
 }
 
 // Flush flushes buffered output.
 func (o *Output) Flush() {
 	o.mu.Lock()
-	if o.w.Buffered() > 0 {
+	if o.w != nil && o.w.Buffered() > 0 {
 		o.w.Flush()
 	}
 	o.last.Store(time.Now().UnixNano())
@@ -145,7 +161,9 @@ func (o *Output) Flush() {
 // Close flushes and drops every later write.
 func (o *Output) Close() {
 	o.mu.Lock()
-	o.w.Flush()
+	if o.w != nil {
+		o.w.Flush()
+	}
 	o.closed = true
 	o.mu.Unlock()
 }
