@@ -98,7 +98,7 @@ const (
 type CellKind uint8
 
 const (
-	CellMessage CellKind = iota // a user message (Value is the deep copy)
+	CellMessage CellKind = iota // a user message (Value is the sender's value, shared)
 	CellDown                    // a monitor Down (Value is Process.Down(ref, id, reason))
 	CellExit                    // a trapped exit signal (Value is Process.Exit(id, reason))
 )

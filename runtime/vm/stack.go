@@ -89,11 +89,11 @@ func (st *State) charge(n int64) bool {
 // grow makes the value stack at least n slots long (doubling) and returns
 // it, or fault 9 when the State's slot limit or the stack budget refuses.
 func (st *State) grow(n int) ([]value.Value, *Fault) {
-	if n <= len(st.stack) {
-		return st.stack, nil
-	}
 	if n > st.maxSlots {
 		return nil, NewFault(FaultResource)
+	}
+	if n <= len(st.stack) {
+		return st.stack, nil
 	}
 	size := max(2*len(st.stack), 16)
 	for size < n {
@@ -112,7 +112,7 @@ func (st *State) grow(n int) ([]value.Value, *Fault) {
 // budget refuses.
 func (st *State) growFrames() *Fault {
 	c := cap(st.frames)
-	nc := max(2*c, 8)
+	nc := max(2*c, 1)
 	if !st.charge(int64(nc-c) * frameBytes) {
 		return NewFault(FaultResource)
 	}

@@ -23,13 +23,13 @@
 // # Values
 //
 // Natives work on runtime/value values and never mutate their inputs: every
-// list operation returns a new list or an immutable sub-slice of the input.
-// List.push is amortised O(1): a list built by List.push keeps spare
-// capacity marked by a private sentinel, and a later push may claim the
-// first spare slot in place only while that slot still holds the sentinel
-// (see push in list.go). Every other list is copied on push. Lists are owned
-// by one process (messages are deep-copied with Copy), so the claim needs no
-// locking.
+// list operation returns a new list or an immutable window on the input.
+// List.push and List.concat are amortised O(1) per element
+// (value.List.Append claims spare capacity with an atomic compare-and-swap,
+// so a list shared by processes stays safe to extend). Every native that
+// can build a list longer than its input enforces the 2^24 element limit
+// (fault 15), and every native that builds a string the 16 MiB limit
+// (fault 5; fault 14 for rendering).
 //
 // # Rendering and comparison
 //
