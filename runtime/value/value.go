@@ -37,6 +37,7 @@ package value
 
 import (
 	"math"
+	"math/bits"
 	"sync/atomic"
 )
 
@@ -101,7 +102,12 @@ type Tuple struct {
 // List is an immutable list: a window Items on a backing array.
 type List struct {
 	Items []Value
-	size  int64
+	// size is the exact sum of the list's slot and its elements' sizes,
+	// wider than 64 bits so that it never saturates (each element's size
+	// is at most SizeCap and a list has at most 2^32 elements): a window
+	// on the list (Drop, Take) can subtract the elements it leaves out,
+	// however large the list is. Size reports it capped at SizeCap.
+	size wideSize
 	// arr is the claim state of a backing array built by Append (nil:
 	// the list's capacity is never written in place).
 	arr *backing
@@ -212,7 +218,7 @@ func NewTuple(elems ...Value) Value {
 // NewList returns the list of items (which it keeps, not copies); its
 // capacity is never written in place.
 func NewList(items []Value) Value {
-	return Value{K: KList, R: &List{Items: items, size: sumSizes(items)}}
+	return Value{K: KList, R: &List{Items: items, size: sumWide(items)}}
 }
 
 // NewData returns variant tag of type t with fields (kept, not copied).
@@ -275,10 +281,48 @@ func (t *Tuple) Size() int64 {
 
 // Size returns the list's logical size.
 func (l *List) Size() int64 {
-	if l.size == 0 {
-		return sumSizes(l.Items)
+	return l.wide().capped()
+}
+
+// wide returns the list's exact size (computed for a list built without
+// its constructor).
+func (l *List) wide() wideSize {
+	if l.size == (wideSize{}) {
+		return sumWide(l.Items)
 	}
 	return l.size
+}
+
+// wideSize is an exact logical size of up to 96 bits: lo + hi<<64.
+type wideSize struct {
+	lo uint64
+	hi uint32
+}
+
+func (w wideSize) add(n int64) wideSize {
+	lo, carry := bits.Add64(w.lo, uint64(n), 0)
+	return wideSize{lo, w.hi + uint32(carry)}
+}
+
+func (w wideSize) sub(n int64) wideSize {
+	lo, borrow := bits.Sub64(w.lo, uint64(n), 0)
+	return wideSize{lo, w.hi - uint32(borrow)}
+}
+
+func (w wideSize) capped() int64 {
+	if w.hi > 0 || w.lo >= uint64(SizeCap) {
+		return SizeCap
+	}
+	return int64(w.lo)
+}
+
+// sumWide is the exact size of a list of vs.
+func sumWide(vs []Value) wideSize {
+	w := wideSize{lo: SlotSize}
+	for i := range vs {
+		w = w.add(vs[i].Size())
+	}
+	return w
 }
 
 // Size returns the data value's logical size.
@@ -298,19 +342,18 @@ func (c *Closure) Size() int64 {
 }
 
 // Drop returns the list without its first n elements (0 <= n <= len), a
-// window on the same array. Its size is computed from the shorter side:
-// the dropped prefix is subtracted, or the kept suffix summed (always
-// when the size has saturated, since a saturated sum cannot be undone).
+// window on the same array. Its exact size is computed from the shorter
+// side: the dropped prefix is subtracted, or the kept suffix summed.
 func (l *List) Drop(n int) Value {
 	items := l.Items[n:]
-	var size int64
-	if s := l.Size(); s < SizeCap && n <= len(items) {
-		size = s
+	var size wideSize
+	if n <= len(items) {
+		size = l.wide()
 		for i := range l.Items[:n] {
-			size -= l.Items[i].Size()
+			size = size.sub(l.Items[i].Size())
 		}
 	} else {
-		size = sumSizes(items)
+		size = sumWide(items)
 	}
 	return Value{K: KList, R: &List{Items: items, size: size, arr: l.arr}}
 }
@@ -322,14 +365,14 @@ func (l *List) Take(n int) Value {
 		return Value{K: KList, R: l}
 	}
 	items := l.Items[:n:n]
-	var size int64
-	if s := l.Size(); s < SizeCap && len(l.Items)-n < n {
-		size = s
+	var size wideSize
+	if len(l.Items)-n < n {
+		size = l.wide()
 		for i := range l.Items[n:] {
-			size -= l.Items[n+i].Size()
+			size = size.sub(l.Items[n+i].Size())
 		}
 	} else {
-		size = sumSizes(items)
+		size = sumWide(items)
 	}
 	return Value{K: KList, R: &List{Items: items, size: size}}
 }
@@ -342,9 +385,9 @@ func (l *List) Take(n int) Value {
 func (l *List) Append(extra ...Value) Value {
 	items := l.Items
 	n, m := len(items), len(extra)
-	size := l.Size()
+	size := l.wide()
 	for i := range extra {
-		size = AddSize(size, extra[i].Size())
+		size = size.add(extra[i].Size())
 	}
 	if m == 0 {
 		return Value{K: KList, R: l}

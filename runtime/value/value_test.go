@@ -54,18 +54,19 @@ func TestSizes(t *testing.T) {
 	}
 }
 
-// TestWindowSizes: Drop, Take and Append keep sizes exact from either
-// side, and recompute them when the list's size has saturated.
+// TestWindowSizes: Drop, Take and Append keep list sizes exact from
+// either side, also for lists whose size is past SizeCap (a list of
+// shared values), where a saturated sum could not be undone.
 func TestWindowSizes(t *testing.T) {
 	l := NewList([]Value{String("a"), String("bb"), String("ccc"), String("dddd")}).R.(*List)
 	for n := 0; n <= 4; n++ {
 		d := l.Drop(n).R.(*List)
-		if want := sumSizes(d.Items); d.size != want {
-			t.Errorf("Drop(%d) size %d, want %d", n, d.size, want)
+		if want := sumSizes(d.Items); d.Size() != want {
+			t.Errorf("Drop(%d) size %d, want %d", n, d.Size(), want)
 		}
 		k := l.Take(n).R.(*List)
-		if want := sumSizes(k.Items); k.size != want {
-			t.Errorf("Take(%d) size %d, want %d", n, k.size, want)
+		if want := sumSizes(k.Items); k.Size() != want {
+			t.Errorf("Take(%d) size %d, want %d", n, k.Size(), want)
 		}
 		if cap(k.Items) != n {
 			t.Errorf("Take(%d) keeps capacity %d", n, cap(k.Items))
@@ -75,11 +76,30 @@ func TestWindowSizes(t *testing.T) {
 	for i := 0; i < 70; i++ {
 		acc = NewTuple(acc, acc)
 	}
-	sat := NewList([]Value{acc, Int(1), Int(2)}).R.(*List)
-	if got := sat.Drop(1).Size(); got != 48 {
-		t.Errorf("Drop of a saturated list: size %d, want 48", got)
+	// 1,000 saturated elements, then two ints: every tail is exact.
+	items := make([]Value, 1002)
+	for i := range items {
+		items[i] = acc
 	}
-	if got := sat.Append(acc).Size(); got != SizeCap {
+	items[1000], items[1001] = Int(1), Int(2)
+	sat := NewList(items).R.(*List)
+	if sat.Size() != SizeCap {
+		t.Fatalf("size of a list of shared values = %d", sat.Size())
+	}
+	for i := 0; i < 1000; i++ {
+		sat = sat.Drop(1).R.(*List)
+		if i < 999 && sat.Size() != SizeCap {
+			t.Fatalf("after %d drops: size %d", i+1, sat.Size())
+		}
+	}
+	if got := sat.Size(); got != 48 {
+		t.Errorf("tail of a saturated list: size %d, want 48", got)
+	}
+	big := NewList(items).R.(*List)
+	if got := big.Take(1001).R.(*List).Drop(1000).Size(); got != 32 {
+		t.Errorf("take and drop of a saturated list: size %d, want 32", got)
+	}
+	if got := big.Append(acc).Size(); got != SizeCap {
 		t.Errorf("Append to a saturated list: size %d", got)
 	}
 }
