@@ -93,6 +93,10 @@ func liveHeap() uint64 {
 // (16 GiB; the default is 64 MiB).
 const BenchMemoryBudget = 16 << 30
 
+// BenchStackBudget is the stack budget of a benchmark run (16 GiB; the
+// default is 1 GiB, which skynet's million processes may approach).
+const BenchStackBudget = 16 << 30
+
 // RunMorrow runs a compiled program once and times engine.Run.
 func RunMorrow(p *bytecode.Program, c RunConfig) (MorrowRun, error) {
 	timeout := c.Timeout
@@ -109,7 +113,8 @@ func RunMorrow(p *bytecode.Program, c RunConfig) (MorrowRun, error) {
 	// leaves also queue more than the 65,536 user messages an invocation
 	// holds by default before their parents collect them.
 	opts := engine.Options{Stdout: out, Stderr: &stderr, Schedulers: c.Schedulers, Steal: c.Steal,
-		MaxProcesses: engine.Unlimited, MemoryBudget: BenchMemoryBudget, MaxQueued: engine.Unlimited}
+		MaxProcesses: engine.Unlimited, MemoryBudget: BenchMemoryBudget, StackBudget: BenchStackBudget,
+		MaxQueued: engine.Unlimited}
 	runtime.GC()
 	start := time.Now()
 	status := engine.Run(ctx, p, opts)

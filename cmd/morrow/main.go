@@ -4,6 +4,7 @@
 //	                            [--reductions N] [--trace FILE] [--color[=MODE]]
 //	                            [--max-processes N] [--memory-budget BYTES]
 //	                            [--cpuprofile FILE] [--memprofile FILE]
+//	                            [--stack-budget BYTES]
 //
 // A source file is compiled in memory (a file that fails to check prints
 // its diagnostics and exits 1 without running); a .mrb file is decoded and
@@ -16,7 +17,8 @@
 // Scheduler settings come from MORROW_SCHEDULERS (1..64, default 1),
 // MORROW_WORK_STEALING=1 and MORROW_REDUCTIONS (1..65536); the resource
 // governor (RUNTIME.md §3) from MORROW_MAX_PROCESSES (live actors, 0 = no
-// limit, default 1,024) and MORROW_MEMORY_BUDGET (bytes, default 64 MiB);
+// limit, default 1,024), MORROW_MEMORY_BUDGET (bytes, default 64 MiB) and
+// MORROW_STACK_BUDGET (bytes of process stacks, default 1 GiB);
 // flags win over the environment. An invalid environment value fails the invocation at
 // start-up as the resource-limit fault (code 9), as LANGUAGE.md §6.1 says;
 // an invalid flag value is a usage error (exit 2).
@@ -46,6 +48,7 @@ import (
 	"github.com/morrow-lang/morrow/internal/gotune"
 	"github.com/morrow-lang/morrow/lang/compiler"
 	"github.com/morrow-lang/morrow/lang/diag"
+	"github.com/morrow-lang/morrow/lang/source"
 	"github.com/morrow-lang/morrow/runtime/bytecode"
 	"github.com/morrow-lang/morrow/runtime/engine"
 )
@@ -119,6 +122,7 @@ type runFlags struct {
 	maxProcs   int
 	memBudget  int64
 	prof       profileFlags // profile.go
+	stackBytes int64
 }
 
 func newRun(e *env) *cobra.Command {
@@ -135,7 +139,8 @@ func newRunWith(e *env, f *runFlags) *cobra.Command {
 			"forwarding the program's exit status. \"-\" reads source from standard input.\n\n" +
 			"Environment: MORROW_SCHEDULERS (1..64, default 1), MORROW_WORK_STEALING=1,\n" +
 			"MORROW_REDUCTIONS (1..65536), MORROW_MAX_PROCESSES (0 = no limit, default 1024),\n" +
-			"MORROW_MEMORY_BUDGET (bytes, default 67108864). Flags win over the environment.",
+			"MORROW_MEMORY_BUDGET (bytes, default 67108864), MORROW_STACK_BUDGET (bytes,\n" +
+			"default 1073741824). Flags win over the environment.",
 		Args: cli.ExactFiles(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runProgram(cmd, e, f, args[0])
@@ -153,6 +158,7 @@ func newRunWith(e *env, f *runFlags) *cobra.Command {
 	cli.ColorFlag(fl, &f.color)
 	cli.DenyWarningsFlag(fl, &f.deny)
 	f.prof.register(fl)
+	fl.Int64Var(&f.stackBytes, "stack-budget", engine.DefaultStackBudget, "total bytes of process stacks; a process whose stack would grow past it faults with code 9 (env MORROW_STACK_BUDGET)")
 	return cmd
 }
 
@@ -225,6 +231,18 @@ func (f *runFlags) options(cmd *cobra.Command, e *env) (engine.Options, error) {
 		}
 		opts.MemoryBudget = n
 	}
+	if changed("stack-budget") {
+		if f.stackBytes < 1 {
+			return opts, &usageError{fmt.Sprintf("--stack-budget must be a positive number of bytes, got %d", f.stackBytes)}
+		}
+		opts.StackBudget = f.stackBytes
+	} else if v := e.getenv("MORROW_STACK_BUDGET"); v != "" {
+		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+		if err != nil || n < 1 {
+			return opts, &configError{fmt.Sprintf("invalid MORROW_STACK_BUDGET %q: want a positive number of bytes", v)}
+		}
+		opts.StackBudget = n
+	}
 	return opts, nil
 }
 
@@ -262,7 +280,11 @@ func runProgram(cmd *cobra.Command, e *env, f *runFlags, path string) error {
 
 	out := newOutputs(e.stdout, e.stderr)
 	defer out.close()
+	// The outputs buffer by themselves and are flushed even when the
+	// runner gives up on a cancelled program, so the engine writes each
+	// print straight to them: nothing printed is lost.
 	opts.Stdout, opts.Stderr = out.stdoutWriter(), out.stderrWriter()
+	opts.DirectStdout = true
 	if f.trace != "" {
 		tw, closeTrace, err := openTrace(f.trace, opts.Stderr)
 		if err != nil {
@@ -294,7 +316,7 @@ func runProgram(cmd *cobra.Command, e *env, f *runFlags, path string) error {
 // status when it has already reported why it cannot run.
 func loadProgram(e *env, path string, mode diag.ColorMode, deny bool) (*bytecode.Program, int) {
 	if filepath.Ext(path) == ".mrb" {
-		data, err := os.ReadFile(path)
+		data, err := source.ReadFileLimited(path, bytecode.MaxFileBytes)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "morrow: cannot read %s: %s\n", path, cli.OneLine(pathErr(err)))
 			return nil, cli.ExitError
@@ -303,11 +325,13 @@ func loadProgram(e *env, path string, mode diag.ColorMode, deny bool) (*bytecode
 	}
 	name, src := path, []byte(nil)
 	var err error
+	// At most one byte past the 1 MiB source limit is read: enough for
+	// the parser to refuse the file (E0019); /dev/zero ends there.
 	if path == "-" {
 		name = "<stdin>"
-		src, err = io.ReadAll(e.stdin)
+		src, err = source.ReadLimited(e.stdin, source.MaxBytes)
 	} else {
-		src, err = os.ReadFile(path)
+		src, err = source.ReadFileLimited(path, source.MaxBytes)
 	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "morrow: cannot read %s: %s%s\n", path, cli.OneLine(pathErr(err)), cli.ColorValueHint(path))

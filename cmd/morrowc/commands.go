@@ -208,7 +208,7 @@ func newDisasm(e *env) *cobra.Command {
 				lines func(int) string
 			)
 			if filepath.Ext(path) == ".mrb" || isBytecodeFile(path) {
-				data, err := os.ReadFile(path)
+				data, err := source.ReadFileLimited(path, bytecode.MaxFileBytes)
 				if err != nil {
 					fmt.Fprintf(e.stderr, "morrowc: cannot read %s: %s\n", path, oneLine(unwrapPath(err)))
 					return exitStatus(exitError)
@@ -274,8 +274,8 @@ func recordedSource(name, mrbPath string) func(int) string {
 		if err != nil || info.IsDir() || info.ModTime().After(mrbInfo.ModTime()) {
 			continue
 		}
-		src, err := os.ReadFile(c)
-		if err != nil {
+		src, err := source.ReadFileLimited(c, source.MaxBytes)
+		if err != nil || len(src) > source.MaxBytes {
 			continue
 		}
 		return source.NewFile(c, src).LineText

@@ -147,6 +147,14 @@ func boolStatus(ok bool) int {
 	return exitError
 }
 
+// maxHeaderLine bounds one header line, newline included. A longer line
+// is skipped without being held in memory (errLongLine), so a client
+// that sends gigabytes without a newline cannot exhaust the server.
+const maxHeaderLine = 1 << 20
+
+// errLongLine reports a header line longer than maxHeaderLine.
+var errLongLine = errors.New("header line too long")
+
 // nextLine returns the next header line, including its newline.
 func (s *lspServer) nextLine() (string, error) {
 	if s.pending != "" {
@@ -154,7 +162,20 @@ func (s *lspServer) nextLine() (string, error) {
 		s.pending = ""
 		return l, nil
 	}
-	return s.in.ReadString('\n')
+	var line []byte
+	for {
+		chunk, err := s.in.ReadSlice('\n')
+		if len(line)+len(chunk) > maxHeaderLine {
+			for err == bufio.ErrBufferFull {
+				_, err = s.in.ReadSlice('\n')
+			}
+			return "", errLongLine
+		}
+		line = append(line, chunk...)
+		if err != bufio.ErrBufferFull {
+			return string(line), err
+		}
+	}
 }
 
 const contentLength = "content-length:"
@@ -168,6 +189,9 @@ func (s *lspServer) read() ([]byte, error) {
 	seen := false
 	for {
 		line, err := s.nextLine()
+		if err == errLongLine {
+			return nil, &frameError{fmt.Sprintf("header line longer than %d bytes", maxHeaderLine)}
+		}
 		if err != nil {
 			if !seen && strings.TrimSpace(line) == "" {
 				return nil, err

@@ -30,6 +30,7 @@ import (
 	"github.com/morrow-lang/morrow/internal/gotune"
 	"github.com/morrow-lang/morrow/lang/compiler"
 	"github.com/morrow-lang/morrow/lang/diag"
+	"github.com/morrow-lang/morrow/lang/source"
 )
 
 func main() {
@@ -117,12 +118,14 @@ func (r *renderFlags) options(e *env, w io.Writer) (diag.RenderOptions, error) {
 }
 
 // readSource reads a file argument; "-" is standard input.
+// At most one byte past the 1 MiB source limit is read: that is enough
+// for the parser to refuse the file (E0019), and /dev/zero ends there.
 func readSource(e *env, path string) (name string, src []byte, err error) {
 	if path == "-" {
-		src, err = io.ReadAll(e.stdin)
+		src, err = source.ReadLimited(e.stdin, source.MaxBytes)
 		return "<stdin>", src, err
 	}
-	src, err = os.ReadFile(path)
+	src, err = source.ReadFileLimited(path, source.MaxBytes)
 	return path, src, err
 }
 

@@ -341,7 +341,8 @@ func snippet(f *source.File, span source.Span, label string, mark byte) []snippe
 		if to <= from {
 			to = from + 1 // an empty span or an empty line still gets one mark
 		}
-		lines = append(lines, snippetLine{line: ln, text: expandTabs(text), from: from, to: to, underlineC: mark})
+		shown, from, to := window(expandTabs(text), from, to)
+		lines = append(lines, snippetLine{line: ln, text: shown, from: from, to: to, underlineC: mark})
 	}
 	if len(lines) > maxSnippetLines {
 		head := lines[:maxSnippetLines-2]
@@ -350,6 +351,53 @@ func snippet(f *source.File, span source.Span, label string, mark byte) []snippe
 	}
 	lines[len(lines)-1].label = label
 	return lines
+}
+
+// maxSnippetCells bounds the cells of one snippet line; snippetContext
+// is how many cells before the underline a cut line keeps.
+const (
+	maxSnippetCells = 4096
+	snippetContext  = 512
+)
+
+// window cuts a long display line (one cell per code point) to at most
+// maxSnippetCells cells around the underline [from, to), marking the cut
+// ends with "...", and moves the underline with it. A diagnostic about a
+// file with a megabyte-long line (or one that is all NUL bytes) therefore
+// echoes a bounded amount of it.
+func window(text string, from, to int) (string, int, int) {
+	n := utf8.RuneCountInString(text)
+	if n <= maxSnippetCells {
+		return text, from, to
+	}
+	start := max(0, min(from-snippetContext, n-maxSnippetCells))
+	end := min(n, start+maxSnippetCells)
+	var b strings.Builder
+	if start > 0 {
+		b.WriteString("...")
+	}
+	i := 0
+	for _, r := range text {
+		if i >= end {
+			break
+		}
+		if i >= start {
+			b.WriteRune(r)
+		}
+		i++
+	}
+	if end < n {
+		b.WriteString("...")
+	}
+	shift := start
+	if start > 0 {
+		shift -= 3
+	}
+	from, to = from-shift, min(to, end)-shift
+	if to <= from {
+		to = from + 1
+	}
+	return b.String(), from, to
 }
 
 // clampSpan keeps a span inside the file, backs a start that falls in the

@@ -48,7 +48,7 @@ var binaryOps = map[string]bool{
 
 // Source limits from LANGUAGE.md §1.1.
 const (
-	maxSourceBytes   = 1 << 20
+	maxSourceBytes   = source.MaxBytes
 	maxTokens        = 65536
 	maxCommentDepth  = 128
 	maxInterpDepth   = 32

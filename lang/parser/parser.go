@@ -166,7 +166,9 @@ func Parse(f *source.File) (*ast.File, diag.List) {
 	var dl diag.List
 	file := &ast.File{Pos: ast.Pos{S: source.Span{Start: 0, End: len(f.Src)}}, Src: f}
 	if len(f.Src) > maxSourceBytes {
-		dl.Add(f, ErrTooLarge, source.Span{}, "source file is larger than the 1 MiB limit (%d bytes)", len(f.Src))
+		// Readers stop after limit+1 bytes (source.ReadLimited), so the
+		// size past the limit is unknown: the message states the limit.
+		dl.Add(f, ErrTooLarge, source.Span{}, "source file is larger than the 1 MiB limit (%d bytes)", maxSourceBytes)
 		return file, dl
 	}
 	s := &scanner{f: f, src: f.Src, diags: &dl}

@@ -34,6 +34,9 @@ func Decode(b []byte) (p *Program, err error) {
 			p, err = nil, decodeErr("corrupted bytecode file (%v)", r)
 		}
 	}()
+	if len(b) > MaxFileBytes {
+		return nil, decodeErr("bytecode file is larger than the %d-byte limit", MaxFileBytes)
+	}
 	if len(b) < len(Magic) || string(b[:len(Magic)]) != Magic {
 		if len(b) < len(Magic) && string(b) == Magic[:len(b)] {
 			return nil, ErrTruncated

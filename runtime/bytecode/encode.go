@@ -62,6 +62,11 @@ const (
 	// FormatVersion is the version this package writes and the only one
 	// it reads.
 	FormatVersion = 1
+	// MaxFileBytes bounds a .mrb image (256 MiB, far above what a 1 MiB
+	// source compiles to). Decode refuses a larger one, and loaders read
+	// at most MaxFileBytes+1 bytes of a file, so a device that never ends
+	// is refused instead of read until memory runs out.
+	MaxFileBytes = 256 << 20
 )
 
 // Section identifiers of the .mrb format.

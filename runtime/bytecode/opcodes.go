@@ -93,8 +93,8 @@ const (
 	INDEX      //            xs i         -> xs[i]      List.get: fault 3 when i < 0 or i >= len
 	UPDATE     // A          r v          -> r'         copy of record r with the field named Consts[A] set to v
 
-	ITER      //            x            -> it         iterator over a List or Range (value.KIter; never escapes the frame)
-	ITER_NEXT // A B        -            -> v          locals[A] holds an iterator: push its next item; when exhausted push nothing and jump to B
+	ITER      //            x            -> it         iterator over a List or Range (value.KIter); must be followed by STORE to an iterator slot (verify.go: checkIterators)
+	ITER_NEXT // A B        -            -> v          locals[A], an iterator slot (only ITER_NEXT reads one): push the next item; when exhausted push nothing and jump to B
 	INTERP    // A          v1 .. vA     -> String     concatenate the text of v1..vA: Int, Float, Bool, String as println prints them
 	DEFER     //            f            -> -          push the zero-argument closure f on the frame's defer list (RETURN and faults run it, LIFO)
 	FAIL      // A          -            -> (faults)   internal error with message Consts[A] (a match no arm matched; unreachable for checked programs)

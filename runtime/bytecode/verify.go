@@ -2,8 +2,11 @@ package bytecode
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/morrow-lang/morrow/runtime/value"
+	"github.com/morrow-lang/morrow/stdlib/process"
 )
 
 // Verification
@@ -83,6 +86,9 @@ func Verify(p *Program) error {
 		if t.Kind > value.TNewtype {
 			return progErr("type %d (%s) has an unknown kind %d", i, t.Name, t.Kind)
 		}
+		if msg := checkRuntimeType(t); msg != "" {
+			return progErr("type %d (%s): %s", i, t.Name, msg)
+		}
 	}
 	for i, c := range p.Consts {
 		switch c.K {
@@ -131,6 +137,44 @@ func Verify(p *Program) error {
 		}
 	}
 	return nil
+}
+
+// checkRuntimeType keeps the Process.* types the runtime's: the runtime
+// builds exit reasons, events and errors with its own descriptors
+// (stdlib/process) and reads their fields by position, and values compare
+// by type name. A program's type table may hold these types (the
+// compiler adds the ones a program names), but only as exact copies of
+// the runtime's; a file that defines its own Process.ExitReason (say,
+// with fewer fields) could otherwise forge reasons or crash the runtime.
+// The loader (runtime/vm) then uses the runtime's descriptors themselves.
+// It returns "" when t is fine.
+func checkRuntimeType(t *value.TypeInfo) string {
+	if !strings.HasPrefix(t.Name, "Process.") {
+		return ""
+	}
+	want := process.TypeByName(t.Name)
+	if want == nil {
+		return "Process.* type names belong to the runtime, which has no such type"
+	}
+	if !SameType(t, want) {
+		return "redefines the runtime's type of that name"
+	}
+	return ""
+}
+
+// SameType reports whether two type descriptors are identical: name,
+// kind, derived traits, and variants with their field names.
+func SameType(x, y *value.TypeInfo) bool {
+	if x.Name != y.Name || x.Kind != y.Kind || x.Show != y.Show || x.Eq != y.Eq || x.Ord != y.Ord || len(x.Variants) != len(y.Variants) {
+		return false
+	}
+	for i, v := range x.Variants {
+		w := y.Variants[i]
+		if v.Name != w.Name || !slices.Equal(v.Fields, w.Fields) {
+			return false
+		}
+	}
+	return true
 }
 
 // verifyFunc checks one function: header, operands, line table, and the
@@ -187,6 +231,9 @@ func verifyFunc(p *Program, fi int) error {
 			}
 		}
 	}
+	if pc, msg := checkIterators(f); msg != "" {
+		return ferr(pc, "%s", msg)
+	}
 	max, err := stackDepth(p, f)
 	if err != nil {
 		return ferr(err.pc, "%s", err.msg)
@@ -195,6 +242,54 @@ func verifyFunc(p *Program, fi int) error {
 		return ferr(-1, "operand stack reaches depth %d, above MaxStack %d", max, f.MaxStack)
 	}
 	return nil
+}
+
+// checkIterators keeps loop iterators inside their frame. An iterator
+// (value.KIter) is the one mutable value of the VM: ITER_NEXT advances it
+// in place, so if two frames or two processes could reach one, each would
+// see part of the loop (and race). The only producer is ITER, and the
+// rules make it impossible for one to reach anything but its own frame's
+// iterator slot:
+//   - ITER is immediately followed by STORE: the iterator is on the
+//     operand stack for that one instruction (ITER never jumps), so no
+//     other instruction can capture, send, store in a data value, return
+//     or pass it. The locals those STOREs write are the iterator slots.
+//   - An iterator slot is never read onto the operand stack: no LOAD of
+//     it (nor RECV_START's timeout local); only ITER_NEXT reads it, and
+//     ITER_NEXT reads only iterator slots.
+//
+// A frame's locals are its own (calls clear the callee's, and captures,
+// messages and returns take values from the operand stack), so an
+// iterator never leaves the frame that made it. It returns the pc and a
+// message for the first violation, or "".
+func checkIterators(f *Function) (int, string) {
+	var slots map[int32]bool
+	for pc, in := range f.Code {
+		if in.Op != ITER {
+			continue
+		}
+		next := f.Code[pc+1] // ITER is not terminal, so pc+1 exists
+		if next.Op != STORE {
+			return pc, fmt.Sprintf("ITER is followed by %s, not STORE: an iterator may only go to its frame's iterator slot", next.Op)
+		}
+		if slots == nil {
+			slots = map[int32]bool{}
+		}
+		slots[next.A] = true
+	}
+	for pc, in := range f.Code {
+		switch in.Op {
+		case LOAD, RECV_START:
+			if slots[in.A] {
+				return pc, fmt.Sprintf("%s reads iterator slot %d: an iterator may not leave its slot", in.Op, in.A)
+			}
+		case ITER_NEXT:
+			if !slots[in.A] {
+				return pc, fmt.Sprintf("ITER_NEXT on local %d, which no ITER stores to", in.A)
+			}
+		}
+	}
+	return -1, ""
 }
 
 // checkOperands range-checks the operands of one instruction; it returns

@@ -20,10 +20,14 @@
 // Resource governor (RUNTIME.md §3): Options.MaxProcesses (default the
 // reference 1,024 live actors, Unlimited for none) is checked on every
 // spawn of every kind; Options.MemoryBudget (default 64 MiB) is the
-// logical budget of LANGUAGE.md §7.5; Options.MaxQueued raises the
-// invocation's 65,536 queued user messages. The runner exposes the first
-// two as --max-processes and --memory-budget; the benchmarks raise all
-// three.
+// logical budget of LANGUAGE.md §7.5; Options.StackBudget (default
+// 1 GiB) bounds the stack memory of all processes together, so deep
+// recursion in many processes ends in fault 9, not a Go out-of-memory
+// crash; Options.MaxQueued raises the invocation's 65,536 queued user
+// messages. The runner exposes the first three as --max-processes,
+// --memory-budget and --stack-budget; the benchmarks raise the limits.
+// Options.MaxSteps is fuel for embedding hosts (and the fuzz tests): a
+// bound on the VM steps of all processes together.
 //
 // Go runtime: unless Options.KeepGoSettings, Run sets GOMAXPROCS to the
 // scheduler count and the GC target to 400% for the run (internal/gotune;
@@ -61,11 +65,17 @@ import (
 // Options configures one invocation.
 type Options struct {
 	Stdout, Stderr io.Writer
-	Schedulers     int   // 1..64; 0 means the default (1)
-	Steal          bool  // work stealing between schedulers
-	Seed           int64 // deterministic schedule seed
-	Reductions     int   // reductions per turn (StepsPerReduction steps each); 0 means the default, 1
-	Trace          io.Writer
+	// DirectStdout says that Stdout is safe for concurrent use and
+	// buffers by itself: each print is then written to it at once, in
+	// one Write, instead of through the engine's own buffer, so that
+	// everything printed so far is in Stdout even when the host gives up
+	// on a cancelled program whose cleanup does not finish.
+	DirectStdout bool
+	Schedulers   int   // 1..64; 0 means the default (1)
+	Steal        bool  // work stealing between schedulers
+	Seed         int64 // deterministic schedule seed
+	Reductions   int   // reductions per turn (StepsPerReduction steps each); 0 means the default, 1
+	Trace        io.Writer
 	// TraceMessages adds a line per user message sent and received to
 	// the trace (docs/process.md, "Tracing"); it needs Trace.
 	TraceMessages bool
@@ -80,6 +90,17 @@ type Options struct {
 	// §7.5): queued messages and lifecycle reservations are charged
 	// against it. 0 means DefaultMemoryBudget.
 	MemoryBudget int64
+	// StackBudget is the total stack memory of all processes in bytes
+	// (frames and operand stacks, the root included): a process whose
+	// stack growth would cross it faults with code 9. 0 means
+	// DefaultStackBudget (1 GiB).
+	StackBudget int64
+	// MaxSteps bounds the VM steps of all processes together (0: no
+	// bound): an embedding host's fuel. Past it the invocation stops
+	// without running cleanup, `morrow: stopped after the step limit of
+	// N steps` is written to Stderr and Run returns ExitFault. It also
+	// bounds the cleanup run after a cancellation.
+	MaxSteps int64
 	// MaxQueued raises the invocation-wide limit of queued user messages
 	// (LANGUAGE.md §6.2, 65,536 by default; a send past it returns Err(4)).
 	// 0 means the reference limit, Unlimited means no limit. The CLI keeps
@@ -98,6 +119,7 @@ type Options struct {
 const (
 	DefaultMaxProcesses = proc.MaxLive
 	DefaultMemoryBudget = proc.MemoryBudget
+	DefaultStackBudget  = vm.DefaultStackBudget
 	Unlimited           = -1
 )
 
@@ -136,8 +158,11 @@ func Run(ctx context.Context, p *bytecode.Program, opts Options) int {
 		stderr = io.Discard
 	}
 	out := sched.NewOutput(stdoutW)
+	if opts.DirectStdout {
+		out = sched.NewDirectOutput(stdoutW)
+	}
 	defer out.Flush()
-	if opts.Schedulers < 0 || opts.Schedulers > MaxSchedulers || opts.MemoryBudget < 0 {
+	if opts.Schedulers < 0 || opts.Schedulers > MaxSchedulers || opts.MemoryBudget < 0 || opts.StackBudget < 0 {
 		fmt.Fprintf(stderr, "morrow: runtime error: %s\n", vm.NewFault(9).Msg)
 		return ExitFault
 	}
@@ -151,7 +176,8 @@ func Run(ctx context.Context, p *bytecode.Program, opts Options) int {
 	}
 	rt := sched.New(img, out, sched.Config{Schedulers: opts.Schedulers, Steal: opts.Steal, Seed: opts.Seed,
 		Budget: opts.Reductions * StepsPerReduction, Trace: orderedTrace(opts.Trace, out), TraceMessages: opts.TraceMessages,
-		MaxLive: opts.MaxProcesses, MemoryBudget: opts.MemoryBudget, MaxQueued: opts.MaxQueued})
+		MaxLive: opts.MaxProcesses, MemoryBudget: opts.MemoryBudget, StackBudget: opts.StackBudget,
+		MaxQueued: opts.MaxQueued, MaxSteps: opts.MaxSteps})
 	var args []value.Value
 	if p.Library {
 		port := rt.NewPort(out.Line)

@@ -66,6 +66,15 @@ func (inv *Invocation) trace(format string, args ...any) {
 	}
 }
 
+// shown renders v for the trace ("" when not tracing). It is called
+// outside process locks: no value is walked under a lock.
+func (inv *Invocation) shown(v value.Value) string {
+	if inv.Trace == nil {
+		return ""
+	}
+	return core.Show(v)
+}
+
 var epochs atomic.Uint64
 
 // NewInvocation returns an invocation with a fresh epoch.
@@ -211,15 +220,17 @@ func (inv *Invocation) Retire(p *Process, reason value.Value) {
 		q.Wait = Wait{}
 		q.status = Done
 		q.phase = phaseReleased
-		q.State = nil
+		q.dropState()
 		reason := q.reason
 		links := q.links
 		q.links = nil
 		owned := q.owned
 		q.owned = nil
 		id := q.ID()
-		inv.trace("retire %d %s", id.N, core.Show(reason))
 		q.mu.Unlock()
+		// Values are rendered outside every lock (RUNTIME.md §1).
+		rs := inv.shown(reason)
+		inv.trace("retire %d %s", id.N, rs)
 		if armed {
 			inv.TimerDropped()
 		}
@@ -238,7 +249,7 @@ func (inv *Invocation) Retire(p *Process, reason value.Value) {
 			delete(partner.links, q)
 			wake := false
 			if !partner.closed {
-				inv.trace("exit signal %d -> %d %s", id.N, partner.Gen(), core.Show(reason))
+				inv.trace("exit signal %d -> %d %s", id.N, partner.Gen(), rs)
 				if partner.trap {
 					wake = partner.deliverLocked(Cell{Kind: CellExit, Value: exitValue(id, reason), Bytes: CompletionBytes, Resv: true})
 				} else {
@@ -269,7 +280,7 @@ func (inv *Invocation) Retire(p *Process, reason value.Value) {
 			if m.state == monActive {
 				m.state = monQueued
 				if !o.closed {
-					inv.trace("down %d -> %d %s", id.N, o.Gen(), core.Show(reason))
+					inv.trace("down %d -> %d %s", id.N, o.Gen(), rs)
 					wake = o.deliverLocked(Cell{Kind: CellDown, Value: downValue(m.ref, id, reason), Ref: m.ref, Bytes: CompletionBytes, Resv: true})
 				}
 			}
@@ -529,6 +540,7 @@ const (
 // bytes plus its text); a trapped signal keeps the reservation in its
 // Exit cell until consumed.
 func (inv *Invocation) Signal(sender, target *Process, reason value.Value) SignalResult {
+	rs := inv.shown(reason)
 	target.mu.Lock()
 	if target.phase != phaseLive {
 		target.mu.Unlock()
@@ -539,7 +551,7 @@ func (inv *Invocation) Signal(sender, target *Process, reason value.Value) Signa
 		target.mu.Unlock()
 		return SignalLimit
 	}
-	inv.trace("exit signal %d -> %d %s (direct)", sender.Gen(), target.Gen(), core.Show(reason))
+	inv.trace("exit signal %d -> %d %s (direct)", sender.Gen(), target.Gen(), rs)
 	tag := reasonTag(reason)
 	if tag == process.ReasonKill {
 		inv.unreserveLocked(target, charge)
@@ -595,7 +607,7 @@ func (inv *Invocation) Discard(p *Process) {
 	p.closed = true
 	p.phase = phaseReleased
 	p.status = Done
-	p.State = nil
+	p.dropState()
 	p.mu.Unlock()
 	inv.release(p)
 }

@@ -115,69 +115,13 @@ func (p *Process) Reservations() int {
 	return p.resv
 }
 
-// Size is the logical payload size of a message value: 16 bytes per
-// value slot plus the bytes of strings, counted through tuples, lists
-// and variants. Identities and closures count as one slot. Shallow
-// values are measured without allocating; deeply nested ones with an
-// explicit stack.
+// Size is the logical payload size of a message value (LANGUAGE.md
+// §7.5): 16 bytes per value slot plus the bytes of strings, counted
+// through tuples, lists, variants and the captured values of closures.
+// It is known in O(1): every compound value carries its size from
+// construction (value.Value.Size), saturating far above any budget, so a
+// value with internal sharing is refused without being walked, and no
+// value is ever walked under a process lock.
 func Size(v value.Value) int64 {
-	return sizeOf(v, 0)
-}
-
-func sizeOf(v value.Value, depth int) int64 {
-	var elems []value.Value
-	switch v.K {
-	case value.KString:
-		return 16 + int64(len(v.AsString()))
-	case value.KTuple:
-		if t, ok := v.R.(*value.Tuple); ok && t != nil {
-			elems = t.Elems
-		}
-	case value.KData:
-		if d, ok := v.R.(*value.Data); ok && d != nil {
-			elems = d.Fields
-		}
-	case value.KList:
-		if l, ok := v.R.(*value.List); ok && l != nil {
-			elems = l.Items
-		}
-	default:
-		return 16
-	}
-	if depth >= 32 {
-		return sizeDeep(v)
-	}
-	n := int64(16)
-	for _, x := range elems {
-		n += sizeOf(x, depth+1)
-	}
-	return n
-}
-
-// sizeDeep measures a deeply nested value with an explicit stack.
-func sizeDeep(v value.Value) int64 {
-	n := int64(0)
-	stack := []value.Value{v}
-	for len(stack) > 0 {
-		x := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		n += 16
-		switch x.K {
-		case value.KString:
-			n += int64(len(x.AsString()))
-		case value.KTuple:
-			if t, ok := x.R.(*value.Tuple); ok && t != nil {
-				stack = append(stack, t.Elems...)
-			}
-		case value.KData:
-			if d, ok := x.R.(*value.Data); ok && d != nil {
-				stack = append(stack, d.Fields...)
-			}
-		case value.KList:
-			if l, ok := x.R.(*value.List); ok && l != nil {
-				stack = append(stack, l.Items...)
-			}
-		}
-	}
-	return n
+	return v.Size()
 }

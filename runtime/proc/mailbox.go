@@ -34,8 +34,9 @@ func (p *Process) deliverLocked(c Cell) bool {
 	return false
 }
 
-// Send delivers a user message (already deep-copied) to p, enforcing the
-// per-mailbox and per-invocation limits, and wakes p if it was parked.
+// Send delivers a user message (shared, not copied: values are immutable)
+// to p, enforcing the per-mailbox and per-invocation limits, and wakes p
+// if it was parked.
 // It returns SendOK, SendDead or SendFull.
 func (inv *Invocation) Send(p *Process, msg value.Value) int { return inv.SendFrom(nil, p, msg) }
 

@@ -98,7 +98,7 @@ const (
 type CellKind uint8
 
 const (
-	CellMessage CellKind = iota // a user message (Value is the deep copy)
+	CellMessage CellKind = iota // a user message (Value is the sender's value, shared)
 	CellDown                    // a monitor Down (Value is Process.Down(ref, id, reason))
 	CellExit                    // a trapped exit signal (Value is Process.Exit(id, reason))
 )
@@ -264,9 +264,19 @@ func (p *Process) Exiting(discard bool) {
 	p.mu.Lock()
 	p.status = Exiting
 	if discard {
-		p.State = nil
+		p.dropState()
 	}
 	p.mu.Unlock()
+}
+
+// dropState releases p's State (its stack memory goes back to the
+// invocation's stack budget); p.mu must be held and no scheduler may be
+// running the State.
+func (p *Process) dropState() {
+	if p.State != nil {
+		p.State.Release()
+		p.State = nil
+	}
 }
 
 // Trapping reports whether p traps exits.

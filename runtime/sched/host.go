@@ -99,11 +99,14 @@ func (h *host) Spawn(mode int, entry value.Value) (value.Value, *vm.Fault) {
 			return value.Unit, h.noMailbox("Process.spawn_monitor and spawn_link")
 		}
 	}
-	f := core.Copy(entry)
+	// The entry closure and its captured values are shared with the child,
+	// not copied: values are immutable (RUNTIME.md §1).
+	f := entry
 	st, err := vm.NewClosureState(rt.img, f, nil)
 	if err != nil {
 		return value.Unit, &vm.Fault{Msg: "internal error: spawn: " + err.Error(), Internal: true}
 	}
+	st.SetStackBudget(rt.Stack)
 	sched := h.s.id
 	if h.p.Kind == proc.KindRoot {
 		sched = int(rt.rr.Add(1)-1) % len(rt.scheds)
@@ -137,7 +140,7 @@ func (h *host) Spawn(mode int, entry value.Value) (value.Value, *vm.Fault) {
 			rt.Inv.Discard(c)
 			return process.ErrProcess(process.ErrResourceLimit), nil
 		}
-		res = value.Ok(value.Value{K: value.KTuple, R: &value.Tuple{Elems: []value.Value{c.Pid(), ref}}})
+		res = value.Ok(value.NewTuple(c.Pid(), ref))
 	case process.SpawnLink:
 		if rt.Inv.Link(h.p, c) != proc.LinkOK {
 			rt.trace("discard %d (ResourceLimit)", c.Gen())
@@ -176,57 +179,15 @@ func (h *host) Send(pid, msg value.Value) (value.Value, *vm.Fault) {
 	if e >= 0 {
 		return errInt(proc.SendDead), nil
 	}
-	if t.Kind == proc.KindPort {
-		if msg.K != value.KString {
-			return errInt(proc.SendDead), nil
-		}
-	} else {
-		msg = copyMsg(msg)
+	// The message is shared with the receiver, not copied (RUNTIME.md §1:
+	// values are immutable; its logical size is known from construction).
+	if t.Kind == proc.KindPort && msg.K != value.KString {
+		return errInt(proc.SendDead), nil
 	}
 	if code := h.s.rt.Inv.SendFrom(h.p, t, msg); code != proc.SendOK {
 		return errInt(code), nil
 	}
 	return okUnit, nil
-}
-
-// copyMsg deep-copies a message into the receiver's heap (core.Copy).
-// Scalars, strings and opaque identities are immutable and need no copy,
-// and a tuple or variant whose fields are all such values is copied one
-// level deep without core.Copy's sharing table (no sharing is possible).
-func copyMsg(v value.Value) value.Value {
-	switch v.K {
-	case value.KData:
-		d, ok := v.R.(*value.Data)
-		if !ok || d == nil || len(d.Fields) == 0 {
-			return v
-		}
-		if flat(d.Fields) {
-			v.R = &value.Data{Type: d.Type, Tag: d.Tag, Fields: append([]value.Value(nil), d.Fields...)}
-			return v
-		}
-	case value.KTuple:
-		t, ok := v.R.(*value.Tuple)
-		if ok && t != nil && flat(t.Elems) {
-			v.R = &value.Tuple{Elems: append([]value.Value(nil), t.Elems...)}
-			return v
-		}
-	case value.KList, value.KFunc, value.KRange:
-	default:
-		return v
-	}
-	return core.Copy(v)
-}
-
-// flat reports whether every value is immutable without sharing concerns.
-func flat(vs []value.Value) bool {
-	for _, x := range vs {
-		switch x.K {
-		case value.KUnit, value.KInt, value.KFloat, value.KBool, value.KString, value.KPid, value.KProcID, value.KMonRef:
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 func (h *host) Self() (value.Value, *vm.Fault) {
@@ -337,8 +298,10 @@ func (h *host) TrapExit(on bool) value.Value {
 
 // reasonOK checks the text size limit of custom reasons.
 func reasonOK(r value.Value) bool {
+	// The loader gives programs the runtime's own descriptor, so the type
+	// is checked by identity and the variant's fields are in place.
 	d, ok := r.R.(*value.Data)
-	if !ok || d.Type == nil || d.Type.Name != process.ExitReasonType.Name {
+	if !ok || d.Type != process.ExitReasonType || d.Tag < 0 || d.Tag >= len(d.Type.Variants) || len(d.Fields) != len(d.Type.Variants[d.Tag].Fields) {
 		return false
 	}
 	if d.Tag == process.ReasonShutdownDetail || d.Tag == process.ReasonFailure {

@@ -87,13 +87,24 @@ type Config struct {
 	// MemoryBudget is the invocation's logical memory budget in bytes
 	// (0: proc.MemoryBudget, 64 MiB).
 	MemoryBudget int64
+	// StackBudget is the total stack memory of all processes in bytes
+	// (0: vm.DefaultStackBudget, 1 GiB); a process whose stack growth
+	// would cross it faults with code 9.
+	StackBudget int64
+	// MaxSteps bounds the VM steps of all processes together (0: no
+	// bound): past it the invocation stops at the end of the turn that
+	// crossed it, without running cleanup. Hosts use it as fuel; the
+	// fuzz tests to run hostile programs for a bounded time.
+	MaxSteps int64
 }
 
 // Output is the one shared, ordered stdout of an invocation. Every print
-// is one Write; writes after a fatal failure are dropped.
+// is one Write; writes after a fatal failure are dropped. It buffers
+// (NewOutput) unless its destination buffers by itself (NewDirectOutput).
 type Output struct {
 	mu     sync.Mutex
-	w      *bufio.Writer
+	w      *bufio.Writer // nil: direct
+	dst    io.Writer
 	closed bool
 	last   atomic.Int64 // time of the last flush (UnixNano)
 }
@@ -104,19 +115,28 @@ const flushEvery = 10 * time.Millisecond
 
 // MaybeFlush flushes when the last flush is older than flushEvery.
 func (o *Output) MaybeFlush(now time.Time) {
-	if now.UnixNano()-o.last.Load() >= int64(flushEvery) {
+	if o.w != nil && now.UnixNano()-o.last.Load() >= int64(flushEvery) {
 		o.Flush()
 	}
 }
 
-// NewOutput wraps w.
-func NewOutput(w io.Writer) *Output { return &Output{w: bufio.NewWriterSize(w, 64<<10)} }
+// NewOutput wraps w with a buffer.
+func NewOutput(w io.Writer) *Output { return &Output{w: bufio.NewWriterSize(w, 64<<10), dst: w} }
+
+// NewDirectOutput wraps w without a buffer: each print is written to w
+// at once. w must be safe for concurrent use (the host's own buffered
+// writer), and then everything printed is in w as soon as the print
+// returns, even if the host later gives up on the program.
+func NewDirectOutput(w io.Writer) *Output { return &Output{dst: w} }
 
 func (o *Output) Write(b []byte) (int, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.closed {
 		return len(b), nil
+	}
+	if o.w == nil {
+		return o.dst.Write(b)
 	}
 	return o.w.Write(b)
 }
@@ -125,16 +145,21 @@ func (o *Output) Write(b []byte) (int, error) {
 func (o *Output) Line(s string) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if !o.closed {
-		o.w.WriteString(s)
-		o.w.WriteByte('\n')
+	if o.closed {
+		return
 	}
+	if o.w == nil {
+		io.WriteString(o.dst, s+"\n")
+		return
+	}
+	o.w.WriteString(s)
+	o.w.WriteByte('\n')
 }
 
 // Flush flushes buffered output.
 func (o *Output) Flush() {
 	o.mu.Lock()
-	if o.w.Buffered() > 0 {
+	if o.w != nil && o.w.Buffered() > 0 {
 		o.w.Flush()
 	}
 	o.last.Store(time.Now().UnixNano())
@@ -144,7 +169,9 @@ func (o *Output) Flush() {
 // Close flushes and drops every later write.
 func (o *Output) Close() {
 	o.mu.Lock()
-	o.w.Flush()
+	if o.w != nil {
+		o.w.Flush()
+	}
 	o.closed = true
 	o.mu.Unlock()
 }
@@ -176,9 +203,13 @@ type Runtime struct {
 	stop     chan struct{}
 
 	pendingTimers atomic.Int64
+	steps         atomic.Int64 // VM steps of all turns (counted when MaxSteps is set)
 	rr            atomic.Uint64
 	root          *proc.Process
 	traceMu       sync.Mutex
+
+	// Stack is the stack budget every process's State charges.
+	Stack *vm.StackBudget
 }
 
 // New prepares a runtime for img writing to out.
@@ -189,7 +220,8 @@ func New(img *vm.Image, out *Output, cfg Config) *Runtime {
 	if cfg.Budget <= 0 {
 		cfg.Budget = DefaultBudget
 	}
-	rt := &Runtime{cfg: cfg, img: img, Out: out, Inv: proc.NewInvocation(), stop: make(chan struct{})}
+	rt := &Runtime{cfg: cfg, img: img, Out: out, Inv: proc.NewInvocation(), stop: make(chan struct{}),
+		Stack: vm.NewStackBudget(cfg.StackBudget)}
 	rt.Inv.MaxLive = cfg.MaxLive
 	rt.Inv.MemoryBudget = cfg.MemoryBudget
 	rt.Inv.MaxQueued = cfg.MaxQueued
@@ -220,6 +252,7 @@ func (rt *Runtime) NewPort(line func(string)) *proc.Process {
 // Run runs root (the root context's State) and every process until the
 // invocation ends, ctx is cancelled, or a fatal fault.
 func (rt *Runtime) Run(ctx context.Context, root *vm.State) Result {
+	root.SetStackBudget(rt.Stack)
 	rt.root = rt.Inv.NewProcess(proc.KindRoot, root, 0)
 	rt.trace("spawn %d root", rt.root.Gen())
 	rt.scheds[0].push(rt.root)
@@ -266,7 +299,10 @@ func (rt *Runtime) cleanupAll() {
 		st.Abort(&vm.Fault{Msg: "interrupted", Aborted: true})
 		h := &host{s: rt.scheds[0], p: p}
 		for i := 0; i < 1<<16 && !st.Finished(); i++ {
-			vm.Run(st, h, 1<<16)
+			o := vm.Run(st, h, 1<<16)
+			if limit := rt.cfg.MaxSteps; limit > 0 && rt.steps.Add(int64(o.Steps)) > limit {
+				return // the step limit also bounds cleanup after a cancellation
+			}
 		}
 	}
 }
@@ -606,7 +642,7 @@ func (s *Scheduler) runOne(p *proc.Process) {
 	rt := s.rt
 	defer func() {
 		if r := recover(); r != nil {
-			rt.fatal(fmt.Sprintf("morrow: runtime error: internal error: scheduler: %v\n", r))
+			rt.fatal(fmt.Sprintf("morrow: internal error: scheduler: %v\n", r))
 		}
 	}()
 	p.Lock()
@@ -631,6 +667,9 @@ func (s *Scheduler) runOne(p *proc.Process) {
 	s.turns.Add(1)
 	o := vm.Run(p.State, s.host, rt.cfg.Budget)
 	s.host.p = nil
+	if limit := rt.cfg.MaxSteps; limit > 0 && rt.steps.Add(int64(o.Steps)) > limit {
+		defer rt.fatal(fmt.Sprintf("morrow: stopped after the step limit of %d steps\n", limit))
+	}
 	switch o.Status {
 	case vm.StatusYield:
 		p.Lock()
@@ -705,9 +744,10 @@ func (s *Scheduler) fault(p *proc.Process, f *vm.Fault) {
 		// the restart ever ran.
 		st, err := vm.NewClosureState(rt.img, p.Sup.Entry, nil)
 		if err != nil {
-			rt.fatal(fmt.Sprintf("morrow: runtime error: internal error: %v\n", err))
+			rt.fatal(fmt.Sprintf("morrow: internal error: %v\n", err))
 			return
 		}
+		st.SetStackBudget(rt.Stack)
 		c := rt.Inv.NewProcess(proc.KindSupervised, st, s.id)
 		if c == nil {
 			rt.fatal("morrow: runtime error: " + vm.NewFault(process.FaultResource).Msg + "\n")

@@ -53,14 +53,22 @@ func (f *Fault) Location() string {
 }
 
 // Report renders the fault the way the runner prints it: the headline
-// `morrow: runtime error: <text>`, then `  at <file>:<line>` when known,
+// `morrow: runtime error: <text>` (for an internal error `morrow:
+// internal error: <text>`, which names the instruction, so that it is
+// never mistaken for a fault of the program), then `  at <file>:<line>`
+// when known,
 // then one `  in <function> (<file>:<line>)` line per active frame,
 // innermost first (a run of identical frames prints once, followed by
 // ` [N times]`; the middle of a very deep stack is elided).
 func (f *Fault) Report() string {
 	var b strings.Builder
-	b.WriteString("morrow: runtime error: ")
-	b.WriteString(f.Msg)
+	if msg, ok := strings.CutPrefix(f.Msg, "internal error: "); ok && f.Internal {
+		b.WriteString("morrow: internal error: ")
+		b.WriteString(msg)
+	} else {
+		b.WriteString("morrow: runtime error: ")
+		b.WriteString(f.Msg)
+	}
 	b.WriteByte('\n')
 	if loc := f.Location(); loc != "" {
 		fmt.Fprintf(&b, "  at %s\n", loc)
@@ -119,14 +127,44 @@ func fromNative(f *core.Fault) *Fault {
 // raise records f as the pending fault (unless one is already pending:
 // the first fault wins) with the current location and backtrace, and
 // switches every frame to unwinding. The top frame's pc must be saved.
+// An internal error also names the instruction it stopped at.
 func (st *State) raise(f *Fault) {
 	if st.fault == nil {
 		st.locate(f)
+		if f.Internal {
+			f.Msg += st.where()
+		}
 		st.fault = f
 	}
 	for i := range st.frames {
 		st.frames[i].mode = modeUnwinding
 	}
+}
+
+// where names the instruction the top frame stopped at (the one before
+// its saved pc), for internal errors: " [at OPCODE in FUNCTION, pc N,
+// FILE:LINE]". These errors are states a checked program never reaches
+// (a match no arm matched, a native given a value of the wrong kind, an
+// operation on the wrong kinds of operands, a recovered Go panic), so the
+// report points at the bytecode, not only at the source.
+func (st *State) where() string {
+	if len(st.frames) == 0 {
+		return ""
+	}
+	fr := &st.frames[len(st.frames)-1]
+	pc := max(fr.pc-1, 0)
+	if pc >= len(fr.fn.Code) {
+		return fmt.Sprintf(" [in %s, pc %d]", fr.fn.Name, pc)
+	}
+	file := st.img.Prog.Source
+	if fr.fn.Flags.Has(bytecode.FlagPrelude) {
+		file = core.PreludeFile
+	}
+	loc := ""
+	if line := fr.fn.LineAt(pc); line > 0 {
+		loc = fmt.Sprintf(", %s:%d", file, line)
+	}
+	return fmt.Sprintf(" [at %s in %s, pc %d%s]", original(fr.fn.Code[pc]), fr.fn.Name, pc, loc)
 }
 
 // locate fills in the fault's source location and backtrace from the

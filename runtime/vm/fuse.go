@@ -116,3 +116,17 @@ func intOp(k int, x, y int64) (int64, bool) {
 	}
 	return 0, x != y
 }
+
+// original returns the instruction a fused instruction stands for (its
+// first one: a LOAD, or the comparison of cmpJump), with its operands, as
+// the program's code has it; other instructions are returned as they are.
+func original(in bytecode.Instr) bytecode.Instr {
+	switch op := int(in.Op); {
+	case op >= loadIntOp && op < loadIntOp+16, op >= loadIntCmpJump && op < loadIntCmpJump+16,
+		op >= loadLoadOp && op < loadLoadOp+16, op >= loadLoadCmpJump && op < loadLoadCmpJump+16:
+		return bytecode.Instr{Op: bytecode.LOAD, A: in.A}
+	case op >= cmpJump && op < cmpJump+16:
+		return bytecode.Instr{Op: fusedOps[op-cmpJump]}
+	}
+	return in
+}

@@ -102,20 +102,27 @@ func ipow(a, b int64) int64 {
 	return r
 }
 
-// equal is `==`: a fast path for scalars, core.Equal (structural) for the
-// rest.
-func equal(x, y value.Value) bool {
+// equal is `==`: a fast path for scalars, core.EqualWork (structural,
+// linear in the distinct nodes of shared values) for the rest. It also
+// returns the steps to charge for the comparison beyond the instruction's
+// own (one per element pair visited; RUNTIME.md §1).
+func equal(x, y value.Value) (bool, int) {
 	if x.K != y.K {
-		return false
+		return false, 0
 	}
 	switch x.K {
 	case value.KInt, value.KBool:
-		return x.N == y.N
+		return x.N == y.N, 0
 	case value.KString:
-		return x.AsString() == y.AsString()
+		return x.AsString() == y.AsString(), 0
 	}
-	return core.Equal(x, y)
+	eq, work := core.EqualWork(x, y)
+	return eq, int(min(work, maxCharge))
 }
+
+// maxCharge bounds the steps one instruction charges (a budget is far
+// smaller, so this only keeps the arithmetic in range).
+const maxCharge = 1 << 30
 
 // order implements < <= > >= on Floats and Strings (Ints take the fast
 // path in the loop). Comparisons with NaN are false, as IEEE says.
@@ -149,26 +156,23 @@ func compareOrdered[T cmp.Ordered](op bytecode.Opcode, a, b T) bool {
 	return a >= b
 }
 
-// member is `x in xs` for a List (by ==) or an Int Range.
-func member(x, xs value.Value) (bool, *Fault) {
+// member is `x in xs` for a List (by ==) or an Int Range, with the steps
+// to charge as for equal.
+func member(x, xs value.Value) (bool, int, *Fault) {
 	switch c := xs.R.(type) {
 	case *value.List:
-		for _, v := range c.Items {
-			if equal(x, v) {
-				return true, nil
-			}
-		}
-		return false, nil
+		found, work := core.ContainsWork(xs, x)
+		return found, int(min(work, maxCharge)), nil
 	case *value.Range:
 		if x.K != value.KInt {
-			return false, internalFault("IN of a %s value in a Range", x.K)
+			return false, 0, internalFault("IN of a %s value in a Range", x.K)
 		}
 		if c.Inclusive {
-			return c.Lo <= x.N && x.N <= c.Hi, nil
+			return c.Lo <= x.N && x.N <= c.Hi, 0, nil
 		}
-		return c.Lo <= x.N && x.N < c.Hi, nil
+		return c.Lo <= x.N && x.N < c.Hi, 0, nil
 	}
-	return false, internalFault("IN on a %s value", xs.K)
+	return false, 0, internalFault("IN on a %s value", xs.K)
 }
 
 // elem is ELEM: tuple element i or positional field i of a data value.
@@ -216,7 +220,7 @@ func update(r value.Value, name string, v value.Value) (value.Value, *Fault) {
 			fields := make([]value.Value, len(d.Fields))
 			copy(fields, d.Fields)
 			fields[i] = v
-			return value.Value{K: value.KData, R: &value.Data{Type: d.Type, Tag: d.Tag, Fields: fields}}, nil
+			return value.NewData(d.Type, d.Tag, fields...), nil
 		}
 	}
 	return value.Unit, internalFault("no field %q to update in a %s value", name, r.K)
@@ -274,18 +278,16 @@ func (it *iter) next() (value.Value, bool) {
 	return value.Int(v), true
 }
 
-// interp is INTERP: the display text of each value, concatenated.
-func interp(vs []value.Value) (string, *Fault) {
+// interp is INTERP: the display text of each value, concatenated; fault 5
+// when it would exceed 16 MiB. Rendering stops at the limit, so a value
+// with an astronomically long text (a shared value) costs bounded work.
+// It also returns the steps to charge (one per 16 bytes built).
+func interp(vs []value.Value) (string, int, *Fault) {
 	var b strings.Builder
 	for _, v := range vs {
-		if v.K == value.KString {
-			b.WriteString(v.AsString())
-		} else {
-			b.WriteString(core.Display(v))
-		}
-		if b.Len() > core.MaxStringBytes {
-			return "", NewFault(faultStringSize)
+		if !core.WriteDisplay(&b, v, core.MaxStringBytes) {
+			return "", core.MaxStringBytes / 16, NewFault(faultStringSize)
 		}
 	}
-	return b.String(), nil
+	return b.String(), b.Len() / 16, nil
 }

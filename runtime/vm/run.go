@@ -54,6 +54,7 @@ func (st *State) finish(o Outcome) {
 	st.final = o
 	st.stack = nil
 	st.frames = nil
+	st.Release()
 }
 
 // run is the interpreter loop. It returns crashed = true after recovering
@@ -71,6 +72,7 @@ func (st *State) run(host Host, budget int) (out Outcome, crashed bool) {
 	)
 	p := st.img.Prog
 	fns := st.img.fns
+	types := st.img.types
 	consts := p.Consts
 	// The recovery reads only st: capturing the loop's locals (pc, sp,
 	// fr) in a closure would keep them out of registers. After a panic
@@ -155,7 +157,7 @@ outer:
 				free := make([]value.Value, n)
 				copy(free, stack[sp-n:sp])
 				sp -= n
-				stack[sp] = value.Value{K: value.KFunc, R: &value.Closure{Fn: int(in.A), Free: free}}
+				stack[sp] = value.NewClosure(int(in.A), free)
 				sp++
 			case bytecode.NATIVE:
 				stack[sp] = st.img.nativeVals[in.A]
@@ -212,7 +214,8 @@ outer:
 						st.fail(fr, pc, sp, internalFault("call of an unknown native %d", c.ID))
 						continue outer
 					}
-					res, nf := st.img.natives[c.ID].Call(host, stack[sp-n:sp])
+					res, nf, work := st.img.natives[c.ID].CallWork(host, stack[sp-n:sp])
+					steps += int(min(work, maxCharge))
 					if nf != nil {
 						st.fail(fr, pc, sp, fromNative(nf))
 						continue outer
@@ -226,7 +229,8 @@ outer:
 				}
 			case bytecode.CALL_NATIVE:
 				n := int(in.B)
-				res, nf := st.img.natives[in.A].Call(host, stack[sp-n:sp])
+				res, nf, work := st.img.natives[in.A].CallWork(host, stack[sp-n:sp])
+				steps += int(min(work, maxCharge))
 				if nf != nil {
 					st.fail(fr, pc, sp, fromNative(nf))
 					continue outer
@@ -237,13 +241,14 @@ outer:
 			case bytecode.TAIL_CALL:
 				callee := fns[in.A]
 				n := int(in.B)
-				if fr.base+callee.Locals+callee.MaxStack > st.maxSlots {
-					st.fail(fr, pc, sp, NewFault(FaultResource))
+				st.sp = sp
+				grown, f := st.grow(fr.base + callee.Locals + callee.MaxStack)
+				if f != nil {
+					st.fail(fr, pc, sp, f)
 					continue outer
 				}
+				stack = grown
 				copy(stack[fr.base:], stack[sp-n:sp])
-				st.sp = sp
-				stack = st.ensure(fr.base + callee.Locals + callee.MaxStack)
 				fr.fn, fr.free = callee, nil
 				clear(stack[fr.base+n : fr.base+callee.Locals])
 				code = callee.Code
@@ -259,13 +264,14 @@ outer:
 						st.fail(fr, pc, sp, f)
 						continue outer
 					}
-					if fr.base+callee.Locals+callee.MaxStack > st.maxSlots {
-						st.fail(fr, pc, sp, NewFault(FaultResource))
+					st.sp = sp
+					grown, f := st.grow(fr.base + callee.Locals + callee.MaxStack)
+					if f != nil {
+						st.fail(fr, pc, sp, f)
 						continue outer
 					}
+					stack = grown
 					copy(stack[fr.base:], stack[sp-n:sp])
-					st.sp = sp
-					stack = st.ensure(fr.base + callee.Locals + callee.MaxStack)
 					fr.fn, fr.free = callee, c.Free
 					clear(stack[fr.base+n : fr.base+callee.Locals])
 					code = callee.Code
@@ -276,7 +282,8 @@ outer:
 						st.fail(fr, pc, sp, internalFault("call of an unknown native %d", c.ID))
 						continue outer
 					}
-					res, nf := st.img.natives[c.ID].Call(host, stack[sp-n:sp])
+					res, nf, work := st.img.natives[c.ID].CallWork(host, stack[sp-n:sp])
+					steps += int(min(work, maxCharge))
 					if nf != nil {
 						st.fail(fr, pc, sp, fromNative(nf))
 						continue outer
@@ -369,7 +376,8 @@ outer:
 			case bytecode.EQ, bytecode.NE:
 				x, y := stack[sp-2], stack[sp-1]
 				sp--
-				eq := equal(x, y)
+				eq, cost := equal(x, y)
+				steps += cost
 				if in.Op == bytecode.NE {
 					eq = !eq
 				}
@@ -401,7 +409,8 @@ outer:
 			case bytecode.IN:
 				x, xs := stack[sp-2], stack[sp-1]
 				sp--
-				r, f := member(x, xs)
+				r, cost, f := member(x, xs)
+				steps += cost
 				if f != nil {
 					st.fail(fr, pc, sp, f)
 					continue outer
@@ -438,7 +447,7 @@ outer:
 				elems := make([]value.Value, n)
 				copy(elems, stack[sp-n:sp])
 				sp -= n
-				stack[sp] = value.Value{K: value.KTuple, R: &value.Tuple{Elems: elems}}
+				stack[sp] = value.NewTuple(elems...)
 				sp++
 			case bytecode.LIST:
 				n := int(in.A)
@@ -448,10 +457,10 @@ outer:
 					copy(items, stack[sp-n:sp])
 				}
 				sp -= n
-				stack[sp] = value.Value{K: value.KList, R: &value.List{Items: items}}
+				stack[sp] = value.NewList(items)
 				sp++
 			case bytecode.DATA:
-				t := p.Types[in.A]
+				t := types[in.A]
 				n := len(t.Variants[in.B].Fields)
 				if n == 0 {
 					stack[sp] = st.img.nullary[in.A][in.B]
@@ -461,7 +470,7 @@ outer:
 				fields := make([]value.Value, n)
 				copy(fields, stack[sp-n:sp])
 				sp -= n
-				stack[sp] = value.Value{K: value.KData, R: &value.Data{Type: t, Tag: int(in.B), Fields: fields}}
+				stack[sp] = value.NewData(t, int(in.B), fields...)
 				sp++
 			case bytecode.RANGE:
 				lo, hi := stack[sp-2], stack[sp-1]
@@ -479,13 +488,11 @@ outer:
 				stack[sp-1] = value.Bool(stack[sp-1].K == value.Kind(in.A))
 			case bytecode.TEST_TYPE:
 				d, ok := stack[sp-1].R.(*value.Data)
-				// Nominal types are identified by name, as for equality:
-				// a Process value made by a native carries the runtime's
-				// descriptor, the program's table a copy of it.
-				t := p.Types[in.A]
-				stack[sp-1] = value.Bool(ok && (d.Type == t || d.Type != nil && d.Type.Name == t.Name))
+				stack[sp-1] = value.Bool(ok && d.Type == types[in.A])
 			case bytecode.EQ_CONST:
-				stack[sp-1] = value.Bool(equal(stack[sp-1], consts[in.A]))
+				eq, cost := equal(stack[sp-1], consts[in.A])
+				steps += cost
+				stack[sp-1] = value.Bool(eq)
 			case bytecode.ELEM:
 				r, f := elem(stack[sp-1], int(in.A))
 				if f != nil {
@@ -520,7 +527,7 @@ outer:
 					st.fail(fr, pc, sp, internalFault("LIST_SLICE %d of a %s value", in.A, stack[sp-1].K))
 					continue outer
 				}
-				stack[sp-1] = value.Value{K: value.KList, R: &value.List{Items: l.Items[in.A:]}}
+				stack[sp-1] = l.Drop(int(in.A))
 			case bytecode.INDEX:
 				xs, i := stack[sp-2], stack[sp-1]
 				sp--
@@ -565,7 +572,8 @@ outer:
 				}
 			case bytecode.INTERP:
 				n := int(in.A)
-				s, f := interp(stack[sp-n : sp])
+				s, cost, f := interp(stack[sp-n : sp])
+				steps += cost
 				if f != nil {
 					st.fail(fr, pc, sp, f)
 					continue outer
@@ -668,10 +676,10 @@ outer:
 				op := fusedOps[k]
 				var r bool
 				switch op {
-				case bytecode.EQ:
-					r = equal(x, y)
-				case bytecode.NE:
-					r = !equal(x, y)
+				case bytecode.EQ, bytecode.NE:
+					eq, cost := equal(x, y)
+					steps += cost
+					r = eq == (op == bytecode.EQ)
 				default:
 					var f *Fault
 					if r, f = order(op, x, y); f != nil {
@@ -722,43 +730,30 @@ func (st *State) recovered(r any) (Outcome, bool) {
 }
 
 // pushFrame pushes a frame for f whose locals start at base (the arguments
-// are already there). It returns fault 9 when the call depth limit is hit.
+// are already there). It returns fault 9 when the call depth limit, the
+// slot limit or the stack budget is hit.
 func (st *State) pushFrame(f *bytecode.Function, base, retSP int, free []value.Value) *Fault {
-	if len(st.frames) >= st.maxDepth || base+f.Locals+f.MaxStack > st.maxSlots {
+	if len(st.frames) >= st.maxDepth {
 		return NewFault(FaultResource)
 	}
-	stack := st.ensure(base + f.Locals + f.MaxStack)
-	clear(stack[base+f.Params : base+f.Locals])
+	stack, fault := st.grow(base + f.Locals + f.MaxStack)
+	if fault != nil {
+		return fault
+	}
 	n := len(st.frames)
 	if n == cap(st.frames) {
-		st.frames = append(st.frames, frame{})
-	} else {
-		st.frames = st.frames[:n+1]
+		if fault := st.growFrames(); fault != nil {
+			return fault
+		}
 	}
+	clear(stack[base+f.Params : base+f.Locals])
+	st.frames = st.frames[:n+1]
 	nf := &st.frames[n]
 	nf.fn, nf.pc, nf.base, nf.retSP, nf.free, nf.mode = f, 0, base, retSP, free, modeNormal
 	if nf.cl != nil {
 		nf.cl = nil
 	}
 	return nil
-}
-
-// ensure grows the value stack to at least n slots and returns it.
-func (st *State) ensure(n int) []value.Value {
-	if n <= len(st.stack) {
-		return st.stack
-	}
-	size := 2 * len(st.stack)
-	if size < 16 {
-		size = 16
-	}
-	for size < n {
-		size *= 2
-	}
-	ns := make([]value.Value, size)
-	copy(ns, st.stack)
-	st.stack = ns
-	return ns
 }
 
 // closureCallee checks a closure call of n arguments.

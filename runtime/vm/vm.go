@@ -110,6 +110,9 @@ type Image struct {
 	// Prog.Functions with fused instructions (fuse.go).
 	fns     []*bytecode.Function
 	natives []*core.Native
+	// types is the program's type table with the Process.* types replaced
+	// by the runtime's descriptors.
+	types []*value.TypeInfo
 	// funcVals[i] is the capture-free closure of function i (FUNC).
 	funcVals []value.Value
 	// nativeVals[i] is native i as a function value (NATIVE).
@@ -156,10 +159,20 @@ func Load(p *bytecode.Program) (*Image, error) {
 	}
 	img.funcVals = make([]value.Value, len(p.Functions))
 	for i := range p.Functions {
-		img.funcVals[i] = value.Value{K: value.KFunc, R: &value.Closure{Fn: i}}
+		img.funcVals[i] = value.NewClosure(i, nil)
+	}
+	// The Process.* types are the runtime's own descriptors (the verifier
+	// checked that the program's copies are identical), so values the
+	// program builds and values the runtime builds share one descriptor.
+	img.types = make([]*value.TypeInfo, len(p.Types))
+	for i, t := range p.Types {
+		if rt := process.TypeByName(t.Name); rt != nil {
+			t = rt
+		}
+		img.types[i] = t
 	}
 	img.nullary = make([][]value.Value, len(p.Types))
-	for ti, t := range p.Types {
+	for ti, t := range img.types {
 		img.nullary[ti] = make([]value.Value, len(t.Variants))
 		for vi, v := range t.Variants {
 			if len(v.Fields) == 0 {
@@ -254,6 +267,9 @@ type State struct {
 	steps    int64 // total steps executed
 	maxDepth int
 	maxSlots int
+
+	budget  *StackBudget // shared stack budget (stack.go), or nil
+	charged int64        // bytes of stack memory st holds
 }
 
 // NewState prepares a State that calls function fn of img with args.
@@ -292,7 +308,8 @@ func newState(img *Image, fn int, free, args []value.Value) (*State, error) {
 	size := max(f.Locals+f.MaxStack, 1)
 	st := &State{img: img, stack: make([]value.Value, size), maxDepth: DefaultMaxDepth, maxSlots: DefaultMaxStackSlots}
 	copy(st.stack, args)
-	st.frames = append(st.frames, frame{fn: f, free: free})
+	st.frames = append(make([]frame, 0, 1), frame{fn: f, free: free})
+	st.charged = int64(size)*slotBytes + frameBytes
 	st.sp = f.Locals
 	return st, nil
 }

@@ -591,7 +591,7 @@ func TestWrongKindsAreInternalFaults(t *testing.T) {
 		"INT 1\n CALL_VALUE 0",
 		"INT 1\n ELEM 3",
 		"INT 1\n FIELD \"x\"",
-		"INT 1\n ITER",
+		"INT 1\n ITER\n STORE 3\n UNIT",
 		"UNIT\n INT 1\n INDEX",
 	} {
 		o := eval(t, code)
@@ -665,7 +665,7 @@ func TestActorOpcodesFaultForNow(t *testing.T) {
 
 func TestFailOpcode(t *testing.T) {
 	o := eval(t, `FAIL "no match arm matched"`)
-	if o.Status != StatusFault || o.Fault.Msg != "internal error: no match arm matched" {
+	if o.Status != StatusFault || o.Fault.Msg != "internal error: no match arm matched [at FAIL 0 in main, pc 0]" {
 		t.Fatalf("outcome %+v", o.Fault)
 	}
 }

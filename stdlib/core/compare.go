@@ -20,52 +20,89 @@ import (
 // Values of different kinds are unequal (a checked program never compares
 // them).
 func Equal(a, b value.Value) bool {
+	eq, _ := EqualWork(a, b)
+	return eq
+}
+
+// memoMin is the logical size from which a pair of nodes found equal (or,
+// for Compare, in order 0) is remembered, so that a value with internal
+// sharing is compared in time proportional to its distinct nodes instead
+// of its unfolding. Smaller nodes are cheaper to compare again than to
+// look up.
+const memoMin = 64 * value.SlotSize
+
+// pairKey identifies a pair of compound nodes by their pointers.
+type pairKey struct{ x, y any }
+
+// seqFrame is one open pair of sequences of a walk over two values: the
+// elements still to compare, and the node pair to remember once they are
+// all done (memo set).
+type seqFrame struct {
+	xs, ys []value.Value
+	next   int
+	key    pairKey
+	memo   bool
+}
+
+// EqualWork is Equal that also reports its work: the number of element
+// pairs it visited, for the reductions a caller charges (RUNTIME.md §1).
+//
+// The walk keeps an explicit stack of open sequence pairs instead of
+// recursing, so arbitrarily deep values cannot exhaust the Go stack; it
+// grows with the depth of the values, not their width. Equal values have
+// equal logical sizes (value.Value.Size), so a pair of nodes of different
+// sizes is unequal without a look inside; a pair of large nodes found
+// equal is remembered and never walked again, which makes comparing two
+// shared values (DAGs) linear in their distinct nodes.
+func EqualWork(a, b value.Value) (bool, int64) {
 	if a.K != b.K {
-		return false
+		return false, 1
 	}
 	switch a.K {
 	case value.KInt, value.KBool:
-		return a.N == b.N
+		return a.N == b.N, 1
 	case value.KFloat:
-		return a.AsFloat() == b.AsFloat()
+		return a.AsFloat() == b.AsFloat(), 1
 	case value.KString:
-		return a.AsString() == b.AsString()
-	}
-	// An explicit stack of open sequence pairs instead of recursion, so
-	// arbitrarily deep values cannot exhaust the Go stack; it grows with
-	// the depth of the values, not their width.
-	type frame struct {
-		xs, ys []value.Value
-		next   int
+		return a.AsString() == b.AsString(), 1
 	}
 	root := [2]value.Value{a, b}
-	var buf [8]frame
-	stack := append(buf[:0], frame{xs: root[:1], ys: root[1:]})
+	var buf [8]seqFrame
+	stack := append(buf[:0], seqFrame{xs: root[:1], ys: root[1:]})
+	var memo map[pairKey]struct{}
+	work := int64(0)
 	for len(stack) > 0 {
 		f := &stack[len(stack)-1]
 		if f.next == len(f.xs) {
+			if f.memo {
+				if memo == nil {
+					memo = map[pairKey]struct{}{}
+				}
+				memo[f.key] = struct{}{}
+			}
 			stack = stack[:len(stack)-1]
 			continue
 		}
 		a, b := f.xs[f.next], f.ys[f.next]
 		f.next++
+		work++
 		if a.K != b.K {
-			return false
+			return false, work
 		}
 		var xs, ys []value.Value
 		switch a.K {
 		case value.KUnit:
 		case value.KInt, value.KBool:
 			if a.N != b.N {
-				return false
+				return false, work
 			}
 		case value.KFloat:
 			if a.AsFloat() != b.AsFloat() {
-				return false
+				return false, work
 			}
 		case value.KString:
 			if a.AsString() != b.AsString() {
-				return false
+				return false, work
 			}
 		case value.KTuple:
 			xs, ys = tupleElems(a), tupleElems(b)
@@ -76,12 +113,12 @@ func Equal(a, b value.Value) bool {
 			y, _ := b.R.(*value.Data)
 			if x == nil || y == nil {
 				if x != y {
-					return false
+					return false, work
 				}
 				continue
 			}
 			if !sameType(x.Type, y.Type) || x.Tag != y.Tag {
-				return false
+				return false, work
 			}
 			xs, ys = x.Fields, y.Fields
 		case value.KRange:
@@ -89,26 +126,38 @@ func Equal(a, b value.Value) bool {
 			y, _ := b.R.(*value.Range)
 			if x == nil || y == nil {
 				if x != y {
-					return false
+					return false, work
 				}
 				continue
 			}
 			if *x != *y {
-				return false
+				return false, work
 			}
 		default:
 			if a.N != b.N || !sameIdentity(a.R, b.R) {
-				return false
+				return false, work
 			}
 		}
 		if len(xs) != len(ys) {
-			return false
+			return false, work
 		}
-		if len(xs) > 0 {
-			stack = append(stack, frame{xs: xs, ys: ys})
+		if len(xs) == 0 {
+			continue
 		}
+		size := a.Size()
+		if size != b.Size() {
+			return false, work
+		}
+		fr := seqFrame{xs: xs, ys: ys}
+		if size >= memoMin {
+			fr.key, fr.memo = pairKey{a.R, b.R}, true
+			if _, done := memo[fr.key]; done {
+				continue
+			}
+		}
+		stack = append(stack, fr)
 	}
-	return true
+	return true, work
 }
 
 // sameType reports whether two type descriptors denote the same nominal
@@ -166,33 +215,47 @@ func listItems(v value.Value) []value.Value {
 // Equal(a, b) except for floats: NaN compares equal to an identical NaN,
 // and -0.0 sorts before 0.0 although they are `==`.
 func Compare(a, b value.Value) int {
+	c, _ := CompareWork(a, b)
+	return c
+}
+
+// CompareWork is Compare that also reports its work (element pairs
+// visited). Like EqualWork it walks an explicit stack and remembers large
+// node pairs that compared 0; a node compared with itself is 0 at once
+// (Compare is reflexive, NaN included).
+func CompareWork(a, b value.Value) (int, int64) {
 	switch a.K {
 	case value.KInt, value.KBool, value.KFloat, value.KString, value.KUnit, value.KRange:
-		return compareShallow(a, b)
+		return compareShallow(a, b), 1
 	}
 	// Depth-first over an explicit stack of open sequence pairs; the first
 	// nonzero result decides. When a sequence pair runs out of common
 	// elements, the shorter sequence comes first: lexicographic order.
-	type frame struct {
-		xs, ys []value.Value
-		next   int
-	}
 	root := [2]value.Value{a, b}
-	var buf [8]frame
-	stack := append(buf[:0], frame{xs: root[:1], ys: root[1:]})
+	var buf [8]seqFrame
+	stack := append(buf[:0], seqFrame{xs: root[:1], ys: root[1:]})
+	var memo map[pairKey]struct{}
+	work := int64(0)
 	for len(stack) > 0 {
 		f := &stack[len(stack)-1]
 		if f.next == len(f.xs) || f.next == len(f.ys) {
 			if c := cmpInt(int64(len(f.xs)), int64(len(f.ys))); c != 0 {
-				return c
+				return c, work
+			}
+			if f.memo {
+				if memo == nil {
+					memo = map[pairKey]struct{}{}
+				}
+				memo[f.key] = struct{}{}
 			}
 			stack = stack[:len(stack)-1]
 			continue
 		}
 		x, y := f.xs[f.next], f.ys[f.next]
 		f.next++
+		work++
 		if c := compareShallow(x, y); c != 0 {
-			return c
+			return c, work
 		}
 		var xs, ys []value.Value
 		switch x.K {
@@ -203,15 +266,23 @@ func Compare(a, b value.Value) int {
 		case value.KData:
 			dx, _ := x.R.(*value.Data)
 			dy, _ := y.R.(*value.Data)
-			if dx != nil && dy != nil && dx != dy {
+			if dx != nil && dy != nil {
 				xs, ys = dx.Fields, dy.Fields
 			}
 		}
-		if len(xs) > 0 || len(ys) > 0 {
-			stack = append(stack, frame{xs: xs, ys: ys})
+		if len(xs) == 0 && len(ys) == 0 || x.R == y.R {
+			continue
 		}
+		fr := seqFrame{xs: xs, ys: ys}
+		if x.Size() >= memoMin && y.Size() >= memoMin {
+			fr.key, fr.memo = pairKey{x.R, y.R}, true
+			if _, done := memo[fr.key]; done {
+				continue
+			}
+		}
+		stack = append(stack, fr)
 	}
-	return 0
+	return 0, work
 }
 
 // compareShallow compares two values without looking inside tuples,
@@ -304,81 +375,4 @@ func floatKey(bits int64) int64 {
 		bits ^= math.MaxInt64
 	}
 	return bits
-}
-
-// Copy deep-copies a value graph, as a message crossing from one process
-// to another needs: tuples, lists, data, closures and ranges are rebuilt,
-// and a node reached twice inside the graph is copied once, so sharing is
-// preserved. Strings (immutable in Go), function references and the
-// opaque process handles are kept as they are. Copied lists have no spare
-// capacity.
-func Copy(v value.Value) value.Value {
-	// Iterative: a node is allocated when first reached, with its slice of
-	// children sized but unfilled, and a frame then fills the slots one by
-	// one. The stack grows with the depth of the value, not its width, and
-	// there is no recursion, so depth is unbounded.
-	seen := map[any]value.Value{}
-	type frame struct {
-		dst, src []value.Value
-		next     int
-	}
-	out := []value.Value{{}}
-	stack := []frame{{dst: out, src: []value.Value{v}}}
-	for len(stack) > 0 {
-		f := &stack[len(stack)-1]
-		if f.next == len(f.src) {
-			stack = stack[:len(stack)-1]
-			continue
-		}
-		dst, src := &f.dst[f.next], f.src[f.next]
-		f.next++
-		switch src.K {
-		case value.KTuple, value.KList, value.KData, value.KFunc, value.KRange:
-		default:
-			*dst = src
-			continue
-		}
-		if src.R == nil || !reflect.TypeOf(src.R).Comparable() {
-			*dst = src
-			continue
-		}
-		if done, ok := seen[src.R]; ok {
-			*dst = done
-			continue
-		}
-		cp := src
-		var kids, from []value.Value
-		switch r := src.R.(type) {
-		case *value.Tuple:
-			n := &value.Tuple{Elems: makeLike(r.Elems)}
-			cp.R, kids, from = n, n.Elems, r.Elems
-		case *value.List:
-			n := &value.List{Items: makeLike(r.Items)}
-			cp.R, kids, from = n, n.Items, r.Items
-		case *value.Data:
-			n := &value.Data{Type: r.Type, Tag: r.Tag, Fields: makeLike(r.Fields)}
-			cp.R, kids, from = n, n.Fields, r.Fields
-		case *value.Closure:
-			n := &value.Closure{Fn: r.Fn, Free: makeLike(r.Free)}
-			cp.R, kids, from = n, n.Free, r.Free
-		case *value.Range:
-			rg := *r
-			cp.R = &rg
-		}
-		seen[src.R] = cp
-		*dst = cp
-		if len(from) > 0 {
-			stack = append(stack, frame{dst: kids, src: from})
-		}
-	}
-	return out[0]
-}
-
-// makeLike returns a slice of the same length as xs (nil for nil), with
-// no spare capacity.
-func makeLike(xs []value.Value) []value.Value {
-	if xs == nil {
-		return nil
-	}
-	return make([]value.Value, len(xs))
 }

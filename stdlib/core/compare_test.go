@@ -125,65 +125,6 @@ func TestSortIsStable(t *testing.T) {
 	}
 }
 
-func TestCopy(t *testing.T) {
-	shared := Ints(1, 2)
-	inner := T(shared, S("s"))
-	graph := L(inner, inner, value.Some(shared), userID(4),
-		value.Value{K: value.KFunc, R: &value.Closure{Fn: 2, Free: []value.Value{shared}}},
-		value.Value{K: value.KRange, R: &value.Range{Lo: 1, Hi: 2}},
-		value.Value{K: value.KPid, N: 5, R: &struct{ id int }{5}})
-	cp := Copy(graph)
-	if !Equal(cp, graph) && Show(cp) != Show(graph) {
-		t.Fatalf("copy differs: %s vs %s", Show(cp), Show(graph))
-	}
-	if Show(cp) != Show(graph) {
-		t.Fatalf("copy renders differently: %s vs %s", Show(cp), Show(graph))
-	}
-	gi, ci := graph.AsList().Items, cp.AsList().Items
-	if cp.R == graph.R {
-		t.Fatal("top-level list not copied")
-	}
-	for i := 0; i < 6; i++ {
-		if ci[i].R == gi[i].R {
-			t.Errorf("element %d (%s) not copied", i, ci[i].K)
-		}
-	}
-	// Sharing inside the graph is preserved.
-	if ci[0].R != ci[1].R {
-		t.Error("shared tuple copied twice")
-	}
-	copiedShared := ci[0].AsTuple().Elems[0].R
-	if copiedShared == shared.R {
-		t.Error("nested list not copied")
-	}
-	if ci[2].AsData().Fields[0].R != copiedShared {
-		t.Error("list shared between tuple and Some copied twice")
-	}
-	if ci[4].R.(*value.Closure).Free[0].R != copiedShared {
-		t.Error("list captured by closure copied twice")
-	}
-	// Opaque handles keep their identity.
-	if ci[6].R != gi[6].R || ci[6].N != 5 {
-		t.Error("pid not kept")
-	}
-	// Scalars and strings come back unchanged.
-	for _, v := range []value.Value{I(3), F(1.5), B(true), S("x"), value.Unit} {
-		if got := Copy(v); !Equal(got, v) {
-			t.Errorf("Copy(%s) = %s", Show(v), Show(got))
-		}
-	}
-}
-
-// TestCopyDropsSpareCapacity checks that a copied list does not share the
-// push sentinel slots with the original.
-func TestCopyDropsSpareCapacity(t *testing.T) {
-	xs := appendValues(nil, I(1))
-	cp := Copy(xs)
-	if l := cp.AsList().Items; cap(l) != len(l) {
-		t.Errorf("copied list has spare capacity %d > %d", cap(l), len(l))
-	}
-}
-
 // TestTypeIdentityByName checks that a value whose type descriptor is a
 // copy (as a decoded .mrb file may carry) equals one built with the
 // original, and that distinct types never compare equal.

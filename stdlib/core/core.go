@@ -23,13 +23,13 @@
 // # Values
 //
 // Natives work on runtime/value values and never mutate their inputs: every
-// list operation returns a new list or an immutable sub-slice of the input.
-// List.push is amortised O(1): a list built by List.push keeps spare
-// capacity marked by a private sentinel, and a later push may claim the
-// first spare slot in place only while that slot still holds the sentinel
-// (see push in list.go). Every other list is copied on push. Lists are owned
-// by one process (messages are deep-copied with Copy), so the claim needs no
-// locking.
+// list operation returns a new list or an immutable window on the input.
+// List.push and List.concat are amortised O(1) per element
+// (value.List.Append claims spare capacity with an atomic compare-and-swap,
+// so a list shared by processes stays safe to extend). Every native that
+// can build a list longer than its input enforces the 2^24 element limit
+// (fault 15), and every native that builds a string the 16 MiB limit
+// (fault 5; fault 14 for rendering).
 //
 // # Rendering and comparison
 //
@@ -38,11 +38,16 @@
 // RenderShow and RenderDisplay add the 16 MiB rendering limit (fault 14).
 // Equal is structural equality with IEEE semantics for floats (it is `==`);
 // Compare is the total order used by List.sort and `compare`, with floats
-// in IEEE total order. Copy deep-copies a value graph, preserving sharing
-// inside it. All four walk values with an explicit stack of open sequences
-// (one entry per level of nesting) instead of Go recursion: a Morrow loop
-// can build a value nested millions of levels deep, and overflowing the Go
-// stack is a fatal error that recover cannot catch.
+// in IEEE total order. All of them walk values with an explicit stack of
+// open sequences (one entry per level of nesting) instead of Go recursion:
+// a Morrow loop can build a value nested millions of levels deep, and
+// overflowing the Go stack is a fatal error that recover cannot catch.
+// Values may share structure (a message is shared with its receiver, and
+// a program can build a DAG whose unfolding is astronomically large):
+// Equal and Compare remember large node pairs already compared, so their
+// work is proportional to distinct nodes, rendering stops at its 16 MiB
+// limit, and the natives report their work (Native.FnWork) so the VM
+// charges it as reductions.
 package core
 
 import (
@@ -133,26 +138,43 @@ type Native struct {
 	Arity int          // exact number of arguments
 	Args  []value.Kind // expected kind of each argument (KAny: anything)
 	Fn    func(ctx Ctx, args []value.Value) (value.Value, *Fault)
+	// FnWork replaces Fn for a native whose work grows with its
+	// arguments (comparing, sorting, rendering): it also returns the work
+	// done, in elements visited or bytes produced, which the VM charges
+	// as reductions (RUNTIME.md §1: no instruction does unbounded work
+	// without charging for it).
+	FnWork func(ctx Ctx, args []value.Value) (value.Value, *Fault, int64)
 }
 
 // Call checks the argument count and kinds, then runs the native. A
 // mismatch (possible only for hand-made bytecode) and any Go panic inside
 // the native become a FaultInternal fault instead of crashing the process.
-func (n *Native) Call(ctx Ctx, args []value.Value) (res value.Value, fault *Fault) {
+func (n *Native) Call(ctx Ctx, args []value.Value) (value.Value, *Fault) {
+	res, f, _ := n.CallWork(ctx, args)
+	return res, f
+}
+
+// CallWork is Call that also returns the native's work (0 for natives
+// whose cost does not depend on their arguments).
+func (n *Native) CallWork(ctx Ctx, args []value.Value) (res value.Value, fault *Fault, work int64) {
 	if len(args) != n.Arity {
-		return value.Unit, internalf("%s expects %d arguments, got %d", n.Name, n.Arity, len(args))
+		return value.Unit, internalf("%s expects %d arguments, got %d", n.Name, n.Arity, len(args)), 0
 	}
 	for i, k := range n.Args {
 		if k != KAny && args[i].K != k {
-			return value.Unit, internalf("%s argument %d: expected %s, found %s", n.Name, i+1, k, args[i].K)
+			return value.Unit, internalf("%s argument %d: expected %s, found %s", n.Name, i+1, k, args[i].K), 0
 		}
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			res, fault = value.Unit, internalf("%s: %v", n.Name, r)
+			res, fault, work = value.Unit, internalf("%s: %v", n.Name, r), 0
 		}
 	}()
-	return n.Fn(ctx, args)
+	if n.FnWork != nil {
+		return n.FnWork(ctx, args)
+	}
+	res, fault = n.Fn(ctx, args)
+	return res, fault, 0
 }
 
 func internalf(format string, args ...any) *Fault {
@@ -171,6 +193,9 @@ func register(ns ...*Native) {
 		if len(n.Args) != n.Arity {
 			panic("core: native " + n.Name + " has an Args table of the wrong length")
 		}
+		if (n.Fn == nil) == (n.FnWork == nil) {
+			panic("core: native " + n.Name + " needs exactly one of Fn and FnWork")
+		}
 		registry[n.Name] = n
 	}
 }
@@ -178,6 +203,11 @@ func register(ns ...*Native) {
 // fn builds a Native from a name, argument kinds and a body.
 func fn(name string, args []value.Kind, body func(ctx Ctx, args []value.Value) (value.Value, *Fault)) *Native {
 	return &Native{Name: name, Arity: len(args), Args: args, Fn: body}
+}
+
+// fnWork builds a Native whose body reports its work (Native.FnWork).
+func fnWork(name string, args []value.Kind, body func(ctx Ctx, args []value.Value) (value.Value, *Fault, int64)) *Native {
+	return &Native{Name: name, Arity: len(args), Args: args, FnWork: body}
 }
 
 // kinds is shorthand for an argument kind list.

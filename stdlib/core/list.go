@@ -6,64 +6,13 @@ import (
 	"github.com/morrow-lang/morrow/runtime/value"
 )
 
-// spareMark marks unused capacity of a list built by List.push or
-// List.concat. It is never visible to a program: slots holding it lie
-// beyond every list's length.
-type spareMark struct{ _ byte }
-
-var spare = &spareMark{}
-
-var spareVal = value.Value{K: value.KOpaque, R: spare}
-
-func isSpare(v value.Value) bool { return v.K == value.KOpaque && v.R == any(spare) }
-
-// appendValues returns a new list holding items followed by extra, without
-// changing any existing list.
-//
-// Invariant: in a backing array made here, the slots after the last one
-// claimed hold the spare sentinel, and spare slots form a suffix of the
-// array (every list sharing the array ends at a claimed slot or, for
-// List.take, has its capacity cut). So if slot len(items) is spare, the
-// new elements can be written in place: no existing list can see them.
-// Otherwise (another list already claimed that slot, or the array did not
-// come from here) the elements are copied into a new array with doubled
-// capacity. This makes repeated push amortised O(1).
-func appendValues(items []value.Value, extra ...value.Value) value.Value {
-	n, m := len(items), len(extra)
-	if m == 0 {
-		return value.NewList(items)
+// listOf returns the list behind v (an empty one for a malformed value,
+// which only hand-made bytecode produces).
+func listOf(v value.Value) *value.List {
+	if l, _ := v.R.(*value.List); l != nil {
+		return l
 	}
-	if n+m <= cap(items) {
-		ext := items[:n+m]
-		free := true
-		for _, v := range ext[n:] {
-			if !isSpare(v) {
-				free = false
-				break
-			}
-		}
-		if free {
-			copy(ext[n:], extra)
-			return value.NewList(ext)
-		}
-	}
-	c := 2 * (n + m)
-	if c < 4 {
-		c = 4
-	}
-	buf := make([]value.Value, c)
-	copy(buf, items)
-	copy(buf[n:], extra)
-	for i := n + m; i < c; i++ {
-		buf[i] = spareVal
-	}
-	return value.NewList(buf[:n+m])
-}
-
-// exactList returns a list with exactly the given items and no spare
-// capacity, so a later push always copies.
-func exactList(items []value.Value) value.Value {
-	return value.NewList(items[:len(items):len(items)])
+	return emptyList.R.(*value.List)
 }
 
 var emptyList = value.NewList(nil)
@@ -109,11 +58,11 @@ func init() {
 			return ok(xs[i])
 		}),
 		fn("List.tail", kinds(L), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
-			xs := listItems(a[0])
-			if len(xs) == 0 {
+			xs := listOf(a[0])
+			if len(xs.Items) == 0 {
 				return ok(emptyList)
 			}
-			return ok(value.NewList(xs[1:]))
+			return ok(xs.Drop(1))
 		}),
 		fn("List.len", kinds(L), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
 			return ok(value.Int(int64(len(listItems(a[0])))))
@@ -143,17 +92,24 @@ func init() {
 			return ok(value.Some(xs[i]))
 		}),
 		fn("List.push", kinds(L, A), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
-			return ok(appendValues(listItems(a[0]), a[1]))
+			xs := listOf(a[0])
+			if len(xs.Items) >= listLimit {
+				return value.Unit, NewFault(FaultListSize)
+			}
+			return ok(xs.Append(a[1]))
 		}),
 		fn("List.concat", kinds(L, L), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
-			xs, ys := listItems(a[0]), listItems(a[1])
-			if len(ys) == 0 {
-				return ok(value.NewList(xs))
+			xs, ys := listOf(a[0]), listOf(a[1])
+			if len(xs.Items)+len(ys.Items) > listLimit {
+				return value.Unit, NewFault(FaultListSize)
 			}
-			if len(xs) == 0 {
-				return ok(value.NewList(ys))
+			switch {
+			case len(ys.Items) == 0:
+				return ok(a[0])
+			case len(xs.Items) == 0:
+				return ok(a[1])
 			}
-			return ok(appendValues(xs, ys...))
+			return ok(xs.Append(ys.Items...))
 		}),
 		fn("List.reverse", kinds(L), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
 			xs := listItems(a[0])
@@ -164,14 +120,12 @@ func init() {
 			return ok(value.NewList(out))
 		}),
 		fn("List.take", kinds(L, I), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
-			xs := listItems(a[0])
-			n := clampCount(a[1].N, len(xs))
-			return ok(exactList(xs[:n]))
+			xs := listOf(a[0])
+			return ok(xs.Take(clampCount(a[1].N, len(xs.Items))))
 		}),
 		fn("List.drop", kinds(L, I), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
-			xs := listItems(a[0])
-			n := clampCount(a[1].N, len(xs))
-			return ok(value.NewList(xs[n:]))
+			xs := listOf(a[0])
+			return ok(xs.Drop(clampCount(a[1].N, len(xs.Items))))
 		}),
 		fn("List.range", kinds(I, I), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
 			lo, hi := a[0].N, a[1].N
@@ -200,8 +154,9 @@ func init() {
 			}
 			return ok(value.NewList(out))
 		}),
-		fn("List.contains", kinds(L, A), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
-			return ok(value.Bool(Contains(a[0], a[1])))
+		fnWork("List.contains", kinds(L, A), func(_ Ctx, a []value.Value) (value.Value, *Fault, int64) {
+			found, work := ContainsWork(a[0], a[1])
+			return value.Bool(found), nil, work
 		}),
 		fn("List.sum", kinds(L), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
 			var sum int64
@@ -213,10 +168,15 @@ func init() {
 			}
 			return ok(value.Int(sum))
 		}),
-		fn("List.sort", kinds(L), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
+		fnWork("List.sort", kinds(L), func(_ Ctx, a []value.Value) (value.Value, *Fault, int64) {
 			out := slices.Clone(listItems(a[0]))
-			slices.SortStableFunc(out, Compare)
-			return ok(value.NewList(out))
+			work := int64(len(out))
+			slices.SortStableFunc(out, func(x, y value.Value) int {
+				c, w := CompareWork(x, y)
+				work += w
+				return c
+			})
+			return value.NewList(out), nil, work
 		}),
 		fn("List.enumerate", kinds(L), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
 			xs := listItems(a[0])
@@ -233,12 +193,22 @@ func init() {
 // List.contains and the `in` operator on lists. Floats compare with IEEE
 // `==`, so a NaN is never found and 0.0 finds -0.0.
 func Contains(xs, x value.Value) bool {
+	found, _ := ContainsWork(xs, x)
+	return found
+}
+
+// ContainsWork is Contains that also reports its work (element pairs
+// visited by the comparisons, at least one per element).
+func ContainsWork(xs, x value.Value) (bool, int64) {
+	work := int64(0)
 	for _, y := range listItems(xs) {
-		if Equal(y, x) {
-			return true
+		eq, w := EqualWork(y, x)
+		work += w
+		if eq {
+			return true, work
 		}
 	}
-	return false
+	return false, work
 }
 
 // clampCount clamps a take/drop count into 0..=n.

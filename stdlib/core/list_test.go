@@ -80,7 +80,7 @@ func TestPushAmortised(t *testing.T) {
 	allocs := 0
 	var last *value.Value
 	for i := 0; i < 10000; i++ {
-		xs = appendValues(listItems(xs), I(int64(i)))
+		xs = listOf(xs).Append(I(int64(i)))
 		first := &xs.AsList().Items[0]
 		if first != last {
 			allocs++

@@ -60,7 +60,7 @@ func TestRegistryMatchesSpec(t *testing.T) {
 			t.Errorf("spec function %s is not registered", name)
 			continue
 		}
-		if n.Arity != arity || n.Name != name || len(n.Args) != arity || n.Fn == nil {
+		if n.Arity != arity || n.Name != name || len(n.Args) != arity || (n.Fn == nil) == (n.FnWork == nil) {
 			t.Errorf("%s: arity %d, want %d", name, n.Arity, arity)
 		}
 	}

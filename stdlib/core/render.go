@@ -10,7 +10,8 @@ import (
 
 // Display renders a value the way print writes it and string
 // interpolation inserts it: Int, Float, Bool and String as their raw text,
-// everything else in its Show form.
+// everything else in its Show form. It has no size limit: the runtime
+// uses RenderDisplay or WriteDisplay.
 func Display(v value.Value) string {
 	if v.K == value.KString {
 		return v.AsString()
@@ -19,7 +20,8 @@ func Display(v value.Value) string {
 	return s
 }
 
-// Show renders the `show` text of a value (STDLIB.md "How values render"):
+// Show renders the `show` text of a value (STDLIB.md "How values render"),
+// without a size limit (the runtime's show uses RenderShow):
 // strings quoted as String.quote does, lists `[1, 2]`, tuples `(1, "one")`
 // and `(7,)`, records `Name(field: v)`, sum variants positionally
 // `Circle(1)`, payload-free variants bare `Point`, newtypes `UserId(1)`,
@@ -41,6 +43,35 @@ func RenderShow(v value.Value) (string, *Fault) {
 		return "", NewFault(FaultRenderSize)
 	}
 	return b.String(), nil
+}
+
+// renderBytesPerWork is how many rendered bytes count as one unit of
+// work (Native.FnWork).
+const renderBytesPerWork = 16
+
+// WriteDisplay appends the Display text of v to b unless that would make
+// b longer than limit bytes; it reports whether it fit. Rendering stops as
+// soon as the limit is passed, so a value whose text is astronomically
+// long (a shared value, a DAG) costs at most about limit bytes of work.
+// String interpolation builds its result with it.
+func WriteDisplay(b *strings.Builder, v value.Value, limit int) bool {
+	switch v.K {
+	case value.KString:
+		s := v.AsString()
+		if b.Len()+len(s) > limit {
+			return false
+		}
+		b.WriteString(s)
+		return true
+	case value.KInt, value.KFloat, value.KBool:
+		s, _ := render(v, -1)
+		if b.Len()+len(s) > limit {
+			return false
+		}
+		b.WriteString(s)
+		return true
+	}
+	return renderTo(b, v, limit)
 }
 
 // RenderDisplay is Display with the same limit as RenderShow.
@@ -235,6 +266,18 @@ func Quote(s string) string {
 	b.Grow(len(s) + 2)
 	writeQuoted(&b, s)
 	return b.String()
+}
+
+// quotedLen is the length of Quote(s).
+func quotedLen(s string) int {
+	n := len(s) + 2
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '"', '\\', '\n', '\r', '\t':
+			n++
+		}
+	}
+	return n
 }
 
 func writeQuoted(b *strings.Builder, s string) {

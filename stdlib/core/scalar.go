@@ -125,34 +125,36 @@ func unwrapOr(name string, good int) *Native {
 func init() {
 	A := KAny
 	register(
-		fn("print", kinds(A), func(ctx Ctx, a []value.Value) (value.Value, *Fault) {
+		fnWork("print", kinds(A), func(ctx Ctx, a []value.Value) (value.Value, *Fault, int64) {
 			s, f := RenderDisplay(a[0])
 			if f != nil {
-				return value.Unit, f
+				return value.Unit, f, MaxStringBytes / renderBytesPerWork
 			}
 			_, _ = io.WriteString(ctx.Stdout(), s)
-			return ok(value.Unit)
+			return value.Unit, nil, int64(len(s) / renderBytesPerWork)
 		}),
-		fn("println", kinds(A), func(ctx Ctx, a []value.Value) (value.Value, *Fault) {
+		fnWork("println", kinds(A), func(ctx Ctx, a []value.Value) (value.Value, *Fault, int64) {
 			s, f := RenderDisplay(a[0])
 			if f != nil {
-				return value.Unit, f
+				return value.Unit, f, MaxStringBytes / renderBytesPerWork
 			}
 			_, _ = io.WriteString(ctx.Stdout(), s+"\n")
-			return ok(value.Unit)
+			return value.Unit, nil, int64(len(s) / renderBytesPerWork)
 		}),
-		fn("show", kinds(A), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
+		fnWork("show", kinds(A), func(_ Ctx, a []value.Value) (value.Value, *Fault, int64) {
 			s, f := RenderShow(a[0])
 			if f != nil {
-				return value.Unit, f
+				return value.Unit, f, MaxStringBytes / renderBytesPerWork
 			}
-			return ok(value.String(s))
+			return value.String(s), nil, int64(len(s) / renderBytesPerWork)
 		}),
-		fn("eq", kinds(A, A), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
-			return ok(value.Bool(Equal(a[0], a[1])))
+		fnWork("eq", kinds(A, A), func(_ Ctx, a []value.Value) (value.Value, *Fault, int64) {
+			eq, work := EqualWork(a[0], a[1])
+			return value.Bool(eq), nil, work
 		}),
-		fn("compare", kinds(A, A), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
-			return ok(Ordering(Compare(a[0], a[1])))
+		fnWork("compare", kinds(A, A), func(_ Ctx, a []value.Value) (value.Value, *Fault, int64) {
+			c, work := CompareWork(a[0], a[1])
+			return Ordering(c), nil, work
 		}),
 
 		fn("Int.parse", kinds(value.KString), func(_ Ctx, a []value.Value) (value.Value, *Fault) {

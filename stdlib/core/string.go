@@ -47,14 +47,23 @@ func Slice(s string, start, end int64) (string, *Fault) {
 // Split is String.split(text, sep): an ordinary split keeping empty pieces
 // for a non-empty separator; one string per Unicode scalar for an empty
 // one (fault 7 if the text is not valid UTF-8).
+// The result has at most 2^24 elements (fault 15 beyond, like every list
+// a native builds).
 func Split(s, sep string) (value.Value, *Fault) {
 	if sep != "" {
+		if strings.Count(s, sep)+1 > listLimit {
+			return value.Unit, NewFault(FaultListSize)
+		}
 		return strList(strings.Split(s, sep)), nil
 	}
 	if !utf8.ValidString(s) {
 		return value.Unit, NewFault(FaultSplitUTF8)
 	}
-	out := make([]value.Value, 0, utf8.RuneCountInString(s))
+	n := utf8.RuneCountInString(s)
+	if n > listLimit {
+		return value.Unit, NewFault(FaultListSize)
+	}
+	out := make([]value.Value, 0, n)
 	for i := 0; i < len(s); {
 		_, size := utf8.DecodeRuneInString(s[i:])
 		out = append(out, value.String(s[i:i+size]))
@@ -239,6 +248,9 @@ func init() {
 			return value.String(s), f
 		}),
 		fn("String.quote", kinds(S), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
+			if quotedLen(str(a[0])) > MaxStringBytes {
+				return value.Unit, NewFault(FaultStringSize)
+			}
 			return ok(value.String(Quote(str(a[0]))))
 		}),
 		fn("String.is_empty", kinds(S), func(_ Ctx, a []value.Value) (value.Value, *Fault) {

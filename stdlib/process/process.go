@@ -13,9 +13,9 @@
 // values compares N and the identity of R (stdlib/core), so two Pids are
 // equal exactly when they name the same process; because a generation is
 // never reused within an invocation and the handle belongs to one
-// invocation, this is "invocation epoch plus generation" identity. Deep
-// copies (core.Copy) keep opaque values as they are, so identities survive
-// being sent. Programs cannot forge either: the only producers are the
+// invocation, this is "invocation epoch plus generation" identity.
+// Messages are shared with their receivers, not copied, so identities
+// survive being sent. Programs cannot forge either: the only producers are the
 // runtime's spawn operations and Process.self/Process.id.
 //
 // A MonitorRef is Value{K: KMonRef, N: serial, R: *MonitorRef}.
@@ -135,6 +135,16 @@ var (
 // Types lists the Process type descriptors, for code generators that need
 // them in a program's type table.
 var Types = []*value.TypeInfo{ExitReasonType, ErrorType, EventType, DemonitorOptionsType}
+
+// TypeByName returns the Process type descriptor called name, or nil.
+func TypeByName(name string) *value.TypeInfo {
+	for _, t := range Types {
+		if t.Name == name {
+			return t
+		}
+	}
+	return nil
+}
 
 // Reason builds an ExitReason value with tag t (and payload p for the
 // variants that carry one).

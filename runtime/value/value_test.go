@@ -1,0 +1,230 @@
+package value
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+func ints(ns ...int64) []Value {
+	out := make([]Value, len(ns))
+	for i, n := range ns {
+		out[i] = Int(n)
+	}
+	return out
+}
+
+// TestSizes: the logical size of LANGUAGE.md §7.5, computed at
+// construction: 16 bytes per slot plus string bytes, through tuples,
+// lists, variants and captured values.
+func TestSizes(t *testing.T) {
+	cases := []struct {
+		v    Value
+		want int64
+	}{
+		{Int(1), 16},
+		{String("abc"), 19},
+		{NewTuple(Int(1), String("ab")), 16 + 16 + 18},
+		{NewList(ints(1, 2, 3)), 16 + 3*16},
+		{NewData(OptionType, TagSome, NewList(nil)), 16 + 16},
+		{NewClosure(3, []Value{String("xy"), Int(0)}), 16 + 18 + 16},
+		{Value{K: KRange, R: &Range{Lo: 1, Hi: 5}}, 16},
+		{Value{K: KTuple, R: &Tuple{Elems: ints(1, 2)}}, 48}, // no size yet: computed
+	}
+	for i, c := range cases {
+		if got := c.v.Size(); got != c.want {
+			t.Errorf("case %d (%s): size %d, want %d", i, c.v.K, got, c.want)
+		}
+	}
+	// Saturation.
+	acc := Int(0)
+	for i := 0; i < 70; i++ {
+		acc = NewTuple(acc, acc)
+	}
+	if acc.Size() != SizeCap {
+		t.Errorf("size of a 2^70-leaf value = %d", acc.Size())
+	}
+	if AddSize(SizeCap, SizeCap) != SizeCap || AddSize(1, 2) != 3 {
+		t.Error("AddSize")
+	}
+}
+
+// TestWindowSizes: Drop, Take and Append keep list sizes exact from
+// either side, also for lists whose size is past SizeCap (a list of
+// shared values), where a saturated sum could not be undone.
+func TestWindowSizes(t *testing.T) {
+	l := NewList([]Value{String("a"), String("bb"), String("ccc"), String("dddd")}).R.(*List)
+	for n := 0; n <= 4; n++ {
+		d := l.Drop(n).R.(*List)
+		if want := sumSizes(d.Items); d.Size() != want {
+			t.Errorf("Drop(%d) size %d, want %d", n, d.Size(), want)
+		}
+		k := l.Take(n).R.(*List)
+		if want := sumSizes(k.Items); k.Size() != want {
+			t.Errorf("Take(%d) size %d, want %d", n, k.Size(), want)
+		}
+		if cap(k.Items) != n {
+			t.Errorf("Take(%d) keeps capacity %d", n, cap(k.Items))
+		}
+	}
+	acc := Int(0)
+	for i := 0; i < 70; i++ {
+		acc = NewTuple(acc, acc)
+	}
+	// 1,000 saturated elements, then two ints: every tail is exact.
+	items := make([]Value, 1002)
+	for i := range items {
+		items[i] = acc
+	}
+	items[1000], items[1001] = Int(1), Int(2)
+	sat := NewList(items).R.(*List)
+	if sat.Size() != SizeCap {
+		t.Fatalf("size of a list of shared values = %d", sat.Size())
+	}
+	for i := 0; i < 1000; i++ {
+		sat = sat.Drop(1).R.(*List)
+		if i < 999 && sat.Size() != SizeCap {
+			t.Fatalf("after %d drops: size %d", i+1, sat.Size())
+		}
+	}
+	if got := sat.Size(); got != 48 {
+		t.Errorf("tail of a saturated list: size %d, want 48", got)
+	}
+	big := NewList(items).R.(*List)
+	if got := big.Take(1001).R.(*List).Drop(1000).Size(); got != 32 {
+		t.Errorf("take and drop of a saturated list: size %d, want 32", got)
+	}
+	if got := big.Append(acc).Size(); got != SizeCap {
+		t.Errorf("Append to a saturated list: size %d", got)
+	}
+}
+
+// TestAppendClaimsOnce: two lists ending at the same slot of one array
+// cannot both extend it in place; the second copies. Run under -race, the
+// concurrent part checks that appends from several goroutines (processes
+// sharing a list received in messages) never race.
+func TestAppendClaimsOnce(t *testing.T) {
+	base := NewList(nil).R.(*List).Append(Int(1)).R.(*List).Append(Int(2)).R.(*List)
+	a := base.Append(Int(3)).R.(*List)
+	b := base.Append(Int(4)).R.(*List)
+	if &a.Items[0] != &base.Items[0] {
+		t.Error("the first append did not extend the array in place")
+	}
+	if &b.Items[0] == &base.Items[0] {
+		t.Error("the second append wrote into a claimed slot")
+	}
+	if a.Items[2].N != 3 || b.Items[2].N != 4 || len(base.Items) != 2 {
+		t.Errorf("lists changed: %v %v %v", a.Items, b.Items, base.Items)
+	}
+	tail := base.Drop(1).R.(*List).Append(Int(5)).R.(*List)
+	if tail.Items[1].N != 5 || a.Items[2].N != 3 {
+		t.Error("append to a dropped window changed another list")
+	}
+
+	shared := NewList(nil).R.(*List)
+	for i := 0; i < 10; i++ {
+		shared = shared.Append(Int(int64(i))).R.(*List)
+	}
+	var wg sync.WaitGroup
+	results := make([]*List, 8)
+	for g := range results {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			l := shared
+			for i := 0; i < 1000; i++ {
+				l = l.Append(Int(int64(g))).R.(*List)
+			}
+			results[g] = l
+		}()
+	}
+	wg.Wait()
+	for g, l := range results {
+		if len(l.Items) != 1010 {
+			t.Fatalf("goroutine %d: %d items", g, len(l.Items))
+		}
+		for i, v := range l.Items {
+			want := int64(g)
+			if i < 10 {
+				want = int64(i)
+			}
+			if v.N != want {
+				t.Fatalf("goroutine %d: item %d is %d, want %d", g, i, v.N, want)
+			}
+		}
+		if l.Size() != 16+1010*16 {
+			t.Fatalf("goroutine %d: size %d", g, l.Size())
+		}
+	}
+}
+
+// TestNoStructLiterals keeps struct literals of the compound node types
+// out of the module's non-test code: a node built without its
+// constructor would carry no logical size, and a message holding it
+// would be measured by walking it.
+func TestNoStructLiterals(t *testing.T) {
+	root := filepath.Join("..", "..")
+	banned := map[string]bool{"Tuple": true, "List": true, "Data": true, "Closure": true}
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			return err
+		}
+		inValue := f.Name.Name == "value"
+		ast.Inspect(f, func(n ast.Node) bool {
+			lit, ok := n.(*ast.CompositeLit)
+			if !ok {
+				return true
+			}
+			name := ""
+			switch ty := lit.Type.(type) {
+			case *ast.SelectorExpr:
+				if x, ok := ty.X.(*ast.Ident); ok && x.Name == "value" {
+					name = ty.Sel.Name
+				}
+			case *ast.Ident:
+				if inValue {
+					name = ty.Name
+				}
+			}
+			if banned[name] && !(inValue && len(lit.Elts) > 0 && hasSize(lit)) {
+				t.Errorf("%s: struct literal of value.%s; use its constructor", fset.Position(lit.Pos()), name)
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// hasSize reports whether a keyed literal sets the size field.
+func hasSize(lit *ast.CompositeLit) bool {
+	for _, e := range lit.Elts {
+		if kv, ok := e.(*ast.KeyValueExpr); ok {
+			if k, ok := kv.Key.(*ast.Ident); ok && k.Name == "size" {
+				return true
+			}
+		}
+	}
+	return false
+}
