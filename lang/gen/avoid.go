@@ -1,0 +1,56 @@
+package gen
+
+// Known checker bugs. Each switch turns off the exact construct
+// combination that triggers one; its reproducer is the named file under
+// testdata/known/, and TestKnownBugs reports whether it still misbehaves.
+// Remove a switch (and its entry in DefaultAvoid) once the checker is
+// fixed and TestKnownBugs passes for its file.
+const (
+	// avoidSortBuiltinSums: List.sort on Options/Results (STDLIB.md).
+	avoidSortBuiltinSums = "sort-builtin-sums"
+	// avoidUnannotatedResult: Result functions without a return
+	// annotation (§4.2 unannotated return types).
+	avoidUnannotatedResult = "unannotated-result-fn"
+	// avoidUnannotatedMutual: unannotated mutually recursive functions.
+	avoidUnannotatedMutual = "unannotated-mutual-recursion"
+	// avoidTypeParamRequirements: operators and interpolation on type
+	// parameters (§4.2 requirements).
+	avoidTypeParamRequirements = "type-param-requirements"
+	// avoidParenCondMatch: a condition match in parentheses,
+	// `(match: c -> a, _ -> b)`, is parsed as a lambda parameter list.
+	avoidParenCondMatch = "paren-condition-match"
+	// avoidDeferLocals: a match inside a defer expression (the deferred
+	// body's locals overlap its operand stack at run time).
+	avoidDeferLocals = "defer-closure-locals"
+	// avoidDeferredShape: a tuple projection or a non-unique field access
+	// on an unannotated parameter before the evidence that fixes its type.
+	avoidDeferredShape = "deferred-shape-inference"
+	// avoidTripleQuotedLineStart: a line that starts with a multi-line
+	// triple-quoted string.
+	avoidTripleQuotedLineStart = "triple-quoted-line-start"
+)
+
+// KnownBug describes one switch.
+type KnownBug struct {
+	Switch string // the Config.Avoid key
+	File   string // the reproducer under testdata/known/
+}
+
+// KnownBugs lists the switches DefaultAvoid turns on, with their
+// reproducers.
+var KnownBugs = []KnownBug{
+	{avoidParenCondMatch, "paren_condition_match.mr"},
+	{avoidTypeParamRequirements, "type_param_requirements.mr"},
+	{avoidDeferLocals, "defer_closure_locals.mr"},
+	{avoidDeferredShape, "deferred_shape_inference.mr"},
+	{avoidTripleQuotedLineStart, "triple_quoted_statement.mr"},
+}
+
+// DefaultAvoid is the Avoid map the suite uses: every known bug avoided.
+func DefaultAvoid() map[string]bool {
+	m := map[string]bool{}
+	for _, k := range KnownBugs {
+		m[k.Switch] = true
+	}
+	return m
+}

@@ -1,0 +1,4 @@
+package gen
+
+// featureList names every construct Program.Features can report.
+var featureList = []string{}
