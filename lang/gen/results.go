@@ -61,7 +61,7 @@ func pids(s *scope, m *Type) []*local {
 // must only be made when canSelfResult(t) (or o.errAnch with an Ok type
 // that fixes itself).
 func (c *ctx) resultExpr(s *scope, t *Type, o eopt) val {
-		for try := 0; try < 8; try++ {
+	for try := 0; try < 8; try++ {
 		if v, ok := c.resultForm(s, t, o); ok {
 			return v
 		}
@@ -148,7 +148,7 @@ func (c *ctx) resultForm(s *scope, t *Type, o eopt) (val, bool) {
 // selfResult writes some Result whose type it fixes itself, preferring
 // types matched by want. It returns false when none is available.
 func (c *ctx) selfResult(s *scope, want func(*Type) bool, o eopt) (val, *Type, bool) {
-		fs := c.resultSources(want)
+	fs := c.resultSources(want)
 	sendOK := c.canSend(s, resultOf(unitT, intT)) && (want == nil || want(resultOf(unitT, intT)))
 	if len(fs) == 0 && !sendOK {
 		return val{}, nil, false
@@ -312,7 +312,7 @@ func (g *gen) handlerFor(rt, out *Type) *fnInfo {
 // sendExpr writes `send(pid, msg)` to a visible Pid.
 func (c *ctx) sendExpr(s *scope, o eopt) val {
 	g := c.g
-		var ps []*local
+	var ps []*local
 	for _, p := range pids(s, nil) {
 		if c.canMake(s, p.t.Args[0]) {
 			ps = append(ps, p)

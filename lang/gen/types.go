@@ -53,11 +53,11 @@ var (
 	printScalars = []*Type{intT, floatT, boolT, stringT}
 )
 
-func listOf(t *Type) *Type          { return &Type{K: tList, Args: []*Type{t}} }
-func optionOf(t *Type) *Type        { return &Type{K: tOption, Args: []*Type{t}} }
-func resultOf(ok, err *Type) *Type  { return &Type{K: tResult, Args: []*Type{ok, err}} }
-func tupleOf(ts ...*Type) *Type     { return &Type{K: tTuple, Args: ts} }
-func pidOf(m *Type) *Type           { return &Type{K: tPid, Args: []*Type{m}} }
+func listOf(t *Type) *Type         { return &Type{K: tList, Args: []*Type{t}} }
+func optionOf(t *Type) *Type       { return &Type{K: tOption, Args: []*Type{t}} }
+func resultOf(ok, err *Type) *Type { return &Type{K: tResult, Args: []*Type{ok, err}} }
+func tupleOf(ts ...*Type) *Type    { return &Type{K: tTuple, Args: ts} }
+func pidOf(m *Type) *Type          { return &Type{K: tPid, Args: []*Type{m}} }
 func funcOf(ps []*Type, r *Type) *Type {
 	a := append(append([]*Type{}, ps...), r)
 	return &Type{K: tFunc, Args: a}
