@@ -451,12 +451,13 @@ func (c *ctx) actorStmt(s *scope) ([]string, bool) {
 	case 3:
 		// A legacy child that only prints.
 		name := g.fresh("kid")
-		s.add(&local{name: name, t: pidOf(intT)})
 		g.use("legacy-spawn")
 		if c.fn != nil {
 			c.fn.effect = true
 		}
-		return []string{c.line(fmt.Sprintf("let %s: Pid(Int) = spawn(() -> println(%s))", name, c.expr(s, stringT, eopt{depth: 1}).s))}, true
+		body := c.lambdaCtx().expr(s, stringT, eopt{depth: 1})
+		s.add(&local{name: name, t: pidOf(intT)})
+		return []string{c.line(fmt.Sprintf("let %s: Pid(Int) = spawn(() -> println(%s))", name, body.s))}, true
 	default:
 		var ps []*local
 		for _, l := range s.visible() {

@@ -6,8 +6,6 @@ package gen
 // Remove a switch (and its entry in DefaultAvoid) once the checker is
 // fixed and TestKnownBugs passes for its file.
 const (
-	// avoidSortBuiltinSums: List.sort on Options/Results (STDLIB.md).
-	avoidSortBuiltinSums = "sort-builtin-sums"
 	// avoidUnannotatedResult: Result functions without a return
 	// annotation (§4.2 unannotated return types).
 	avoidUnannotatedResult = "unannotated-result-fn"
@@ -28,6 +26,10 @@ const (
 	// avoidTripleQuotedLineStart: a line that starts with a multi-line
 	// triple-quoted string.
 	avoidTripleQuotedLineStart = "triple-quoted-line-start"
+	// avoidNeverOperand: `return …` or `Process.exit(…)` as an operand.
+	avoidNeverOperand = "never-operand"
+	// avoidTupleRest: tuple rest patterns `(h, ..t)`.
+	avoidTupleRest = "tuple-rest-pattern"
 )
 
 // KnownBug describes one switch.
@@ -44,6 +46,8 @@ var KnownBugs = []KnownBug{
 	{avoidDeferLocals, "defer_closure_locals.mr"},
 	{avoidDeferredShape, "deferred_shape_inference.mr"},
 	{avoidTripleQuotedLineStart, "triple_quoted_statement.mr"},
+	{avoidNeverOperand, "never_operand.mr"},
+	{avoidTupleRest, "tuple_rest_pattern.mr"},
 }
 
 // DefaultAvoid is the Avoid map the suite uses: every known bug avoided.

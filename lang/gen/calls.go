@@ -236,9 +236,15 @@ func (c *ctx) renderCall(f *fnInfo, vals []val) val {
 			piped, a = a, "_"
 		}
 		lab := p.callLabel() + ": "
-		if p.needLabel {
+		// The `_` slot of a pipe needs no label (the piped value is
+		// exempt), so dropping it there breaks nothing.
+		if p.needLabel && i != pipeSlot {
 			g.use("mandatory-label")
-			lab = g.mark(mutUnlabeled, lab, "", fmt.Sprintf("drops the required label %s of %s", p.callLabel(), f.name))
+			why := "a parameter whose type another parameter shares"
+			if p.t.K == tBool {
+				why = "a Bool parameter"
+			}
+			lab = g.mark(mutUnlabeled, lab, "", fmt.Sprintf("drops the required label %s of %s (%s)", p.callLabel(), f.name, why))
 		} else {
 			g.use("optional-label")
 		}

@@ -123,6 +123,12 @@ type ctx struct {
 	// fall: the if/match/receive statement being written must be able to
 	// complete normally (code follows it).
 	fall bool
+	// unanch: the value of the block being written must fix its own type
+	// (the right side of an unannotated let).
+	unanch bool
+	// interp: inside the `{…}` of an ordinary string: nothing may span
+	// lines.
+	interp bool
 }
 
 func (c *ctx) with(f func(*ctx)) *ctx {

@@ -329,7 +329,8 @@ func (c *ctx) boolExpr(s *scope, o eopt) (val, bool) {
 	case 7:
 		g.use("list-native")
 		if g.chance(2) {
-			return atom("String.is_empty(" + c.expr(s, stringT, d).s + ")"), true
+			fn := pick(g, []string{"String.is_empty", "String.is_decimal"})
+			return atom(fn + "(" + c.expr(s, stringT, d).s + ")"), true
 		}
 		return atom("List.is_empty(" + c.expr(s, listOf(c.someType(s)), d.unanch()).s + ")"), true
 	case 8:
@@ -474,10 +475,11 @@ func (c *ctx) interpolated(s *scope, o eopt) string {
 		b.WriteString(pick(g, []string{"v=", " ", "x", "", "é", "\\{lit\\} "}))
 		t := pick(g, printScalars)
 		io := eopt{depth: min(o.depth-1, 2), interp: true}
-		if o.interp {
+		if o.interp || c.interp {
 			io.depth = 0
 		}
-		b.WriteString("{" + c.expr(s, t, io).s + "}")
+		ic := c.with(func(d *ctx) { d.interp = true })
+		b.WriteString("{" + ic.expr(s, t, io).s + "}")
 	}
 	b.WriteByte('"')
 	return b.String()
@@ -597,8 +599,14 @@ func (c *ctx) listExpr(s *scope, t *Type, o eopt) (val, bool) {
 			return val{}, false
 		}
 		k := 1 + g.r.Intn(4)
+		if g.chance(3) {
+			return val{s: fmt.Sprintf("List.take(String.lines(%s), %d)", c.expr(s, stringT, d).s, k), atom: true, hi: k}, true
+		}
 		return val{s: fmt.Sprintf("List.take(String.split(%s, %s), %d)", c.expr(s, stringT, d).s, c.expr(s, stringT, d).s, k), atom: true, hi: k}, true
 	case 14:
+		if c.inDefer && g.avoid(avoidDeferLocals) {
+			return val{}, false
+		}
 		g.use("pipe")
 		xs := sub()
 		if g.chance(2) {
@@ -756,6 +764,9 @@ func (c *ctx) ifExpr(s *scope, t *Type, o eopt) (val, bool) {
 	cond := c.expr(s, boolT, d)
 	a := c.expr(s, t, d)
 	b := c.expr(s, t, d.anchored())
+	if t.scalar() && c.g.chance(4) {
+		b.s = c.g.mark(mutIfBranch, b.s, wrongScalar(t), "gives the branches of an if different types")
+	}
 	return val{s: fmt.Sprintf("(if %s: %s else: %s)", cond.s, a.s, b.s), atom: true, lo: min(a.lo, b.lo), hi: max(a.hi, b.hi)}, true
 }
 
@@ -884,6 +895,10 @@ func (c *ctx) funcArg(s *scope, ft *Type, o eopt) (val, int) {
 			return atom(l.name), lambdaBudget
 		}
 	}
+	if b := builtinValue(g, ft); b != "" && (o.anch || o.hof || strings.HasPrefix(b, "String.")) && g.chance(2) {
+		g.use("builtin-function-value")
+		return atom(b), 2
+	}
 	v, k := c.lambda(s, ft, o)
 	return val{s: v.s}, k
 }
@@ -919,6 +934,9 @@ func (c *ctx) callFuncLocal(s *scope, t *Type, o eopt) (val, bool) {
 // pipeBuiltin writes a pipe into a stdlib function.
 func (c *ctx) pipeBuiltin(s *scope, t *Type, o eopt) (val, bool) {
 	g := c.g
+	if c.inDefer && g.avoid(avoidDeferLocals) {
+		return val{}, false
+	}
 	d := o.down()
 	switch t.K {
 	case tInt:
@@ -933,4 +951,49 @@ func (c *ctx) pipeBuiltin(s *scope, t *Type, o eopt) (val, bool) {
 		return atom("(" + c.expr(s, stringT, d).s + " |> String.to_upper())"), true
 	}
 	return val{}, false
+}
+
+// builtinValue names a stdlib function of type ft, or "".
+func builtinValue(g *gen, ft *Type) string {
+	ps := ft.params()
+	r := ft.result()
+	var cands []string
+	if len(ps) == 1 {
+		p := ps[0]
+		switch {
+		case p.K == tString && r.K == tInt:
+			cands = append(cands, "String.len")
+		case p.K == tString && r.K == tString:
+			cands = append(cands, "String.to_upper", "String.to_lower", "String.trim", "String.quote")
+		case p.K == tString && r.K == tBool:
+			cands = append(cands, "String.is_empty", "String.is_decimal")
+		case p.K == tList && r.K == tInt:
+			cands = append(cands, "List.len")
+		case p.K == tList && r.K == tBool:
+			cands = append(cands, "List.is_empty")
+		case p.K == tList && r.equal(p):
+			cands = append(cands, "List.reverse", "List.tail")
+		case p.K == tOption && r.K == tBool:
+			cands = append(cands, "Option.is_some", "Option.is_none")
+		case p.K == tList && r.K == tOption && r.Args[0].equal(p.Args[0]):
+			cands = append(cands, "List.first", "List.last")
+		}
+	}
+	if len(ps) == 2 && ps[0].K == tList && ps[1].equal(ps[0].Args[0]) && r.K == tBool && ps[1].scalarLike() {
+		cands = append(cands, "List.contains")
+	}
+	if len(ps) == 2 && ps[0].K == tString && ps[1].K == tString {
+		switch r.K {
+		case tBool:
+			cands = append(cands, "String.contains", "String.starts_with", "String.ends_with", "String.eq")
+		case tString:
+			cands = append(cands, "String.concat")
+		case tInt:
+			cands = append(cands, "String.compare")
+		}
+	}
+	if len(cands) == 0 {
+		return ""
+	}
+	return pick(g, cands)
 }

@@ -46,20 +46,7 @@ func (g *gen) newParams(types []*Type, allowUnannotated bool) []*param {
 		}
 		ps = append(ps, p)
 	}
-	for i, p := range ps {
-		if p.t.K == tBool {
-			p.needLabel = true
-		}
-		for j, q := range ps {
-			if i != j && p.t.String() == q.t.String() {
-				p.needLabel = true
-			}
-		}
-		if !p.annotated {
-			// The rule speaks of declared types; label these anyway.
-			p.needLabel = false
-		}
-	}
+	relabel(ps)
 	// A pattern parameter in front, when it needs no label.
 	if len(ps) > 0 && ps[0].annotated && !ps[0].needLabel && ps[0].label == "" && g.chance(4) {
 		t := ps[0].t
@@ -307,11 +294,14 @@ func (g *gen) genRecursive() {
 	g.funcs = append(g.funcs, f)
 }
 
+// relabel applies the mandatory-label rule (§3.6) to declared types: a
+// Bool parameter, or one whose declared type another parameter also
+// declares. Unannotated parameters declare nothing.
 func relabel(ps []*param) {
 	for i, p := range ps {
-		p.needLabel = p.t.K == tBool
+		p.needLabel = p.annotated && p.t.K == tBool
 		for j, q := range ps {
-			if i != j && p.t.String() == q.t.String() {
+			if i != j && p.annotated && q.annotated && p.t.String() == q.t.String() {
 				p.needLabel = true
 			}
 		}
@@ -373,7 +363,7 @@ func (g *gen) genMutual() {
 		c, s := g.bodyCtx(f, fnBudget/(2*recDepth))
 		lines := []string{c.line("if n <= 0:")}
 		base := c.inner().expr(s, ret, eopt{depth: 2, anch: f.annRet})
-		lines = append(lines, c.inner().line(base.s))
+		lines = append(lines, c.inner().exprLine(base))
 		lines = append(lines, c.line("else:"))
 		in := c.inner()
 		args := []val{{s: "n - 1"}, in.expr(s, extra, eopt{depth: 2, anch: true})}

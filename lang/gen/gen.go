@@ -91,15 +91,17 @@ type Program struct {
 	// Actors is set when the program spawns processes.
 	Actors bool
 	sites  []site
+	live   []int // the sites whose text made it into the program
 }
 
 // Mutations is the number of mutation sites.
-func (p *Program) Mutations() int { return len(p.sites) }
+func (p *Program) Mutations() int { return len(p.live) }
 
 // Mutant returns the program with mutation i applied, the mutation kind
 // and a note saying what it does.
 func (p *Program) Mutant(i int) (src, kind, note string) {
-	return render(p.raw, p.sites, i), p.sites[i].kind, p.sites[i].note
+	id := p.live[i]
+	return render(p.raw, p.sites, id), p.sites[id].kind, p.sites[id].note
 }
 
 // MutationKinds lists the kinds of mutation the generator can mark.
@@ -167,7 +169,7 @@ func Generate(seed int64, cfg Config) *Program {
 	g := &gen{r: rand.New(rand.NewSource(seed)), cfg: cfg, feat: map[string]int{}, handlers: map[string]*fnInfo{}}
 	g.faulty = !cfg.NoFaults && g.r.Intn(8) == 0
 	raw := g.program()
-	p := &Program{Seed: seed, raw: raw, Features: g.feat, Faulty: g.faulty, Actors: g.actors, sites: g.sites}
+	p := &Program{Seed: seed, raw: raw, Features: g.feat, Faulty: g.faulty, Actors: g.actors, sites: g.sites, live: liveSites(raw)}
 	p.Source = render(raw, g.sites, -1)
 	return p
 }

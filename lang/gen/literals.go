@@ -33,7 +33,7 @@ func (g *gen) floatLit() string {
 // interpolation of locals.
 func (c *ctx) strLit(s *scope, o eopt) string {
 	g := c.g
-	if !o.interp && g.chance(25) {
+	if !o.interp && !c.interp && g.chance(25) {
 		g.use("triple-quoted-string")
 		body := pick(g, []string{"first line\n  second {x}\nthird", "one \"quoted\" word", "multi\nline", "plain"})
 		if strings.Contains(body, "{x}") {
@@ -133,7 +133,7 @@ func (c *ctx) lit(s *scope, t *Type, o eopt) (val, bool) {
 		}
 		return c.lit(s, pick(g, t.D.members), o)
 	case tFunc:
-		v, _ := c.lambda(s, t, o)
+		v, _ := c.funcArg(s, t, o)
 		return v, true
 	case tOrdering:
 		g.use("ordering")

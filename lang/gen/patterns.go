@@ -37,6 +37,18 @@ func (c *ctx) irrefutable(t *Type, depth int) pat {
 	g := c.g
 	if depth > 0 && g.chance(2) {
 		switch {
+		case t.K == tTuple && !g.avoid(avoidTupleRest) && g.chance(3):
+			// (p, ..rest): rest is the tuple of the other elements.
+			head := c.irrefutable(t.Args[0], depth-1)
+			rest := g.fresh("rest")
+			var rt *Type
+			if len(t.Args) == 1 {
+				rt = unitT
+			} else {
+				rt = tupleOf(t.Args[1:]...)
+			}
+			g.use("tuple-rest-pattern")
+			return pat{s: "(" + head.s + ", .." + rest + ")", binds: append(head.binds, &local{name: rest, t: rt, hi: listCap}), essential: true}
 		case t.K == tTuple:
 			var parts []string
 			var binds []*local

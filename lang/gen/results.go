@@ -337,6 +337,8 @@ func wrongFor(t *Type) string {
 		return `"not an int"`
 	case tString:
 		return "404"
+	case tFloat:
+		return `"not a float"`
 	default:
 		return "1.5"
 	}

@@ -72,3 +72,22 @@ func renderInto(b *strings.Builder, raw string, sites []site, sel int, i int) in
 	}
 	return i
 }
+
+// liveSites lists the ids of the sites marked in raw (sites recorded for
+// text the generator then discarded are not there), in order.
+func liveSites(raw string) []int {
+	var ids []int
+	seen := map[int]bool{}
+	for i := 0; i < len(raw); i++ {
+		if raw[i] != mOpen {
+			continue
+		}
+		j := strings.IndexByte(raw[i:], mMid) + i
+		id, _ := strconv.Atoi(raw[i+1 : j])
+		if !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}

@@ -24,7 +24,7 @@ func (c *ctx) line(s string) string { return indent(c.ind) + s }
 
 // exprLine writes an expression statement.
 func (c *ctx) exprLine(v val) string {
-	if strings.HasPrefix(v.s, `"""`) && c.g.avoid(avoidTripleQuotedLineStart) {
+	if strings.HasPrefix(v.s, `"`) && strings.Contains(v.s, "\n") && c.g.avoid(avoidTripleQuotedLineStart) {
 		return c.line("(" + v.s + ")")
 	}
 	return c.line(v.s)
@@ -80,6 +80,20 @@ func (c *ctx) final(s *scope, t *Type) []string {
 	g := c.g
 	if c.nest > 0 && !c.noDiv && g.chance(8) {
 		if d, ok := c.diverge(s); ok {
+			if !g.avoid(avoidNeverOperand) && !strings.HasPrefix(d, "break") && !strings.HasPrefix(d, "continue") && g.chance(3) {
+				// A Never expression as an operand (§3.7).
+				g.use("never-operand")
+				switch g.r.Intn(4) {
+				case 0:
+					d = "println(" + d + ")"
+				case 1:
+					d = "[" + d + "]"
+				case 2:
+					d = "Some(" + d + ")"
+				default:
+					d = "(" + c.expr(s, intT, eopt{depth: 1}).s + ", " + d + ")"
+				}
+			}
 			return []string{c.line(d)}
 		}
 	}
@@ -101,7 +115,7 @@ func (c *ctx) final(s *scope, t *Type) []string {
 	if t.K == tResult {
 		return []string{c.exprLine(c.resultExpr(s, t, eopt{depth: maxDepth - 1, anch: true}))}
 	}
-	return []string{c.exprLine(c.expr(s, t, eopt{depth: maxDepth - 1, anch: true}))}
+	return []string{c.exprLine(c.expr(s, t, eopt{depth: maxDepth - 1, anch: !c.unanch}))}
 }
 
 // stmtNoBind writes a Unit statement that binds nothing.
@@ -147,7 +161,12 @@ func (c *ctx) stmtOnce(s *scope, noBind bool) ([]string, bool) {
 	case 6, 7, 8:
 		g.use("println")
 		t := pick(g, printableTypes(c, s))
-		return []string{c.line("println(" + c.expr(s, t, eopt{depth: 3}).s + ")")}, true
+		fn := "println"
+		if g.chance(6) {
+			g.use("print")
+			fn = "print"
+		}
+		return []string{c.line(fn + "(" + c.expr(s, t, eopt{depth: 3}).s + ")")}, true
 	case 9:
 		if !deep {
 			return nil, false
@@ -265,7 +284,7 @@ func (c *ctx) letStmt(s *scope) []string {
 	l := &local{name: name, t: t}
 	if c.nest < maxBlockNest && g.chance(6) && t.K != tFunc {
 		// let x = match …: / if …:
-		body := c.with(func(d *ctx) { d.ind = c.ind; d.nest = c.nest; d.fall = true })
+		body := c.with(func(d *ctx) { d.ind = c.ind; d.nest = c.nest; d.fall = true; d.unanch = !annotated })
 		var rhs []string
 		if g.chance(2) {
 			rhs = body.matchStmt(s, t)
@@ -393,6 +412,18 @@ func (c *ctx) ifStmt(s *scope, t *Type, withElse bool) []string {
 	in := c.inner().with(func(d *ctx) { d.noDiv = false })
 	last := in.with(func(d *ctx) { d.noDiv = c.fall })
 	g.use("if")
+	if withElse && g.chance(5) {
+		// Single-expression branches: on one line, or `else:` on the next.
+		cond := c.expr(s, boolT, eopt{depth: 2}).s
+		a := c.expr(s, t, eopt{depth: 2, anch: !c.unanch}).s
+		b := c.expr(s, t, eopt{depth: 2, anch: true}).s
+		if g.chance(2) {
+			g.use("else-next-line")
+			return []string{c.line("if " + cond + ": " + a), c.line("else: " + b)}
+		}
+		g.use("inline-if")
+		return []string{c.line("if " + cond + ": " + a + " else: " + b)}
+	}
 	lines := []string{c.line("if " + c.expr(s, boolT, eopt{depth: 3}).s + ":")}
 	lines = append(lines, in.block(s, t, g.r.Intn(3))...)
 	for withElse && g.chance(4) {
@@ -455,7 +486,7 @@ func (c *ctx) matchStmt(s *scope, t *Type) []string {
 		in := in.with(func(d *ctx) { d.noDiv = i == len(arms)-1 && c.fall })
 		var armLines []string
 		if g.chance(2) {
-			v := in.expr(as, t, eopt{depth: 2, anch: true})
+			v := in.expr(as, t, eopt{depth: 2, anch: !c.unanch})
 			if t.K == tResult {
 				v = in.resultExpr(as, t, eopt{depth: 2, anch: true})
 			}
@@ -480,9 +511,9 @@ func (c *ctx) condMatch(s *scope, t *Type) []string {
 	lines := []string{c.line("match:")}
 	in := c.inner()
 	for i := 0; i < 1+g.r.Intn(3); i++ {
-		lines = append(lines, in.line(in.expr(s, boolT, eopt{depth: 2}).paren()+" -> "+in.expr(s, t, eopt{depth: 2, anch: true}).s))
+		lines = append(lines, in.line(in.expr(s, boolT, eopt{depth: 2}).paren()+" -> "+in.expr(s, t, eopt{depth: 2, anch: !c.unanch}).s))
 	}
-	lines = append(lines, in.line("_ -> "+in.expr(s, t, eopt{depth: 2, anch: true}).s))
+	lines = append(lines, in.line("_ -> "+in.expr(s, t, eopt{depth: 2, anch: !c.unanch}).s))
 	return lines
 }
 
@@ -492,6 +523,7 @@ func (c *ctx) forStmt(s *scope) ([]string, bool) {
 	var iter string
 	var et *Type
 	n := 1
+	var pre []string
 	switch g.r.Intn(5) {
 	case 0:
 		a := g.r.Intn(6) - 2
@@ -505,6 +537,13 @@ func (c *ctx) forStmt(s *scope) ([]string, bool) {
 		}
 		et = intT
 		g.use("range-loop")
+		if g.chance(3) {
+			// A Range value bound first.
+			r := g.fresh("range")
+			pre = []string{c.line("let " + r + " = " + iter)}
+			iter = r
+			g.use("range-value")
+		}
 	case 1:
 		at := c.someType(s)
 		xs := c.expr(s, listOf(at), eopt{depth: 2})
@@ -521,7 +560,7 @@ func (c *ctx) forStmt(s *scope) ([]string, bool) {
 	n = max(n, 1)
 	p := c.irrefutable(et, 2)
 	g.use("for")
-	lines := []string{c.line("for " + p.s + " in " + iter + ":")}
+	lines := append(pre, c.line("for "+p.s+" in "+iter+":"))
 	body := c.inner().with(func(d *ctx) {
 		d.loop = true
 		d.mult = c.mult * n

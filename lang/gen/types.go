@@ -312,16 +312,12 @@ func (t *Type) hasEq() bool {
 	return false
 }
 
-// sortable: List.sort accepts a list of it without relying on the Ord of
-// the built-in sums (see avoid "sort-builtin-sums").
+// sortable: List.sort accepts a list of it.
 func (t *Type) sortable(g *gen) bool {
 	switch t.K {
 	case tInt, tFloat, tBool, tString:
 		return true
 	case tOption, tResult:
-		if g.avoid(avoidSortBuiltinSums) {
-			return false
-		}
 		for _, a := range t.Args {
 			if !a.sortable(g) {
 				return false
