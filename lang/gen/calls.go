@@ -35,7 +35,7 @@ func (c *ctx) callSome(s *scope, t *Type, o eopt) (val, bool) {
 	}
 	var cands []cand
 	for _, f := range g.funcs {
-		if !c.mayCall(f) {
+		if !c.mayCall(f) || f.takesResultCallback() {
 			continue
 		}
 		bind := map[string]*Type{}
@@ -306,4 +306,20 @@ func (g *gen) unionShowFn() *fnInfo {
 	g.use("typed-pattern")
 	g.funcs = append(g.funcs, f)
 	return f
+}
+
+// takesResultCallback: a parameter is a function that receives a Result;
+// only the container forms call such a function, with a callback that
+// handles it.
+func (f *fnInfo) takesResultCallback() bool {
+	for _, p := range f.params {
+		if p.t.K == tFunc {
+			for _, a := range p.t.params() {
+				if a.hasResult() {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

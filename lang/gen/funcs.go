@@ -455,7 +455,7 @@ func (g *gen) genMain() *fnInfo {
 	c.root = true
 	var lines []string
 	for _, fn := range g.funcs {
-		if fn.role == "main" || fn.mailbox != nil || fn.role == "actor" || !c.afford(fn.cost) || g.chance(4) {
+		if fn.role == "main" || fn.mailbox != nil || fn.role == "actor" || fn.takesResultCallback() || !c.afford(fn.cost) || g.chance(4) {
 			continue
 		}
 		v := c.call(s, fn, map[string]*Type{}, eopt{depth: 2, anch: true})

@@ -104,6 +104,13 @@ func (p *Program) Mutant(i int) (src, kind, note string) {
 	return render(p.raw, p.sites, id), p.sites[id].kind, p.sites[id].note
 }
 
+// MutationKind returns the id and kind of mutation i without rendering
+// it.
+func (p *Program) MutationKind(i int) (int, string) {
+	id := p.live[i]
+	return id, p.sites[id].kind
+}
+
 // MutationKinds lists the kinds of mutation the generator can mark.
 var MutationKinds = []string{
 	mutWrongArg, mutDropResult, mutUnusedResult, mutMissingArm, mutWrongMailbox,
@@ -154,6 +161,9 @@ type gen struct {
 	unionShow *fnInfo
 	handlers  map[string]*fnInfo // by Result type
 	scenarios []scenario
+	// resultDecls are records with a Result field; they stay out of
+	// decls so no ordinary data type contains a Result.
+	resultDecls []*decl
 }
 
 type alias struct {
@@ -215,6 +225,9 @@ func (g *gen) program() string {
 	}
 	if g.union != nil {
 		items = append(items, g.declText(g.union))
+	}
+	for _, d := range g.resultDecls {
+		items = append(items, g.declText(d))
 	}
 	for _, f := range g.funcs {
 		items = append(items, strings.Join(f.lines, "\n")+"\n")

@@ -42,12 +42,26 @@ func checkMutant(seed int64, src string) (codes []string, failure string) {
 	return codes, ""
 }
 
-// mutants picks the sites of p to try: up to n, at random (seeded).
+// mutants picks the sites of p to try: one site each of up to n kinds
+// (rare kinds get their turn), at random (seeded).
 func mutants(p *gen.Program, n int) []int {
 	r := rand.New(rand.NewSource(p.Seed))
-	idx := r.Perm(p.Mutations())
-	if len(idx) > n {
-		idx = idx[:n]
+	byKind := map[string][]int{}
+	var kinds []string
+	for i := 0; i < p.Mutations(); i++ {
+		_, k := p.MutationKind(i)
+		if byKind[k] == nil {
+			kinds = append(kinds, k)
+		}
+		byKind[k] = append(byKind[k], i)
+	}
+	r.Shuffle(len(kinds), func(i, j int) { kinds[i], kinds[j] = kinds[j], kinds[i] })
+	var idx []int
+	for _, k := range kinds {
+		if len(idx) == n {
+			break
+		}
+		idx = append(idx, byKind[k][r.Intn(len(byKind[k]))])
 	}
 	return idx
 }
@@ -107,8 +121,9 @@ func TestMutations(t *testing.T) {
 	}
 	t.Logf("%d mutants of %d programs in %s:%s", total, len(ss), time.Since(start).Round(time.Millisecond), b.String())
 	if *flagSeed < 0 && !testing.Short() {
+		avoided := config().Avoid
 		for _, k := range gen.MutationKinds {
-			if perKind[k] == 0 {
+			if perKind[k] == 0 && !avoided["mut-"+k] {
 				t.Errorf("no mutant of kind %s was tried", k)
 			}
 		}

@@ -2,6 +2,7 @@ package gen
 
 import (
 	"fmt"
+	"strings"
 )
 
 // Results (§5.2). A Result is only ever written where something handles
@@ -342,4 +343,154 @@ func wrongFor(t *Type) string {
 	default:
 		return "1.5"
 	}
+}
+
+// Results inside containers (§5.2 "Results nested inside payloads, lists
+// or records, each with its own duty"). Each form handles every Result
+// it holds; each marks the mutation that drops some of them.
+const (
+	mutResultLoop     = "result-list-wildcard-loop"   // for _ in results
+	mutResultHeadOnly = "result-list-head-only"       // [h, ..t] handling h only
+	mutResultHeadMeta = "result-list-head-metadata"   // Result.is_ok(List.head(results))
+	mutResultOption   = "result-option-dropped"       // Some(r) -> println("…")
+	mutResultNested   = "result-nested-is-ok"         // Result.is_ok on Result(Result(…))
+	mutResultCallback = "result-callback-metadata"    // run((r) -> List.len([r]))
+	mutResultRecord   = "result-record-field-dropped" // a record whose Result field is never read
+)
+
+// markContainer marks a container mutation unless its switch avoids it.
+func (g *gen) markContainer(kind, text, alt, note string) string {
+	if g.avoid("mut-" + kind) {
+		return text
+	}
+	return g.mark(kind, text, alt, note)
+}
+
+// containerStmt writes one of the container forms.
+func (c *ctx) containerStmt(s *scope) ([]string, bool) {
+	g := c.g
+	if c.nest >= maxBlockNest || c.pure || c.inDefer {
+		return nil, false
+	}
+	rts := c.resultTypes(s)
+	if len(rts) == 0 {
+		return nil, false
+	}
+	rt := rts[0]
+	if !rt.hasShow() {
+		return nil, false
+	}
+	in := c.inner()
+	in2 := in.inner()
+	d := eopt{depth: 2, anch: true}
+	elems := func(n int) string {
+		var parts []string
+		for i := 0; i < n; i++ {
+			parts = append(parts, c.resultExpr(s, rt, d).s)
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	}
+	handle := func(c *ctx, name string) []string {
+		return []string{
+			c.line("match " + name + ":"),
+			c.inner().line(`Ok(v) -> println("ok {show(v)}")`),
+			c.inner().line(`Err(e) -> println("err {show(e)}")`),
+		}
+	}
+	name := g.fresh("rs")
+	g.use("result-container")
+	switch g.r.Intn(7) {
+	case 0:
+		// for r in rs: match r
+		g.use("result-list")
+		lines := []string{c.line(fmt.Sprintf("let %s: List(%s) = %s", name, rt, elems(1+g.r.Intn(3))))}
+		r := g.fresh("r")
+		loop := append([]string{c.line("for " + r + " in " + name + ":")}, handle(in, r)...)
+		alt := c.line("for _ in "+name+":") + "\n" + in.line(`println("dropped")`)
+		return append(lines, g.markContainer(mutResultLoop, strings.Join(loop, "\n"), alt, "iterates over a list of Results without using them")), true
+	case 1:
+		// [h, ..t]: handle h, print t
+		g.use("result-list")
+		lines := []string{c.line(fmt.Sprintf("let %s = List.map(%s, (%s) -> %s)", name, c.expr(s, listOf(intT), eopt{depth: 1}).s, g.fresh("x"), c.resultExpr(s, rt, eopt{depth: 1, anch: false, errAnch: false}).s))}
+		h, t := g.fresh("h"), g.fresh("t")
+		lines = append(lines, c.line("match "+name+":"))
+		lines = append(lines, in.line(`[] -> println("none")`))
+		lines = append(lines, in.line("["+h+", .."+t+"] ->"))
+		lines = append(lines, handle(in2, h)...)
+		lines = append(lines, g.markContainer(mutResultHeadOnly, in2.line("println("+t+")"), in2.line(`println("rest dropped")`), "handles the head of a list of Results but not its tail"))
+		return lines, true
+	case 2:
+		g.use("result-list")
+		lines := []string{c.line(fmt.Sprintf("let %s: List(%s) = %s", name, rt, elems(1+g.r.Intn(3))))}
+		return append(lines, g.markContainer(mutResultHeadMeta, c.line("println("+name+")"), c.line("println(Result.is_ok(List.head("+name+")))"), "inspects only the first Result of a list")), true
+	case 3:
+		// Option(Result)
+		g.use("result-option")
+		lines := []string{c.line(fmt.Sprintf("let %s: Option(%s) = Some(%s)", name, rt, c.resultExpr(s, rt, d).s))}
+		r := g.fresh("r")
+		lines = append(lines, c.line("match "+name+":"))
+		some := append([]string{in.line("Some(" + r + ") ->")}, handle(in2, r)...)
+		lines = append(lines, g.markContainer(mutResultOption, strings.Join(some, "\n"), in.line("Some("+r+") -> println(\"dropped\")"), "binds the Result inside an Option and never uses it"))
+		lines = append(lines, in.line(`None -> println("none")`))
+		return lines, true
+	case 4:
+		// Result(Result(…), E)
+		g.use("result-nested")
+		nt := resultOf(rt, rt.Args[1])
+		lines := []string{c.line(fmt.Sprintf("let %s: %s = Ok(%s)", name, nt, c.resultExpr(s, rt, d).s))}
+		inner := g.fresh("inner")
+		m := []string{c.line("match " + name + ":"), in.line("Ok(" + inner + ") ->")}
+		m = append(m, handle(in2, inner)...)
+		m = append(m, in.line(`Err(e) -> println("outer err {show(e)}")`))
+		return append(lines, g.markContainer(mutResultNested, strings.Join(m, "\n"), c.line("println(Result.is_ok("+name+"))"), "checks only the outer tag of a nested Result")), true
+	case 5:
+		// A callback that receives a Result.
+		g.use("result-callback")
+		run := g.resultRunner(rt)
+		c.spend(run.cost)
+		r := g.fresh("r")
+		body := fmt.Sprintf("(%s) -> match %s: Ok(_) -> 1, Err(_) -> 0", r, r)
+		alt := fmt.Sprintf("(%s) -> List.len([%s])", r, r)
+		return []string{c.line("println(" + run.name + "(" + g.markContainer(mutResultCallback, body, alt, "a callback that only reads metadata of its Result parameter") + "))")}, true
+	default:
+		// A record with a Result field.
+		g.use("result-record")
+		job := g.resultRecord(rt)
+		lines := []string{c.line(fmt.Sprintf("let %s = %s(%s, %s)", name, job.name, c.expr(s, intT, eopt{depth: 1}).s, c.resultExpr(s, rt, d).s))}
+		m := handle(c, name+".outcome")
+		return append(lines, g.markContainer(mutResultRecord, strings.Join(m, "\n"), c.line("println("+name+".id)"), "never reads the Result field of a record")), true
+	}
+}
+
+// resultRunner is `fn run(f: (Result(T, E)) -> Int) -> Int: f(Ok(…))`.
+func (g *gen) resultRunner(rt *Type) *fnInfo {
+	key := "runner " + rt.String()
+	if f, ok := g.handlers[key]; ok {
+		return f
+	}
+	f := &fnInfo{name: g.fresh("run"), ret: intT, annRet: true, cost: lambdaBudget + 2, role: "runner"}
+	ft := funcOf([]*Type{rt}, intT)
+	f.params = []*param{{name: "f", t: ft, annotated: true}}
+	cost := 0
+	c := &ctx{g: g, fn: f, mult: 1, cost: &cost, budget: 100, ind: 4, pure: true}
+	g.noSites++
+	v, _ := c.lit(&scope{}, rt.Args[0], eopt{depth: 1, anch: true})
+	g.noSites--
+	f.lines = []string{fmt.Sprintf("fn %s(f: %s) -> Int:", f.name, ft), "    f(Ok(" + v.s + "))"}
+	g.handlers[key] = f
+	g.funcs = append(g.funcs, f)
+	return f
+}
+
+// resultRecord declares `type Job derive(Show): id: Int, outcome: R`.
+func (g *gen) resultRecord(rt *Type) *decl {
+	for _, d := range g.resultDecls {
+		if d.fields[1].t.equal(rt) {
+			return d
+		}
+	}
+	d := &decl{name: g.fresh("Job"), kind: declRecord, show: true}
+	d.fields = []field{{name: "id", t: intT}, {name: "outcome", t: rt}}
+	g.resultDecls = append(g.resultDecls, d)
+	return d
 }

@@ -184,8 +184,13 @@ func (c *ctx) stmtOnce(s *scope, noBind bool) ([]string, bool) {
 		return c.forStmt(s)
 	case 13:
 		return c.deferStmt(s)
-	case 14, 15, 16:
+	case 14, 15:
 		return c.resultStmt(s, noBind)
+	case 16:
+		if noBind || g.chance(2) {
+			return c.resultStmt(s, noBind)
+		}
+		return c.containerStmt(s)
 	case 17:
 		v, ok := c.callSome(s, unitT, eopt{depth: 2, anch: true})
 		if !ok {
