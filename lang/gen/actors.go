@@ -28,6 +28,9 @@ func (g *gen) timeout() string {
 }
 
 func (g *gen) genActorScenarios() {
+	// Actor functions have no return annotation.
+	g.inUnannotated = true
+	defer func() { g.inUnannotated = false }()
 	n := 1 + g.r.Intn(2)
 	for i := 0; i < n; i++ {
 		switch g.r.Intn(5) {

@@ -57,6 +57,7 @@ var KnownBugs = []KnownBug{
 	{"mut-" + mutResultOption, "result_option_dropped.mr"},
 	{"mut-" + mutResultNested, "result_nested_is_ok.mr"},
 	{"mut-" + mutResultCallback, "result_callback_metadata.mr"},
+	{"mut-" + mutUnannotatedRet, "unannotated_return_mismatch.mr"},
 }
 
 // DefaultAvoid is the Avoid map the suite uses: every known bug avoided.

@@ -284,7 +284,12 @@ func (c *ctx) unionCall(s *scope, o eopt) (val, bool) {
 	m := pick(g, g.union.members)
 	g.use("union-alias")
 	c.spend(f.cost)
-	return atom(f.name + "(" + c.expr(s, m, o.down()).s + ")"), true
+	// Where the union is expected, an if may mix its members, so no
+	// mutation inside the argument is an error for sure.
+	g.noSites++
+	arg := c.expr(s, m, o.down())
+	g.noSites--
+	return atom(f.name + "(" + arg.s + ")"), true
 }
 
 // unionShowFn is `fn describe(u: U) -> String` with typed narrowing

@@ -255,7 +255,8 @@ func (c *ctx) intExpr(s *scope, o eopt) (val, bool) {
 		return val{s: pick(g, []string{"-", "~~~"}) + e().paren()}, true
 	case 7:
 		g.use("string-native")
-		return atom("String.len(" + c.expr(s, stringT, d).s + ")"), true
+		arg := c.expr(s, stringT, d).s
+		return atom("String.len(" + g.mark(mutBuiltinLabel, arg, "text: "+arg, "labels an argument of a runtime builtin") + ")"), true
 	case 8:
 		g.use("list-native")
 		et := c.someType(s)

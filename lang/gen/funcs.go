@@ -110,10 +110,8 @@ func (g *gen) header(f *fnInfo) string {
 	for _, p := range f.params {
 		pub = pub && p.annotated
 	}
-	if f.annRet {
-		if f.ret.K != tUnit || pub || g.chance(3) {
-			h += " -> " + f.ret.String()
-		}
+	if f.annRet && (f.role != "main" || f.ret.K != tUnit || g.chance(3)) {
+		h += " -> " + f.ret.String()
 	}
 	if pub {
 		g.use("pub-fn")
@@ -156,6 +154,7 @@ func (g *gen) genPlain(isResult bool) {
 		types = append(types, t)
 	}
 	f := &fnInfo{name: g.fresh("f"), annRet: true, role: "plain"}
+	unannotatedRet := g.chance(6) && !isResult
 	switch {
 	case isResult:
 		errT := pick(g, []*Type{stringT, stringT, intT, g.dataType(1)})
@@ -166,6 +165,9 @@ func (g *gen) genPlain(isResult bool) {
 		}
 	case g.chance(6):
 		f.ret = unitT
+		// `fn f(…):` without `-> ()` is a Unit function whose return type
+		// is inferred.
+		unannotatedRet = g.r.Intn(3) > 0
 	case g.chance(12):
 		f.ret = funcOf([]*Type{g.dataType(1)}, g.dataType(1))
 		g.use("closure-maker")
@@ -173,7 +175,6 @@ func (g *gen) genPlain(isResult bool) {
 		f.ret = g.dataType(2)
 	}
 	f.params = g.newParams(types, true)
-	unannotatedRet := g.chance(6) && !isResult
 	c, s := g.bodyCtx(f, fnBudget)
 	var body []string
 	exprOnly := false
@@ -181,6 +182,7 @@ func (g *gen) genPlain(isResult bool) {
 	if isResult && g.chance(4) && !g.avoid(avoidUnannotatedResult) {
 		// Unannotated Result function: every exit fixes the type.
 		f.annRet = false
+		g.inUnannotated = true
 		g.use("unannotated-result-fn")
 		body = c.stmts(s2, g.r.Intn(3))
 		body = g.pinParams(f, c, body)
@@ -193,8 +195,14 @@ func (g *gen) genPlain(isResult bool) {
 		if unannotatedRet && f.ret.concrete() && f.ret.K != tFunc {
 			f.annRet = false
 			g.use("unannotated-return")
+			g.inUnannotated = true
 		}
 		body = c.stmts(s2, g.r.Intn(5))
+		if !f.annRet && f.ret.scalar() && g.chance(3) {
+			// An early return of the same type as the final expression.
+			ret := c.line("if " + c.expr(s2, boolT, eopt{depth: 1}).s + ": return " + c.expr(s2, f.ret, eopt{depth: 1}).s)
+			body = append(body, g.mark(mutUnannotatedRet, ret, c.line("if true: return "+wrongScalar(f.ret)), "returns a value of another type than the final expression of "+f.name))
+		}
 		body = g.pinParams(f, c, body)
 		exprOnly = len(body) == 0
 		switch {
@@ -211,6 +219,7 @@ func (g *gen) genPlain(isResult bool) {
 			body = append(body, c.final(s2, f.ret)...)
 		}
 	}
+	g.inUnannotated = false
 	f.cost = *c.cost + 1
 	g.finish(f, body, exprOnly)
 	g.funcs = append(g.funcs, f)

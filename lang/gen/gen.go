@@ -118,16 +118,24 @@ var MutationKinds = []string{
 }
 
 const (
-	mutWrongArg     = "wrong-arg-type"
-	mutDropResult   = "dropped-result"
-	mutUnusedResult = "unused-result-binding"
-	mutMissingArm   = "missing-match-arm"
-	mutWrongMailbox = "wrong-mailbox-type"
-	mutUnlabeled    = "missing-label"
-	mutWrongReturn  = "wrong-return-type"
-	mutGuardCall    = "call-in-receive-guard"
-	mutWrongLet     = "wrong-let-annotation"
-	mutIfBranch     = "if-branch-mismatch"
+	mutWrongArg      = "wrong-arg-type"
+	mutDropResult    = "dropped-result"
+	mutUnusedResult  = "unused-result-binding"
+	mutMissingArm    = "missing-match-arm"
+	mutWrongMailbox  = "wrong-mailbox-type"
+	mutUnlabeled     = "missing-label"
+	mutWrongReturn   = "wrong-return-type"
+	mutGuardCall     = "call-in-receive-guard"
+	mutWrongLet      = "wrong-let-annotation"
+	mutIfBranch      = "if-branch-mismatch"
+	mutLetUnderscore = "let-underscore-result"
+	mutBuiltinLabel  = "label-on-builtin"
+	mutActorInMain   = "actor-operation-in-main"
+	mutTryOutside    = "try-outside-result-fn"
+	mutBreakOutside  = "break-outside-loop"
+	// mutUnannotatedRet: an early return whose type disagrees with the
+	// final expression of a function without a return annotation.
+	mutUnannotatedRet = "unannotated-return-mismatch"
 )
 
 // Limits that keep programs small and fast.
@@ -164,6 +172,9 @@ type gen struct {
 	// resultDecls are records with a Result field; they stay out of
 	// decls so no ordinary data type contains a Result.
 	resultDecls []*decl
+	// inUnannotated: writing the body of a function without a return
+	// annotation.
+	inUnannotated bool
 }
 
 type alias struct {

@@ -360,9 +360,6 @@ const (
 
 // markContainer marks a container mutation unless its switch avoids it.
 func (g *gen) markContainer(kind, text, alt, note string) string {
-	if g.avoid("mut-" + kind) {
-		return text
-	}
 	return g.mark(kind, text, alt, note)
 }
 

@@ -22,6 +22,10 @@ const (
 	mClose = '\x03'
 )
 
+// exitChanging are the kinds that can change the type of a function
+// exit (a final expression, a `?`).
+var exitChanging = map[string]bool{mutDropResult: true, mutTryOutside: true, mutLetUnderscore: true, mutUnannotatedRet: true}
+
 // site is one place where the program can be broken.
 type site struct {
 	kind string // the Mutation kind, e.g. "wrong-arg-type"
@@ -31,7 +35,12 @@ type site struct {
 
 // mark wraps text as a new site and returns the marked text.
 func (g *gen) mark(kind, text, alt, note string) string {
-	if g.noSites > 0 {
+	if g.noSites > 0 || g.avoid("mut-"+kind) {
+		return text
+	}
+	if g.inUnannotated && g.avoid("mut-"+mutUnannotatedRet) && exitChanging[kind] {
+		// These change the type of an exit of a function without a return
+		// annotation, which check does not catch yet.
 		return text
 	}
 	id := len(g.sites)

@@ -166,7 +166,14 @@ func (c *ctx) stmtOnce(s *scope, noBind bool) ([]string, bool) {
 			g.use("print")
 			fn = "print"
 		}
-		return []string{c.line(fn + "(" + c.expr(s, t, eopt{depth: 3}).s + ")")}, true
+		line := c.line(fn + "(" + c.expr(s, t, eopt{depth: 3}).s + ")")
+		switch {
+		case !c.loop && !c.inDefer && g.chance(6):
+			line = g.mark(mutBreakOutside, line, c.line("break"), "writes break outside a loop")
+		case c.root && g.chance(6):
+			line = g.mark(mutActorInMain, line, c.line("println(Process.trap_exit(true))"), "calls an actor-only Process operation in main")
+		}
+		return []string{line}, true
 	case 9:
 		if !deep {
 			return nil, false
@@ -651,7 +658,15 @@ func (c *ctx) resultStmt(s *scope, noBind bool) ([]string, bool) {
 		}
 		// Dropping the match leaves the Result as a discarded statement.
 		text := strings.Join(lines, "\n")
-		return []string{g.mark(mutDropResult, text, c.line(r.s), "discards the Result of "+r.s)}, true
+		switch {
+		case g.chance(3):
+			text = g.mark(mutLetUnderscore, text, c.line("let _ = "+r.s), "binds the Result of "+r.s+" to _")
+		case c.errT == nil && !c.inDefer && g.chance(2):
+			text = g.mark(mutTryOutside, text, c.line("let _ = "+r.paren()+"?"), "uses ? in a function that does not return a Result")
+		default:
+			text = g.mark(mutDropResult, text, c.line(r.s), "discards the Result of "+r.s)
+		}
+		return []string{text}, true
 	case 2:
 		if noBind {
 			return nil, false
