@@ -153,13 +153,31 @@ func (g *gen) legacyWorker() scenario {
 	f.cost = (*c.cost + 2) * 4
 	f.lines = append([]string{g.header(f)}, lines...)
 	g.funcs = append(g.funcs, f)
+	supervised := g.chance(4)
 	return scenario{start: func(c *ctx, s *scope) []string {
 		name := g.fresh("w")
-		l := []string{c.line(fmt.Sprintf("let %s: Pid(%s) = spawn(() -> %s(%d))", name, m, f.name, 1+g.r.Intn(4)))}
+		var l []string
+		if supervised {
+			// Legacy supervision: restarts after a fault, up to a budget.
+			g.use("supervise")
+			l = []string{c.line(fmt.Sprintf("let %s: Pid(%s) = supervise(() -> %s(%d), %d)", name, m, f.name, 1+g.r.Intn(4), g.r.Intn(3)))}
+		} else {
+			l = []string{c.line(fmt.Sprintf("let %s: Pid(%s) = spawn(() -> %s(%d))", name, m, f.name, 1+g.r.Intn(4)))}
+		}
 		s.add(&local{name: name, t: pidOf(m)})
 		c.fn.effect = true
 		for i := 0; i < 1+g.r.Intn(4); i++ {
 			l = append(l, c.sendStmt(s, name, m)...)
+		}
+		if supervised {
+			q := g.fresh("q")
+			qs := s.child()
+			qs.add(&local{name: q, t: pidOf(m)})
+			in := c.inner()
+			l = append(l, c.line("match supervised_current("+name+"):"))
+			l = append(l, in.line("Ok("+q+") ->"))
+			l = append(l, in.inner().sendStmt(qs, q, m)...)
+			l = append(l, in.line(`Err(code) -> println("no current worker {code}")`))
 		}
 		return l
 	}}
@@ -345,6 +363,34 @@ func (g *gen) observer(kind string) scenario {
 		startLines = append(startLines, body.receiveLines(os2, r, "receive:", unitBody, func(c *ctx, s *scope) []string {
 			return []string{c.line(`println("no reply")`)}
 		})...)
+	}
+	if g.chance(4) {
+		// Links and exit signals to the child.
+		id := "Process.id(" + cpid + ")"
+		handle := func(call, okPat string) {
+			startLines = append(startLines, body.line("match "+call+":"))
+			startLines = append(startLines, body.inner().line(okPat+` -> println("`+strings.SplitN(call, "(", 2)[0]+` ok")`))
+			startLines = append(startLines, body.inner().line(`Err(e) -> println("failed: {show(e)}")`))
+		}
+		switch g.r.Intn(3) {
+		case 0:
+			g.use("link")
+			handle("Process.link("+id+")", "Ok(())")
+			handle("Process.unlink("+id+")", "Ok(())")
+		case 1:
+			g.use("signal-exit")
+			handle("Process.signal_exit("+id+", "+pick(g, []string{"Process.Shutdown", "Process.Kill", `Process.Failure("stop")`, "Process.Normal"})+")", "Ok(())")
+		default:
+			g.use("monitor")
+			mref := g.fresh("m")
+			startLines = append(startLines, body.line("match Process.monitor("+id+"):"))
+			startLines = append(startLines, body.inner().line("Ok("+mref+") ->"))
+			startLines = append(startLines, body.inner().inner().line(fmt.Sprintf("match Process.demonitor(%s, Process.DemonitorOptions(true, true)):", mref)))
+			startLines = append(startLines, body.inner().inner().inner().line(`Ok(b) -> println("demonitor {b}")`))
+			startLines = append(startLines, body.inner().inner().inner().line(`Err(e) -> println("demonitor failed {show(e)}")`))
+			startLines = append(startLines, body.inner().line(`Err(e) -> println("monitor failed {show(e)}")`))
+			g.use("demonitor")
+		}
 	}
 	if hasRef && g.chance(5) {
 		g.use("demonitor")

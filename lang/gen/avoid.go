@@ -32,6 +32,12 @@ const (
 	avoidNeverOperand = "never-operand"
 	// avoidTupleRest: tuple rest patterns `(h, ..t)`.
 	avoidTupleRest = "tuple-rest-pattern"
+	// avoidResultWalk: a recursive walk over a record with a Result field
+	// and a list of itself.
+	avoidResultWalk = "recursive-result-walk"
+	// avoidGenericMutual: unannotated mutually recursive functions used at
+	// several types.
+	avoidGenericMutual = "generic-mutual-recursion"
 )
 
 // KnownBug describes one switch.
@@ -50,6 +56,8 @@ var KnownBugs = []KnownBug{
 	{avoidTripleQuotedLineStart, "triple_quoted_statement.mr"},
 	{avoidNeverOperand, "never_operand.mr"},
 	{avoidTupleRest, "tuple_rest_pattern.mr"},
+	{avoidResultWalk, "recursive_result_walk.mr"},
+	{avoidGenericMutual, "generic_mutual_recursion.mr"},
 	// The mutator's Result-in-container kinds that check accepts.
 	{"mut-" + mutResultLoop, "result_list_wildcard_loop.mr"},
 	{"mut-" + mutResultHeadOnly, "result_list_head_only.mr"},

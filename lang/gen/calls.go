@@ -35,7 +35,7 @@ func (c *ctx) callSome(s *scope, t *Type, o eopt) (val, bool) {
 	}
 	var cands []cand
 	for _, f := range g.funcs {
-		if !c.mayCall(f) || f.takesResultCallback() {
+		if !c.mayCall(f) || f.takesResultCallback() || f.noAuto {
 			continue
 		}
 		bind := map[string]*Type{}

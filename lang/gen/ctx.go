@@ -84,6 +84,8 @@ type fnInfo struct {
 	counter bool
 	// exits: the function may end the process with Process.exit.
 	never bool // the function always exits (type Never)
+	// noAuto: only the code that made the function calls it.
+	noAuto bool
 	// req: what a generic template's type parameters must support
 	// (LANGUAGE.md §4.2 requirements); nil for none.
 	req func(*Type) bool

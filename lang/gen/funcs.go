@@ -9,7 +9,7 @@ var labelWords = []string{"from", "to", "by", "amount", "times", "into", "using"
 
 // genFunction adds one function of a random role.
 func (g *gen) genFunction() {
-	switch r := g.r.Intn(20); {
+	switch r := g.r.Intn(22); {
 	case r < 8:
 		g.genPlain(false)
 	case r < 11:
@@ -17,9 +17,17 @@ func (g *gen) genFunction() {
 	case r < 13:
 		g.genRecursive()
 	case r < 14:
-		g.genMutual()
+		if !g.avoid(avoidGenericMutual) && g.chance(2) {
+			g.genMutualGeneric()
+		} else {
+			g.genMutual()
+		}
 	case r < 17:
 		g.genGeneric()
+	case r < 18:
+		g.genStructural()
+	case r < 19:
+		g.genTreeWalk()
 	default:
 		g.genPlain(false)
 	}
@@ -211,6 +219,9 @@ func (g *gen) genPlain(isResult bool) {
 		case !f.annRet:
 			// The final expression alone fixes the return type.
 			body = append(body, c.exprLine(c.expr(s2, f.ret, eopt{depth: 3})))
+		case f.ret.K == tResult && f.annRet && g.chance(4):
+			exprOnly = false
+			body = append(body, c.withChain(s2, f.ret)...)
 		case f.ret.scalar() && g.chance(2):
 			last := c.exprLine(c.expr(s2, f.ret, eopt{depth: 3, anch: true}))
 			body = append(body, g.mark(mutWrongReturn, last, indent(4)+wrongScalar(f.ret), "ends "+f.name+" with a value of the wrong type"))
@@ -248,7 +259,7 @@ func (g *gen) pinParams(f *fnInfo, c *ctx, body []string) []string {
 		if g.avoid(avoidDeferredShape) {
 			i = 0
 		}
-		if i < len(body) {
+		if i > 0 {
 			g.use("deferred-inference")
 		}
 		body = append(body[:i], append([]string{pin}, body[i:]...)...)
@@ -464,7 +475,7 @@ func (g *gen) genMain() *fnInfo {
 	c.root = true
 	var lines []string
 	for _, fn := range g.funcs {
-		if fn.role == "main" || fn.mailbox != nil || fn.role == "actor" || fn.takesResultCallback() || !c.afford(fn.cost) || g.chance(4) {
+		if fn.role == "main" || fn.mailbox != nil || fn.role == "actor" || fn.takesResultCallback() || fn.noAuto || !c.afford(fn.cost) || g.chance(4) {
 			continue
 		}
 		v := c.call(s, fn, map[string]*Type{}, eopt{depth: 2, anch: true})
@@ -486,6 +497,9 @@ func (g *gen) genMain() *fnInfo {
 	}
 	for i := 0; i < 2+g.r.Intn(5); i++ {
 		lines = append(lines, c.stmt(s)...)
+	}
+	for _, extra := range g.mainExtra {
+		lines = append(lines, extra(c, s)...)
 	}
 	lines = append(lines, g.spawnLines(c, s)...)
 	switch f.ret.K {

@@ -172,6 +172,8 @@ type gen struct {
 	// resultDecls are records with a Result field; they stay out of
 	// decls so no ordinary data type contains a Result.
 	resultDecls []*decl
+	// mainExtra write lines main must contain.
+	mainExtra []func(*ctx, *scope) []string
 	// inUnannotated: writing the body of a function without a return
 	// annotation.
 	inUnannotated bool
@@ -288,6 +290,6 @@ var allFeatures = map[string]bool{}
 
 func init() {
 	for _, f := range featureList {
-		allFeatures[f] = true
+		allFeatures[f.name] = true
 	}
 }

@@ -77,6 +77,15 @@ func (c *ctx) resultExpr(s *scope, t *Type, o eopt) val {
 	if c.canSend(s, t) {
 		return c.sendExpr(s, o)
 	}
+	// Over budget: call a source anyway (the cost estimate is only a
+	// guide).
+	saved := c.budget
+	c.budget = 1 << 30
+	fs := c.resultSources(func(r *Type) bool { return r.equal(t) })
+	c.budget = saved
+	if len(fs) > 0 {
+		return c.call(s, pick(c.g, fs), map[string]*Type{}, o)
+	}
 	panic("gen: no self-typed Result of type " + t.String())
 }
 

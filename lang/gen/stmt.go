@@ -152,6 +152,9 @@ func (c *ctx) stmtOnce(s *scope, noBind bool) ([]string, bool) {
 		if noBind {
 			return nil, false
 		}
+		if g.chance(3) {
+			return c.blockLambdaStmt(s)
+		}
 		return c.letDestructure(s)
 	case 5:
 		if noBind || !deep {
@@ -719,5 +722,51 @@ func (c *ctx) resultStmt(s *scope, noBind bool) ([]string, bool) {
 		g.use("result-handler-helper")
 		text := c.line(h.name + "(" + r.s + ")")
 		return []string{g.mark(mutDropResult, text, c.line(r.s), "discards the Result of "+r.s)}, true
+	}
+}
+
+// blockLambdaStmt binds the result of a stdlib call whose callback has
+// an indented block body (an embedded suite inside the parentheses,
+// §1.4), or a lambda with a block body.
+func (c *ctx) blockLambdaStmt(s *scope) ([]string, bool) {
+	g := c.g
+	if c.nest >= maxBlockNest {
+		return nil, false
+	}
+	lc := c.lambdaCtx()
+	lc.nest = c.nest + 1
+	lc.unanch = true
+	name := g.fresh("x")
+	at := c.someType(s)
+	bt := c.someType(s)
+	p := g.fresh("p")
+	inner := s.child()
+	inner.add(&local{name: p, t: at, hi: listCap})
+	g.use("block-lambda")
+	switch g.r.Intn(3) {
+	case 0:
+		xs := c.expr(s, listOf(at), eopt{depth: 2})
+		lines := []string{c.line(fmt.Sprintf("let %s = List.map(%s, (%s) ->", name, xs.s, p))}
+		lines = append(lines, lc.block(inner, bt, 1+g.r.Intn(2))...)
+		lines = append(lines, c.line(")"))
+		c.spend(max(1, xs.hi) * (*lc.cost + 1))
+		s.add(&local{name: name, t: listOf(bt), lo: xs.lo, hi: xs.hi})
+		return lines, true
+	case 1:
+		xs := c.expr(s, listOf(at), eopt{depth: 2})
+		acc := g.fresh("acc")
+		inner.add(&local{name: acc, t: bt, hi: listCap})
+		init := c.expr(s, bt, eopt{depth: 2})
+		lines := []string{c.line(fmt.Sprintf("let %s = List.fold(%s, %s, (%s, %s) ->", name, xs.s, init.s, acc, p))}
+		lines = append(lines, lc.block(inner, bt, 1+g.r.Intn(2))...)
+		lines = append(lines, c.line(")"))
+		c.spend(max(1, xs.hi) * (*lc.cost + 1))
+		s.add(&local{name: name, t: bt, hi: listCap})
+		return lines, true
+	default:
+		lines := []string{c.line(fmt.Sprintf("let %s = (%s: %s) ->", name, p, at))}
+		lines = append(lines, lc.block(inner, bt, 1+g.r.Intn(2))...)
+		s.add(&local{name: name, t: funcOf([]*Type{at}, bt)})
+		return lines, true
 	}
 }
