@@ -158,13 +158,14 @@ func FuzzWellTyped(f *testing.F) {
 }
 
 // TestCoverage generates programs (without running them) and requires
-// every construct the generator knows to appear, except those a known-bug
+// every construct the generator knows to appear (600 programs, 300 with
+// -short), except those a known-bug
 // switch turns off: a generator change that silently stops covering
 // something fails here.
 func TestCoverage(t *testing.T) {
-	n := 400
+	n := 600
 	if testing.Short() {
-		n = 150
+		n = 300
 	}
 	seen := map[string]int{}
 	for seed := int64(1); seed <= int64(n); seed++ {
