@@ -115,7 +115,13 @@ func (c *ctx) receiveLines(s *scope, m *Type, head string, body func(c *ctx, s *
 		armLines = append(armLines, body(in.inner(), as)...)
 		lines = append(lines, armLines...)
 	}
-	lines = append(lines, in.line("_ after "+g.timeout()+" ->"))
+	after := in.line("_ after " + g.timeout() + " ->")
+	if om := otherMailbox(m); om.scalar() {
+		// One more arm whose pattern has another type than the mailbox.
+		wrong := in.line(c.litPattern(om)+" -> ()") + "\n" + after
+		after = g.mark(mutReceivePattern, after, wrong, "adds a receive arm whose pattern does not have the mailbox type "+m.String())
+	}
+	lines = append(lines, after)
 	lines = append(lines, timeoutBody(in.inner().with(func(d *ctx) { d.noDiv = true }), s)...)
 	return lines
 }
@@ -141,7 +147,7 @@ func (g *gen) legacyWorker() scenario {
 	g.use("legacy-spawn")
 	// The receive arms read the messages' fields, so the mailbox type
 	// must be known in the body: pin it (§4.3 rule 3).
-	lines := []string{c.line("let own: Pid(" + m.String() + ") = Process.self()")}
+	lines := []string{g.markSelf(c, m)}
 	s.add(&local{name: "own", t: pidOf(m)})
 	g.use("process-self")
 	lines = append(lines, c.line("if n > 0:"))
@@ -162,7 +168,8 @@ func (g *gen) legacyWorker() scenario {
 			g.use("supervise")
 			l = []string{c.line(fmt.Sprintf("let %s: Pid(%s) = supervise(() -> %s(%d), %d)", name, m, f.name, 1+g.r.Intn(4), g.r.Intn(3)))}
 		} else {
-			l = []string{c.line(fmt.Sprintf("let %s: Pid(%s) = spawn(() -> %s(%d))", name, m, f.name, 1+g.r.Intn(4)))}
+			n := 1 + g.r.Intn(4)
+			l = []string{c.line(fmt.Sprintf("let %s: Pid(%s) = spawn(() -> %s(%d))", name, g.mark(mutSpawnAnnotation, m.String(), otherMailbox(m).String(), "annotates a spawn with a mailbox type its entry does not receive"), f.name, n))}
 		}
 		s.add(&local{name: name, t: pidOf(m)})
 		c.fn.effect = true
@@ -243,7 +250,7 @@ func (g *gen) observer(kind string) scenario {
 		childParams = append(childParams, &param{name: "reply", t: pidOf(r), annotated: true})
 	}
 	child, cc, cs := g.actorFn("child", childM, childParams)
-	cl := []string{cc.line("let own: Pid(" + childM.String() + ") = Process.self()")}
+	cl := []string{g.markSelf(cc, childM)}
 	cs.add(&local{name: "own", t: pidOf(childM)})
 	cl = append(cl, cc.line("if n > 0:"))
 	in := cc.inner()
@@ -286,7 +293,7 @@ func (g *gen) observer(kind string) scenario {
 	obs, oc, os := g.actorFn("observer", r, nil)
 	obs.counter = false
 	var ol []string
-	ol = append(ol, oc.line("let own: Pid("+r.String()+") = Process.self()"))
+	ol = append(ol, g.markSelf(oc, r))
 	os.add(&local{name: "own", t: pidOf(r)})
 	g.use("process-self")
 	count := 1 + g.r.Intn(3)
@@ -530,4 +537,18 @@ func (c *ctx) actorExpr(s *scope, t *Type, o eopt) (val, bool) {
 		return atom("Process.trap_exit(" + pick(c.g, []string{"true", "false"}) + ")"), true
 	}
 	return val{}, false
+}
+
+// otherMailbox is a type that differs from m.
+func otherMailbox(m *Type) *Type {
+	if m.K == tInt {
+		return stringT
+	}
+	return intT
+}
+
+// markSelf writes `let own: Pid(M) = Process.self()`, marked with the
+// mutation that pins a different mailbox type.
+func (g *gen) markSelf(c *ctx, m *Type) string {
+	return c.line("let own: Pid(" + g.mark(mutSelfAnnotation, m.String(), otherMailbox(m).String(), "pins Process.self() to a mailbox type the receive patterns contradict") + ") = Process.self()")
 }

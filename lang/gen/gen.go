@@ -136,6 +136,11 @@ const (
 	// mutUnannotatedRet: an early return whose type disagrees with the
 	// final expression of a function without a return annotation.
 	mutUnannotatedRet = "unannotated-return-mismatch"
+	// Mailbox types that disagree: a spawn annotation, the pinned
+	// Process.self(), an extra receive pattern.
+	mutSpawnAnnotation = "wrong-spawn-mailbox"
+	mutSelfAnnotation  = "wrong-self-mailbox"
+	mutReceivePattern  = "wrong-receive-pattern"
 )
 
 // Limits that keep programs small and fast.
