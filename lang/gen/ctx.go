@@ -131,6 +131,9 @@ type ctx struct {
 	// interp: inside the `{…}` of an ordinary string: nothing may span
 	// lines.
 	interp bool
+	// noExit: no path may leave the function here (no return, `?`,
+	// Process.exit or call of an actor function): a Result is pending.
+	noExit bool
 }
 
 func (c *ctx) with(f func(*ctx)) *ctx {
@@ -157,6 +160,9 @@ func (c *ctx) mayCall(f *fnInfo) bool {
 		}
 	}
 	if f.never && (c.pure || c.mailbox == nil) {
+		return false
+	}
+	if c.noExit && (f.mailbox != nil || f.never) {
 		return false
 	}
 	return c.afford(f.cost)

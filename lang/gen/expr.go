@@ -747,7 +747,9 @@ func (c *ctx) fold(s *scope, t *Type, o eopt) (val, bool) {
 	d := o.down()
 	et := c.someType(s)
 	xs := c.expr(s, listOf(et), d.unanch())
-	init := c.expr(s, t, d)
+	// The accumulator's shape must be known when the callback is checked
+	// (it may read acc.0): the initial value fixes its own type.
+	init := c.expr(s, t, d.unanch())
 	acc, x := g.fresh("acc"), g.fresh("x")
 	inner := s.child()
 	inner.add(&local{name: acc, t: t, hi: listCap})

@@ -500,3 +500,75 @@ func (g *gen) resultRecord(rt *Type) *decl {
 	g.resultDecls = append(g.resultDecls, d)
 	return d
 }
+
+const (
+	mutFlowBranch = "result-branch-unhandled" // one branch of an if forgets the Result
+	mutFlowDefer  = "result-defer-removed"    // the deferred handler that covers an early exit is gone
+)
+
+// resultFlow binds a Result, runs statements that cannot leave the
+// function, and then handles it on every path: in both branches of an
+// if, or by a deferred handler registered before an early exit. After
+// it is handled a closure may capture it.
+func (c *ctx) resultFlow(s *scope) ([]string, bool) {
+	g := c.g
+	if c.nest >= maxBlockNest || c.inDefer || c.pure {
+		return nil, false
+	}
+	r, rt, ok := c.selfResult(s, nil, eopt{depth: 2})
+	if !ok {
+		return nil, false
+	}
+	name := g.fresh("r")
+	g.use("result-flow")
+	lines := []string{c.line("let " + name + " = " + r.s)}
+	calm := c.with(func(d *ctx) { d.noExit = true })
+	lines = append(lines, calm.stmts(s, g.r.Intn(3))...)
+	in := c.inner()
+	handle := func(c *ctx) string {
+		switch g.r.Intn(3) {
+		case 0:
+			return c.line(fmt.Sprintf("println(%s(%s))", pick(g, []string{"Result.is_ok", "Result.is_err"}), name))
+		case 1:
+			if h := g.handlerFor(rt, unitT); h != nil {
+				return c.line(h.name + "(" + name + ")")
+			}
+			fallthrough
+		default:
+			return c.line("match " + name + ":\n" + c.inner().line(`Ok(_) -> println("ok")`) + "\n" + c.inner().line(`Err(_) -> println("err")`))
+		}
+	}
+	switch {
+	case g.chance(2):
+		// Handled in both branches.
+		lines = append(lines, c.line("if "+c.expr(s, boolT, eopt{depth: 2}).s+":"))
+		lines = append(lines, calm.inner().stmts(s.child(), g.r.Intn(2))...)
+		lines = append(lines, g.mark(mutFlowBranch, handle(in), in.line(`println("forgot")`), "handles "+name+" in one branch of an if but not the other"))
+		lines = append(lines, c.line("else:"))
+		lines = append(lines, handle(in))
+	case c.ret != nil && c.fn != nil && c.fn.role != "runner":
+		// A deferred handler covers every later exit, including an early
+		// return.
+		h := g.handlerFor(rt, unitT)
+		if h == nil {
+			return nil, false
+		}
+		c.spend(h.cost)
+		g.use("deferred-handler")
+		lines = append(lines, g.mark(mutFlowDefer, c.line("defer "+h.name+"("+name+")"), c.line(`println("no defer")`), "removes the deferred handler of "+name+" that covers an early return"))
+		if d, ok := c.diverge(s); ok && strings.HasPrefix(d, "return") {
+			lines = append(lines, c.line("if "+c.expr(s, boolT, eopt{depth: 2}).s+": "+d))
+		}
+		return lines, true
+	default:
+		lines = append(lines, handle(c))
+	}
+	if g.chance(3) {
+		// Handled: a closure may capture it now.
+		g.use("result-capture-after-handling")
+		f := g.fresh("later")
+		lines = append(lines, c.line(fmt.Sprintf("let %s = () -> Result.is_ok(%s)", f, name)))
+		lines = append(lines, c.line(fmt.Sprintf("println(%s())", f)))
+	}
+	return lines, true
+}

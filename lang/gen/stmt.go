@@ -43,7 +43,7 @@ func (c *ctx) stmts(s *scope, n int) []string {
 func (c *ctx) diverge(s *scope) (string, bool) {
 	g := c.g
 	var opts []func() string
-	if c.ret != nil && !c.inDefer {
+	if c.ret != nil && !c.inDefer && !c.noExit {
 		opts = append(opts, func() string {
 			g.use("return")
 			if c.ret.K == tResult {
@@ -62,7 +62,7 @@ func (c *ctx) diverge(s *scope) (string, bool) {
 			return "continue"
 		})
 	}
-	if c.mailbox != nil && !c.pure && !c.inDefer {
+	if c.mailbox != nil && !c.pure && !c.inDefer && !c.noExit {
 		opts = append(opts, func() string {
 			g.use("process-exit")
 			return "Process.exit(" + c.exitReason(s) + ")"
@@ -157,7 +157,7 @@ func (c *ctx) stmtOnce(s *scope, noBind bool) ([]string, bool) {
 		}
 		return c.letDestructure(s)
 	case 5:
-		if noBind || !deep {
+		if noBind || !deep || c.noExit {
 			return nil, false
 		}
 		return c.letElse(s)
@@ -197,10 +197,14 @@ func (c *ctx) stmtOnce(s *scope, noBind bool) ([]string, bool) {
 	case 14, 15:
 		return c.resultStmt(s, noBind)
 	case 16:
-		if noBind || g.chance(2) {
+		switch {
+		case noBind:
 			return c.resultStmt(s, noBind)
+		case g.chance(2):
+			return c.resultFlow(s)
+		default:
+			return c.containerStmt(s)
 		}
-		return c.containerStmt(s)
 	case 17:
 		v, ok := c.callSome(s, unitT, eopt{depth: 2, anch: true})
 		if !ok {
@@ -221,12 +225,12 @@ func (c *ctx) stmtOnce(s *scope, noBind bool) ([]string, bool) {
 		g.use("early-exit")
 		return []string{c.line("if " + c.expr(s, boolT, eopt{depth: 2}).s + ": " + d)}, true
 	case 20:
-		if c.errT == nil || noBind {
+		if c.errT == nil || noBind || c.noExit {
 			return nil, false
 		}
 		return c.tryStmt(s)
 	case 21:
-		if c.mailbox == nil || c.pure || c.inDefer {
+		if c.mailbox == nil || c.pure || c.inDefer || c.noExit {
 			return nil, false
 		}
 		return c.actorStmt(s)
