@@ -38,6 +38,8 @@ const (
 	// avoidGenericMutual: unannotated mutually recursive functions used at
 	// several types.
 	avoidGenericMutual = "generic-mutual-recursion"
+	// avoidMutInWith: mutations inside the do block of a with chain.
+	avoidMutInWith = "mut-in-with-body"
 )
 
 // KnownBug describes one switch.
@@ -66,6 +68,7 @@ var KnownBugs = []KnownBug{
 	{"mut-" + mutResultNested, "result_nested_is_ok.mr"},
 	{"mut-" + mutResultCallback, "result_callback_metadata.mr"},
 	{"mut-" + mutUnannotatedRet, "unannotated_return_mismatch.mr"},
+	{avoidMutInWith, "with_body_obligations.mr"},
 }
 
 // DefaultAvoid is the Avoid map the suite uses: every known bug avoided.

@@ -834,6 +834,7 @@ func (c *ctx) lambdaCtx() *ctx {
 		d.mult, d.cost, d.budget = 1, &cost, lambdaBudget
 		d.ind = c.ind + 4
 		d.inDefer = false
+		d.root = false
 	})
 }
 

@@ -168,7 +168,13 @@ func (c *ctx) withChain(s *scope, t *Type) []string {
 		s2.add(&local{name: name, t: okT, hi: listCap})
 	}
 	lines = append(lines, c.line("do"))
+	if g.avoid(avoidMutInWith) {
+		g.noSites++
+	}
 	lines = append(lines, in.block(s2, t, g.r.Intn(2))...)
+	if g.avoid(avoidMutInWith) {
+		g.noSites--
+	}
 	if fixed && g.chance(2) {
 		g.use("with-else")
 		lines = append(lines, c.line("else"))
