@@ -30,6 +30,14 @@ func (g *gen) genDecls() {
 		g.genRecursiveSum()
 	}
 	if g.chance(4) {
+		// A generic newtype.
+		d := &decl{name: g.fresh("Wrap"), kind: declNewtype, params: []string{"a"}}
+		d.fields = []field{{name: "0", t: varT("a")}}
+		g.setDerives(d)
+		g.decls = append(g.decls, d)
+		g.use("generic-newtype")
+	}
+	if g.chance(4) {
 		g.union = &decl{name: g.fresh("Either"), kind: declUnion, members: []*Type{intT, stringT}}
 		g.use("union-alias")
 	}

@@ -821,6 +821,10 @@ func (c *ctx) litPattern(t *Type) string {
 	case tBool:
 		return pick(g, []string{"true", "false"})
 	default:
+		if g.chance(5) {
+			g.use("escaped-string-pattern")
+			return `"` + pick(g, fancyStrings) + `"`
+		}
 		return `"` + pick(g, plainStrings) + `"`
 	}
 }

@@ -430,6 +430,13 @@ func (g *gen) genGeneric() {
 		)
 	}
 	for _, d := range g.decls {
+		if d.kind == declNewtype && len(d.params) == 1 {
+			w := &Type{K: tUser, D: d, Args: []*Type{a}}
+			ts = append(ts, tmpl{"unwrap", []string{"a"}, []*param{{name: "w", t: w}}, a, "w.0", 1, "generic-newtype"})
+			if d.eq {
+				ts = append(ts, tmpl{"same", []string{"a"}, []*param{{name: "x", t: w}, {name: "y", t: w}}, boolT, "x == y", 1, "generic-equality"})
+			}
+		}
 		if d.kind == declRecord && len(d.params) == 1 && len(d.fields) == 1 && d.fields[0].t.K == tVar {
 			ts = append(ts, tmpl{"wrap", []string{"a"}, []*param{{name: "x", t: a}}, &Type{K: tUser, D: d, Args: []*Type{a}}, d.name + "(x)", 1, "generic-type"})
 		}
@@ -449,6 +456,8 @@ func (g *gen) genGeneric() {
 		f.req = func(u *Type) bool { return u.K == tInt || u.K == tFloat || u.K == tString }
 	case "describe":
 		f.req = func(u *Type) bool { return u.interpolable() }
+	case "same":
+		f.req = func(u *Type) bool { return u.hasEq() }
 	}
 	g.use(t.use)
 	if strings.Contains(t.body, "\n") {

@@ -52,7 +52,7 @@ func (c *ctx) diverge(s *scope) (string, bool) {
 			return "return " + c.expr(s, c.ret, eopt{depth: 2, anch: true}).s
 		})
 	}
-	if c.loop && !c.inDefer {
+	if c.loop && !c.inDefer && !c.noExit {
 		opts = append(opts, func() string {
 			if g.chance(2) {
 				g.use("break")
@@ -237,6 +237,12 @@ func (c *ctx) stmtOnce(s *scope, noBind bool) ([]string, bool) {
 	case 22:
 		if noBind {
 			return nil, false
+		}
+		if g.chance(3) {
+			if g.union != nil && g.chance(2) {
+				return c.unionStmt(s)
+			}
+			return c.closureList(s)
 		}
 		// A statement-level call whose value is discarded.
 		t := c.someType(s)
@@ -773,4 +779,64 @@ func (c *ctx) blockLambdaStmt(s *scope) ([]string, bool) {
 		s.add(&local{name: name, t: funcOf([]*Type{at}, bt)})
 		return lines, true
 	}
+}
+
+// unionStmt builds values of the union alias (a list mixing its
+// members, an if whose branches are different members) and matches them
+// with typed patterns.
+func (c *ctx) unionStmt(s *scope) ([]string, bool) {
+	g := c.g
+	if c.nest >= maxBlockNest {
+		return nil, false
+	}
+	u := &Type{K: tUnion, D: g.union}
+	g.use("union-values")
+	name := g.fresh("us")
+	var parts []string
+	for i := 0; i < 1+g.r.Intn(3); i++ {
+		parts = append(parts, c.expr(s, pick(g, g.union.members), eopt{depth: 1}).s)
+	}
+	lines := []string{c.line(fmt.Sprintf("let %s: List(%s) = [%s]", name, g.union.name, strings.Join(parts, ", ")))}
+	v := g.fresh("u")
+	lines = append(lines, c.line("for "+v+" in "+name+":"))
+	in := c.inner()
+	lines = append(lines, in.line("match "+v+":"))
+	for _, m := range g.union.members {
+		n := g.fresh("n")
+		lines = append(lines, in.inner().line(fmt.Sprintf("%s: %s -> println(%s)", n, m, n)))
+	}
+	one := g.fresh("u")
+	lines = append(lines, c.line(fmt.Sprintf("let %s: %s = if %s: %s else: %s", one, g.union.name, c.expr(s, boolT, eopt{depth: 1}).s,
+		c.expr(s, g.union.members[0], eopt{depth: 1}).s, c.expr(s, g.union.members[1], eopt{depth: 1}).s)))
+	s.add(&local{name: one, t: u})
+	return lines, true
+}
+
+// closureList puts lambdas (and named functions) in a list and calls
+// each.
+func (c *ctx) closureList(s *scope) ([]string, bool) {
+	g := c.g
+	if c.nest >= maxBlockNest {
+		return nil, false
+	}
+	at, bt := c.someType(s), c.someType(s)
+	if !bt.printable() {
+		return nil, false
+	}
+	ft := funcOf([]*Type{at}, bt)
+	g.use("closure-list")
+	name := g.fresh("fs")
+	var parts []string
+	n := 1 + g.r.Intn(3)
+	for i := 0; i < n; i++ {
+		v, _ := c.funcArg(s, ft, eopt{depth: 2, anch: true})
+		parts = append(parts, v.s)
+	}
+	lines := []string{c.line(fmt.Sprintf("let %s: List(%s) = [%s]", name, ft, strings.Join(parts, ", ")))}
+	f := g.fresh("f")
+	c.spend(n * lambdaBudget)
+	lines = append(lines, c.line("for "+f+" in "+name+":"))
+	lines = append(lines, c.inner().line("println("+f+"("+c.expr(s, at, eopt{depth: 1, anch: true}).s+"))"))
+	s.add(&local{name: name, t: listOf(ft), lo: n, hi: n})
+	return lines, true
 }
