@@ -791,6 +791,10 @@ func (c *ctx) unionStmt(s *scope) ([]string, bool) {
 	}
 	u := &Type{K: tUnion, D: g.union}
 	g.use("union-values")
+	// Where the union is expected, an if may mix its members: no
+	// mutation here is an error for sure.
+	g.noSites++
+	defer func() { g.noSites-- }()
 	name := g.fresh("us")
 	var parts []string
 	for i := 0; i < 1+g.r.Intn(3); i++ {
