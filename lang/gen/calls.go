@@ -115,7 +115,7 @@ func (c *ctx) call(s *scope, f *fnInfo, bind map[string]*Type, o eopt) val {
 		case pt.K == tFunc:
 			fo := d
 			fo.anch = !p.t.hasVar()
-			args[i], _ = c.lambdaOrFn(s, pt, fo)
+			args[i], _ = c.funcArg(s, pt, fo)
 		default:
 			ao := d
 			// An argument fixes a type variable of the callee only through
@@ -152,11 +152,6 @@ func wrongScalar(t *Type) string {
 		return "true"
 	}
 	return "()"
-}
-
-// lambdaOrFn is a function value for a user higher-order parameter.
-func (c *ctx) lambdaOrFn(s *scope, ft *Type, o eopt) (val, int) {
-	return c.funcArg(s, ft, o)
 }
 
 // renderCall writes the call with labels (§3.6): required labels are
@@ -265,16 +260,6 @@ func (c *ctx) renderCall(f *fnInfo, vals []val) val {
 		return atom("(" + piped + " |> " + call + ")")
 	}
 	return atom(call)
-}
-
-func removeInt(xs []int, x int) []int {
-	var out []int
-	for _, y := range xs {
-		if y != x {
-			out = append(out, y)
-		}
-	}
-	return out
 }
 
 // unionCall passes an Int or a String where the union alias is expected.

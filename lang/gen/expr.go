@@ -474,7 +474,7 @@ func (c *ctx) interpolated(s *scope, o eopt) string {
 	n := 1 + g.r.Intn(3)
 	for i := 0; i < n; i++ {
 		b.WriteString(pick(g, []string{"v=", " ", "x", "", "é", "\\{lit\\} "}))
-		t := pick(g, printScalars)
+		t := pick(g, scalarTypes)
 		io := eopt{depth: min(o.depth-1, 2), interp: true}
 		if o.interp || c.interp {
 			io.depth = 0

@@ -51,9 +51,14 @@
 // program with mutation i applied; the checker must reject every mutant
 // with a coded diagnostic and without crashing.
 //
-// The package only produces text, so it depends on nothing else in the
-// module; its tests drive lang/compiler, runtime/bytecode and
-// runtime/engine the way `morrowc build` and `morrow run` do.
+// Why lang/gen and not lang/types/typegen: the generator tests the whole
+// pipeline (parser, checker, code generator, verifier, encoder, runtime),
+// not the checker's internals, and it knows Morrow only through its
+// specification (LANGUAGE.md, STDLIB.md), never through lang/types. It
+// only produces text, so it depends on nothing else in the module; its
+// tests drive lang/compiler, runtime/bytecode and runtime/engine the way
+// `morrowc build` and `morrow run` do. docs/generator.md says how to run
+// it and what it found.
 package gen
 
 import (

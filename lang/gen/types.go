@@ -39,18 +39,17 @@ type Type struct {
 }
 
 var (
-	intT         = &Type{K: tInt}
-	floatT       = &Type{K: tFloat}
-	boolT        = &Type{K: tBool}
-	stringT      = &Type{K: tString}
-	unitT        = &Type{K: tUnit}
-	processIDT   = &Type{K: tProcessID}
-	monitorRefT  = &Type{K: tMonitorRef}
-	exitReasonT  = &Type{K: tExitReason}
-	procErrorT   = &Type{K: tProcError}
-	orderingT    = &Type{K: tOrdering}
-	scalarTypes  = []*Type{intT, floatT, boolT, stringT}
-	printScalars = []*Type{intT, floatT, boolT, stringT}
+	intT        = &Type{K: tInt}
+	floatT      = &Type{K: tFloat}
+	boolT       = &Type{K: tBool}
+	stringT     = &Type{K: tString}
+	unitT       = &Type{K: tUnit}
+	processIDT  = &Type{K: tProcessID}
+	monitorRefT = &Type{K: tMonitorRef}
+	exitReasonT = &Type{K: tExitReason}
+	procErrorT  = &Type{K: tProcError}
+	orderingT   = &Type{K: tOrdering}
+	scalarTypes = []*Type{intT, floatT, boolT, stringT}
 )
 
 func listOf(t *Type) *Type         { return &Type{K: tList, Args: []*Type{t}} }
@@ -371,8 +370,7 @@ func (t *Type) dataLike() bool {
 // ordered: `<` and friends.
 func (t *Type) ordered() bool { return t.K == tInt || t.K == tFloat }
 
-// selfTyped reports whether every value of t can be written without the
-// context fixing a type argument (no type the generator cannot name).
+// concrete: no type variable inside.
 func (t *Type) concrete() bool { return !t.hasVar() }
 
 // declKind is the kind of a user type declaration.
