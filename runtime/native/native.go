@@ -188,6 +188,15 @@ func (t Table) Names() []string {
 	return out
 }
 
+// Sorted returns the natives of t sorted by name.
+func (t Table) Sorted() []*Native {
+	out := make([]*Native, 0, len(t))
+	for _, name := range t.Names() {
+		out = append(out, t[name])
+	}
+	return out
+}
+
 // Detached is a Host for running natives outside any process (tests,
 // tools): output goes to W (discarded when nil) and every Process
 // operation is fault 11 (invalid actor execution descriptor: LANGUAGE.md

@@ -26,6 +26,9 @@ func TestNewTable(t *testing.T) {
 	if got := strings.Join(tab.Names(), ","); got != "A.x,B.y" {
 		t.Errorf("names %s", got)
 	}
+	if s := tab.Sorted(); len(s) != 2 || s[0].Name != "A.x" || s[1].Name != "B.y" {
+		t.Errorf("sorted %v", s)
+	}
 	bad := map[string][]*Native{
 		"listed twice":          {echo("A.x", KAny), echo("A.x", KAny)},
 		"wrong length":          {{Name: "C", Arity: 2, Args: []value.Kind{KAny}, Fn: echo("C", KAny).Fn}},

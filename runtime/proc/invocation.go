@@ -478,14 +478,8 @@ func (inv *Invocation) Link(a, b *Process) LinkResult {
 	if a == b {
 		return LinkOK
 	}
-	x, y := a, b
-	if x.Gen() > y.Gen() {
-		x, y = y, x
-	}
-	x.mu.Lock()
-	y.mu.Lock()
-	defer x.mu.Unlock()
-	defer y.mu.Unlock()
+	lockPair(a, b)
+	defer unlockPair(a, b)
 	if b.phase == phaseReleased || b.closed {
 		return LinkDead
 	}
@@ -510,20 +504,30 @@ func (inv *Invocation) Link(a, b *Process) LinkResult {
 	return LinkOK
 }
 
+// lockPair locks two distinct processes in generation order, the only
+// order in which two process locks are ever held together.
+func lockPair(a, b *Process) {
+	if a.gen > b.gen {
+		a, b = b, a
+	}
+	a.mu.Lock()
+	b.mu.Lock()
+}
+
+// unlockPair releases the locks of lockPair.
+func unlockPair(a, b *Process) {
+	a.mu.Unlock()
+	b.mu.Unlock()
+}
+
 // Unlink removes the link between a and b, if any, releasing both
 // directions' reservations.
 func (inv *Invocation) Unlink(a, b *Process) {
 	if a == b {
 		return
 	}
-	x, y := a, b
-	if x.Gen() > y.Gen() {
-		x, y = y, x
-	}
-	x.mu.Lock()
-	y.mu.Lock()
-	defer x.mu.Unlock()
-	defer y.mu.Unlock()
+	lockPair(a, b)
+	defer unlockPair(a, b)
 	if _, ok := a.links[b]; ok {
 		delete(a.links, b)
 		delete(b.links, a)

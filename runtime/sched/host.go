@@ -164,6 +164,20 @@ func (h *host) target(v value.Value) (*proc.Process, int) {
 	return p, -1
 }
 
+// peer resolves the target of monitor, link and signal_exit: a process
+// of this invocation that is neither the root nor a host port. Otherwise
+// it returns nil and the Err the operation returns.
+func (h *host) peer(id value.Value) (*proc.Process, value.Value) {
+	t, e := h.target(id)
+	if e >= 0 {
+		return nil, process.ErrProcess(e)
+	}
+	if t.Kind == proc.KindPort || t.Kind == proc.KindRoot {
+		return nil, process.ErrProcess(process.ErrUnsupportedTarget)
+	}
+	return t, value.Unit
+}
+
 func errInt(code int) value.Value { return value.Err(value.Int(int64(code))) }
 
 var okUnit = value.Ok(value.Unit)
@@ -205,12 +219,9 @@ func (h *host) SupervisedCurrent(pid value.Value) (value.Value, *fault.Fault) {
 }
 
 func (h *host) Monitor(id value.Value) (value.Value, *fault.Fault) {
-	t, e := h.target(id)
-	if e >= 0 {
-		return process.ErrProcess(e), nil
-	}
-	if t.Kind == proc.KindPort || t.Kind == proc.KindRoot {
-		return process.ErrProcess(process.ErrUnsupportedTarget), nil
+	t, refused := h.peer(id)
+	if t == nil {
+		return refused, nil
 	}
 	ref, ok := h.s.rt.Inv.Monitor(h.p, t)
 	if !ok {
@@ -241,12 +252,9 @@ func (h *host) die(reason value.Value) *fault.Fault {
 }
 
 func (h *host) Link(id value.Value) (value.Value, *fault.Fault) {
-	t, e := h.target(id)
-	if e >= 0 {
-		return process.ErrProcess(e), nil
-	}
-	if t.Kind == proc.KindPort || t.Kind == proc.KindRoot {
-		return process.ErrProcess(process.ErrUnsupportedTarget), nil
+	t, refused := h.peer(id)
+	if t == nil {
+		return refused, nil
 	}
 	switch h.s.rt.Inv.Link(h.p, t) {
 	case proc.LinkOK:
@@ -306,12 +314,9 @@ func reasonOK(r value.Value) bool {
 }
 
 func (h *host) SignalExit(id, reason value.Value) (value.Value, *fault.Fault) {
-	t, e := h.target(id)
-	if e >= 0 {
-		return process.ErrProcess(e), nil
-	}
-	if t.Kind == proc.KindPort || t.Kind == proc.KindRoot {
-		return process.ErrProcess(process.ErrUnsupportedTarget), nil
+	t, refused := h.peer(id)
+	if t == nil {
+		return refused, nil
 	}
 	if !reasonOK(reason) {
 		return process.ErrProcess(process.ErrInvalidOptions), nil

@@ -100,11 +100,7 @@ func kinds(ks ...value.Kind) []value.Kind { return ks }
 // Natives returns the core natives, sorted by name: the engine merges
 // them with the Process natives into the table vm.Load resolves against.
 func Natives() []*native.Native {
-	out := make([]*native.Native, 0, len(registry))
-	for _, name := range registry.Names() {
-		out = append(out, registry[name])
-	}
-	return out
+	return registry.Sorted()
 }
 
 // Lookup returns the core native with the given qualified name.

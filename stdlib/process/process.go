@@ -182,11 +182,7 @@ func init() {
 // Natives returns the Process natives, sorted by name: the engine merges
 // them with the core natives into the table vm.Load resolves against.
 func Natives() []*native.Native {
-	out := make([]*native.Native, 0, len(natives))
-	for _, name := range natives.Names() {
-		out = append(out, natives[name])
-	}
-	return out
+	return natives.Sorted()
 }
 
 // Lookup returns the native of a Process builtin by qualified name.
