@@ -167,6 +167,10 @@ type Frame struct {
 
 // New returns the checked fault with code c and its standard text. Every
 // call allocates: the VM records the location in the fault it raises.
+// Faults are the cold path: New is kept out of line so that the
+// interpreter loop, which raises several, stays small.
+//
+//go:noinline
 func New(c Code) *Fault { return &Fault{Code: c, Msg: c.Text()} }
 
 // Internalf returns an internal-error fault; its text starts with

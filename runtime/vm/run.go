@@ -5,7 +5,6 @@ import (
 
 	"github.com/morrow-lang/morrow/runtime/bytecode"
 	"github.com/morrow-lang/morrow/runtime/fault"
-	"github.com/morrow-lang/morrow/runtime/native"
 	"github.com/morrow-lang/morrow/runtime/value"
 )
 
@@ -72,9 +71,6 @@ func (st *State) run(host Host, budget int) (out Outcome, crashed bool) {
 		stack = st.stack
 		steps = 0
 	)
-	// The natives' view of the host, converted once per call of run
-	// rather than at every native call.
-	nh := native.Host(host)
 	p := st.img.Prog
 	fns := st.img.fns
 	types := st.img.types
@@ -219,7 +215,7 @@ outer:
 						st.fail(fr, pc, sp, internalFault("call of an unknown native %d", c.ID))
 						continue outer
 					}
-					res, nf, work := st.img.natives[c.ID].CallWork(nh, stack[sp-n:sp])
+					res, nf, work := st.img.natives[c.ID].CallWork(host, stack[sp-n:sp])
 					steps += int(min(work, maxCharge))
 					if nf != nil {
 						st.fail(fr, pc, sp, nf)
@@ -234,7 +230,7 @@ outer:
 				}
 			case bytecode.CALL_NATIVE:
 				n := int(in.B)
-				res, nf, work := st.img.natives[in.A].CallWork(nh, stack[sp-n:sp])
+				res, nf, work := st.img.natives[in.A].CallWork(host, stack[sp-n:sp])
 				steps += int(min(work, maxCharge))
 				if nf != nil {
 					st.fail(fr, pc, sp, nf)
@@ -287,7 +283,7 @@ outer:
 						st.fail(fr, pc, sp, internalFault("call of an unknown native %d", c.ID))
 						continue outer
 					}
-					res, nf, work := st.img.natives[c.ID].CallWork(nh, stack[sp-n:sp])
+					res, nf, work := st.img.natives[c.ID].CallWork(host, stack[sp-n:sp])
 					steps += int(min(work, maxCharge))
 					if nf != nil {
 						st.fail(fr, pc, sp, nf)

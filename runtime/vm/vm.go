@@ -49,9 +49,8 @@
 //
 // Load takes a verified program (bytecode.Verified: the compiler or the
 // .mrb loader verified it, once), resolves its natives by qualified name
-// against the
-// native.Table its caller passes (the engine's is the standard library:
-// stdlib/core and stdlib/process), refusing unknown names and wrong
+// against the native.Table its caller passes (the engine's is the
+// standard library's, stdlib.Natives), refusing unknown names and wrong
 // arities, precomputes the function values of FUNC and NATIVE and the
 // shared values of payload-free variants, and rewrites each function's
 // code with fused instructions for the commonest sequences (fuse.go). The
@@ -61,11 +60,11 @@
 // # Safety
 //
 // The verifier (runtime/bytecode.Verify) checks operand ranges and stack
-// depths, so the interpreter does not re-check them. The
-// dynamic tags of values cannot be verified statically: operations on the
-// wrong kinds (possible only in hand-made bytecode) raise an internal-error
-// fault. As a last resort Run recovers Go panics and turns them into
-// internal-error faults, so no program can crash the host process.
+// depths, so the interpreter does not re-check them. The dynamic tags of
+// values cannot be verified statically: operations on the wrong kinds
+// (possible only in hand-made bytecode) raise an internal-error fault. As
+// a last resort Run recovers Go panics and turns them into internal-error
+// faults, so no program can crash the host process.
 //
 // # The world
 //
