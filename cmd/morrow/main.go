@@ -41,8 +41,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/spf13/cobra"
-
 	"github.com/morrow-lang/morrow/cmd/morrow/internal/load"
 	"github.com/morrow-lang/morrow/internal/cli"
 	"github.com/morrow-lang/morrow/internal/gotune"
@@ -51,6 +49,8 @@ import (
 	"github.com/morrow-lang/morrow/lang/source"
 	"github.com/morrow-lang/morrow/runtime/bytecode"
 	"github.com/morrow-lang/morrow/runtime/engine"
+	"github.com/morrow-lang/morrow/runtime/fault"
+	"github.com/spf13/cobra"
 )
 
 func main() {
@@ -71,10 +71,6 @@ const (
 	maxSchedulers = 64
 	maxReductions = 65536
 )
-
-// faultResourceLimit is the text of fault 9, used for an invalid
-// scheduler configuration at start-up.
-const faultResourceLimit = "actor resource limit exceeded"
 
 // graceAfterSignal is how long the runner waits for a cancelled program
 // to finish its cleanup before giving up on it (a variable for tests).
@@ -267,7 +263,7 @@ func runProgram(cmd *cobra.Command, e *env, f *runFlags, path string) error {
 	if err != nil {
 		var ce *configError
 		if errors.As(err, &ce) {
-			fmt.Fprintf(e.stderr, "morrow: runtime error: %s\nmorrow: %s\n", faultResourceLimit, ce.msg)
+			fmt.Fprintf(e.stderr, "morrow: runtime error: %s\nmorrow: %s\n", fault.Resource.Text(), ce.msg)
 			return cli.ExitStatus(cli.ExitError)
 		}
 		return err
@@ -314,7 +310,7 @@ func runProgram(cmd *cobra.Command, e *env, f *runFlags, path string) error {
 
 // loadProgram compiles or decodes the program. It returns nil and the exit
 // status when it has already reported why it cannot run.
-func loadProgram(e *env, path string, mode diag.ColorMode, deny bool) (*bytecode.Program, int) {
+func loadProgram(e *env, path string, mode diag.ColorMode, deny bool) (*bytecode.Verified, int) {
 	if filepath.Ext(path) == ".mrb" {
 		data, err := source.ReadFileLimited(path, bytecode.MaxFileBytes)
 		if err != nil {
@@ -357,15 +353,15 @@ func loadProgram(e *env, path string, mode diag.ColorMode, deny bool) (*bytecode
 		fmt.Fprintf(e.stderr, "morrow: %s\n", cli.OneLine(err.Error()))
 		return nil, cli.ExitError
 	}
-	if u.Program == nil {
+	if u.Verified == nil {
 		return nil, cli.ExitError
 	}
-	return u.Program, cli.ExitOK
+	return u.Verified, cli.ExitOK
 }
 
 // loadBytecode decodes and verifies a bytecode image, reporting a refusal
 // in one line.
-func loadBytecode(e *env, path string, data []byte) (*bytecode.Program, int) {
+func loadBytecode(e *env, path string, data []byte) (*bytecode.Verified, int) {
 	p, err := load.Bytecode(path, data)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "morrow: %s\n", cli.OneLine(err.Error()))
@@ -399,7 +395,7 @@ func openTrace(path string, stderr io.Writer) (io.Writer, func(), error) {
 // returns the program's status, or 130/143 when a signal stopped it. After
 // a signal the program gets graceAfterSignal to finish its cleanup; a
 // second signal stops waiting at once.
-func execute(e *env, p *bytecode.Program, opts engine.Options, out *outputs) int {
+func execute(e *env, p *bytecode.Verified, opts engine.Options, out *outputs) int {
 	sigs := e.signals
 	if sigs == nil {
 		c := make(chan os.Signal, 2)
@@ -417,7 +413,7 @@ func execute(e *env, p *bytecode.Program, opts engine.Options, out *outputs) int
 				done <- cli.ExitError
 			}
 		}()
-		done <- engine.Run(ctx, p, opts)
+		done <- engine.RunVerified(ctx, p, opts)
 	}()
 	var got os.Signal
 	var grace <-chan time.Time

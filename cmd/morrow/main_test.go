@@ -198,6 +198,26 @@ func TestRunBytecode(t *testing.T) {
 	}
 }
 
+// TestVerifiedOncePerRun: running a .mrb file or a source file verifies
+// the program exactly once (the loader or the compiler verifies it, the
+// engine and the VM take the proof instead of verifying again).
+func TestVerifiedOncePerRun(t *testing.T) {
+	dir := t.TempDir()
+	mrb := filepath.Join(dir, "prog.mrb")
+	os.WriteFile(mrb, buildImage(t, "fn main() -> Int:\n    println(\"once\")\n    3\n"), 0o644)
+	src := writeFile(t, dir, "prog.mr", "fn main() -> Int:\n    println(\"once\")\n    3\n")
+	for _, path := range []string{mrb, src} {
+		before := bytecode.Verifications()
+		r := runCLI(t, nil, "run", path)
+		if r.code != 3 || r.stdout != "once\n" {
+			t.Fatalf("run %s: %+v", path, r)
+		}
+		if n := bytecode.Verifications() - before; n != 1 {
+			t.Errorf("run %s verified the program %d times, want 1", filepath.Base(path), n)
+		}
+	}
+}
+
 func TestRunRefusesBadBytecode(t *testing.T) {
 	dir := t.TempDir()
 	img := buildImage(t, helloSrc)

@@ -213,11 +213,12 @@ func newDisasm(e *env) *cobra.Command {
 					fmt.Fprintf(e.stderr, "morrowc: cannot read %s: %s\n", path, oneLine(unwrapPath(err)))
 					return exitStatus(exitError)
 				}
-				p, err = loadBytecode(data)
+				v, err := bytecode.Load(data)
 				if err != nil {
 					fmt.Fprintf(e.stderr, "morrowc: cannot load %s: %s\n", path, oneLine(err.Error()))
 					return exitStatus(exitError)
 				}
+				p = v.Program()
 				lines = recordedSource(p.Source, path)
 			} else {
 				prog, u, err := compileSource(e, &rf, path)
@@ -281,23 +282,4 @@ func recordedSource(name, mrbPath string) func(int) string {
 		return source.NewFile(c, src).LineText
 	}
 	return nil
-}
-
-// loadBytecode decodes and verifies a .mrb image. A panic in the decoder
-// (a bug: it must reject hostile input with an error) is reported as a
-// corrupt file rather than crashing the compiler.
-func loadBytecode(data []byte) (p *bytecode.Program, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			p, err = nil, fmt.Errorf("corrupt bytecode file (decoder panic: %v)", r)
-		}
-	}()
-	p, err = bytecode.Decode(data)
-	if err != nil {
-		return nil, err
-	}
-	if err := bytecode.Verify(p); err != nil {
-		return nil, fmt.Errorf("bytecode does not verify: %w", err)
-	}
-	return p, nil
 }

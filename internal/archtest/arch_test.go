@@ -34,6 +34,12 @@ var rules = []rule{
 		Reason: "loading a .mrb file must not need the front end"},
 	{From: "runtime/engine/...", Deny: []string{"lang/parser/...", "lang/types/...", "lang/codegen/...", "lang/compiler/..."},
 		Reason: "running a .mrb file must not need the front end"},
+	{From: "runtime/fault", Deny: []string{"runtime/...", "stdlib/...", "lang/..."},
+		Reason: "the fault table is a leaf: everything that faults imports it"},
+	{From: "runtime/native", Deny: []string{"runtime/vm/...", "runtime/proc/...", "runtime/sched/...", "runtime/bytecode/...", "stdlib/...", "lang/..."},
+		Reason: "the natives' calling convention sits below the VM and the standard library"},
+	{From: "stdlib/...", Deny: []string{"runtime/vm/...", "runtime/proc/...", "runtime/sched/...", "runtime/engine/...", "lang/..."},
+		Reason: "natives reach the runtime only through native.Host"},
 }
 
 func match(pattern, pkg string) bool {

@@ -7,7 +7,7 @@
 //	types.Check    -> *types.Info + type diagnostics   (stop if any error)
 //	types.Warnings -> warnings of a file without errors (never stop)
 //	codegen.Compile-> *bytecode.Program                (never user errors)
-//	bytecode.Verify                                     (never user errors)
+//	bytecode.Check -> *bytecode.Verified               (never user errors)
 //
 // User mistakes come back as a sorted diag.List. Anything else (codegen
 // failing, the verifier rejecting generated code, a stage panicking) is a
@@ -40,6 +40,9 @@ type Unit struct {
 	Info    *types.Info
 	Diags   diag.List // sorted by position; errors stop the pipeline
 	Program *bytecode.Program
+	// Verified is Program's proof of verification, for running it
+	// without verifying it again (engine.RunVerified).
+	Verified *bytecode.Verified
 }
 
 // Stage names a pipeline stage, for internal errors.
@@ -82,7 +85,7 @@ var (
 	parseFn   = parser.Parse
 	checkFn   = types.Check
 	codegenFn = codegen.Compile
-	verifyFn  = bytecode.Verify
+	verifyFn  = bytecode.Check
 )
 
 // ErrNotSource is reported instead of parsing a file that is not source
@@ -224,9 +227,12 @@ func Build(name string, src []byte) (*Unit, error) {
 		u.Program = nil
 		return u, err
 	}
-	err = guard(StageVerify, name, func() error { return verifyFn(u.Program) })
+	err = guard(StageVerify, name, func() (e error) {
+		u.Verified, e = verifyFn(u.Program)
+		return e
+	})
 	if err != nil {
-		u.Program = nil
+		u.Program, u.Verified = nil, nil
 	}
 	return u, err
 }

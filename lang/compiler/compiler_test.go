@@ -109,8 +109,8 @@ func TestCodegenAndVerifyFailuresAreInternal(t *testing.T) {
 		t.Fatalf("want codegen InternalError, got %v", err)
 	}
 	codegenFn = func(*ast.File, *types.Info) (*bytecode.Program, error) { return &bytecode.Program{}, nil }
-	defer func(old func(*bytecode.Program) error) { verifyFn = old }(verifyFn)
-	verifyFn = func(*bytecode.Program) error { return errors.New("bad stack") }
+	defer func(old func(*bytecode.Program) (*bytecode.Verified, error)) { verifyFn = old }(verifyFn)
+	verifyFn = func(*bytecode.Program) (*bytecode.Verified, error) { return nil, errors.New("bad stack") }
 	p, _, err := Compile("c.mr", nil)
 	if !errors.As(err, &ie) || ie.Stage != StageVerify || p != nil {
 		t.Fatalf("want verify InternalError and no program, got %v, %v", p, err)

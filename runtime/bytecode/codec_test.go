@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -17,6 +16,7 @@ import (
 	"github.com/morrow-lang/morrow/runtime/value"
 	"github.com/morrow-lang/morrow/runtime/vm"
 	"github.com/morrow-lang/morrow/runtime/vm/vmtest"
+	"github.com/morrow-lang/morrow/stdlib"
 )
 
 // samplePrograms are hand-assembled programs that exercise every section
@@ -292,10 +292,6 @@ func TestDisassemble(t *testing.T) {
 	}
 }
 
-type discardHost struct{}
-
-func (discardHost) Stdout() io.Writer { return io.Discard }
-
 // FuzzDecode decodes arbitrary bytes; whatever verifies and loads is run
 // in the VM for a bounded number of steps. Nothing may panic.
 func FuzzDecode(f *testing.F) {
@@ -327,6 +323,8 @@ func FuzzDecode(f *testing.F) {
 // bounded number of steps.
 func fuzzOne(t *testing.T, b []byte) {
 	{
+		// Decode and Check separately, not through Load, which would turn
+		// a panic of the verifier into an error instead of a failure here.
 		p, err := bytecode.Decode(b)
 		if err != nil {
 			if p != nil {
@@ -334,14 +332,15 @@ func fuzzOne(t *testing.T, b []byte) {
 			}
 			return
 		}
-		if bytecode.Verify(p) != nil {
+		v, err := bytecode.Check(p)
+		if err != nil {
 			return
 		}
 		var listing bytes.Buffer
 		if err := bytecode.Disassemble(&listing, p, func(int) string { return "x" }); err != nil {
 			t.Fatal(err)
 		}
-		img, err := vm.Load(p)
+		img, err := vm.Load(v, stdlib.Natives())
 		if err != nil {
 			return
 		}
@@ -352,7 +351,7 @@ func fuzzOne(t *testing.T, b []byte) {
 		}
 		st.SetMaxDepth(1000)
 		st.SetMaxStackSlots(1 << 18)
-		o := vm.Run(st, discardHost{}, 20000)
+		o := vm.Run(st, vm.Detached{}, 20000)
 		if o.Status == vm.StatusFault && o.Fault == nil {
 			t.Fatal("fault outcome without a fault")
 		}

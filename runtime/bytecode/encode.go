@@ -55,7 +55,7 @@ import (
 // Counts are bounded by the bytes that remain, so a hostile count cannot
 // make the decoder allocate more than the file could describe.
 //
-// Version history: 1 = the first format (issue 2).
+// Version history: 1 = the first format.
 const (
 	// Magic starts every .mrb file.
 	Magic = "MRWB"

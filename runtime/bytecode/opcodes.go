@@ -99,9 +99,9 @@ const (
 	DEFER     //            f            -> -          push the zero-argument closure f on the frame's defer list (RETURN and faults run it, LIFO)
 	FAIL      // A          -            -> (faults)   internal error with message Consts[A] (a match no arm matched; unreachable for checked programs)
 
-	// Actor operations: RESERVED for the actor issue. Code generation for
-	// issue 2 never emits them; a VM without actor support faults on them.
-	// The receive protocol they implement: arms are compiled as test code
+	// Actor operations: the VM hands them to its vm.Host (the scheduler's
+	// per-process host). The receive protocol they implement: arms are
+	// compiled as test code
 	// over one candidate message so that the VM can replay them over the
 	// mailbox:
 	//
@@ -483,8 +483,8 @@ func (op Opcode) IsTerminal() bool {
 	return false
 }
 
-// IsActor reports whether op is one of the actor opcodes reserved for the
-// actor issue.
+// IsActor reports whether op is one of the actor opcodes (RECV_*, SPAWN,
+// SEND, SELF), which the VM executes through its host.
 func (op Opcode) IsActor() bool { return op >= RECV_START && op < OpcodeCount }
 
 // StackEffect returns the net change of the operand-stack depth when in

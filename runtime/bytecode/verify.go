@@ -62,6 +62,7 @@ func (e *VerifyError) Error() string {
 // Verify checks a program's structural invariants (see the section comment
 // above). It never panics, whatever the program holds.
 func Verify(p *Program) error {
+	verifications.Add(1)
 	if p == nil {
 		return &VerifyError{Func: -1, PC: -1, Msg: "nil program"}
 	}

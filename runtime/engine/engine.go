@@ -1,5 +1,6 @@
-// Package engine runs a loaded program: it loads and verifies the
-// bytecode (runtime/vm.Load), makes the root context's vm.State (main, or
+// Package engine runs a loaded program: it loads the verified bytecode
+// with the standard library's natives (runtime/vm.Load with
+// stdlib.Natives()), makes the root context's vm.State (main, or
 // in library mode the `pub fn start(port)` function with a host port) and
 // hands it to the actor runtime (runtime/sched), which runs the root as a
 // process on scheduler 0 next to every process the program spawns, and
@@ -55,10 +56,12 @@ import (
 
 	"github.com/morrow-lang/morrow/internal/gotune"
 	"github.com/morrow-lang/morrow/runtime/bytecode"
+	"github.com/morrow-lang/morrow/runtime/fault"
 	"github.com/morrow-lang/morrow/runtime/proc"
 	"github.com/morrow-lang/morrow/runtime/sched"
 	"github.com/morrow-lang/morrow/runtime/value"
 	"github.com/morrow-lang/morrow/runtime/vm"
+	"github.com/morrow-lang/morrow/stdlib"
 	"github.com/morrow-lang/morrow/stdlib/core"
 )
 
@@ -146,10 +149,24 @@ const StepsPerReduction = sched.DefaultBudget
 // runs per turn when Options.Reductions is 0 (the same as 1).
 const DefaultSlice = sched.DefaultBudget
 
-// Run executes the program and returns the process exit status: main's
-// Int result, 0 for Unit/Ok, 1 for a runtime fault or Err from main.
-// Runtime faults are written to Stderr as `morrow: runtime error: <text>`.
+// Run verifies the program, executes it and returns the process exit
+// status: main's Int result, 0 for Unit/Ok, 1 for a runtime fault, an Err
+// from main or a program that does not verify. Runtime faults are written
+// to Stderr as `morrow: runtime error: <text>`.
 func Run(ctx context.Context, p *bytecode.Program, opts Options) int {
+	return run(ctx, p, nil, opts)
+}
+
+// RunVerified is Run for a program that has already been verified (by
+// bytecode.Load for a .mrb file, or bytecode.Check), so that a run
+// verifies its program once.
+func RunVerified(ctx context.Context, v *bytecode.Verified, opts Options) int {
+	return run(ctx, v.Program(), v, opts)
+}
+
+// run runs p; v is its proof of verification, or nil when p must be
+// verified first.
+func run(ctx context.Context, p *bytecode.Program, v *bytecode.Verified, opts Options) int {
 	stdoutW, stderr := opts.Stdout, opts.Stderr
 	if stdoutW == nil {
 		stdoutW = io.Discard
@@ -163,13 +180,20 @@ func Run(ctx context.Context, p *bytecode.Program, opts Options) int {
 	}
 	defer out.Flush()
 	if opts.Schedulers < 0 || opts.Schedulers > MaxSchedulers || opts.MemoryBudget < 0 || opts.StackBudget < 0 {
-		fmt.Fprintf(stderr, "morrow: runtime error: %s\n", vm.NewFault(9).Msg)
+		fmt.Fprintf(stderr, "morrow: runtime error: %s\n", fault.Resource.Text())
 		return ExitFault
 	}
 	if !opts.KeepGoSettings {
 		defer gotune.Acquire(opts.Schedulers)()
 	}
-	img, err := vm.Load(p)
+	if v == nil {
+		var err error
+		if v, err = bytecode.Check(p); err != nil {
+			fmt.Fprintf(stderr, "morrow: cannot run the program: %v\n", err)
+			return ExitFault
+		}
+	}
+	img, err := vm.Load(v, stdlib.Natives())
 	if err != nil {
 		fmt.Fprintf(stderr, "morrow: cannot run the program: %v\n", err)
 		return ExitFault

@@ -112,8 +112,7 @@ func (inv *Invocation) NewProcess(kind Kind, st *vm.State, sched int) *Process {
 			inv.isolated++
 		}
 	}
-	p := &Process{Kind: kind, State: st, Sched: sched, status: Runnable}
-	p.Handle = &process.Handle{Epoch: inv.Epoch, Gen: inv.gen.Add(1), Target: p}
+	p := &Process{epoch: inv.Epoch, gen: inv.gen.Add(1), Kind: kind, State: st, Sched: sched, status: Runnable}
 	inv.procs[p] = struct{}{}
 	inv.mu.Unlock()
 	return p
@@ -131,8 +130,8 @@ func (inv *Invocation) Processes() []*Process {
 }
 
 // downValue builds Process.Down(ref, id, reason).
-func downValue(ref *process.MonitorRef, id, reason value.Value) value.Value {
-	return value.NewData(process.EventType, process.EventDown, process.RefValue(ref), id, reason)
+func downValue(m *Monitor, id, reason value.Value) value.Value {
+	return value.NewData(process.EventType, process.EventDown, m.Ref(), id, reason)
 }
 
 // exitValue builds Process.Exit(id, reason).
@@ -158,10 +157,13 @@ type retireItem struct {
 }
 
 // Retire ends process p with reason (the first committed reason wins).
-// It is the only way a process ends; see the package comment for the
-// steps. A process whose cleanup has not run yet (it was terminated by a
-// signal while alive) is aborted and handed back to its scheduler, which
-// calls Retire again once the unwinding has finished.
+// It is the only way a process ends: the lifecycle of RUNTIME.md §2, one
+// step per method below, driven by an explicit work list (a chain of a
+// million linked processes needs no recursion: a partner an exit signal
+// kills is appended to the list). A process whose cleanup has not run yet
+// (it was terminated by a signal while alive) is aborted and handed back
+// to its scheduler, which calls Retire again once the unwinding has
+// finished.
 func (inv *Invocation) Retire(p *Process, reason value.Value) {
 	work := []retireItem{{p, reason}}
 	for len(work) > 0 {
@@ -173,136 +175,185 @@ func (inv *Invocation) Retire(p *Process, reason value.Value) {
 			q.mu.Unlock()
 			continue
 		}
-		// 1. Commit the terminal reason.
-		if !q.committed {
-			q.committed = true
-			q.reason = it.reason
+		q.commitLocked(it.reason)
+		if inv.runCleanupLocked(q) {
+			continue // Retire runs again once the cleanup has run
 		}
-		// 2. Cleanup: the VM runs it while unwinding. A process running
-		// on a scheduler is handled there at its next safe point (end of
-		// its turn); a parked or queued one whose cleanup has not run is
-		// aborted and rescheduled, unless a direct Kill skips cleanup
-		// (a cleanup that is already running still completes: the
-		// scheduler lets it finish and drops only the rest).
-		// (While p.mu is held and the status is not Running, no
-		// scheduler touches the State.)
-		if q.status == Running {
-			r := q.reason
-			q.killReq = &r
-			q.phase = phaseCleanup
-			q.mu.Unlock()
-			continue
-		}
-		if q.State != nil && !q.State.Finished() && (!q.skipClean || q.State.InCleanup()) {
-			r := q.reason
-			q.killReq = &r
-			q.phase = phaseCleanup
-			wake := false
-			if q.status == Parked {
-				q.status = Runnable
-				wake = true
-			}
-			q.mu.Unlock()
-			if wake {
-				inv.Wake(q)
-			}
-			continue
-		}
-		// 3. Close the mailbox before unregistering: from here on sends
-		// fail with Err(3). Everything q holds (reservations, queued
-		// cells' bytes) is released with it.
-		inv.releaseAllLocked(q)
-		q.closed = true
-		inv.queued.Add(int64(-q.user))
-		q.user = 0
-		q.cells, q.head, q.cursor = nil, 0, 0
-		armed := q.Wait.Armed
-		q.Wait = Wait{}
-		q.status = Done
-		q.phase = phaseReleased
-		q.dropState()
-		reason := q.reason
-		links := q.links
-		q.links = nil
-		owned := q.owned
-		q.owned = nil
-		id := q.ID()
-		q.mu.Unlock()
-		// Values are rendered outside every lock (RUNTIME.md §1).
-		rs := inv.shown(reason)
-		inv.trace("retire %d %s", id.N, rs)
-		if armed {
-			inv.TimerDropped()
-		}
-		// 4. Publish: linked exit signals first, then monitor Downs
-		// (LANGUAGE.md §7.4), so an observer that has received the Down
-		// finds any Exit from the same process already queued. Each
-		// partner's reservation for this direction moves into its Exit
-		// cell, or is released when the signal is not queued. A partner
-		// that unlinked meanwhile no longer lists q and gets nothing.
-		for _, partner := range sortedLinks(links) {
-			partner.mu.Lock()
-			if _, ok := partner.links[q]; !ok {
-				partner.mu.Unlock()
-				continue
-			}
-			delete(partner.links, q)
-			wake := false
-			if !partner.closed {
-				inv.trace("exit signal %d -> %d %s", id.N, partner.Gen(), rs)
-				if partner.trap {
-					wake = partner.deliverLocked(Cell{Kind: CellExit, Value: exitValue(id, reason), Bytes: CompletionBytes, Resv: true})
-				} else {
-					inv.unreserveLocked(partner, CompletionBytes)
-					if !isNormal(reason) {
-						work = append(work, retireItem{partner, reason})
-					}
-				}
-			}
+		d := inv.closeMailboxLocked(q)
+		work = inv.publishExits(q, d, work)
+		inv.publishDowns(q, d)
+		// Resuming callers parked on a call to q (step 5 of RUNTIME.md
+		// §2) has nothing to do yet: Morrow has no call operation, so no
+		// process can be parked on one.
+		inv.releaseAll(q, d)
+	}
+}
+
+// death is what closeMailboxLocked took from a retiring process for the
+// steps that run outside its lock.
+type death struct {
+	id, reason value.Value
+	shown      string // the reason rendered for the trace ("" when not tracing)
+	links      map[*Process]struct{}
+	owned      map[*Monitor]*Process
+}
+
+// commitLocked is step 1 of RUNTIME.md §2: commit the terminal reason;
+// the first committed reason is final. p.mu is held.
+func (p *Process) commitLocked(reason value.Value) {
+	if !p.committed {
+		p.committed = true
+		p.reason = reason
+	}
+}
+
+// runCleanupLocked is step 2 of RUNTIME.md §2: make sure q's registered
+// cleanup runs once before it retires. The VM runs cleanup while
+// unwinding, so the process is asked to unwind with its reason and Retire
+// is called again when that is done. A process running on a scheduler is
+// handled there at its next safe point (end of its turn); a parked or
+// queued one whose cleanup has not run is marked and woken, unless a
+// direct Kill skips cleanup (a cleanup that is already running still
+// completes: the scheduler lets it finish and drops only the rest). While
+// q.mu is held and the status is not Running, no scheduler touches the
+// State. It reports whether cleanup is pending; q.mu is held on entry and
+// released when it returns true.
+func (inv *Invocation) runCleanupLocked(q *Process) bool {
+	if q.status != Running && (q.State == nil || q.State.Finished() || (q.skipClean && !q.State.InCleanup())) {
+		return false
+	}
+	r := q.reason
+	q.killReq = &r
+	q.phase = phaseCleanup
+	wake := false
+	if q.status == Parked {
+		q.status = Runnable
+		wake = true
+	}
+	q.mu.Unlock()
+	if wake {
+		inv.Wake(q)
+	}
+	return true
+}
+
+// closeMailboxLocked is step 3 of RUNTIME.md §2: close q's mailbox
+// before q is unregistered, so that from here on sends fail with Err(3)
+// instead of queueing into a dead mailbox. Everything q holds
+// (lifecycle reservations, queued cells' bytes; their counters are
+// guarded by the same lock) is released with it, its State is dropped
+// and its receive timer, if armed, is given back. q.mu is held on entry
+// and released on return.
+func (inv *Invocation) closeMailboxLocked(q *Process) death {
+	inv.releaseAllLocked(q)
+	q.closed = true
+	inv.queued.Add(int64(-q.user))
+	q.user = 0
+	q.cells, q.head, q.cursor = nil, 0, 0
+	armed := q.Wait.Armed
+	q.Wait = Wait{}
+	q.status = Done
+	q.phase = phaseReleased
+	q.dropState()
+	d := death{id: q.ID(), reason: q.reason, links: q.links, owned: q.owned}
+	q.links, q.owned = nil, nil
+	q.mu.Unlock()
+	// Values are rendered outside every lock (RUNTIME.md §1).
+	d.shown = inv.shown(d.reason)
+	inv.trace("retire %d %s", d.id.N, d.shown)
+	if armed {
+		inv.TimerDropped()
+	}
+	return d
+}
+
+// publishExits is the first half of step 4 of RUNTIME.md §2: linked exit
+// signals, in partner order, before any Down (LANGUAGE.md §7.4), so an
+// observer that has received the Down finds any Exit from the same
+// process already queued. A trapping partner gets an Exit cell, which
+// takes over its reservation for this direction; any other partner's
+// reservation is released, and a non-Normal reason kills it (it is added
+// to work). A partner that unlinked meanwhile no longer lists q and gets
+// nothing.
+func (inv *Invocation) publishExits(q *Process, d death, work []retireItem) []retireItem {
+	for _, partner := range sortedLinks(d.links) {
+		partner.mu.Lock()
+		if _, ok := partner.links[q]; !ok {
 			partner.mu.Unlock()
-			if wake {
-				inv.Wake(partner)
-			}
+			continue
 		}
-		// Downs: each is queued under its owner's lock unless the owner
-		// cancelled the monitor first (Demonitor decides under the same
-		// lock), so no Down arrives after demonitor returns. The owner's
-		// reservation moves into the Down cell.
-		q.mu.Lock()
-		mons := q.monitors
-		q.monitors = nil
-		q.mu.Unlock()
-		for _, m := range mons {
-			o := m.owner
-			o.mu.Lock()
-			wake := false
-			delete(o.owned, m)
-			if m.state == monActive {
-				m.state = monQueued
-				if !o.closed {
-					inv.trace("down %d -> %d %s", id.N, o.Gen(), rs)
-					wake = o.deliverLocked(Cell{Kind: CellDown, Value: downValue(m.ref, id, reason), Ref: m.ref, Bytes: CompletionBytes, Resv: true})
+		delete(partner.links, q)
+		wake := false
+		if !partner.closed {
+			inv.trace("exit signal %d -> %d %s", d.id.N, partner.Gen(), d.shown)
+			if partner.trap {
+				wake = partner.deliverLocked(Cell{Kind: CellExit, Value: exitValue(d.id, d.reason), Bytes: CompletionBytes, Resv: true})
+			} else {
+				inv.unreserveLocked(partner, CompletionBytes)
+				if !isNormal(d.reason) {
+					work = append(work, retireItem{partner, d.reason})
 				}
 			}
-			o.mu.Unlock()
-			if wake {
-				inv.Wake(o)
+		}
+		partner.mu.Unlock()
+		if wake {
+			inv.Wake(partner)
+		}
+	}
+	return work
+}
+
+// publishDowns is the second half of step 4 of RUNTIME.md §2: one Down
+// per active monitor of q. Each is queued under its owner's lock unless
+// the owner cancelled the monitor first (Demonitor decides under the same
+// lock), so no Down arrives after demonitor returns; the owner's
+// reservation moves into the Down cell.
+func (inv *Invocation) publishDowns(q *Process, d death) {
+	q.mu.Lock()
+	mons := q.monitors
+	q.monitors = nil
+	q.mu.Unlock()
+	for _, m := range mons {
+		o := m.owner
+		o.mu.Lock()
+		wake := false
+		delete(o.owned, m)
+		if m.state == monActive {
+			m.state = monQueued
+			if !o.closed {
+				inv.trace("down %d -> %d %s", d.id.N, o.Gen(), d.shown)
+				wake = o.deliverLocked(Cell{Kind: CellDown, Value: downValue(m, d.id, d.reason), Ref: m, Bytes: CompletionBytes, Resv: true})
 			}
 		}
-		// The monitors q owned stop watching their (live) targets.
-		for m, t := range owned {
-			t.mu.Lock()
-			for i, x := range t.monitors {
-				if x == m {
-					t.monitors = append(t.monitors[:i], t.monitors[i+1:]...)
-					clear(t.monitors[len(t.monitors):cap(t.monitors)][:1])
-					break
-				}
-			}
-			t.mu.Unlock()
+		o.mu.Unlock()
+		if wake {
+			inv.Wake(o)
 		}
-		// 5. (calls: not in this issue.) 6. Release.
-		inv.release(q)
+	}
+}
+
+// releaseAll is step 6 of RUNTIME.md §2: the monitors q owned stop
+// watching their (live) targets, and q leaves the invocation's process
+// table and live counts (the last live process ending the invocation is
+// reported to OnEmpty). Its addresses already stopped resolving when its
+// mailbox closed.
+func (inv *Invocation) releaseAll(q *Process, d death) {
+	for m, t := range d.owned {
+		t.mu.Lock()
+		t.removeMonitorLocked(m)
+		t.mu.Unlock()
+	}
+	inv.release(q)
+}
+
+// removeMonitorLocked takes m out of p's monitors list; p.mu is held.
+func (p *Process) removeMonitorLocked(m *Monitor) {
+	for i, x := range p.monitors {
+		if x == m {
+			p.monitors = append(p.monitors[:i], p.monitors[i+1:]...)
+			clear(p.monitors[len(p.monitors):cap(p.monitors)][:1])
+			return
+		}
 	}
 }
 
@@ -310,10 +361,7 @@ func (inv *Invocation) Retire(p *Process, reason value.Value) {
 // committed (Process.exit commits before its cleanup runs).
 func (inv *Invocation) Commit(p *Process, reason value.Value) {
 	p.mu.Lock()
-	if !p.committed {
-		p.committed = true
-		p.reason = reason
-	}
+	p.commitLocked(reason)
 	p.mu.Unlock()
 }
 
@@ -355,9 +403,9 @@ func (p *Process) SkipCleanup() bool {
 // registered, when the owner's reservation cannot be admitted.
 func (inv *Invocation) Monitor(owner, target *Process) (value.Value, bool) {
 	if target == owner {
-		ref := &process.MonitorRef{Epoch: inv.Epoch, Serial: inv.serial.Add(1), Owner: owner.Handle}
-		inv.trace("monitor %d -> %d ref %d (self, inert)", owner.Gen(), owner.Gen(), ref.Serial)
-		return process.RefValue(ref), true // inert
+		m := &Monitor{epoch: inv.Epoch, serial: inv.serial.Add(1), owner: owner, state: monInert}
+		inv.trace("monitor %d -> %d ref %d (self, inert)", owner.Gen(), owner.Gen(), m.serial)
+		return m.Ref(), true
 	}
 	owner.mu.Lock()
 	ok := inv.reserveLocked(owner, CompletionBytes)
@@ -365,72 +413,51 @@ func (inv *Invocation) Monitor(owner, target *Process) (value.Value, bool) {
 	if !ok {
 		return value.Unit, false
 	}
-	ref := &process.MonitorRef{Epoch: inv.Epoch, Serial: inv.serial.Add(1), Owner: owner.Handle, Target: target.Handle}
-	inv.trace("monitor %d -> %d ref %d", owner.Gen(), target.Gen(), ref.Serial)
+	m := &Monitor{epoch: inv.Epoch, serial: inv.serial.Add(1), owner: owner, target: target}
+	inv.trace("monitor %d -> %d ref %d", owner.Gen(), target.Gen(), m.serial)
 	target.mu.Lock()
 	if target.phase == phaseReleased {
 		target.mu.Unlock()
+		// Never registered: its Down is queued at once.
+		m.state = monQueued
 		inv.trace("down %d -> %d NoProcess", target.Gen(), owner.Gen())
-		inv.deliverLifecycle(owner, Cell{Kind: CellDown, Value: downValue(ref, target.ID(), process.Reason(process.ReasonNoProcess, value.Unit)), Ref: ref, Bytes: CompletionBytes, Resv: true})
-		return process.RefValue(ref), true
+		inv.deliverLifecycle(owner, Cell{Kind: CellDown, Value: downValue(m, target.ID(), process.Reason(process.ReasonNoProcess, value.Unit)), Ref: m, Bytes: CompletionBytes, Resv: true})
+		return m.Ref(), true
 	}
-	m := &monitor{ref: ref, owner: owner}
-	ref.State = m
 	target.monitors = append(target.monitors, m)
 	target.mu.Unlock()
 	owner.mu.Lock()
 	if m.state == monActive && !owner.closed {
 		if owner.owned == nil {
-			owner.owned = map[*monitor]*Process{}
+			owner.owned = map[*Monitor]*Process{}
 		}
 		owner.owned[m] = target
 	}
 	owner.mu.Unlock()
-	return process.RefValue(ref), true
+	return m.Ref(), true
 }
 
 // Demonitor cancels a monitor (LANGUAGE.md §7.3). It returns the Process
 // result value.
-func (inv *Invocation) Demonitor(owner *Process, ref *process.MonitorRef, flush, info bool) value.Value {
-	if ref.Owner != owner.Handle {
+func (inv *Invocation) Demonitor(owner *Process, m *Monitor, flush, info bool) value.Value {
+	if m.owner != owner {
 		return process.ErrProcess(process.ErrWrongMonitorOwner)
 	}
+	if t := m.target; t != nil {
+		t.mu.Lock()
+		t.removeMonitorLocked(m)
+		t.mu.Unlock()
+	}
 	wasActive := false
-	m, _ := ref.State.(*monitor)
-	if m != nil {
-		if t, _ := ref.Target.Target.(*Process); t != nil {
-			t.mu.Lock()
-			for i, x := range t.monitors {
-				if x == m {
-					t.monitors = append(t.monitors[:i], t.monitors[i+1:]...)
-					break
-				}
-			}
-			t.mu.Unlock()
-		}
-	}
 	owner.mu.Lock()
-	if m != nil {
-		delete(owner.owned, m)
-	}
-	if m != nil && m.state == monActive {
+	delete(owner.owned, m)
+	if m.state == monActive {
 		m.state = monCancelled
 		wasActive = true
 		inv.unreserveLocked(owner, CompletionBytes)
 	}
 	if flush {
-		out := owner.cells[:owner.head]
-		for _, c := range owner.cells[owner.head:] {
-			if c.Kind == CellDown && c.Ref == ref {
-				if c.Resv {
-					inv.unreserveLocked(owner, c.Bytes)
-				}
-				continue
-			}
-			out = append(out, c)
-		}
-		clear(owner.cells[len(out):])
-		owner.cells = out
+		inv.flushDownsLocked(owner, m)
 	}
 	owner.mu.Unlock()
 	return value.Ok(value.Bool(!info || wasActive))
@@ -451,14 +478,8 @@ func (inv *Invocation) Link(a, b *Process) LinkResult {
 	if a == b {
 		return LinkOK
 	}
-	x, y := a, b
-	if x.Gen() > y.Gen() {
-		x, y = y, x
-	}
-	x.mu.Lock()
-	y.mu.Lock()
-	defer x.mu.Unlock()
-	defer y.mu.Unlock()
+	lockPair(a, b)
+	defer unlockPair(a, b)
 	if b.phase == phaseReleased || b.closed {
 		return LinkDead
 	}
@@ -483,20 +504,30 @@ func (inv *Invocation) Link(a, b *Process) LinkResult {
 	return LinkOK
 }
 
+// lockPair locks two distinct processes in generation order, the only
+// order in which two process locks are ever held together.
+func lockPair(a, b *Process) {
+	if a.gen > b.gen {
+		a, b = b, a
+	}
+	a.mu.Lock()
+	b.mu.Lock()
+}
+
+// unlockPair releases the locks of lockPair.
+func unlockPair(a, b *Process) {
+	a.mu.Unlock()
+	b.mu.Unlock()
+}
+
 // Unlink removes the link between a and b, if any, releasing both
 // directions' reservations.
 func (inv *Invocation) Unlink(a, b *Process) {
 	if a == b {
 		return
 	}
-	x, y := a, b
-	if x.Gen() > y.Gen() {
-		x, y = y, x
-	}
-	x.mu.Lock()
-	y.mu.Lock()
-	defer x.mu.Unlock()
-	defer y.mu.Unlock()
+	lockPair(a, b)
+	defer unlockPair(a, b)
 	if _, ok := a.links[b]; ok {
 		delete(a.links, b)
 		delete(b.links, a)

@@ -103,12 +103,12 @@ func TestInvocationReservationLimit(t *testing.T) {
 	inv.MaxLive = 100
 	target := inv.NewProcess(KindIsolated, nil, 0)
 	var owners []*Process
-	var refs []*process.MonitorRef
+	var refs []*Monitor
 	for len(refs) < MaxInvReservations-2 {
 		o := inv.NewProcess(KindIsolated, nil, 0)
 		owners = append(owners, o)
 		for j := 0; j < MaxProcReservations && len(refs) < MaxInvReservations-2; j++ {
-			refs = append(refs, process.RefOf(mon(inv, o, target)))
+			refs = append(refs, MonitorOf(mon(inv, o, target)))
 		}
 	}
 	a := inv.NewProcess(KindIsolated, nil, 0)

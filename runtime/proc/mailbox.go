@@ -114,6 +114,25 @@ func (inv *Invocation) traceSendLocked(from, p *Process, dead, full bool) {
 	}
 }
 
+// flushDownsLocked removes from p's mailbox every queued Down of monitor
+// m (demonitor with flush, LANGUAGE.md §7.3), releasing the reservation
+// each carries; user messages, even ones that carry the same MonitorRef,
+// are never touched. p.mu is held.
+func (inv *Invocation) flushDownsLocked(p *Process, m *Monitor) {
+	out := p.cells[:p.head]
+	for _, c := range p.cells[p.head:] {
+		if c.Kind == CellDown && c.Ref == m {
+			if c.Resv {
+				inv.unreserveLocked(p, c.Bytes)
+			}
+			continue
+		}
+		out = append(out, c)
+	}
+	clear(p.cells[len(out):])
+	p.cells = out
+}
+
 // deliverLifecycle appends a Down or Exit cell to p (no user slot is
 // used) unless p's mailbox is closed, and wakes p if it was parked.
 func (inv *Invocation) deliverLifecycle(p *Process, c Cell) {

@@ -41,19 +41,28 @@
 //
 // # Lifecycle
 //
-// Invocation.Retire is the one function that ends processes. It works
-// through an explicit work list (a chain of a million linked processes
-// needs no recursion): for each (process, reason) item it commits the
-// reason (the first committed reason is final), makes sure cleanup runs
-// (a process whose cleanup has not run is aborted and rescheduled; the
+// Invocation.Retire is the one function that ends processes: the steps of
+// RUNTIME.md §2, one method each, driven by an explicit work list (a
+// chain of a million linked processes needs no recursion). For each
+// (process, reason) item it commits the reason (commitLocked: the first
+// committed reason is final), makes sure cleanup runs (runCleanupLocked:
+// a process whose cleanup has not run is aborted and rescheduled; the
 // scheduler calls Retire again once its unwinding is done), closes the
-// mailbox before unregistering (a racing send fails with Err(3) instead
-// of queueing into a dead mailbox) releasing everything it holds,
-// publishes linked exit signals in partner order (adding killed partners
-// to the work list) and then monitor Downs, removes the monitors it owned
-// from their targets, and finally releases the process (live counts,
-// State). A direct Kill skips cleanup that has not begun, but a cleanup
-// that is already running completes first.
+// mailbox before unregistering (closeMailboxLocked: a racing send fails
+// with Err(3) instead of queueing into a dead mailbox) releasing
+// everything it holds, publishes linked exit signals in partner order
+// (publishExits, adding killed partners to the work list) and then
+// monitor Downs (publishDowns), and finally releases the process
+// (releaseAll: the monitors it owned, live counts). A direct Kill skips
+// cleanup that has not begun, but a cleanup that is already running
+// completes first.
+//
+// # Handles
+//
+// A *Process is the typed handle behind Pid and ProcessId values, and a
+// *Monitor the one behind MonitorRef values (Of, MonitorOf): the values
+// are built only here, so resolving one is a type switch, never an
+// assertion on an untyped field.
 package proc
 
 import (
@@ -62,7 +71,6 @@ import (
 
 	"github.com/morrow-lang/morrow/runtime/value"
 	"github.com/morrow-lang/morrow/runtime/vm"
-	"github.com/morrow-lang/morrow/stdlib/process"
 )
 
 // Limits (LANGUAGE.md §6.2, §7.5).
@@ -111,7 +119,7 @@ type Cell struct {
 	Resv  bool
 	Value value.Value
 	// Ref is the monitor of a Down cell (for demonitor's flush).
-	Ref *process.MonitorRef
+	Ref *Monitor
 	// Bytes is the logical charge the cell holds (message header and
 	// payload, or a lifecycle reservation's bytes).
 	Bytes int64
@@ -131,11 +139,22 @@ type Wait struct {
 	TimedOut bool      // the timer fired (guarded by Process.mu)
 }
 
-// Process is one process.
+// Process is one process (or host port). It is also the typed handle
+// behind the process's opaque values: a Pid is Value{K: KPid, N: gen, R:
+// p} and a ProcessId is Value{K: KProcID, N: gen, R: p}, so resolving an
+// address is one type switch on a value the runtime built (Of). Equality
+// of opaque values compares N and the identity of R (stdlib/core); a
+// generation is never reused within an invocation and a process belongs
+// to one invocation, so this is "invocation epoch plus generation"
+// identity. Messages are shared, not copied, so identities survive being
+// sent; programs cannot forge them (only spawn, Process.self and
+// Process.id produce them, and the verifier refuses bytecode that tries).
 type Process struct {
-	mu     sync.Mutex
-	Handle *process.Handle
-	Kind   Kind
+	mu sync.Mutex
+	// epoch identifies the invocation; gen is the process's generation
+	// (never reused within an invocation, starting at 1).
+	epoch, gen uint64
+	Kind       Kind
 	// State is the VM state; nil once released.
 	State *vm.State
 	// Sched is the index of the scheduler the process belongs to. It
@@ -165,10 +184,10 @@ type Process struct {
 	skipClean bool         // a direct Kill: skip cleanup that has not begun
 	trap      bool
 	links     map[*Process]struct{}
-	monitors  []*monitor // registrations watching this process
+	monitors  []*Monitor // registrations watching this process
 	// owned maps this process's active monitors to their targets (so a
 	// retiring owner removes them from long-lived targets); guarded by mu.
-	owned map[*monitor]*Process
+	owned map[*Monitor]*Process
 	// ExitReq is the reason recorded by Process.exit while unwinding.
 	ExitReq *value.Value
 
@@ -187,15 +206,20 @@ const (
 	phaseReleased
 )
 
-// monitor is one monitor registration on a target. It sits in the
-// target's monitors list (guarded by the target's lock) until the target
-// retires or the owner cancels it; its state is guarded by the owner's
-// lock, so that delivering the Down and cancelling are decided in one
-// place and no two process locks are ever held together.
-type monitor struct {
-	ref   *process.MonitorRef
-	owner *Process
-	state monState
+// Monitor is one monitor registration, and the typed handle behind its
+// MonitorRef value: Value{K: KMonRef, N: serial, R: *Monitor}. A live
+// registration sits in its target's monitors list (guarded by the
+// target's lock) until the target retires or the owner cancels it; its
+// state is guarded by the owner's lock, so that delivering the Down and
+// cancelling are decided in one place and no two process locks are ever
+// held together. A self-monitor is inert, and a monitor of a process
+// that was already dead starts with its Down queued: neither is ever in
+// a monitors list.
+type Monitor struct {
+	epoch, serial uint64
+	owner         *Process
+	target        *Process // nil for an inert self-monitor
+	state         monState
 }
 
 type monState uint8
@@ -204,7 +228,28 @@ const (
 	monActive    monState = iota
 	monQueued             // its Down has been queued
 	monCancelled          // demonitor ran first
+	monInert              // a self-monitor: no relationship, never a Down
 )
+
+// Ref returns the MonitorRef value of m.
+func (m *Monitor) Ref() value.Value {
+	return value.Value{K: value.KMonRef, N: int64(m.serial), R: m}
+}
+
+// Serial returns the monitor's serial number (its number in the trace).
+func (m *Monitor) Serial() uint64 { return m.serial }
+
+// Epoch returns the epoch of the invocation that created m.
+func (m *Monitor) Epoch() uint64 { return m.epoch }
+
+// MonitorOf returns the registration behind a MonitorRef value, or nil.
+func MonitorOf(v value.Value) *Monitor {
+	if v.K != value.KMonRef {
+		return nil
+	}
+	m, _ := v.R.(*Monitor)
+	return m
+}
 
 // Supervision links the incarnations of a supervised child.
 type Supervision struct {
@@ -217,13 +262,16 @@ type Supervision struct {
 }
 
 // Pid returns the process's Pid value.
-func (p *Process) Pid() value.Value { return process.PidValue(p.Handle) }
+func (p *Process) Pid() value.Value { return value.Value{K: value.KPid, N: int64(p.gen), R: p} }
 
 // ID returns the process's ProcessId value.
-func (p *Process) ID() value.Value { return process.IDValue(p.Handle) }
+func (p *Process) ID() value.Value { return value.Value{K: value.KProcID, N: int64(p.gen), R: p} }
 
 // Gen returns the process's generation.
-func (p *Process) Gen() uint64 { return p.Handle.Gen }
+func (p *Process) Gen() uint64 { return p.gen }
+
+// Epoch returns the epoch of the invocation the process belongs to.
+func (p *Process) Epoch() uint64 { return p.epoch }
 
 // Lock and Unlock expose the process lock to the scheduler.
 func (p *Process) Lock()   { p.mu.Lock() }
@@ -237,11 +285,10 @@ func (p *Process) SetStatusLocked(s Status) { p.status = s }
 
 // Of returns the process behind a Pid or ProcessId value, or nil.
 func Of(v value.Value) *Process {
-	h := process.HandleOf(v)
-	if h == nil {
+	if v.K != value.KPid && v.K != value.KProcID {
 		return nil
 	}
-	p, _ := h.Target.(*Process)
+	p, _ := v.R.(*Process)
 	return p
 }
 

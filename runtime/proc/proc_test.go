@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/morrow-lang/morrow/runtime/value"
+	"github.com/morrow-lang/morrow/stdlib/core"
 	"github.com/morrow-lang/morrow/stdlib/process"
 )
 
@@ -317,7 +318,7 @@ func TestDemonitorFlushAndInfo(t *testing.T) {
 	inv, _ := newInv()
 	owner := inv.NewProcess(KindIsolated, nil, 0)
 	a := inv.NewProcess(KindIsolated, nil, 0)
-	ref := process.RefOf(mon(inv, owner, a))
+	ref := MonitorOf(mon(inv, owner, a))
 	if r := inv.Demonitor(owner, ref, false, true); !isOkBool(r, true) {
 		t.Fatalf("active demonitor = %v", r)
 	}
@@ -329,7 +330,7 @@ func TestDemonitorFlushAndInfo(t *testing.T) {
 		t.Fatal("a Down arrived after demonitor")
 	}
 	b := inv.NewProcess(KindIsolated, nil, 0)
-	ref2 := process.RefOf(mon(inv, owner, b))
+	ref2 := MonitorOf(mon(inv, owner, b))
 	inv.Retire(b, process.Reason(process.ReasonNormal, value.Unit))
 	if owner.Queued() != 1 {
 		t.Fatal("no Down")
@@ -390,7 +391,7 @@ func TestDemonitorRacingRetire(t *testing.T) {
 	for i := 0; i < 2000; i++ {
 		owner := inv.NewProcess(KindIsolated, nil, 0)
 		target := inv.NewProcess(KindIsolated, nil, 0)
-		ref := process.RefOf(mon(inv, owner, target))
+		ref := MonitorOf(mon(inv, owner, target))
 		var wg sync.WaitGroup
 		wg.Add(1)
 		go func() { defer wg.Done(); inv.Retire(target, process.Reason(process.ReasonNormal, value.Unit)) }()
@@ -420,4 +421,25 @@ func mon(inv *Invocation, owner, target *Process) value.Value {
 		panic("monitor not admitted")
 	}
 	return v
+}
+
+// TestHandles: a Pid and a ProcessId resolve to their process, compare by
+// identity, and a MonitorRef resolves to its registration.
+func TestHandles(t *testing.T) {
+	inv := NewInvocation()
+	a := inv.NewProcess(KindIsolated, nil, 0)
+	b := inv.NewProcess(KindIsolated, nil, 0)
+	if Of(a.Pid()) != a || Of(a.ID()) != a || Of(value.Int(int64(a.Gen()))) != nil {
+		t.Error("Of does not resolve the handles")
+	}
+	if !core.Equal(a.Pid(), a.Pid()) || core.Equal(a.Pid(), b.Pid()) || !core.Equal(a.ID(), a.ID()) {
+		t.Error("Pid equality is not identity")
+	}
+	if a.Epoch() != inv.Epoch || a.Gen() == b.Gen() {
+		t.Errorf("epoch %d (want %d), generations %d and %d", a.Epoch(), inv.Epoch, a.Gen(), b.Gen())
+	}
+	ref := mon(inv, a, b)
+	if m := MonitorOf(ref); m == nil || m.Serial() != uint64(ref.N) || m.Epoch() != inv.Epoch || MonitorOf(a.Pid()) != nil {
+		t.Error("MonitorOf does not resolve the MonitorRef")
+	}
 }

@@ -5,9 +5,12 @@ import (
 	"testing"
 
 	"github.com/morrow-lang/morrow/lang/compiler"
+	"github.com/morrow-lang/morrow/runtime/bytecode"
+	"github.com/morrow-lang/morrow/runtime/fault"
 	"github.com/morrow-lang/morrow/runtime/proc"
 	"github.com/morrow-lang/morrow/runtime/value"
 	"github.com/morrow-lang/morrow/runtime/vm"
+	"github.com/morrow-lang/morrow/stdlib"
 	"github.com/morrow-lang/morrow/stdlib/core"
 	"github.com/morrow-lang/morrow/stdlib/process"
 )
@@ -18,11 +21,27 @@ func testImage(t *testing.T) *vm.Image {
 	if err != nil || p == nil {
 		t.Fatalf("compile: %v", err)
 	}
-	img, err := vm.Load(p)
+	v, err := bytecode.Check(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := vm.Load(v, stdlib.Natives())
 	if err != nil {
 		t.Fatal(err)
 	}
 	return img
+}
+
+// noFault returns a function that checks a host operation's fault is nil
+// and returns its value.
+func noFault(t *testing.T) func(value.Value, *fault.Fault) value.Value {
+	return func(v value.Value, f *fault.Fault) value.Value {
+		t.Helper()
+		if f != nil {
+			t.Fatal(f)
+		}
+		return v
+	}
 }
 
 func wantErr(t *testing.T, what string, got value.Value, e int) {
@@ -48,13 +67,13 @@ func TestForeignInvocation(t *testing.T) {
 	hb := &host{s: b.scheds[0], p: pb}
 
 	foreign := pa.ID()
-	wantErr(t, "monitor", hb.Monitor(foreign), process.ErrForeignInvocation)
+	wantErr(t, "monitor", noFault(t)(hb.Monitor(foreign)), process.ErrForeignInvocation)
 	r, f := hb.Link(foreign)
 	if f != nil {
 		t.Fatal(f)
 	}
 	wantErr(t, "link", r, process.ErrForeignInvocation)
-	wantErr(t, "unlink", hb.Unlink(foreign), process.ErrForeignInvocation)
+	wantErr(t, "unlink", noFault(t)(hb.Unlink(foreign)), process.ErrForeignInvocation)
 	r, f = hb.SignalExit(foreign, process.Reason(process.ReasonKill, value.Unit))
 	if f != nil {
 		t.Fatal(f)
@@ -63,12 +82,12 @@ func TestForeignInvocation(t *testing.T) {
 	if pa.Reason().K != value.KUnit {
 		t.Error("a foreign signal had an effect")
 	}
-	ref := ha.Monitor(qa.ID())
+	ref := noFault(t)(ha.Monitor(qa.ID()))
 	d, _ := ref.R.(*value.Data)
 	if d == nil || d.Tag != 0 {
 		t.Fatalf("monitor in its own invocation = %s", core.Show(ref))
 	}
-	wantErr(t, "demonitor", hb.Demonitor(d.Fields[0], true, true), process.ErrForeignInvocation)
+	wantErr(t, "demonitor", noFault(t)(hb.Demonitor(d.Fields[0], true, true)), process.ErrForeignInvocation)
 	if s, _ := hb.Send(pa.Pid(), value.Int(1)); !core.Equal(s, value.Err(value.Int(3))) {
 		t.Errorf("send to a foreign pid = %s", core.Show(s))
 	}
@@ -90,7 +109,7 @@ func TestInvalidOptions(t *testing.T) {
 	p := rt.Inv.NewProcess(proc.KindIsolated, nil, 0)
 	q := rt.Inv.NewProcess(proc.KindIsolated, nil, 0)
 	h := &host{s: rt.scheds[0], p: p}
-	ref := h.Monitor(q.ID()).R.(*value.Data).Fields[0]
+	ref := noFault(t)(h.Monitor(q.ID())).R.(*value.Data).Fields[0]
 	dm, ok := process.Lookup("Process.demonitor")
 	if !ok {
 		t.Fatal("no demonitor native")
@@ -107,9 +126,9 @@ func TestInvalidOptions(t *testing.T) {
 		}
 		wantErr(t, "demonitor "+core.Show(o), r, process.ErrInvalidOptions)
 	}
-	wantErr(t, "demonitor of a non-reference", h.Demonitor(value.Int(3), false, false), process.ErrInvalidOptions)
+	wantErr(t, "demonitor of a non-reference", noFault(t)(h.Demonitor(value.Int(3), false, false)), process.ErrInvalidOptions)
 	// The monitor is still active after the refused calls.
-	if r := h.Demonitor(ref, false, true); !core.Equal(r, value.Ok(value.Bool(true))) {
+	if r := noFault(t)(h.Demonitor(ref, false, true)); !core.Equal(r, value.Ok(value.Bool(true))) {
 		t.Errorf("demonitor after refused calls = %s", core.Show(r))
 	}
 	big := process.Reason(process.ReasonFailure, value.String(strings.Repeat("x", 4097)))
@@ -146,11 +165,11 @@ func TestUnadmittedExitReason(t *testing.T) {
 	q := rt.Inv.NewProcess(proc.KindIsolated, st, 0)
 	hq := &host{s: rt.scheds[0], p: q}
 	f := hq.Exit(process.Reason(process.ReasonFailure, value.String(strings.Repeat("x", 100))))
-	if f == nil || f.Code != process.FaultResource {
+	if f == nil || f.Code != fault.Resource {
 		t.Fatalf("unadmitted reason = %v, want Fault(9)", f)
 	}
 	f = hq.Exit(process.Reason(process.ReasonShutdownDetail, value.String(strings.Repeat("x", 4097))))
-	if f == nil || f.Code != process.FaultResource {
+	if f == nil || f.Code != fault.Resource {
 		t.Fatalf("oversized reason = %v, want Fault(9)", f)
 	}
 	if q.Reason().K != value.KUnit {

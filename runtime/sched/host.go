@@ -5,33 +5,31 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/morrow-lang/morrow/runtime/fault"
 	"github.com/morrow-lang/morrow/runtime/proc"
 	"github.com/morrow-lang/morrow/runtime/value"
 	"github.com/morrow-lang/morrow/runtime/vm"
-	"github.com/morrow-lang/morrow/stdlib/core"
 	"github.com/morrow-lang/morrow/stdlib/process"
 )
 
-// host is the VM host of the process a scheduler is running. It
-// implements vm.ActorHost (the actor opcodes), process.Runtime (the
-// Process natives) and core.Ctx (stdout).
+// host is the VM host of the process a scheduler is running: it
+// implements vm.Host, every operation the VM and the natives may ask of
+// the runtime (output, the receive cursor and its timer, spawn, send,
+// self and the Process operations).
 type host struct {
 	s *Scheduler
 	p *proc.Process
 }
 
-var (
-	_ vm.ActorHost    = (*host)(nil)
-	_ process.Runtime = (*host)(nil)
-)
+var _ vm.Host = (*host)(nil)
 
 func (h *host) Stdout() io.Writer { return h.s.rt.Out }
 
-func (h *host) noMailbox(op string) *vm.Fault {
-	return &vm.Fault{Msg: "internal error: " + op + " requires an actor context", Internal: true}
+func (h *host) noMailbox(op string) *fault.Fault {
+	return fault.Internalf("%s requires an actor context", op)
 }
 
-func (h *host) RecvStart(timeout int64, event bool) *vm.Fault {
+func (h *host) RecvStart(timeout int64, event bool) *fault.Fault {
 	if h.p.Kind == proc.KindRoot {
 		return h.noMailbox("receive")
 	}
@@ -75,7 +73,7 @@ func (h *host) RecvWait() vm.WaitResult {
 	return vm.WaitPark
 }
 
-func (h *host) Spawn(mode int, entry value.Value) (value.Value, *vm.Fault) {
+func (h *host) Spawn(mode int, entry value.Value) (value.Value, *fault.Fault) {
 	rt := h.s.rt
 	kind := proc.KindIsolated
 	budget := 0
@@ -86,11 +84,11 @@ func (h *host) Spawn(mode int, entry value.Value) (value.Value, *vm.Fault) {
 		kind = proc.KindSupervised
 		t, ok := entry.R.(*value.Tuple)
 		if entry.K != value.KTuple || !ok || len(t.Elems) != 2 || t.Elems[1].K != value.KInt {
-			return value.Unit, &vm.Fault{Msg: "internal error: supervise operand", Internal: true}
+			return value.Unit, fault.Internalf("supervise operand")
 		}
 		entry = t.Elems[0]
 		if n := t.Elems[1].N; n < 0 || n > 32 {
-			return value.Unit, vm.NewFault(process.FaultResource)
+			return value.Unit, fault.New(fault.Resource)
 		} else {
 			budget = int(n)
 		}
@@ -104,7 +102,7 @@ func (h *host) Spawn(mode int, entry value.Value) (value.Value, *vm.Fault) {
 	f := entry
 	st, err := vm.NewClosureState(rt.img, f, nil)
 	if err != nil {
-		return value.Unit, &vm.Fault{Msg: "internal error: spawn: " + err.Error(), Internal: true}
+		return value.Unit, fault.Internalf("spawn: %v", err)
 	}
 	st.SetStackBudget(rt.Stack)
 	sched := h.s.id
@@ -114,7 +112,7 @@ func (h *host) Spawn(mode int, entry value.Value) (value.Value, *vm.Fault) {
 	c := rt.Inv.NewProcess(kind, st, sched)
 	if c == nil {
 		if kind == proc.KindLegacy || kind == proc.KindSupervised {
-			return value.Unit, vm.NewFault(process.FaultResource)
+			return value.Unit, fault.New(fault.Resource)
 		}
 		return process.ErrProcess(process.ErrResourceLimit), nil
 	}
@@ -156,25 +154,35 @@ func (h *host) Spawn(mode int, entry value.Value) (value.Value, *vm.Fault) {
 
 // target resolves a Pid or ProcessId of this invocation.
 func (h *host) target(v value.Value) (*proc.Process, int) {
-	hd := process.HandleOf(v)
-	if hd == nil {
-		return nil, process.ErrUnsupportedTarget
-	}
-	if hd.Epoch != h.s.rt.Inv.Epoch {
-		return nil, process.ErrForeignInvocation
-	}
-	p, _ := hd.Target.(*proc.Process)
+	p := proc.Of(v)
 	if p == nil {
 		return nil, process.ErrUnsupportedTarget
 	}
+	if p.Epoch() != h.s.rt.Inv.Epoch {
+		return nil, process.ErrForeignInvocation
+	}
 	return p, -1
+}
+
+// peer resolves the target of monitor, link and signal_exit: a process
+// of this invocation that is neither the root nor a host port. Otherwise
+// it returns nil and the Err the operation returns.
+func (h *host) peer(id value.Value) (*proc.Process, value.Value) {
+	t, e := h.target(id)
+	if e >= 0 {
+		return nil, process.ErrProcess(e)
+	}
+	if t.Kind == proc.KindPort || t.Kind == proc.KindRoot {
+		return nil, process.ErrProcess(process.ErrUnsupportedTarget)
+	}
+	return t, value.Unit
 }
 
 func errInt(code int) value.Value { return value.Err(value.Int(int64(code))) }
 
 var okUnit = value.Ok(value.Unit)
 
-func (h *host) Send(pid, msg value.Value) (value.Value, *vm.Fault) {
+func (h *host) Send(pid, msg value.Value) (value.Value, *fault.Fault) {
 	t, e := h.target(pid)
 	if e >= 0 {
 		return errInt(proc.SendDead), nil
@@ -190,7 +198,7 @@ func (h *host) Send(pid, msg value.Value) (value.Value, *vm.Fault) {
 	return okUnit, nil
 }
 
-func (h *host) Self() (value.Value, *vm.Fault) {
+func (h *host) Self() (value.Value, *fault.Fault) {
 	if h.p.Kind == proc.KindRoot {
 		return value.Unit, h.noMailbox("Process.self")
 	}
@@ -198,61 +206,55 @@ func (h *host) Self() (value.Value, *vm.Fault) {
 }
 
 // SupervisedCurrent implements supervised_current.
-func (h *host) SupervisedCurrent(pid value.Value) value.Value {
+func (h *host) SupervisedCurrent(pid value.Value) (value.Value, *fault.Fault) {
 	t, e := h.target(pid)
 	if e >= 0 || t.Sup == nil {
-		return errInt(proc.SendDead)
+		return errInt(proc.SendDead), nil
 	}
 	cur := t.Sup.Now()
 	if cur == nil {
-		return errInt(proc.SendDead)
+		return errInt(proc.SendDead), nil
 	}
-	return value.Ok(cur.Pid())
+	return value.Ok(cur.Pid()), nil
 }
 
-func (h *host) Monitor(id value.Value) value.Value {
-	t, e := h.target(id)
-	if e >= 0 {
-		return process.ErrProcess(e)
-	}
-	if t.Kind == proc.KindPort || t.Kind == proc.KindRoot {
-		return process.ErrProcess(process.ErrUnsupportedTarget)
+func (h *host) Monitor(id value.Value) (value.Value, *fault.Fault) {
+	t, refused := h.peer(id)
+	if t == nil {
+		return refused, nil
 	}
 	ref, ok := h.s.rt.Inv.Monitor(h.p, t)
 	if !ok {
-		return process.ErrProcess(process.ErrResourceLimit)
+		return process.ErrProcess(process.ErrResourceLimit), nil
 	}
-	return value.Ok(ref)
+	return value.Ok(ref), nil
 }
 
-func (h *host) Demonitor(ref value.Value, flush, info bool) value.Value {
-	m := process.RefOf(ref)
+func (h *host) Demonitor(ref value.Value, flush, info bool) (value.Value, *fault.Fault) {
+	m := proc.MonitorOf(ref)
 	if m == nil {
-		return process.ErrProcess(process.ErrInvalidOptions)
+		return process.ErrProcess(process.ErrInvalidOptions), nil
 	}
-	if m.Epoch != h.s.rt.Inv.Epoch {
-		return process.ErrProcess(process.ErrForeignInvocation)
+	if m.Epoch() != h.s.rt.Inv.Epoch {
+		return process.ErrProcess(process.ErrForeignInvocation), nil
 	}
 	r := h.s.rt.Inv.Demonitor(h.p, m, flush, info)
-	if d, _ := r.R.(*value.Data); d != nil && d.Tag == 0 {
-		h.s.rt.trace("demonitor %d ref %d", h.p.Gen(), m.Serial)
+	if d, _ := r.R.(*value.Data); d != nil && d.Tag == value.TagOk {
+		h.s.rt.trace("demonitor %d ref %d", h.p.Gen(), m.Serial())
 	}
-	return r
+	return r, nil
 }
 
 // die makes the running process exit with reason (unwinding it).
-func (h *host) die(reason value.Value) *core.Fault {
+func (h *host) die(reason value.Value) *fault.Fault {
 	h.p.ExitReq = &reason
-	return &core.Fault{Code: process.ExitCode, Msg: "process exit"}
+	return fault.NewExit()
 }
 
-func (h *host) Link(id value.Value) (value.Value, *core.Fault) {
-	t, e := h.target(id)
-	if e >= 0 {
-		return process.ErrProcess(e), nil
-	}
-	if t.Kind == proc.KindPort || t.Kind == proc.KindRoot {
-		return process.ErrProcess(process.ErrUnsupportedTarget), nil
+func (h *host) Link(id value.Value) (value.Value, *fault.Fault) {
+	t, refused := h.peer(id)
+	if t == nil {
+		return refused, nil
 	}
 	switch h.s.rt.Inv.Link(h.p, t) {
 	case proc.LinkOK:
@@ -274,17 +276,17 @@ func (h *host) Link(id value.Value) (value.Value, *core.Fault) {
 	return value.Unit, h.die(noProc)
 }
 
-func (h *host) Unlink(id value.Value) value.Value {
+func (h *host) Unlink(id value.Value) (value.Value, *fault.Fault) {
 	t, e := h.target(id)
 	if e >= 0 {
-		return process.ErrProcess(e)
+		return process.ErrProcess(e), nil
 	}
 	h.s.rt.trace("unlink %d <-> %d", h.p.Gen(), t.Gen())
 	h.s.rt.Inv.Unlink(h.p, t)
-	return okUnit
+	return okUnit, nil
 }
 
-func (h *host) TrapExit(on bool) value.Value {
+func (h *host) TrapExit(on bool) (value.Value, *fault.Fault) {
 	old := h.p.SetTrap(on)
 	if old != on {
 		if on {
@@ -293,7 +295,7 @@ func (h *host) TrapExit(on bool) value.Value {
 			h.s.rt.trace("trap %d off", h.p.Gen())
 		}
 	}
-	return value.Bool(old)
+	return value.Bool(old), nil
 }
 
 // reasonOK checks the text size limit of custom reasons.
@@ -311,13 +313,10 @@ func reasonOK(r value.Value) bool {
 	return true
 }
 
-func (h *host) SignalExit(id, reason value.Value) (value.Value, *core.Fault) {
-	t, e := h.target(id)
-	if e >= 0 {
-		return process.ErrProcess(e), nil
-	}
-	if t.Kind == proc.KindPort || t.Kind == proc.KindRoot {
-		return process.ErrProcess(process.ErrUnsupportedTarget), nil
+func (h *host) SignalExit(id, reason value.Value) (value.Value, *fault.Fault) {
+	t, refused := h.peer(id)
+	if t == nil {
+		return refused, nil
 	}
 	if !reasonOK(reason) {
 		return process.ErrProcess(process.ErrInvalidOptions), nil
@@ -333,7 +332,7 @@ func (h *host) SignalExit(id, reason value.Value) (value.Value, *core.Fault) {
 			// (the signal returns Ok to it), then the process retires;
 			// a direct Kill skips only the cleanup not yet begun.
 			h.p.KillRequested()
-			h.p.State.AbortAfterCleanup(&vm.Fault{Code: process.ExitCode, Msg: "process exit"}, skip)
+			h.p.State.AbortAfterCleanup(fault.NewExit(), skip)
 			return okUnit, nil
 		}
 		if skip {
@@ -341,21 +340,21 @@ func (h *host) SignalExit(id, reason value.Value) (value.Value, *core.Fault) {
 			// skipped; the unwinding only pops frames.
 			h.p.State.DropCleanup()
 		}
-		return value.Unit, &core.Fault{Code: process.ExitCode, Msg: "process exit"}
+		return value.Unit, fault.NewExit()
 	}
 	return okUnit, nil
 }
 
-func (h *host) Exit(reason value.Value) *core.Fault {
+func (h *host) Exit(reason value.Value) *fault.Fault {
 	// An oversized text, or a reason the budget cannot admit, is a
 	// checked Fault(9) (LANGUAGE.md §7.4).
 	if !reasonOK(reason) || !h.s.rt.Inv.Admits(proc.SignalBaseBytes+int64(len(reasonTextOf(reason)))) {
-		return core.NewFault(process.FaultResource)
+		return fault.New(fault.Resource)
 	}
 	h.p.ExitReq = &reason
 	// The reason is committed now (the first committed reason is final),
 	// unless a fault is already unwinding: that fault came first.
-	if f := h.p.State.Unwinding(); f == nil || f.Code == process.ExitCode {
+	if f := h.p.State.Unwinding(); f == nil || f.Code == fault.Exit {
 		h.s.rt.Inv.Commit(h.p, reason)
 	}
 	return nil

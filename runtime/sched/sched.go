@@ -59,6 +59,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/morrow-lang/morrow/runtime/fault"
 	"github.com/morrow-lang/morrow/runtime/proc"
 	"github.com/morrow-lang/morrow/runtime/value"
 	"github.com/morrow-lang/morrow/runtime/vm"
@@ -296,7 +297,7 @@ func (rt *Runtime) cleanupAll() {
 		if st == nil || st.Finished() {
 			continue
 		}
-		st.Abort(&vm.Fault{Msg: "interrupted", Aborted: true})
+		st.Abort(&fault.Fault{Msg: "interrupted", Aborted: true})
 		h := &host{s: rt.scheds[0], p: p}
 		for i := 0; i < 1<<16 && !st.Finished(); i++ {
 			o := vm.Run(st, h, 1<<16)
@@ -371,7 +372,7 @@ func (rt *Runtime) quiescentLocked() string {
 		// Isolated processes alive: an idle runtime waits (§6.3).
 	case rt.rootDone || live > 0:
 		rt.trace("deadlock")
-		return "morrow: runtime error: " + vm.NewFault(process.FaultDeadlock).Msg + "\n"
+		return "morrow: runtime error: " + fault.Deadlock.Text() + "\n"
 	}
 	return ""
 }
@@ -661,7 +662,7 @@ func (s *Scheduler) runOne(p *proc.Process) {
 			rt.Inv.Retire(p, value.Unit)
 			return
 		}
-		p.State.AbortAfterCleanup(&vm.Fault{Code: process.ExitCode, Msg: "process exit"}, skip)
+		p.State.AbortAfterCleanup(fault.NewExit(), skip)
 	}
 	s.host.p = p
 	s.turns.Add(1)
@@ -708,17 +709,17 @@ func (s *Scheduler) done(p *proc.Process, v value.Value) {
 }
 
 // fault applies the failure policy of p's kind to a fault.
-func (s *Scheduler) fault(p *proc.Process, f *vm.Fault) {
+func (s *Scheduler) fault(p *proc.Process, f *fault.Fault) {
 	rt := s.rt
 	if p.Kind == proc.KindRoot {
-		if f.Code == process.ExitCode {
-			f = &vm.Fault{Msg: "internal error: the root context cannot exit as a process", Internal: true, File: f.File, Line: f.Line, Trace: f.Trace}
+		if f.Code == fault.Exit {
+			f = &fault.Fault{Msg: "internal error: the root context cannot exit as a process", Internal: true, File: f.File, Line: f.Line, Trace: f.Trace}
 		}
 		rt.trace("fatal %d Fault(%d)", p.Gen(), f.Code)
 		rt.fatal(f.Report())
 		return
 	}
-	if f.Code == process.ExitCode && !f.Internal {
+	if f.IsExit() {
 		// Process.exit, or a terminal signal after its cleanup ran.
 		r := process.Reason(process.ReasonNormal, value.Unit)
 		if p.ExitReq != nil {
@@ -734,7 +735,7 @@ func (s *Scheduler) fault(p *proc.Process, f *vm.Fault) {
 		return
 	}
 	switch {
-	case p.Kind == proc.KindIsolated && !f.Internal && f.Code != 11 && f.Code != 12:
+	case p.Kind == proc.KindIsolated && !f.Internal && !f.Code.Wide():
 		rt.Inv.Retire(p, process.FaultReason(f.Code))
 		return
 	case p.Kind == proc.KindSupervised && !f.Internal && p.Sup.TakeRestart():
@@ -750,7 +751,7 @@ func (s *Scheduler) fault(p *proc.Process, f *vm.Fault) {
 		st.SetStackBudget(rt.Stack)
 		c := rt.Inv.NewProcess(proc.KindSupervised, st, s.id)
 		if c == nil {
-			rt.fatal("morrow: runtime error: " + vm.NewFault(process.FaultResource).Msg + "\n")
+			rt.fatal("morrow: runtime error: " + fault.Resource.Text() + "\n")
 			return
 		}
 		rt.Inv.Retire(p, process.FaultReason(f.Code))
@@ -763,8 +764,6 @@ func (s *Scheduler) fault(p *proc.Process, f *vm.Fault) {
 	rt.trace("fatal %d Fault(%d)", p.Gen(), f.Code)
 	rt.fatal(f.Report())
 }
-
-// Supervision helpers live on proc.Supervision; see supervise.go.
 
 // timer is one armed receive timeout.
 type timer struct {

@@ -8,8 +8,10 @@ import (
 	"time"
 
 	"github.com/morrow-lang/morrow/lang/compiler"
+	"github.com/morrow-lang/morrow/runtime/bytecode"
 	"github.com/morrow-lang/morrow/runtime/sched"
 	"github.com/morrow-lang/morrow/runtime/vm"
+	"github.com/morrow-lang/morrow/stdlib"
 )
 
 func load(t *testing.T, src string) *vm.Image {
@@ -22,11 +24,21 @@ func load(t *testing.T, src string) *vm.Image {
 		}
 		t.Fatalf("compile: %v\n%s", err, b.String())
 	}
-	img, err := vm.Load(p)
+	img, err := vm.Load(verified(t, p), stdlib.Natives())
 	if err != nil {
 		t.Fatal(err)
 	}
 	return img
+}
+
+// verified verifies a compiled program for vm.Load.
+func verified(t *testing.T, p *bytecode.Program) *bytecode.Verified {
+	t.Helper()
+	v, err := bytecode.Check(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }
 
 func run(t *testing.T, ctx context.Context, img *vm.Image, cfg sched.Config) (string, sched.Result, *sched.Runtime) {

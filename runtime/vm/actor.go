@@ -2,15 +2,15 @@ package vm
 
 import (
 	"github.com/morrow-lang/morrow/runtime/bytecode"
+	"github.com/morrow-lang/morrow/runtime/fault"
 	"github.com/morrow-lang/morrow/runtime/value"
 )
 
 // Actor operations
 //
-// The actor opcodes (RECV_*, SPAWN, SEND, SELF) are executed by the
-// ActorHost the State runs under; the VM only moves values between the
-// operand stack and the host and decides control flow. A host that is not
-// an ActorHost (a plain root context) faults on them.
+// The actor opcodes (RECV_*, SPAWN, SEND, SELF) are executed by the Host
+// the State runs under; the VM only moves values between the operand
+// stack and the host and decides control flow.
 //
 // The receive protocol (see bytecode/opcodes.go): RECV_START opens a wait
 // (epoch, cursor at the oldest cell, timeout); RECV_PEEK pushes the cell
@@ -21,47 +21,6 @@ import (
 // (the State returns StatusPark with its pc still on RECV_WAIT, so that
 // when the scheduler resumes it the same question is asked again).
 
-// WaitResult is the host's answer to RECV_WAIT.
-type WaitResult uint8
-
-const (
-	// WaitPark: nothing new and no timeout yet: park the computation.
-	WaitPark WaitResult = iota
-	// WaitRetry: cells arrived past the cursor: rescan from the cursor.
-	WaitRetry
-	// WaitTimeout: the receive's timeout has expired: take the timeout arm.
-	WaitTimeout
-)
-
-// ActorHost is a Host that runs processes.
-type ActorHost interface {
-	Host
-	// RecvStart begins a receive. timeout < 0 means none; a timeout
-	// outside 0..600000 is fault 8 (checked by the host). event selects
-	// receive_event (all cells, user messages wrapped in
-	// Process.Message) over receive (user messages only).
-	RecvStart(timeout int64, event bool) *Fault
-	// RecvPeek returns the cell at the cursor (as the value the arms
-	// match), or false when the cursor is past the last cell.
-	RecvPeek() (value.Value, bool)
-	// RecvTake removes the cell at the cursor and ends the receive.
-	RecvTake()
-	// RecvSkip advances the cursor past the cell at the cursor.
-	RecvSkip()
-	// RecvWait decides, atomically with respect to senders, whether the
-	// receive parks, rescans or times out.
-	RecvWait() WaitResult
-	// Spawn starts a process from entry with the SPAWN mode; the result is
-	// what the spawning builtin returns. Cost is the number of reduction
-	// steps to charge.
-	Spawn(mode int, entry value.Value) (value.Value, *Fault)
-	// Send delivers msg to the process addressed by pid and returns the
-	// Result((), Int) of send.
-	Send(pid, msg value.Value) (value.Value, *Fault)
-	// Self returns the running process's Pid.
-	Self() (value.Value, *Fault)
-}
-
 // Reduction costs of the actor operations beyond their one step, charged
 // against the same budget as instructions (RUNTIME.md §6).
 const (
@@ -69,13 +28,13 @@ const (
 	SpawnCost = 64
 )
 
+// MaxTimeout is the largest receive timeout in milliseconds; a timeout
+// outside 0..MaxTimeout is fault 8 (fault.Timeout).
+const MaxTimeout = 600000
+
 // actorOp executes one actor instruction. It returns the new pc and sp,
 // the extra steps to charge, whether the State parks, and a fault.
-func (st *State) actorOp(host Host, in bytecode.Instr, pc, sp int) (int, int, int, bool, *Fault) {
-	ah, ok := host.(ActorHost)
-	if !ok {
-		return pc, sp, 0, false, internalFault("%s needs the actor runtime", in.Op)
-	}
+func (st *State) actorOp(ah Host, in bytecode.Instr, pc, sp int) (int, int, int, bool, *fault.Fault) {
 	stack := st.stack
 	switch in.Op {
 	case bytecode.RECV_START:
@@ -86,8 +45,8 @@ func (st *State) actorOp(host Host, in bytecode.Instr, pc, sp int) (int, int, in
 				return pc, sp, 0, false, internalFault("receive timeout is %s, not Int", v.K)
 			}
 			timeout = v.N
-			if timeout < 0 || timeout > 600000 {
-				return pc, sp, 0, false, NewFault(8)
+			if timeout < 0 || timeout > MaxTimeout {
+				return pc, sp, 0, false, fault.New(fault.Timeout)
 			}
 		}
 		if f := ah.RecvStart(timeout, in.B != 0); f != nil {
@@ -168,7 +127,7 @@ func (st *State) InCleanup() bool {
 }
 
 // Unwinding returns the fault being unwound, or nil.
-func (st *State) Unwinding() *Fault { return st.fault }
+func (st *State) Unwinding() *fault.Fault { return st.fault }
 
 // AbortAfterCleanup terminates the computation with f (a terminal
 // signal, LANGUAGE.md §7.4) without cutting short cleanup that is
@@ -180,7 +139,7 @@ func (st *State) Unwinding() *Fault { return st.fault }
 // Abort (after the drop). The first fault is kept. The top frame's pc
 // must be saved, as for Abort, unless a defer body is running above the
 // frames it changes.
-func (st *State) AbortAfterCleanup(f *Fault, drop bool) {
+func (st *State) AbortAfterCleanup(f *fault.Fault, drop bool) {
 	if drop {
 		st.DropCleanup()
 	}

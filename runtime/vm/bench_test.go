@@ -10,7 +10,7 @@ var fibSrc = vmtest.Fib(25)
 
 // BenchmarkFib25 measures calls and arithmetic: fib(25) is 242,785 calls.
 func BenchmarkFib25(b *testing.B) {
-	img, err := Load(vmtest.MustAssemble(fibSrc))
+	img, err := load(vmtest.MustAssemble(fibSrc))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -34,7 +34,7 @@ func BenchmarkFib25(b *testing.B) {
 
 // BenchmarkSumLoop measures a plain loop of 1000 iterations.
 func BenchmarkSumLoop(b *testing.B) {
-	img, err := Load(vmtest.MustAssemble(sumLoop))
+	img, err := load(vmtest.MustAssemble(sumLoop))
 	if err != nil {
 		b.Fatal(err)
 	}

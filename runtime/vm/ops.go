@@ -6,15 +6,9 @@ import (
 	"strings"
 
 	"github.com/morrow-lang/morrow/runtime/bytecode"
+	"github.com/morrow-lang/morrow/runtime/fault"
 	"github.com/morrow-lang/morrow/runtime/value"
 	"github.com/morrow-lang/morrow/stdlib/core"
-)
-
-// Fault codes the interpreter raises itself (LANGUAGE.md §6.6).
-const (
-	faultDivZero    = 1
-	faultNegExp     = 2
-	faultStringSize = 5
 )
 
 // arith implements the binary arithmetic and bitwise opcodes on their
@@ -23,7 +17,7 @@ const (
 // wraps to Int.min (Go defines exactly that), division by zero is fault 1,
 // a negative Int exponent fault 2, shift counts are masked with & 63;
 // Float follows IEEE-754; `+` concatenates Strings (fault 5 past 16 MiB).
-func arith(op bytecode.Opcode, x, y value.Value) (value.Value, *Fault) {
+func arith(op bytecode.Opcode, x, y value.Value) (value.Value, *fault.Fault) {
 	if x.K != y.K {
 		return value.Unit, internalFault("%s of %s and %s", op, x.K, y.K)
 	}
@@ -39,17 +33,17 @@ func arith(op bytecode.Opcode, x, y value.Value) (value.Value, *Fault) {
 			return value.Int(a * b), nil
 		case bytecode.DIV:
 			if b == 0 {
-				return value.Unit, NewFault(faultDivZero)
+				return value.Unit, fault.New(fault.DivZero)
 			}
 			return value.Int(a / b), nil
 		case bytecode.MOD:
 			if b == 0 {
-				return value.Unit, NewFault(faultDivZero)
+				return value.Unit, fault.New(fault.DivZero)
 			}
 			return value.Int(a % b), nil
 		case bytecode.POW:
 			if b < 0 {
-				return value.Unit, NewFault(faultNegExp)
+				return value.Unit, fault.New(fault.NegExp)
 			}
 			return value.Int(ipow(a, b)), nil
 		case bytecode.BITAND:
@@ -81,7 +75,7 @@ func arith(op bytecode.Opcode, x, y value.Value) (value.Value, *Fault) {
 		if op == bytecode.ADD {
 			a, b := x.AsString(), y.AsString()
 			if len(a)+len(b) > core.MaxStringBytes {
-				return value.Unit, NewFault(faultStringSize)
+				return value.Unit, fault.New(fault.StringSize)
 			}
 			return value.String(a + b), nil
 		}
@@ -126,7 +120,7 @@ const maxCharge = 1 << 30
 
 // order implements < <= > >= on Floats and Strings (Ints take the fast
 // path in the loop). Comparisons with NaN are false, as IEEE says.
-func order(op bytecode.Opcode, x, y value.Value) (bool, *Fault) {
+func order(op bytecode.Opcode, x, y value.Value) (bool, *fault.Fault) {
 	if x.K != y.K {
 		return false, internalFault("%s of %s and %s", op, x.K, y.K)
 	}
@@ -158,7 +152,7 @@ func compareOrdered[T cmp.Ordered](op bytecode.Opcode, a, b T) bool {
 
 // member is `x in xs` for a List (by ==) or an Int Range, with the steps
 // to charge as for equal.
-func member(x, xs value.Value) (bool, int, *Fault) {
+func member(x, xs value.Value) (bool, int, *fault.Fault) {
 	switch c := xs.R.(type) {
 	case *value.List:
 		found, work := core.ContainsWork(xs, x)
@@ -176,7 +170,7 @@ func member(x, xs value.Value) (bool, int, *Fault) {
 }
 
 // elem is ELEM: tuple element i or positional field i of a data value.
-func elem(x value.Value, i int) (value.Value, *Fault) {
+func elem(x value.Value, i int) (value.Value, *fault.Fault) {
 	switch c := x.R.(type) {
 	case *value.Tuple:
 		if i < len(c.Elems) {
@@ -204,7 +198,7 @@ func fieldIndex(d *value.Data, name string) int {
 }
 
 // field is FIELD: the field called name of a record value.
-func field(x value.Value, name string) (value.Value, *Fault) {
+func field(x value.Value, name string) (value.Value, *fault.Fault) {
 	if d, ok := x.R.(*value.Data); ok {
 		if i := fieldIndex(d, name); i >= 0 {
 			return d.Fields[i], nil
@@ -214,7 +208,7 @@ func field(x value.Value, name string) (value.Value, *Fault) {
 }
 
 // update is UPDATE: a copy of record r with field name set to v.
-func update(r value.Value, name string, v value.Value) (value.Value, *Fault) {
+func update(r value.Value, name string, v value.Value) (value.Value, *fault.Fault) {
 	if d, ok := r.R.(*value.Data); ok {
 		if i := fieldIndex(d, name); i >= 0 {
 			fields := make([]value.Value, len(d.Fields))
@@ -238,7 +232,7 @@ type iter struct {
 	done    bool
 }
 
-func newIter(x value.Value) (*iter, *Fault) {
+func newIter(x value.Value) (*iter, *fault.Fault) {
 	switch c := x.R.(type) {
 	case *value.List:
 		return &iter{items: c.Items}, nil
@@ -282,11 +276,11 @@ func (it *iter) next() (value.Value, bool) {
 // when it would exceed 16 MiB. Rendering stops at the limit, so a value
 // with an astronomically long text (a shared value) costs bounded work.
 // It also returns the steps to charge (one per 16 bytes built).
-func interp(vs []value.Value) (string, int, *Fault) {
+func interp(vs []value.Value) (string, int, *fault.Fault) {
 	var b strings.Builder
 	for _, v := range vs {
 		if !core.WriteDisplay(&b, v, core.MaxStringBytes) {
-			return "", core.MaxStringBytes / 16, NewFault(faultStringSize)
+			return "", core.MaxStringBytes / 16, fault.New(fault.StringSize)
 		}
 	}
 	return b.String(), b.Len() / 16, nil

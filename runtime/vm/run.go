@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/morrow-lang/morrow/runtime/bytecode"
+	"github.com/morrow-lang/morrow/runtime/fault"
 	"github.com/morrow-lang/morrow/runtime/value"
 )
 
@@ -217,7 +218,7 @@ outer:
 					res, nf, work := st.img.natives[c.ID].CallWork(host, stack[sp-n:sp])
 					steps += int(min(work, maxCharge))
 					if nf != nil {
-						st.fail(fr, pc, sp, fromNative(nf))
+						st.fail(fr, pc, sp, nf)
 						continue outer
 					}
 					sp -= n + 1
@@ -232,7 +233,7 @@ outer:
 				res, nf, work := st.img.natives[in.A].CallWork(host, stack[sp-n:sp])
 				steps += int(min(work, maxCharge))
 				if nf != nil {
-					st.fail(fr, pc, sp, fromNative(nf))
+					st.fail(fr, pc, sp, nf)
 					continue outer
 				}
 				sp -= n
@@ -285,7 +286,7 @@ outer:
 					res, nf, work := st.img.natives[c.ID].CallWork(host, stack[sp-n:sp])
 					steps += int(min(work, maxCharge))
 					if nf != nil {
-						st.fail(fr, pc, sp, fromNative(nf))
+						st.fail(fr, pc, sp, nf)
 						continue outer
 					}
 					fr.pc = pc
@@ -537,7 +538,7 @@ outer:
 					continue outer
 				}
 				if i.N < 0 || i.N >= int64(len(l.Items)) {
-					st.fail(fr, pc, sp, NewFault(3))
+					st.fail(fr, pc, sp, fault.New(fault.Index))
 					continue outer
 				}
 				stack[sp-1] = l.Items[i.N]
@@ -584,7 +585,7 @@ outer:
 			case bytecode.DEFER:
 				sp--
 				if st.defers >= MaxDefers {
-					st.fail(fr, pc, sp, NewFault(FaultResource))
+					st.fail(fr, pc, sp, fault.New(fault.Resource))
 					continue outer
 				}
 				if fr.cl == nil {
@@ -681,7 +682,7 @@ outer:
 					steps += cost
 					r = eq == (op == bytecode.EQ)
 				default:
-					var f *Fault
+					var f *fault.Fault
 					if r, f = order(op, x, y); f != nil {
 						st.fail(fr, pc, sp, f)
 						continue outer
@@ -712,7 +713,7 @@ outer:
 }
 
 // fail raises f at the instruction before pc of frame fr.
-func (st *State) fail(fr *frame, pc, sp int, f *Fault) {
+func (st *State) fail(fr *frame, pc, sp int, f *fault.Fault) {
 	fr.pc = pc
 	st.sp = sp
 	st.raise(f)
@@ -732,9 +733,9 @@ func (st *State) recovered(r any) (Outcome, bool) {
 // pushFrame pushes a frame for f whose locals start at base (the arguments
 // are already there). It returns fault 9 when the call depth limit, the
 // slot limit or the stack budget is hit.
-func (st *State) pushFrame(f *bytecode.Function, base, retSP int, free []value.Value) *Fault {
+func (st *State) pushFrame(f *bytecode.Function, base, retSP int, free []value.Value) *fault.Fault {
 	if len(st.frames) >= st.maxDepth {
-		return NewFault(FaultResource)
+		return fault.New(fault.Resource)
 	}
 	stack, fault := st.grow(base + f.Locals + f.MaxStack)
 	if fault != nil {
@@ -757,7 +758,7 @@ func (st *State) pushFrame(f *bytecode.Function, base, retSP int, free []value.V
 }
 
 // closureCallee checks a closure call of n arguments.
-func (st *State) closureCallee(c *value.Closure, n int) (*bytecode.Function, *Fault) {
+func (st *State) closureCallee(c *value.Closure, n int) (*bytecode.Function, *fault.Fault) {
 	fns := st.img.fns
 	if c.Fn < 0 || c.Fn >= len(fns) {
 		return nil, internalFault("closure of an unknown function %d", c.Fn)
@@ -861,7 +862,7 @@ func (st *State) callDefer(host Host, d value.Value) {
 			return
 		}
 		if _, nf := st.img.natives[c.ID].Call(host, nil); nf != nil {
-			st.raise(fromNative(nf))
+			st.raise(nf)
 		}
 	default:
 		st.raise(internalFault("deferred call of a %s value", d.K))

@@ -73,7 +73,7 @@ func main
     EQ
     RETURN
 `)
-	img, err := Load(p)
+	img, err := load(p)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/morrow-lang/morrow/runtime/fault"
 	"github.com/morrow-lang/morrow/runtime/value"
 )
 
@@ -88,9 +89,9 @@ func (st *State) charge(n int64) bool {
 
 // grow makes the value stack at least n slots long (doubling) and returns
 // it, or fault 9 when the State's slot limit or the stack budget refuses.
-func (st *State) grow(n int) ([]value.Value, *Fault) {
+func (st *State) grow(n int) ([]value.Value, *fault.Fault) {
 	if n > st.maxSlots {
-		return nil, NewFault(FaultResource)
+		return nil, fault.New(fault.Resource)
 	}
 	if n <= len(st.stack) {
 		return st.stack, nil
@@ -100,7 +101,7 @@ func (st *State) grow(n int) ([]value.Value, *Fault) {
 		size *= 2
 	}
 	if !st.charge(int64(size-len(st.stack)) * slotBytes) {
-		return nil, NewFault(FaultResource)
+		return nil, fault.New(fault.Resource)
 	}
 	ns := make([]value.Value, size)
 	copy(ns, st.stack)
@@ -110,11 +111,11 @@ func (st *State) grow(n int) ([]value.Value, *Fault) {
 
 // growFrames doubles the frame table, or returns fault 9 when the stack
 // budget refuses.
-func (st *State) growFrames() *Fault {
+func (st *State) growFrames() *fault.Fault {
 	c := cap(st.frames)
 	nc := max(2*c, 1)
 	if !st.charge(int64(nc-c) * frameBytes) {
-		return NewFault(FaultResource)
+		return fault.New(fault.Resource)
 	}
 	nf := make([]frame, len(st.frames), nc)
 	copy(nf, st.frames)

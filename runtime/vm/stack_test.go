@@ -3,6 +3,7 @@ package vm
 import (
 	"testing"
 
+	"github.com/morrow-lang/morrow/runtime/fault"
 	"github.com/morrow-lang/morrow/runtime/vm/vmtest"
 )
 
@@ -32,14 +33,14 @@ more:
 // when their growth would cross it, and give the memory back when they
 // finish.
 func TestStackBudgetIsShared(t *testing.T) {
-	img, err := Load(vmtest.MustAssemble(deepRecursion))
+	img, err := load(vmtest.MustAssemble(deepRecursion))
 	if err != nil {
 		t.Fatal(err)
 	}
 	b := NewStackBudget(8 << 20) // a 100,000-deep recursion needs about 12 MB
 	a, _ := NewState(img, 0, nil)
 	a.SetStackBudget(b)
-	if o := Run(a, &testHost{}, 1<<30); o.Status != StatusFault || o.Fault.Code != FaultResource {
+	if o := Run(a, &testHost{}, 1<<30); o.Status != StatusFault || o.Fault.Code != fault.Resource {
 		t.Fatalf("deep recursion under a small budget: %+v", o)
 	}
 	if b.Used() != 0 {

@@ -2,8 +2,8 @@
 //
 // # Model
 //
-// A running Morrow computation (the root context now, a process later) is
-// a *State: a heap object holding the call frames, one contiguous value
+// A running Morrow computation (the root context or a process) is a
+// *State: a heap object holding the call frames, one contiguous value
 // stack and the pending fault, never anything on the Go stack between
 // calls. Run executes a State for a budget of steps and returns an
 // Outcome: Yield (budget spent; call Run again to continue), Done (the
@@ -47,47 +47,48 @@
 //
 // # Loading
 //
-// Load verifies a program, resolves its natives by qualified name against
-// stdlib/core (refusing unknown names and wrong arities), precomputes the
-// function values of FUNC and NATIVE and the shared values of payload-free
-// variants, and rewrites each function's code with fused instructions for
-// the commonest sequences (fuse.go). The rewrite keeps pcs, results and
-// step counts identical to the original code.
+// Load takes a verified program (bytecode.Verified: the compiler or the
+// .mrb loader verified it, once), resolves its natives by qualified name
+// against the native.Table its caller passes (the engine's is the
+// standard library's, stdlib.Natives), refusing unknown names and wrong
+// arities, precomputes the function values of FUNC and NATIVE and the
+// shared values of payload-free variants, and rewrites each function's
+// code with fused instructions for the commonest sequences (fuse.go). The
+// rewrite keeps pcs, results and step counts identical to the original
+// code.
 //
 // # Safety
 //
-// The verifier (runtime/bytecode.Verify, run by Load) checks operand
-// ranges and stack depths, so the interpreter does not re-check them. The
-// dynamic tags of values cannot be verified statically: operations on the
-// wrong kinds (possible only in hand-made bytecode) raise an internal-error
-// fault. As a last resort Run recovers Go panics and turns them into
-// internal-error faults, so no program can crash the host process.
+// The verifier (runtime/bytecode.Verify) checks operand ranges and stack
+// depths, so the interpreter does not re-check them. The dynamic tags of
+// values cannot be verified statically: operations on the wrong kinds
+// (possible only in hand-made bytecode) raise an internal-error fault. As
+// a last resort Run recovers Go panics and turns them into internal-error
+// faults, so no program can crash the host process.
 //
-// The VM reaches the outside world only through Host: natives get it as
-// their core.Ctx (stdout); the actor issue will add mailbox and process
-// operations to it.
+// # The world
+//
+// The VM reaches the outside world only through Host (host.go), one
+// interface with every operation it or a native may ask of the runtime:
+// output, the Process operations behind natives, the receive cursor and
+// its timer, spawn, send and self. Faults are runtime/fault's one Fault
+// type, whose table holds every code and text.
 package vm
 
 import (
 	"fmt"
 
 	"github.com/morrow-lang/morrow/runtime/bytecode"
+	"github.com/morrow-lang/morrow/runtime/fault"
+	"github.com/morrow-lang/morrow/runtime/native"
 	"github.com/morrow-lang/morrow/runtime/value"
-	"github.com/morrow-lang/morrow/stdlib/core"
 	"github.com/morrow-lang/morrow/stdlib/process"
 )
-
-// Host is the VM's only window on the world. Natives receive it as their
-// core.Ctx. The actor issue extends it with mailbox, timer and process
-// operations (the reserved RECV_*, SPAWN, SEND and SELF opcodes).
-type Host interface {
-	core.Ctx
-}
 
 // Limits of one State.
 const (
 	// DefaultMaxDepth is the default limit on nested (non-tail) calls;
-	// exceeding it is fault 9 (actor resource limit exceeded).
+	// exceeding it is fault 9 (fault.Resource).
 	DefaultMaxDepth = 1 << 19
 	// MaxDefers is the limit on registered cleanup entries (LANGUAGE.md
 	// §7.5: 4,096 cleanup entries per actor); exceeding it is fault 9.
@@ -97,8 +98,6 @@ const (
 	// that would exceed it is fault 9, so hostile bytecode with huge
 	// frames cannot exhaust memory by recursing.
 	DefaultMaxStackSlots = 1 << 23
-	// FaultResource is the fault code of resource-limit violations.
-	FaultResource = 9
 )
 
 // Image is a loaded program: a verified bytecode.Program with its natives
@@ -109,7 +108,7 @@ type Image struct {
 	// fns are the functions the interpreter runs: copies of
 	// Prog.Functions with fused instructions (fuse.go).
 	fns     []*bytecode.Function
-	natives []*core.Native
+	natives []*native.Native
 	// types is the program's type table with the Process.* types replaced
 	// by the runtime's descriptors.
 	types []*value.TypeInfo
@@ -122,22 +121,17 @@ type Image struct {
 	nullary [][]value.Value
 }
 
-// Load verifies p and resolves its natives against the standard library
-// (stdlib/core). It refuses a program that fails verification or names a
-// native that does not exist, or calls a native with the wrong number of
-// arguments.
-func Load(p *bytecode.Program) (*Image, error) {
-	if err := bytecode.Verify(p); err != nil {
-		return nil, err
-	}
+// Load resolves the natives of a verified program against natives and
+// prepares the program for running. It refuses a program that names a
+// native that natives does not have, or calls a native with the wrong
+// number of arguments.
+func Load(v *bytecode.Verified, natives native.Table) (*Image, error) {
+	p := v.Program()
 	img := &Image{Prog: p}
-	img.natives = make([]*core.Native, len(p.Natives))
+	img.natives = make([]*native.Native, len(p.Natives))
 	img.nativeVals = make([]value.Value, len(p.Natives))
 	for i, name := range p.Natives {
-		n, ok := core.Lookup(name)
-		if !ok {
-			n, ok = process.Lookup(name)
-		}
+		n, ok := natives.Lookup(name)
 		if !ok {
 			return nil, fmt.Errorf("program uses unknown native %q", name)
 		}
@@ -185,7 +179,7 @@ func Load(p *bytecode.Program) (*Image, error) {
 
 // Native returns the resolved native with index i of the program's native
 // table.
-func (img *Image) Native(i int) *core.Native { return img.natives[i] }
+func (img *Image) Native(i int) *native.Native { return img.natives[i] }
 
 // Status says how a call of Run ended.
 type Status uint8
@@ -199,8 +193,9 @@ const (
 	// StatusFault: a runtime fault ended the computation after its
 	// cleanup ran; Outcome.Fault describes it.
 	StatusFault
-	// StatusPark: the computation waits for a message or a timer (actor
-	// issue); Run may be called again once the host has something for it.
+	// StatusPark: the computation waits for a message or a timer (a
+	// receive); Run may be called again once the host has something for
+	// it.
 	StatusPark
 )
 
@@ -217,9 +212,9 @@ func (s Status) String() string {
 // Outcome is the result of one call of Run.
 type Outcome struct {
 	Status Status
-	Value  value.Value // StatusDone: the returned value
-	Fault  *Fault      // StatusFault
-	Steps  int         // steps executed by this call
+	Value  value.Value  // StatusDone: the returned value
+	Fault  *fault.Fault // StatusFault
+	Steps  int          // steps executed by this call
 }
 
 // frameMode is what a frame is doing (see the package comment).
@@ -259,7 +254,7 @@ type State struct {
 	stack  []value.Value
 	sp     int // stack top: stack[sp] is the first free slot
 
-	fault    *Fault // the first fault, while unwinding
+	fault    *fault.Fault // the first fault, while unwinding
 	finished bool
 	final    Outcome // the terminal outcome once finished
 
@@ -284,8 +279,8 @@ func NewState(img *Image, fn int, args []value.Value) (*State, error) {
 	return newState(img, fn, nil, args)
 }
 
-// NewClosureState prepares a State that calls the function value f (a
-// closure or a native) with args; spawn uses it in the actor issue.
+// NewClosureState prepares a State that calls the closure f with args;
+// the host's Spawn uses it for a process's entry.
 func NewClosureState(img *Image, f value.Value, args []value.Value) (*State, error) {
 	c, ok := f.R.(*value.Closure)
 	if f.K != value.KFunc || !ok || c.Fn < 0 || c.Fn >= len(img.fns) {
@@ -342,10 +337,10 @@ func (st *State) Depth() int { return len(st.frames) }
 
 // Abort starts unwinding the computation with fault f, as if it had
 // faulted at its current instruction: every active frame's cleanup still
-// runs (the engine uses it when its context is cancelled; the actor issue
-// uses it for terminal exits). If a fault is already unwinding, the first
-// one is kept. The next Run calls perform the unwinding.
-func (st *State) Abort(f *Fault) {
+// runs (the scheduler uses it when the run is cancelled; terminal exit
+// signals use AbortAfterCleanup). If a fault is already unwinding, the
+// first one is kept. The next Run calls perform the unwinding.
+func (st *State) Abort(f *fault.Fault) {
 	if st.finished || f == nil {
 		return
 	}

@@ -8,13 +8,29 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/morrow-lang/morrow/runtime/bytecode"
+	"github.com/morrow-lang/morrow/runtime/fault"
 	"github.com/morrow-lang/morrow/runtime/value"
 	"github.com/morrow-lang/morrow/runtime/vm/vmtest"
+	"github.com/morrow-lang/morrow/stdlib"
 )
 
-type testHost struct{ out bytes.Buffer }
+// testHost runs a State outside any process runtime, collecting output.
+type testHost struct {
+	Detached
+	out bytes.Buffer
+}
 
 func (h *testHost) Stdout() io.Writer { return &h.out }
+
+// load verifies p and loads it with the standard natives.
+func load(p *bytecode.Program) (*Image, error) {
+	v, err := bytecode.Check(p)
+	if err != nil {
+		return nil, err
+	}
+	return Load(v, stdlib.Natives())
+}
 
 // run assembles src, runs its entry to completion in slices of budget
 // steps and returns the final outcome and stdout.
@@ -24,7 +40,7 @@ func run(t *testing.T, src string, budget int) (Outcome, string) {
 	if err != nil {
 		t.Fatalf("assemble: %v", err)
 	}
-	img, err := Load(p)
+	img, err := load(p)
 	if err != nil {
 		t.Fatalf("load: %v", err)
 	}
@@ -92,7 +108,7 @@ func TestSumLoop(t *testing.T) {
 
 func TestYieldAndResume(t *testing.T) {
 	p := vmtest.MustAssemble(sumLoop)
-	img, err := Load(p)
+	img, err := load(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,7 +284,7 @@ more:
     TAIL_CALL count 2
 `
 	p := vmtest.MustAssemble(src)
-	img, err := Load(p)
+	img, err := load(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -290,7 +306,7 @@ func loop
     RETURN
 `
 	p := vmtest.MustAssemble(src)
-	img, _ := Load(p)
+	img, _ := load(p)
 	st, _ := NewState(img, p.Entry, nil)
 	st.SetMaxDepth(1000)
 	o := Run(st, &testHost{}, 1<<30)
@@ -298,7 +314,7 @@ func loop
 		t.Fatalf("outcome %+v", o)
 	}
 	f := o.Fault
-	if len(f.Trace) != TraceInner+TraceOuter || f.Elided != 1000-TraceInner-TraceOuter {
+	if len(f.Trace) != fault.TraceInner+fault.TraceOuter || f.Elided != 1000-fault.TraceInner-fault.TraceOuter {
 		t.Fatalf("trace of %d frames, %d elided", len(f.Trace), f.Elided)
 	}
 	if f.Trace[0].Func != "loop" || f.Trace[len(f.Trace)-1].Func != "main" || f.Line != 7 {
@@ -395,7 +411,7 @@ func TestIntSemantics(t *testing.T) {
 func TestArithmeticFaults(t *testing.T) {
 	cases := []struct {
 		code string
-		want int64
+		want fault.Code
 		msg  string
 	}{
 		{"INT 1\n INT 0\n DIV", 1, "integer division by zero"},
@@ -575,11 +591,11 @@ bad:
 
 func TestLoadRefusesUnknownNative(t *testing.T) {
 	p := vmtest.MustAssemble("func main\n INT 1\n CALL_NATIVE No.such 1\n RETURN\n")
-	if _, err := Load(p); err == nil || !strings.Contains(err.Error(), "No.such") {
+	if _, err := load(p); err == nil || !strings.Contains(err.Error(), "No.such") {
 		t.Fatalf("err = %v", err)
 	}
 	p = vmtest.MustAssemble("func main\n INT 1\n INT 2\n CALL_NATIVE List.len 2\n RETURN\n")
-	if _, err := Load(p); err == nil || !strings.Contains(err.Error(), "List.len") {
+	if _, err := load(p); err == nil || !strings.Contains(err.Error(), "List.len") {
 		t.Fatalf("err = %v", err)
 	}
 }
@@ -607,10 +623,10 @@ func TestGoPanicBecomesInternalFault(t *testing.T) {
 	p := vmtest.MustAssemble("func main flags=hasdefer\n FUNC c\n DEFER\n LOAD 0\n RETURN\nfunc c\n CONST \"cleanup\"\n CALL_NATIVE println 1\n RETURN\n")
 	p.Functions[0].Code[2].A = 1 << 20
 	img := &Image{Prog: p}
-	if _, err := Load(p); err == nil {
+	if _, err := load(p); err == nil {
 		t.Fatalf("verifier accepted an out-of-range local")
 	}
-	good, _ := Load(vmtest.MustAssemble("func main\n UNIT\n RETURN\nfunc c\n CONST \"cleanup\"\n CALL_NATIVE println 1\n RETURN\n"))
+	good, _ := load(vmtest.MustAssemble("func main\n UNIT\n RETURN\nfunc c\n CONST \"cleanup\"\n CALL_NATIVE println 1\n RETURN\n"))
 	img.natives, img.funcVals, img.nativeVals, img.nullary = good.natives, good.funcVals, good.nativeVals, good.nullary
 	p.Natives = good.Prog.Natives
 	for _, f := range p.Functions {
@@ -643,13 +659,13 @@ func c
     RETURN
 `
 	p := vmtest.MustAssemble(src)
-	img, _ := Load(p)
+	img, _ := load(p)
 	st, _ := NewState(img, p.Entry, nil)
 	h := &testHost{}
 	if o := Run(st, h, 1000); o.Status != StatusYield {
 		t.Fatalf("status %s", o.Status)
 	}
-	st.Abort(&Fault{Msg: "interrupted", Aborted: true})
+	st.Abort(&fault.Fault{Msg: "interrupted", Aborted: true})
 	o := Run(st, h, 1000)
 	if o.Status != StatusFault || !o.Fault.Aborted || h.out.String() != "bye\n" {
 		t.Fatalf("outcome %+v, output %q", o, h.out.String())
@@ -708,7 +724,7 @@ func pick params=2 locals=3
 func TestFusionKeepsStepCountsExact(t *testing.T) {
 	for _, src := range []string{sumLoop, fibProgram(15)} {
 		p := vmtest.MustAssemble(src)
-		img, err := Load(p)
+		img, err := load(p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -851,14 +867,14 @@ func big locals=65536
     RETURN
 `
 	p := vmtest.MustAssemble(src)
-	img, err := Load(p)
+	img, err := load(p)
 	if err != nil {
 		t.Fatal(err)
 	}
 	st, _ := NewState(img, p.Entry, nil)
 	st.SetMaxStackSlots(1 << 18)
 	o := Run(st, &testHost{}, 1<<20)
-	if o.Status != StatusFault || o.Fault.Code != FaultResource || o.Steps > 10 {
+	if o.Status != StatusFault || o.Fault.Code != fault.Resource || o.Steps > 10 {
 		t.Fatalf("outcome %+v", o)
 	}
 }

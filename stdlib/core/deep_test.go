@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/morrow-lang/morrow/runtime/fault"
 	"github.com/morrow-lang/morrow/runtime/value"
 )
 
@@ -68,16 +69,16 @@ func TestRenderLimit(t *testing.T) {
 		items[i] = S("abcdefghijklmnopqrstuvwxyz0123")
 	}
 	big := value.NewList(items)
-	if _, f := RenderShow(big); f == nil || f.Code != FaultRenderSize {
+	if _, f := RenderShow(big); f == nil || f.Code != fault.RenderSize {
 		t.Errorf("RenderShow of a huge list: fault %v, want 14", f)
 	}
-	if _, f := RenderDisplay(big); f == nil || f.Code != FaultRenderSize {
+	if _, f := RenderDisplay(big); f == nil || f.Code != fault.RenderSize {
 		t.Errorf("RenderDisplay of a huge list: fault %v, want 14", f)
 	}
 	for _, name := range []string{"show", "print", "println"} {
 		ctx := &testCtx{}
 		n, _ := Lookup(name)
-		if _, f := n.Call(ctx, []value.Value{big}); f == nil || f.Code != FaultRenderSize {
+		if _, f := n.Call(ctx, []value.Value{big}); f == nil || f.Code != fault.RenderSize {
 			t.Errorf("%s of a huge list: fault %v, want 14", name, f)
 		}
 		if ctx.out.Len() != 0 {
@@ -90,7 +91,7 @@ func TestRenderLimit(t *testing.T) {
 		t.Errorf("RenderDisplay of a 16 MiB string: %v", f)
 	}
 	// Its quoted Show form is two bytes too long.
-	if _, f := RenderShow(s); f == nil || f.Code != FaultRenderSize {
+	if _, f := RenderShow(s); f == nil || f.Code != fault.RenderSize {
 		t.Errorf("RenderShow of a 16 MiB string: fault %v, want 14", f)
 	}
 	small := Ints(1, 2)

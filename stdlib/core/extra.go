@@ -10,6 +10,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/morrow-lang/morrow/runtime/fault"
+	"github.com/morrow-lang/morrow/runtime/native"
 	"github.com/morrow-lang/morrow/runtime/value"
 )
 
@@ -40,14 +42,14 @@ func RoundFloat(f float64) int64 { return FloatToInt(math.Round(f)) }
 // least width Unicode code points by repeating pad (cut after the last
 // code point that fits) before or after it. A text already that wide, or
 // an empty pad, comes back unchanged; a result over 16 MiB is fault 5.
-func Pad(text string, width int64, pad string, left bool) (string, *Fault) {
+func Pad(text string, width int64, pad string, left bool) (string, *fault.Fault) {
 	have := int64(utf8.RuneCountInString(text))
 	if width <= have || pad == "" {
 		return text, nil
 	}
 	need := width - have
 	if need > MaxStringBytes {
-		return "", NewFault(FaultStringSize)
+		return "", fault.New(fault.StringSize)
 	}
 	padRunes := int64(utf8.RuneCountInString(pad))
 	full, rest := need/padRunes, need%padRunes
@@ -58,7 +60,7 @@ func Pad(text string, width int64, pad string, left bool) (string, *Fault) {
 	}
 	size := full*int64(len(pad)) + int64(cut) + int64(len(text))
 	if size > MaxStringBytes {
-		return "", NewFault(FaultStringSize)
+		return "", fault.New(fault.StringSize)
 	}
 	var b strings.Builder
 	b.Grow(int(size))
@@ -93,29 +95,29 @@ func extreme(xs []value.Value, want int) value.Value {
 
 func init() {
 	I, F, S, L := value.KInt, value.KFloat, value.KString, value.KList
-	toFloat := func(_ Ctx, a []value.Value) (value.Value, *Fault) {
+	toFloat := func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 		return ok(value.Float(float64(a[0].N)))
 	}
 	register(
 		fn("Int.to_float", kinds(I), toFloat),
 		fn("Float.from_int", kinds(I), toFloat),
-		fn("Float.to_int", kinds(F), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
+		fn("Float.to_int", kinds(F), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 			return ok(value.Int(FloatToInt(a[0].AsFloat())))
 		}),
-		fn("Float.round", kinds(F), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
+		fn("Float.round", kinds(F), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 			return ok(value.Int(RoundFloat(a[0].AsFloat())))
 		}),
-		fn("List.max", kinds(L), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
+		fn("List.max", kinds(L), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 			return ok(extreme(listItems(a[0]), 1))
 		}),
-		fn("List.min", kinds(L), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
+		fn("List.min", kinds(L), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 			return ok(extreme(listItems(a[0]), -1))
 		}),
-		fn("String.pad_left", kinds(S, I, S), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
+		fn("String.pad_left", kinds(S, I, S), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 			s, f := Pad(str(a[0]), a[1].N, str(a[2]), true)
 			return value.String(s), f
 		}),
-		fn("String.pad_right", kinds(S, I, S), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
+		fn("String.pad_right", kinds(S, I, S), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 			s, f := Pad(str(a[0]), a[1].N, str(a[2]), false)
 			return value.String(s), f
 		}),

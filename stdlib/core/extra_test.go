@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/morrow-lang/morrow/runtime/fault"
 	"github.com/morrow-lang/morrow/runtime/value"
 )
 
@@ -57,10 +58,10 @@ func TestPad(t *testing.T) {
 			t.Errorf("Pad(%q, %d, %q) = %q, %q (%v %v), want %q, %q", tc.text, tc.width, tc.pad, l, r, f, g, tc.left, tc.rgt)
 		}
 	}
-	if _, f := Pad("x", math.MaxInt64, "ab", true); f == nil || f.Code != FaultStringSize {
+	if _, f := Pad("x", math.MaxInt64, "ab", true); f == nil || f.Code != fault.StringSize {
 		t.Errorf("a huge width must be fault 5, got %v", f)
 	}
-	if _, f := Pad("x", MaxStringBytes/2+1, "日", true); f == nil || f.Code != FaultStringSize {
+	if _, f := Pad("x", MaxStringBytes/2+1, "日", true); f == nil || f.Code != fault.StringSize {
 		t.Errorf("a result over 16 MiB in bytes must be fault 5, got %v", f)
 	}
 	if s, f := Pad("", MaxStringBytes, "a", true); f != nil || len(s) != MaxStringBytes || strings.Trim(s, "a") != "" {

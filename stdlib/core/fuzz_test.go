@@ -42,11 +42,11 @@ func FuzzStringNatives(f *testing.F) {
 					args[k] = Strs(s, sep)
 				}
 			}
-			res, fault := n.Call(&testCtx{}, args)
-			if fault != nil && fault.Code == FaultInternal {
-				t.Fatalf("%s: %s", name, fault.Msg)
+			res, f := n.Call(&testCtx{}, args)
+			if f != nil && f.Internal {
+				t.Fatalf("%s: %s", name, f.Msg)
 			}
-			if name == "String.slice" && fault == nil && utf8.ValidString(s) && !utf8.ValidString(res.AsString()) {
+			if name == "String.slice" && f == nil && utf8.ValidString(s) && !utf8.ValidString(res.AsString()) {
 				t.Fatalf("slice of valid UTF-8 is invalid: %q", res.AsString())
 			}
 		}

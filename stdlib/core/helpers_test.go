@@ -6,6 +6,8 @@ import (
 	"math"
 	"testing"
 
+	"github.com/morrow-lang/morrow/runtime/fault"
+	"github.com/morrow-lang/morrow/runtime/native"
 	"github.com/morrow-lang/morrow/runtime/value"
 )
 
@@ -58,13 +60,16 @@ func point() value.Value                   { return value.NewData(shapeType, 2) 
 func user(n string, age int64) value.Value { return value.NewData(userType, 0, S(n), I(age)) }
 func userID(n int64) value.Value           { return value.NewData(userIDType, 0, I(n)) }
 
-// testCtx is a Ctx writing to a buffer.
-type testCtx struct{ out bytes.Buffer }
+// testCtx is a native.Host writing to a buffer, with no process.
+type testCtx struct {
+	native.Detached
+	out bytes.Buffer
+}
 
 func (c *testCtx) Stdout() io.Writer { return &c.out }
 
 // call runs a registered native through Call.
-func call(t *testing.T, name string, args ...value.Value) (value.Value, *Fault) {
+func call(t *testing.T, name string, args ...value.Value) (value.Value, *fault.Fault) {
 	t.Helper()
 	n, found := Lookup(name)
 	if !found {

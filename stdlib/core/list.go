@@ -3,6 +3,8 @@ package core
 import (
 	"slices"
 
+	"github.com/morrow-lang/morrow/runtime/fault"
+	"github.com/morrow-lang/morrow/runtime/native"
 	"github.com/morrow-lang/morrow/runtime/value"
 )
 
@@ -38,70 +40,70 @@ func Ordering(c int) value.Value {
 	return orderEqual
 }
 
-func ok(v value.Value) (value.Value, *Fault) { return v, nil }
+func ok(v value.Value) (value.Value, *fault.Fault) { return v, nil }
 
 func init() {
-	L, I, A := value.KList, value.KInt, KAny
+	L, I, A := value.KList, value.KInt, native.KAny
 	register(
-		fn("List.head", kinds(L), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
+		fn("List.head", kinds(L), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 			xs := listItems(a[0])
 			if len(xs) == 0 {
-				return value.Unit, NewFault(FaultEmptyHead)
+				return value.Unit, fault.New(fault.EmptyHead)
 			}
 			return ok(xs[0])
 		}),
-		fn("List.get", kinds(L, I), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
+		fn("List.get", kinds(L, I), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 			xs, i := listItems(a[0]), a[1].N
 			if i < 0 || i >= int64(len(xs)) {
-				return value.Unit, NewFault(FaultIndex)
+				return value.Unit, fault.New(fault.Index)
 			}
 			return ok(xs[i])
 		}),
-		fn("List.tail", kinds(L), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
+		fn("List.tail", kinds(L), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 			xs := listOf(a[0])
 			if len(xs.Items) == 0 {
 				return ok(emptyList)
 			}
 			return ok(xs.Drop(1))
 		}),
-		fn("List.len", kinds(L), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
+		fn("List.len", kinds(L), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 			return ok(value.Int(int64(len(listItems(a[0])))))
 		}),
-		fn("List.is_empty", kinds(L), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
+		fn("List.is_empty", kinds(L), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 			return ok(value.Bool(len(listItems(a[0])) == 0))
 		}),
-		fn("List.first", kinds(L), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
+		fn("List.first", kinds(L), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 			xs := listItems(a[0])
 			if len(xs) == 0 {
 				return ok(value.None())
 			}
 			return ok(value.Some(xs[0]))
 		}),
-		fn("List.last", kinds(L), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
+		fn("List.last", kinds(L), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 			xs := listItems(a[0])
 			if len(xs) == 0 {
 				return ok(value.None())
 			}
 			return ok(value.Some(xs[len(xs)-1]))
 		}),
-		fn("List.at", kinds(L, I), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
+		fn("List.at", kinds(L, I), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 			xs, i := listItems(a[0]), a[1].N
 			if i < 0 || i >= int64(len(xs)) {
 				return ok(value.None())
 			}
 			return ok(value.Some(xs[i]))
 		}),
-		fn("List.push", kinds(L, A), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
+		fn("List.push", kinds(L, A), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 			xs := listOf(a[0])
 			if len(xs.Items) >= listLimit {
-				return value.Unit, NewFault(FaultListSize)
+				return value.Unit, fault.New(fault.ListSize)
 			}
 			return ok(xs.Append(a[1]))
 		}),
-		fn("List.concat", kinds(L, L), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
+		fn("List.concat", kinds(L, L), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 			xs, ys := listOf(a[0]), listOf(a[1])
 			if len(xs.Items)+len(ys.Items) > listLimit {
-				return value.Unit, NewFault(FaultListSize)
+				return value.Unit, fault.New(fault.ListSize)
 			}
 			switch {
 			case len(ys.Items) == 0:
@@ -111,7 +113,7 @@ func init() {
 			}
 			return ok(xs.Append(ys.Items...))
 		}),
-		fn("List.reverse", kinds(L), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
+		fn("List.reverse", kinds(L), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 			xs := listItems(a[0])
 			out := make([]value.Value, len(xs))
 			for i, x := range xs {
@@ -119,22 +121,22 @@ func init() {
 			}
 			return ok(value.NewList(out))
 		}),
-		fn("List.take", kinds(L, I), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
+		fn("List.take", kinds(L, I), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 			xs := listOf(a[0])
 			return ok(xs.Take(clampCount(a[1].N, len(xs.Items))))
 		}),
-		fn("List.drop", kinds(L, I), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
+		fn("List.drop", kinds(L, I), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 			xs := listOf(a[0])
 			return ok(xs.Drop(clampCount(a[1].N, len(xs.Items))))
 		}),
-		fn("List.range", kinds(I, I), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
+		fn("List.range", kinds(I, I), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 			lo, hi := a[0].N, a[1].N
 			if hi <= lo {
 				return ok(emptyList)
 			}
 			count := uint64(hi) - uint64(lo) // exact: hi > lo
 			if count > uint64(listLimit) {
-				return value.Unit, NewFault(FaultListSize)
+				return value.Unit, fault.New(fault.ListSize)
 			}
 			out := make([]value.Value, count)
 			for i := range out {
@@ -142,11 +144,11 @@ func init() {
 			}
 			return ok(value.NewList(out))
 		}),
-		fn("List.zip", kinds(L, L), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
+		fn("List.zip", kinds(L, L), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 			xs, ys := listItems(a[0]), listItems(a[1])
 			n := min(len(xs), len(ys))
 			if n > listLimit {
-				return value.Unit, NewFault(FaultListSize)
+				return value.Unit, fault.New(fault.ListSize)
 			}
 			out := make([]value.Value, n)
 			for i := range out {
@@ -154,21 +156,21 @@ func init() {
 			}
 			return ok(value.NewList(out))
 		}),
-		fnWork("List.contains", kinds(L, A), func(_ Ctx, a []value.Value) (value.Value, *Fault, int64) {
+		fnWork("List.contains", kinds(L, A), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault, int64) {
 			found, work := ContainsWork(a[0], a[1])
 			return value.Bool(found), nil, work
 		}),
-		fn("List.sum", kinds(L), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
+		fn("List.sum", kinds(L), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 			var sum int64
 			for _, x := range listItems(a[0]) {
 				if x.K != value.KInt {
-					return value.Unit, internalf("List.sum element: expected Int, found %s", x.K)
+					return value.Unit, fault.Internalf("List.sum element: expected Int, found %s", x.K)
 				}
 				sum += x.N // wraps on overflow, as Int + does
 			}
 			return ok(value.Int(sum))
 		}),
-		fnWork("List.sort", kinds(L), func(_ Ctx, a []value.Value) (value.Value, *Fault, int64) {
+		fnWork("List.sort", kinds(L), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault, int64) {
 			out := slices.Clone(listItems(a[0]))
 			work := int64(len(out))
 			slices.SortStableFunc(out, func(x, y value.Value) int {
@@ -178,7 +180,7 @@ func init() {
 			})
 			return value.NewList(out), nil, work
 		}),
-		fn("List.enumerate", kinds(L), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
+		fn("List.enumerate", kinds(L), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 			xs := listItems(a[0])
 			out := make([]value.Value, len(xs))
 			for i, x := range xs {

@@ -3,6 +3,7 @@ package core
 import (
 	"testing"
 
+	"github.com/morrow-lang/morrow/runtime/fault"
 	"github.com/morrow-lang/morrow/runtime/value"
 )
 
@@ -105,8 +106,8 @@ func TestListSizeLimit(t *testing.T) {
 	for i := range big {
 		big[i] = I(1)
 	}
-	if _, f := call(t, "List.zip", value.NewList(big), value.NewList(big)); f == nil || f.Code != FaultListSize {
-		t.Errorf("zip above 2^24: fault %v, want %d", f, FaultListSize)
+	if _, f := call(t, "List.zip", value.NewList(big), value.NewList(big)); f == nil || f.Code != fault.ListSize {
+		t.Errorf("zip above 2^24: fault %v, want %d", f, fault.ListSize)
 	}
 	if _, f := call(t, "List.zip", value.NewList(big), Ints(1)); f != nil {
 		t.Errorf("zip with a short list faulted: %v", f)
@@ -118,7 +119,7 @@ func TestListSizeLimit(t *testing.T) {
 	if f != nil || len(listItems(got)) != 1000 {
 		t.Errorf("range of exactly the limit: fault %v", f)
 	}
-	if _, f := call(t, "List.range", I(-5), I(996)); f == nil || f.Code != FaultListSize {
+	if _, f := call(t, "List.range", I(-5), I(996)); f == nil || f.Code != fault.ListSize {
 		t.Errorf("range above the limit: fault %v", f)
 	}
 }

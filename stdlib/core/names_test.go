@@ -9,7 +9,7 @@ import (
 )
 
 // actorBuiltin reports whether a checker builtin belongs to the process
-// runtime (stdlib/process and the actor issue) rather than to core.
+// runtime (stdlib/process and the actor opcodes) rather than to core.
 func actorBuiltin(name string) bool {
 	switch name {
 	case "send", "spawn", "supervise", "supervised_current":

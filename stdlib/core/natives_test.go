@@ -38,8 +38,8 @@ func runCases(t *testing.T, cases []nativeCase) {
 				if g := fmt.Sprintf("fault:%d", f.Code); g != tc.want {
 					t.Fatalf("got %s (%q), want %s", g, f.Msg, tc.want)
 				}
-				if f.Msg != FaultText[f.Code] {
-					t.Fatalf("fault %d text %q, want %q", f.Code, f.Msg, FaultText[f.Code])
+				if f.Msg != f.Code.Text() {
+					t.Fatalf("fault %d text %q, want %q", f.Code, f.Msg, f.Code.Text())
 				}
 				return
 			}
@@ -414,7 +414,7 @@ func TestCallRejectsBadArguments(t *testing.T) {
 	for _, tc := range bad {
 		n, _ := Lookup(tc.name)
 		_, f := n.Call(&testCtx{}, tc.args)
-		if f == nil || f.Code != FaultInternal {
+		if f == nil || !f.Internal {
 			t.Errorf("%s with bad arguments: fault %v, want an internal fault", tc.name, f)
 		}
 	}

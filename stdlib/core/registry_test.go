@@ -123,20 +123,6 @@ func TestPreludeDefinesItsFunctions(t *testing.T) {
 	}
 }
 
-func TestFaultTexts(t *testing.T) {
-	want := map[int]string{
-		1: "integer division by zero", 2: "negative integer exponent", 3: "list index out of bounds",
-		4: "head of empty list", 5: "string size limit exceeded",
-		6: "String.slice indices must be UTF-8 character boundaries",
-		7: "String.split requires valid UTF-8 input", 15: "list size limit exceeded",
-	}
-	for code, text := range want {
-		if f := NewFault(code); f.Code != code || f.Msg != text || f.Error() != text {
-			t.Errorf("NewFault(%d) = %+v, want %q", code, f, text)
-		}
-	}
-}
-
 func TestOrderingValues(t *testing.T) {
 	for c, tag := range map[int]int{-5: 0, -1: 0, 0: 1, 1: 2, 9: 2} {
 		o := Ordering(c)

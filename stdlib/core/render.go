@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/morrow-lang/morrow/runtime/fault"
 	"github.com/morrow-lang/morrow/runtime/value"
 )
 
@@ -37,10 +38,10 @@ func Show(v value.Value) string {
 // RenderShow is Show with the 16 MiB rendering limit: a text longer than
 // MaxStringBytes is not built, and fault 14 (terminal rendering exceeds
 // 16 MiB) is returned instead. show, print and println use it.
-func RenderShow(v value.Value) (string, *Fault) {
+func RenderShow(v value.Value) (string, *fault.Fault) {
 	var b strings.Builder
 	if !renderTo(&b, v, MaxStringBytes) {
-		return "", NewFault(FaultRenderSize)
+		return "", fault.New(fault.RenderSize)
 	}
 	return b.String(), nil
 }
@@ -75,13 +76,13 @@ func WriteDisplay(b *strings.Builder, v value.Value, limit int) bool {
 }
 
 // RenderDisplay is Display with the same limit as RenderShow.
-func RenderDisplay(v value.Value) (string, *Fault) {
+func RenderDisplay(v value.Value) (string, *fault.Fault) {
 	if v.K == value.KString {
 		return v.AsString(), nil
 	}
 	s, ok := render(v, MaxStringBytes)
 	if !ok {
-		return "", NewFault(FaultRenderSize)
+		return "", fault.New(fault.RenderSize)
 	}
 	return s, nil
 }

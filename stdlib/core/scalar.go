@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/morrow-lang/morrow/runtime/fault"
+	"github.com/morrow-lang/morrow/runtime/native"
 	"github.com/morrow-lang/morrow/runtime/value"
 )
 
@@ -76,10 +78,10 @@ func optInt(n int64, good bool) value.Value {
 }
 
 // dataTag returns the variant tag of an Option or Result value.
-func dataTag(v value.Value) (int, *Fault) {
+func dataTag(v value.Value) (int, *fault.Fault) {
 	d, _ := v.R.(*value.Data)
 	if d == nil {
-		return 0, internalf("expected an Option or Result value")
+		return 0, fault.Internalf("expected an Option or Result value")
 	}
 	return d.Tag, nil
 }
@@ -90,15 +92,15 @@ func payload(v value.Value) value.Value {
 	return d.Fields[0]
 }
 
-func checked(name string, op func(a, b int64) (int64, bool)) *Native {
-	return fn(name, kinds(value.KInt, value.KInt), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
+func checked(name string, op func(a, b int64) (int64, bool)) *native.Native {
+	return fn(name, kinds(value.KInt, value.KInt), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 		return ok(optInt(op(a[0].N, a[1].N)))
 	})
 }
 
 // tagIs builds a Bool-returning predicate on an Option or Result tag.
-func tagIs(name string, tag int) *Native {
-	return fn(name, kinds(value.KData), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
+func tagIs(name string, tag int) *native.Native {
+	return fn(name, kinds(value.KData), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 		t, f := dataTag(a[0])
 		if f != nil {
 			return value.Unit, f
@@ -109,8 +111,8 @@ func tagIs(name string, tag int) *Native {
 
 // unwrapOr builds Option.unwrap_or / Result.unwrap_or: the payload when the
 // tag is good, else the fallback.
-func unwrapOr(name string, good int) *Native {
-	return fn(name, kinds(value.KData, KAny), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
+func unwrapOr(name string, good int) *native.Native {
+	return fn(name, kinds(value.KData, native.KAny), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 		t, f := dataTag(a[0])
 		if f != nil {
 			return value.Unit, f
@@ -123,9 +125,9 @@ func unwrapOr(name string, good int) *Native {
 }
 
 func init() {
-	A := KAny
+	A := native.KAny
 	register(
-		fnWork("print", kinds(A), func(ctx Ctx, a []value.Value) (value.Value, *Fault, int64) {
+		fnWork("print", kinds(A), func(ctx native.Host, a []value.Value) (value.Value, *fault.Fault, int64) {
 			s, f := RenderDisplay(a[0])
 			if f != nil {
 				return value.Unit, f, MaxStringBytes / renderBytesPerWork
@@ -133,7 +135,7 @@ func init() {
 			_, _ = io.WriteString(ctx.Stdout(), s)
 			return value.Unit, nil, int64(len(s) / renderBytesPerWork)
 		}),
-		fnWork("println", kinds(A), func(ctx Ctx, a []value.Value) (value.Value, *Fault, int64) {
+		fnWork("println", kinds(A), func(ctx native.Host, a []value.Value) (value.Value, *fault.Fault, int64) {
 			s, f := RenderDisplay(a[0])
 			if f != nil {
 				return value.Unit, f, MaxStringBytes / renderBytesPerWork
@@ -141,23 +143,23 @@ func init() {
 			_, _ = io.WriteString(ctx.Stdout(), s+"\n")
 			return value.Unit, nil, int64(len(s) / renderBytesPerWork)
 		}),
-		fnWork("show", kinds(A), func(_ Ctx, a []value.Value) (value.Value, *Fault, int64) {
+		fnWork("show", kinds(A), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault, int64) {
 			s, f := RenderShow(a[0])
 			if f != nil {
 				return value.Unit, f, MaxStringBytes / renderBytesPerWork
 			}
 			return value.String(s), nil, int64(len(s) / renderBytesPerWork)
 		}),
-		fnWork("eq", kinds(A, A), func(_ Ctx, a []value.Value) (value.Value, *Fault, int64) {
+		fnWork("eq", kinds(A, A), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault, int64) {
 			eq, work := EqualWork(a[0], a[1])
 			return value.Bool(eq), nil, work
 		}),
-		fnWork("compare", kinds(A, A), func(_ Ctx, a []value.Value) (value.Value, *Fault, int64) {
+		fnWork("compare", kinds(A, A), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault, int64) {
 			c, work := CompareWork(a[0], a[1])
 			return Ordering(c), nil, work
 		}),
 
-		fn("Int.parse", kinds(value.KString), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
+		fn("Int.parse", kinds(value.KString), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 			return ok(optInt(ParseInt(a[0].AsString())))
 		}),
 		checked("Int.checked_add", CheckedAdd),
@@ -165,7 +167,7 @@ func init() {
 		checked("Int.checked_mul", CheckedMul),
 		checked("Int.checked_div", CheckedDiv),
 		checked("Int.checked_rem", CheckedRem),
-		fn("Int.checked_neg", kinds(value.KInt), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
+		fn("Int.checked_neg", kinds(value.KInt), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 			return ok(optInt(-a[0].N, a[0].N != math.MinInt64))
 		}),
 

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/morrow-lang/morrow/runtime/fault"
 	"github.com/morrow-lang/morrow/runtime/value"
 )
 
@@ -76,7 +77,7 @@ func TestSharedValueSizeIsSaturated(t *testing.T) {
 // TestRenderingSharedValuesIsBounded: rendering stops at its limit.
 func TestRenderingSharedValuesIsBounded(t *testing.T) {
 	big := dag(61, I(0))
-	if _, f := RenderShow(big); f == nil || f.Code != FaultRenderSize {
+	if _, f := RenderShow(big); f == nil || f.Code != fault.RenderSize {
 		t.Errorf("RenderShow: fault %v", f)
 	}
 	var b strings.Builder
@@ -99,13 +100,13 @@ func TestEveryListBuilderHasTheLimit(t *testing.T) {
 	defer func(old int) { listLimit = old }(listLimit)
 	listLimit = 1000
 	xs := Ints(1)
-	var f *Fault
+	var f *fault.Fault
 	doublings := 0
 	for f == nil && doublings < 20 {
 		xs, f = call(t, "List.concat", xs, xs)
 		doublings++
 	}
-	if f == nil || f.Code != FaultListSize || doublings != 10 {
+	if f == nil || f.Code != fault.ListSize || doublings != 10 {
 		t.Fatalf("concat doubling: fault %v after %d doublings", f, doublings)
 	}
 	full := Ints()
@@ -114,19 +115,19 @@ func TestEveryListBuilderHasTheLimit(t *testing.T) {
 			t.Fatalf("push %d: %v", i, f)
 		}
 	}
-	if _, f := call(t, "List.push", full, I(0)); f == nil || f.Code != FaultListSize {
+	if _, f := call(t, "List.push", full, I(0)); f == nil || f.Code != fault.ListSize {
 		t.Errorf("push past the limit: fault %v", f)
 	}
 	if _, f := call(t, "List.concat", full, Ints()); f != nil {
 		t.Errorf("concat of exactly the limit: %v", f)
 	}
-	if _, f := call(t, "String.split", S(strings.Repeat(",", listLimit)), S(",")); f == nil || f.Code != FaultListSize {
+	if _, f := call(t, "String.split", S(strings.Repeat(",", listLimit)), S(",")); f == nil || f.Code != fault.ListSize {
 		t.Errorf("split into limit+1 pieces: fault %v", f)
 	}
 	if _, f := call(t, "String.split", S(strings.Repeat(",", listLimit-1)), S(",")); f != nil {
 		t.Errorf("split into exactly the limit: %v", f)
 	}
-	if _, f := call(t, "String.split", S(strings.Repeat("x", listLimit+1)), S("")); f == nil || f.Code != FaultListSize {
+	if _, f := call(t, "String.split", S(strings.Repeat("x", listLimit+1)), S("")); f == nil || f.Code != fault.ListSize {
 		t.Errorf("split into limit+1 characters: fault %v", f)
 	}
 }
@@ -135,7 +136,7 @@ func TestEveryListBuilderHasTheLimit(t *testing.T) {
 // past 16 MiB it faults with code 5.
 func TestQuoteHasTheStringLimit(t *testing.T) {
 	half := strings.Repeat(`"`, MaxStringBytes/2)
-	if _, f := call(t, "String.quote", S(half)); f == nil || f.Code != FaultStringSize {
+	if _, f := call(t, "String.quote", S(half)); f == nil || f.Code != fault.StringSize {
 		t.Errorf("quote past 16 MiB: fault %v", f)
 	}
 	if got, f := call(t, "String.quote", S(`a"b`)); f != nil || got.AsString() != `"a\"b"` {

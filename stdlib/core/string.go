@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/morrow-lang/morrow/runtime/fault"
+	"github.com/morrow-lang/morrow/runtime/native"
 	"github.com/morrow-lang/morrow/runtime/value"
 )
 
@@ -29,7 +31,7 @@ func isBoundary(s string, i int) bool {
 // below 0 becomes 0, an end below the start becomes the start, then both
 // are capped at the length), fault 6 when a clamped endpoint falls inside
 // a multi-byte character.
-func Slice(s string, start, end int64) (string, *Fault) {
+func Slice(s string, start, end int64) (string, *fault.Fault) {
 	if start < 0 {
 		start = 0
 	}
@@ -39,7 +41,7 @@ func Slice(s string, start, end int64) (string, *Fault) {
 	n := int64(len(s))
 	start, end = min(start, n), min(end, n)
 	if !isBoundary(s, int(start)) || !isBoundary(s, int(end)) {
-		return "", NewFault(FaultSliceUTF8)
+		return "", fault.New(fault.SliceUTF8)
 	}
 	return s[start:end], nil
 }
@@ -49,19 +51,19 @@ func Slice(s string, start, end int64) (string, *Fault) {
 // one (fault 7 if the text is not valid UTF-8).
 // The result has at most 2^24 elements (fault 15 beyond, like every list
 // a native builds).
-func Split(s, sep string) (value.Value, *Fault) {
+func Split(s, sep string) (value.Value, *fault.Fault) {
 	if sep != "" {
 		if strings.Count(s, sep)+1 > listLimit {
-			return value.Unit, NewFault(FaultListSize)
+			return value.Unit, fault.New(fault.ListSize)
 		}
 		return strList(strings.Split(s, sep)), nil
 	}
 	if !utf8.ValidString(s) {
-		return value.Unit, NewFault(FaultSplitUTF8)
+		return value.Unit, fault.New(fault.SplitUTF8)
 	}
 	n := utf8.RuneCountInString(s)
 	if n > listLimit {
-		return value.Unit, NewFault(FaultListSize)
+		return value.Unit, fault.New(fault.ListSize)
 	}
 	out := make([]value.Value, 0, n)
 	for i := 0; i < len(s); {
@@ -74,12 +76,12 @@ func Split(s, sep string) (value.Value, *Fault) {
 
 // Repeat is String.repeat: "" for a count of 0 or less or an empty string,
 // fault 5 when count × length exceeds 16 MiB.
-func Repeat(s string, count int64) (string, *Fault) {
+func Repeat(s string, count int64) (string, *fault.Fault) {
 	if count <= 0 || s == "" {
 		return "", nil
 	}
 	if count > int64(MaxStringBytes/len(s)) {
-		return "", NewFault(FaultStringSize)
+		return "", fault.New(fault.StringSize)
 	}
 	return strings.Repeat(s, int(count)), nil
 }
@@ -87,14 +89,14 @@ func Repeat(s string, count int64) (string, *Fault) {
 // Replace is String.replace(text, old, new): every non-overlapping match,
 // left to right; an empty old returns the text unchanged; fault 5 when the
 // result would exceed 16 MiB (this project's decision, docs/stdlib.md).
-func Replace(s, old, new string) (string, *Fault) {
+func Replace(s, old, new string) (string, *fault.Fault) {
 	if old == "" {
 		return s, nil
 	}
 	if len(new) > len(old) {
 		n := strings.Count(s, old)
 		if int64(len(s))+int64(n)*int64(len(new)-len(old)) > MaxStringBytes {
-			return "", NewFault(FaultStringSize)
+			return "", fault.New(fault.StringSize)
 		}
 	}
 	return strings.ReplaceAll(s, old, new), nil
@@ -176,104 +178,104 @@ func IsDecimal(s string) bool {
 func init() {
 	S, I, L := value.KString, value.KInt, value.KList
 	register(
-		fn("String.len", kinds(S), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
+		fn("String.len", kinds(S), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 			return ok(value.Int(int64(len(str(a[0])))))
 		}),
-		fn("String.concat", kinds(S, S), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
+		fn("String.concat", kinds(S, S), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 			x, y := str(a[0]), str(a[1])
 			if len(x)+len(y) > MaxStringBytes {
-				return value.Unit, NewFault(FaultStringSize)
+				return value.Unit, fault.New(fault.StringSize)
 			}
 			return ok(value.String(x + y))
 		}),
-		fn("String.eq", kinds(S, S), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
+		fn("String.eq", kinds(S, S), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 			return ok(value.Bool(str(a[0]) == str(a[1])))
 		}),
-		fn("String.compare", kinds(S, S), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
+		fn("String.compare", kinds(S, S), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 			return ok(value.Int(int64(strings.Compare(str(a[0]), str(a[1])))))
 		}),
-		fn("String.repeat", kinds(S, I), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
+		fn("String.repeat", kinds(S, I), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 			s, f := Repeat(str(a[0]), a[1].N)
 			return value.String(s), f
 		}),
-		fn("String.slice", kinds(S, I, I), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
+		fn("String.slice", kinds(S, I, I), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 			s, f := Slice(str(a[0]), a[1].N, a[2].N)
 			return value.String(s), f
 		}),
-		fn("String.split", kinds(S, S), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
+		fn("String.split", kinds(S, S), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 			return Split(str(a[0]), str(a[1]))
 		}),
-		fn("String.join", kinds(L, S), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
+		fn("String.join", kinds(L, S), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 			parts, sep := listItems(a[0]), str(a[1])
 			ss := make([]string, len(parts))
 			size := int64(len(sep)) * int64(max(len(parts)-1, 0))
 			for i, p := range parts {
 				if p.K != value.KString {
-					return value.Unit, internalf("String.join element: expected String, found %s", p.K)
+					return value.Unit, fault.Internalf("String.join element: expected String, found %s", p.K)
 				}
 				ss[i] = str(p)
 				size += int64(len(ss[i]))
 			}
 			if size > MaxStringBytes {
-				return value.Unit, NewFault(FaultStringSize)
+				return value.Unit, fault.New(fault.StringSize)
 			}
 			return ok(value.String(strings.Join(ss, sep)))
 		}),
-		fn("String.contains", kinds(S, S), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
+		fn("String.contains", kinds(S, S), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 			return ok(value.Bool(strings.Contains(str(a[0]), str(a[1]))))
 		}),
-		fn("String.starts_with", kinds(S, S), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
+		fn("String.starts_with", kinds(S, S), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 			return ok(value.Bool(strings.HasPrefix(str(a[0]), str(a[1]))))
 		}),
-		fn("String.ends_with", kinds(S, S), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
+		fn("String.ends_with", kinds(S, S), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 			return ok(value.Bool(strings.HasSuffix(str(a[0]), str(a[1]))))
 		}),
-		fn("String.trim", kinds(S), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
+		fn("String.trim", kinds(S), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 			return ok(value.String(trimEnd(trimStart(str(a[0])))))
 		}),
-		fn("String.trim_start", kinds(S), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
+		fn("String.trim_start", kinds(S), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 			return ok(value.String(trimStart(str(a[0]))))
 		}),
-		fn("String.trim_end", kinds(S), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
+		fn("String.trim_end", kinds(S), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 			return ok(value.String(trimEnd(str(a[0]))))
 		}),
-		fn("String.to_upper", kinds(S), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
+		fn("String.to_upper", kinds(S), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 			return ok(value.String(mapASCII(str(a[0]), upper)))
 		}),
-		fn("String.to_lower", kinds(S), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
+		fn("String.to_lower", kinds(S), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 			return ok(value.String(mapASCII(str(a[0]), lower)))
 		}),
-		fn("String.replace", kinds(S, S, S), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
+		fn("String.replace", kinds(S, S, S), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 			s, f := Replace(str(a[0]), str(a[1]), str(a[2]))
 			return value.String(s), f
 		}),
-		fn("String.quote", kinds(S), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
+		fn("String.quote", kinds(S), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 			if quotedLen(str(a[0])) > MaxStringBytes {
-				return value.Unit, NewFault(FaultStringSize)
+				return value.Unit, fault.New(fault.StringSize)
 			}
 			return ok(value.String(Quote(str(a[0]))))
 		}),
-		fn("String.is_empty", kinds(S), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
+		fn("String.is_empty", kinds(S), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 			return ok(value.Bool(str(a[0]) == ""))
 		}),
-		fn("String.index_of", kinds(S, S), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
+		fn("String.index_of", kinds(S, S), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 			i := strings.Index(str(a[0]), str(a[1]))
 			if i < 0 {
 				return ok(value.None())
 			}
 			return ok(value.Some(value.Int(int64(i))))
 		}),
-		fn("String.char_at", kinds(S, I), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
+		fn("String.char_at", kinds(S, I), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 			s, i := str(a[0]), a[1].N
 			if i < 0 || i >= int64(len(s)) {
 				return ok(value.None())
 			}
 			return ok(value.Some(value.Int(int64(s[i]))))
 		}),
-		fn("String.lines", kinds(S), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
+		fn("String.lines", kinds(S), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 			return ok(strList(Lines(str(a[0]))))
 		}),
-		fn("String.is_decimal", kinds(S), func(_ Ctx, a []value.Value) (value.Value, *Fault) {
+		fn("String.is_decimal", kinds(S), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 			return ok(value.Bool(IsDecimal(str(a[0]))))
 		}),
 	)

@@ -1,24 +1,17 @@
 // Package process is the runtime side of Morrow's Process API that does
-// not depend on the scheduler: the value representations of the opaque
-// process values (Pid, ProcessId, MonitorRef), the run-time descriptors of
-// the Process types (ExitReason, Error, Event, DemonitorOptions) with the
-// tag orders of LANGUAGE.md §4.1, and the natives of the Process
+// not depend on the scheduler: the run-time descriptors of the Process
+// types (ExitReason, Error, Event, DemonitorOptions) with the tag orders of
+// LANGUAGE.md §4.1, the SPAWN modes, and the natives of the Process
 // operations that are ordinary calls.
 //
 // # Opaque values
 //
-// Every process (and host port) has one *Handle, created when it is
-// spawned. A Pid is Value{K: KPid, N: generation, R: handle}; a ProcessId
-// is Value{K: KProcID, N: generation, R: handle}. Equality of opaque
-// values compares N and the identity of R (stdlib/core), so two Pids are
-// equal exactly when they name the same process; because a generation is
-// never reused within an invocation and the handle belongs to one
-// invocation, this is "invocation epoch plus generation" identity.
-// Messages are shared with their receivers, not copied, so identities
-// survive being sent. Programs cannot forge either: the only producers are the
-// runtime's spawn operations and Process.self/Process.id.
-//
-// A MonitorRef is Value{K: KMonRef, N: serial, R: *MonitorRef}.
+// Pid, ProcessId and MonitorRef values are built only by the runtime
+// (runtime/proc owns their typed handles: a Pid is Value{K: KPid, N:
+// generation, R: *proc.Process}). This package needs none of that: the
+// natives below hand the values to the runtime unopened, and Process.id
+// turns a Pid into a ProcessId by changing only its kind. Equality of
+// opaque values compares N and the identity of R (stdlib/core).
 //
 // # Lowering
 //
@@ -26,66 +19,18 @@
 // Process.spawn_link, send and Process.self are compiled to the SPAWN,
 // SEND and SELF opcodes (their cost is charged to the reduction budget);
 // OpcodeBuiltins lists them with their SPAWN modes. Every other Process
-// builtin is a native of this package (Lookup), whose body reaches the
-// scheduler through the Runtime interface, which the VM host implements.
+// builtin is a native of this package (Natives), whose body reaches the
+// scheduler through native.Host, which every VM host implements (vm.Host
+// embeds it), so a native never discovers a capability at run time.
 package process
 
 import (
 	"sort"
 
+	"github.com/morrow-lang/morrow/runtime/fault"
+	"github.com/morrow-lang/morrow/runtime/native"
 	"github.com/morrow-lang/morrow/runtime/value"
-	"github.com/morrow-lang/morrow/stdlib/core"
 )
-
-// Handle is the identity of one process or host port.
-type Handle struct {
-	// Epoch identifies the invocation; Gen is the process's generation
-	// (never reused within an invocation, starting at 1).
-	Epoch uint64
-	Gen   uint64
-	// Target is the runtime's process object (a *proc.Process).
-	Target any
-}
-
-// PidValue returns the Pid of h.
-func PidValue(h *Handle) value.Value { return value.Value{K: value.KPid, N: int64(h.Gen), R: h} }
-
-// IDValue returns the ProcessId of h.
-func IDValue(h *Handle) value.Value { return value.Value{K: value.KProcID, N: int64(h.Gen), R: h} }
-
-// HandleOf returns the handle inside a Pid or ProcessId value, or nil.
-func HandleOf(v value.Value) *Handle {
-	if v.K != value.KPid && v.K != value.KProcID {
-		return nil
-	}
-	h, _ := v.R.(*Handle)
-	return h
-}
-
-// MonitorRef is one monitor registration.
-type MonitorRef struct {
-	Epoch  uint64
-	Serial uint64
-	// Owner is the handle of the monitoring process; Target the monitored
-	// one (nil for a self-monitor, which is inert).
-	Owner, Target *Handle
-	// State is owned by the runtime (the registration's bookkeeping).
-	State any
-}
-
-// RefValue returns the MonitorRef value of m.
-func RefValue(m *MonitorRef) value.Value {
-	return value.Value{K: value.KMonRef, N: int64(m.Serial), R: m}
-}
-
-// RefOf returns the registration behind a MonitorRef value, or nil.
-func RefOf(v value.Value) *MonitorRef {
-	if v.K != value.KMonRef {
-		return nil
-	}
-	m, _ := v.R.(*MonitorRef)
-	return m
-}
 
 // Process.ExitReason tags (LANGUAGE.md §4.1).
 const (
@@ -156,7 +101,7 @@ func Reason(t int, p value.Value) value.Value {
 }
 
 // FaultReason is Fault(code).
-func FaultReason(code int64) value.Value { return Reason(ReasonFault, value.Int(code)) }
+func FaultReason(code fault.Code) value.Value { return Reason(ReasonFault, value.Int(int64(code))) }
 
 // ErrorValue builds the Process.Error variant t.
 func ErrorValue(t int) value.Value { return value.NewData(ErrorType, t) }
@@ -187,140 +132,64 @@ var OpcodeBuiltins = map[string]int{
 	"Process.sleep":         -1, // a receive with only a timeout (lang/codegen)
 }
 
-// Fault codes of the Process runtime (LANGUAGE.md §6.6).
-const (
-	FaultTimeout  = 8
-	FaultResource = 9
-	FaultDeadlock = 10
-)
+var natives = native.Table{}
 
-// ExitCode is the fault code the Process.exit native raises to unwind
-// the caller (running its cleanup) after recording the exit reason with
-// the runtime. It is not a checked fault: the scheduler retires the
-// process with the recorded reason.
-const ExitCode = -0x7fff_0001
-
-// Runtime is what the natives of this package need from the scheduler;
-// the VM host of a running process implements it.
-type Runtime interface {
-	// SupervisedCurrent follows a supervised Pid to its current
-	// incarnation: Ok(pid) or Err(3).
-	SupervisedCurrent(pid value.Value) value.Value
-	// Monitor, Demonitor, Link, Unlink, TrapExit, SignalExit implement the
-	// Process operations of the same names; the results are the values
-	// the operations return.
-	Monitor(id value.Value) value.Value
-	Demonitor(ref value.Value, flush, info bool) value.Value
-	Link(id value.Value) (value.Value, *core.Fault)
-	Unlink(id value.Value) value.Value
-	TrapExit(on bool) value.Value
-	SignalExit(id, reason value.Value) (value.Value, *core.Fault)
-	// Exit records reason as the running process's terminal reason; the
-	// native then unwinds with ExitCode. A nil fault means accepted.
-	Exit(reason value.Value) *core.Fault
-}
-
-var natives = map[string]*core.Native{}
-
-func reg(n *core.Native) { natives[n.Name] = n }
-
-func rt(ctx core.Ctx) (Runtime, *core.Fault) {
-	r, ok := ctx.(Runtime)
-	if !ok {
-		return nil, &core.Fault{Code: 11, Msg: core.FaultText[11]}
-	}
-	return r, nil
+func reg(name string, args []value.Kind, flags native.Flags, fn native.Func) {
+	natives[name] = &native.Native{Name: name, Arity: len(args), Args: args, Flags: flags, Fn: fn}
 }
 
 func init() {
-	A := core.KAny
-	reg(&core.Native{Name: "Process.id", Arity: 1, Args: []value.Kind{value.KPid}, Fn: func(ctx core.Ctx, a []value.Value) (value.Value, *core.Fault) {
-		h := HandleOf(a[0])
-		if h == nil {
-			return value.Unit, &core.Fault{Code: 11, Msg: core.FaultText[11]}
+	A := native.KAny
+	reg("Process.id", []value.Kind{value.KPid}, 0, func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
+		if a[0].R == nil {
+			return value.Unit, fault.New(fault.Descriptor)
 		}
-		return IDValue(h), nil
-	}})
-	reg(&core.Native{Name: "supervised_current", Arity: 1, Args: []value.Kind{value.KPid}, Fn: func(ctx core.Ctx, a []value.Value) (value.Value, *core.Fault) {
-		r, f := rt(ctx)
-		if f != nil {
-			return value.Unit, f
-		}
-		return r.SupervisedCurrent(a[0]), nil
-	}})
-	reg(&core.Native{Name: "Process.monitor", Arity: 1, Args: []value.Kind{value.KProcID}, Fn: func(ctx core.Ctx, a []value.Value) (value.Value, *core.Fault) {
-		r, f := rt(ctx)
-		if f != nil {
-			return value.Unit, f
-		}
-		return r.Monitor(a[0]), nil
-	}})
-	reg(&core.Native{Name: "Process.demonitor", Arity: 2, Args: []value.Kind{value.KMonRef, value.KData}, Fn: func(ctx core.Ctx, a []value.Value) (value.Value, *core.Fault) {
-		r, f := rt(ctx)
-		if f != nil {
-			return value.Unit, f
-		}
+		return value.Value{K: value.KProcID, N: a[0].N, R: a[0].R}, nil
+	})
+	reg("supervised_current", []value.Kind{value.KPid}, 0, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
+		return h.SupervisedCurrent(a[0])
+	})
+	reg("Process.monitor", []value.Kind{value.KProcID}, native.ActorOnly, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
+		return h.Monitor(a[0])
+	})
+	reg("Process.demonitor", []value.Kind{value.KMonRef, value.KData}, native.ActorOnly, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
 		d, _ := a[1].R.(*value.Data)
 		if d == nil || len(d.Fields) != 2 || d.Fields[0].K != value.KBool || d.Fields[1].K != value.KBool {
 			return ErrProcess(ErrInvalidOptions), nil
 		}
-		return r.Demonitor(a[0], d.Fields[0].N != 0, d.Fields[1].N != 0), nil
-	}})
-	reg(&core.Native{Name: "Process.link", Arity: 1, Args: []value.Kind{value.KProcID}, Fn: func(ctx core.Ctx, a []value.Value) (value.Value, *core.Fault) {
-		r, f := rt(ctx)
-		if f != nil {
+		return h.Demonitor(a[0], d.Fields[0].N != 0, d.Fields[1].N != 0)
+	})
+	reg("Process.link", []value.Kind{value.KProcID}, native.ActorOnly, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
+		return h.Link(a[0])
+	})
+	reg("Process.unlink", []value.Kind{value.KProcID}, native.ActorOnly, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
+		return h.Unlink(a[0])
+	})
+	reg("Process.trap_exit", []value.Kind{value.KBool}, native.ActorOnly, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
+		return h.TrapExit(a[0].N != 0)
+	})
+	reg("Process.exit", []value.Kind{value.KData}, native.ActorOnly, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
+		if f := h.Exit(a[0]); f != nil {
 			return value.Unit, f
 		}
-		return r.Link(a[0])
-	}})
-	reg(&core.Native{Name: "Process.unlink", Arity: 1, Args: []value.Kind{value.KProcID}, Fn: func(ctx core.Ctx, a []value.Value) (value.Value, *core.Fault) {
-		r, f := rt(ctx)
-		if f != nil {
-			return value.Unit, f
-		}
-		return r.Unlink(a[0]), nil
-	}})
-	reg(&core.Native{Name: "Process.trap_exit", Arity: 1, Args: []value.Kind{value.KBool}, Fn: func(ctx core.Ctx, a []value.Value) (value.Value, *core.Fault) {
-		r, f := rt(ctx)
-		if f != nil {
-			return value.Unit, f
-		}
-		return r.TrapExit(a[0].N != 0), nil
-	}})
-	reg(&core.Native{Name: "Process.exit", Arity: 1, Args: []value.Kind{value.KData}, Fn: func(ctx core.Ctx, a []value.Value) (value.Value, *core.Fault) {
-		r, f := rt(ctx)
-		if f != nil {
-			return value.Unit, f
-		}
-		if f := r.Exit(a[0]); f != nil {
-			return value.Unit, f
-		}
-		return value.Unit, &core.Fault{Code: ExitCode, Msg: "process exit"}
-	}})
-	reg(&core.Native{Name: "Process.signal_exit", Arity: 2, Args: []value.Kind{value.KProcID, A}, Fn: func(ctx core.Ctx, a []value.Value) (value.Value, *core.Fault) {
-		r, f := rt(ctx)
-		if f != nil {
-			return value.Unit, f
-		}
-		return r.SignalExit(a[0], a[1])
-	}})
+		return value.Unit, fault.NewExit()
+	})
+	reg("Process.signal_exit", []value.Kind{value.KProcID, A}, native.ActorOnly, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
+		return h.SignalExit(a[0], a[1])
+	})
+}
+
+// Natives returns the Process natives, sorted by name: the engine merges
+// them with the core natives into the table vm.Load resolves against.
+func Natives() []*native.Native {
+	return natives.Sorted()
 }
 
 // Lookup returns the native of a Process builtin by qualified name.
-func Lookup(name string) (*core.Native, bool) {
-	n, ok := natives[name]
-	return n, ok
-}
+func Lookup(name string) (*native.Native, bool) { return natives.Lookup(name) }
 
 // Names returns the names of the natives of this package, sorted.
-func Names() []string {
-	out := make([]string, 0, len(natives))
-	for n := range natives {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
-}
+func Names() []string { return natives.Names() }
 
 // Implemented returns every Process builtin the runtime implements:
 // natives plus opcode-lowered builtins, sorted.

@@ -1,11 +1,15 @@
 package process_test
 
 import (
+	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/morrow-lang/morrow/lang/types"
+	"github.com/morrow-lang/morrow/runtime/fault"
+	"github.com/morrow-lang/morrow/runtime/native"
 	"github.com/morrow-lang/morrow/runtime/value"
 	"github.com/morrow-lang/morrow/stdlib/core"
 	"github.com/morrow-lang/morrow/stdlib/process"
@@ -97,17 +101,58 @@ func TestTagOrders(t *testing.T) {
 	}
 }
 
-// TestOpaqueIdentity: pids and ids compare by process, not by wrapper.
-func TestOpaqueIdentity(t *testing.T) {
-	a := &process.Handle{Epoch: 1, Gen: 1}
-	b := &process.Handle{Epoch: 1, Gen: 2}
-	if !core.Equal(process.PidValue(a), process.PidValue(a)) || core.Equal(process.PidValue(a), process.PidValue(b)) {
-		t.Error("Pid equality is not identity")
+// TestActorOnlyFlags: a native is flagged ActorOnly exactly when the
+// Process API table of docs/process.md gives it the "actor" context.
+func TestActorOnlyFlags(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/process.md")
+	if err != nil {
+		t.Fatal(err)
 	}
-	if !core.Equal(process.IDValue(a), process.IDValue(a)) {
+	name := regexp.MustCompile("`(Process\\.[a-z_]+)\\(")
+	seen := 0
+	for _, line := range strings.Split(string(doc), "\n") {
+		cells := strings.Split(line, "|")
+		if len(cells) != 5 || !strings.HasPrefix(strings.TrimSpace(cells[1]), "`Process.") {
+			continue
+		}
+		ctx := strings.TrimSpace(cells[3])
+		for _, m := range name.FindAllStringSubmatch(cells[1], -1) {
+			n, ok := process.Lookup(m[1])
+			if !ok {
+				continue // an opcode-lowered operation
+			}
+			seen++
+			want := ctx != "root or actor"
+			if got := n.Flags.Has(native.ActorOnly); got != want {
+				t.Errorf("%s: ActorOnly %v, docs/process.md says context %q", m[1], got, ctx)
+			}
+		}
+	}
+	if seen < 8 {
+		t.Errorf("found %d natives in the docs/process.md table, want at least 8", seen)
+	}
+}
+
+// TestProcessID: Process.id keeps the identity of a Pid and changes only
+// its kind.
+func TestProcessID(t *testing.T) {
+	id, _ := process.Lookup("Process.id")
+	r := &struct{ x int }{}
+	pid := value.Value{K: value.KPid, N: 4, R: r}
+	got, f := id.Call(native.Detached{}, []value.Value{pid})
+	if f != nil || got.K != value.KProcID || got.N != 4 || got.R != any(r) {
+		t.Errorf("Process.id(pid) = %v, %v", got, f)
+	}
+	if !core.Equal(got, value.Value{K: value.KProcID, N: 4, R: r}) {
 		t.Error("a ProcessId differs from itself")
 	}
-	if process.HandleOf(process.IDValue(b)) != b || process.HandleOf(value.Int(3)) != nil {
-		t.Error("HandleOf")
+}
+
+// TestNativesWithoutProcess: outside a process the Process natives are
+// fault 11, the infrastructure fault, not a crash.
+func TestNativesWithoutProcess(t *testing.T) {
+	mon, _ := process.Lookup("Process.monitor")
+	if _, f := mon.Call(native.Detached{}, []value.Value{{K: value.KProcID, N: 1}}); f == nil || f.Code != fault.Descriptor {
+		t.Errorf("Process.monitor without a process: %v", f)
 	}
 }

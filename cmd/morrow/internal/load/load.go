@@ -1,11 +1,11 @@
 // Package load reads compiled Morrow programs (.mrb files) for the runner.
 //
-// It depends only on runtime/bytecode, never on the parser or the type
-// checker: running a .mrb file must not need the front end (the import
-// edge is enforced by internal/archtest). Every failure (truncated or
-// corrupted image, another format version, a program that fails
-// verification, even a decoder panic) becomes one error whose message
-// fits on one line, which the runner prints as its whole report.
+// Decoding and verifying are runtime/bytecode.Load's job (the one place
+// that turns bytes into a runnable program); this package names the file
+// in the refusal and folds it into one line, which the runner prints as
+// its whole report. It depends only on runtime/bytecode, never on the
+// parser or the type checker: running a .mrb file must not need the front
+// end (the import edge is enforced by internal/archtest).
 package load
 
 import (
@@ -26,23 +26,12 @@ func (e *Error) Error() string {
 }
 
 // Bytecode decodes and verifies the image read from path.
-func Bytecode(path string, data []byte) (p *bytecode.Program, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			p, err = nil, &Error{Path: path, Reason: oneLine(fmt.Sprintf("corrupt bytecode file (decoder panic: %v)", r))}
-		}
-	}()
-	p, err = bytecode.Decode(data)
+func Bytecode(path string, data []byte) (*bytecode.Verified, error) {
+	v, err := bytecode.Load(data)
 	if err != nil {
 		return nil, &Error{Path: path, Reason: oneLine(err.Error())}
 	}
-	if p == nil {
-		return nil, &Error{Path: path, Reason: "empty program"}
-	}
-	if err := bytecode.Verify(p); err != nil {
-		return nil, &Error{Path: path, Reason: oneLine("bytecode does not verify: " + err.Error())}
-	}
-	return p, nil
+	return v, nil
 }
 
 func oneLine(s string) string {

@@ -1,0 +1,254 @@
+// Package native is the calling convention between the VM and the Go
+// functions of the standard library ("natives"): what a native is
+// (Native), the table of natives a program may call (Table), and what a
+// native may ask of the runtime that calls it (Host).
+//
+// # Data flow
+//
+// The standard library packages (stdlib/core, stdlib/process) each list
+// their natives; the engine (runtime/engine) merges those lists into one
+// Table and passes it to vm.Load, which resolves every native name of a
+// program against it once (unknown names and wrong arities are refused
+// before anything runs). At run time the VM calls (*Native).CallWork with
+// its vm.Host, which includes this package's Host, so a native can only
+// use operations that every host implements: a missing method is a
+// compile error in the host, not a fault at run time.
+//
+// A Table is a plain value (qualified name → *Native), so a builtin
+// registry can generate it and a test can pass a smaller one.
+//
+// # Why a leaf package
+//
+// Natives live below the VM: the front end imports stdlib/core (the
+// prelude) and stdlib/process (the Process types), and the front end must
+// not depend on the VM (internal/archtest). So the natives' side of the
+// host contract is declared here, and vm.Host embeds it.
+package native
+
+import (
+	"fmt"
+	"io"
+	"sort"
+
+	"github.com/morrow-lang/morrow/runtime/fault"
+	"github.com/morrow-lang/morrow/runtime/value"
+)
+
+// Host is what natives may ask of the runtime that calls them: the
+// program's output and the Process operations that are ordinary calls.
+// vm.Host embeds it; the scheduler's per-process host implements both.
+// Every result is the value the Process operation returns to the
+// program, or a fault (a checked fault, Exit to unwind the caller, or an
+// internal error).
+type Host interface {
+	// Stdout is where print and println write. Each call of print or
+	// println issues exactly one Write.
+	Stdout() io.Writer
+
+	// Monitor implements Process.monitor(id).
+	Monitor(id value.Value) (value.Value, *fault.Fault)
+	// Demonitor implements Process.demonitor(ref, DemonitorOptions(flush,
+	// info)).
+	Demonitor(ref value.Value, flush, info bool) (value.Value, *fault.Fault)
+	// Link implements Process.link(id); linking a dead process exits the
+	// caller (a fault.Exit) unless it traps exits.
+	Link(id value.Value) (value.Value, *fault.Fault)
+	// Unlink implements Process.unlink(id).
+	Unlink(id value.Value) (value.Value, *fault.Fault)
+	// TrapExit implements Process.trap_exit(on): the previous setting.
+	TrapExit(on bool) (value.Value, *fault.Fault)
+	// SignalExit implements Process.signal_exit(id, reason).
+	SignalExit(id, reason value.Value) (value.Value, *fault.Fault)
+	// Exit records reason as the running process's terminal reason for
+	// Process.exit, which then unwinds with fault.Exit; a non-nil fault
+	// refuses the reason (fault 9 for an oversized one).
+	Exit(reason value.Value) *fault.Fault
+	// SupervisedCurrent follows a Pid of a legacy supervised process to
+	// its current incarnation: Ok(pid) or Err(3).
+	SupervisedCurrent(pid value.Value) (value.Value, *fault.Fault)
+}
+
+// KAny in Native.Args accepts a value of any kind.
+const KAny value.Kind = 255
+
+// Flags describe a native beyond its signature.
+type Flags uint8
+
+const (
+	// ActorOnly: the native needs an actor context (LANGUAGE.md §7.1,
+	// "actor"); the checker refuses it in the root context.
+	ActorOnly Flags = 1 << iota
+)
+
+// Has reports whether every flag of g is set.
+func (f Flags) Has(g Flags) bool { return f&g == g }
+
+// Func is the body of a native whose cost does not depend on its
+// arguments.
+type Func func(h Host, args []value.Value) (value.Value, *fault.Fault)
+
+// WorkFunc is the body of a native whose work grows with its arguments
+// (comparing, sorting, rendering): it also returns the work done, in
+// elements visited or bytes produced, which the VM charges as reductions
+// (RUNTIME.md §1: no instruction does unbounded work without charging for
+// it).
+type WorkFunc func(h Host, args []value.Value) (value.Value, *fault.Fault, int64)
+
+// Native is one Go function of the standard library.
+type Native struct {
+	Name  string       // qualified name, e.g. "List.len"
+	Arity int          // exact number of arguments
+	Args  []value.Kind // expected kind of each argument (KAny: anything)
+	Flags Flags
+	// Exactly one of Fn and FnWork is set.
+	Fn     Func
+	FnWork WorkFunc
+}
+
+// Check reports a malformed native: no name, an Args table of the wrong
+// length, or not exactly one body.
+func (n *Native) Check() error {
+	switch {
+	case n == nil || n.Name == "":
+		return fmt.Errorf("native without a name")
+	case len(n.Args) != n.Arity:
+		return fmt.Errorf("native %s has an Args table of the wrong length", n.Name)
+	case (n.Fn == nil) == (n.FnWork == nil):
+		return fmt.Errorf("native %s needs exactly one of Fn and FnWork", n.Name)
+	}
+	return nil
+}
+
+// Call checks the argument count and kinds, then runs the native. A
+// mismatch (possible only for hand-made bytecode) and any Go panic inside
+// the native become an internal-error fault instead of crashing the
+// process.
+func (n *Native) Call(h Host, args []value.Value) (value.Value, *fault.Fault) {
+	res, f, _ := n.CallWork(h, args)
+	return res, f
+}
+
+// CallWork is Call that also returns the native's work (0 for natives
+// whose cost does not depend on their arguments).
+func (n *Native) CallWork(h Host, args []value.Value) (res value.Value, f *fault.Fault, work int64) {
+	if len(args) != n.Arity {
+		return value.Unit, fault.Internalf("%s expects %d arguments, got %d", n.Name, n.Arity, len(args)), 0
+	}
+	for i, k := range n.Args {
+		if k != KAny && args[i].K != k {
+			return value.Unit, fault.Internalf("%s argument %d: expected %s, found %s", n.Name, i+1, k, args[i].K), 0
+		}
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			res, f, work = value.Unit, fault.Internalf("%s: %v", n.Name, r), 0
+		}
+	}()
+	if n.FnWork != nil {
+		return n.FnWork(h, args)
+	}
+	res, f = n.Fn(h, args)
+	return res, f, 0
+}
+
+// Table maps qualified names to the natives a program may call.
+type Table map[string]*Native
+
+// NewTable merges lists of natives into a Table. It refuses a malformed
+// native and a name listed twice.
+func NewTable(lists ...[]*Native) (Table, error) {
+	t := Table{}
+	for _, l := range lists {
+		for _, n := range l {
+			if err := n.Check(); err != nil {
+				return nil, err
+			}
+			if _, dup := t[n.Name]; dup {
+				return nil, fmt.Errorf("native %s is listed twice", n.Name)
+			}
+			t[n.Name] = n
+		}
+	}
+	return t, nil
+}
+
+// Lookup returns the native called name.
+func (t Table) Lookup(name string) (*Native, bool) {
+	n, ok := t[name]
+	return n, ok
+}
+
+// Names returns the qualified names in t, sorted.
+func (t Table) Names() []string {
+	out := make([]string, 0, len(t))
+	for name := range t {
+		out = append(out, name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Sorted returns the natives of t sorted by name.
+func (t Table) Sorted() []*Native {
+	out := make([]*Native, 0, len(t))
+	for _, name := range t.Names() {
+		out = append(out, t[name])
+	}
+	return out
+}
+
+// Detached is a Host for running natives outside any process (tests,
+// tools): output goes to W (discarded when nil) and every Process
+// operation is fault 11 (invalid actor execution descriptor: LANGUAGE.md
+// §6.6's infrastructure fault), since no process runs.
+type Detached struct{ W io.Writer }
+
+var _ Host = Detached{}
+
+// Stdout returns W, or io.Discard.
+func (d Detached) Stdout() io.Writer {
+	if d.W == nil {
+		return io.Discard
+	}
+	return d.W
+}
+
+func noProcess() *fault.Fault { return fault.New(fault.Descriptor) }
+
+// Monitor is fault 11: no process runs.
+func (Detached) Monitor(value.Value) (value.Value, *fault.Fault) {
+	return value.Unit, noProcess()
+}
+
+// Demonitor is fault 11: no process runs.
+func (Detached) Demonitor(value.Value, bool, bool) (value.Value, *fault.Fault) {
+	return value.Unit, noProcess()
+}
+
+// Link is fault 11: no process runs.
+func (Detached) Link(value.Value) (value.Value, *fault.Fault) {
+	return value.Unit, noProcess()
+}
+
+// Unlink is fault 11: no process runs.
+func (Detached) Unlink(value.Value) (value.Value, *fault.Fault) {
+	return value.Unit, noProcess()
+}
+
+// TrapExit is fault 11: no process runs.
+func (Detached) TrapExit(bool) (value.Value, *fault.Fault) {
+	return value.Unit, noProcess()
+}
+
+// SignalExit is fault 11: no process runs.
+func (Detached) SignalExit(value.Value, value.Value) (value.Value, *fault.Fault) {
+	return value.Unit, noProcess()
+}
+
+// Exit is fault 11: no process runs.
+func (Detached) Exit(value.Value) *fault.Fault { return noProcess() }
+
+// SupervisedCurrent is fault 11: no process runs.
+func (Detached) SupervisedCurrent(value.Value) (value.Value, *fault.Fault) {
+	return value.Unit, noProcess()
+}
