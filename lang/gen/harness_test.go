@@ -14,7 +14,7 @@ import (
 	"github.com/morrow-lang/morrow/lang/gen"
 	"github.com/morrow-lang/morrow/runtime/bytecode"
 	"github.com/morrow-lang/morrow/runtime/engine"
-	"github.com/morrow-lang/morrow/stdlib/core"
+	"github.com/morrow-lang/morrow/runtime/fault"
 )
 
 // runTimeout bounds one run. Generated programs finish in milliseconds;
@@ -118,7 +118,11 @@ func run(prog *bytecode.Program, seed int64) (runOut, int, string) {
 
 // badStderr accepts an empty stderr, `morrow: main returned Err`, and a
 // documented fault report; anything else is a failure.
-func badStderr(stderr string, fault *int) string {
+func badStderr(stderr string, found *int) string {
+	// The runner's warnings (an exit status outside 0..255) are not faults.
+	for strings.HasPrefix(stderr, "morrow: warning:") {
+		_, stderr, _ = strings.Cut(stderr, "\n")
+	}
 	if stderr == "" {
 		return ""
 	}
@@ -126,14 +130,15 @@ func badStderr(stderr string, fault *int) string {
 		return "run-time internal error:\n" + stderr
 	}
 	first, _, _ := strings.Cut(stderr, "\n")
-	if first == "morrow: main returned Err" {
+	if strings.HasPrefix(first, "morrow: main returned Err") {
 		return ""
 	}
 	if msg, ok := strings.CutPrefix(first, "morrow: runtime error: "); ok {
-		for code, text := range core.FaultText {
+		for i, info := range fault.Table {
+			code, text := i+1, info.Text
 			if msg == text {
 				if documentedFaults[code] {
-					*fault = code
+					*found = code
 					return ""
 				}
 				return fmt.Sprintf("fault %d (%s):\n%s", code, text, stderr)
