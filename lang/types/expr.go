@@ -12,7 +12,7 @@ import (
 // type the context expects; it guides lambdas and empty collections but
 // callers still check the result against it.
 func (c *Checker) expr(e ast.Expr, hint Type) Type {
-	if e == nil || isNilExpr(e) {
+	if ast.IsNil(e) {
 		return Invalid
 	}
 	t := c.expr1(e, hint)
@@ -32,7 +32,7 @@ func (c *Checker) expr(e ast.Expr, hint Type) Type {
 // interpolated value.
 func (c *Checker) divergingOperand(e ast.Expr) bool {
 	never := func(x ast.Expr) bool {
-		if x == nil || isNilExpr(x) {
+		if ast.IsNil(x) {
 			return false
 		}
 		t, ok := c.info.Types[x]
@@ -938,7 +938,7 @@ func (c *Checker) join(acc, t Type, span source.Span, ctx string) Type {
 func (c *Checker) ifExpr(x *ast.If, hint Type) Type {
 	ct := c.expr(x.Cond, BoolT)
 	c.expect(spanOf(x.Cond), ct, BoolT, "if condition: expression type")
-	if x.Else == nil || isNilExpr(x.Else) {
+	if ast.IsNil(x.Else) {
 		c.branch(x.Then, nil, true)
 		return UnitT
 	}
@@ -964,7 +964,7 @@ func (c *Checker) match(x *ast.Match, hint Type) Type {
 		acc = hint
 	}
 	allNever := true
-	if x.Subject == nil || isNilExpr(x.Subject) {
+	if ast.IsNil(x.Subject) {
 		for i, a := range x.Arms {
 			last := i == len(x.Arms)-1
 			if a.Pattern != nil {
