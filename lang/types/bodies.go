@@ -1,8 +1,6 @@
 package types
 
 import (
-	"strings"
-
 	"github.com/morrow-lang/morrow/lang/ast"
 	"github.com/morrow-lang/morrow/lang/diag"
 	"github.com/morrow-lang/morrow/lang/source"
@@ -124,23 +122,7 @@ func (c *Checker) checkGroup(group []*FuncSig) {
 	c.mailboxSites = nil
 	c.poisonErroneousInits()
 	c.checkObligations(group)
-	// Unused Result bindings and parameters (§5.2, conservative).
-	for _, o := range c.locals {
-		if !o.result || o.poisoned || o.uses > 0 || o.uses < -1<<20 || !containsResult(o.Type) {
-			continue
-		}
-		if o.isParam && len(o.metaReads) > 0 {
-			c.errorf(ErrResultUnusedPar, o.Decl.Span(), "Result binding parameter is never used except for metadata (%s), which does not handle the Result", strings.Join(dedup(o.metaReads), ", ")).Hint = "match on it, return it or pass it on"
-		} else if o.isParam {
-			c.errorf(ErrResultUnusedPar, o.Decl.Span(), "Result binding parameter is never used").Hint = "match on it, return it or pass it on"
-		} else if len(o.metaReads) > 0 {
-			c.errorf(ErrResultUnusedLet, o.Decl.Span(), "Result value must be handled; this Result binding is only read for metadata (%s), which does not handle the Result", strings.Join(dedup(o.metaReads), ", ")).Hint =
-				"match on it, use `let Ok(v) = … else:`, `?`, or return it"
-		} else {
-			c.errorf(ErrResultUnusedLet, o.Decl.Span(), "Result value must be handled; this Result binding is never used").Hint =
-				"match on it, use `let Ok(v) = … else:`, `?`, or return it"
-		}
-	}
+	c.checkUnusedResults()
 	// Generalise: free variables left in the signatures become generic.
 	var sigVars []*TVar
 	for _, sig := range group {
@@ -216,11 +198,6 @@ func freshParamName(gen []*TParam) string {
 			return n
 		}
 	}
-}
-
-func isResult(t Type) bool {
-	n, ok := Resolve(t).(*Named)
-	return ok && n.Def == ResultDef
 }
 
 func isNever(t Type) bool { return isBasic(t, KNever) }
@@ -311,14 +288,6 @@ func (c *Checker) bodyExpr(e ast.Expr, hint Type, discard bool) Type {
 		c.checkDiscard(e, t)
 	}
 	return t
-}
-
-// checkDiscard reports a Result value whose value is thrown away.
-func (c *Checker) checkDiscard(e ast.Expr, t Type) {
-	if containsResult(t) && !hasInvalid(t) {
-		c.errorf(ErrResultDiscarded, e.Span(), "Result value must be handled; bind, return, or match it").Hint =
-			"match on Ok/Err, use `?`, `let Ok(v) = … else:`, or return it"
-	}
 }
 
 func lastSpan(e ast.Expr) source.Span {
@@ -419,17 +388,4 @@ func (c *Checker) poisonErroneousInits() {
 			}
 		}
 	}
-}
-
-// dedup returns xs without repeats, in first-seen order.
-func dedup(xs []string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, x := range xs {
-		if !seen[x] {
-			seen[x] = true
-			out = append(out, x)
-		}
-	}
-	return out
 }

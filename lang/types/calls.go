@@ -215,33 +215,6 @@ func (c *Checker) callSig(x *ast.Call, sig *FuncSig) Type {
 	return subst(sig.Ret, m)
 }
 
-// unifyMailbox makes a caller share the mailbox of a callee whose
-// mailbox type is already known (§4.3 step 4). Callees with a still
-// generic mailbox are left to the actor stage; main is reported by
-// checkActorContexts.
-func (c *Checker) unifyMailbox(x *ast.Call, sig *FuncSig) {
-	if sig.Decl == nil || c.fn.isMain || sig.Decl == c.fn.node {
-		return
-	}
-	mt, ok := c.info.Mailboxes[sig.Decl]
-	if !ok || hasInvalid(mt) {
-		return
-	}
-	if fv := freeVars(mt, nil); len(fv) > 0 && !c.inGroup[sig] {
-		// A helper whose mailbox stayed generic: instantiate it per call.
-		m := map[*TVar]Type{}
-		for _, v := range fv {
-			m[v] = c.fresh()
-		}
-		mt = substVars(mt, m)
-	}
-	own := c.mailbox(x.Span())
-	if !unify(own, mt) {
-		c.errorf(ErrMismatch, spanOf(x.Fn), "actor call mailbox: expected %s, found %s", Zonk(own), Zonk(mt)).Notes =
-			[]string{"'" + sig.Name + "' receives messages of type " + Zonk(mt).String() + "; every function a process calls must agree on one mailbox type"}
-	}
-}
-
 func labelReason(sig *FuncSig, i int) string {
 	if isBasic(sig.Params[i].Type, KBool) {
 		return "Bool parameters must be labeled"
@@ -464,21 +437,7 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 			}
 		}
 	}
-	if name == "List.len" || name == "List.is_empty" {
-		// Reading metadata does not handle the Results inside (§5.2).
-		for _, a := range x.Args {
-			if id, ok := a.Value.(*ast.Ident); ok {
-				if o := c.info.Uses[id]; o != nil && o.Kind == ObjLocal && !c.dead {
-					c.whenResolved(o.Type, func(t Type) {
-						if containsResult(t) {
-							o.uses--
-							o.metaReads = append(o.metaReads, name)
-						}
-					})
-				}
-			}
-		}
-	}
+	c.noteMetadataReads(x, name)
 	return ret
 }
 
