@@ -17,8 +17,9 @@ func actorOnly(name string) bool {
 // (§4.3 steps 1 and 4): a function whose own body (lambdas excluded)
 // receives or calls an actor-only Process operation, or directly calls a
 // function that has one. Root-context entry points (main, and the library
-// start function) may not call such functions. The unification of mailbox
-// types across calls is left to the actor stage.
+// start function) may not call such functions. The mailbox types
+// themselves are unified across calls while the bodies are checked
+// (unifyMailbox).
 func (c *Checker) checkActorContexts() {
 	type site struct {
 		callee *FuncSig
@@ -288,8 +289,8 @@ func (c *Checker) checkActorEffects(order []*FuncSig, callees func(*FuncSig) []*
 }
 
 // mailbox returns the current function's mailbox type M: every receive
-// of one function and its Process.self() share it (§4.3 steps 2-3). The
-// propagation of mailbox effects through calls is a later stage.
+// of one function and its Process.self() share it (§4.3 steps 2-3), and
+// unifyMailbox makes it the mailbox of the callees that have one (step 4).
 func (c *Checker) mailbox(span source.Span) Type {
 	if c.fn.mailbox == nil {
 		c.fn.mailbox = c.fresh()
@@ -302,9 +303,9 @@ func (c *Checker) mailbox(span source.Span) Type {
 }
 
 // unifyMailbox makes a caller share the mailbox of a callee whose
-// mailbox type is already known (§4.3 step 4). Callees with a still
-// generic mailbox are left to the actor stage; main is reported by
-// checkActorContexts.
+// mailbox type is already known (§4.3 step 4). The still generic mailbox
+// of a callee outside the current group is instantiated per call; main
+// is reported by checkActorContexts instead.
 func (c *Checker) unifyMailbox(x *ast.Call, sig *FuncSig) {
 	if sig.Decl == nil || c.fn.isMain || sig.Decl == c.fn.node {
 		return

@@ -335,7 +335,7 @@ func (c *Checker) checkEntry() {
 }
 
 // freeVarsOutsidePid is freeVars without the mailbox types of Pids, which
-// actor checking (a later stage) resolves.
+// the mailbox rules (checkMailbox, actors.go) resolve or report.
 func freeVarsOutsidePid(t Type, out []*TVar) []*TVar {
 	var v visited
 	var walk func(t Type)

@@ -157,8 +157,8 @@ type Info struct {
 	// labels are absent: argument i is parameter i.
 	CallArgs map[*ast.Call][]int
 	// Mailboxes records the mailbox type M of each function (*ast.FnDecl)
-	// or lambda (*ast.Lambda) whose body receives or calls Process.self().
-	// Mailbox effects through calls are a later stage (§4.3).
+	// or lambda (*ast.Lambda) whose body receives, calls Process.self() or
+	// calls a function that has a mailbox (§4.3).
 	Mailboxes map[ast.Node]Type
 	// HasMailbox marks the functions with a mailbox effect: their body
 	// receives or uses actor-only Process operations, directly or through
