@@ -6,20 +6,16 @@ import (
 )
 
 // Expressions are the bulk of every program, and participle's reflective
-// matching spends most of its time there (a branch per alternative tried).
-// gExpr therefore implements participle.Parseable: the hot part of the
-// expression grammar — operator chains, unary operators, postfix suffixes,
-// call arguments, names, literals, parentheses and lists — is matched by
-// hand here, straight from participle's token stream, into the same
-// grammar structs the struct tags in grammar.go describe. The compound
-// primaries with and %{…} are handed back to participle parsers for their
-// structs, so the grammar stays one participle grammar; if, match,
-// receive, for, return and fn-lambdas are matched by hand further down.
+// matching spent most of its time there (a branch per alternative tried).
+// The expression grammar — operator chains, unary operators, postfix
+// suffixes, call arguments, names, literals, parentheses, lists and the
+// compound primaries (if, match, receive, for, return, fn-lambdas, with,
+// %{…}) — is matched by hand here, straight from participle's token
+// stream, into the grammar structs the tags in grammar.go describe.
 //
-// Contract with participle: Parse returns NextMatch without consuming
-// anything when the next token cannot start an expression; any other error
-// is reported after consuming, so participle treats it as final (the
-// grammar runs with lookahead 0).
+// Contract of every matcher: Parse returns NextMatch without consuming
+// anything when the next token cannot start its production; any other
+// error is reported after consuming, and is final (lookahead 0).
 
 // Parse implements participle.Parseable.
 func (g *gExpr) Parse(lex *lexer.PeekingLexer) error {
@@ -158,17 +154,15 @@ func parsePostfix(lex *lexer.PeekingLexer, noLam bool) (*gPostfix, error) {
 			s.Field = lex.Next().Value
 		case isPunct(t, "["):
 			lex.Next()
-			var x gExpr
-			if err := x.Parse(lex); err == participle.NextMatch {
-				return nil, unexpected(lex, "GPostfix")
-			} else if err != nil {
+			x, err := expectExpr(lex)
+			if err != nil {
 				return nil, err
 			}
 			if !isPunct(lex.Peek(), "]") {
 				return nil, unexpected(lex, `"]"`)
 			}
 			lex.Next()
-			s.Index = &x
+			s.Index = x
 		case isPunct(t, "?"):
 			lex.Next()
 			s.Try = true
@@ -259,8 +253,6 @@ func parsePrimary(lex *lexer.PeekingLexer, noLam bool) (*gPrimary, error) {
 	case isPunct(t, "["):
 		pr.List, err = parseList(lex)
 	default:
-		p := getParsers()
-		opt := participle.AllowTrailing(true)
 		switch {
 		case isKw(t, "if"):
 			pr.If = &gIf{}
@@ -275,7 +267,8 @@ func parsePrimary(lex *lexer.PeekingLexer, noLam bool) (*gPrimary, error) {
 			pr.Return = &gReturn{}
 			err = pr.Return.Parse(lex)
 		case isPunct(t, "%{"):
-			pr.Brace, err = p.braceP.ParseFromLexer(lex, opt)
+			pr.Brace = &gBrace{}
+			err = pr.Brace.Parse(lex)
 		case isKw(t, "receive", "receive_event"):
 			pr.Recv = &gReceive{}
 			err = pr.Recv.Parse(lex)
@@ -283,7 +276,8 @@ func parsePrimary(lex *lexer.PeekingLexer, noLam bool) (*gPrimary, error) {
 			pr.For = &gFor{}
 			err = pr.For.Parse(lex)
 		case isKw(t, "with"):
-			pr.With, err = p.withP.ParseFromLexer(lex, opt)
+			pr.With = &gWith{}
+			err = pr.With.Parse(lex)
 		default:
 			return nil, unexpected(lex, "GPostfix")
 		}
@@ -322,10 +316,8 @@ func parseParen(lex *lexer.PeekingLexer, noLam bool) (*gParen, error) {
 		e.X = &x
 		if isPunct(lex.Peek(), ":") {
 			lex.Next()
-			ty := &gType{}
-			if err := ty.Parse(lex); err == participle.NextMatch {
-				return nil, unexpected(lex, "GType")
-			} else if err != nil {
+			ty, err := requireType(lex, "GType")
+			if err != nil {
 				return nil, err
 			}
 			e.Type = ty
@@ -347,10 +339,8 @@ func parseParen(lex *lexer.PeekingLexer, noLam bool) (*gParen, error) {
 	if !noLam && isPunct(lex.Peek(), "->") {
 		lex.Next()
 		g.Arrow = true
-		b := &gBody{}
-		if err := b.Parse(lex); err == participle.NextMatch {
-			return nil, unexpected(lex, "GBody")
-		} else if err != nil {
+		b, err := expectBody(lex)
+		if err != nil {
 			return nil, err
 		}
 		g.Body = b
@@ -403,8 +393,7 @@ func parseList(lex *lexer.PeekingLexer) (*gList, error) {
 	return g, nil
 }
 
-// Statements and bodies are matched by hand too (they are on every line);
-// patterns and types inside them go back to participle.
+// Statements and bodies are matched by hand too (they are on every line).
 
 // Parse implements participle.Parseable for a body: an indented block
 // (NEWLINE INDENT stmt+ DEDENT) or a single inline expression.
@@ -474,10 +463,8 @@ func (g *gStmt) Parse(lex *lexer.PeekingLexer) error {
 		g.Let = l
 	case isKw(t, "defer"):
 		lex.Next()
-		x := &gExpr{}
-		if err := x.Parse(lex); err == participle.NextMatch {
-			return unexpected(lex, "GPostfix")
-		} else if err != nil {
+		x, err := expectExpr(lex)
+		if err != nil {
 			return err
 		}
 		g.Defer = x
@@ -492,10 +479,8 @@ func (g *gStmt) Parse(lex *lexer.PeekingLexer) error {
 	}
 	if isKw(lex.Peek(), "if") {
 		lex.Next()
-		c := &gExpr{}
-		if err := c.Parse(lex); err == participle.NextMatch {
-			return unexpected(lex, "GPostfix")
-		} else if err != nil {
+		c, err := expectExpr(lex)
+		if err != nil {
 			return err
 		}
 		g.Cond = c
@@ -527,18 +512,14 @@ func (g *gLet) Parse(lex *lexer.PeekingLexer) error {
 	}
 	lex.Next()
 	pat := &gPattern{}
-	if err := pat.Parse(lex); err == participle.NextMatch {
-		return unexpected(lex, "GPattern")
-	} else if err != nil {
+	if err := require(lex, "GPattern", pat.Parse); err != nil {
 		return err
 	}
 	g.Pat = pat
 	if isPunct(lex.Peek(), ":") {
 		lex.Next()
-		ty := &gType{}
-		if err := ty.Parse(lex); err == participle.NextMatch {
-			return unexpected(lex, "GType")
-		} else if err != nil {
+		ty, err := requireType(lex, "GType")
+		if err != nil {
 			return err
 		}
 		g.Type = ty
@@ -547,10 +528,8 @@ func (g *gLet) Parse(lex *lexer.PeekingLexer) error {
 		return unexpected(lex, `"="`)
 	}
 	lex.Next()
-	x := &gExpr{}
-	if err := x.Parse(lex); err == participle.NextMatch {
-		return unexpected(lex, "GPostfix")
-	} else if err != nil {
+	x, err := expectExpr(lex)
+	if err != nil {
 		return err
 	}
 	g.Value = x
@@ -560,10 +539,8 @@ func (g *gLet) Parse(lex *lexer.PeekingLexer) error {
 			return unexpected(lex, `":"`)
 		}
 		lex.Next()
-		b := &gBody{}
-		if err := b.Parse(lex); err == participle.NextMatch {
-			return unexpected(lex, "GBody")
-		} else if err != nil {
+		b, err := expectBody(lex)
+		if err != nil {
 			return err
 		}
 		g.Else = b
@@ -888,27 +865,62 @@ func (g *gPattern) Parse(lex *lexer.PeekingLexer) error {
 	return nil
 }
 
-// Declarations headers, parameters and the common compound expressions
-// (if, match, receive, for, return, fn-lambdas) are matched by hand; type,
-// newtype, with and %{…} stay with participle's struct grammar.
+// Declaration headers, parameters and the compound expressions (if,
+// match, receive, for, return, fn-lambdas) follow; type and newtype
+// declarations are in declparse.go, with and %{…} in braceparse.go.
 
-// expectExpr parses a required expression.
-func expectExpr(lex *lexer.PeekingLexer) (*gExpr, error) {
+// require runs a matcher for a part the grammar requires here: NextMatch
+// (the part does not start here) becomes an error whose Expect names it.
+func require(lex *lexer.PeekingLexer, expect string, match func(*lexer.PeekingLexer) error) error {
+	if err := match(lex); err != participle.NextMatch {
+		return err
+	}
+	return unexpected(lex, expect)
+}
+
+// requireExpr parses a required expression; expect names it in the error.
+func requireExpr(lex *lexer.PeekingLexer, expect string) (*gExpr, error) {
 	x := &gExpr{}
-	if err := x.Parse(lex); err == participle.NextMatch {
-		return nil, unexpected(lex, "GPostfix")
-	} else if err != nil {
+	if err := require(lex, expect, x.Parse); err != nil {
 		return nil, err
 	}
 	return x, nil
 }
 
+// requireType parses a required type; expect names it in the error.
+func requireType(lex *lexer.PeekingLexer, expect string) (*gType, error) {
+	t := &gType{}
+	if err := require(lex, expect, t.Parse); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// requireBody parses a required body; expect names it in the error.
+func requireBody(lex *lexer.PeekingLexer, expect string) (*gBody, error) {
+	b := &gBody{}
+	if err := require(lex, expect, b.Parse); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// requireToken consumes a token of type typ (NEWLINE, INDENT, DEDENT).
+func requireToken(lex *lexer.PeekingLexer, typ int, expect string) error {
+	if int(lex.Peek().Type) != typ {
+		return unexpected(lex, expect)
+	}
+	lex.Next()
+	return nil
+}
+
+// expectExpr parses a required expression.
+func expectExpr(lex *lexer.PeekingLexer) (*gExpr, error) { return requireExpr(lex, "GPostfix") }
+
 // expectGuard parses a required guard expression (see gExpr.parseGuard).
 func expectGuard(lex *lexer.PeekingLexer) (*gExpr, error) {
 	x := &gExpr{}
-	if err := x.parseGuard(lex); err == participle.NextMatch {
-		return nil, unexpected(lex, "GPostfix")
-	} else if err != nil {
+	if err := require(lex, "GPostfix", x.parseGuard); err != nil {
 		return nil, err
 	}
 	return x, nil
@@ -923,15 +935,7 @@ func expectArrowBody(lex *lexer.PeekingLexer) (*gBody, error) {
 }
 
 // expectBody parses a required body (block or inline expression).
-func expectBody(lex *lexer.PeekingLexer) (*gBody, error) {
-	b := &gBody{}
-	if err := b.Parse(lex); err == participle.NextMatch {
-		return nil, unexpected(lex, "GBody")
-	} else if err != nil {
-		return nil, err
-	}
-	return b, nil
-}
+func expectBody(lex *lexer.PeekingLexer) (*gBody, error) { return requireBody(lex, "GBody") }
 
 func expectPunct(lex *lexer.PeekingLexer, v string) error {
 	if !isPunct(lex.Peek(), v) {
@@ -950,16 +954,16 @@ func (g *gDecl) Parse(lex *lexer.PeekingLexer) error {
 	}
 	t := lex.Peek()
 	var err error
-	p := getParsers()
-	opt := participle.AllowTrailing(true)
 	switch {
 	case isKw(t, "fn"):
 		g.Fn = &gFn{}
 		err = g.Fn.Parse(lex)
 	case isKw(t, "type"):
-		g.Type, err = p.typeDeclP.ParseFromLexer(lex, opt)
+		g.Type = &gTypeDecl{}
+		err = g.Type.Parse(lex)
 	case isKw(t, "newtype"):
-		g.Newtype, err = p.newtypeP.ParseFromLexer(lex, opt)
+		g.Newtype = &gNewtype{}
+		err = g.Newtype.Parse(lex)
 	case g.Pub:
 		return unexpected(lex, "GDecl")
 	default:
@@ -1071,10 +1075,8 @@ func (g *gParam) Parse(lex *lexer.PeekingLexer) error {
 	g.Pat = pat
 	if isPunct(lex.Peek(), ":") {
 		lex.Next()
-		ty := &gType{}
-		if err := ty.Parse(lex); err == participle.NextMatch {
-			return unexpected(lex, "GType")
-		} else if err != nil {
+		ty, err := requireType(lex, "GType")
+		if err != nil {
 			return err
 		}
 		g.Type = ty
@@ -1144,9 +1146,7 @@ func (g *gArmPat) Parse(lex *lexer.PeekingLexer) error {
 	if isPunct(lex.Peek(), ":") {
 		lex.Next()
 		ty := &gType{}
-		if err := ty.parse(lex, true); err == participle.NextMatch {
-			return unexpected(lex, "GType")
-		} else if err != nil {
+		if err := require(lex, "GType", func(lex *lexer.PeekingLexer) error { return ty.parse(lex, true) }); err != nil {
 			return err
 		}
 		g.Type = ty
@@ -1412,9 +1412,7 @@ func (g *gFor) Parse(lex *lexer.PeekingLexer) error {
 	}
 	lex.Next()
 	pat := &gPattern{}
-	if err := pat.Parse(lex); err == participle.NextMatch {
-		return unexpected(lex, "GPattern")
-	} else if err != nil {
+	if err := require(lex, "GPattern", pat.Parse); err != nil {
 		return err
 	}
 	g.Pat = pat
