@@ -21,10 +21,9 @@ func (g *gBrace) Parse(lex *lexer.PeekingLexer) error {
 	if _, err := optional(lex, func() error { return g.contents(lex) }); err != nil {
 		return err
 	}
-	if !isLit(lex.Peek(), "}") {
-		return unexpected(lex, `"}"`)
+	if err := expectLit(lex, "}"); err != nil {
+		return err
 	}
-	lex.Next()
 	g.Tokens = lex.Range(start, lex.RawCursor())
 	return nil
 }
@@ -44,7 +43,7 @@ func (g *gBrace) contents(lex *lexer.PeekingLexer) error {
 			return err
 		}
 		g.Upd = append(g.Upd, f)
-		return moreItems(lex, "GFieldSet", func() error {
+		return moreItems(lex, "}", "GFieldSet", func() error {
 			f := &gFieldSet{}
 			err := f.parse(lex)
 			if err == nil {
@@ -58,7 +57,7 @@ func (g *gBrace) contents(lex *lexer.PeekingLexer) error {
 		if g.MapV, err = requireExpr(lex, "gExpr"); err != nil {
 			return err
 		}
-		return moreItems(lex, "GKV", func() error {
+		return moreItems(lex, "}", "GKV", func() error {
 			kv := &gKV{}
 			err := kv.parse(lex)
 			if err == nil {
@@ -70,23 +69,6 @@ func (g *gBrace) contents(lex *lexer.PeekingLexer) error {
 	return unexpected(lex, `("|" | ":")`)
 }
 
-// moreItems matches `( (?! ',' '}') ',' ITEM )* ','?` where item returns
-// NextMatch when no element starts here.
-func moreItems(lex *lexer.PeekingLexer, expect string, item func() error) error {
-	for isLit(lex.Peek(), ",") && !nextLit(lex, "}") {
-		lex.Next()
-		if err := item(); err == participle.NextMatch {
-			return unexpected(lex, expect)
-		} else if err != nil {
-			return err
-		}
-	}
-	if isLit(lex.Peek(), ",") {
-		lex.Next()
-	}
-	return nil
-}
-
 // parse matches a record update field `name: v`.
 func (g *gFieldSet) parse(lex *lexer.PeekingLexer) error {
 	start := lex.RawCursor()
@@ -94,16 +76,21 @@ func (g *gFieldSet) parse(lex *lexer.PeekingLexer) error {
 		return participle.NextMatch
 	}
 	g.Name = lex.Next().Value
-	if !isLit(lex.Peek(), ":") {
-		return unexpected(lex, `":"`)
-	}
-	lex.Next()
 	var err error
-	if g.Value, err = requireExpr(lex, "gExpr"); err != nil {
+	if g.Value, err = colonValue(lex); err != nil {
 		return err
 	}
 	g.Tokens = lex.Range(start, lex.RawCursor())
 	return nil
+}
+
+// colonValue matches the `: v` that ends a record update field and a map
+// entry.
+func colonValue(lex *lexer.PeekingLexer) (*gExpr, error) {
+	if err := expectLit(lex, ":"); err != nil {
+		return nil, err
+	}
+	return requireExpr(lex, "gExpr")
 }
 
 // parse matches a map entry `k: v`.
@@ -114,12 +101,8 @@ func (g *gKV) parse(lex *lexer.PeekingLexer) error {
 		return err
 	}
 	g.Key = k
-	if !isLit(lex.Peek(), ":") {
-		return unexpected(lex, `":"`)
-	}
-	lex.Next()
 	var err error
-	if g.Value, err = requireExpr(lex, "gExpr"); err != nil {
+	if g.Value, err = colonValue(lex); err != nil {
 		return err
 	}
 	g.Tokens = lex.Range(start, lex.RawCursor())
@@ -176,10 +159,9 @@ func (g *gWith) Parse(lex *lexer.PeekingLexer) error {
 			g.Inline = append(g.Inline, s)
 		}
 	}
-	if !isLit(lex.Peek(), "do") {
-		return unexpected(lex, `"do"`)
+	if err := expectLit(lex, "do"); err != nil {
+		return err
 	}
-	lex.Next()
 	if isLit(lex.Peek(), ":") {
 		lex.Next()
 	}
@@ -257,10 +239,9 @@ func requireStep(lex *lexer.PeekingLexer, expect string) (*gWithStep, error) {
 		return nil, err
 	}
 	s := &gWithStep{Pat: p}
-	if !isLit(lex.Peek(), "<-") {
-		return nil, unexpected(lex, `"<-"`)
+	if err := expectLit(lex, "<-"); err != nil {
+		return nil, err
 	}
-	lex.Next()
 	var err error
 	if s.X, err = requireExpr(lex, "gExpr"); err != nil {
 		return nil, err

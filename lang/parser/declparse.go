@@ -29,6 +29,15 @@ import (
 // untyped literal with the token's text only.
 func isLit(t *lexer.Token, v string) bool { return t.Value == v }
 
+// expectLit consumes the literal v that the grammar requires here.
+func expectLit(lex *lexer.PeekingLexer, v string) error {
+	if !isLit(lex.Peek(), v) {
+		return unexpected(lex, `"`+v+`"`)
+	}
+	lex.Next()
+	return nil
+}
+
 // optional runs the matcher of an optional or repeated part as a
 // participle group does with lookahead 0: NextMatch, or an error raised
 // before any token was consumed, means the part is absent (matched is
@@ -45,15 +54,19 @@ func optional(lex *lexer.PeekingLexer, match func() error) (matched bool, err er
 	}
 }
 
-// nextLit reports whether the token after the next one is the literal v
-// (for the `(?! ',' ')')` lookaheads of trailing commas).
-func nextLit(lex *lexer.PeekingLexer, v string) bool {
+// peekSecond returns the token after the next one, without consuming
+// anything.
+func peekSecond(lex *lexer.PeekingLexer) *lexer.Token {
 	cp := lex.MakeCheckpoint()
 	lex.Next()
-	ok := isLit(lex.Peek(), v)
+	t := lex.Peek()
 	lex.LoadCheckpoint(cp)
-	return ok
+	return t
 }
+
+// nextLit reports whether the token after the next one is the literal v
+// (for the `(?! ',' ')')` lookaheads of trailing commas).
+func nextLit(lex *lexer.PeekingLexer, v string) bool { return isLit(peekSecond(lex), v) }
 
 // parseGName matches the gName struct `@Ident`; a missing name is
 // reported as GName, as participle named the struct.
@@ -77,22 +90,27 @@ func commaList(lex *lexer.PeekingLexer, close, expect string, item func() error)
 		return err
 	}
 	if first {
-		for isLit(lex.Peek(), ",") && !nextLit(lex, close) {
-			lex.Next()
-			if err := item(); err == participle.NextMatch {
-				return unexpected(lex, expect)
-			} else if err != nil {
-				return err
-			}
-		}
-		if isLit(lex.Peek(), ",") {
-			lex.Next()
+		if err := moreItems(lex, close, expect, item); err != nil {
+			return err
 		}
 	}
-	if !isLit(lex.Peek(), close) {
-		return unexpected(lex, `"`+close+`"`)
+	return expectLit(lex, close)
+}
+
+// moreItems matches the rest of a comma-separated list after its first
+// element, `( (?! ',' close) ',' ITEM )* ','?`: item returns NextMatch
+// when no element starts here, and expect names the element for the
+// error after a comma.
+func moreItems(lex *lexer.PeekingLexer, close, expect string, item func() error) error {
+	for isLit(lex.Peek(), ",") && !nextLit(lex, close) {
+		lex.Next()
+		if err := require(lex, expect, func(*lexer.PeekingLexer) error { return item() }); err != nil {
+			return err
+		}
 	}
-	lex.Next()
+	if isLit(lex.Peek(), ",") {
+		lex.Next()
+	}
 	return nil
 }
 
@@ -114,10 +132,9 @@ func parseTypeParams(lex *lexer.PeekingLexer) ([]string, error) {
 // with gName elements.
 func parseDerive(lex *lexer.PeekingLexer) ([]*gName, error) {
 	lex.Next() // derive
-	if !isLit(lex.Peek(), "(") {
-		return nil, unexpected(lex, `"("`)
+	if err := expectLit(lex, "("); err != nil {
+		return nil, err
 	}
-	lex.Next()
 	var out []*gName
 	err := commaList(lex, ")", "GName", func() error {
 		if lex.Peek().Type != tIdent {
@@ -130,9 +147,14 @@ func parseDerive(lex *lexer.PeekingLexer) ([]*gName, error) {
 	return out, err
 }
 
-// parseDeclHead matches what type and newtype declarations share after
-// their keyword: the name, type parameters and derive list.
-func parseDeclHead(lex *lexer.PeekingLexer) (name *gName, params []string, derive []*gName, err error) {
+// parseDeclHead matches what type and newtype declarations start with:
+// their keyword kw (NextMatch without it), the name, type parameters and
+// derive list.
+func parseDeclHead(lex *lexer.PeekingLexer, kw string) (name *gName, params []string, derive []*gName, err error) {
+	if !isLit(lex.Peek(), kw) {
+		return nil, nil, nil, participle.NextMatch
+	}
+	lex.Next()
 	if name, err = parseGName(lex); err != nil {
 		return nil, nil, nil, err
 	}
@@ -154,12 +176,8 @@ func parseDeclHead(lex *lexer.PeekingLexer) (name *gName, params []string, deriv
 // or `:` with an optional indented block of fields or variants.
 func (g *gTypeDecl) Parse(lex *lexer.PeekingLexer) error {
 	start := lex.RawCursor()
-	if !isLit(lex.Peek(), "type") {
-		return participle.NextMatch
-	}
-	lex.Next()
 	var err error
-	if g.Name, g.Params, g.Derive, err = parseDeclHead(lex); err != nil {
+	if g.Name, g.Params, g.Derive, err = parseDeclHead(lex, "type"); err != nil {
 		return err
 	}
 	switch t := lex.Peek(); {
@@ -212,13 +230,7 @@ func (g *gTypeDecl) Parse(lex *lexer.PeekingLexer) error {
 }
 
 // nextIs reports whether the token after the next one has type typ.
-func nextIs(lex *lexer.PeekingLexer, typ int) bool {
-	cp := lex.MakeCheckpoint()
-	lex.Next()
-	ok := int(lex.Peek().Type) == typ
-	lex.LoadCheckpoint(cp)
-	return ok
-}
+func nextIs(lex *lexer.PeekingLexer, typ int) bool { return int(peekSecond(lex).Type) == typ }
 
 // parse matches one line of a type body: `Name [: T] [( fields )] NEWLINE`
 // (a record field, or a variant with optional fields). It returns
@@ -281,33 +293,26 @@ func (g *gVField) parse(lex *lexer.PeekingLexer) error {
 // [derive(...)] = Ctor(T)`.
 func (g *gNewtype) Parse(lex *lexer.PeekingLexer) error {
 	start := lex.RawCursor()
-	if !isLit(lex.Peek(), "newtype") {
-		return participle.NextMatch
-	}
-	lex.Next()
 	var err error
-	if g.Name, g.Params, g.Derive, err = parseDeclHead(lex); err != nil {
+	if g.Name, g.Params, g.Derive, err = parseDeclHead(lex, "newtype"); err != nil {
 		return err
 	}
-	if !isLit(lex.Peek(), "=") {
-		return unexpected(lex, `"="`)
+	if err := expectLit(lex, "="); err != nil {
+		return err
 	}
-	lex.Next()
 	if lex.Peek().Type != tIdent {
 		return unexpected(lex, "<ident>")
 	}
 	g.Ctor = lex.Next().Value
-	if !isLit(lex.Peek(), "(") {
-		return unexpected(lex, `"("`)
+	if err := expectLit(lex, "("); err != nil {
+		return err
 	}
-	lex.Next()
 	if g.Type, err = requireType(lex, "gType"); err != nil {
 		return err
 	}
-	if !isLit(lex.Peek(), ")") {
-		return unexpected(lex, `")"`)
+	if err := expectLit(lex, ")"); err != nil {
+		return err
 	}
-	lex.Next()
 	g.Tokens = lex.Range(start, lex.RawCursor())
 	return nil
 }

@@ -358,10 +358,7 @@ func keywordAsName(lex *lexer.PeekingLexer) bool {
 	if t.Type != tKeyword || isKw(t, "true", "false", "break", "continue", "return") {
 		return false
 	}
-	cp := lex.MakeCheckpoint()
-	lex.Next()
-	n := lex.Peek()
-	lex.LoadCheckpoint(cp)
+	n := peekSecond(lex)
 	return isPunct(n, ",") || isPunct(n, ")") || isPunct(n, ":")
 }
 
@@ -1160,37 +1157,41 @@ func (g *gArmPat) Parse(lex *lexer.PeekingLexer) error {
 func (g *gRecvArm) Parse(lex *lexer.PeekingLexer) error {
 	start := lex.RawCursor()
 	var err error
-	if isKw(lex.Peek(), "after") {
-		lex.Next()
-		if g.After, err = expectGuard(lex); err != nil {
-			return err
-		}
-	} else {
-		ap := &gArmPat{}
-		if err := ap.Parse(lex); err != nil {
-			return err
-		}
-		g.Pat = ap
-		switch {
-		case isKw(lex.Peek(), "after"):
-			lex.Next()
-			if g.After2, err = expectGuard(lex); err != nil {
-				return err
-			}
-		case isKw(lex.Peek(), "if"):
-			lex.Next()
-			if g.Guard, err = expectGuard(lex); err != nil {
-				return err
-			}
-		}
+	if g.After, err = keywordGuard(lex, "after"); err != nil || g.After != nil {
+		return g.end(lex, start, err)
 	}
-	body, err := expectArrowBody(lex)
+	ap := &gArmPat{}
+	if err := ap.Parse(lex); err != nil {
+		return err
+	}
+	g.Pat = ap
+	if g.After2, err = keywordGuard(lex, "after"); err != nil || g.After2 != nil {
+		return g.end(lex, start, err)
+	}
+	g.Guard, err = keywordGuard(lex, "if")
+	return g.end(lex, start, err)
+}
+
+// end parses the `-> body` of a receive arm unless err is set.
+func (g *gRecvArm) end(lex *lexer.PeekingLexer, start lexer.RawCursor, err error) error {
 	if err != nil {
 		return err
 	}
-	g.Body = body
+	if g.Body, err = expectArrowBody(lex); err != nil {
+		return err
+	}
 	g.Tokens = lex.Range(start, lex.RawCursor())
 	return nil
+}
+
+// keywordGuard parses `kw EXPR` (a guard `if G`, a timeout `after N`) when
+// the next token is the keyword kw, and returns nil otherwise.
+func keywordGuard(lex *lexer.PeekingLexer, kw string) (*gExpr, error) {
+	if !isKw(lex.Peek(), kw) {
+		return nil, nil
+	}
+	lex.Next()
+	return expectGuard(lex)
 }
 
 // Parse implements participle.Parseable for `PAT [if G] -> body`.
@@ -1202,11 +1203,8 @@ func (g *gArm) Parse(lex *lexer.PeekingLexer) error {
 	}
 	g.Pat = ap
 	var err error
-	if isKw(lex.Peek(), "if") {
-		lex.Next()
-		if g.Guard, err = expectGuard(lex); err != nil {
-			return err
-		}
+	if g.Guard, err = keywordGuard(lex, "if"); err != nil {
+		return err
 	}
 	body, err := expectArrowBody(lex)
 	if err != nil {

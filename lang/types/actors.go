@@ -27,9 +27,8 @@ func (c *Checker) checkActorContexts() {
 	}
 	calls := map[*FuncSig][]site{}
 	var order []*FuncSig
-	for _, d := range c.file.Decls {
-		fd, ok := d.(*ast.FnDecl)
-		if !ok || c.info.Funcs[fd] == nil || fd.Body == nil {
+	for _, fd := range c.funcDecls() {
+		if fd.Body == nil {
 			continue
 		}
 		sig := c.info.Funcs[fd]
@@ -314,13 +313,9 @@ func (c *Checker) unifyMailbox(x *ast.Call, sig *FuncSig) {
 	if !ok || hasInvalid(mt) {
 		return
 	}
-	if fv := freeVars(mt, nil); len(fv) > 0 && !c.inGroup[sig] {
+	if !c.inGroup[sig] {
 		// A helper whose mailbox stayed generic: instantiate it per call.
-		m := map[*TVar]Type{}
-		for _, v := range fv {
-			m[v] = c.fresh()
-		}
-		mt = substVars(mt, m)
+		mt = c.freshMailbox(mt)
 	}
 	own := c.mailbox(x.Span())
 	if !unify(own, mt) {
@@ -394,4 +389,19 @@ func (c *Checker) receive(x *ast.Receive, hint Type) Type {
 		return NeverT
 	}
 	return acc
+}
+
+// freshMailbox instantiates the still generic mailbox type mt of a
+// function outside the current group, once per call or spawn: its free
+// variables become fresh ones.
+func (c *Checker) freshMailbox(mt Type) Type {
+	fv := freeVars(mt, nil)
+	if len(fv) == 0 {
+		return mt
+	}
+	m := map[*TVar]Type{}
+	for _, v := range fv {
+		m[v] = c.fresh()
+	}
+	return substVars(mt, m)
 }

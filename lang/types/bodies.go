@@ -6,15 +6,22 @@ import (
 	"github.com/morrow-lang/morrow/lang/source"
 )
 
-// checkBodies checks function bodies callees-first, by strongly connected
-// component of the call graph.
-func (c *Checker) checkBodies() {
+// funcDecls returns the function declarations that have a signature, in
+// declaration order.
+func (c *Checker) funcDecls() []*ast.FnDecl {
 	var decls []*ast.FnDecl
 	for _, d := range c.file.Decls {
 		if fd, ok := d.(*ast.FnDecl); ok && c.info.Funcs[fd] != nil {
 			decls = append(decls, fd)
 		}
 	}
+	return decls
+}
+
+// checkBodies checks function bodies callees-first, by strongly connected
+// component of the call graph.
+func (c *Checker) checkBodies() {
+	decls := c.funcDecls()
 	index := map[*ast.FnDecl]int{}
 	for i, fd := range decls {
 		index[fd] = i

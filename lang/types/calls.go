@@ -324,17 +324,7 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 				c.pidError(name, a0.Span(), t)
 			}
 		}
-		for i, a := range x.Args[1:] {
-			if a.Value == nil {
-				continue
-			}
-			if i+1 < len(ps) {
-				at := c.expr(a.Value, ps[i+1])
-				c.expect(spanOf(a.Value), at, ps[i+1], fmt.Sprintf("argument %d of %s: expression type", i+2, name))
-			} else {
-				c.expr(a.Value, nil)
-			}
-		}
+		c.restArgs(x, ps, name)
 		return ret
 	case bkSpawn:
 		if len(x.Args) == 0 || x.Args[0].Value == nil {
@@ -388,11 +378,7 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 			mt, ok := c.info.Mailboxes[entryNode]
 			if fd, isFn := entryNode.(*ast.FnDecl); ok && isFn && !c.inGroup[c.info.Funcs[fd]] {
 				// A named entry's still generic mailbox is fixed per spawn.
-				m := map[*TVar]Type{}
-				for _, v := range freeVars(mt, nil) {
-					m[v] = c.fresh()
-				}
-				mt = substVars(mt, m)
+				mt = c.freshMailbox(mt)
 			}
 			if ok && entryNode != nil && !unify(m[g], mt) {
 				c.errorf(ErrMismatch, spanOf(a0.Value), "spawn mailbox: expected %s, found %s", Zonk(m[g]), Zonk(mt))
@@ -401,17 +387,7 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 				c.mailboxSites = append(c.mailboxSites, mailboxSite{t: m[g], span: x.Span(), spawn: true, process: strings.HasPrefix(name, "Process.")})
 			}
 		}
-		for i, a := range x.Args[1:] {
-			if a.Value == nil {
-				continue
-			}
-			if i+1 < len(ps) {
-				at := c.expr(a.Value, ps[i+1])
-				c.expect(spanOf(a.Value), at, ps[i+1], fmt.Sprintf("argument %d of %s: expression type", i+2, name))
-			} else {
-				c.expr(a.Value, nil)
-			}
-		}
+		c.restArgs(x, ps, name)
 		return ret
 	}
 	if strings.HasPrefix(name, "List.") || strings.HasPrefix(name, "Option.") || strings.HasPrefix(name, "Result.") {
@@ -439,6 +415,22 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 	}
 	c.noteMetadataReads(x, name)
 	return ret
+}
+
+// restArgs checks the arguments of a builtin call after the first, which
+// the caller has checked, against the parameter types ps.
+func (c *Checker) restArgs(x *ast.Call, ps []Type, name string) {
+	for i, a := range x.Args[1:] {
+		if a.Value == nil {
+			continue
+		}
+		if i+1 < len(ps) {
+			at := c.expr(a.Value, ps[i+1])
+			c.expect(spanOf(a.Value), at, ps[i+1], fmt.Sprintf("argument %d of %s: expression type", i+2, name))
+		} else {
+			c.expr(a.Value, nil)
+		}
+	}
 }
 
 func (c *Checker) pidError(name string, span source.Span, t Type) {
