@@ -2,16 +2,15 @@ package parser
 
 import (
 	"github.com/alecthomas/participle/v2"
-	"github.com/alecthomas/participle/v2/lexer"
 )
 
 // `%{…}` and `with` chains, matched by hand with participle's semantics
 // (see declparse.go).
 
-// Parse implements participle.Parseable for `%{ X | name: v, … }` (a
+// Parse matches for `%{ X | name: v, … }` (a
 // record update) and `%{ k: v, … }` (a map literal, which the checker
 // rejects), with optional trailing commas; `%{}` is empty.
-func (g *gBrace) Parse(lex *lexer.PeekingLexer) error {
+func (g *gBrace) Parse(lex *cursor) error {
 	start := lex.RawCursor()
 	if !isLit(lex.Peek(), "%{") {
 		return participle.NextMatch
@@ -29,7 +28,7 @@ func (g *gBrace) Parse(lex *lexer.PeekingLexer) error {
 }
 
 // contents matches `X ( '|' fields | ':' v more )` inside the braces.
-func (g *gBrace) contents(lex *lexer.PeekingLexer) error {
+func (g *gBrace) contents(lex *cursor) error {
 	x := &gExpr{}
 	if err := x.Parse(lex); err != nil {
 		return err
@@ -70,7 +69,7 @@ func (g *gBrace) contents(lex *lexer.PeekingLexer) error {
 }
 
 // parse matches a record update field `name: v`.
-func (g *gFieldSet) parse(lex *lexer.PeekingLexer) error {
+func (g *gFieldSet) parse(lex *cursor) error {
 	start := lex.RawCursor()
 	if lex.Peek().Type != tIdent {
 		return participle.NextMatch
@@ -86,7 +85,7 @@ func (g *gFieldSet) parse(lex *lexer.PeekingLexer) error {
 
 // colonValue matches the `: v` that ends a record update field and a map
 // entry.
-func colonValue(lex *lexer.PeekingLexer) (*gExpr, error) {
+func colonValue(lex *cursor) (*gExpr, error) {
 	if err := expectLit(lex, ":"); err != nil {
 		return nil, err
 	}
@@ -94,7 +93,7 @@ func colonValue(lex *lexer.PeekingLexer) (*gExpr, error) {
 }
 
 // parse matches a map entry `k: v`.
-func (g *gKV) parse(lex *lexer.PeekingLexer) error {
+func (g *gKV) parse(lex *cursor) error {
 	start := lex.RawCursor()
 	k := &gExpr{}
 	if err := k.Parse(lex); err != nil {
@@ -109,11 +108,11 @@ func (g *gKV) parse(lex *lexer.PeekingLexer) error {
 	return nil
 }
 
-// Parse implements participle.Parseable for a with chain: `with` and its
+// Parse matches for a with chain: `with` and its
 // steps `PAT <- X` (inline and comma-separated, or one per line in an
 // indented block), `do [:] body`, then optionally `else [:]` and match
 // arms (inline or in an indented block).
-func (g *gWith) Parse(lex *lexer.PeekingLexer) error {
+func (g *gWith) Parse(lex *cursor) error {
 	start := lex.RawCursor()
 	if !isLit(lex.Peek(), "with") {
 		return participle.NextMatch
@@ -184,7 +183,7 @@ func (g *gWith) Parse(lex *lexer.PeekingLexer) error {
 
 // elseArms matches the arms after `else`: NEWLINE INDENT (arm NEWLINE)+
 // DEDENT, or arm {, arm}.
-func (g *gWith) elseArms(lex *lexer.PeekingLexer) error {
+func (g *gWith) elseArms(lex *cursor) error {
 	arm := func() error {
 		a := &gArm{}
 		err := a.Parse(lex)
@@ -232,7 +231,7 @@ func (g *gWith) elseArms(lex *lexer.PeekingLexer) error {
 }
 
 // requireStep matches a with step `PAT <- X` that the grammar requires.
-func requireStep(lex *lexer.PeekingLexer, expect string) (*gWithStep, error) {
+func requireStep(lex *cursor, expect string) (*gWithStep, error) {
 	start := lex.RawCursor()
 	p := &gPattern{}
 	if err := require(lex, expect, p.Parse); err != nil {

@@ -30,7 +30,7 @@ import (
 func isLit(t *lexer.Token, v string) bool { return t.Value == v }
 
 // expectLit consumes the literal v that the grammar requires here.
-func expectLit(lex *lexer.PeekingLexer, v string) error {
+func expectLit(lex *cursor, v string) error {
 	if !isLit(lex.Peek(), v) {
 		return unexpected(lex, `"`+v+`"`)
 	}
@@ -42,7 +42,7 @@ func expectLit(lex *lexer.PeekingLexer, v string) error {
 // participle group does with lookahead 0: NextMatch, or an error raised
 // before any token was consumed, means the part is absent (matched is
 // false, err nil); an error after consuming a token is final.
-func optional(lex *lexer.PeekingLexer, match func() error) (matched bool, err error) {
+func optional(lex *cursor, match func() error) (matched bool, err error) {
 	before := lex.Cursor()
 	switch err := match(); {
 	case err == nil:
@@ -56,7 +56,7 @@ func optional(lex *lexer.PeekingLexer, match func() error) (matched bool, err er
 
 // peekSecond returns the token after the next one, without consuming
 // anything.
-func peekSecond(lex *lexer.PeekingLexer) *lexer.Token {
+func peekSecond(lex *cursor) *lexer.Token {
 	cp := lex.MakeCheckpoint()
 	lex.Next()
 	t := lex.Peek()
@@ -66,11 +66,11 @@ func peekSecond(lex *lexer.PeekingLexer) *lexer.Token {
 
 // nextLit reports whether the token after the next one is the literal v
 // (for the `(?! ',' ')')` lookaheads of trailing commas).
-func nextLit(lex *lexer.PeekingLexer, v string) bool { return isLit(peekSecond(lex), v) }
+func nextLit(lex *cursor, v string) bool { return isLit(peekSecond(lex), v) }
 
 // parseGName matches the gName struct `@Ident`; a missing name is
 // reported as GName, as participle named the struct.
-func parseGName(lex *lexer.PeekingLexer) (*gName, error) {
+func parseGName(lex *cursor) (*gName, error) {
 	if lex.Peek().Type != tIdent {
 		return nil, unexpected(lex, "GName")
 	}
@@ -84,7 +84,7 @@ func parseGName(lex *lexer.PeekingLexer) (*gName, error) {
 // ','? )? close` after the opening bracket, and the closing bracket:
 // item matches one element (NextMatch when none starts here), and expect
 // names the element for the error after a comma.
-func commaList(lex *lexer.PeekingLexer, close, expect string, item func() error) error {
+func commaList(lex *cursor, close, expect string, item func() error) error {
 	first, err := optional(lex, item)
 	if err != nil {
 		return err
@@ -101,10 +101,10 @@ func commaList(lex *lexer.PeekingLexer, close, expect string, item func() error)
 // element, `( (?! ',' close) ',' ITEM )* ','?`: item returns NextMatch
 // when no element starts here, and expect names the element for the
 // error after a comma.
-func moreItems(lex *lexer.PeekingLexer, close, expect string, item func() error) error {
+func moreItems(lex *cursor, close, expect string, item func() error) error {
 	for isLit(lex.Peek(), ",") && !nextLit(lex, close) {
 		lex.Next()
-		if err := require(lex, expect, func(*lexer.PeekingLexer) error { return item() }); err != nil {
+		if err := require(lex, expect, func(*cursor) error { return item() }); err != nil {
 			return err
 		}
 	}
@@ -115,7 +115,7 @@ func moreItems(lex *lexer.PeekingLexer, close, expect string, item func() error)
 }
 
 // parseTypeParams matches `'(' ( @Ident ( (?! ',' ')') ',' @Ident )* ','? )? ')'`.
-func parseTypeParams(lex *lexer.PeekingLexer) ([]string, error) {
+func parseTypeParams(lex *cursor) ([]string, error) {
 	lex.Next() // (
 	var out []string
 	err := commaList(lex, ")", "<ident>", func() error {
@@ -130,7 +130,7 @@ func parseTypeParams(lex *lexer.PeekingLexer) ([]string, error) {
 
 // parseDerive matches `'derive' '(' ( @@ ( (?! ',' ')') ',' @@ )* ','? )? ')'`
 // with gName elements.
-func parseDerive(lex *lexer.PeekingLexer) ([]*gName, error) {
+func parseDerive(lex *cursor) ([]*gName, error) {
 	lex.Next() // derive
 	if err := expectLit(lex, "("); err != nil {
 		return nil, err
@@ -150,7 +150,7 @@ func parseDerive(lex *lexer.PeekingLexer) ([]*gName, error) {
 // parseDeclHead matches what type and newtype declarations start with:
 // their keyword kw (NextMatch without it), the name, type parameters and
 // derive list.
-func parseDeclHead(lex *lexer.PeekingLexer, kw string) (name *gName, params []string, derive []*gName, err error) {
+func parseDeclHead(lex *cursor, kw string) (name *gName, params []string, derive []*gName, err error) {
 	if !isLit(lex.Peek(), kw) {
 		return nil, nil, nil, participle.NextMatch
 	}
@@ -171,10 +171,10 @@ func parseDeclHead(lex *lexer.PeekingLexer, kw string) (name *gName, params []st
 	return name, params, derive, nil
 }
 
-// Parse implements participle.Parseable for a type declaration: `type Name
+// Parse matches for a type declaration: `type Name
 // [(params)] [derive(...)]` then `= T` (or `=` and T on an indented line)
 // or `:` with an optional indented block of fields or variants.
-func (g *gTypeDecl) Parse(lex *lexer.PeekingLexer) error {
+func (g *gTypeDecl) Parse(lex *cursor) error {
 	start := lex.RawCursor()
 	var err error
 	if g.Name, g.Params, g.Derive, err = parseDeclHead(lex, "type"); err != nil {
@@ -230,12 +230,12 @@ func (g *gTypeDecl) Parse(lex *lexer.PeekingLexer) error {
 }
 
 // nextIs reports whether the token after the next one has type typ.
-func nextIs(lex *lexer.PeekingLexer, typ int) bool { return int(peekSecond(lex).Type) == typ }
+func nextIs(lex *cursor, typ int) bool { return int(peekSecond(lex).Type) == typ }
 
 // parse matches one line of a type body: `Name [: T] [( fields )] NEWLINE`
 // (a record field, or a variant with optional fields). It returns
 // NextMatch when the line does not start with a name.
-func (g *gTypeLine) parse(lex *lexer.PeekingLexer) error {
+func (g *gTypeLine) parse(lex *cursor) error {
 	start := lex.RawCursor()
 	if lex.Peek().Type != tIdent {
 		return participle.NextMatch
@@ -275,7 +275,7 @@ func (g *gTypeLine) parse(lex *lexer.PeekingLexer) error {
 // parse matches a variant field `[name :] T`. Its first part is optional,
 // so a missing type is an error (Expect gType) even when nothing was
 // consumed; a list treats that as the end of the list (see optional).
-func (g *gVField) parse(lex *lexer.PeekingLexer) error {
+func (g *gVField) parse(lex *cursor) error {
 	start := lex.RawCursor()
 	if lex.Peek().Type == tIdent && nextLit(lex, ":") {
 		g.Name = lex.Next().Value
@@ -289,9 +289,9 @@ func (g *gVField) parse(lex *lexer.PeekingLexer) error {
 	return nil
 }
 
-// Parse implements participle.Parseable for `newtype Name [(params)]
+// Parse matches for `newtype Name [(params)]
 // [derive(...)] = Ctor(T)`.
-func (g *gNewtype) Parse(lex *lexer.PeekingLexer) error {
+func (g *gNewtype) Parse(lex *cursor) error {
 	start := lex.RawCursor()
 	var err error
 	if g.Name, g.Params, g.Derive, err = parseDeclHead(lex, "newtype"); err != nil {

@@ -13,8 +13,8 @@ import "github.com/alecthomas/participle/v2/lexer"
 // fills with the tokens the struct consumed.
 //
 // Every production is matched by hand (exprparse.go, declparse.go,
-// braceparse.go); the structs whose type implements participle.Parseable
-// are the entry points. The tags are not read by participle: they document
+// braceparse.go); their Parse methods are the entry points. The tags are
+// not read by participle: they document
 // the grammar the matchers implement, with participle's semantics at
 // lookahead 0 (see declparse.go), and the expectations in the matchers'
 // errors are written in the same notation. The tests pin the grammar down.

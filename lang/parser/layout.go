@@ -18,7 +18,7 @@ type frame struct {
 	embedded bool
 }
 
-// layout turns raw tokens into the participle token stream with NEWLINE,
+// layout turns raw tokens into the parser's token stream with NEWLINE,
 // INDENT and DEDENT, and records where top-level declarations start.
 type layout struct {
 	f      *source.File

@@ -21,8 +21,9 @@
 //     the errors of the next; when a function body has an error, its later
 //     statements are parsed one by one as well. The grammar is written down
 //     in the participle struct tags of grammar.go and matched by hand
-//     (exprparse.go, declparse.go, braceparse.go) over participle's
-//     PeekingLexer, into those structs, with participle's semantics at
+//     (exprparse.go, declparse.go, braceparse.go), reading the chunk's
+//     layout tokens in place (peek.go), into those structs, with
+//     participle's semantics at
 //     lookahead 0: wherever the grammar must look further than one token
 //     to choose (a label before ':', a trailing comma before ')'), it says
 //     so with an explicit (?= …) or (?! …) group, so a failure after
@@ -33,9 +34,10 @@
 //     hand made parsing about ten times faster than participle's
 //     reflective matcher, and it builds every syntax error itself: an
 //     UnexpectedTokenError whose Expect names what was wanted, which
-//     errors.go translates into user words. Only participle's public API
-//     is used (lexer.Upgrade, PeekingLexer, Parseable, NextMatch and the
-//     error types). A declaration whose range already has a lexical or
+//     errors.go translates into user words. Of participle, the parser
+//     uses only public types: lexer.Token, NextMatch, the error types and
+//     lexer.Definition (Definition). A declaration whose range already has
+//     a lexical or
 //     layout error gets no syntax error (follow-on suppression).
 //     Out-of-scope declarations (module, import, const, trait, impl,
 //     foreign) are not parsed; they become ast.UnsupportedDecl.
@@ -302,19 +304,19 @@ func unsupported(toks []lexer.Token) ast.Decl {
 }
 
 // parseRange matches one whole token range (a declaration, a recovered
-// statement, an interpolation) with match, over a PeekingLexer that ends
-// in eof, and checks what participle checked for the root of a grammar:
-// nothing matched at the first token, or a token left over after the
-// match (NEWLINEs aside when skipNewlines), is an UnexpectedTokenError
-// without an expectation. A panic in a matcher becomes a ParseError whose
-// message starts with panicPrefix.
-func parseRange(toks []lexer.Token, eof lexer.Token, skipNewlines bool, panicPrefix string, match func(*lexer.PeekingLexer) error) (err error) {
+// statement, an interpolation; toks ends with an EOF token) with match,
+// and checks what participle checked for the root of a grammar: nothing
+// matched at the first token, or a token left over after the match
+// (NEWLINEs aside when skipNewlines), is an UnexpectedTokenError without
+// an expectation. A panic in a matcher becomes a ParseError whose message
+// starts with panicPrefix.
+func parseRange(toks []lexer.Token, skipNewlines bool, panicPrefix string, match func(*cursor) error) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = &participle.ParseError{Msg: fmt.Sprint(panicPrefix, r), Pos: toks[0].Pos}
 		}
 	}()
-	lex := newPeeking(toks, eof)
+	lex := newCursor(toks)
 	if err := match(lex); err == participle.NextMatch {
 		return &participle.UnexpectedTokenError{Unexpected: *lex.Peek()}
 	} else if err != nil {
@@ -329,11 +331,13 @@ func parseRange(toks []lexer.Token, eof lexer.Token, skipNewlines bool, panicPre
 	return nil
 }
 
-// parseChunk matches one declaration's tokens: `decl NEWLINE*`.
+// parseChunk matches one declaration's tokens: `decl NEWLINE*`. toks is
+// the layout pass's buffer, which the parser owns meanwhile: the EOF token
+// is appended in place.
 func parseChunk(toks []lexer.Token) (*gDecl, error) {
 	g := &gDecl{}
 	eof := lexer.Token{Type: lexer.EOF, Pos: toks[len(toks)-1].Pos}
-	if err := parseRange(toks, eof, true, "internal parser error: ", g.Parse); err != nil {
+	if err := parseRange(append(toks, eof), true, "internal parser error: ", g.Parse); err != nil {
 		return nil, err
 	}
 	return g, nil
@@ -391,7 +395,7 @@ func (lw *lowerer) recoverStatements(toks []lexer.Token, err error) {
 func (lw *lowerer) parseStatement(toks []lexer.Token) {
 	g := &gStmt{}
 	eof := lexer.Token{Type: lexer.EOF, Pos: toks[len(toks)-1].Pos}
-	if err := parseRange(toks, eof, false, "", g.Parse); err != nil {
+	if err := parseRange(append(toks[:len(toks):len(toks)], eof), false, "", g.Parse); err != nil {
 		translate(lw.diags, lw.f, toks, err)
 		return
 	}
@@ -403,7 +407,7 @@ func (lw *lowerer) interp(part strPart) (x ast.Expr) {
 	if len(part.toks) == 0 {
 		return nil
 	}
-	toks := make([]lexer.Token, 0, len(part.toks))
+	toks := make([]lexer.Token, 0, len(part.toks)+1)
 	for _, t := range part.toks {
 		toks = append(toks, lexer.Token{Type: lexer.TokenType(t.kind), Value: t.text,
 			Pos: lexer.Position{Filename: lw.f.Name, Offset: t.start, Line: t.line, Column: t.col}})
@@ -414,7 +418,7 @@ func (lw *lowerer) interp(part strPart) (x ast.Expr) {
 	}
 	eof := lexer.Token{Type: lexer.EOF, Value: "}", Pos: lexer.Position{Filename: lw.f.Name, Offset: end}}
 	g := &gExpr{}
-	if err := parseRange(toks, eof, false, "", g.Parse); err != nil {
+	if err := parseRange(append(toks, eof), false, "", g.Parse); err != nil {
 		translateInterp(lw.diags, lw.f, toks, err)
 		return nil
 	}
