@@ -10,8 +10,10 @@ import (
 	"github.com/morrow-lang/morrow/lang/source"
 )
 
-// Token types seen by the participle grammar. Participle reserves -1 for
-// EOF, so every other type is a distinct negative number below it.
+// Token types of the layout token stream (participle's lexer.Token, which
+// lexer.Definition consumers such as lang/format read too). Participle
+// reserves -1 for EOF, so every other type is a distinct negative number
+// below it.
 const (
 	tEOF     = -1
 	tIdent   = -2

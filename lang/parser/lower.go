@@ -13,7 +13,7 @@ import (
 	"github.com/morrow-lang/morrow/lang/source"
 )
 
-// lowerer turns the participle structs into lang/ast, applying operator
+// lowerer turns the grammar structs into lang/ast, applying operator
 // precedence, desugaring pipes and reinterpreting parenthesised groups.
 // It reports problems the grammar cannot express (integer range, chained
 // ranges, misplaced `_`, …) and never panics on a partial tree.
