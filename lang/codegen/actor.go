@@ -182,31 +182,9 @@ func (fs *fnState) receive(r *ast.Receive, mode tailMode) error {
 	fs.jump(bytecode.RECV_PEEK, wait)
 	m := fs.newSlot()
 	fs.emit(bytecode.STORE, m, 0)
-	exhaustive := false
-	for _, arm := range r.Arms {
-		fs.setLine(arm.S.Start)
-		next := fs.newLabel()
-		fs.push()
-		if arm.Pattern != nil {
-			if err := fs.compilePattern(arm.Pattern, m, next); err != nil {
-				fs.pop()
-				return err
-			}
-		}
-		if arm.Guard != nil {
-			if err := fs.armTest(arm.Guard, next); err != nil {
-				return err
-			}
-		}
-		fs.emit(bytecode.RECV_TAKE, 0, 0)
-		if err := fs.armBody(arm.Body, mode, end, before); err != nil {
-			return err
-		}
-		if len(next.uses) == 0 {
-			exhaustive = true
-			break
-		}
-		fs.place(next)
+	exhaustive, err := fs.armChain(m, r.Arms, mode, end, before, func() { fs.emit(bytecode.RECV_TAKE, 0, 0) })
+	if err != nil {
+		return err
 	}
 	if !exhaustive {
 		fs.emit(bytecode.RECV_SKIP, 0, 0)

@@ -215,33 +215,6 @@ func (c *Checker) callSig(x *ast.Call, sig *FuncSig) Type {
 	return subst(sig.Ret, m)
 }
 
-// unifyMailbox makes a caller share the mailbox of a callee whose
-// mailbox type is already known (§4.3 step 4). Callees with a still
-// generic mailbox are left to the actor stage; main is reported by
-// checkActorContexts.
-func (c *Checker) unifyMailbox(x *ast.Call, sig *FuncSig) {
-	if sig.Decl == nil || c.fn.isMain || sig.Decl == c.fn.node {
-		return
-	}
-	mt, ok := c.info.Mailboxes[sig.Decl]
-	if !ok || hasInvalid(mt) {
-		return
-	}
-	if fv := freeVars(mt, nil); len(fv) > 0 && !c.inGroup[sig] {
-		// A helper whose mailbox stayed generic: instantiate it per call.
-		m := map[*TVar]Type{}
-		for _, v := range fv {
-			m[v] = c.fresh()
-		}
-		mt = substVars(mt, m)
-	}
-	own := c.mailbox(x.Span())
-	if !unify(own, mt) {
-		c.errorf(ErrMismatch, spanOf(x.Fn), "actor call mailbox: expected %s, found %s", Zonk(own), Zonk(mt)).Notes =
-			[]string{"'" + sig.Name + "' receives messages of type " + Zonk(mt).String() + "; every function a process calls must agree on one mailbox type"}
-	}
-}
-
 func labelReason(sig *FuncSig, i int) string {
 	if isBasic(sig.Params[i].Type, KBool) {
 		return "Bool parameters must be labeled"
@@ -351,17 +324,7 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 				c.pidError(name, a0.Span(), t)
 			}
 		}
-		for i, a := range x.Args[1:] {
-			if a.Value == nil {
-				continue
-			}
-			if i+1 < len(ps) {
-				at := c.expr(a.Value, ps[i+1])
-				c.expect(spanOf(a.Value), at, ps[i+1], fmt.Sprintf("argument %d of %s: expression type", i+2, name))
-			} else {
-				c.expr(a.Value, nil)
-			}
-		}
+		c.restArgs(x, ps, name)
 		return ret
 	case bkSpawn:
 		if len(x.Args) == 0 || x.Args[0].Value == nil {
@@ -415,11 +378,7 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 			mt, ok := c.info.Mailboxes[entryNode]
 			if fd, isFn := entryNode.(*ast.FnDecl); ok && isFn && !c.inGroup[c.info.Funcs[fd]] {
 				// A named entry's still generic mailbox is fixed per spawn.
-				m := map[*TVar]Type{}
-				for _, v := range freeVars(mt, nil) {
-					m[v] = c.fresh()
-				}
-				mt = substVars(mt, m)
+				mt = c.freshMailbox(mt)
 			}
 			if ok && entryNode != nil && !unify(m[g], mt) {
 				c.errorf(ErrMismatch, spanOf(a0.Value), "spawn mailbox: expected %s, found %s", Zonk(m[g]), Zonk(mt))
@@ -428,17 +387,7 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 				c.mailboxSites = append(c.mailboxSites, mailboxSite{t: m[g], span: x.Span(), spawn: true, process: strings.HasPrefix(name, "Process.")})
 			}
 		}
-		for i, a := range x.Args[1:] {
-			if a.Value == nil {
-				continue
-			}
-			if i+1 < len(ps) {
-				at := c.expr(a.Value, ps[i+1])
-				c.expect(spanOf(a.Value), at, ps[i+1], fmt.Sprintf("argument %d of %s: expression type", i+2, name))
-			} else {
-				c.expr(a.Value, nil)
-			}
-		}
+		c.restArgs(x, ps, name)
 		return ret
 	}
 	if strings.HasPrefix(name, "List.") || strings.HasPrefix(name, "Option.") || strings.HasPrefix(name, "Result.") {
@@ -464,22 +413,24 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 			}
 		}
 	}
-	if name == "List.len" || name == "List.is_empty" {
-		// Reading metadata does not handle the Results inside (§5.2).
-		for _, a := range x.Args {
-			if id, ok := a.Value.(*ast.Ident); ok {
-				if o := c.info.Uses[id]; o != nil && o.Kind == ObjLocal && !c.dead {
-					c.whenResolved(o.Type, func(t Type) {
-						if containsResult(t) {
-							o.uses--
-							o.metaReads = append(o.metaReads, name)
-						}
-					})
-				}
-			}
+	c.noteMetadataReads(x, name)
+	return ret
+}
+
+// restArgs checks the arguments of a builtin call after the first, which
+// the caller has checked, against the parameter types ps.
+func (c *Checker) restArgs(x *ast.Call, ps []Type, name string) {
+	for i, a := range x.Args[1:] {
+		if a.Value == nil {
+			continue
+		}
+		if i+1 < len(ps) {
+			at := c.expr(a.Value, ps[i+1])
+			c.expect(spanOf(a.Value), at, ps[i+1], fmt.Sprintf("argument %d of %s: expression type", i+2, name))
+		} else {
+			c.expr(a.Value, nil)
 		}
 	}
-	return ret
 }
 
 func (c *Checker) pidError(name string, span source.Span, t Type) {

@@ -76,12 +76,7 @@ func (c *Checker) warnUnused() {
 
 // warnUnusedFuncs reports private functions that no root reaches.
 func (c *Checker) warnUnusedFuncs() {
-	var decls []*ast.FnDecl
-	for _, d := range c.file.Decls {
-		if fd, ok := d.(*ast.FnDecl); ok && c.info.Funcs[fd] != nil {
-			decls = append(decls, fd)
-		}
-	}
+	decls := c.funcDecls()
 	reached := map[*ast.FnDecl]bool{}
 	var work []*ast.FnDecl
 	for _, fd := range decls {
