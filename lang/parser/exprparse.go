@@ -360,7 +360,43 @@ func keywordAsName(lex *cursor) bool {
 		return false
 	}
 	n := peekSecond(lex)
+	if isPunct(n, ":") && isKw(t, "match", "receive", "receive_event") && armsFollow(lex) {
+		return false // `(match: c -> a, _ -> b)`: a condition match or a receive
+	}
 	return isPunct(n, ",") || isPunct(n, ")") || isPunct(n, ":")
+}
+
+// armsFollow reports, at `match :` or `receive :` inside parentheses,
+// whether arms follow the colon (a block, or an `->` before the next `,`
+// or `)` at bracket depth 0) rather than a parameter's type
+// (`(receive: Int) -> …`).
+func armsFollow(lex *cursor) bool {
+	cp := lex.MakeCheckpoint()
+	defer lex.LoadCheckpoint(cp)
+	lex.Next() // the keyword
+	lex.Next() // :
+	if lex.Peek().Type == tNewline {
+		return true
+	}
+	depth := 0
+	for {
+		t := lex.Next()
+		switch {
+		case t.EOF():
+			return false
+		case isPunct(t, "(") || isPunct(t, "[") || isPunct(t, "%{") || isPunct(t, "{"):
+			depth++
+		case isPunct(t, ")") || isPunct(t, "]") || isPunct(t, "}"):
+			if depth == 0 {
+				return false
+			}
+			depth--
+		case depth == 0 && isPunct(t, ","):
+			return false
+		case depth == 0 && isPunct(t, "->"):
+			return true
+		}
+	}
 }
 
 func parseList(lex *cursor) (*gList, error) {
@@ -1308,7 +1344,8 @@ func parseArms(lex *cursor, next func() error) (block bool, err error) {
 // follows or the comma belongs to an enclosing list, as in
 // `f(match x: 1 -> a, _ -> b, y)`. The segment after the comma is an arm
 // when it has an `->` at bracket depth 0 before the next `,`, closing
-// bracket or end of line. A segment without an arrow is the enclosing
+// bracket or end of line; an indented block opened later on the line (the
+// body of a multi-line lambda) counts as a bracket, not as the line's end. A segment without an arrow is the enclosing
 // list's next element when a closing bracket of that list follows on the
 // line; otherwise (no enclosing bracket) it is parsed as an arm so that the
 // usual "expected '->'" error is given.
@@ -1321,10 +1358,18 @@ func armFollowsComma(lex *cursor) bool {
 	for {
 		t := lex.Peek()
 		switch {
-		case t.EOF() || t.Type == tNewline && depth == 0:
+		case t.EOF():
 			return true
-		case isPunct(t, "(") || isPunct(t, "[") || isPunct(t, "%{") || isPunct(t, "{"):
+		case t.Type == tNewline && depth == 0:
+			if peekSecond(lex).Type != tIndent {
+				return true // the end of the line
+			}
+			// NEWLINE INDENT opens a block (a multi-line lambda or arm
+			// body later on the line): it is skipped like a bracket.
+		case t.Type == tIndent || isPunct(t, "(") || isPunct(t, "[") || isPunct(t, "%{") || isPunct(t, "{"):
 			depth++
+		case t.Type == tDedent:
+			depth--
 		case isPunct(t, ")") || isPunct(t, "]") || isPunct(t, "}"):
 			if depth == 0 {
 				return false

@@ -213,7 +213,10 @@ func (l *layout) runFrom(next func() *tok) {
 				}
 				l.lineStart(t, prev)
 			}
-			if len(l.stack) == 1 && t.indent == 0 && !continues(t) && !joinsPrevious(t) {
+			// A continuation line (`|>`, `else`, `do`) joins the chunk
+			// before it; before the first chunk there is none, so it starts
+			// one, which the parser then reports as not a declaration.
+			if len(l.stack) == 1 && t.indent == 0 && (!continues(t) && !joinsPrevious(t) || !l.started()) {
 				l.startChunk()
 			}
 			l.lineIndent = t.indent
@@ -239,6 +242,14 @@ func (l *layout) runFrom(next func() *tok) {
 	if l.flush != nil && l.inChunk {
 		l.flush(l.out)
 	}
+}
+
+// started reports whether a chunk has been started.
+func (l *layout) started() bool {
+	if l.flush == nil {
+		return len(l.chunks) > 0
+	}
+	return l.inChunk
 }
 
 // startChunk records that a column-0 declaration line starts at the next

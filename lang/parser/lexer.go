@@ -370,13 +370,19 @@ func (s *scanner) next(interp bool) (tok, bool) {
 		}
 		first := s.sawNewline && !interp
 		start := s.pos
+		// The indentation is measured before the token is scanned: a
+		// triple-quoted string moves lineOff to the line it ends on.
+		lineOff := s.lineOff
 		t, ok := s.scanOne(interp)
 		if !ok {
 			continue // nothing produced (error or attribute); keep going
 		}
 		if first {
 			t.first = true
+			end := s.lineOff
+			s.lineOff = lineOff
 			t.indent = s.indentOf(start)
+			s.lineOff = end
 			s.sawNewline = false
 		}
 		return t, true

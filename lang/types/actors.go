@@ -315,7 +315,7 @@ func (c *Checker) unifyMailbox(x *ast.Call, sig *FuncSig) {
 	}
 	if !c.inGroup[sig] {
 		// A helper whose mailbox stayed generic: instantiate it per call.
-		mt = c.freshMailbox(mt)
+		mt = c.freshMailbox(mt, x.Span())
 	}
 	own := c.mailbox(x.Span())
 	if !unify(own, mt) {
@@ -392,16 +392,22 @@ func (c *Checker) receive(x *ast.Receive, hint Type) Type {
 }
 
 // freshMailbox instantiates the still generic mailbox type mt of a
-// function outside the current group, once per call or spawn: its free
-// variables become fresh ones.
-func (c *Checker) freshMailbox(mt Type) Type {
+// function outside the current group, once per call or spawn at span: its
+// free variables become fresh ones, which must meet the requirements the
+// function's body put on them (`receive: x -> println(x == x)` needs a
+// mailbox type with equality, §4.2).
+func (c *Checker) freshMailbox(mt Type, span source.Span) Type {
 	fv := freeVars(mt, nil)
 	if len(fv) == 0 {
 		return mt
 	}
 	m := map[*TVar]Type{}
 	for _, v := range fv {
-		m[v] = c.fresh()
+		nv := c.fresh()
+		m[v] = nv
+		if len(c.reqsOf(v)) > 0 {
+			c.reqSites = append(c.reqSites, &reqSite{t: nv, g: v, fn: c.curFuncName(), span: span})
+		}
 	}
 	return substVars(mt, m)
 }

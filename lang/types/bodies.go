@@ -268,8 +268,8 @@ func (c *Checker) bindParam(p *ast.Param, t Type) {
 		binds := map[string]bool{}
 		before := len(c.diags)
 		c.pattern(p.Pattern, t, binds)
-		if len(c.diags) == before && !c.irrefutable(p.Pattern, t) {
-			c.errorf(ErrRefutableLet, spanOf(p.Pattern), "let patterns must be irrefutable; use match for literals or constructors")
+		if len(c.diags) == before {
+			c.requireIrrefutable(p.Pattern, t, false)
 		}
 		return
 	}

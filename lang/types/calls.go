@@ -378,7 +378,7 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 			mt, ok := c.info.Mailboxes[entryNode]
 			if fd, isFn := entryNode.(*ast.FnDecl); ok && isFn && !c.inGroup[c.info.Funcs[fd]] {
 				// A named entry's still generic mailbox is fixed per spawn.
-				mt = c.freshMailbox(mt)
+				mt = c.freshMailbox(mt, x.Span())
 			}
 			if ok && entryNode != nil && !unify(m[g], mt) {
 				c.errorf(ErrMismatch, spanOf(a0.Value), "spawn mailbox: expected %s, found %s", Zonk(m[g]), Zonk(mt))

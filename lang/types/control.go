@@ -215,8 +215,8 @@ func (c *Checker) forExpr(x *ast.For) Type {
 		binds := map[string]bool{}
 		before := len(c.diags)
 		c.pattern(x.Pattern, el, binds)
-		if len(c.diags) == before && !c.irrefutable(x.Pattern, el) {
-			c.errorf(ErrRefutableLet, spanOf(x.Pattern), "let patterns must be irrefutable; use match for literals or constructors")
+		if len(c.diags) == before {
+			c.requireIrrefutable(x.Pattern, el, false)
 		}
 		c.fn.loops++
 		c.bodyExpr(x.Body, nil, true)

@@ -89,12 +89,8 @@ func (c *Checker) let(s *ast.LetStmt) Type {
 	} else {
 		before := len(c.diags)
 		c.pattern(s.Pattern, vt, map[string]bool{})
-		if len(c.diags) == before && !c.irrefutable(s.Pattern, vt) {
-			if hasLiteral(s.Pattern) {
-				c.errorf(ErrLiteralLet, spanOf(s.Pattern), "literal let patterns require an else branch")
-			} else {
-				c.errorf(ErrRefutableLet, spanOf(s.Pattern), "let patterns must be irrefutable; use match for literals or constructors")
-			}
+		if len(c.diags) == before {
+			c.requireIrrefutable(s.Pattern, vt, hasLiteral(s.Pattern))
 		}
 	}
 	pat := s.Pattern
