@@ -20,6 +20,7 @@ import (
 	"context"
 	"io"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -95,4 +96,53 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// TestDocExcerpts keeps the code excerpts of docs/exploring.md (its
+// plain ``` blocks) equal to parts of these programs.
+func TestDocExcerpts(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/exploring.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sources []string
+	for _, f := range []string{"lost_update.mr", "lost_update_fixed.mr", "reply_or_down.mr", "reply_or_down_fixed.mr"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sources = append(sources, string(b))
+	}
+	n := 0
+	var blocks []string // bodies of the plain blocks
+	in, plain, body := false, false, ""
+	for _, line := range strings.SplitAfter(string(doc), "\n") {
+		switch {
+		case !in && strings.HasPrefix(line, "```"):
+			in, plain, body = true, line == "```\n", ""
+		case in && strings.HasPrefix(line, "```"):
+			if plain {
+				blocks = append(blocks, body)
+			}
+			in = false
+		case in:
+			body += line
+		}
+	}
+	for _, block := range blocks {
+		if !strings.HasPrefix(block, "fn ") {
+			continue // not an excerpt of a program
+		}
+		n++
+		found := false
+		for _, s := range sources {
+			found = found || strings.Contains(s, block)
+		}
+		if !found {
+			t.Errorf("docs/exploring.md shows code that is in none of the examples:\n%s", block)
+		}
+	}
+	if n < 2 {
+		t.Errorf("found %d excerpts in docs/exploring.md", n)
+	}
 }

@@ -50,13 +50,12 @@ func NewPolicy(seed uint64, k int64, budget int) sched.Policy {
 	if st.Walk {
 		return &walk{rng: rng, budget: budget, idx: map[sched.Agent]int{}}
 	}
-	p := &pct{rng: rng, budget: budget, prio: map[sched.Agent]uint64{}, fair: 2*k + 1000,
-		since: map[sched.Agent]int64{}, clockSince: -1}
+	p := &pct{rng: rng, budget: budget, chans: map[edge]*agent{}, fair: 2*k + 1000}
 	for i := 1; i < st.Depth; i++ {
 		p.change = append(p.change, 1+rng.Int64N(k))
 	}
 	slices.Sort(p.change)
-	p.prio[sched.Clock] = p.fresh()
+	p.clock = &agent{a: sched.Clock, prio: p.fresh(), i: -1}
 	return p
 }
 
@@ -83,107 +82,148 @@ type pct struct {
 	change []int64 // change points, ascending
 	ci     int     // the next change point
 	step   int64
-	prio   map[sched.Agent]uint64
-	ready  agentHeap
-	// since records when each ready agent became ready; order is that
-	// order (stale entries are skipped), for the fairness rule.
-	since      map[sched.Agent]int64
-	order      []readyAt
-	oh         int
-	fair       int64
-	clockSince int64 // step at which a timer became pending (-1: none)
+	// Agents: processes by generation, channels by their ends.
+	procs []*agent
+	chans map[edge]*agent
+	clock *agent
+	ready agentHeap
+	// order lists the ready agents in the order they became ready
+	// (stale entries are skipped), for the fairness rule.
+	order []readyAt
+	oh    int
+	fair  int64
 }
 
+// agent is the state of one agent: its priority, and while it is ready
+// its place in the heap and the step it became ready at.
+type agent struct {
+	a     sched.Agent
+	prio  uint64
+	i     int   // index in the ready heap, -1 when not ready
+	since int64 // step at which it became ready
+}
+
+// edge names a channel by its sender and receiver.
+type edge struct{ from, to uint64 }
+
 type readyAt struct {
-	a  sched.Agent
+	g  *agent
 	at int64
 }
 
 func (p *pct) fresh() uint64 { return p.rng.Uint64() | 1<<63 }
 
+// get returns the state of a, creating it with a fresh priority.
+func (p *pct) get(a sched.Agent) *agent {
+	switch a.Kind {
+	case sched.AgentProcess:
+		if a.Proc < uint64(len(p.procs)) {
+			if g := p.procs[a.Proc]; g != nil {
+				return g
+			}
+		} else if a.Proc < 1<<32 {
+			p.procs = append(p.procs, make([]*agent, int(a.Proc)+1-len(p.procs))...)
+		} else {
+			break
+		}
+		g := &agent{a: a, prio: p.fresh(), i: -1}
+		p.procs[a.Proc] = g
+		return g
+	case sched.AgentClock:
+		return p.clock
+	}
+	k := edge{a.From, a.Proc}
+	if a.Kind == sched.AgentProcess {
+		k = edge{1<<64 - 1, a.Proc}
+	}
+	g := p.chans[k]
+	if g == nil {
+		g = &agent{a: a, prio: p.fresh(), i: -1}
+		p.chans[k] = g
+	}
+	return g
+}
+
 func (p *pct) Defer() bool { return true }
 
 func (p *pct) Ready(a sched.Agent) {
-	if _, ok := p.since[a]; ok {
+	g := p.get(a)
+	if g.i >= 0 {
 		return
 	}
-	pr, ok := p.prio[a]
-	if !ok {
-		pr = p.fresh()
-		p.prio[a] = pr
-	}
-	p.since[a] = p.step
-	p.order = append(p.order, readyAt{a, p.step})
-	heap.Push(&p.ready, &entry{a: a, prio: pr})
+	g.since = p.step
+	p.order = append(p.order, readyAt{g, p.step})
+	heap.Push(&p.ready, g)
 }
 
-// changeAt applies the change points of the current step to agent a and
+// changeAt applies the change points of the current step to g and
 // reports whether there was one.
-func (p *pct) changeAt(a sched.Agent) bool {
+func (p *pct) changeAt(g *agent) bool {
 	hit := false
 	for p.ci < len(p.change) && p.change[p.ci] <= p.step {
 		if p.change[p.ci] == p.step {
-			p.prio[a] = uint64(p.ci + 1)
+			g.prio = uint64(p.ci + 1)
 			hit = true
 		}
 		p.ci++
+	}
+	if hit && g != p.clock && g.i >= 0 {
+		heap.Fix(&p.ready, g.i)
 	}
 	return hit
 }
 
 func (p *pct) Next(timer bool) (sched.Agent, bool) {
 	p.step++
+	c := p.clock
 	if !timer {
-		p.clockSince = -1
-	} else if p.clockSince < 0 {
-		p.clockSince = p.step
+		c.i = -1
+	} else if c.i < 0 {
+		c.i, c.since = 0, p.step
 	}
-	if a, ok := p.starved(); ok {
-		return a, true
+	if g := p.starved(); g != nil {
+		p.take(g)
+		return g.a, true
 	}
-	top, ok := p.best(timer)
-	if !ok {
+	top := p.best()
+	if top == nil {
 		return sched.Agent{}, false
 	}
 	if p.changeAt(top) {
-		if top != sched.Clock {
-			p.ready.reprioritise(top, p.prio[top])
-		}
-		top, _ = p.best(timer)
+		top = p.best()
 	}
 	p.take(top)
-	return top, true
+	return top.a, true
 }
 
 // best returns the ready agent with the highest priority, the clock
 // included when a timer is pending.
-func (p *pct) best(timer bool) (sched.Agent, bool) {
-	if len(p.ready.es) == 0 {
-		return sched.Clock, timer
+func (p *pct) best() *agent {
+	var top *agent
+	if len(p.ready) > 0 {
+		top = p.ready[0]
 	}
-	top := p.ready.es[0]
-	if timer && p.prio[sched.Clock] > top.prio {
-		return sched.Clock, true
+	if c := p.clock; c.i >= 0 && (top == nil || c.prio > top.prio) {
+		return c
 	}
-	return top.a, true
+	return top
 }
 
-// take removes a from the ready set (the clock is never in it).
-func (p *pct) take(a sched.Agent) {
-	if a == sched.Clock {
-		p.clockSince = -1
+// take removes g from the ready set.
+func (p *pct) take(g *agent) {
+	if g == p.clock {
+		g.i = -1
 		return
 	}
-	p.ready.remove(a)
-	delete(p.since, a)
+	heap.Remove(&p.ready, g.i)
 }
 
 // starved returns the agent that has waited longest if it has waited
 // more than p.fair steps.
-func (p *pct) starved() (sched.Agent, bool) {
+func (p *pct) starved() *agent {
 	for p.oh < len(p.order) {
 		r := p.order[p.oh]
-		if at, ok := p.since[r.a]; ok && at == r.at {
+		if r.g.i >= 0 && r.g.since == r.at {
 			break
 		}
 		p.order[p.oh] = readyAt{}
@@ -193,85 +233,57 @@ func (p *pct) starved() (sched.Agent, bool) {
 		p.order, p.oh = p.order[:0], 0
 	} else if p.oh >= 1024 && 2*p.oh >= len(p.order) {
 		n := copy(p.order, p.order[p.oh:])
+		clear(p.order[n:])
 		p.order, p.oh = p.order[:n], 0
 	}
-	if p.clockSince >= 0 && p.step-p.clockSince > p.fair {
-		p.take(sched.Clock)
-		return sched.Clock, true
+	if c := p.clock; c.i >= 0 && p.step-c.since > p.fair {
+		return c
 	}
 	if p.oh < len(p.order) && p.step-p.order[p.oh].at > p.fair {
-		a := p.order[p.oh].a
-		p.take(a)
-		return a, true
+		return p.order[p.oh].g
 	}
-	return sched.Agent{}, false
+	return nil
 }
 
 func (p *pct) Quantum(uint64) int { return p.budget }
 
 func (p *pct) Preempt(proc uint64, _ sched.Op) bool {
 	p.step++
-	self := sched.Agent{Kind: sched.AgentProcess, Proc: proc}
+	self := p.get(sched.Agent{Kind: sched.AgentProcess, Proc: proc})
 	if p.changeAt(self) {
 		return true
 	}
-	return len(p.ready.es) > 0 && p.ready.es[0].prio > p.prio[self]
-}
-
-// entry is one ready agent in the heap.
-type entry struct {
-	a    sched.Agent
-	prio uint64
-	i    int
+	return len(p.ready) > 0 && p.ready[0].prio > self.prio
 }
 
 // agentHeap is a max-heap of ready agents by priority (ties by agent,
-// for determinism), with each agent's position for removal.
-type agentHeap struct {
-	es  []*entry
-	pos map[sched.Agent]*entry
-}
+// for determinism); each agent knows its index.
+type agentHeap []*agent
 
-func (h agentHeap) Len() int { return len(h.es) }
+func (h agentHeap) Len() int { return len(h) }
 func (h agentHeap) Less(i, j int) bool {
-	a, b := h.es[i], h.es[j]
+	a, b := h[i], h[j]
 	if a.prio != b.prio {
 		return a.prio > b.prio
 	}
 	return agentCmp(a.a, b.a) < 0
 }
 func (h agentHeap) Swap(i, j int) {
-	h.es[i], h.es[j] = h.es[j], h.es[i]
-	h.es[i].i, h.es[j].i = i, j
+	h[i], h[j] = h[j], h[i]
+	h[i].i, h[j].i = i, j
 }
 func (h *agentHeap) Push(x any) {
-	e := x.(*entry)
-	e.i = len(h.es)
-	h.es = append(h.es, e)
-	if h.pos == nil {
-		h.pos = map[sched.Agent]*entry{}
-	}
-	h.pos[e.a] = e
+	g := x.(*agent)
+	g.i = len(*h)
+	*h = append(*h, g)
 }
 func (h *agentHeap) Pop() any {
-	e := h.es[len(h.es)-1]
-	h.es[len(h.es)-1] = nil
-	h.es = h.es[:len(h.es)-1]
-	delete(h.pos, e.a)
-	return e
-}
-
-func (h *agentHeap) remove(a sched.Agent) {
-	if e, ok := h.pos[a]; ok {
-		heap.Remove(h, e.i)
-	}
-}
-
-func (h *agentHeap) reprioritise(a sched.Agent, prio uint64) {
-	if e, ok := h.pos[a]; ok {
-		e.prio = prio
-		heap.Fix(h, e.i)
-	}
+	old := *h
+	g := old[len(old)-1]
+	old[len(old)-1] = nil
+	*h = old[:len(old)-1]
+	g.i = -1
+	return g
 }
 
 func agentCmp(a, b sched.Agent) int {
