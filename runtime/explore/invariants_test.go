@@ -89,8 +89,10 @@ func schedulesPerFixture(t *testing.T) int {
 		}
 		return n
 	}
-	if testing.Short() {
-		return 20
+	if testing.Short() || raceEnabled {
+		// A deterministic run is one goroutine: the race detector has
+		// little to find and makes every run ten times slower.
+		return 10
 	}
 	return 200
 }
