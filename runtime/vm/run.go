@@ -26,6 +26,7 @@ func Run(st *State, host Host, budget int) Outcome {
 	if budget < 1 {
 		budget = 1
 	}
+	st.preempt = false
 	start := st.steps
 	panics := 0
 	for {
@@ -224,6 +225,10 @@ outer:
 					sp -= n + 1
 					stack[sp] = res
 					sp++
+					if st.preempt {
+						st.preempt = false
+						budget = steps
+					}
 				default:
 					st.fail(fr, pc, sp, internalFault("call of a %s value", fv.K))
 					continue outer
@@ -239,6 +244,10 @@ outer:
 				sp -= n
 				stack[sp] = res
 				sp++
+				if st.preempt {
+					st.preempt = false
+					budget = steps
+				}
 			case bytecode.TAIL_CALL:
 				callee := fns[in.A]
 				n := int(in.B)
@@ -291,6 +300,10 @@ outer:
 					}
 					fr.pc = pc
 					st.sp = sp
+					if st.preempt {
+						st.preempt = false
+						budget = steps
+					}
 					if o, done := st.returnValue(res); done {
 						st.steps += int64(steps)
 						return o, false
@@ -701,6 +714,10 @@ outer:
 				}
 				pc, sp = npc, nsp
 				steps += cost
+				if st.preempt {
+					st.preempt = false
+					budget = steps
+				}
 				if park {
 					fr.pc = pc
 					st.sp = sp
