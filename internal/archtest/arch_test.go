@@ -42,6 +42,9 @@ var rules = []rule{
 		Reason: "the natives' calling convention sits below the VM and the standard library"},
 	{From: "stdlib/...", Deny: []string{"runtime/vm/...", "runtime/proc/...", "runtime/sched/...", "runtime/engine/...", "lang/..."},
 		Reason: "natives reach the runtime only through native.Host"},
+	{From: "stdlib/builtins", Deny: []string{"runtime/vm/...", "runtime/proc/...", "runtime/sched/...", "runtime/engine/...",
+		"runtime/bytecode/...", "runtime/native", "stdlib/core", "stdlib/process", "lang/..."},
+		Reason: "the builtin registry is data that the checker, the code generator and the runtime read: it names implementations, it does not import them"},
 }
 
 func match(pattern, pkg string) bool {

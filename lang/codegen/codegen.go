@@ -303,7 +303,7 @@ func (c *compiler) compileAll() error {
 // implements the library function qualified (e.g. "List.map"), declaring
 // it on first use.
 func (c *compiler) preludeFunc(qualified string) (int, bool, error) {
-	name, ok := preludeFuncs()[qualified]
+	name, ok := preludeFunction(qualified)
 	if !ok {
 		return 0, false, nil
 	}

@@ -1,16 +1,17 @@
 package types
 
 import (
-	"strings"
-
 	"github.com/morrow-lang/morrow/lang/ast"
 	"github.com/morrow-lang/morrow/lang/source"
+	"github.com/morrow-lang/morrow/stdlib/builtins"
 )
 
-// actorOnly reports whether a builtin needs an actor context (§5.5): every
-// Process operation except Process.spawn and Process.id.
+// actorOnly reports whether a builtin needs an actor context (§5.5): the
+// registry's ActorOnly operations (every Process operation except
+// Process.spawn and Process.id).
 func actorOnly(name string) bool {
-	return strings.HasPrefix(name, "Process.") && name != "Process.spawn" && name != "Process.id"
+	e := builtins.Lookup(name)
+	return e != nil && e.Context == builtins.ActorOnly
 }
 
 // checkActorContexts computes which functions have a mailbox effect
@@ -220,13 +221,11 @@ func (c *Checker) checkReceiveGuard(g ast.Expr) {
 	}
 }
 
-// actorEffect reports whether a builtin spawns, sends or supervises.
+// actorEffect reports whether a builtin spawns, sends or supervises (the
+// registry's Effect flag).
 func actorEffect(name string) bool {
-	switch name {
-	case "spawn", "send", "supervise", "Process.spawn", "Process.spawn_monitor", "Process.spawn_link":
-		return true
-	}
-	return false
+	e := builtins.Lookup(name)
+	return e != nil && e.Has(builtins.Effect)
 }
 
 // checkActorEffects applies the §5.4 rule on indirect actor effects: a

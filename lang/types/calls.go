@@ -6,6 +6,7 @@ import (
 
 	"github.com/morrow-lang/morrow/lang/ast"
 	"github.com/morrow-lang/morrow/lang/source"
+	"github.com/morrow-lang/morrow/stdlib/builtins"
 )
 
 // call checks a call expression (§3.6).
@@ -246,29 +247,33 @@ func (c *Checker) callCtor(x *ast.Call, ct *Ctor, written string) Type {
 	return res
 }
 
+// deferRestriction reports a builtin that may not run in a defer body
+// (§5.4): the Process module's "process operations", the legacy
+// "actor operations".
 func (c *Checker) deferRestriction(name string, span source.Span) {
-	if c.fn.deferFlagged {
+	e := builtins.Lookup(name)
+	if c.fn.deferFlagged || !e.Has(builtins.NoDefer) {
 		return // one restriction error per defer body (§9)
 	}
-	switch {
-	case strings.HasPrefix(name, "Process."):
-		c.errorf(ErrDeferProcess, span, "process operations are unsupported in deferred cleanup")
-		c.fn.deferFlagged = true
-	case name == "spawn" || name == "send" || name == "supervise" || name == "supervised_current":
-		c.errorf(ErrDeferProcess, span, "actor operations are unsupported in deferred cleanup")
-		c.fn.deferFlagged = true
+	what := "actor"
+	if e.Module() == builtins.ProcessModule {
+		what = "process"
 	}
+	c.errorf(ErrDeferProcess, span, "%s operations are unsupported in deferred cleanup", what)
+	c.fn.deferFlagged = true
 }
 
+// callBuiltin checks a call of a builtin function: its signature, then
+// the rules of its registry entry (context, typing rule, flags).
 func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
-	spec := builtinSpecs[name]
+	e := builtins.Lookup(name)
 	bs := builtinSigs[name]
 	c.positionalOnly(x)
 	if c.fn.inDefer {
 		c.deferRestriction(name, x.Span())
 	}
 	if len(x.Args) != len(bs.Params) {
-		if strings.HasPrefix(name, "Process.") {
+		if e.Module() == builtins.ProcessModule {
 			c.errorf(ErrProcessArity, x.Span(), "%s expects %d arguments", name, len(bs.Params))
 		} else {
 			c.arityError(x, len(bs.Params))
@@ -282,29 +287,31 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 	ret := subst(bs.Ret, m)
 	c.info.Types[x.Fn] = &Func{Params: ps, Ret: ret}
 	reqSpan := x.Span()
-	if (spec.kind == bkPrint || spec.kind == bkShow) && len(x.Args) > 0 {
+	if (e.Req == builtins.Printable || e.Req == builtins.Showable) && len(x.Args) > 0 {
 		reqSpan = x.Args[0].Span()
 	}
 	c.inherit(bs.Generics, m, reqSpan, false, nil)
 	rootCtx := c.fn.isMain || c.fn.isRoot || c.fn.noActor
-	if spec.kind == bkSpawn && actorOnly(name) && rootCtx {
-		// Process.spawn_monitor and Process.spawn_link (§5.5).
-		c.errorf(ErrActorOnly, x.Span(), "process operation requires an actor context").Hint =
-			"the root context may use Process.spawn; spawn an observer process for " + name
-	}
-	switch spec.kind {
-	case bkActorOnly:
-		if rootCtx {
+	if e.Context == builtins.ActorOnly && rootCtx {
+		// §5.5; Process.self has its own message (below).
+		switch e.Rule {
+		case builtins.SpawnEntry:
+			c.errorf(ErrActorOnly, x.Span(), "process operation requires an actor context").Hint =
+				"the root context may use Process.spawn; spawn an observer process for " + name
+		case builtins.OwnMailbox:
+		default:
 			c.errorf(ErrActorOnly, x.Span(), "process operation requires an actor context").Hint =
 				"main runs in the root context; spawn an observer process for " + name
 		}
-	case bkSelf:
+	}
+	switch e.Rule {
+	case builtins.OwnMailbox:
 		if rootCtx {
 			c.errorf(ErrSelfContext, x.Span(), "self requires an actor context")
 		} else {
 			unify(ret, &Named{Def: PidDef, Args: []Type{c.mailbox(x.Span())}})
 		}
-	case bkSend, bkProcID:
+	case builtins.TypedPid:
 		if len(x.Args) == 0 || x.Args[0].Value == nil {
 			break
 		}
@@ -326,7 +333,7 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 		}
 		c.restArgs(x, ps, name)
 		return ret
-	case bkSpawn:
+	case builtins.SpawnEntry:
 		if len(x.Args) == 0 || x.Args[0].Value == nil {
 			break
 		}
@@ -384,13 +391,13 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 				c.errorf(ErrMismatch, spanOf(a0.Value), "spawn mailbox: expected %s, found %s", Zonk(m[g]), Zonk(mt))
 			}
 			if !badEntry {
-				c.mailboxSites = append(c.mailboxSites, mailboxSite{t: m[g], span: x.Span(), spawn: true, process: strings.HasPrefix(name, "Process.")})
+				c.mailboxSites = append(c.mailboxSites, mailboxSite{t: m[g], span: x.Span(), spawn: true, process: e.Module() == builtins.ProcessModule})
 			}
 		}
 		c.restArgs(x, ps, name)
 		return ret
 	}
-	if strings.HasPrefix(name, "List.") || strings.HasPrefix(name, "Option.") || strings.HasPrefix(name, "Result.") {
+	if e.Has(builtins.RootCallbacks) {
 		// Callbacks of library functions run without an actor context (§5.4).
 		for _, a := range x.Args {
 			if l, ok := a.Value.(*ast.Lambda); ok {
@@ -400,20 +407,20 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 	}
 	before := len(c.diags)
 	ts := c.checkPositional(x, ps, name)
-	switch name {
-	case "Process.monitor", "Process.link", "Process.unlink", "Process.signal_exit":
-		// These take the erased identity (§5.1); point at the conversion.
-		if len(ts) > 0 && ts[0] != nil {
-			if n, ok := Resolve(ts[0]).(*Named); ok && n.Def == PidDef {
-				for _, d := range c.diags[before:] {
-					if d.Code == ErrMismatch {
-						d.Hint = name + " requires a ProcessId; convert the Pid with Process.id(pid)"
-					}
+	if len(bs.Params) > 0 && bs.Params[0] == ProcessIDT && len(ts) > 0 && ts[0] != nil {
+		// Process.monitor, link, ... take the erased identity (§5.1);
+		// point at the conversion.
+		if n, ok := Resolve(ts[0]).(*Named); ok && n.Def == PidDef {
+			for _, d := range c.diags[before:] {
+				if d.Code == ErrMismatch {
+					d.Hint = name + " requires a ProcessId; convert the Pid with Process.id(pid)"
 				}
 			}
 		}
 	}
-	c.noteMetadataReads(x, name)
+	if e.Has(builtins.MetadataRead) {
+		c.noteMetadataReads(x, name)
+	}
 	return ret
 }
 
@@ -434,9 +441,5 @@ func (c *Checker) restArgs(x *ast.Call, ps []Type, name string) {
 }
 
 func (c *Checker) pidError(name string, span source.Span, t Type) {
-	msg := "send requires a typed Pid"
-	if name == "Process.id" {
-		msg = "Process.id requires a typed Pid"
-	}
-	c.errorf(ErrSendPid, span, "%s", msg).Notes = []string{"found " + Zonk(t).String()}
+	c.errorf(ErrSendPid, span, "%s requires a typed Pid", name).Notes = []string{"found " + Zonk(t).String()}
 }

@@ -135,8 +135,8 @@ func (c *Checker) resolveTypeQuiet(te ast.TypeExpr) Type {
 func ctorKey(ct *Ctor) string { return "c:" + ct.Def.Name + "." + ct.Name }
 
 func ctorDisplay(ct *Ctor) string {
-	if strings.HasPrefix(ct.Def.Name, "Process.") {
-		return "Process." + ct.Name
+	if q := ct.Def.Qualifier; q != "" {
+		return q + "." + ct.Name
 	}
 	return ct.Name
 }

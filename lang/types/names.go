@@ -6,6 +6,7 @@ import (
 
 	"github.com/morrow-lang/morrow/lang/ast"
 	"github.com/morrow-lang/morrow/lang/source"
+	"github.com/morrow-lang/morrow/stdlib/builtins"
 )
 
 // Names: locals, functions, builtins and constructors, plain (`x`,
@@ -51,7 +52,7 @@ func (c *Checker) ident(x *ast.Ident) Type {
 }
 
 func (c *Checker) builtinValue(name string, span source.Span) Type {
-	if callOnly[name] {
+	if builtins.Lookup(name).CallOnly() {
 		c.errorf(ErrBuiltinValue, span, "%s cannot be used as a function value; call it directly", name).Hint =
 			"call it where it is needed, or wrap the call in a lambda"
 		return Invalid
@@ -105,21 +106,10 @@ func (c *Checker) lookupQualified(parts []string) (builtin string, ct *Ctor, err
 		return "", nil, fmt.Sprintf("unknown name '%s'", name), false
 	}
 	head := parts[0]
-	if head == "Process" {
-		if len(parts) == 2 {
-			if ct := processCtor(parts[1]); ct != nil {
-				return "", ct, "", true
-			}
-		}
-		if len(parts) == 3 {
-			if d := builtinTypeDefs["Process."+parts[1]]; d != nil {
-				for _, k := range d.Ctors {
-					if k.Name == parts[2] {
-						return "", k, "", true
-					}
-				}
-			}
-		}
+	if ct := libraryCtor(parts); ct != nil {
+		return "", ct, "", head == builtins.ProcessModule
+	}
+	if head == builtins.ProcessModule {
 		return "", nil, fmt.Sprintf("unknown process operation '%s'", name), true
 	}
 	if len(parts) == 2 {

@@ -85,19 +85,9 @@ type requirement struct {
 	from string
 }
 
-// builtinReqs are the requirements of builtin signatures' parameters.
+// builtinReqs are the requirements of builtin signatures' parameters,
+// from the registry's Req (initBuiltinFuncs).
 var builtinReqs = map[*TParam][]requirement{}
-
-func init() {
-	for name, kind := range map[string]reqKind{
-		"print": reqPrint, "println": reqPrint, "show": reqShow,
-		"List.contains": reqScalar, "List.sort": reqSort,
-		"eq": reqEq, "compare": reqSort,
-	} {
-		bs := builtinSigs[name]
-		builtinReqs[bs.Generics[0]] = []requirement{{kind: kind, op: name}}
-	}
-}
 
 // failure describes the part of a type that does not meet a requirement.
 type failure struct {

@@ -111,13 +111,11 @@ func (c *Checker) checkUnusedResults() {
 	}
 }
 
-// noteMetadataReads records the Result-bearing locals passed to List.len
-// and List.is_empty: reading metadata does not handle the Results inside
-// (§5.2), so such a read is not a use.
+// noteMetadataReads records the Result-bearing locals passed to a
+// builtin that reads only a list's length (List.len, List.is_empty: the
+// registry's MetadataRead): reading metadata does not handle the Results
+// inside (§5.2), so such a read is not a use.
 func (c *Checker) noteMetadataReads(x *ast.Call, name string) {
-	if name != "List.len" && name != "List.is_empty" {
-		return
-	}
 	for _, a := range x.Args {
 		if id, ok := a.Value.(*ast.Ident); ok {
 			if o := c.info.Uses[id]; o != nil && o.Kind == ObjLocal && !c.dead {

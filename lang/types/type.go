@@ -134,6 +134,10 @@ type TypeDef struct {
 	Derives map[string]bool
 	Builtin bool
 	Module  string // module name used in Show diagnostics
+	// Qualifier is the module of a library type ("Process" for
+	// Process.ExitReason): its constructors display qualified
+	// (Process.Normal).
+	Qualifier string
 }
 
 // Ctor is a constructor of a nominal type. Field types mention the
