@@ -100,7 +100,7 @@ type failure struct {
 type reqSite struct {
 	t      Type
 	direct *requirement
-	g      Type // a *TParam, or the *TVar of a generic mailbox
+	g      Type   // a *TParam, or the *TVar of a generic mailbox
 	fn     string // the function whose body holds the site
 	span   source.Span
 	// report gives the diagnostic of a direct use or of a builtin's own
