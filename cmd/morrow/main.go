@@ -107,6 +107,7 @@ func runEnv(args []string, e *env) int {
 		"missing command (run)")
 	root.AddCommand(newRun(e))
 	root.AddCommand(newTrace(e))
+	root.AddCommand(newRepl(e))
 	return cli.Execute(root, args, e.stdin, e.stdout, e.stderr)
 }
 

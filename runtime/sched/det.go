@@ -162,6 +162,9 @@ func (rt *Runtime) runDet(ctx context.Context) {
 					b = rt.cfg.Budget
 				}
 				s.runOne(p, b)
+				if rt.cfg.TurnTick > 0 && p.Kind != proc.KindRoot {
+					d.now = d.now.Add(rt.cfg.TurnTick)
+				}
 				if s.turns.Load()%64 == 0 {
 					rt.Out.MaybeFlush(time.Now())
 				}
@@ -195,7 +198,9 @@ func (rt *Runtime) detQuiescent() {
 		return
 	}
 	live, isolated := rt.Inv.Live()
-	if live == 0 && rt.rootDone {
+	if live == 0 && rt.rootDone || rt.cfg.Session && rt.rootDone {
+		// In a session, processes waiting in receive stay for the next
+		// entry.
 		rt.stopLocked()
 		rt.mu.Unlock()
 		return
