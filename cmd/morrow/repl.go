@@ -1,14 +1,12 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
-	"strings"
 
 	"github.com/chzyer/readline"
 	"github.com/spf13/cobra"
@@ -39,22 +37,10 @@ func newRepl(e *env) *cobra.Command {
 				return replTerminal(e, f)
 			}
 			s := repl.New(e.stdout)
-			s.Run(&pipeReader{r: bufio.NewReader(e.stdin)}, nil)
+			s.Run(repl.NewPipeReader(e.stdin), nil)
 			return nil
 		},
 	}
-}
-
-// pipeReader reads lines from a pipe or file, without prompts.
-type pipeReader struct{ r *bufio.Reader }
-
-func (p *pipeReader) ReadLine(string) (string, error) {
-	line, err := p.r.ReadString('\n')
-	line = strings.TrimRight(line, "\r\n")
-	if err == io.EOF && line != "" {
-		return line, nil
-	}
-	return line, err
 }
 
 // termReader reads lines with readline's editor: arrow keys, history

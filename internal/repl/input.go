@@ -1,6 +1,7 @@
 package repl
 
 import (
+	"bufio"
 	"errors"
 	"io"
 	"strings"
@@ -38,8 +39,8 @@ func readEntry(r LineReader) (string, error) {
 			return "", err
 		}
 		trimmed := strings.TrimSpace(line)
-		if trimmed == "" {
-			continue
+		if trimmed == "" || strings.HasPrefix(trimmed, "#") {
+			continue // nothing to evaluate
 		}
 		if trimmed == ":paste" {
 			return readPaste(r)
@@ -151,4 +152,18 @@ func (s *scanState) line(l string) {
 // continues reports whether the entry goes on after the lines seen.
 func (s *scanState) continues() bool {
 	return s.depth > 0 || s.triple || strings.HasSuffix(s.last, ":") || strings.HasSuffix(s.last, "->")
+}
+
+// NewPipeReader reads lines from r without prompts (a pipe or a file).
+func NewPipeReader(r io.Reader) LineReader { return &pipeReader{r: bufio.NewReader(r)} }
+
+type pipeReader struct{ r *bufio.Reader }
+
+func (p *pipeReader) ReadLine(string) (string, error) {
+	line, err := p.r.ReadString('\n')
+	line = strings.TrimRight(line, "\r\n")
+	if err == io.EOF && line != "" {
+		return line, nil
+	}
+	return line, err
 }

@@ -109,9 +109,18 @@ type decl struct {
 
 // binding is a `let` binding: its value is relative to the program img
 // (closures name functions of img).
+//
+// A weak binding's type has variables that no use has fixed yet (`let
+// sink = spawn(idle)` where idle receives `[] -> ()`: Pid(List(a))). It
+// is passed as a parameter without annotation, and the body starts with
+// a call of a generic function whose parameter has the binding's type:
+// the call gives the parameter that shape with fresh variables, which the
+// entry's uses may fix (`send(sink, [1])`), as OCaml's weak variables;
+// after the entry ran its type is read back from the checker.
 type binding struct {
 	name string
 	typ  string // in source syntax, for the parameter annotation
+	weak bool
 	val  value.Value
 	img  *vm.Image
 }
@@ -314,22 +323,41 @@ type program struct {
 	declSrc map[string]string
 }
 
+// indent indents the lines of an entry to make them a function body;
+// a line that starts inside a triple-quoted string is part of the string
+// and stays as it is.
 func indent(text string) string {
 	lines := strings.Split(text, "\n")
+	var sc scanState
 	for i, l := range lines {
-		if strings.TrimSpace(l) != "" {
+		inString := sc.triple
+		sc.line(l)
+		if strings.TrimSpace(l) != "" && !inString {
 			lines[i] = "    " + l
 		}
 	}
 	return strings.Join(lines, "\n")
 }
 
-func params(bs []*binding) string {
-	var ps []string
-	for _, b := range bs {
-		ps = append(ps, b.name+": "+b.typ)
+// fnSource writes function fn with the bindings bs as parameters and
+// body as its body; shapes gets the declarations of the shape functions
+// of weak bindings.
+func fnSource(fn string, bs []*binding, body string, shapes *strings.Builder) string {
+	var ps, pre []string
+	for i, b := range bs {
+		if !b.weak {
+			ps = append(ps, b.name+": "+b.typ)
+			continue
+		}
+		ps = append(ps, b.name)
+		shape := fmt.Sprintf("%s_shape_%d", fn, i)
+		fmt.Fprintf(shapes, "fn %s(x: %s):\n    ()\n\n", shape, b.typ)
+		pre = append(pre, shape+"("+b.name+")")
 	}
-	return strings.Join(ps, ", ")
+	if len(pre) > 0 {
+		body = strings.Join(pre, "\n") + "\n" + body
+	}
+	return fmt.Sprintf("fn %s(%s):\n%s", fn, strings.Join(ps, ", "), indent(body))
 }
 
 // generate builds the program of an entry. For a declaration entry,
@@ -360,17 +388,24 @@ func (s *Session) generate(kind entryKind, name, newDecl, fn, body string) *prog
 			pg.declSrc[name] = newDecl
 		}
 	}
+	var shapes strings.Builder
 	for _, k := range s.kept {
 		start := b.Len()
-		fmt.Fprintf(&b, "fn %s(%s):\n%s", k.fn, params(k.params), indent(k.body))
+		b.WriteString(fnSource(k.fn, k.params, k.body, &shapes))
 		pg.keptAt = append(pg.keptAt, region{start, b.Len()})
 		b.WriteString("\n\n")
 		pg.declSrc[k.fn] = k.body
 	}
+	var entry string
+	if fn != "" {
+		entry = fnSource(fn, s.lets, body, &shapes)
+	}
+	b.WriteString(shapes.String())
 	b.WriteString("fn main():\n    ()\n\n")
 	if fn != "" {
 		start := b.Len()
-		fmt.Fprintf(&b, "fn %s(%s):\n%s\n", fn, params(s.lets), indent(body))
+		b.WriteString(entry)
+		b.WriteString("\n")
 		pg.entry = region{start, b.Len()}
 		pg.declSrc[fn] = body
 	}
@@ -510,7 +545,13 @@ func (s *Session) entry(ctx context.Context, text string, typeOnly bool) {
 	}
 	args, dropped := s.args(img, pg)
 	if len(dropped) > 0 {
-		s.errorf("internal error: cannot pass %s to this entry", strings.Join(dropped, ", "))
+		// Their code is gone (acceptDecl drops them first; this is
+		// the last line of defence): forget them and compile again.
+		for _, n := range dropped {
+			s.unbind(n)
+		}
+		s.seq--
+		s.entry(ctx, text, typeOnly)
 		return
 	}
 	st, e := vm.NewState(img, idx, args)
@@ -533,6 +574,7 @@ func (s *Session) entry(ctx context.Context, text string, typeOnly bool) {
 		return
 	}
 	v := res.RootValue
+	s.settle(u, fd)
 	if kind == kindLet {
 		s.bind(u, fd, names, v, img, text, fn)
 		return
@@ -778,6 +820,9 @@ func (s *Session) args(img *vm.Image, pg *program) ([]value.Value, []string) {
 
 // bind records the bindings of a `let` entry that ran.
 func (s *Session) bind(u *compiler.Unit, fd *ast.FnDecl, names []string, v value.Value, img *vm.Image, text, fn string) {
+	if len(names) == 0 {
+		return // `let _ = …`: effects only
+	}
 	vals := []value.Value{v}
 	if len(names) > 1 {
 		vals = v.AsTuple().Elems
@@ -797,12 +842,12 @@ func (s *Session) bind(u *compiler.Unit, fd *ast.FnDecl, names []string, v value
 	var added []*binding
 	funcs := false
 	for i, n := range names {
-		ts, ok := typeSource(ts[i])
+		text, ok, weak := typeSource(ts[i])
 		if !ok {
 			s.errorf("the type of %s cannot be written down, so it cannot be kept", n)
 			return
 		}
-		added = append(added, &binding{name: n, typ: ts, val: vals[i], img: img})
+		added = append(added, &binding{name: n, typ: text, weak: weak, val: vals[i], img: img})
 		funcs = funcs || hasFunc(vals[i])
 	}
 	if funcs {
@@ -811,6 +856,26 @@ func (s *Session) bind(u *compiler.Unit, fd *ast.FnDecl, names []string, v value
 	for _, b := range added {
 		s.unbind(b.name)
 		s.lets = append(s.lets, b)
+	}
+}
+
+// settle reads back the types of the weak bindings from the entry that
+// ran: its uses may have fixed some of their variables.
+func (s *Session) settle(u *compiler.Unit, fd *ast.FnDecl) {
+	if len(fd.Params) != len(s.lets) {
+		return
+	}
+	for i, b := range s.lets {
+		if !b.weak {
+			continue
+		}
+		obj := u.Info.Defs[fd.Params[i]]
+		if obj == nil || obj.Name != b.name {
+			continue
+		}
+		if text, ok, weak := typeSource(obj.Type); ok {
+			b.typ, b.weak = text, weak
+		}
 	}
 }
 
@@ -832,6 +897,17 @@ func (s *Session) acceptDecl(kind entryKind, name, src string) {
 	for i, old := range s.decls {
 		if old.name == name && old.typ == d.typ {
 			s.decls = append(s.decls[:i], s.decls[i+1:]...)
+			if !d.typ && old.src != src {
+				// Function values made by the old code cannot move to
+				// the new one.
+				var lets []*binding
+				for _, b := range s.lets {
+					if !hasFunc(b.val) || !s.needs(b, map[string]bool{name: true}) {
+						lets = append(lets, b)
+					}
+				}
+				s.lets = lets
+			}
 			if d.typ {
 				delete(s.types, name)
 				var lets []*binding

@@ -14,10 +14,11 @@ import (
 // typeSource writes t in Morrow's type syntax, naming the unresolved
 // variables a, b, c, … (in a parameter annotation they make the entry
 // generic in them). ok is false for a type that the syntax cannot name.
-func typeSource(t types.Type) (string, bool) {
+// weak is true when t has unresolved variables.
+func typeSource(t types.Type) (text string, ok, weak bool) {
 	p := typeWriter{vars: map[*types.TVar]string{}, ok: true}
 	p.write(t)
-	return p.b.String(), p.ok
+	return p.b.String(), p.ok, len(p.vars) > 0
 }
 
 // typeDisplay writes t as the REPL shows it after a value: unresolved
@@ -79,7 +80,20 @@ func (w *typeWriter) write(t types.Type) {
 		}
 		w.b.WriteString(name)
 	case *types.TParam:
-		w.b.WriteString(x.Name)
+		// A generic parameter of another function (the mailbox of a
+		// generic actor): as open as a variable here.
+		key := &types.TVar{ID: -1 - x.ID}
+		for v := range w.vars {
+			if v.ID == key.ID {
+				key = v
+			}
+		}
+		name, ok := w.vars[key]
+		if !ok {
+			name = varName(len(w.vars))
+			w.vars[key] = name
+		}
+		w.b.WriteString(name)
 	case *types.Union:
 		w.b.WriteString(x.Name)
 	default:

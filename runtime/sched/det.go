@@ -144,6 +144,14 @@ func (rt *Runtime) runDet(ctx context.Context) {
 		default:
 		}
 		d.pruneTimers()
+		if rt.cfg.TurnTick > 0 {
+			// The clock moves with the turns: every timer whose
+			// deadline it has passed fires before anyone acts.
+			for len(d.timers) > 0 && !d.timers[0].at.After(d.now) {
+				rt.detFire()
+				d.pruneTimers()
+			}
+		}
 		a, ok := d.pol.Next(len(d.timers) > 0)
 		d.decisions++
 		if !ok {
