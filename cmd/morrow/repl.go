@@ -95,9 +95,36 @@ func replTerminal(e *env, in *os.File) error {
 	s := repl.New(e.stdout)
 	s.Terminal = true
 	// Ctrl-C while an entry runs cancels it: the terminal is in its
-	// normal mode then, so the key arrives as SIGINT.
+	// normal mode then, so the key arrives as SIGINT. The signal stays
+	// caught for the whole session, so a Ctrl-C between two entries
+	// never kills the REPL.
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt)
+	defer signal.Stop(sigs)
 	s.Run(&termReader{rl: rl}, func() (context.Context, func()) {
-		return signal.NotifyContext(context.Background(), os.Interrupt)
+		return entryContext(sigs)
 	})
 	return nil
+}
+
+// entryContext returns the context of one entry: cancelled by the next
+// signal on sigs (an older one is dropped).
+func entryContext(sigs <-chan os.Signal) (context.Context, func()) {
+	select {
+	case <-sigs:
+	default:
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-sigs:
+			cancel()
+		case <-done:
+		}
+	}()
+	return ctx, func() {
+		close(done)
+		cancel()
+	}
 }

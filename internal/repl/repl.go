@@ -141,7 +141,9 @@ func New(out io.Writer) *Session {
 }
 
 func (s *Session) reset() {
-	s.output = sched.NewOutput(s.out)
+	// Every print goes out at once (one goroutine runs the session), so
+	// an entry's effects show while it runs.
+	s.output = sched.NewDirectOutput(s.out)
 	s.rt = sched.New(nil, s.output, sched.Config{Session: true, Policy: &sched.FIFO{}, TurnTick: TurnTick,
 		MaxLive: MaxActors, MaxQueued: MaxQueued, MemoryBudget: MemoryBudget, MaxSteps: MaxSteps})
 	s.decls, s.lets, s.kept = nil, nil, nil
