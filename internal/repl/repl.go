@@ -260,6 +260,9 @@ func (s *Session) actors() {
 		if p.State != nil {
 			name = p.State.EntryName()
 		}
+		if _, kind, ok := strings.Cut(name, "."); ok {
+			name = strings.TrimRight(strings.TrimRight(kind, "0123456789"), "@") // "lambda", not "__repl_3.lambda@1"
+		}
 		p.Lock()
 		st := p.StatusLocked()
 		p.Unlock()
@@ -403,7 +406,10 @@ func (s *Session) generate(kind entryKind, name, newDecl, fn, body string) *prog
 		entry = fnSource(fn, s.lets, body, &shapes)
 	}
 	b.WriteString(shapes.String())
-	b.WriteString("fn main():\n    ()\n\n")
+	if _, ok := pg.declSrc["main"]; !ok {
+		// Every program needs a main; the user may declare their own.
+		b.WriteString("fn main():\n    ()\n\n")
+	}
 	if fn != "" {
 		start := b.Len()
 		b.WriteString(entry)
