@@ -50,7 +50,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 
 	"github.com/morrow-lang/morrow/lang/ast"
@@ -155,8 +154,10 @@ func (s *Session) reset() {
 // Close cancels the session's actors, running their defers.
 func (s *Session) Close() { s.rt.StopAll() }
 
+// errorf writes an error line; a message is always one line.
 func (s *Session) errorf(format string, args ...any) {
-	fmt.Fprintf(s.out, "error: "+format+"\n", args...)
+	msg := strings.ReplaceAll(fmt.Sprintf(format, args...), "\n", " ")
+	fmt.Fprintf(s.out, "error: %s\n", msg)
 }
 
 // Run reads entries from r and evaluates them until the end of the input
@@ -585,8 +586,10 @@ func (s *Session) entry(ctx context.Context, text string, typeOnly bool) {
 	s.settle(u, fd)
 	if kind == kindLet {
 		s.bind(u, fd, names, v, img, text, fn)
+		s.prune()
 		return
 	}
+	defer s.prune()
 	if t := types.Resolve(sig.Ret); t == types.UnitT || t == types.NeverT {
 		return
 	}
@@ -887,6 +890,21 @@ func (s *Session) settle(u *compiler.Unit, fd *ast.FnDecl) {
 	}
 }
 
+// prune forgets what the session knows about programs that no binding
+// refers to any more.
+func (s *Session) prune() {
+	used := map[*vm.Image]bool{}
+	for _, b := range s.lets {
+		used[b.img] = true
+	}
+	for img := range s.srcs {
+		if !used[img] {
+			delete(s.srcs, img)
+			delete(s.keys, img)
+		}
+	}
+}
+
 func (s *Session) unbind(name string) {
 	var lets []*binding
 	for _, b := range s.lets {
@@ -930,14 +948,4 @@ func (s *Session) acceptDecl(kind entryKind, name, src string) {
 		}
 	}
 	s.decls = append(s.decls, d)
-}
-
-// Bindings lists the names bound so far (for tests and :help).
-func (s *Session) Bindings() []string {
-	var out []string
-	for _, b := range s.lets {
-		out = append(out, b.name)
-	}
-	sort.Strings(out)
-	return out
 }
