@@ -123,8 +123,12 @@ func (h *host) Spawn(mode int, entry value.Value) (value.Value, *fault.Fault) {
 	}
 	// The entry closure and its captured values are shared with the child,
 	// not copied: values are immutable (RUNTIME.md §1).
+	// The child runs the code of its parent's program: in a session
+	// (morrow repl) the processes of one runtime may come from the
+	// programs of several entries.
 	f := entry
-	st, err := vm.NewClosureState(rt.img, f, nil)
+	img := h.p.State.Image()
+	st, err := vm.NewClosureState(img, f, nil)
 	if err != nil {
 		return value.Unit, fault.Internalf("spawn: %v", err)
 	}
@@ -147,7 +151,7 @@ func (h *host) Spawn(mode int, entry value.Value) (value.Value, *fault.Fault) {
 	// place before the child is queued, and when it cannot be admitted
 	// the child is discarded without anything being published.
 	if rt.cfg.Trace != nil {
-		rt.trace("spawn %d by %d %s", c.Gen(), h.p.Gen(), entryName(rt.img.Prog, f))
+		rt.trace("spawn %d by %d %s", c.Gen(), h.p.Gen(), entryName(img.Prog, f))
 	}
 	var res value.Value
 	switch mode {
