@@ -21,6 +21,9 @@ type lowerer struct {
 	f     *source.File
 	diags *diag.List
 	strs  map[int]*strLit
+	// a holds the grammar structs of the declaration being parsed and
+	// lowered (arena.go); fileParser.chunk resets it after each one.
+	a *arena
 }
 
 func (lw *lowerer) errorf(code diag.Code, sp source.Span, format string, args ...any) {
