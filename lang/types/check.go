@@ -222,8 +222,10 @@ type Checker struct {
 	spawnEntries map[*ast.Ident]bool
 	// oblSums are the Result-obligation summaries of the checked functions.
 	oblSums map[*FuncSig]*oblSummary
-	// inGroup holds the functions of the group being checked.
-	inGroup map[*FuncSig]bool
+	// inGroup holds the functions of the group being checked; recursive
+	// says whether they call each other (or the one calls itself).
+	inGroup   map[*FuncSig]bool
+	recursive bool
 	// reqs are the requirements of type parameters and of the group's
 	// signature variables; reqSites the uses and instantiations of the
 	// group that must meet requirements (reqs.go).

@@ -159,6 +159,18 @@ func (c *Checker) checkObligations(group []*FuncSig) {
 	if c.oblSums == nil {
 		c.oblSums = map[*FuncSig]*oblSummary{}
 	}
+	if !c.recursive && len(group) == 1 {
+		// A function that does not call itself never reads its own
+		// summary: one pass, which reports, gives the summary the fixed
+		// point below would reach (the summary does not depend on
+		// reporting).
+		s, a := c.analyseFunc(group[0], true)
+		c.oblSums[group[0]] = s
+		for i := 0; i < len(a.lambdas); i++ {
+			c.analyseLambda(a.lambdas[i], a)
+		}
+		return
+	}
 	// Discharged parameters and always-exiting are greatest fixed points
 	// (a recursive call is assumed to keep its promise, and the assumption is
 	// checked on the paths that end); may-exit is a least fixed point.
