@@ -136,10 +136,14 @@ func tarjan(n int, edges [][]int) [][]int {
 // checkGroup checks one strongly connected group of functions, runs the
 // queued checks, and generalises the group's remaining free variables.
 func (c *Checker) checkGroup(group []*FuncSig) {
-	c.deferred = nil
-	c.locals = nil
-	c.lets = nil
-	c.inGroup = map[*FuncSig]bool{}
+	// The group's work lists reuse the previous group's storage.
+	c.deferred = c.deferred[:0]
+	c.locals = c.locals[:0]
+	c.lets = c.lets[:0]
+	if c.inGroup == nil {
+		c.inGroup = map[*FuncSig]bool{}
+	}
+	clear(c.inGroup)
 	for _, sig := range group {
 		c.inGroup[sig] = true
 	}
@@ -150,7 +154,7 @@ func (c *Checker) checkGroup(group []*FuncSig) {
 	for i := 0; i < len(c.deferred); i++ {
 		c.deferred[i]()
 	}
-	c.deferred = nil
+	c.deferred = c.deferred[:0]
 	c.solveReqs(group)
 	for _, ms := range c.mailboxSites {
 		c.checkMailbox(ms)
@@ -247,7 +251,7 @@ func (c *Checker) checkFunc(sig *FuncSig) {
 		isMain:   fd.Name == "main",
 		isRoot:   fd.Name == "start" && fd.Pub && c.funcs["main"] == nil,
 		node:     fd,
-		scope:    &scope{names: map[string]*Object{}},
+		scope:    &scope{},
 		generics: map[string]Type{},
 	}
 	for n, p := range sig.gen {
@@ -306,7 +310,7 @@ func (c *Checker) bindParam(p *ast.Param, t Type) {
 	o.result = true
 	c.info.Defs[p] = o
 	if p.Name != "_" && p.Name != "" {
-		c.fn.scope.names[p.Name] = o
+		c.fn.scope.define(p.Name, o)
 		c.locals = append(c.locals, o)
 	}
 }

@@ -279,7 +279,14 @@ type fnCtx struct {
 
 type scope struct {
 	parent *scope
-	names  map[string]*Object
+	names  map[string]*Object // made by the first define: most scopes bind nothing
+}
+
+func (s *scope) define(name string, o *Object) {
+	if s.names == nil {
+		s.names = map[string]*Object{}
+	}
+	s.names[name] = o
 }
 
 func (s *scope) lookup(name string) *Object {
