@@ -334,7 +334,9 @@ func Check(f *ast.File) (*Info, diag.List) {
 	// One memo for the whole pass: the recorded types share nodes.
 	var z Zonker
 	for e, t := range c.info.Types {
-		c.info.Types[e] = z.Zonk(t)
+		if zt := z.Zonk(t); zt != t {
+			c.info.Types[e] = zt
+		}
 	}
 	for p, t := range c.info.PatTypes {
 		c.info.PatTypes[p] = z.Zonk(t)
