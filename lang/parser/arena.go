@@ -1,5 +1,7 @@
 package parser
 
+import "github.com/morrow-lang/morrow/lang/ast"
+
 // The grammar structs of one declaration are garbage as soon as it is
 // lowered into lang/ast, and most of a parse's allocations used to be
 // these structs (a gExpr, gUnary, gPostfix and gPrimary per operand). An
@@ -35,6 +37,8 @@ type arena struct {
 	matches   pool[gMatch]
 	arms      pool[gArm]
 	armPats   pool[gArmPat]
+	patNames  pool[gPatName]
+	params    pool[gParam]
 }
 
 // reset makes every struct handed out so far available again. The caller
@@ -60,6 +64,8 @@ func (a *arena) reset() {
 	a.matches.reset()
 	a.arms.reset()
 	a.armPats.reset()
+	a.patNames.reset()
+	a.params.reset()
 }
 
 func (a *arena) expr() *gExpr {
@@ -182,6 +188,18 @@ func (a *arena) armPat() *gArmPat {
 	return g
 }
 
+func (a *arena) patName() *gPatName {
+	g := a.patNames.get()
+	*g = gPatName{Parts: g.Parts[:0], Args: g.Args[:0]}
+	return g
+}
+
+func (a *arena) param() *gParam {
+	g := a.params.get()
+	*g = gParam{}
+	return g
+}
+
 // pool hands out *T from chunks of growing size (8 to 256 elements, so a
 // small file costs little), which it keeps across resets. get returns an
 // element as its last user left it; the arena's methods clear it.
@@ -205,3 +223,31 @@ func (p *pool[T]) get() *T {
 }
 
 func (p *pool[T]) reset() { p.ci, p.n = 0, 0 }
+
+// nodeSlabs allocates the AST nodes a file has most of (names, binary
+// operations, integer literals, binding patterns) in blocks instead of one
+// by one. Unlike the arena these are the parser's result: a block is never
+// reused, and lives as long as any node in it (they all belong to the
+// same tree).
+type nodeSlabs struct {
+	idents   slab[ast.Ident]
+	binaries slab[ast.Binary]
+	intLits  slab[ast.IntLit]
+	bindPats slab[ast.BindPat]
+}
+
+// slab hands out zeroed *T from blocks of growing size (8 to 256).
+type slab[T any] struct {
+	free []T
+	size int
+}
+
+func (s *slab[T]) new() *T {
+	if len(s.free) == 0 {
+		s.size = min(max(2*s.size, 8), 256)
+		s.free = make([]T, s.size)
+	}
+	p := &s.free[0]
+	s.free = s.free[1:]
+	return p
+}

@@ -863,7 +863,8 @@ func (g *gPattern) Parse(lex *cursor) error {
 		l.Tokens = lex.Range(start, lex.RawCursor())
 		g.List = l
 	case t.Type == tIdent:
-		n := &gPatName{Parts: []string{lex.Next().Value}}
+		n := lex.a.patName()
+		n.Parts = append(n.Parts, lex.Next().Value)
 		for isPunct(lex.Peek(), ".") {
 			lex.Next()
 			if v := lex.Peek(); v.Type != tIdent && v.Type != tKeyword {
@@ -1032,7 +1033,7 @@ func parseParams(lex *cursor) ([]*gParam, error) {
 	}
 	var out []*gParam
 	for !isPunct(lex.Peek(), ")") {
-		prm := &gParam{}
+		prm := lex.a.param()
 		if err := prm.Parse(lex); err == participle.NextMatch {
 			if len(out) == 0 {
 				return nil, unexpected(lex, `")"`)
