@@ -267,7 +267,11 @@ func (fs *fnState) load(r ref) {
 
 // setLine sets the source line of the instructions emitted next.
 func (fs *fnState) setLine(off int) {
-	if l := lineOf(fs.u.src, off); l > 0 {
+	if fs.u.src == nil {
+		return
+	}
+	// Statements come in source order: the current line is a good hint.
+	if l := fs.u.src.LineNear(off, fs.lastLine); l > 0 {
 		fs.lastLine = l
 	}
 }
