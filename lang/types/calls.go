@@ -332,6 +332,13 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 			}
 		}
 		c.restArgs(x, ps, name)
+		for _, g := range bs.Generics {
+			if g.Name == "r" {
+				// Process.call's reply type is a message type too (§4.3
+				// step 7).
+				c.mailboxSites = append(c.mailboxSites, mailboxSite{t: m[g], span: x.Span(), process: true})
+			}
+		}
 		return ret
 	case builtins.SpawnEntry:
 		if len(x.Args) == 0 || x.Args[0].Value == nil {
@@ -396,6 +403,13 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 		}
 		c.restArgs(x, ps, name)
 		return ret
+	}
+	if e.Has(builtins.MailboxKey) {
+		for _, g := range bs.Generics {
+			if g.Name == "m" {
+				c.mailboxSites = append(c.mailboxSites, mailboxSite{t: m[g], span: x.Span(), keyOf: name})
+			}
+		}
 	}
 	if e.Has(builtins.RootCallbacks) {
 		// Callbacks of library functions run without an actor context (§5.4).
