@@ -245,6 +245,9 @@ type mailboxSite struct {
 	spawn bool // a spawn site: the mailbox must be inferred by now
 	// process marks a Process.spawn* site (messages of an isolated process).
 	process bool
+	// keyOf names the MailboxKey builtin (Process.register, whereis) of
+	// the site: M must be concrete (mailboxkey.go).
+	keyOf string
 }
 
 type letRecord struct {
