@@ -189,9 +189,12 @@ func (inv *Invocation) Retire(p *Process, reason value.Value) {
 		d := inv.closeMailboxLocked(q)
 		work = inv.publishExits(q, d, work)
 		inv.publishDowns(q, d)
-		// Resuming callers parked on a call to q (step 5 of RUNTIME.md
-		// §2) has nothing to do yet: Morrow has no call operation, so no
-		// process can be parked on one.
+		// Step 5 of RUNTIME.md §2: resume every process parked on a call
+		// to q. The callers of a supervisor wait in native waits that its
+		// driver records; OnRetire answers them.
+		if q.OnRetire != nil {
+			q.OnRetire(d.reason)
+		}
 		inv.releaseAll(q, d)
 	}
 }

@@ -303,6 +303,16 @@ func (p *Process) endWaitLocked() bool {
 // again at once (cells arrived past the cursor, its timer fired, or a
 // terminal signal is pending) instead of parking.
 func (p *Process) ParkLocked() (runAgain bool) {
+	if w := p.nwait; w != nil {
+		// Parked on a native call (nativewait.go): only its answer or a
+		// terminal signal resumes it.
+		if w.done || p.killReq != nil {
+			p.status = Runnable
+			return true
+		}
+		p.status = Parked
+		return false
+	}
 	if p.head+p.cursor < len(p.cells) || p.Wait.TimedOut || p.killReq != nil {
 		p.status = Runnable
 		return true

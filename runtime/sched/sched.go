@@ -686,12 +686,16 @@ func (s *Scheduler) runOne(p *proc.Process, budget int) {
 		}
 	}()
 	p.Lock()
-	if p.StatusLocked() == proc.Done || p.State == nil {
+	if p.StatusLocked() == proc.Done || (p.State == nil && p.Driver == nil) {
 		p.Unlock()
 		return
 	}
 	p.SetStatusLocked(proc.Running)
 	p.Unlock()
+	if d, ok := p.Driver.(*supDriver); ok {
+		s.runDriver(p, d, budget)
+		return
+	}
 	if _, ok := p.KillRequested(); ok {
 		// A terminal signal: cleanup that is already running completes
 		// first; a direct Kill skips the cleanup that has not begun.
