@@ -243,6 +243,9 @@ type mailboxSite struct {
 	spawn bool // a spawn site: the mailbox must be inferred by now
 	// process marks a Process.spawn* site (messages of an isolated process).
 	process bool
+	// supervised marks a Supervisor.worker site (a supervised child's
+	// mailbox, SUPERVISOR.md §1.4).
+	supervised bool
 }
 
 type letRecord struct {
