@@ -3,7 +3,6 @@ package conformance_test
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -227,31 +226,4 @@ func setupSupervisorErlang(t *testing.T, names []string) *erlang {
 		t.Fatalf("erlang side: erlc failed: %v\n%s", err, out)
 	}
 	return &erlang{bin: erlBin, beamDir: dir}
-}
-
-// TestSupervisorGuideParses keeps the complete programs (code blocks with
-// `fn main`) of docs/supervisors.md well-formed until a test can run them.
-func TestSupervisorGuideParses(t *testing.T) {
-	doc, err := os.ReadFile(filepath.Join("..", "docs", "supervisors.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	programs := 0
-	blocks := strings.Split(string(doc), "```")
-	for i := 1; i < len(blocks); i += 2 {
-		block := strings.TrimPrefix(blocks[i], "\n")
-		if !strings.Contains(block, "fn main():") {
-			continue
-		}
-		programs++
-		name := fmt.Sprintf("supervisors.md#%d", programs)
-		if _, diags := parser.Parse(source.NewFile(name, []byte(block))); len(diags) > 0 {
-			for _, d := range diags {
-				t.Errorf("%s does not parse: %v", name, d)
-			}
-		}
-	}
-	if programs == 0 {
-		t.Error("docs/supervisors.md has no complete program")
-	}
 }
