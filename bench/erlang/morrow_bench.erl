@@ -12,7 +12,9 @@
 %%
 %% Usage: erl -noshell +S 1:1 -pa DIR -run morrow_bench main pingpong 1000000 -s init stop
 -module(morrow_bench).
+-behaviour(supervisor).
 -export([main/1]).
+-export([init/1, sr_worker_start/1, sr_worker/1]).
 
 main([Name, SizeText]) ->
     Size = list_to_integer(SizeText),
@@ -32,6 +34,7 @@ run(counting, N) -> timed(fun() -> counting(N) end);
 run(request_reply, N) -> timed(fun() -> request_reply(32, N) end);
 run(spawn, N) -> timed(fun() -> spawn_many(N) end);
 run(lifecycle, N) -> timed(fun() -> lifecycle(N) end);
+run(supervisor_restart, N) -> timed(fun() -> supervisor_restart(N) end);
 run(fib, N) -> timed(fun() -> fib_in_process(N) end);
 run(skynet, N) -> timed(fun() -> skynet(N) end);
 run(idle, N) -> idle(N).
@@ -266,3 +269,41 @@ idle_parked(Parent, Prev) ->
 
 idle_ready(0) -> ok;
 idle_ready(K) -> receive ready -> idle_ready(K - 1) end.
+
+%% supervisor-restart: a one_for_one supervisor restarts a child that
+%% crashes right after proc_lib:init_ack, N times in all, split over
+%% supervisors of 1,000 restarts each (intensity 1000, period 86400, as the
+%% Morrow side, whose intensity is at most 1,024): each gives up at the
+%% 1,001st crash. Every generation tells the observer it started. OTP's
+%% crash and supervisor reports are silenced (the logger's level).
+supervisor_restart(N) ->
+    logger:set_primary_config(level, none),
+    Main = self(),
+    spawn(fun() -> Main ! {done, sr_rounds(N div 1000, 0)} end),
+    receive {done, Restarts} -> integer_to_list(Restarts) end.
+
+sr_rounds(0, Restarts) -> Restarts;
+sr_rounds(K, Restarts) ->
+    {ok, Sup} = supervisor:start_link(?MODULE, {sr_sup, self()}),
+    unlink(Sup),
+    Ref = monitor(process, Sup),
+    Starts = sr_collect(Ref, 0),
+    sr_rounds(K - 1, Restarts + Starts - 1).
+
+sr_collect(Ref, Starts) ->
+    receive
+        started -> sr_collect(Ref, Starts + 1);
+        {'DOWN', Ref, process, _, _} -> Starts
+    end.
+
+init({sr_sup, Obs}) ->
+    {ok, {#{strategy => one_for_one, intensity => 1000, period => 86400},
+          [#{id => w, start => {?MODULE, sr_worker_start, [Obs]},
+             restart => permanent, shutdown => brutal_kill}]}}.
+
+sr_worker_start(Obs) -> proc_lib:start_link(?MODULE, sr_worker, [Obs]).
+
+sr_worker(Obs) ->
+    proc_lib:init_ack({ok, self()}),
+    Obs ! started,
+    exit({fault, 1}).
