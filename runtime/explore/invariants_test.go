@@ -40,12 +40,12 @@ func (s *syncBuffer) String() string {
 
 var errorAnnotation = regexp.MustCompile(`#\s*(ERROR|WARNING)\b`)
 
-// processFixtures returns the run fixtures of fixtures/process and
-// fixtures/actors.
+// processFixtures returns the run fixtures of fixtures/process,
+// fixtures/process/supervisor and fixtures/actors.
 func processFixtures(t *testing.T) []string {
 	t.Helper()
 	var out []string
-	for _, dir := range []string{"process", "actors"} {
+	for _, dir := range []string{"process", "actors", filepath.Join("process", "supervisor")} {
 		m, err := filepath.Glob(filepath.Join(repo, "fixtures", dir, "*.mr"))
 		if err != nil {
 			t.Fatal(err)

@@ -125,6 +125,7 @@ func (rt *Runtime) newSupervisor(m *supervisor.Machine, level, sched int, by *pr
 	p.Driver = d
 	p.OnRetire = d.onRetire
 	rt.trace("spawn %d by %d supervisor", p.Gen(), by.Gen())
+	rt.trace("trap %d on", p.Gen())
 	return d
 }
 
