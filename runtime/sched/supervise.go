@@ -129,7 +129,7 @@ func (rt *Runtime) newSupervisor(m *supervisor.Machine, level, sched int, by *pr
 	return d
 }
 
-// send puts a runtime message into q's mailbox. In a deterministic run
+// supSend puts a runtime message into to's mailbox. In a deterministic run
 // it is not put in flight (the policy could hold it past the sender's
 // exit); otherwise it is sent like a message from from.
 func (rt *Runtime) supSend(from, to *proc.Process, m *supMsg) int {
@@ -139,7 +139,7 @@ func (rt *Runtime) supSend(from, to *proc.Process, m *supMsg) int {
 	return rt.Inv.SendFrom(from, to, m.value())
 }
 
-// supervise implements native.Host.Supervise for the running process.
+// Supervise implements native.Host.Supervise for the running process.
 func (h *host) Supervise(r *native.SupRequest) (value.Value, *fault.Fault) {
 	switch r.Op {
 	case native.InitAck, native.InitIgnore, native.InitFail:
