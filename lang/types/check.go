@@ -248,6 +248,9 @@ type mailboxSite struct {
 	// keyOf names the MailboxKey builtin (Process.register, whereis) of
 	// the site: M must be concrete (mailboxkey.go).
 	keyOf string
+	// supervised marks a Supervisor.worker site (a supervised child's
+	// mailbox, SUPERVISOR.md §1.4).
+	supervised bool
 }
 
 type letRecord struct {

@@ -40,12 +40,20 @@ func (s *syncBuffer) String() string {
 
 var errorAnnotation = regexp.MustCompile(`#\s*(ERROR|WARNING)\b`)
 
-// processFixtures returns the run fixtures of fixtures/process and
-// fixtures/actors.
+// processFixtures returns the run fixtures of fixtures/process,
+// fixtures/actors and (without -race) fixtures/process/supervisor.
 func processFixtures(t *testing.T) []string {
 	t.Helper()
 	var out []string
-	for _, dir := range []string{"process", "actors"} {
+	dirs := []string{"process", "actors"}
+	if !raceEnabled {
+		// A deterministic run is one goroutine, so the race detector has
+		// little to find in it; under -race the package is already near
+		// go test's default timeout, and the supervisor fixtures are
+		// explored without it.
+		dirs = append(dirs, filepath.Join("process", "supervisor"))
+	}
+	for _, dir := range dirs {
 		m, err := filepath.Glob(filepath.Join(repo, "fixtures", dir, "*.mr"))
 		if err != nil {
 			t.Fatal(err)

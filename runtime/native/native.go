@@ -33,6 +33,7 @@ import (
 	"sort"
 
 	"github.com/morrow-lang/morrow/runtime/fault"
+	"github.com/morrow-lang/morrow/runtime/supervisor"
 	"github.com/morrow-lang/morrow/runtime/value"
 )
 
@@ -77,6 +78,50 @@ type Host interface {
 	Whereis(name, key string) (value.Value, *fault.Fault)
 	// Unregister implements Process.unregister(name).
 	Unregister(name string) (value.Value, *fault.Fault)
+	// Supervise implements the Supervisor operations that start or talk
+	// to a supervisor process, and Process.init_ack, init_ignore and
+	// init_fail (SUPERVISOR.md §1.2). An operation that must wait for the
+	// supervisor returns fault.Park (see fault.Park): it is called again
+	// with the same request when the caller resumes.
+	Supervise(r *SupRequest) (value.Value, *fault.Fault)
+}
+
+// SupOp names the operation of a SupRequest.
+type SupOp uint8
+
+const (
+	SupStart SupOp = iota
+	SupStartLink
+	SupCurrent
+	SupWhichChildren
+	SupStartChild
+	SupTerminateChild
+	SupRestartChild
+	SupDeleteChild
+	SupStop
+	InitAck
+	InitIgnore
+	InitFail
+)
+
+// SupRequest is one call of Host.Supervise, its arguments decoded by the
+// native (stdlib/process).
+type SupRequest struct {
+	Op SupOp
+	// Handle is the Supervisor.Handle's process identity (a ProcessId
+	// value) for the operations on a running supervisor.
+	Handle value.Value
+	// Flags and Children: start and start_link (validated by the host).
+	Flags    supervisor.Flags
+	Children []supervisor.Spec
+	// Name: current (the key's name), terminate_child, restart_child,
+	// delete_child; Key: current's key token.
+	Name string
+	Key  uint64
+	// Spec: start_child.
+	Spec supervisor.Spec
+	// Reason: init_fail.
+	Reason value.Value
 }
 
 // KAny in Native.Args accepts a value of any kind.
@@ -277,5 +322,10 @@ func (Detached) Whereis(string, string) (value.Value, *fault.Fault) {
 
 // Unregister is fault 11: there is no process runtime.
 func (Detached) Unregister(string) (value.Value, *fault.Fault) {
+	return value.Unit, noProcess()
+}
+
+// Supervise is fault 11: no process runs.
+func (Detached) Supervise(*SupRequest) (value.Value, *fault.Fault) {
 	return value.Unit, noProcess()
 }

@@ -194,6 +194,12 @@ func (inv *Invocation) Retire(p *Process, reason value.Value) {
 		work = inv.publishExits(q, d, work)
 		inv.publishDowns(q, d)
 		inv.resumeBlocked(q) // step 5: callers and parked senders resume
+		// Step 5 of RUNTIME.md §2: resume every process parked on a call
+		// to q. The callers of a supervisor wait in native waits that its
+		// driver records; OnRetire answers them.
+		if q.OnRetire != nil {
+			q.OnRetire(d.reason)
+		}
 		inv.releaseAll(q, d)
 	}
 }

@@ -309,6 +309,16 @@ func (p *Process) ParkLocked() (runAgain bool) {
 	if x := p.blockedLocked(); x != nil {
 		return p.parkBlockedLocked(x) // in Process.call or send_wait (call.go)
 	}
+	if w := p.nwait; w != nil {
+		// Parked on a native call (nativewait.go): only its answer or a
+		// terminal signal resumes it.
+		if w.done || p.killReq != nil {
+			p.status = Runnable
+			return true
+		}
+		p.status = Parked
+		return false
+	}
 	if p.head+p.cursor < len(p.cells) || p.Wait.TimedOut || p.killReq != nil {
 		p.status = Runnable
 		return true

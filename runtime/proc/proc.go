@@ -203,6 +203,19 @@ type Process struct {
 	// Sup is the supervision record of a supervised process (it keeps
 	// the entry closure for restarts).
 	Sup *Supervision
+	// Driver, when set, runs the process instead of a vm.State (State is
+	// nil): a Supervisor process, driven by Go code in runtime/sched.
+	Driver any
+	// OnRetire, when set, is called once by Retire after the process has
+	// published its exits and Downs (step 5 of RUNTIME.md §2), outside
+	// every lock, with its terminal reason: a supervisor answers the
+	// callers waiting on it there.
+	OnRetire func(reason value.Value)
+	// Startup is a supervised child's start-up phase (nil: none, as for
+	// every process started by Process.spawn*).
+	Startup *Startup
+	// nwait is the open native wait (nativewait.go), guarded by mu.
+	nwait *NativeWait
 	// Port writes one line per String sent to a host port.
 	Port func(s string)
 

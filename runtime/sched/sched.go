@@ -10,6 +10,12 @@
 // Fault retire it (proc.Invocation.Retire) under the failure policy of
 // the API that created it.
 //
+// Supervisor processes (supervise.go) are processes whose turns run Go
+// code instead of a vm.State (proc.Process.Driver): each feeds its
+// mailbox's events to a runtime/supervisor machine and carries out the
+// effects. Callers of a Supervisor operation park on the native call
+// (fault.Park, proc.NativeWait) until the supervisor answers.
+//
 // Placement: the root context is a process on scheduler 0; processes the
 // root spawns go round-robin over the schedulers, processes spawned by a
 // process start on its parent's scheduler. Without stealing a process
@@ -35,7 +41,8 @@
 // lifecycle event is written, processes named by their generation
 // (logical process numbers: the root is 1, or 2 after a library-mode
 // host port): "spawn N by P NAME" (NAME: the entry function,
-// tracename.go; or "spawn 1 root", "spawn N supervised restart of M"),
+// tracename.go; or "spawn 1 root", "spawn N supervised restart of M",
+// "spawn N by P supervisor" for a Supervisor process, supervise.go),
 // "port N", "discard N (ResourceLimit)" (a spawn_monitor/spawn_link
 // rolled back), "monitor A -> B ref R" (and "monitor A -> A ref R (self,
 // inert)" for a self-monitor), "demonitor A ref R", "link A <-> B",
@@ -718,12 +725,16 @@ func (s *Scheduler) runOne(p *proc.Process, budget int) {
 		}
 	}()
 	p.Lock()
-	if p.StatusLocked() == proc.Done || p.State == nil {
+	if p.StatusLocked() == proc.Done || (p.State == nil && p.Driver == nil) {
 		p.Unlock()
 		return
 	}
 	p.SetStatusLocked(proc.Running)
 	p.Unlock()
+	if d, ok := p.Driver.(*supDriver); ok {
+		s.runDriver(p, d, budget)
+		return
+	}
 	if _, ok := p.KillRequested(); ok {
 		// A terminal signal: cleanup that is already running completes
 		// first; a direct Kill skips the cleanup that has not begun.

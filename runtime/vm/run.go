@@ -219,6 +219,13 @@ outer:
 					res, nf, work := st.img.natives[c.ID].CallWork(host, stack[sp-n:sp])
 					steps += int(min(work, maxCharge))
 					if nf != nil {
+						if nf.IsPark() {
+							// Park on the call: it runs again on resumption.
+							fr.pc = pc - 1
+							st.sp = sp
+							st.steps += int64(steps)
+							return Outcome{Status: StatusPark}, false
+						}
 						st.fail(fr, pc, sp, nf)
 						continue outer
 					}
@@ -238,6 +245,14 @@ outer:
 				res, nf, work := st.img.natives[in.A].CallWork(host, stack[sp-n:sp])
 				steps += int(min(work, maxCharge))
 				if nf != nil {
+					if nf.IsPark() {
+						// Park on the call: it runs again on resumption
+						// (fault.Park).
+						fr.pc = pc - 1
+						st.sp = sp
+						st.steps += int64(steps)
+						return Outcome{Status: StatusPark}, false
+					}
 					st.fail(fr, pc, sp, nf)
 					continue outer
 				}
@@ -295,6 +310,13 @@ outer:
 					res, nf, work := st.img.natives[c.ID].CallWork(host, stack[sp-n:sp])
 					steps += int(min(work, maxCharge))
 					if nf != nil {
+						if nf.IsPark() {
+							// Park on the call: it runs again on resumption.
+							fr.pc = pc - 1
+							st.sp = sp
+							st.steps += int64(steps)
+							return Outcome{Status: StatusPark}, false
+						}
 						st.fail(fr, pc, sp, nf)
 						continue outer
 					}
@@ -879,6 +901,9 @@ func (st *State) callDefer(host Host, d value.Value) {
 			return
 		}
 		if _, nf := st.img.natives[c.ID].Call(host, nil); nf != nil {
+			if nf.IsPark() {
+				nf = internalFault("a native that waits cannot run as deferred cleanup")
+			}
 			st.raise(nf)
 		}
 	default:

@@ -175,6 +175,9 @@ const (
 	// OwnMailbox: the result's m is the caller's own mailbox
 	// (Process.self).
 	OwnMailbox
+	// ChildEntry: the second argument is a spawn entry whose mailbox is
+	// the generic m of the first (Supervisor.worker's key).
+	ChildEntry
 )
 
 // Req is a capability that the first generic parameter must have.
@@ -258,6 +261,9 @@ func (e *Entry) NativeArity() int {
 
 // ProcessModule is the module of the Process operations.
 const ProcessModule = "Process"
+
+// SupervisorModule is the module of the Supervisor operations.
+const SupervisorModule = "Supervisor"
 
 // ReservedModules are module names kept for library modules this project
 // does not have yet: a program may not declare a type, constructor or

@@ -242,13 +242,65 @@ var table = concat(
 		&Entry{Name: "Process.send_wait", Sig: "(Pid(m), m) -> Result(Unit, Int)", Impl: ImplOpcode, Lower: LowerSendWait,
 			Context: ActorOnly, Flags: Effect, Rule: TypedPid,
 			Doc: "Sends a message, parking while the mailbox is full (admitted in arrival order); Err(3) when the target is dead or dies meanwhile."},
+		&Entry{Name: "Process.init_ack", Sig: "() -> Result(Unit, Process.Error)", Impl: ImplNative, Context: ActorOnly,
+			Doc: "Ends a supervised child's start-up successfully; Err(InvalidOptions) outside it or when repeated."},
+		&Entry{Name: "Process.init_ignore", Sig: "() -> Never", Impl: ImplNative, Context: ActorOnly,
+			Doc: "Ends a supervised child's start-up as ignored and exits Normal; fault 16 outside a start-up."},
+		&Entry{Name: "Process.init_fail", Sig: "(Process.ExitReason) -> Never", Impl: ImplNative, Context: ActorOnly,
+			Doc: "Ends a supervised child's start-up as failed and exits with the reason; fault 16 outside a start-up."},
+	),
+
+	// The Supervisor module (SUPERVISOR.md §1, docs/supervisors.md). Every
+	// operation is refused in deferred cleanup; the ones that talk to a
+	// supervisor park the caller (in main too) until it answers.
+	withFlags(NoDefer,
+		&Entry{Name: "Supervisor.child_key", Sig: "(String) -> Supervisor.ChildKey(m)", Impl: ImplNative,
+			Doc: "A fresh key for a child name; its mailbox type comes from the expected type. Fault 9 over 4,096 bytes."},
+		&Entry{Name: "Supervisor.worker", Sig: "(Supervisor.ChildKey(m), () -> Unit, Supervisor.ChildPolicy) -> Result(Supervisor.ChildSpec, Supervisor.Error)",
+			Impl: ImplNative, Rule: ChildEntry,
+			Doc: "A worker spec: the entry (whose mailbox is the key's) restarts from a fresh copy each generation."},
+		&Entry{Name: "Supervisor.branch", Sig: "(String, Supervisor.Flags, List(Supervisor.ChildSpec), Supervisor.ChildPolicy) -> Result(Supervisor.ChildSpec, Supervisor.Error)",
+			Impl: ImplNative,
+			Doc:  "A nested supervisor spec with its own flags and children, validated at once."},
+		&Entry{Name: "Supervisor.start", Sig: "(Supervisor.Flags, List(Supervisor.ChildSpec)) -> Result(Supervisor.Handle, Supervisor.Error)",
+			Impl: ImplNative, Context: RootOrActor,
+			Doc: "Starts an unlinked supervisor and returns once its children have started (or rolled back)."},
+		&Entry{Name: "Supervisor.start_link", Sig: "(Supervisor.Flags, List(Supervisor.ChildSpec)) -> Result(Supervisor.Handle, Supervisor.Error)",
+			Impl: ImplNative, Context: ActorOnly,
+			Doc: "Supervisor.start, linked to the caller: the caller's exit, for any reason, stops the supervisor."},
+		&Entry{Name: "Supervisor.id", Sig: "(Supervisor.Handle) -> ProcessId", Impl: ImplNative,
+			Doc: "The supervisor's process identity (for monitor and link)."},
+		&Entry{Name: "Supervisor.current", Sig: "(Supervisor.Handle, Supervisor.ChildKey(m)) -> Result(Pid(m), Supervisor.Error)",
+			Impl: ImplNative, Context: RootOrActor,
+			Doc: "The running generation of the child of that very key, as a typed Pid."},
+		&Entry{Name: "Supervisor.which_children", Sig: "(Supervisor.Handle) -> Result(List(Supervisor.ChildInfo), Supervisor.Error)",
+			Impl: ImplNative, Context: RootOrActor,
+			Doc: "One row per child spec, in declaration order."},
+		&Entry{Name: "Supervisor.start_child", Sig: "(Supervisor.Handle, Supervisor.ChildSpec) -> Result(Unit, Supervisor.Error)",
+			Impl: ImplNative, Context: RootOrActor,
+			Doc: "Adds a child spec at the end and starts it."},
+		&Entry{Name: "Supervisor.terminate_child", Sig: "(Supervisor.Handle, String) -> Result(Unit, Supervisor.Error)",
+			Impl: ImplNative, Context: RootOrActor,
+			Doc: "Stops a child by its shutdown policy; it stays as Stopped (a Temporary spec is removed)."},
+		&Entry{Name: "Supervisor.restart_child", Sig: "(Supervisor.Handle, String) -> Result(Unit, Supervisor.Error)",
+			Impl: ImplNative, Context: RootOrActor,
+			Doc: "Starts a Stopped child again (never charged against the intensity)."},
+		&Entry{Name: "Supervisor.delete_child", Sig: "(Supervisor.Handle, String) -> Result(Unit, Supervisor.Error)",
+			Impl: ImplNative, Context: RootOrActor,
+			Doc: "Removes a Stopped child's spec."},
+		&Entry{Name: "Supervisor.stop", Sig: "(Supervisor.Handle) -> Result(Unit, Supervisor.Error)",
+			Impl: ImplNative, Context: RootOrActor,
+			Doc: "Stops every child in reverse order, answers, then the supervisor exits Normal."},
 	),
 )
 
 // typeTable is every library type, in declaration order: a constructor
 // written Module.Variant names the variant of the first type here that
 // has it.
-var typeTable = []*TypeDecl{
+var typeTable = append(processTypes, supervisorTypes...)
+
+// processTypes are the Process module's types.
+var processTypes = []*TypeDecl{
 	{Name: "Process.ExitReason", Kind: Sum, Derives: allCapabilities,
 		Variants: []Variant{{Name: "Normal"}, {Name: "Shutdown"}, {Name: "ShutdownDetail", Fields: positional("String")},
 			{Name: "Fault", Fields: positional("Int")}, {Name: "Failure", Fields: positional("String")},
@@ -270,6 +322,54 @@ var typeTable = []*TypeDecl{
 		Variants: []Variant{{Name: "CallTimeout"}, {Name: "CallDown", Fields: positional("Process.ExitReason")},
 			{Name: "CallRejected", Fields: positional("Int")}},
 		Doc: "Why a Process.call got no reply: the timeout passed, the target died first (its reason), or the request was refused (send's code)."},
+}
+
+// The Supervisor module's types (SUPERVISOR.md §1.1), in its tag orders.
+// Error comes before ChildState, so Supervisor.Stopped and
+// Supervisor.Restarting name the Error variants.
+var supervisorTypes = []*TypeDecl{
+	{Name: "Supervisor.Strategy", Kind: Sum, Derives: allCapabilities,
+		Variants: []Variant{{Name: "OneForOne"}, {Name: "OneForAll"}, {Name: "RestForOne"}},
+		Doc:      "Which siblings a restart affects."},
+	{Name: "Supervisor.Restart", Kind: Sum, Derives: allCapabilities,
+		Variants: []Variant{{Name: "Permanent"}, {Name: "Transient"}, {Name: "Temporary"}},
+		Doc:      "When a child is restarted: always, after an abnormal exit, never."},
+	{Name: "Supervisor.Shutdown", Kind: Sum, Derives: allCapabilities,
+		Variants: []Variant{{Name: "Graceful", Fields: positional("Int")}, {Name: "Infinity"}, {Name: "Immediate"}},
+		Doc:      "How a child is stopped: Shutdown then a kill after ms, Shutdown and wait, or a kill."},
+	{Name: "Supervisor.AutoShutdown", Kind: Sum, Derives: allCapabilities,
+		Variants: []Variant{{Name: "Never"}, {Name: "AnySignificant"}, {Name: "AllSignificant"}},
+		Doc:      "Whether the natural exit of significant children stops the supervisor."},
+	{Name: "Supervisor.Flags", Kind: Record, Derives: allCapabilities,
+		Variants: []Variant{{Name: "Flags", Fields: []Field{{"strategy", "Supervisor.Strategy"}, {"intensity", "Int"},
+			{"period_seconds", "Int"}, {"auto_shutdown", "Supervisor.AutoShutdown"}}}},
+		Doc: "A supervisor's strategy, restart intensity within a period, and auto-shutdown."},
+	{Name: "Supervisor.ChildPolicy", Kind: Record, Derives: allCapabilities,
+		Variants: []Variant{{Name: "ChildPolicy", Fields: []Field{{"restart", "Supervisor.Restart"},
+			{"shutdown", "Supervisor.Shutdown"}, {"significant", "Bool"}}}},
+		Doc: "A child's restart type, shutdown and significance."},
+	{Name: "Supervisor.Error", Kind: Sum, Derives: allCapabilities,
+		Variants: []Variant{{Name: "InvalidOptions"}, {Name: "ResourceLimit"}, {Name: "ForeignInvocation"},
+			{Name: "UnsupportedContext"}, {Name: "WrongChildKey"}, {Name: "DuplicateName"}, {Name: "AlreadyRunning"},
+			{Name: "AlreadyPresent"}, {Name: "Restarting"}, {Name: "Stopped"}, {Name: "Removed"},
+			{Name: "StartFailed", Fields: positional("String", "Process.ExitReason")}, {Name: "SupervisorStopped"}},
+		Doc: "Why a Supervisor operation failed."},
+	{Name: "Supervisor.ChildState", Kind: Sum, Derives: allCapabilities,
+		Variants: []Variant{{Name: "Running", Fields: positional("ProcessId")}, {Name: "Stopped"}, {Name: "Restarting"}},
+		Doc:      "A child's state in which_children."},
+	{Name: "Supervisor.ChildKind", Kind: Sum, Derives: allCapabilities,
+		Variants: []Variant{{Name: "Worker"}, {Name: "Branch"}},
+		Doc:      "Whether a child is a worker or a nested supervisor."},
+	{Name: "Supervisor.ChildInfo", Kind: Record, Derives: allCapabilities,
+		Variants: []Variant{{Name: "ChildInfo", Fields: []Field{{"name", "String"}, {"kind", "Supervisor.ChildKind"},
+			{"state", "Supervisor.ChildState"}}}},
+		Doc: "One row of which_children."},
+	{Name: "Supervisor.Handle", Kind: Opaque, Derives: []string{"Eq"},
+		Doc: "A running (or retired) supervisor; equality compares identity."},
+	{Name: "Supervisor.ChildKey", Kind: Opaque, Params: []string{"m"}, Derives: []string{"Eq"},
+		Doc: "An unforgeable token for one child name, with the child's mailbox type."},
+	{Name: "Supervisor.ChildSpec", Kind: Opaque, Derives: []string{"Eq"},
+		Doc: "A validated child description (worker or branch)."},
 }
 
 var allCapabilities = []string{"Show", "Eq", "Ord", "Clone"}

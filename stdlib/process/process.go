@@ -80,11 +80,11 @@ var (
 	CallErrorType        = builtins.LookupType("Process.CallError").Info()
 )
 
-// Types lists the Process type descriptors: the registry's library types
-// of the Process module, in declaration order.
+// Types lists the run-time descriptors of the library types (the
+// Process and Supervisor modules), in declaration order.
 var Types = func() []*value.TypeInfo {
 	var out []*value.TypeInfo
-	for _, t := range builtins.ModuleTypes(builtins.ProcessModule) {
+	for _, t := range builtins.Types() {
 		if ti := t.Info(); ti != nil {
 			out = append(out, ti)
 		}
@@ -92,7 +92,7 @@ var Types = func() []*value.TypeInfo {
 	return out
 }()
 
-// TypeByName returns the Process type descriptor called name, or nil.
+// TypeByName returns the library type descriptor called name, or nil.
 func TypeByName(name string) *value.TypeInfo {
 	for _, t := range Types {
 		if t.Name == name {
