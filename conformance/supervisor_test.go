@@ -29,17 +29,6 @@ const (
 	minSupervisorScenarios = 12
 )
 
-// awaitingRegistry lists the scenarios that also use the registry and
-// typed call of issue 11 (Process.register, whereis, call), which are
-// built separately from the Supervisor module. While such a scenario does
-// not check, TestSupervisorMorrow skips it with this reason; as soon as
-// it checks, it runs like every other.
-var awaitingRegistry = map[string]string{
-	"call_down": "uses Process.call and Process.CallError",
-	"registry":  "uses Process.register, whereis and unregister",
-	"nested":    "uses Process.register and whereis",
-}
-
 func supervisorScenarios(t *testing.T) []string {
 	t.Helper()
 	mrs, err := filepath.Glob(filepath.Join(supervisorDir, "*.mr"))
@@ -182,9 +171,6 @@ func TestSupervisorMorrow(t *testing.T) {
 				t.Fatalf("morrow side refused %s: %v", mrPath, err)
 			}
 			if u.Program == nil {
-				if why, ok := awaitingRegistry[name]; ok {
-					t.Skipf("%s %s, which this build does not have yet", name, why)
-				}
 				var b bytes.Buffer
 				_ = diag.Render(&b, u.Diags, diag.RenderOptions{Format: diag.FormatText})
 				t.Fatalf("morrow side: %s does not check:\n%s", mrPath, b.String())
