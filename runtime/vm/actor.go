@@ -41,10 +41,10 @@ func (st *State) actorOp(ah Host, in bytecode.Instr, pc, sp int) (int, int, int,
 		timeout := int64(-1)
 		if in.A >= 0 {
 			v := stack[st.frames[len(st.frames)-1].base+int(in.A)]
-			if v.K != value.KInt {
-				return pc, sp, 0, false, internalFault("receive timeout is %s, not Int", v.K)
+			if v.Kind() != value.KInt {
+				return pc, sp, 0, false, internalFault("receive timeout is %s, not Int", v.Kind())
 			}
-			timeout = v.N
+			timeout = v.AsInt()
 			if timeout < 0 || timeout > MaxTimeout {
 				return pc, sp, 0, false, fault.New(fault.Timeout)
 			}

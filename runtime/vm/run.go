@@ -129,13 +129,13 @@ outer:
 				stack[sp] = value.Unit
 				sp++
 			case bytecode.TRUE:
-				stack[sp] = value.Value{K: value.KBool, N: 1}
+				stack[sp] = value.Bool(true)
 				sp++
 			case bytecode.FALSE:
-				stack[sp] = value.Value{K: value.KBool}
+				stack[sp] = value.Bool(false)
 				sp++
 			case bytecode.INT:
-				stack[sp] = value.Value{K: value.KInt, N: int64(in.A)}
+				stack[sp] = value.Int(int64(in.A))
 				sp++
 			case bytecode.CONST:
 				stack[sp] = consts[in.A]
@@ -192,8 +192,7 @@ outer:
 			case bytecode.CALL_VALUE:
 				n := int(in.A)
 				fv := stack[sp-n-1]
-				switch c := fv.R.(type) {
-				case *value.Closure:
+				if c, ok := fv.Closure(); ok {
 					callee, f := st.closureCallee(c, n)
 					if f == nil {
 						fr.pc = pc
@@ -210,7 +209,7 @@ outer:
 					code = callee.Code
 					pc = 0
 					sp = fr.base + callee.Locals
-				case *value.NativeFunc:
+				} else if c, ok := fv.NativeFunc(); ok {
 					if c.ID < 0 || c.ID >= len(st.img.natives) {
 						st.fail(fr, pc, sp, internalFault("call of an unknown native %d", c.ID))
 						continue outer
@@ -224,8 +223,8 @@ outer:
 					sp -= n + 1
 					stack[sp] = res
 					sp++
-				default:
-					st.fail(fr, pc, sp, internalFault("call of a %s value", fv.K))
+				} else {
+					st.fail(fr, pc, sp, internalFault("call of a %s value", fv.Kind()))
 					continue outer
 				}
 			case bytecode.CALL_NATIVE:
@@ -258,8 +257,7 @@ outer:
 			case bytecode.TAIL_CALL_VALUE:
 				n := int(in.A)
 				fv := stack[sp-n-1]
-				switch c := fv.R.(type) {
-				case *value.Closure:
+				if c, ok := fv.Closure(); ok {
 					callee, f := st.closureCallee(c, n)
 					if f != nil {
 						st.fail(fr, pc, sp, f)
@@ -278,7 +276,7 @@ outer:
 					code = callee.Code
 					pc = 0
 					sp = fr.base + callee.Locals
-				case *value.NativeFunc:
+				} else if c, ok := fv.NativeFunc(); ok {
 					if c.ID < 0 || c.ID >= len(st.img.natives) {
 						st.fail(fr, pc, sp, internalFault("call of an unknown native %d", c.ID))
 						continue outer
@@ -297,8 +295,8 @@ outer:
 					}
 					sp, stack = st.sp, st.stack
 					continue outer
-				default:
-					st.fail(fr, pc, sp, internalFault("call of a %s value", fv.K))
+				} else {
+					st.fail(fr, pc, sp, internalFault("call of a %s value", fv.Kind()))
 					continue outer
 				}
 			case bytecode.RETURN:
@@ -329,20 +327,20 @@ outer:
 				pc = int(in.A)
 			case bytecode.JUMP_IF_FALSE:
 				sp--
-				if stack[sp].N == 0 {
+				if stack[sp].AsInt() == 0 {
 					pc = int(in.A)
 				}
 			case bytecode.JUMP_IF_TRUE:
 				sp--
-				if stack[sp].N != 0 {
+				if stack[sp].AsInt() != 0 {
 					pc = int(in.A)
 				}
 
 			case bytecode.ADD:
 				x, y := stack[sp-2], stack[sp-1]
 				sp--
-				if x.K == value.KInt && y.K == value.KInt {
-					stack[sp-1].N = x.N + y.N
+				if x.IsInt() && y.IsInt() {
+					stack[sp-1] = value.Int(x.AsInt() + y.AsInt())
 					continue
 				}
 				r, f := arith(in.Op, x, y)
@@ -354,8 +352,8 @@ outer:
 			case bytecode.SUB:
 				x, y := stack[sp-2], stack[sp-1]
 				sp--
-				if x.K == value.KInt && y.K == value.KInt {
-					stack[sp-1].N = x.N - y.N
+				if x.IsInt() && y.IsInt() {
+					stack[sp-1] = value.Int(x.AsInt() - y.AsInt())
 					continue
 				}
 				r, f := arith(in.Op, x, y)
@@ -386,17 +384,17 @@ outer:
 			case bytecode.LT, bytecode.LE, bytecode.GT, bytecode.GE:
 				x, y := stack[sp-2], stack[sp-1]
 				sp--
-				if x.K == value.KInt && y.K == value.KInt {
+				if x.IsInt() && y.IsInt() {
 					var r bool
 					switch in.Op {
 					case bytecode.LT:
-						r = x.N < y.N
+						r = x.AsInt() < y.AsInt()
 					case bytecode.LE:
-						r = x.N <= y.N
+						r = x.AsInt() <= y.AsInt()
 					case bytecode.GT:
-						r = x.N > y.N
+						r = x.AsInt() > y.AsInt()
 					default:
-						r = x.N >= y.N
+						r = x.AsInt() >= y.AsInt()
 					}
 					stack[sp-1] = value.Bool(r)
 					continue
@@ -419,29 +417,29 @@ outer:
 				stack[sp-1] = value.Bool(r)
 			case bytecode.NEG:
 				x := stack[sp-1]
-				switch x.K {
+				switch x.Kind() {
 				case value.KInt:
-					stack[sp-1].N = -x.N
+					stack[sp-1] = value.Int(-x.AsInt())
 				case value.KFloat:
 					stack[sp-1] = value.Float(-x.AsFloat())
 				default:
-					st.fail(fr, pc, sp, internalFault("NEG of a %s value", x.K))
+					st.fail(fr, pc, sp, internalFault("NEG of a %s value", x.Kind()))
 					continue outer
 				}
 			case bytecode.NOT:
 				x := stack[sp-1]
-				if x.K != value.KBool {
-					st.fail(fr, pc, sp, internalFault("NOT of a %s value", x.K))
+				if x.Kind() != value.KBool {
+					st.fail(fr, pc, sp, internalFault("NOT of a %s value", x.Kind()))
 					continue outer
 				}
-				stack[sp-1].N = 1 - (x.N & 1)
+				stack[sp-1] = value.Bool(x.AsInt()&1 == 0)
 			case bytecode.BITNOT:
 				x := stack[sp-1]
-				if x.K != value.KInt {
-					st.fail(fr, pc, sp, internalFault("BITNOT of a %s value", x.K))
+				if x.Kind() != value.KInt {
+					st.fail(fr, pc, sp, internalFault("BITNOT of a %s value", x.Kind()))
 					continue outer
 				}
-				stack[sp-1].N = ^x.N
+				stack[sp-1] = value.Int(^x.AsInt())
 
 			case bytecode.TUPLE:
 				n := int(in.A)
@@ -476,19 +474,19 @@ outer:
 			case bytecode.RANGE:
 				lo, hi := stack[sp-2], stack[sp-1]
 				sp--
-				if lo.K != value.KInt || hi.K != value.KInt {
-					st.fail(fr, pc, sp, internalFault("RANGE of %s and %s", lo.K, hi.K))
+				if lo.Kind() != value.KInt || hi.Kind() != value.KInt {
+					st.fail(fr, pc, sp, internalFault("RANGE of %s and %s", lo.Kind(), hi.Kind()))
 					continue outer
 				}
-				stack[sp-1] = value.Value{K: value.KRange, R: &value.Range{Lo: lo.N, Hi: hi.N, Inclusive: in.A == 1}}
+				stack[sp-1] = value.NewRange(lo.AsInt(), hi.AsInt(), in.A == 1)
 
 			case bytecode.TEST_TAG:
-				d, ok := stack[sp-1].R.(*value.Data)
+				d, ok := stack[sp-1].Data()
 				stack[sp-1] = value.Bool(ok && d.Tag == int(in.A))
 			case bytecode.TEST_KIND:
-				stack[sp-1] = value.Bool(stack[sp-1].K == value.Kind(in.A))
+				stack[sp-1] = value.Bool(stack[sp-1].Kind() == value.Kind(in.A))
 			case bytecode.TEST_TYPE:
-				d, ok := stack[sp-1].R.(*value.Data)
+				d, ok := stack[sp-1].Data()
 				stack[sp-1] = value.Bool(ok && d.Type == types[in.A])
 			case bytecode.EQ_CONST:
 				eq, cost := equal(stack[sp-1], consts[in.A])
@@ -509,39 +507,39 @@ outer:
 				}
 				stack[sp-1] = r
 			case bytecode.LIST_LEN:
-				l, ok := stack[sp-1].R.(*value.List)
+				l, ok := stack[sp-1].List()
 				if !ok {
-					st.fail(fr, pc, sp, internalFault("LIST_LEN of a %s value", stack[sp-1].K))
+					st.fail(fr, pc, sp, internalFault("LIST_LEN of a %s value", stack[sp-1].Kind()))
 					continue outer
 				}
-				stack[sp-1] = value.Value{K: value.KInt, N: int64(len(l.Items))}
+				stack[sp-1] = value.Int(int64(len(l.Items)))
 			case bytecode.LIST_ELEM:
-				l, ok := stack[sp-1].R.(*value.List)
+				l, ok := stack[sp-1].List()
 				if !ok || int(in.A) >= len(l.Items) {
-					st.fail(fr, pc, sp, internalFault("LIST_ELEM %d of a %s value", in.A, stack[sp-1].K))
+					st.fail(fr, pc, sp, internalFault("LIST_ELEM %d of a %s value", in.A, stack[sp-1].Kind()))
 					continue outer
 				}
 				stack[sp-1] = l.Items[in.A]
 			case bytecode.LIST_SLICE:
-				l, ok := stack[sp-1].R.(*value.List)
+				l, ok := stack[sp-1].List()
 				if !ok || int(in.A) > len(l.Items) {
-					st.fail(fr, pc, sp, internalFault("LIST_SLICE %d of a %s value", in.A, stack[sp-1].K))
+					st.fail(fr, pc, sp, internalFault("LIST_SLICE %d of a %s value", in.A, stack[sp-1].Kind()))
 					continue outer
 				}
 				stack[sp-1] = l.Drop(int(in.A))
 			case bytecode.INDEX:
 				xs, i := stack[sp-2], stack[sp-1]
 				sp--
-				l, ok := xs.R.(*value.List)
-				if !ok || i.K != value.KInt {
-					st.fail(fr, pc, sp, internalFault("INDEX of %s by %s", xs.K, i.K))
+				l, ok := xs.List()
+				if !ok || i.Kind() != value.KInt {
+					st.fail(fr, pc, sp, internalFault("INDEX of %s by %s", xs.Kind(), i.Kind()))
 					continue outer
 				}
-				if i.N < 0 || i.N >= int64(len(l.Items)) {
+				if i.AsInt() < 0 || i.AsInt() >= int64(len(l.Items)) {
 					st.fail(fr, pc, sp, fault.New(fault.Index))
 					continue outer
 				}
-				stack[sp-1] = l.Items[i.N]
+				stack[sp-1] = l.Items[i.AsInt()]
 			case bytecode.UPDATE:
 				r, v := stack[sp-2], stack[sp-1]
 				sp--
@@ -558,11 +556,11 @@ outer:
 					st.fail(fr, pc, sp, f)
 					continue outer
 				}
-				stack[sp-1] = value.Value{K: value.KIter, R: it}
+				stack[sp-1] = it.value()
 			case bytecode.ITER_NEXT:
-				it, ok := stack[bp+int(in.A)].R.(*iter)
+				it, ok := stack[bp+int(in.A)].Ref().(*iter)
 				if !ok {
-					st.fail(fr, pc, sp, internalFault("ITER_NEXT on a %s value", stack[bp+int(in.A)].K))
+					st.fail(fr, pc, sp, internalFault("ITER_NEXT on a %s value", stack[bp+int(in.A)].Kind()))
 					continue outer
 				}
 				if v, more := it.next(); more {
@@ -600,12 +598,12 @@ outer:
 			case loadIntOp, loadIntOp + 1, loadIntOp + 2, loadIntOp + 3,
 				loadIntOp + 4, loadIntOp + 5, loadIntOp + 6, loadIntOp + 7:
 				x := stack[bp+int(in.A)]
-				if x.K == value.KInt && steps+2 <= budget {
+				if x.IsInt() && steps+2 <= budget {
 					steps += 2
 					k := int(in.Op) - loadIntOp
-					n, b := intOp(k, x.N, int64(in.B))
+					n, b := intOp(k, x.AsInt(), int64(in.B))
 					if k < 2 {
-						stack[sp] = value.Value{K: value.KInt, N: n}
+						stack[sp] = value.Int(n)
 					} else {
 						stack[sp] = value.Bool(b)
 					}
@@ -617,9 +615,9 @@ outer:
 			case loadIntCmpJump + 2, loadIntCmpJump + 3, loadIntCmpJump + 4,
 				loadIntCmpJump + 5, loadIntCmpJump + 6, loadIntCmpJump + 7:
 				x := stack[bp+int(in.A)]
-				if x.K == value.KInt && steps+3 <= budget {
+				if x.IsInt() && steps+3 <= budget {
 					steps += 3
-					if _, b := intOp(int(in.Op)-loadIntCmpJump, x.N, int64(in.B)); b {
+					if _, b := intOp(int(in.Op)-loadIntCmpJump, x.AsInt(), int64(in.B)); b {
 						pc += 3
 					} else {
 						pc = int(code[pc+2].A)
@@ -631,12 +629,12 @@ outer:
 			case loadLoadOp, loadLoadOp + 1, loadLoadOp + 2, loadLoadOp + 3,
 				loadLoadOp + 4, loadLoadOp + 5, loadLoadOp + 6, loadLoadOp + 7:
 				x, y := stack[bp+int(in.A)], stack[bp+int(in.B)]
-				if x.K == value.KInt && y.K == value.KInt && steps+2 <= budget {
+				if x.IsInt() && y.IsInt() && steps+2 <= budget {
 					steps += 2
 					k := int(in.Op) - loadLoadOp
-					n, b := intOp(k, x.N, y.N)
+					n, b := intOp(k, x.AsInt(), y.AsInt())
 					if k < 2 {
-						stack[sp] = value.Value{K: value.KInt, N: n}
+						stack[sp] = value.Int(n)
 					} else {
 						stack[sp] = value.Bool(b)
 					}
@@ -648,9 +646,9 @@ outer:
 			case loadLoadCmpJump + 2, loadLoadCmpJump + 3, loadLoadCmpJump + 4,
 				loadLoadCmpJump + 5, loadLoadCmpJump + 6, loadLoadCmpJump + 7:
 				x, y := stack[bp+int(in.A)], stack[bp+int(in.B)]
-				if x.K == value.KInt && y.K == value.KInt && steps+3 <= budget {
+				if x.IsInt() && y.IsInt() && steps+3 <= budget {
 					steps += 3
-					if _, b := intOp(int(in.Op)-loadLoadCmpJump, x.N, y.N); b {
+					if _, b := intOp(int(in.Op)-loadLoadCmpJump, x.AsInt(), y.AsInt()); b {
 						pc += 3
 					} else {
 						pc = int(code[pc+2].A)
@@ -662,10 +660,10 @@ outer:
 			case cmpJump + 2, cmpJump + 3, cmpJump + 4, cmpJump + 5, cmpJump + 6, cmpJump + 7:
 				x, y := stack[sp-2], stack[sp-1]
 				k := int(in.Op) - cmpJump
-				if x.K == value.KInt && y.K == value.KInt && steps+1 <= budget {
+				if x.IsInt() && y.IsInt() && steps+1 <= budget {
 					steps++
 					sp -= 2
-					if _, b := intOp(k, x.N, y.N); b {
+					if _, b := intOp(k, x.AsInt(), y.AsInt()); b {
 						pc++
 					} else {
 						pc = int(in.A)
@@ -841,8 +839,7 @@ func (st *State) cleanupStep(host Host) (Outcome, bool) {
 // callDefer starts the cleanup d (a zero-argument function value) on top
 // of the current frame. A native cleanup runs at once.
 func (st *State) callDefer(host Host, d value.Value) {
-	switch c := d.R.(type) {
-	case *value.Closure:
+	if c, ok := d.Closure(); ok {
 		callee, f := st.closureCallee(c, 0)
 		if f == nil {
 			base := st.sp
@@ -856,7 +853,7 @@ func (st *State) callDefer(host Host, d value.Value) {
 		if f != nil {
 			st.raise(f)
 		}
-	case *value.NativeFunc:
+	} else if c, ok := d.NativeFunc(); ok {
 		if c.ID < 0 || c.ID >= len(st.img.natives) {
 			st.raise(internalFault("deferred call of an unknown native %d", c.ID))
 			return
@@ -864,8 +861,8 @@ func (st *State) callDefer(host Host, d value.Value) {
 		if _, nf := st.img.natives[c.ID].Call(host, nil); nf != nil {
 			st.raise(nf)
 		}
-	default:
-		st.raise(internalFault("deferred call of a %s value", d.K))
+	} else {
+		st.raise(internalFault("deferred call of a %s value", d.Kind()))
 	}
 }
 

@@ -48,7 +48,7 @@ func TestSharedValuesInOneInstruction(t *testing.T) {
 	}
 	for _, c := range cases {
 		o, _ := run(t, "func main\n "+c.code+"\n RETURN\n"+buildDAG, 1<<20)
-		if o.Status != StatusDone || o.Value.K != value.KBool || o.Value.AsBool() != c.want {
+		if o.Status != StatusDone || o.Value.Kind() != value.KBool || o.Value.AsBool() != c.want {
 			t.Errorf("%s: outcome %+v", c.name, o)
 		}
 	}

@@ -94,7 +94,7 @@ const (
 	// §7.5: 4,096 cleanup entries per actor); exceeding it is fault 9.
 	MaxDefers = 4096
 	// DefaultMaxStackSlots bounds the value stack of one State (locals
-	// and operands of every active frame, 32 bytes each: 256 MiB); a call
+	// and operands of every active frame, 16 bytes each: 128 MiB); a call
 	// that would exceed it is fault 9, so hostile bytecode with huge
 	// frames cannot exhaust memory by recursing.
 	DefaultMaxStackSlots = 1 << 23
@@ -136,7 +136,7 @@ func Load(v *bytecode.Verified, natives native.Table) (*Image, error) {
 			return nil, fmt.Errorf("program uses unknown native %q", name)
 		}
 		img.natives[i] = n
-		img.nativeVals[i] = value.Value{K: value.KFunc, R: &value.NativeFunc{ID: i, Name: name}}
+		img.nativeVals[i] = value.NewNative(i, name)
 	}
 	for fi, f := range p.Functions {
 		for pc, in := range f.Code {
@@ -282,8 +282,8 @@ func NewState(img *Image, fn int, args []value.Value) (*State, error) {
 // NewClosureState prepares a State that calls the closure f with args;
 // the host's Spawn uses it for a process's entry.
 func NewClosureState(img *Image, f value.Value, args []value.Value) (*State, error) {
-	c, ok := f.R.(*value.Closure)
-	if f.K != value.KFunc || !ok || c.Fn < 0 || c.Fn >= len(img.fns) {
+	c, ok := f.Closure()
+	if f.Kind() != value.KFunc || !ok || c.Fn < 0 || c.Fn >= len(img.fns) {
 		return nil, fmt.Errorf("vm: entry is not a compiled closure")
 	}
 	if len(c.Free) != img.fns[c.Fn].Captures {

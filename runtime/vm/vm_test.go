@@ -68,7 +68,7 @@ func wantInt(t *testing.T, o Outcome, n int64) {
 		}
 		t.Fatalf("status %s, want done", o.Status)
 	}
-	if o.Value.K != value.KInt || o.Value.N != n {
+	if o.Value.Kind() != value.KInt || o.Value.AsInt() != n {
 		t.Fatalf("result %v, want Int %d", o.Value, n)
 	}
 }
@@ -402,7 +402,7 @@ func TestIntSemantics(t *testing.T) {
 	}
 	for _, c := range cases {
 		o := eval(t, c.code)
-		if o.Status != StatusDone || o.Value.K != value.KInt || o.Value.N != c.want {
+		if o.Status != StatusDone || o.Value.Kind() != value.KInt || o.Value.AsInt() != c.want {
 			t.Errorf("%q: got %+v, want %d", c.code, o.Value, c.want)
 		}
 	}
@@ -432,7 +432,7 @@ func TestArithmeticFaults(t *testing.T) {
 func TestFloatSemantics(t *testing.T) {
 	o := eval(t, "CONST 0.1\n CONST 0.2\n ADD")
 	a, b := 0.1, 0.2
-	if o.Value.K != value.KFloat || o.Value.AsFloat() != a+b || a+b == 0.3 {
+	if o.Value.Kind() != value.KFloat || o.Value.AsFloat() != a+b || a+b == 0.3 {
 		t.Fatalf("0.1+0.2 = %v", o.Value)
 	}
 	o = eval(t, "CONST 1.0\n CONST 0.0\n DIV")
@@ -440,7 +440,7 @@ func TestFloatSemantics(t *testing.T) {
 		t.Fatalf("1/0 = %v", o.Value.AsFloat())
 	}
 	o = eval(t, "CONST 0.0\n CONST 0.0\n DIV\n DUP\n EQ")
-	if o.Value.K != value.KBool || o.Value.AsBool() {
+	if o.Value.Kind() != value.KBool || o.Value.AsBool() {
 		t.Fatalf("NaN == NaN must be false")
 	}
 	o = eval(t, "CONST 2.0\n CONST 0.5\n POW")
@@ -468,7 +468,7 @@ func TestStructuralEquality(t *testing.T) {
 	}
 	for _, c := range yes {
 		o := eval(t, c)
-		if o.Status != StatusDone || o.Value.K != value.KBool || !o.Value.AsBool() {
+		if o.Status != StatusDone || o.Value.Kind() != value.KBool || !o.Value.AsBool() {
 			t.Errorf("%q: got %+v %v", c, o.Value, o.Fault)
 		}
 	}
@@ -479,7 +479,7 @@ func TestStructuralEquality(t *testing.T) {
 	}
 	for _, c := range no {
 		o := eval(t, c)
-		if o.Status != StatusDone || o.Value.K != value.KBool || o.Value.AsBool() {
+		if o.Status != StatusDone || o.Value.Kind() != value.KBool || o.Value.AsBool() {
 			t.Errorf("%q: got %+v %v", c, o.Value, o.Fault)
 		}
 	}
@@ -806,12 +806,12 @@ no:
 	}{{"LT", 1, 1}, {"LT", 2, 0}, {"LE", 2, 1}, {"LE", 3, 0}, {"GT", 3, 1}, {"GT", 2, 0},
 		{"GE", 2, 1}, {"GE", 1, 0}, {"EQ", 2, 1}, {"EQ", 1, 0}, {"NE", 1, 1}, {"NE", 2, 0}} {
 		code := "INT " + strconv.Itoa(c.x) + "\n STORE 0\n LOAD 0\n INT 2\n " + c.op + "\n JUMP_IF_FALSE no\n INT 1\n RETURN\nno:\n INT 0"
-		if o := eval(t, code); o.Value.N != c.want {
-			t.Errorf("%d %s 2 (load/int/cmp/jump): got %d", c.x, c.op, o.Value.N)
+		if o := eval(t, code); o.Value.AsInt() != c.want {
+			t.Errorf("%d %s 2 (load/int/cmp/jump): got %d", c.x, c.op, o.Value.AsInt())
 		}
 		code = "INT " + strconv.Itoa(c.x) + "\n INT 2\n " + c.op + "\n JUMP_IF_FALSE no\n INT 1\n RETURN\nno:\n INT 0"
-		if o := eval(t, code); o.Value.N != c.want {
-			t.Errorf("%d %s 2 (cmp/jump): got %d", c.x, c.op, o.Value.N)
+		if o := eval(t, code); o.Value.AsInt() != c.want {
+			t.Errorf("%d %s 2 (cmp/jump): got %d", c.x, c.op, o.Value.AsInt())
 		}
 		code = "INT " + strconv.Itoa(c.x) + "\n STORE 0\n LOAD 0\n INT 2\n " + c.op
 		if o := eval(t, code); o.Value != value.Bool(c.want == 1) {
@@ -825,8 +825,8 @@ no:
 	}{{"LT", 1, 1}, {"LT", 2, 0}, {"LE", 2, 1}, {"LE", 3, 0}, {"GT", 3, 1}, {"GT", 2, 0},
 		{"GE", 2, 1}, {"GE", 1, 0}, {"EQ", 2, 1}, {"EQ", 1, 0}, {"NE", 1, 1}, {"NE", 2, 0}} {
 		pre := "INT " + strconv.Itoa(c.x) + "\n STORE 0\n INT 2\n STORE 1\n LOAD 0\n LOAD 1\n " + c.op
-		if o := eval(t, pre+"\n JUMP_IF_FALSE no\n INT 1\n RETURN\nno:\n INT 0"); o.Value.N != c.want {
-			t.Errorf("%d %s 2 (load/load/cmp/jump): got %d", c.x, c.op, o.Value.N)
+		if o := eval(t, pre+"\n JUMP_IF_FALSE no\n INT 1\n RETURN\nno:\n INT 0"); o.Value.AsInt() != c.want {
+			t.Errorf("%d %s 2 (load/load/cmp/jump): got %d", c.x, c.op, o.Value.AsInt())
 		}
 		if o := eval(t, pre); o.Value != value.Bool(c.want == 1) {
 			t.Errorf("%d %s 2 (load/load/cmp): got %v", c.x, c.op, o.Value)

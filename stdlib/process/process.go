@@ -141,10 +141,10 @@ func reg(name string, args []value.Kind, flags native.Flags, fn native.Func) {
 func init() {
 	A := native.KAny
 	reg("Process.id", []value.Kind{value.KPid}, 0, func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
-		if a[0].R == nil {
+		if a[0].Ref() == nil {
 			return value.Unit, fault.New(fault.Descriptor)
 		}
-		return value.Value{K: value.KProcID, N: a[0].N, R: a[0].R}, nil
+		return value.Opaque(value.KProcID, a[0].Payload(), a[0].Ref()), nil
 	})
 	reg("supervised_current", []value.Kind{value.KPid}, 0, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
 		return h.SupervisedCurrent(a[0])
@@ -153,11 +153,11 @@ func init() {
 		return h.Monitor(a[0])
 	})
 	reg("Process.demonitor", []value.Kind{value.KMonRef, value.KData}, native.ActorOnly, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
-		d, _ := a[1].R.(*value.Data)
-		if d == nil || len(d.Fields) != 2 || d.Fields[0].K != value.KBool || d.Fields[1].K != value.KBool {
+		d, _ := a[1].Data()
+		if d == nil || len(d.Fields) != 2 || d.Fields[0].Kind() != value.KBool || d.Fields[1].Kind() != value.KBool {
 			return ErrProcess(ErrInvalidOptions), nil
 		}
-		return h.Demonitor(a[0], d.Fields[0].N != 0, d.Fields[1].N != 0)
+		return h.Demonitor(a[0], d.Fields[0].AsInt() != 0, d.Fields[1].AsInt() != 0)
 	})
 	reg("Process.link", []value.Kind{value.KProcID}, native.ActorOnly, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
 		return h.Link(a[0])
@@ -166,7 +166,7 @@ func init() {
 		return h.Unlink(a[0])
 	})
 	reg("Process.trap_exit", []value.Kind{value.KBool}, native.ActorOnly, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
-		return h.TrapExit(a[0].N != 0)
+		return h.TrapExit(a[0].AsInt() != 0)
 	})
 	reg("Process.exit", []value.Kind{value.KData}, native.ActorOnly, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
 		if f := h.Exit(a[0]); f != nil {
