@@ -258,10 +258,15 @@ type State struct {
 	finished bool
 	final    Outcome // the terminal outcome once finished
 
-	defers   int   // registered cleanup entries not yet run
-	steps    int64 // total steps executed
-	maxDepth int
-	maxSlots int
+	defers int   // registered cleanup entries not yet run
+	steps  int64 // total steps executed
+	limit  int64 // the step count at which the current Run's budget is spent
+
+	// generalOnly makes run execute every instruction with step, never
+	// the fast loop (tests compare the two).
+	generalOnly bool
+	maxDepth    int
+	maxSlots    int
 
 	budget  *StackBudget // shared stack budget (stack.go), or nil
 	charged int64        // bytes of stack memory st holds
