@@ -906,3 +906,138 @@ func big locals=65536
 		t.Fatalf("outcome %+v", o)
 	}
 }
+
+// TestSuperinstructions: each fused sequence is fused where it occurs
+// and computes what the plain instructions compute, on its fast path
+// (Int operands, a spare frame) and on its fallback (other kinds); run
+// also compares every program with the general path alone.
+func TestSuperinstructions(t *testing.T) {
+	const helpers = `
+func id params=1
+    LOAD 0
+    RETURN
+func dec params=1
+    LOAD 0
+    INT 1
+    SUB
+    RETURN
+func count params=2
+    LOAD 0
+    INT 0
+    LE
+    JUMP_IF_FALSE more
+    LOAD 1
+    RETURN
+more:
+    LOAD 0
+    INT 1
+    SUB
+    LOAD 1
+    INT 1
+    ADD
+    TAIL_CALL count 2
+func down params=1
+    LOAD 0
+    INT 0
+    EQ
+    JUMP_IF_FALSE more
+    INT 7
+    RETURN
+more:
+    LOAD 0
+    INT 1
+    SUB
+    TAIL_CALL down 1
+func fwd params=1
+    LOAD 0
+    TAIL_CALL id 1
+`
+	cases := []struct {
+		name  string
+		body  string
+		fused bytecode.Opcode
+		want  string
+	}{
+		{"loadIntCall", "INT 5\n STORE 0\n LOAD 0\n INT 2\n SUB\n CALL id 1", loadIntCall + 1, "3"},
+		{"loadIntCall add", "INT 5\n STORE 0\n LOAD 0\n INT 2\n ADD\n CALL id 1", loadIntCall, "7"},
+		{"loadIntCall float", "CONST 5.5\n STORE 0\n LOAD 0\n CONST 2.5\n SUB\n CALL id 1", 0, "3"},
+		{"loadIntCall string", "CONST \"a\"\n STORE 0\n LOAD 0\n CONST \"b\"\n ADD\n CALL id 1", 0, `"ab"`},
+		{"loadIntTailCall", "INT 1000\n CALL down 1", loadIntTailCall + 1, "7"},
+		{"loadCall", "INT 9\n STORE 0\n LOAD 0\n CALL dec 1", loadCall, "8"},
+		{"loadCall string", "CONST \"s\"\n STORE 0\n LOAD 0\n CALL id 1", loadCall, `"s"`},
+		{"loadTailCall", "INT 4\n CALL fwd 1", loadTailCall, "4"},
+		{"loadReturn", "INT 6\n STORE 1\n LOAD 1", loadReturn, "6"},
+		{"opReturn", "INT 30\n CALL dec 1", opReturn + 1, "29"},
+		{"opReturn add", "INT 30\n INT 12\n ADD", opReturn, "42"},
+		{"opReturn strings", "CONST \"x\"\n CONST \"y\"\n ADD", opReturn, `"xy"`},
+		{"opReturn floats", "CONST 1.5\n CONST 0.25\n SUB", opReturn + 1, "1.25"},
+		{"tail loop", "INT 100\n INT 0\n CALL count 2", loadIntTailCall, "100"},
+		{"loadTestTagJump some", "INT 3\n DATA Option 1\n STORE 0\n LOAD 0\n TEST_TAG 1\n JUMP_IF_FALSE no\n INT 1\n RETURN\nno:\n INT 0", loadTestTagJump, "1"},
+		{"loadTestTagJump none", "DATA Option 0\n STORE 0\n LOAD 0\n TEST_TAG 1\n JUMP_IF_FALSE no\n INT 1\n RETURN\nno:\n INT 0", loadTestTagJump, "0"},
+		{"loadTestTagJump int", "INT 1\n STORE 0\n LOAD 0\n TEST_TAG 1\n JUMP_IF_FALSE no\n INT 1\n RETURN\nno:\n INT 0", loadTestTagJump, "0"},
+		{"loadElemStore data", "INT 3\n DATA Option 1\n STORE 0\n LOAD 0\n ELEM 0\n STORE 1\n LOAD 1", loadElemStore, "3"},
+		{"loadElemStore tuple", "INT 1\n INT 2\n TUPLE 2\n STORE 0\n LOAD 0\n ELEM 1\n STORE 2\n LOAD 2", loadElemStore, "2"},
+		{"storeLoad", "INT 5\n STORE 0\n LOAD 0\n DUP\n MUL", storeLoad, "25"},
+		{"storeLoad same slot", "INT 4\n STORE 2\n INT 8\n STORE 2\n LOAD 2\n DUP\n MUL", storeLoad, "64"},
+	}
+	for _, c := range cases {
+		src := "func main locals=4\n " + c.body + "\n RETURN\n" + helpers
+		p, err := vmtest.Assemble(src)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		img, err := load(p)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if c.fused != 0 && !hasOp(img, c.fused) {
+			t.Errorf("%s: not fused (%s)", c.name, disasmFused(img))
+		}
+		o, _ := run(t, src, 1<<20)
+		if o.Status != StatusDone || o.Value.String() != c.want {
+			t.Errorf("%s: %s, want %s", c.name, describe(o), c.want)
+		}
+		// Budget 1 yields at every charged instruction, also those
+		// reached through a fused one.
+		if o, _ := run(t, src, 1); o.Value.String() != c.want {
+			t.Errorf("%s at budget 1: %s", c.name, describe(o))
+		}
+	}
+}
+
+// TestFusionChoosesFewestDispatches: STORE a; LOAD b; TEST_TAG;
+// JUMP_IF_FALSE fuses as STORE and a load-test-jump (two dispatches), not
+// as a store-load followed by the test and the jump (three).
+func TestFusionChoosesFewestDispatches(t *testing.T) {
+	img, err := load(vmtest.MustAssemble("func main locals=2\n DATA Option 0\n STORE 0\n LOAD 0\n TEST_TAG 1\n JUMP_IF_FALSE no\n INT 1\n RETURN\nno:\n INT 0\n RETURN\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	code := img.fns[img.Prog.Entry].Code
+	if code[1].Op != bytecode.STORE || code[2].Op != loadTestTagJump {
+		t.Errorf("fused as %s", disasmFused(img))
+	}
+}
+
+func hasOp(img *Image, op bytecode.Opcode) bool {
+	for _, f := range img.fns {
+		for _, in := range f.Code {
+			if in.Op == op {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func disasmFused(img *Image) string {
+	var b strings.Builder
+	for _, f := range img.fns {
+		b.WriteString(f.Name + ":")
+		for _, in := range f.Code {
+			b.WriteString(" " + strconv.Itoa(int(in.Op)))
+		}
+		b.WriteString("; ")
+	}
+	return b.String()
+}
