@@ -25,25 +25,32 @@ import (
 // (false) or the budget is spent at a charged instruction (true: the
 // State yields with its pc on that instruction).
 //
-// The loop keeps pc, sp, the top frame, its base and code, the stack and
-// the steps left in locals. The calls and the return save pc, sp and the
-// step count to st before their own work (which needs many registers and
-// may fail over to the general path, which then finds the state saved)
-// and switch the locals to the new frame. pc is advanced by each case,
-// never before the switch, so that an exit needs no copy of the
-// instruction's pc.
+// The loop keeps pc, sp, the top frame, its base and code and the stack
+// in locals; the step count stays in st (it changes only at charged
+// instructions). The calls of known functions and the return check
+// their conditions (handing over to step, with the state saved, if one
+// fails) and switch the locals to the new frame. The closure calls save
+// the state first and reload it afterwards, so that their
+// register-hungry work does not push the loop's variables out of
+// registers. pc is advanced by each case, never before the switch, so
+// that an exit needs no copy of the instruction's pc.
 func (st *State) exec() (yield bool) {
-	// left counts the steps still in the budget: one variable instead of
-	// the step count and its limit.
-	left := st.limit - st.steps
-	fr := &st.frames[len(st.frames)-1]
-	code := fr.fn.Code
-	bp := fr.base
-	stack := st.stack
-	pc, sp := fr.pc, st.sp
+	var (
+		fr     *frame
+		code   []instr
+		bp     int
+		stack  []value.Value
+		pc, sp int
+	)
+reload:
+	fr = &st.frames[len(st.frames)-1]
+	code = fr.fn.code
+	bp = fr.base
+	stack = st.stack
+	pc, sp = fr.pc, st.sp
 	for {
-		in := code[pc]
-		switch in.Op {
+		in := &code[pc]
+		switch in.op {
 		case bytecode.NOP:
 			pc++
 		case bytecode.POP:
@@ -69,142 +76,102 @@ func (st *State) exec() (yield bool) {
 			sp++
 			pc++
 		case bytecode.INT:
-			stack[sp] = value.Int(int64(in.A))
+			stack[sp] = value.Int(int64(in.a))
 			sp++
 			pc++
 		case bytecode.CONST:
-			stack[sp] = st.img.Prog.Consts[in.A]
+			stack[sp] = st.img.Prog.Consts[in.a]
 			sp++
 			pc++
 		case bytecode.LOAD:
-			stack[sp] = stack[bp+int(in.A)]
+			stack[sp] = stack[bp+int(in.a)]
 			sp++
 			pc++
 		case bytecode.STORE:
 			sp--
-			stack[bp+int(in.A)] = stack[sp]
+			stack[bp+int(in.a)] = stack[sp]
 			pc++
 		case bytecode.FREE:
-			stack[sp] = fr.free[in.A]
+			stack[sp] = fr.free[in.a]
 			sp++
 			pc++
 		case bytecode.FUNC:
-			stack[sp] = st.img.funcVals[in.A]
+			stack[sp] = st.img.funcVals[in.a]
 			sp++
 			pc++
 		case bytecode.NATIVE:
-			stack[sp] = st.img.nativeVals[in.A]
+			stack[sp] = st.img.nativeVals[in.a]
 			sp++
 			pc++
 
 		case bytecode.CALL:
 			goto call
 		case loadCall: // LOAD a; CALL
-			stack[sp] = stack[bp+int(in.A)]
+			stack[sp] = stack[bp+int(in.a)]
 			sp++
-			pc++
-			in = code[pc]
+			pc++ // the CALL; in carries its callee and argument count
 			goto call
 		case loadIntCall, loadIntCall + 1: // LOAD a; INT k; ADD|SUB; CALL
-			x := stack[bp+int(in.A)]
+			x := stack[bp+int(in.a)]
 			if !x.IsInt() {
 				stack[sp] = x // just the LOAD
 				sp++
 				pc++
 				continue
 			}
-			if in.Op == loadIntCall {
-				stack[sp] = value.Int(x.AsInt() + int64(in.B))
+			if in.op == loadIntCall {
+				stack[sp] = value.Int(x.AsInt() + int64(in.b))
 			} else {
-				stack[sp] = value.Int(x.AsInt() - int64(in.B))
+				stack[sp] = value.Int(x.AsInt() - int64(in.b))
 			}
 			sp++
-			pc += 3
-			in = code[pc]
+			pc += 3 // the CALL; in carries its callee and argument count
 			goto call
 		case bytecode.CALL_VALUE:
-			if left <= 0 {
+			if st.steps >= st.limit {
 				goto yield
 			}
-			n := int(in.A)
-			c, ok := stack[sp-n-1].Closure()
-			fns := st.img.fns
-			if !ok || c.Fn < 0 || c.Fn >= len(fns) {
-				goto slow
+			fr.pc, st.sp = pc, sp
+			if !st.callClosure(int(in.a)) {
+				return false
 			}
-			callee := fns[c.Fn]
-			base := sp - n
-			top := base + callee.Locals
-			nfr := len(st.frames)
-			if callee.Params != n || len(c.Free) != callee.Captures ||
-				nfr >= cap(st.frames) || nfr >= st.maxDepth || top+callee.MaxStack > len(stack) {
-				goto slow
-			}
-			left--
-			for i := sp; i < top; i++ {
-				stack[i] = value.Unit
-			}
-			fr.pc = pc + 1
-			frames := st.frames[:nfr+1]
-			st.frames = frames
-			fr = &frames[nfr] // no defers, mode normal (see call)
-			fr.fn, fr.pc, fr.base, fr.retSP, fr.free = callee, 0, base, base-1, c.Free
-			code, pc, bp, sp = callee.Code, 0, base, top
-			continue
+			goto reload
 		case bytecode.TAIL_CALL:
 			goto tailCall
 		case loadTailCall: // LOAD a; TAIL_CALL
-			stack[sp] = stack[bp+int(in.A)]
+			stack[sp] = stack[bp+int(in.a)]
 			sp++
-			pc++
-			in = code[pc]
+			pc++ // the TAIL_CALL; in carries its callee and argument count
 			goto tailCall
 		case loadIntTailCall, loadIntTailCall + 1: // LOAD a; INT k; ADD|SUB; TAIL_CALL
-			x := stack[bp+int(in.A)]
+			x := stack[bp+int(in.a)]
 			if !x.IsInt() {
 				stack[sp] = x // just the LOAD
 				sp++
 				pc++
 				continue
 			}
-			if in.Op == loadIntTailCall {
-				stack[sp] = value.Int(x.AsInt() + int64(in.B))
+			if in.op == loadIntTailCall {
+				stack[sp] = value.Int(x.AsInt() + int64(in.b))
 			} else {
-				stack[sp] = value.Int(x.AsInt() - int64(in.B))
+				stack[sp] = value.Int(x.AsInt() - int64(in.b))
 			}
 			sp++
-			pc += 3
-			in = code[pc]
+			pc += 3 // the TAIL_CALL; in carries its callee and argument count
 			goto tailCall
 		case bytecode.TAIL_CALL_VALUE:
-			if left <= 0 {
+			if st.steps >= st.limit {
 				goto yield
 			}
-			n := int(in.A)
-			c, ok := stack[sp-n-1].Closure()
-			fns := st.img.fns
-			if !ok || c.Fn < 0 || c.Fn >= len(fns) {
-				goto slow
+			fr.pc, st.sp = pc, sp
+			if !st.tailCallClosure(int(in.a)) {
+				return false
 			}
-			callee := fns[c.Fn]
-			top := bp + callee.Locals
-			if callee.Params != n || len(c.Free) != callee.Captures || top+callee.MaxStack > len(stack) {
-				goto slow
-			}
-			left--
-			for i := 0; i < n; i++ {
-				stack[bp+i] = stack[sp-n+i]
-			}
-			for i := bp + n; i < top; i++ {
-				stack[i] = value.Unit
-			}
-			fr.fn, fr.pc, fr.free = callee, 0, c.Free
-			code, pc, sp = callee.Code, 0, top
-			continue
+			goto reload
 		case bytecode.RETURN:
 			goto ret
 		case loadReturn: // LOAD a; RETURN
-			stack[sp] = stack[bp+int(in.A)]
+			stack[sp] = stack[bp+int(in.a)]
 			sp++
 			pc++
 			goto ret
@@ -214,7 +181,7 @@ func (st *State) exec() (yield bool) {
 				goto slow
 			}
 			sp--
-			if in.Op == opReturn {
+			if in.op == opReturn {
 				stack[sp-1] = value.Int(x.AsInt() + y.AsInt())
 			} else {
 				stack[sp-1] = value.Int(x.AsInt() - y.AsInt())
@@ -222,20 +189,20 @@ func (st *State) exec() (yield bool) {
 			pc++
 			goto ret
 		case bytecode.JUMP:
-			if t := int(in.A); t > pc {
+			if t := int(in.a); t > pc {
 				pc = t
 			} else {
-				if left <= 0 {
+				if st.steps >= st.limit {
 					goto yield
 				}
-				left--
+				st.steps++
 				pc = t
 			}
 		case bytecode.JUMP_IF_FALSE:
 			if stack[sp-1].AsBool() {
 				sp--
 				pc++
-			} else if t := int(in.A); t > pc {
+			} else if t := int(in.a); t > pc {
 				sp--
 				pc = t
 			} else {
@@ -245,7 +212,7 @@ func (st *State) exec() (yield bool) {
 			if !stack[sp-1].AsBool() {
 				sp--
 				pc++
-			} else if t := int(in.A); t > pc {
+			} else if t := int(in.a); t > pc {
 				sp--
 				pc = t
 			} else {
@@ -282,7 +249,7 @@ func (st *State) exec() (yield bool) {
 				goto slow
 			}
 			sp--
-			stack[sp-1] = value.Bool(compareInts(in.Op, x.AsInt(), y.AsInt()))
+			stack[sp-1] = value.Bool(compareInts(in.op, x.AsInt(), y.AsInt()))
 			pc++
 		case bytecode.NOT:
 			x := stack[sp-1]
@@ -294,14 +261,14 @@ func (st *State) exec() (yield bool) {
 
 		case bytecode.TEST_TAG:
 			d, ok := stack[sp-1].Data()
-			stack[sp-1] = value.Bool(ok && d.Tag == int(in.A))
+			stack[sp-1] = value.Bool(ok && d.Tag == int(in.a))
 			pc++
 		case bytecode.TEST_KIND:
-			stack[sp-1] = value.Bool(stack[sp-1].Kind() == value.Kind(in.A))
+			stack[sp-1] = value.Bool(stack[sp-1].Kind() == value.Kind(in.a))
 			pc++
 		case bytecode.ELEM:
 			x := stack[sp-1]
-			i := int(in.A)
+			i := int(in.a)
 			if d, ok := x.Data(); ok && i < len(d.Fields) {
 				stack[sp-1] = d.Fields[i]
 			} else if t, ok := x.Tuple(); ok && i < len(t.Elems) {
@@ -319,61 +286,115 @@ func (st *State) exec() (yield bool) {
 			pc++
 		case bytecode.LIST_ELEM:
 			l, ok := stack[sp-1].List()
-			if !ok || int(in.A) >= len(l.Items) {
+			if !ok || int(in.a) >= len(l.Items) {
 				goto slow
 			}
-			stack[sp-1] = l.Items[in.A]
+			stack[sp-1] = l.Items[in.a]
 			pc++
 		case bytecode.DATA:
-			vs := st.img.nullary[in.A]
-			if int(in.B) >= len(vs) || vs[in.B].Kind() != value.KData {
+			vs := st.img.nullary[in.a]
+			if int(in.b) >= len(vs) || vs[in.b].Kind() != value.KData {
 				goto slow
 			}
-			stack[sp] = vs[in.B]
+			stack[sp] = vs[in.b]
 			sp++
 			pc++
 
 		case loadIntOp: // LOAD; INT; ADD
-			x := stack[bp+int(in.A)]
+			x := stack[bp+int(in.a)]
 			if x.IsInt() {
-				x = value.Int(x.AsInt() + int64(in.B))
+				x = value.Int(x.AsInt() + int64(in.b))
 				pc += 2
 			}
 			stack[sp] = x // or just the LOAD
 			sp++
 			pc++
 		case loadIntOp + 1: // LOAD; INT; SUB
-			x := stack[bp+int(in.A)]
+			x := stack[bp+int(in.a)]
 			if x.IsInt() {
-				x = value.Int(x.AsInt() - int64(in.B))
+				x = value.Int(x.AsInt() - int64(in.b))
 				pc += 2
 			}
 			stack[sp] = x // or just the LOAD
 			sp++
 			pc++
 		case loadIntOp + 2, loadIntOp + 3, loadIntOp + 4, loadIntOp + 5, loadIntOp + 6, loadIntOp + 7:
-			x := stack[bp+int(in.A)]
+			x := stack[bp+int(in.a)]
 			if x.IsInt() {
-				x = value.Bool(compareInts(fusedOps[in.Op-loadIntOp], x.AsInt(), int64(in.B)))
+				x = value.Bool(compareInts(fusedOps[in.op-loadIntOp], x.AsInt(), int64(in.b)))
 				pc += 2
 			}
 			stack[sp] = x // or just the LOAD
 			sp++
 			pc++
-		case loadIntCmpJump + 2, loadIntCmpJump + 3, loadIntCmpJump + 4,
-			loadIntCmpJump + 5, loadIntCmpJump + 6, loadIntCmpJump + 7:
-			x := stack[bp+int(in.A)]
+		case loadIntCmpJump + 2: // LOAD a; INT k; LT; JUMP_IF_FALSE
+			x := stack[bp+int(in.a)]
 			if !x.IsInt() {
 				stack[sp] = x // just the LOAD
 				sp++
 				pc++
-			} else if compareInts(fusedOps[in.Op-loadIntCmpJump], x.AsInt(), int64(in.B)) {
+			} else if x.AsInt() < int64(in.b) {
 				pc += 4
 			} else {
-				pc = int(code[pc+3].A)
+				pc = int(in.c)
+			}
+		case loadIntCmpJump + 3: // LOAD a; INT k; LE; JUMP_IF_FALSE
+			x := stack[bp+int(in.a)]
+			if !x.IsInt() {
+				stack[sp] = x // just the LOAD
+				sp++
+				pc++
+			} else if x.AsInt() <= int64(in.b) {
+				pc += 4
+			} else {
+				pc = int(in.c)
+			}
+		case loadIntCmpJump + 4: // LOAD a; INT k; GT; JUMP_IF_FALSE
+			x := stack[bp+int(in.a)]
+			if !x.IsInt() {
+				stack[sp] = x // just the LOAD
+				sp++
+				pc++
+			} else if x.AsInt() > int64(in.b) {
+				pc += 4
+			} else {
+				pc = int(in.c)
+			}
+		case loadIntCmpJump + 5: // LOAD a; INT k; GE; JUMP_IF_FALSE
+			x := stack[bp+int(in.a)]
+			if !x.IsInt() {
+				stack[sp] = x // just the LOAD
+				sp++
+				pc++
+			} else if x.AsInt() >= int64(in.b) {
+				pc += 4
+			} else {
+				pc = int(in.c)
+			}
+		case loadIntCmpJump + 6: // LOAD a; INT k; EQ; JUMP_IF_FALSE
+			x := stack[bp+int(in.a)]
+			if !x.IsInt() {
+				stack[sp] = x // just the LOAD
+				sp++
+				pc++
+			} else if x.AsInt() == int64(in.b) {
+				pc += 4
+			} else {
+				pc = int(in.c)
+			}
+		case loadIntCmpJump + 7: // LOAD a; INT k; NE; JUMP_IF_FALSE
+			x := stack[bp+int(in.a)]
+			if !x.IsInt() {
+				stack[sp] = x // just the LOAD
+				sp++
+				pc++
+			} else if x.AsInt() != int64(in.b) {
+				pc += 4
+			} else {
+				pc = int(in.c)
 			}
 		case loadLoadOp: // LOAD; LOAD; ADD
-			x, y := stack[bp+int(in.A)], stack[bp+int(in.B)]
+			x, y := stack[bp+int(in.a)], stack[bp+int(in.b)]
 			if x.IsInt() && y.IsInt() {
 				x = value.Int(x.AsInt() + y.AsInt())
 				pc += 2
@@ -382,7 +403,7 @@ func (st *State) exec() (yield bool) {
 			sp++
 			pc++
 		case loadLoadOp + 1: // LOAD; LOAD; SUB
-			x, y := stack[bp+int(in.A)], stack[bp+int(in.B)]
+			x, y := stack[bp+int(in.a)], stack[bp+int(in.b)]
 			if x.IsInt() && y.IsInt() {
 				x = value.Int(x.AsInt() - y.AsInt())
 				pc += 2
@@ -391,25 +412,79 @@ func (st *State) exec() (yield bool) {
 			sp++
 			pc++
 		case loadLoadOp + 2, loadLoadOp + 3, loadLoadOp + 4, loadLoadOp + 5, loadLoadOp + 6, loadLoadOp + 7:
-			x, y := stack[bp+int(in.A)], stack[bp+int(in.B)]
+			x, y := stack[bp+int(in.a)], stack[bp+int(in.b)]
 			if x.IsInt() && y.IsInt() {
-				x = value.Bool(compareInts(fusedOps[in.Op-loadLoadOp], x.AsInt(), y.AsInt()))
+				x = value.Bool(compareInts(fusedOps[in.op-loadLoadOp], x.AsInt(), y.AsInt()))
 				pc += 2
 			}
 			stack[sp] = x // or just the first LOAD
 			sp++
 			pc++
-		case loadLoadCmpJump + 2, loadLoadCmpJump + 3, loadLoadCmpJump + 4,
-			loadLoadCmpJump + 5, loadLoadCmpJump + 6, loadLoadCmpJump + 7:
-			x, y := stack[bp+int(in.A)], stack[bp+int(in.B)]
+		case loadLoadCmpJump + 2: // LOAD a; LOAD b; LT; JUMP_IF_FALSE
+			x, y := stack[bp+int(in.a)], stack[bp+int(in.b)]
 			if !x.IsInt() || !y.IsInt() {
 				stack[sp] = x // just the first LOAD
 				sp++
 				pc++
-			} else if compareInts(fusedOps[in.Op-loadLoadCmpJump], x.AsInt(), y.AsInt()) {
+			} else if x.AsInt() < y.AsInt() {
 				pc += 4
 			} else {
-				pc = int(code[pc+3].A)
+				pc = int(in.c)
+			}
+		case loadLoadCmpJump + 3: // LOAD a; LOAD b; LE; JUMP_IF_FALSE
+			x, y := stack[bp+int(in.a)], stack[bp+int(in.b)]
+			if !x.IsInt() || !y.IsInt() {
+				stack[sp] = x // just the first LOAD
+				sp++
+				pc++
+			} else if x.AsInt() <= y.AsInt() {
+				pc += 4
+			} else {
+				pc = int(in.c)
+			}
+		case loadLoadCmpJump + 4: // LOAD a; LOAD b; GT; JUMP_IF_FALSE
+			x, y := stack[bp+int(in.a)], stack[bp+int(in.b)]
+			if !x.IsInt() || !y.IsInt() {
+				stack[sp] = x // just the first LOAD
+				sp++
+				pc++
+			} else if x.AsInt() > y.AsInt() {
+				pc += 4
+			} else {
+				pc = int(in.c)
+			}
+		case loadLoadCmpJump + 5: // LOAD a; LOAD b; GE; JUMP_IF_FALSE
+			x, y := stack[bp+int(in.a)], stack[bp+int(in.b)]
+			if !x.IsInt() || !y.IsInt() {
+				stack[sp] = x // just the first LOAD
+				sp++
+				pc++
+			} else if x.AsInt() >= y.AsInt() {
+				pc += 4
+			} else {
+				pc = int(in.c)
+			}
+		case loadLoadCmpJump + 6: // LOAD a; LOAD b; EQ; JUMP_IF_FALSE
+			x, y := stack[bp+int(in.a)], stack[bp+int(in.b)]
+			if !x.IsInt() || !y.IsInt() {
+				stack[sp] = x // just the first LOAD
+				sp++
+				pc++
+			} else if x.AsInt() == y.AsInt() {
+				pc += 4
+			} else {
+				pc = int(in.c)
+			}
+		case loadLoadCmpJump + 7: // LOAD a; LOAD b; NE; JUMP_IF_FALSE
+			x, y := stack[bp+int(in.a)], stack[bp+int(in.b)]
+			if !x.IsInt() || !y.IsInt() {
+				stack[sp] = x // just the first LOAD
+				sp++
+				pc++
+			} else if x.AsInt() != y.AsInt() {
+				pc += 4
+			} else {
+				pc = int(in.c)
 			}
 		case cmpJump + 2, cmpJump + 3, cmpJump + 4, cmpJump + 5, cmpJump + 6, cmpJump + 7:
 			x, y := stack[sp-2], stack[sp-1]
@@ -417,25 +492,25 @@ func (st *State) exec() (yield bool) {
 				goto slow
 			}
 			sp -= 2
-			if compareInts(fusedOps[in.Op-cmpJump], x.AsInt(), y.AsInt()) {
+			if compareInts(fusedOps[in.op-cmpJump], x.AsInt(), y.AsInt()) {
 				pc += 2
 			} else {
-				pc = int(in.A)
+				pc = int(in.a)
 			}
 
 		case loadTestTagJump: // LOAD a; TEST_TAG t; JUMP_IF_FALSE
-			if d, ok := stack[bp+int(in.A)].Data(); ok && d.Tag == int(in.B) {
+			if d, ok := stack[bp+int(in.a)].Data(); ok && d.Tag == int(in.b) {
 				pc += 3
 			} else {
-				pc = int(code[pc+2].A)
+				pc = int(in.c)
 			}
 		case loadElemStore: // LOAD a; ELEM i; STORE b
-			x := stack[bp+int(in.A)]
-			i := int(in.B)
+			x := stack[bp+int(in.a)]
+			i := int(in.b)
 			if d, ok := x.Data(); ok && i < len(d.Fields) {
-				stack[bp+int(code[pc+2].A)] = d.Fields[i]
+				stack[bp+int(in.c)] = d.Fields[i]
 			} else if t, ok := x.Tuple(); ok && i < len(t.Elems) {
-				stack[bp+int(code[pc+2].A)] = t.Elems[i]
+				stack[bp+int(in.c)] = t.Elems[i]
 			} else {
 				stack[sp] = x // just the LOAD
 				sp++
@@ -444,8 +519,8 @@ func (st *State) exec() (yield bool) {
 			}
 			pc += 3
 		case storeLoad: // STORE a; LOAD b
-			stack[bp+int(in.A)] = stack[sp-1]
-			stack[sp-1] = stack[bp+int(in.B)]
+			stack[bp+int(in.a)] = stack[sp-1]
+			stack[sp-1] = stack[bp+int(in.b)]
 			pc += 2
 
 		default:
@@ -453,46 +528,47 @@ func (st *State) exec() (yield bool) {
 		}
 		continue
 		// The calls and the return, shared by their instruction and
-		// the fused instructions that end with them; in is the call
-		// instruction and pc its position.
+		// the fused instructions that end with them: pc is the position
+		// of the CALL, TAIL_CALL or RETURN, in.fn and in.c the callee and
+		// the argument count.
 	call:
 		{
-			if left <= 0 {
+			if st.steps >= st.limit {
 				goto yield
 			}
-			callee := st.img.fns[in.A]
-			base := sp - int(in.B)
+			callee := in.fn
+			base := sp - int(in.c)
 			top := base + callee.Locals
 			n := len(st.frames)
-			if n >= cap(st.frames) || n >= st.maxDepth || top+callee.MaxStack > len(stack) {
+			// The frame table's capacity never exceeds the depth limit.
+			if n >= cap(st.frames) || base+callee.need > len(stack) {
 				goto slow
 			}
-			left--
+			st.steps++
 			for i := sp; i < top; i++ {
 				stack[i] = value.Unit
 			}
 			fr.pc = pc + 1
-			frames := st.frames[:n+1]
-			st.frames = frames
+			st.frames = st.frames[:n+1]
 			// A frame slot above the top has no defers, no captured
 			// values and mode normal (every pop leaves it so).
-			fr = &frames[n]
+			fr = &st.frames[n]
 			fr.fn, fr.pc, fr.base, fr.retSP = callee, 0, base, base
-			code, pc, bp, sp = callee.Code, 0, base, top
+			code, pc, bp, sp = callee.code, 0, base, top
 			continue
 		}
 	tailCall:
 		{
-			if left <= 0 {
+			if st.steps >= st.limit {
 				goto yield
 			}
-			callee := st.img.fns[in.A]
-			n := int(in.B)
+			callee := in.fn
+			n := int(in.c)
 			top := bp + callee.Locals
-			if top+callee.MaxStack > len(stack) {
+			if bp+callee.need > len(stack) {
 				goto slow
 			}
-			left--
+			st.steps++
 			for i := 0; i < n; i++ {
 				stack[bp+i] = stack[sp-n+i]
 			}
@@ -500,34 +576,33 @@ func (st *State) exec() (yield bool) {
 				stack[i] = value.Unit
 			}
 			fr.fn, fr.pc, fr.free = callee, 0, nil
-			code, pc, sp = callee.Code, 0, top
+			code, pc, sp = callee.code, 0, top
 			continue
 		}
 	ret:
 		{
-			frames := st.frames
-			n := len(frames)
-			if n < 2 || fr.cl != nil || frames[n-2].mode != modeNormal {
+			if fr.cl != nil || fr.slowRet {
 				goto slow
 			}
+			n := len(st.frames)
 			retSP := fr.retSP
 			stack[retSP] = stack[sp-1]
-			fr.free = nil
-			st.frames = frames[:n-1]
-			fr = &frames[n-2]
-			code, pc, bp, sp = fr.fn.Code, fr.pc, fr.base, retSP+1
+			if fr.free != nil {
+				fr.free = nil
+			}
+			st.frames = st.frames[:n-1]
+			fr = &st.frames[n-2]
+			code, pc, bp, sp = fr.fn.code, fr.pc, fr.base, retSP+1
 			continue
 		}
 	}
 slow:
 	fr.pc = pc
 	st.sp = sp
-	st.steps = st.limit - left
 	return false
 yield:
 	fr.pc = pc
 	st.sp = sp
-	st.steps = st.limit - left
 	return true
 }
 
@@ -546,4 +621,64 @@ func compareInts(op bytecode.Opcode, x, y int64) bool {
 		return x == y
 	}
 	return x != y
+}
+
+// callClosure is the fast path of CALL_VALUE with n arguments (a step
+// is left; the top frame's pc and st.sp are saved): it pushes the frame
+// of a closure call that needs no growth and reports true, or reports
+// false and changes nothing.
+func (st *State) callClosure(n int) bool {
+	stack, sp := st.stack, st.sp
+	c, ok := stack[sp-n-1].Closure()
+	fns := st.img.fns
+	if !ok || c.Fn < 0 || c.Fn >= len(fns) {
+		return false
+	}
+	callee := fns[c.Fn]
+	base := sp - n
+	nfr := len(st.frames)
+	if callee.Params != n || len(c.Free) != callee.Captures ||
+		nfr >= cap(st.frames) || base+callee.need > len(stack) {
+		return false
+	}
+	st.steps++
+	top := base + callee.Locals
+	for i := sp; i < top; i++ {
+		stack[i] = value.Unit
+	}
+	frames := st.frames[:nfr+1]
+	st.frames = frames
+	frames[nfr-1].pc++
+	fr := &frames[nfr] // no defers, mode normal (see vm.go)
+	fr.fn, fr.pc, fr.base, fr.retSP, fr.free = callee, 0, base, base-1, c.Free
+	st.sp = top
+	return true
+}
+
+// tailCallClosure is the fast path of TAIL_CALL_VALUE with n arguments,
+// as callClosure.
+func (st *State) tailCallClosure(n int) bool {
+	stack, sp := st.stack, st.sp
+	c, ok := stack[sp-n-1].Closure()
+	fns := st.img.fns
+	if !ok || c.Fn < 0 || c.Fn >= len(fns) {
+		return false
+	}
+	callee := fns[c.Fn]
+	fr := &st.frames[len(st.frames)-1]
+	bp := fr.base
+	if callee.Params != n || len(c.Free) != callee.Captures || bp+callee.need > len(stack) {
+		return false
+	}
+	st.steps++
+	for i := 0; i < n; i++ {
+		stack[bp+i] = stack[sp-n+i]
+	}
+	top := bp + callee.Locals
+	for i := bp + n; i < top; i++ {
+		stack[i] = value.Unit
+	}
+	fr.fn, fr.pc, fr.free = callee, 0, c.Free
+	st.sp = top
+	return true
 }

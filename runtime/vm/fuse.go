@@ -4,48 +4,55 @@ import (
 	"github.com/morrow-lang/morrow/runtime/bytecode"
 )
 
-// Instruction fusion
+// The fast loop's code
 //
-// Load rewrites each function's code into an internal copy in which the
-// first instruction of some common sequences is replaced by a fused
-// instruction (a superinstruction) that does the work of the whole
-// sequence in one dispatch:
+// Load translates each function's code into the internal code the fast
+// loop runs (exec.go): one instr per instruction, at the same pc, with
+// room for a third operand and a resolved callee, in which the first
+// instruction of some common sequences is replaced by a fused instruction
+// (a superinstruction) that does the work of the whole sequence in one
+// dispatch:
 //
 //	LOAD a; INT k; OP                   -> loadIntOp[OP] a k
-//	LOAD a; INT k; CMP; JUMP_IF_FALSE t -> loadIntCmpJump[CMP] a k
+//	LOAD a; INT k; CMP; JUMP_IF_FALSE t -> loadIntCmpJump[CMP] a k t
 //	LOAD a; LOAD b; OP                  -> loadLoadOp[OP] a b
-//	LOAD a; LOAD b; CMP; JUMP_IF_FALSE  -> loadLoadCmpJump[CMP] a b
+//	LOAD a; LOAD b; CMP; JUMP_IF_FALSE t -> loadLoadCmpJump[CMP] a b t
 //	CMP; JUMP_IF_FALSE t                -> cmpJump[CMP] t
-//	LOAD a; INT k; ADD|SUB; CALL f n    -> loadIntCall[ADD|SUB] a k
-//	LOAD a; INT k; ADD|SUB; TAIL_CALL   -> loadIntTailCall[ADD|SUB] a k
-//	LOAD a; CALL f n                    -> loadCall a
-//	LOAD a; TAIL_CALL f n               -> loadTailCall a
+//	LOAD a; INT k; ADD|SUB; CALL f n    -> loadIntCall[ADD|SUB] a k n f
+//	LOAD a; INT k; ADD|SUB; TAIL_CALL f n -> loadIntTailCall[ADD|SUB] a k n f
+//	LOAD a; CALL f n                    -> loadCall a n f
+//	LOAD a; TAIL_CALL f n               -> loadTailCall a n f
 //	LOAD a; RETURN                      -> loadReturn a
 //	ADD|SUB; RETURN                     -> opReturn[ADD|SUB]
-//	LOAD a; TEST_TAG t; JUMP_IF_FALSE   -> loadTestTagJump a t
-//	LOAD a; ELEM i; STORE b             -> loadElemStore a i
+//	LOAD a; TEST_TAG t; JUMP_IF_FALSE j -> loadTestTagJump a t j
+//	LOAD a; ELEM i; STORE b             -> loadElemStore a i b
 //	STORE a; LOAD b                     -> storeLoad a b
 //
 // where OP is ADD, SUB or a comparison and CMP a comparison, and every
 // conditional jump goes forward (a backward jump is charged a step, see
 // Run). The sequences are those the benchmarks and the prelude execute
-// most (counted per dispatched instruction, docs/performance.md). The
-// fused instruction replaces only the first instruction of its sequence;
-// the others stay in place, so pcs, jump targets (even into the middle of
-// a sequence) and line tables are unchanged, and operands the fused
-// instruction has no room for (the target of a jump, the callee of a
-// call, the slot of a STORE) are read from the instructions that follow
-// it. A fused instruction takes its fast path only when its operands have
-// the kinds it expects; otherwise it executes just its original first
-// instruction and continues with the next one, so results and step counts
-// are exactly those of the unfused code (the general path, step, always
-// executes the original instruction). The rewritten code is private to
-// the Image: the Program, its disassembly and the verifier never see
-// fused opcodes.
+// most (counted per dispatched instruction, docs/performance.md). CALL
+// and TAIL_CALL carry their callee resolved. The fused instruction
+// replaces only the first instruction of its sequence; the others stay
+// in place, so pcs, jump targets (even into the middle of a sequence) and
+// line tables are unchanged. A fused instruction takes its fast path only
+// when its operands have the kinds it expects; otherwise it executes just
+// its first instruction and continues with the next one, so results and
+// step counts are exactly those of the unfused code. The general path
+// (step) and fault reports use the program's own code; the Program, its
+// disassembly and the verifier never see the internal one.
 //
 // Sequences overlap (STORE a; LOAD b; TEST_TAG t; ...): every position
 // gets the fusion that makes the straight-line code starting there take
 // the fewest dispatches, computed backwards over the function.
+
+// instr is one instruction of the internal code.
+type instr struct {
+	op   bytecode.Opcode
+	a, b int32
+	c    int32     // third operand: a jump target, a STORE slot, an argument count
+	fn   *function // the callee of a call of a compiled function
+}
 
 // Fused opcodes live right above every real opcode, so that the opcodes
 // the interpreter switches on stay dense (the compiler turns a dense
@@ -100,12 +107,13 @@ func isCompare(op bytecode.Opcode) bool {
 // fusion is one candidate: the fused instruction and the number of
 // original instructions it covers.
 type fusion struct {
-	in  bytecode.Instr
+	in  instr
 	len int
 }
 
-// candidates returns the fusions that apply at position i of src.
-func candidates(src []bytecode.Instr, i int) []fusion {
+// candidates returns the fusions that apply at position i of src (fns
+// resolves callees).
+func candidates(src []bytecode.Instr, i int, fns []*function) []fusion {
 	var out []fusion
 	at := func(k int, op bytecode.Opcode) bool { return i+k < len(src) && src[i+k].Op == op }
 	forward := func(k int) bool { return int(src[i+k].A) > i+k } // the jump at i+k goes forward
@@ -119,86 +127,67 @@ func candidates(src []bytecode.Instr, i int) []fusion {
 				if at(1, bytecode.LOAD) {
 					plain, branch = loadLoadOp, loadLoadCmpJump
 				}
-				ab := bytecode.Instr{A: in.A, B: src[i+1].A}
-				ab.Op = plain + bytecode.Opcode(k)
-				out = append(out, fusion{ab, 3})
+				out = append(out, fusion{instr{op: plain + bytecode.Opcode(k), a: in.A, b: src[i+1].A}, 3})
 				if isCompare(op) && at(3, bytecode.JUMP_IF_FALSE) && forward(3) {
-					ab.Op = branch + bytecode.Opcode(k)
-					out = append(out, fusion{ab, 4})
+					out = append(out, fusion{instr{op: branch + bytecode.Opcode(k), a: in.A, b: src[i+1].A, c: src[i+3].A}, 4})
 				}
 				if at(1, bytecode.INT) && k < 2 {
 					if at(3, bytecode.CALL) {
-						out = append(out, fusion{bytecode.Instr{Op: loadIntCall + bytecode.Opcode(k), A: in.A, B: src[i+1].A}, 4})
+						out = append(out, fusion{instr{op: loadIntCall + bytecode.Opcode(k), a: in.A, b: src[i+1].A, c: src[i+3].B, fn: fns[src[i+3].A]}, 4})
 					}
 					if at(3, bytecode.TAIL_CALL) {
-						out = append(out, fusion{bytecode.Instr{Op: loadIntTailCall + bytecode.Opcode(k), A: in.A, B: src[i+1].A}, 4})
+						out = append(out, fusion{instr{op: loadIntTailCall + bytecode.Opcode(k), a: in.A, b: src[i+1].A, c: src[i+3].B, fn: fns[src[i+3].A]}, 4})
 					}
 				}
 			}
 		}
 		if at(1, bytecode.CALL) {
-			out = append(out, fusion{bytecode.Instr{Op: loadCall, A: in.A}, 2})
+			out = append(out, fusion{instr{op: loadCall, a: in.A, c: src[i+1].B, fn: fns[src[i+1].A]}, 2})
 		}
 		if at(1, bytecode.TAIL_CALL) {
-			out = append(out, fusion{bytecode.Instr{Op: loadTailCall, A: in.A}, 2})
+			out = append(out, fusion{instr{op: loadTailCall, a: in.A, c: src[i+1].B, fn: fns[src[i+1].A]}, 2})
 		}
 		if at(1, bytecode.RETURN) {
-			out = append(out, fusion{bytecode.Instr{Op: loadReturn, A: in.A}, 2})
+			out = append(out, fusion{instr{op: loadReturn, a: in.A}, 2})
 		}
 		if at(1, bytecode.TEST_TAG) && at(2, bytecode.JUMP_IF_FALSE) && forward(2) {
-			out = append(out, fusion{bytecode.Instr{Op: loadTestTagJump, A: in.A, B: src[i+1].A}, 3})
+			out = append(out, fusion{instr{op: loadTestTagJump, a: in.A, b: src[i+1].A, c: src[i+2].A}, 3})
 		}
 		if at(1, bytecode.ELEM) && at(2, bytecode.STORE) {
-			out = append(out, fusion{bytecode.Instr{Op: loadElemStore, A: in.A, B: src[i+1].A}, 3})
+			out = append(out, fusion{instr{op: loadElemStore, a: in.A, b: src[i+1].A, c: src[i+2].A}, 3})
 		}
 	case isCompare(in.Op) && at(1, bytecode.JUMP_IF_FALSE) && forward(1):
 		k, _ := fusedIndex(in.Op)
-		out = append(out, fusion{bytecode.Instr{Op: cmpJump + bytecode.Opcode(k), A: src[i+1].A}, 2})
+		out = append(out, fusion{instr{op: cmpJump + bytecode.Opcode(k), a: src[i+1].A}, 2})
 	case (in.Op == bytecode.ADD || in.Op == bytecode.SUB) && at(1, bytecode.RETURN):
 		k, _ := fusedIndex(in.Op)
-		out = append(out, fusion{bytecode.Instr{Op: opReturn + bytecode.Opcode(k)}, 2})
+		out = append(out, fusion{instr{op: opReturn + bytecode.Opcode(k)}, 2})
 	case in.Op == bytecode.STORE && at(1, bytecode.LOAD):
-		out = append(out, fusion{bytecode.Instr{Op: storeLoad, A: in.A, B: src[i+1].A}, 2})
+		out = append(out, fusion{instr{op: storeLoad, a: in.A, b: src[i+1].A}, 2})
 	}
 	return out
 }
 
-// fuse returns the internal copy of f with fused instructions. Going
-// backwards, cost[i] is the number of dispatches the straight-line code
-// from i takes with the fusions chosen so far; each position takes the
-// candidate (or its own instruction) that minimises it.
-func fuse(f *bytecode.Function) *bytecode.Function {
-	g := *f
-	src := f.Code
-	code := make([]bytecode.Instr, len(src))
-	copy(code, src)
+// fuse returns the internal code for src (a verified function's code;
+// fns are the program's functions). Going backwards, cost[i] is the
+// number of dispatches the straight-line code from i takes with the
+// fusions chosen so far; each position takes the candidate (or its own
+// instruction) that minimises it.
+func fuse(src []bytecode.Instr, fns []*function) []instr {
+	code := make([]instr, len(src))
 	cost := make([]int, len(src)+1)
 	for i := len(src) - 1; i >= 0; i-- {
+		in := src[i]
+		code[i] = instr{op: in.Op, a: in.A, b: in.B}
+		if in.Op == bytecode.CALL || in.Op == bytecode.TAIL_CALL {
+			code[i].c, code[i].fn = in.B, fns[in.A]
+		}
 		cost[i] = 1 + cost[i+1]
-		for _, c := range candidates(src, i) {
+		for _, c := range candidates(src, i, fns) {
 			if n := 1 + cost[i+c.len]; n < cost[i] {
 				cost[i], code[i] = n, c.in
 			}
 		}
 	}
-	g.Code = code
-	return &g
-}
-
-// original returns the instruction a fused instruction stands for (its
-// first one), with its operands, as the program's code has it; other
-// instructions are returned as they are.
-func original(in bytecode.Instr) bytecode.Instr {
-	switch op := in.Op; {
-	case op < fusedBase:
-		return in
-	case op >= cmpJump && op < cmpJump+fusedWidth:
-		return bytecode.Instr{Op: fusedOps[op-cmpJump]}
-	case op >= opReturn && op < opReturn+2:
-		return bytecode.Instr{Op: fusedOps[op-opReturn]}
-	case op == storeLoad:
-		return bytecode.Instr{Op: bytecode.STORE, A: in.A}
-	}
-	// Every other fused instruction starts with LOAD A.
-	return bytecode.Instr{Op: bytecode.LOAD, A: in.A}
+	return code
 }

@@ -3,7 +3,6 @@ package vm
 import (
 	"fmt"
 
-	"github.com/morrow-lang/morrow/runtime/bytecode"
 	"github.com/morrow-lang/morrow/runtime/fault"
 	"github.com/morrow-lang/morrow/runtime/value"
 )
@@ -126,7 +125,7 @@ func (st *State) recovered(r any) (Outcome, bool) {
 // pushFrame pushes a frame for f whose locals start at base (the arguments
 // are already there). It returns fault 9 when the call depth limit, the
 // slot limit or the stack budget is hit.
-func (st *State) pushFrame(f *bytecode.Function, base, retSP int, free []value.Value) *fault.Fault {
+func (st *State) pushFrame(f *function, base, retSP int, free []value.Value) *fault.Fault {
 	if len(st.frames) >= st.maxDepth {
 		return fault.New(fault.Resource)
 	}
@@ -143,7 +142,7 @@ func (st *State) pushFrame(f *bytecode.Function, base, retSP int, free []value.V
 	clear(stack[base+f.Params : base+f.Locals])
 	st.frames = st.frames[:n+1]
 	nf := &st.frames[n]
-	nf.fn, nf.pc, nf.base, nf.retSP, nf.free, nf.mode = f, 0, base, retSP, free, modeNormal
+	nf.fn, nf.pc, nf.base, nf.retSP, nf.free, nf.mode, nf.slowRet = f, 0, base, retSP, free, modeNormal, false
 	if nf.cl != nil {
 		nf.cl = nil
 	}
@@ -151,7 +150,7 @@ func (st *State) pushFrame(f *bytecode.Function, base, retSP int, free []value.V
 }
 
 // closureCallee checks a closure call of n arguments.
-func (st *State) closureCallee(c *value.Closure, n int) (*bytecode.Function, *fault.Fault) {
+func (st *State) closureCallee(c *value.Closure, n int) (*function, *fault.Fault) {
 	fns := st.img.fns
 	if c.Fn < 0 || c.Fn >= len(fns) {
 		return nil, internalFault("closure of an unknown function %d", c.Fn)
@@ -243,6 +242,7 @@ func (st *State) callDefer(host Host, d value.Value) {
 				// for any call; otherwise a defer body with locals (a for
 				// loop, a let) would overwrite them with its operands.
 				st.sp = base + callee.Locals
+				st.frames[len(st.frames)-1].slowRet = true // returns into cleanup
 			}
 		}
 		if f != nil {

@@ -8,11 +8,11 @@ import (
 
 // The general path
 //
-// step executes the one instruction at the top frame's pc, in its
-// original form (a fused instruction stands for its first instruction,
-// fuse.go), with every case handled: the operand kinds the fast loop does
-// not take, calls that grow the stack or the frame table, natives,
-// allocation, the actor instructions, faults. It works on the State's
+// step executes the one instruction at the top frame's pc, as the
+// program has it (the program's own code, not the fast loop's internal
+// code: fuse.go), with every case handled: the operand kinds the fast
+// loop does not take, calls that grow the stack or the frame table,
+// natives, allocation, the actor instructions, faults. It works on the State's
 // fields (the fast loop saved its registers before handing over) and
 // saves them again, so the fast loop can resume after it.
 
@@ -44,7 +44,7 @@ func (st *State) step(host Host) (Outcome, bool) {
 	stack := st.stack
 	consts := st.img.Prog.Consts
 	types := st.img.types
-	in := original(code[pc])
+	in := code[pc]
 	pc++
 	switch in.Op {
 	case bytecode.NOP:
@@ -438,7 +438,7 @@ func (st *State) step(host Host) (Outcome, bool) {
 
 // tailCall replaces the top frame by a call of callee (with captured
 // values free) whose n arguments are the top n values below sp.
-func (st *State) tailCall(callee *bytecode.Function, free []value.Value, n, sp int) *fault.Fault {
+func (st *State) tailCall(callee *function, free []value.Value, n, sp int) *fault.Fault {
 	fr := &st.frames[len(st.frames)-1]
 	st.sp = sp
 	stack, f := st.grow(fr.base + callee.Locals + callee.MaxStack)

@@ -657,9 +657,7 @@ func TestGoPanicBecomesInternalFault(t *testing.T) {
 	good, _ := load(vmtest.MustAssemble("func main\n UNIT\n RETURN\nfunc c\n CONST \"cleanup\"\n CALL_NATIVE println 1\n RETURN\n"))
 	img.natives, img.funcVals, img.nativeVals, img.nullary = good.natives, good.funcVals, good.nativeVals, good.nullary
 	p.Natives = good.Prog.Natives
-	for _, f := range p.Functions {
-		img.fns = append(img.fns, fuse(f))
-	}
+	img.fns = functions(p.Functions)
 	st, err := NewState(img, 0, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -758,8 +756,8 @@ func TestFusionKeepsStepCountsExact(t *testing.T) {
 		}
 		fused := 0
 		for _, f := range img.fns {
-			for _, in := range f.Code {
-				if in.Op >= fusedBase {
+			for _, in := range f.code {
+				if in.op >= fusedBase {
 					fused++
 				}
 			}
@@ -1013,16 +1011,16 @@ func TestFusionChoosesFewestDispatches(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	code := img.fns[img.Prog.Entry].Code
-	if code[1].Op != bytecode.STORE || code[2].Op != loadTestTagJump {
+	code := img.fns[img.Prog.Entry].code
+	if code[1].op != bytecode.STORE || code[2].op != loadTestTagJump {
 		t.Errorf("fused as %s", disasmFused(img))
 	}
 }
 
 func hasOp(img *Image, op bytecode.Opcode) bool {
 	for _, f := range img.fns {
-		for _, in := range f.Code {
-			if in.Op == op {
+		for _, in := range f.code {
+			if in.op == op {
 				return true
 			}
 		}
@@ -1034,8 +1032,8 @@ func disasmFused(img *Image) string {
 	var b strings.Builder
 	for _, f := range img.fns {
 		b.WriteString(f.Name + ":")
-		for _, in := range f.Code {
-			b.WriteString(" " + strconv.Itoa(int(in.Op)))
+		for _, in := range f.code {
+			b.WriteString(" " + strconv.Itoa(int(in.op)))
 		}
 		b.WriteString("; ")
 	}
