@@ -1,21 +1,29 @@
 // Package stdlib assembles Morrow's standard library for the runtime: the
 // one native table (runtime/native.Table) that the engine hands to
-// vm.Load, merged from the packages that implement the natives
-// (stdlib/core: lists, strings, numbers, rendering, printing;
-// stdlib/process: the Process operations that are ordinary calls).
+// vm.Load.
 //
-// The table is built once, when the package is initialised; a name
-// provided twice is a programming error and panics at start-up.
+// The table is built from the builtin registry (stdlib/builtins): each
+// entry implemented as a native is joined, by its qualified name, to the
+// Go body registered under that name by stdlib/core (lists, strings,
+// numbers, rendering, printing) or stdlib/process (the Process operations
+// that are ordinary calls), and takes its flags from the entry. An entry
+// without a body, a body without an entry, a body registered twice and
+// an arity that differs from the entry's signature are programming
+// errors: the table is built once, when the package is initialised, and
+// such an error panics at start-up.
 package stdlib
 
 import (
+	"fmt"
+
 	"github.com/morrow-lang/morrow/runtime/native"
+	"github.com/morrow-lang/morrow/stdlib/builtins"
 	"github.com/morrow-lang/morrow/stdlib/core"
 	"github.com/morrow-lang/morrow/stdlib/process"
 )
 
 var natives = func() native.Table {
-	t, err := native.NewTable(core.Natives(), process.Natives())
+	t, err := Build(builtins.All(), core.Natives(), process.Natives())
 	if err != nil {
 		panic("stdlib: " + err.Error())
 	}
@@ -26,3 +34,42 @@ var natives = func() native.Table {
 // callers must not modify it (a caller that wants another set builds its
 // own with native.NewTable).
 func Natives() native.Table { return natives }
+
+// Build joins the native entries of a registry with their bodies: the
+// table holds one native per entry implemented as a native, a copy of
+// its body with the entry's flags. It fails when an entry has no body, a
+// body has no native entry, a name has two bodies, or a body's arity is
+// not the entry's.
+func Build(entries []*builtins.Entry, bodies ...[]*native.Native) (native.Table, error) {
+	byName, err := native.NewTable(bodies...)
+	if err != nil {
+		return nil, err
+	}
+	var out []*native.Native
+	for _, e := range entries {
+		if e.Impl != builtins.ImplNative {
+			if _, ok := byName[e.Name]; ok {
+				return nil, fmt.Errorf("%s has a Go body but the registry implements it as %s", e.Name, e.Impl)
+			}
+			continue
+		}
+		body, ok := byName[e.Name]
+		if !ok {
+			return nil, fmt.Errorf("the registry's native %s has no Go body", e.Name)
+		}
+		if body.Arity != e.Arity() {
+			return nil, fmt.Errorf("%s: the Go body takes %d arguments, the signature %d", e.Name, body.Arity, e.Arity())
+		}
+		n := *body
+		n.Flags = 0
+		if e.Context == builtins.ActorOnly {
+			n.Flags |= native.ActorOnly
+		}
+		out = append(out, &n)
+		delete(byName, e.Name)
+	}
+	if left := byName.Names(); len(left) > 0 {
+		return nil, fmt.Errorf("the Go body %s has no entry in the registry", left[0])
+	}
+	return native.NewTable(out)
+}

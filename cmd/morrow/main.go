@@ -23,6 +23,11 @@
 // start-up as the resource-limit fault (code 9), as LANGUAGE.md §6.1 says;
 // an invalid flag value is a usage error (exit 2).
 //
+//	morrow trace render FILE.trace [-o OUT] [--format svg|mermaid]
+//
+// draws a trace written by `morrow run --trace FILE` (with --trace-messages
+// for message arrows) as a sequence diagram (trace.go).
+//
 // main only calls run, so the whole command is tested in-process.
 package main
 
@@ -119,6 +124,7 @@ type runFlags struct {
 	memBudget  int64
 	prof       profileFlags // profile.go
 	stackBytes int64
+	explore    exploreFlags // explore.go
 }
 
 func newRun(e *env) *cobra.Command {
@@ -155,6 +161,7 @@ func newRunWith(e *env, f *runFlags) *cobra.Command {
 	cli.DenyWarningsFlag(fl, &f.deny)
 	f.prof.register(fl)
 	fl.Int64Var(&f.stackBytes, "stack-budget", engine.DefaultStackBudget, "total bytes of process stacks; a process whose stack would grow past it faults with code 9 (env MORROW_STACK_BUDGET)")
+	f.explore.register(fl)
 	return cmd
 }
 
@@ -259,6 +266,10 @@ func runProgram(cmd *cobra.Command, e *env, f *runFlags, path string) error {
 	if f.traceMsgs && f.trace == "" {
 		return &usageError{"--trace-messages needs --trace FILE"}
 	}
+	exploring, replaying, err := f.explore.check(cmd, f)
+	if err != nil {
+		return err
+	}
 	opts, err := f.options(cmd, e)
 	if err != nil {
 		var ce *configError
@@ -272,6 +283,12 @@ func runProgram(cmd *cobra.Command, e *env, f *runFlags, path string) error {
 	p, status := loadProgram(e, path, mode, f.deny)
 	if p == nil {
 		return cli.ExitStatus(status)
+	}
+	if exploring {
+		return f.explore.explore(e, p, opts, f.seed, path)
+	}
+	if replaying {
+		opts = f.explore.replayOptions(p, opts)
 	}
 
 	out := newOutputs(e.stdout, e.stderr)

@@ -2,10 +2,12 @@
 // `go list` (each package's transitive .Deps, as `go list -deps` prints): the compiler front end never reaches into the process
 // runtime, the VM never reaches into the scheduler or process table (it
 // calls back through its Host interface), and running a .mrb file never
-// needs the front end.
+// needs the front end. It also keeps the package lists of README.md and
+// docs/architecture.md complete.
 package archtest
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
@@ -40,6 +42,9 @@ var rules = []rule{
 		Reason: "the natives' calling convention sits below the VM and the standard library"},
 	{From: "stdlib/...", Deny: []string{"runtime/vm/...", "runtime/proc/...", "runtime/sched/...", "runtime/engine/...", "lang/..."},
 		Reason: "natives reach the runtime only through native.Host"},
+	{From: "stdlib/builtins", Deny: []string{"runtime/vm/...", "runtime/proc/...", "runtime/sched/...", "runtime/engine/...",
+		"runtime/bytecode/...", "runtime/native", "stdlib/core", "stdlib/process", "lang/..."},
+		Reason: "the builtin registry is data that the checker, the code generator and the runtime read: it names implementations, it does not import them"},
 }
 
 func match(pattern, pkg string) bool {
@@ -113,6 +118,30 @@ func TestImportEdges(t *testing.T) {
 						t.Errorf("%s depends on %s: %s", p, d, r.Reason)
 					}
 				}
+			}
+		}
+	}
+}
+
+// TestEveryPackageListed: the README's layout table and the package list
+// of docs/architecture.md name every package of the module (as `path`).
+func TestEveryPackageListed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list for every package")
+	}
+	var pkgs []string
+	for p := range deps(t) {
+		pkgs = append(pkgs, p)
+	}
+	sort.Strings(pkgs)
+	for _, doc := range []string{"README.md", "docs/architecture.md"} {
+		b, err := os.ReadFile(filepath.Join(moduleRoot(t), doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range pkgs {
+			if p != "" && !strings.Contains(string(b), "`"+p+"`") {
+				t.Errorf("%s does not list the package %s", doc, p)
 			}
 		}
 	}

@@ -1,10 +1,11 @@
 // Package ast is Morrow's syntax tree.
 //
-// The parser (lang/parser) builds it from participle's concrete grammar
-// structs, so the checker and code generator never see grammar layers.
+// The parser (lang/parser) builds it from its concrete grammar structs,
+// so the checker and code generator never see grammar layers.
 // Every node records the byte span it came from. The tree is not mutated
 // after parsing: the checker records its results in side tables keyed by
-// node pointer (types.Info), and codegen reads those.
+// node pointer (types.Info), and codegen reads those. Inspect (walk.go) is
+// the one generic traversal: it knows the children of every node kind.
 //
 // Naming conventions the parser guarantees:
 //   - A dotted chain whose first segment starts with an uppercase letter

@@ -2,21 +2,22 @@ package codegen
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/morrow-lang/morrow/lang/ast"
 	"github.com/morrow-lang/morrow/runtime/bytecode"
+	"github.com/morrow-lang/morrow/stdlib/builtins"
 	"github.com/morrow-lang/morrow/stdlib/process"
 )
 
 // Actor lowering
 //
-// spawn, supervise, Process.spawn, Process.spawn_monitor,
-// Process.spawn_link, send and Process.self compile to the SPAWN, SEND and
-// SELF opcodes (stdlib/process.OpcodeBuiltins gives the SPAWN modes;
-// supervise packs its two arguments into a tuple); Process.sleep compiles
-// to a receive with only a timeout (see sleep). The other Process
-// operations are natives (stdlib/process).
+// The builtins that the registry (stdlib/builtins) implements as
+// instructions name a Lowering; lowerings maps each to its code. spawn,
+// supervise, Process.spawn, Process.spawn_monitor and Process.spawn_link
+// compile to SPAWN with the mode of stdlib/process (supervise packs its
+// two arguments into a tuple first), send and Process.self to SEND and
+// SELF, and Process.sleep to a receive with only a timeout (see sleep).
+// The other Process operations are natives (stdlib/process).
 //
 // receive and receive_event compile to the RECV_* protocol of
 // bytecode/opcodes.go:
@@ -35,91 +36,77 @@ import (
 //	    <timeout body>                   (FAIL when there is no `after` arm)
 //	end:
 //
-// The Process types (ExitReason, Error, Event, DemonitorOptions) enter a
-// program's type table the first time one of their constructors is used,
-// as copies of the stdlib/process descriptors.
+// The library types (Process.ExitReason, Error, Event, DemonitorOptions)
+// enter a program's type table the first time one of their constructors
+// is used, as copies of the registry's run-time descriptors.
 
-// ctor looks up a constructor by name; Process.X (or Process.Type.X)
-// constructors are added on first use.
+// ctor looks up a constructor by name; constructors of library types
+// (Process.X, Process.Type.X) are added on first use.
 func (c *compiler) ctor(name string) (ctorInfo, bool) {
 	if ci, ok := c.ctors[name]; ok {
 		return ci, true
 	}
-	bare, ok := strings.CutPrefix(name, "Process.")
-	if !ok {
+	t, tag, ok := builtins.FindCtor(name)
+	if !ok || t.Info() == nil {
 		return ctorInfo{}, false
 	}
-	// Process.Type.Variant names the same constructor as Process.Variant.
-	typ := ""
-	if i := strings.LastIndexByte(bare, '.'); i >= 0 {
-		typ, bare = "Process."+bare[:i], bare[i+1:]
+	idx, known := c.typeIndex[t.Name]
+	if !known {
+		cp := *t.Info()
+		idx = c.addType(&cp)
 	}
-	for _, t := range process.Types {
-		if typ != "" && t.Name != typ {
-			continue
-		}
-		for tag, v := range t.Variants {
-			if v.Name != bare {
-				continue
-			}
-			idx, known := c.typeIndex[t.Name]
-			if !known {
-				cp := *t
-				idx = c.addType(&cp)
-			}
-			ci := ctorInfo{idx, tag, len(v.Fields)}
-			c.ctors[name] = ci
-			return ci, true
-		}
-	}
-	return ctorInfo{}, false
+	ci := ctorInfo{idx, tag, len(t.Variants[tag].Fields)}
+	c.ctors[name] = ci
+	return ci, true
 }
 
-// processType returns the type table index of a Process type named in a
+// processType returns the type table index of a library type named in a
 // typed pattern (`r: Process.ExitReason` on a union), adding it on first
 // use like its constructors.
 func (c *compiler) processType(name string) (int, bool) {
-	if !strings.HasPrefix(name, "Process.") {
+	t := builtins.LookupType(name)
+	if t == nil || t.Info() == nil {
 		return 0, false
 	}
-	for _, t := range process.Types {
-		if t.Name == name {
-			cp := *t
-			return c.addType(&cp), true
-		}
-	}
-	return 0, false
+	cp := *t.Info()
+	return c.addType(&cp), true
 }
 
-// actorCall compiles a call of a builtin lowered to an actor opcode.
-func (fs *fnState) actorCall(e *ast.Call, name string, mode int, tail tailMode) error {
-	want := 1
-	switch name {
-	case "send", "supervise":
-		want = 2
-	case "Process.self":
-		want = 0
+// lowerings gives the code of each Lowering of the builtin registry,
+// emitted after the arguments.
+var lowerings = map[builtins.Lowering]func(fs *fnState){
+	builtins.LowerSpawn:         spawnMode(process.SpawnLegacy),
+	builtins.LowerSpawnIsolated: spawnMode(process.SpawnIsolated),
+	builtins.LowerSpawnMonitor:  spawnMode(process.SpawnMonitor),
+	builtins.LowerSpawnLink:     spawnMode(process.SpawnLink),
+	builtins.LowerSupervise: func(fs *fnState) {
+		fs.emit(bytecode.TUPLE, 2, 0)
+		fs.emit(bytecode.SPAWN, process.SpawnSupervise, 0)
+	},
+	builtins.LowerSend:  func(fs *fnState) { fs.emit(bytecode.SEND, 0, 0) },
+	builtins.LowerSelf:  func(fs *fnState) { fs.emit(bytecode.SELF, 0, 0) },
+	builtins.LowerSleep: (*fnState).sleep,
+}
+
+func spawnMode(mode int) func(*fnState) {
+	return func(fs *fnState) { fs.emit(bytecode.SPAWN, mode, 0) }
+}
+
+// actorCall compiles a call of a builtin the registry lowers to
+// instructions.
+func (fs *fnState) actorCall(e *ast.Call, b *builtins.Entry, tail tailMode) error {
+	lower, ok := lowerings[b.Lower]
+	if !ok {
+		return fmt.Errorf("codegen: %s has no lowering", b.Name)
 	}
-	if len(e.Args) != want {
-		return fmt.Errorf("codegen: %s called with %d arguments, takes %d", name, len(e.Args), want)
+	if len(e.Args) != b.Arity() {
+		return fmt.Errorf("codegen: %s called with %d arguments, takes %d", b.Name, len(e.Args), b.Arity())
 	}
 	if err := fs.args(e, nil); err != nil {
 		return err
 	}
 	fs.setLine(e.S.Start)
-	switch name {
-	case "send":
-		fs.emit(bytecode.SEND, 0, 0)
-	case "Process.self":
-		fs.emit(bytecode.SELF, 0, 0)
-	case "supervise":
-		fs.emit(bytecode.TUPLE, 2, 0)
-		fs.emit(bytecode.SPAWN, mode, 0)
-	case "Process.sleep":
-		fs.sleep()
-	default:
-		fs.emit(bytecode.SPAWN, mode, 0)
-	}
+	lower(fs)
 	if tail != notTail {
 		fs.returnTop(tail)
 		fs.depth = 0
@@ -182,31 +169,9 @@ func (fs *fnState) receive(r *ast.Receive, mode tailMode) error {
 	fs.jump(bytecode.RECV_PEEK, wait)
 	m := fs.newSlot()
 	fs.emit(bytecode.STORE, m, 0)
-	exhaustive := false
-	for _, arm := range r.Arms {
-		fs.setLine(arm.S.Start)
-		next := fs.newLabel()
-		fs.push()
-		if arm.Pattern != nil {
-			if err := fs.compilePattern(arm.Pattern, m, next); err != nil {
-				fs.pop()
-				return err
-			}
-		}
-		if arm.Guard != nil {
-			if err := fs.armTest(arm.Guard, next); err != nil {
-				return err
-			}
-		}
-		fs.emit(bytecode.RECV_TAKE, 0, 0)
-		if err := fs.armBody(arm.Body, mode, end, before); err != nil {
-			return err
-		}
-		if len(next.uses) == 0 {
-			exhaustive = true
-			break
-		}
-		fs.place(next)
+	exhaustive, err := fs.armChain(m, r.Arms, mode, end, before, func() { fs.emit(bytecode.RECV_TAKE, 0, 0) })
+	if err != nil {
+		return err
 	}
 	if !exhaustive {
 		fs.emit(bytecode.RECV_SKIP, 0, 0)

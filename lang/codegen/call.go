@@ -2,10 +2,11 @@ package codegen
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/morrow-lang/morrow/lang/ast"
 	"github.com/morrow-lang/morrow/runtime/bytecode"
-	"github.com/morrow-lang/morrow/stdlib/process"
+	"github.com/morrow-lang/morrow/stdlib/builtins"
 )
 
 // calleeKind classifies what a call calls.
@@ -78,7 +79,7 @@ func (fs *fnState) name(ident string, path []string) error {
 			fs.emit(bytecode.FUNC, fs.c.ctorWrapper(c.native, c.ctor), 0)
 		}
 	case calleeNative:
-		if _, ok := process.OpcodeBuiltins[c.native]; ok {
+		if b := builtins.Lookup(c.native); b != nil && b.CallOnly() {
 			return fmt.Errorf("codegen: %s cannot be used as a function value; call it directly", c.native)
 		}
 		fs.emit(bytecode.NATIVE, fs.c.prog.AddNative(c.native), 0)
@@ -117,11 +118,6 @@ func (fs *fnState) call(e *ast.Call, mode tailMode) error {
 	default:
 		c = callee{kind: calleeValue, expr: e.Fn}
 	}
-	if c.kind == calleeNative {
-		if op, ok := process.OpcodeBuiltins[c.native]; ok {
-			return fs.actorCall(e, c.native, op, mode)
-		}
-	}
 	var params []*ast.Param
 	var labels []string
 	switch {
@@ -131,7 +127,13 @@ func (fs *fnState) call(e *ast.Call, mode tailMode) error {
 			labels = append(labels, p.ExternalLabel())
 		}
 	case c.kind == calleeNative:
-		labels = nativeLabels[c.native]
+		b := builtins.Lookup(c.native)
+		if b != nil && b.CallOnly() {
+			return fs.actorCall(e, b, mode)
+		}
+		if b != nil {
+			labels = b.Labels
+		}
 	}
 	if c.kind == calleeValue {
 		if c.local {
@@ -209,40 +211,18 @@ func (fs *fnState) unitCall(e *ast.Call) bool {
 	return c.fn == fs.idx || (c.decl != nil && c.decl.Ret != nil && isUnitType(c.decl.Ret))
 }
 
-// nativeLabels gives the parameter labels of the natives that are called
-// with labels (STDLIB.md: `eq(left:, right:)`, `compare(left:, right:)`).
-var nativeLabels = map[string][]string{
-	"eq":      {"left", "right"},
-	"compare": {"left", "right"},
-}
-
 // args evaluates the arguments of a call exactly once, in evaluation order
 // (the piped value first, then the others as written), and leaves them on
-// the stack in parameter order. labels gives the callee's parameter labels
-// when labels may reorder arguments (nil: arguments are positional).
+// the stack in parameter order. The parameter of each argument is the one
+// the checker recorded (Info.CallArgs, for a call with labels); without
+// the checker's tables (the prelude, tests of this package) labels gives
+// the callee's parameter labels (its declaration's, or the builtin
+// registry's; nil: arguments are positional).
 func (fs *fnState) args(e *ast.Call, labels []string) error {
 	n := len(e.Args)
-	pos := make([]int, n) // parameter position of each argument
-	used := make([]bool, n)
-	for i, a := range e.Args {
-		p := i
-		if a.Label != "" && labels != nil {
-			p = -1
-			for j, l := range labels {
-				if l == a.Label {
-					p = j
-					break
-				}
-			}
-			if p < 0 {
-				return fmt.Errorf("codegen: no parameter labelled %s", a.Label)
-			}
-		}
-		if p >= n || used[p] {
-			return fmt.Errorf("codegen: argument %d has no free parameter position", i)
-		}
-		used[p] = true
-		pos[i] = p
+	pos, err := fs.argPositions(e, labels)
+	if err != nil {
+		return err
 	}
 	order := make([]int, 0, n)
 	if e.Piped >= 0 && e.Piped < n {
@@ -280,6 +260,40 @@ func (fs *fnState) args(e *ast.Call, labels []string) error {
 		fs.emit(bytecode.LOAD, s, 0)
 	}
 	return nil
+}
+
+// argPositions returns the parameter position of each argument of e:
+// the checker's record of a labeled call, else the position of the
+// argument's label in labels, else its own position.
+func (fs *fnState) argPositions(e *ast.Call, labels []string) ([]int, error) {
+	n := len(e.Args)
+	var recorded []int
+	if fs.c.info != nil {
+		recorded = fs.c.info.CallArgs[e]
+	}
+	if recorded != nil && len(recorded) != n {
+		return nil, fmt.Errorf("codegen: the checker recorded %d arguments of a call with %d", len(recorded), n)
+	}
+	pos := make([]int, n)
+	used := make([]bool, n)
+	for i, a := range e.Args {
+		p := i
+		switch {
+		case recorded != nil:
+			p = recorded[i]
+		case a.Label != "" && labels != nil:
+			p = slices.Index(labels, a.Label)
+			if p < 0 {
+				return nil, fmt.Errorf("codegen: no parameter labelled %s", a.Label)
+			}
+		}
+		if p < 0 || p >= n || used[p] {
+			return nil, fmt.Errorf("codegen: argument %d has no free parameter position", i)
+		}
+		used[p] = true
+		pos[i] = p
+	}
+	return pos, nil
 }
 
 // selfTailCall compiles a tail call of the function itself as a loop:

@@ -303,7 +303,7 @@ func (c *compiler) compileAll() error {
 // implements the library function qualified (e.g. "List.map"), declaring
 // it on first use.
 func (c *compiler) preludeFunc(qualified string) (int, bool, error) {
-	name, ok := preludeFuncs()[qualified]
+	name, ok := preludeFunction(qualified)
 	if !ok {
 		return 0, false, nil
 	}
@@ -344,13 +344,9 @@ func lineOf(f *source.File, off int) int {
 	return f.Line(off)
 }
 
-// tupleArity is the number of elements of the tuple a pattern was checked
-// against, from the checker's results.
-func (c *compiler) tupleArity(p ast.Pattern) (int, bool) {
-	if c.info == nil || c.info.PatTypes == nil {
-		return 0, false
-	}
-	t := c.info.PatTypes[p]
+// resolved follows a checked type's bound inference variables (at most
+// 100 links, as a guard) to the type they stand for.
+func resolved(t types.Type) types.Type {
 	for i := 0; i < 100; i++ {
 		v, ok := t.(*types.TVar)
 		if !ok || v.Ref == nil {
@@ -358,7 +354,16 @@ func (c *compiler) tupleArity(p ast.Pattern) (int, bool) {
 		}
 		t = v.Ref
 	}
-	switch t := t.(type) {
+	return t
+}
+
+// tupleArity is the number of elements of the tuple a pattern was checked
+// against, from the checker's results.
+func (c *compiler) tupleArity(p ast.Pattern) (int, bool) {
+	if c.info == nil || c.info.PatTypes == nil {
+		return 0, false
+	}
+	switch t := resolved(c.info.PatTypes[p]).(type) {
 	case *types.Tuple:
 		return len(t.Elems), true
 	case *types.Basic:
@@ -376,15 +381,7 @@ func (c *compiler) knownNonUnit(e ast.Expr) bool {
 	if c.info == nil || c.info.Types == nil {
 		return false
 	}
-	t := c.info.TypeOf(e)
-	for i := 0; i < 100; i++ {
-		v, ok := t.(*types.TVar)
-		if !ok || v.Ref == nil {
-			break
-		}
-		t = v.Ref
-	}
-	switch t := t.(type) {
+	switch t := resolved(c.info.TypeOf(e)).(type) {
 	case nil:
 		return false
 	case *types.Basic:

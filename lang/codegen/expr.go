@@ -543,7 +543,24 @@ func (fs *fnState) match(m *ast.Match, mode tailMode) error {
 func (fs *fnState) arms(subj int, arms []*ast.Arm, mode tailMode) error {
 	before := fs.depth
 	end := fs.newLabel()
-	exhaustive := false
+	exhaustive, err := fs.armChain(subj, arms, mode, end, before, nil)
+	if err != nil {
+		return err
+	}
+	if !exhaustive {
+		fs.fail("no match arm matched")
+	}
+	fs.joinArms(end, before, mode)
+	return nil
+}
+
+// armChain compiles arms tried in order against the value in local slot
+// subj (-1 for a condition match): an arm's condition, pattern tests and
+// guard jump to the next arm when they fail; selected, if set, emits what
+// follows the choice of an arm, before its body; each body ends by
+// jumping to end (or returning, in tail position). It reports whether an
+// arm is unconditional, which makes the arms after it unreachable.
+func (fs *fnState) armChain(subj int, arms []*ast.Arm, mode tailMode, end *label, before int, selected func()) (exhaustive bool, err error) {
 	for _, arm := range arms {
 		fs.setLine(arm.S.Start)
 		next := fs.newLabel()
@@ -551,33 +568,31 @@ func (fs *fnState) arms(subj int, arms []*ast.Arm, mode tailMode) error {
 		switch {
 		case arm.Cond != nil:
 			if err := fs.armTest(arm.Cond, next); err != nil {
-				return err
+				return false, err
 			}
 		case arm.Pattern != nil && subj >= 0:
 			if err := fs.compilePattern(arm.Pattern, subj, next); err != nil {
 				fs.pop()
-				return err
+				return false, err
 			}
 		}
 		if arm.Guard != nil {
 			if err := fs.armTest(arm.Guard, next); err != nil {
-				return err
+				return false, err
 			}
 		}
+		if selected != nil {
+			selected()
+		}
 		if err := fs.armBody(arm.Body, mode, end, before); err != nil {
-			return err
+			return false, err
 		}
 		if len(next.uses) == 0 {
-			exhaustive = true // an unconditional arm: later arms are unreachable
-			break
+			return true, nil // an unconditional arm: later arms are unreachable
 		}
 		fs.place(next)
 	}
-	if !exhaustive {
-		fs.fail("no match arm matched")
-	}
-	fs.joinArms(end, before, mode)
-	return nil
+	return false, nil
 }
 
 // joinArms ends a construct whose arms each leave one value on the

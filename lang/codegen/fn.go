@@ -394,3 +394,19 @@ func (c *compiler) ctorWrapper(name string, ci ctorInfo) int {
 	c.wrappers[key] = idx
 	return idx
 }
+
+// containsDefer reports whether a function body registers a defer. Bodies
+// of lambdas belong to other functions and are not searched.
+func containsDefer(body ast.Expr) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.DeferStmt:
+			found = true
+		case *ast.Lambda:
+			return false
+		}
+		return !found
+	})
+	return found
+}

@@ -7,6 +7,7 @@ import (
 	"github.com/morrow-lang/morrow/lang/ast"
 	"github.com/morrow-lang/morrow/lang/parser"
 	"github.com/morrow-lang/morrow/lang/source"
+	"github.com/morrow-lang/morrow/stdlib/builtins"
 	"github.com/morrow-lang/morrow/stdlib/core"
 )
 
@@ -31,9 +32,16 @@ func parsePrelude() (*ast.File, error) {
 	return preludeAST, preludeErr
 }
 
-// preludeFuncs maps library names such as "List.map" to prelude function
-// names.
-func preludeFuncs() map[string]string { return core.PreludeFuncs }
+// preludeFunction returns the prelude function that implements the
+// library function qualified ("List.map" -> "list_map"), as the builtin
+// registry says.
+func preludeFunction(qualified string) (string, bool) {
+	b := builtins.Lookup(qualified)
+	if b == nil || b.Impl != builtins.ImplPrelude {
+		return "", false
+	}
+	return b.PreludeFn, true
+}
 
 // preludeUnit returns the prelude's compilation unit, parsing it on first
 // use. Its functions are declared lazily, as the program reaches them.

@@ -1285,9 +1285,15 @@ func (p *cstParser) armFollowsComma() bool {
 		isP := func(v string) bool { return (t.kind == kPunct || t.kind == kOp) && t.val == v }
 		switch {
 		case t.kind == kNewline && depth == 0:
-			return true
-		case isP("(") || isP("[") || isP("%{") || isP("{"):
+			if j+1 >= len(p.L.all) || p.L.all[j+1].kind != kIndent {
+				return true // the end of the line
+			}
+			// NEWLINE INDENT opens a block later on the line (a
+			// multi-line lambda): skipped like a bracket
+		case t.kind == kIndent || isP("(") || isP("[") || isP("%{") || isP("{"):
 			depth++
+		case t.kind == kDedent:
+			depth--
 		case isP(")") || isP("]") || isP("}"):
 			if depth == 0 {
 				return false

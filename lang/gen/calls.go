@@ -183,11 +183,8 @@ func (c *ctx) renderCall(f *fnInfo, vals []val) val {
 	for _, a := range args {
 		multi = multi || strings.Contains(a, "\n")
 	}
-	// In a defer expression, reordered arguments and pipes need
-	// temporaries (avoid "defer-closure-locals").
-	deferSafe := c.inDefer && g.avoid(avoidDeferLocals)
 	pipeSlot := -1
-	if n > 0 && !multi && !deferSafe && g.chance(6) {
+	if n > 0 && !multi && g.chance(6) {
 		pipeSlot = g.r.Intn(n)
 	}
 	// exempt: the piped value fills a first parameter that needs a label.
@@ -204,9 +201,7 @@ func (c *ctx) renderCall(f *fnInfo, vals []val) val {
 		}
 		order = append(order, i)
 	}
-	if !deferSafe {
-		g.r.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
-	}
+	g.r.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 	var parts []string
 	piped := ""
 	for i := 0; i < k; i++ {
@@ -268,6 +263,7 @@ func (c *ctx) unionCall(s *scope, o eopt) (val, bool) {
 	f := g.unionShowFn()
 	m := pick(g, g.union.members)
 	g.use("union-alias")
+	g.unionUses++
 	c.spend(f.cost)
 	// Where the union is expected, an if may mix its members, so no
 	// mutation inside the argument is an error for sure.

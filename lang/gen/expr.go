@@ -605,9 +605,6 @@ func (c *ctx) listExpr(s *scope, t *Type, o eopt) (val, bool) {
 		}
 		return val{s: fmt.Sprintf("List.take(String.split(%s, %s), %d)", c.expr(s, stringT, d).s, c.expr(s, stringT, d).s, k), atom: true, hi: k}, true
 	case 14:
-		if c.inDefer && g.avoid(avoidDeferLocals) {
-			return val{}, false
-		}
 		g.use("pipe")
 		xs := sub()
 		if g.chance(2) {
@@ -776,12 +773,12 @@ func (c *ctx) ifExpr(s *scope, t *Type, o eopt) (val, bool) {
 // inlineMatch: `(match x: p -> a, _ -> b)` on a scalar.
 func (c *ctx) inlineMatch(s *scope, t *Type, o eopt) (val, bool) {
 	g := c.g
-	if o.interp || c.inDefer && g.avoid(avoidDeferLocals) {
+	if o.interp {
 		return val{}, false
 	}
 	d := o.down()
 	g.use("inline-match")
-	if g.chance(3) && !g.avoid(avoidParenCondMatch) {
+	if g.chance(3) {
 		g.use("condition-match")
 		return atom(fmt.Sprintf("(match: %s -> %s, _ -> %s)", c.expr(s, boolT, d).paren(), c.expr(s, t, d).s, c.expr(s, t, d.anchored()).s)), true
 	}
@@ -942,9 +939,6 @@ func (c *ctx) callFuncLocal(s *scope, t *Type, o eopt) (val, bool) {
 // pipeBuiltin writes a pipe into a stdlib function.
 func (c *ctx) pipeBuiltin(s *scope, t *Type, o eopt) (val, bool) {
 	g := c.g
-	if c.inDefer && g.avoid(avoidDeferLocals) {
-		return val{}, false
-	}
 	d := o.down()
 	switch t.K {
 	case tInt:

@@ -17,7 +17,7 @@ func (g *gen) genFunction() {
 	case r < 13:
 		g.genRecursive()
 	case r < 14:
-		if !g.avoid(avoidGenericMutual) && g.chance(2) {
+		if g.chance(2) {
 			g.genMutualGeneric()
 		} else {
 			g.genMutual()
@@ -28,6 +28,10 @@ func (g *gen) genFunction() {
 		g.genStructural()
 	case r < 19:
 		g.genTreeWalk()
+	case r < 20:
+		if !g.genResultWalk() {
+			g.genPlain(false)
+		}
 	default:
 		g.genPlain(false)
 	}
@@ -183,17 +187,18 @@ func (g *gen) genPlain(isResult bool) {
 		f.ret = g.dataType(2)
 	}
 	f.params = g.newParams(types, true)
+	unionMark := g.unionUses
 	c, s := g.bodyCtx(f, fnBudget)
 	var body []string
 	exprOnly := false
 	s2 := s.child()
-	if isResult && g.chance(4) && !g.avoid(avoidUnannotatedResult) {
+	if isResult && g.chance(4) {
 		// Unannotated Result function: every exit fixes the type.
 		f.annRet = false
 		g.inUnannotated = true
 		g.use("unannotated-result-fn")
 		body = c.stmts(s2, g.r.Intn(3))
-		body = g.pinParams(f, c, body)
+		body = g.pinParams(f, c, body, unionMark)
 		cond := c.expr(s2, boolT, eopt{depth: 2})
 		errLit, _ := c.lit(s2, f.ret.Args[1], eopt{depth: 1})
 		body = append(body, c.line("if "+cond.s+": return Err("+errLit.s+")"))
@@ -211,7 +216,7 @@ func (g *gen) genPlain(isResult bool) {
 			ret := c.line("if " + c.expr(s2, boolT, eopt{depth: 1}).s + ": return " + c.expr(s2, f.ret, eopt{depth: 1}).s)
 			body = append(body, g.mark(mutUnannotatedRet, ret, c.line("if true: return "+wrongScalar(f.ret)), "returns a value of another type than the final expression of "+f.name))
 		}
-		body = g.pinParams(f, c, body)
+		body = g.pinParams(f, c, body, unionMark)
 		exprOnly = len(body) == 0
 		switch {
 		case !f.annRet && f.ret.K == tUnit:
@@ -239,7 +244,7 @@ func (g *gen) genPlain(isResult bool) {
 // pinParams inserts, for each unannotated parameter, `let pin: T = p`
 // somewhere among the statements: the evidence that fixes its type may
 // come after the uses (§4.2 deferred shape inference).
-func (g *gen) pinParams(f *fnInfo, c *ctx, body []string) []string {
+func (g *gen) pinParams(f *fnInfo, c *ctx, body []string, since int) []string {
 	for _, p := range f.params {
 		if p.annotated || p.pat != "" {
 			continue
@@ -249,14 +254,17 @@ func (g *gen) pinParams(f *fnInfo, c *ctx, body []string) []string {
 		// Statement boundaries: lines at the body's indentation.
 		var at []int
 		for i, l := range body {
-			l = stripMarks(l)
-			if strings.HasPrefix(l, "    ") && !strings.HasPrefix(l, "     ") && !strings.HasPrefix(l, "    else") {
+			if startsStatement(stripMarks(l)) {
 				at = append(at, i)
 			}
 		}
 		at = append(at, len(body))
 		i := pick(g, at)
-		if g.avoid(avoidDeferredShape) {
+		if g.unionUses != since {
+			// A value used where the union alias is expected (an Int
+			// where `Int | String` is wanted) binds a type still unknown
+			// to the union itself (§4.2: unification; only shapes are
+			// deferred), so the evidence must come first.
 			i = 0
 		}
 		if i > 0 {
@@ -265,6 +273,27 @@ func (g *gen) pinParams(f *fnInfo, c *ctx, body []string) []string {
 		body = append(body[:i], append([]string{pin}, body[i:]...)...)
 	}
 	return body
+}
+
+// startsStatement reports whether a body line starts a statement at the
+// body's indentation (not a continuation: `else`, `do`, `|>`, or the
+// closing bracket of a call whose lambda argument spans lines).
+func startsStatement(l string) bool {
+	if !strings.HasPrefix(l, "    ") || strings.HasPrefix(l, "     ") {
+		return false
+	}
+	rest := l[4:]
+	for _, p := range []string{"|>", ")", "]", "}", ","} {
+		if strings.HasPrefix(rest, p) {
+			return false
+		}
+	}
+	for _, kw := range []string{"else", "do"} {
+		if r, ok := strings.CutPrefix(rest, kw); ok && (r == "" || r[0] == ' ' || r[0] == ':' || r[0] == '\n') {
+			return false
+		}
+	}
+	return true
 }
 
 // stripMarks drops the site markers at the start of a line.
@@ -362,7 +391,7 @@ func (g *gen) genMutual() {
 	extra := g.dataType(1)
 	a := &fnInfo{name: g.fresh("ping"), annRet: true, role: "mutual", counter: true, ret: ret}
 	b := &fnInfo{name: g.fresh("pong"), annRet: true, role: "mutual", counter: true, ret: ret}
-	unann := g.chance(3) && !g.avoid(avoidUnannotatedMutual)
+	unann := g.chance(3)
 	for _, f := range []*fnInfo{a, b} {
 		f.params = []*param{{name: "n", t: intT, annotated: true}, {name: "acc", t: extra, annotated: true}}
 		relabel(f.params)
@@ -422,13 +451,11 @@ func (g *gen) genGeneric() {
 		{"count", []string{"a"}, []*param{{name: "xs", t: listOf(a)}}, intT, "List.len(xs)", 1, "generic"},
 		{"keep", []string{"a"}, []*param{{name: "xs", t: listOf(a)}, {name: "f", t: funcOf([]*Type{a}, boolT)}}, listOf(a), "List.filter(xs, f)", listCap * lambdaBudget, "generic-higher-order"},
 	}
-	if !g.avoid(avoidTypeParamRequirements) {
-		ts = append(ts,
-			tmpl{"square", []string{"a"}, []*param{{name: "x", t: a}}, a, "x * x", 1, "type-param-requirement"},
-			tmpl{"add", []string{"a"}, []*param{{name: "l", t: a}, {name: "r", t: a}}, a, "l + r", 1, "type-param-requirement"},
-			tmpl{"describe", []string{"a"}, []*param{{name: "x", t: a}}, stringT, `"value={x}"`, 1, "type-param-requirement"},
-		)
-	}
+	ts = append(ts,
+		tmpl{"square", []string{"a"}, []*param{{name: "x", t: a}}, a, "x * x", 1, "type-param-requirement"},
+		tmpl{"add", []string{"a"}, []*param{{name: "l", t: a}, {name: "r", t: a}}, a, "l + r", 1, "type-param-requirement"},
+		tmpl{"describe", []string{"a"}, []*param{{name: "x", t: a}}, stringT, `"value={x}"`, 1, "type-param-requirement"},
+	)
 	for _, d := range g.decls {
 		if d.kind == declNewtype && len(d.params) == 1 {
 			w := &Type{K: tUser, D: d, Args: []*Type{a}}

@@ -187,6 +187,9 @@ type gen struct {
 	// inUnannotated: writing the body of a function without a return
 	// annotation.
 	inUnannotated bool
+	// unionUses counts the places where a member of the union alias was
+	// written where the union is expected (pinParams reads it).
+	unionUses int
 }
 
 type alias struct {

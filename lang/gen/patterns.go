@@ -37,7 +37,7 @@ func (c *ctx) irrefutable(t *Type, depth int) pat {
 	g := c.g
 	if depth > 0 && g.chance(2) {
 		switch {
-		case t.K == tTuple && !g.avoid(avoidTupleRest) && g.chance(3):
+		case t.K == tTuple && g.chance(3):
 			// (p, ..rest): rest is the tuple of the other elements.
 			head := c.irrefutable(t.Args[0], depth-1)
 			rest := g.fresh("rest")

@@ -230,7 +230,7 @@ func (c *ctx) consumeResult(s *scope, t *Type, o eopt) (val, bool) {
 		}
 		return val{}, false
 	default:
-		if o.interp || c.inDefer && g.avoid(avoidDeferLocals) {
+		if o.interp {
 			return val{}, false
 		}
 		// An inline match on Ok/Err.

@@ -24,7 +24,7 @@ const (
 
 // exitChanging are the kinds that can change the type of a function
 // exit (a final expression, a `?`).
-var exitChanging = map[string]bool{mutDropResult: true, mutTryOutside: true, mutLetUnderscore: true, mutUnannotatedRet: true}
+var exitChanging = map[string]bool{mutDropResult: true, mutTryOutside: true, mutLetUnderscore: true}
 
 // site is one place where the program can be broken.
 type site struct {
@@ -38,9 +38,10 @@ func (g *gen) mark(kind, text, alt, note string) string {
 	if g.noSites > 0 || g.avoid("mut-"+kind) {
 		return text
 	}
-	if g.inUnannotated && g.avoid("mut-"+mutUnannotatedRet) && exitChanging[kind] {
-		// These change the type of an exit of a function without a return
-		// annotation, which check does not catch yet.
+	if g.inUnannotated && exitChanging[kind] {
+		// In a function without a return annotation these change the type
+		// of an exit, which is not an error when the other exits (if any)
+		// agree with the new type: the function's inferred type changes.
 		return text
 	}
 	id := len(g.sites)

@@ -24,9 +24,6 @@ func (c *ctx) line(s string) string { return indent(c.ind) + s }
 
 // exprLine writes an expression statement.
 func (c *ctx) exprLine(v val) string {
-	if strings.HasPrefix(v.s, `"`) && strings.Contains(v.s, "\n") && c.g.avoid(avoidTripleQuotedLineStart) {
-		return c.line("(" + v.s + ")")
-	}
 	return c.line(v.s)
 }
 
@@ -80,7 +77,7 @@ func (c *ctx) final(s *scope, t *Type) []string {
 	g := c.g
 	if c.nest > 0 && !c.noDiv && g.chance(8) {
 		if d, ok := c.diverge(s); ok {
-			if !g.avoid(avoidNeverOperand) && !strings.HasPrefix(d, "break") && !strings.HasPrefix(d, "continue") && g.chance(3) {
+			if !strings.HasPrefix(d, "break") && !strings.HasPrefix(d, "continue") && g.chance(3) {
 				// A Never expression as an operand (§3.7).
 				g.use("never-operand")
 				switch g.r.Intn(4) {
@@ -791,6 +788,7 @@ func (c *ctx) unionStmt(s *scope) ([]string, bool) {
 	}
 	u := &Type{K: tUnion, D: g.union}
 	g.use("union-values")
+	g.unionUses++
 	// Where the union is expected, an if may mix its members: no
 	// mutation here is an error for sure.
 	g.noSites++

@@ -101,8 +101,10 @@ func (g *gen) genMutualGeneric() {
 }
 
 // genResultWalk: a record with a Result field and a list of itself, and
-// a recursive walk that reads the Result and visits the children.
-func (g *gen) genResultWalk() {
+// a recursive walk that reads the Result and visits the children. It
+// needs a function returning a printable Result and reports whether it
+// found one.
+func (g *gen) genResultWalk() bool {
 	var rt *Type
 	for _, f := range g.funcs {
 		if f.ret.K == tResult && len(f.tvars) == 0 && f.ret.hasShow() {
@@ -110,7 +112,7 @@ func (g *gen) genResultWalk() {
 		}
 	}
 	if rt == nil {
-		return
+		return false
 	}
 	d := &decl{name: g.fresh("Node"), kind: declRecord, show: true}
 	self := &Type{K: tUser, D: d}
@@ -134,6 +136,7 @@ func (g *gen) genResultWalk() {
 		tree := fmt.Sprintf("%s(%s, [%s, %s])", d.name, c.resultExpr(s, rt, eopt{depth: 1, anch: true}).s, leaf(), leaf())
 		return []string{c.line(f.name + "(" + tree + ")")}
 	})
+	return true
 }
 
 // withChain writes `with x <- r1, y <- r2 do … [else Err(e) -> …]` whose
@@ -168,13 +171,7 @@ func (c *ctx) withChain(s *scope, t *Type) []string {
 		s2.add(&local{name: name, t: okT, hi: listCap})
 	}
 	lines = append(lines, c.line("do"))
-	if g.avoid(avoidMutInWith) {
-		g.noSites++
-	}
 	lines = append(lines, in.block(s2, t, g.r.Intn(2))...)
-	if g.avoid(avoidMutInWith) {
-		g.noSites--
-	}
 	if fixed && g.chance(2) {
 		g.use("with-else")
 		lines = append(lines, c.line("else"))

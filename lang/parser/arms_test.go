@@ -98,6 +98,14 @@ func TestEdgeForms(t *testing.T) {
 		{`[match: (a) -> 1, _ -> 2, 3]`, `(Arm Pattern=(WildcardPat) Body=(IntLit Value=2))]) (IntLit Value=3)]`},
 		{`f(receive: x -> x, _ after 5 -> 0, 1)`, `(Arg Value=(IntLit Value=1))]`},
 		{`f(match x: 1 -> (a) -> a, _ -> (b) -> b)`, `(Arm Pattern=(WildcardPat) Body=(Lambda`},
+		// a condition match or a receive in parentheses is not a lambda
+		// parameter list
+		{`(match: c -> 1, _ -> 2)`, `(Match Arms=[(Arm Cond=(Ident Name="c")`},
+		{`(receive: x -> x, _ after 5 -> 0)`, `(Receive`},
+		{"(match:\n    c -> 1\n    _ -> 2\n)", `(Match Arms=[(Arm Cond=(Ident Name="c")`},
+		// a multi-line lambda later in the brackets does not end the line
+		// for the arm-or-argument decision
+		{"f(match a: 1 -> x, _ -> y, [1], (z) ->\n        z\n    )", `(Arg Value=(ListLit Elems=[(IntLit Value=1)])) (Arg Value=(Lambda`},
 	}
 	for _, tc := range exprs {
 		got := bodyOf(t, tc.src)

@@ -38,18 +38,6 @@ func describe(t lexer.Token) string {
 	return fmt.Sprintf("'%s'", t.Value)
 }
 
-// expectedOf extracts what participle expected from its message.
-func expectedOf(err error) string {
-	msg := err.Error()
-	i := strings.Index(msg, "(expected ")
-	if i < 0 {
-		return ""
-	}
-	e := msg[i+len("(expected "):]
-	e = strings.TrimSuffix(e, ")")
-	return firstElem(e)
-}
-
 // firstElem returns the first element of a grammar fragment: a quoted
 // literal, a parenthesised group or a word.
 func firstElem(e string) string {
@@ -82,7 +70,9 @@ func firstElem(e string) string {
 	return e
 }
 
-// userExpectation turns participle's grammar fragment into words.
+// userExpectation turns the Expect of an UnexpectedTokenError (the first
+// element of what the matcher wanted, in participle's grammar notation:
+// `")"`, `<newline>`, `gType`, a group of alternatives) into words.
 func userExpectation(exp string) string {
 	e := strings.TrimSpace(exp)
 	l := strings.ToLower(e)
@@ -234,7 +224,7 @@ func roleOf(toks []lexer.Token, j int) string {
 	return bracketRole(ot, bt)
 }
 
-// translate converts a participle error for one declaration into a
+// translate converts a matcher's error for one declaration into a
 // diagnostic in user words.
 func translate(dl *diag.List, f *source.File, toks []lexer.Token, err error) {
 	var ute *participle.UnexpectedTokenError
@@ -252,8 +242,7 @@ func translate(dl *diag.List, f *source.File, toks []lexer.Token, err error) {
 		fmt.Println("PARTICIPLE:", err)
 	}
 	i := indexOfToken(toks, t)
-	exp := expectedOf(err)
-	want := userExpectation(exp)
+	want := userExpectation(firstElem(ute.Expect))
 	var prev lexer.Token
 	hasPrev := i > 0
 	if hasPrev {
@@ -372,7 +361,7 @@ func translateInterp(dl *diag.List, f *source.File, toks []lexer.Token, err erro
 		dl.Add(f, ErrInterp, source.Span{Start: ute.Unexpected.Pos.Offset, End: ute.Unexpected.Pos.Offset + 1}, "incomplete expression in string interpolation")
 		return
 	}
-	if ute != nil && expectedOf(err) == "" {
+	if ute != nil && ute.Expect == "" {
 		// the expression ended but more tokens follow it
 		dl.Add(f, ErrInterp, tokSpan(ute.Unexpected), "expected '}' after the interpolated expression, found %s", describe(ute.Unexpected))
 		return

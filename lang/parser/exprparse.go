@@ -6,23 +6,20 @@ import (
 )
 
 // Expressions are the bulk of every program, and participle's reflective
-// matching spends most of its time there (a branch per alternative tried).
-// gExpr therefore implements participle.Parseable: the hot part of the
-// expression grammar — operator chains, unary operators, postfix suffixes,
-// call arguments, names, literals, parentheses and lists — is matched by
-// hand here, straight from participle's token stream, into the same
-// grammar structs the struct tags in grammar.go describe. The compound
-// primaries with and %{…} are handed back to participle parsers for their
-// structs, so the grammar stays one participle grammar; if, match,
-// receive, for, return and fn-lambdas are matched by hand further down.
+// matching spent most of its time there (a branch per alternative tried).
+// The expression grammar — operator chains, unary operators, postfix
+// suffixes, call arguments, names, literals, parentheses, lists and the
+// compound primaries (if, match, receive, for, return, fn-lambdas, with,
+// %{…}) — is matched by hand here, straight from the layout tokens (a
+// cursor, peek.go), into the grammar structs the tags in grammar.go
+// describe.
 //
-// Contract with participle: Parse returns NextMatch without consuming
-// anything when the next token cannot start an expression; any other error
-// is reported after consuming, so participle treats it as final (the
-// grammar runs with lookahead 0).
+// Contract of every matcher: Parse returns NextMatch without consuming
+// anything when the next token cannot start its production; any other
+// error is reported after consuming, and is final (lookahead 0).
 
-// Parse implements participle.Parseable.
-func (g *gExpr) Parse(lex *lexer.PeekingLexer) error {
+// Parse matches.
+func (g *gExpr) Parse(lex *cursor) error {
 	return g.parse(lex, false)
 }
 
@@ -31,11 +28,11 @@ func (g *gExpr) Parse(lex *lexer.PeekingLexer) error {
 // at its top level is never a lambda, so `x if (a > b) -> body` and
 // `not (a) -> body` end the guard at the arrow. Lambdas nested inside
 // brackets or call arguments are unaffected.
-func (g *gExpr) parseGuard(lex *lexer.PeekingLexer) error {
+func (g *gExpr) parseGuard(lex *cursor) error {
 	return g.parse(lex, true)
 }
 
-func (g *gExpr) parse(lex *lexer.PeekingLexer, noLam bool) error {
+func (g *gExpr) parse(lex *cursor, noLam bool) error {
 	if !startsExpr(lex.Peek()) {
 		return participle.NextMatch
 	}
@@ -61,7 +58,7 @@ func (g *gExpr) parse(lex *lexer.PeekingLexer, noLam bool) error {
 	return nil
 }
 
-func unexpected(lex *lexer.PeekingLexer, expect string) error {
+func unexpected(lex *cursor, expect string) error {
 	return &participle.UnexpectedTokenError{Unexpected: *lex.Peek(), Expect: expect}
 }
 
@@ -104,7 +101,7 @@ func startsExpr(t *lexer.Token) bool {
 	return false
 }
 
-func parseUnary(lex *lexer.PeekingLexer, noLam bool) (*gUnary, error) {
+func parseUnary(lex *cursor, noLam bool) (*gUnary, error) {
 	start := lex.RawCursor()
 	u := &gUnary{}
 	for {
@@ -127,7 +124,7 @@ func parseUnary(lex *lexer.PeekingLexer, noLam bool) (*gUnary, error) {
 	return u, nil
 }
 
-func parsePostfix(lex *lexer.PeekingLexer, noLam bool) (*gPostfix, error) {
+func parsePostfix(lex *cursor, noLam bool) (*gPostfix, error) {
 	start := lex.RawCursor()
 	pr, err := parsePrimary(lex, noLam)
 	if err != nil {
@@ -158,17 +155,15 @@ func parsePostfix(lex *lexer.PeekingLexer, noLam bool) (*gPostfix, error) {
 			s.Field = lex.Next().Value
 		case isPunct(t, "["):
 			lex.Next()
-			var x gExpr
-			if err := x.Parse(lex); err == participle.NextMatch {
-				return nil, unexpected(lex, "GPostfix")
-			} else if err != nil {
+			x, err := expectExpr(lex)
+			if err != nil {
 				return nil, err
 			}
 			if !isPunct(lex.Peek(), "]") {
 				return nil, unexpected(lex, `"]"`)
 			}
 			lex.Next()
-			s.Index = &x
+			s.Index = x
 		case isPunct(t, "?"):
 			lex.Next()
 			s.Try = true
@@ -183,7 +178,7 @@ func parsePostfix(lex *lexer.PeekingLexer, noLam bool) (*gPostfix, error) {
 
 // parseCallArgs parses `( [arg {, arg} [,]] )`; an argument may start with
 // `label:`.
-func parseCallArgs(lex *lexer.PeekingLexer) (*gCallArgs, error) {
+func parseCallArgs(lex *cursor) (*gCallArgs, error) {
 	start := lex.RawCursor()
 	lex.Next() // (
 	c := &gCallArgs{Open: true}
@@ -228,7 +223,7 @@ func parseCallArgs(lex *lexer.PeekingLexer) (*gCallArgs, error) {
 // parsePrimary parses one primary. Its *string fields (and the pattern
 // literals') point at the Value of the token in the lexer's slice, which is
 // never modified once built, instead of at a fresh copy of the string.
-func parsePrimary(lex *lexer.PeekingLexer, noLam bool) (*gPrimary, error) {
+func parsePrimary(lex *cursor, noLam bool) (*gPrimary, error) {
 	start := lex.RawCursor()
 	t := lex.Peek()
 	pr := &gPrimary{}
@@ -259,8 +254,6 @@ func parsePrimary(lex *lexer.PeekingLexer, noLam bool) (*gPrimary, error) {
 	case isPunct(t, "["):
 		pr.List, err = parseList(lex)
 	default:
-		p := getParsers()
-		opt := participle.AllowTrailing(true)
 		switch {
 		case isKw(t, "if"):
 			pr.If = &gIf{}
@@ -275,7 +268,8 @@ func parsePrimary(lex *lexer.PeekingLexer, noLam bool) (*gPrimary, error) {
 			pr.Return = &gReturn{}
 			err = pr.Return.Parse(lex)
 		case isPunct(t, "%{"):
-			pr.Brace, err = p.braceP.ParseFromLexer(lex, opt)
+			pr.Brace = &gBrace{}
+			err = pr.Brace.Parse(lex)
 		case isKw(t, "receive", "receive_event"):
 			pr.Recv = &gReceive{}
 			err = pr.Recv.Parse(lex)
@@ -283,7 +277,8 @@ func parsePrimary(lex *lexer.PeekingLexer, noLam bool) (*gPrimary, error) {
 			pr.For = &gFor{}
 			err = pr.For.Parse(lex)
 		case isKw(t, "with"):
-			pr.With, err = p.withP.ParseFromLexer(lex, opt)
+			pr.With = &gWith{}
+			err = pr.With.Parse(lex)
 		default:
 			return nil, unexpected(lex, "GPostfix")
 		}
@@ -299,7 +294,7 @@ func parsePrimary(lex *lexer.PeekingLexer, noLam bool) (*gPrimary, error) {
 // `expr [: Type]` (annotations are only valid on lambda parameters; the
 // lowering pass checks that). With noLam the group ends at `)`: a following
 // `->` belongs to the enclosing arm.
-func parseParen(lex *lexer.PeekingLexer, noLam bool) (*gParen, error) {
+func parseParen(lex *cursor, noLam bool) (*gParen, error) {
 	start := lex.RawCursor()
 	lex.Next() // (
 	g := &gParen{}
@@ -322,10 +317,8 @@ func parseParen(lex *lexer.PeekingLexer, noLam bool) (*gParen, error) {
 		e.X = &x
 		if isPunct(lex.Peek(), ":") {
 			lex.Next()
-			ty := &gType{}
-			if err := ty.Parse(lex); err == participle.NextMatch {
-				return nil, unexpected(lex, "GType")
-			} else if err != nil {
+			ty, err := requireType(lex, "GType")
+			if err != nil {
 				return nil, err
 			}
 			e.Type = ty
@@ -347,10 +340,8 @@ func parseParen(lex *lexer.PeekingLexer, noLam bool) (*gParen, error) {
 	if !noLam && isPunct(lex.Peek(), "->") {
 		lex.Next()
 		g.Arrow = true
-		b := &gBody{}
-		if err := b.Parse(lex); err == participle.NextMatch {
-			return nil, unexpected(lex, "GBody")
-		} else if err != nil {
+		b, err := expectBody(lex)
+		if err != nil {
 			return nil, err
 		}
 		g.Body = b
@@ -363,19 +354,52 @@ func parseParen(lex *lexer.PeekingLexer, noLam bool) (*gParen, error) {
 // as a parenthesised element (followed by `,`, `)` or `:`), which only makes
 // sense as a misnamed lambda parameter. Keywords that are complete
 // expressions on their own are excluded.
-func keywordAsName(lex *lexer.PeekingLexer) bool {
+func keywordAsName(lex *cursor) bool {
 	t := lex.Peek()
 	if t.Type != tKeyword || isKw(t, "true", "false", "break", "continue", "return") {
 		return false
 	}
-	cp := lex.MakeCheckpoint()
-	lex.Next()
-	n := lex.Peek()
-	lex.LoadCheckpoint(cp)
+	n := peekSecond(lex)
+	if isPunct(n, ":") && isKw(t, "match", "receive", "receive_event") && armsFollow(lex) {
+		return false // `(match: c -> a, _ -> b)`: a condition match or a receive
+	}
 	return isPunct(n, ",") || isPunct(n, ")") || isPunct(n, ":")
 }
 
-func parseList(lex *lexer.PeekingLexer) (*gList, error) {
+// armsFollow reports, at `match :` or `receive :` inside parentheses,
+// whether arms follow the colon (a block, or an `->` before the next `,`
+// or `)` at bracket depth 0) rather than a parameter's type
+// (`(receive: Int) -> …`).
+func armsFollow(lex *cursor) bool {
+	cp := lex.MakeCheckpoint()
+	defer lex.LoadCheckpoint(cp)
+	lex.Next() // the keyword
+	lex.Next() // :
+	if lex.Peek().Type == tNewline {
+		return true
+	}
+	depth := 0
+	for {
+		t := lex.Next()
+		switch {
+		case t.EOF():
+			return false
+		case isPunct(t, "(") || isPunct(t, "[") || isPunct(t, "%{") || isPunct(t, "{"):
+			depth++
+		case isPunct(t, ")") || isPunct(t, "]") || isPunct(t, "}"):
+			if depth == 0 {
+				return false
+			}
+			depth--
+		case depth == 0 && isPunct(t, ","):
+			return false
+		case depth == 0 && isPunct(t, "->"):
+			return true
+		}
+	}
+}
+
+func parseList(lex *cursor) (*gList, error) {
 	start := lex.RawCursor()
 	lex.Next() // [
 	g := &gList{}
@@ -403,12 +427,11 @@ func parseList(lex *lexer.PeekingLexer) (*gList, error) {
 	return g, nil
 }
 
-// Statements and bodies are matched by hand too (they are on every line);
-// patterns and types inside them go back to participle.
+// Statements and bodies are matched by hand too (they are on every line).
 
-// Parse implements participle.Parseable for a body: an indented block
+// Parse matches for a body: an indented block
 // (NEWLINE INDENT stmt+ DEDENT) or a single inline expression.
-func (g *gBody) Parse(lex *lexer.PeekingLexer) error {
+func (g *gBody) Parse(lex *cursor) error {
 	start := lex.RawCursor()
 	t := lex.Peek()
 	switch {
@@ -431,8 +454,8 @@ func (g *gBody) Parse(lex *lexer.PeekingLexer) error {
 	return nil
 }
 
-// Parse implements participle.Parseable for NEWLINE INDENT stmt+ DEDENT.
-func (g *gBlock) Parse(lex *lexer.PeekingLexer) error {
+// Parse matches for NEWLINE INDENT stmt+ DEDENT.
+func (g *gBlock) Parse(lex *cursor) error {
 	start := lex.RawCursor()
 	if lex.Peek().Type != tNewline {
 		return participle.NextMatch
@@ -461,8 +484,8 @@ func (g *gBlock) Parse(lex *lexer.PeekingLexer) error {
 	return nil
 }
 
-// Parse implements participle.Parseable for one statement and its NEWLINE.
-func (g *gStmt) Parse(lex *lexer.PeekingLexer) error {
+// Parse matches for one statement and its NEWLINE.
+func (g *gStmt) Parse(lex *cursor) error {
 	start := lex.RawCursor()
 	t := lex.Peek()
 	switch {
@@ -474,10 +497,8 @@ func (g *gStmt) Parse(lex *lexer.PeekingLexer) error {
 		g.Let = l
 	case isKw(t, "defer"):
 		lex.Next()
-		x := &gExpr{}
-		if err := x.Parse(lex); err == participle.NextMatch {
-			return unexpected(lex, "GPostfix")
-		} else if err != nil {
+		x, err := expectExpr(lex)
+		if err != nil {
 			return err
 		}
 		g.Defer = x
@@ -492,10 +513,8 @@ func (g *gStmt) Parse(lex *lexer.PeekingLexer) error {
 	}
 	if isKw(lex.Peek(), "if") {
 		lex.Next()
-		c := &gExpr{}
-		if err := c.Parse(lex); err == participle.NextMatch {
-			return unexpected(lex, "GPostfix")
-		} else if err != nil {
+		c, err := expectExpr(lex)
+		if err != nil {
 			return err
 		}
 		g.Cond = c
@@ -519,26 +538,22 @@ func startsPattern(t *lexer.Token) bool {
 	return isPunct(t, "(") || isPunct(t, "[") || isPunct(t, "-")
 }
 
-// Parse implements participle.Parseable for `let PAT [: T] = X [else: BODY]`.
-func (g *gLet) Parse(lex *lexer.PeekingLexer) error {
+// Parse matches for `let PAT [: T] = X [else: BODY]`.
+func (g *gLet) Parse(lex *cursor) error {
 	start := lex.RawCursor()
 	if !isKw(lex.Peek(), "let") {
 		return participle.NextMatch
 	}
 	lex.Next()
 	pat := &gPattern{}
-	if err := pat.Parse(lex); err == participle.NextMatch {
-		return unexpected(lex, "GPattern")
-	} else if err != nil {
+	if err := require(lex, "GPattern", pat.Parse); err != nil {
 		return err
 	}
 	g.Pat = pat
 	if isPunct(lex.Peek(), ":") {
 		lex.Next()
-		ty := &gType{}
-		if err := ty.Parse(lex); err == participle.NextMatch {
-			return unexpected(lex, "GType")
-		} else if err != nil {
+		ty, err := requireType(lex, "GType")
+		if err != nil {
 			return err
 		}
 		g.Type = ty
@@ -547,10 +562,8 @@ func (g *gLet) Parse(lex *lexer.PeekingLexer) error {
 		return unexpected(lex, `"="`)
 	}
 	lex.Next()
-	x := &gExpr{}
-	if err := x.Parse(lex); err == participle.NextMatch {
-		return unexpected(lex, "GPostfix")
-	} else if err != nil {
+	x, err := expectExpr(lex)
+	if err != nil {
 		return err
 	}
 	g.Value = x
@@ -560,10 +573,8 @@ func (g *gLet) Parse(lex *lexer.PeekingLexer) error {
 			return unexpected(lex, `":"`)
 		}
 		lex.Next()
-		b := &gBody{}
-		if err := b.Parse(lex); err == participle.NextMatch {
-			return unexpected(lex, "GBody")
-		} else if err != nil {
+		b, err := expectBody(lex)
+		if err != nil {
 			return err
 		}
 		g.Else = b
@@ -575,8 +586,8 @@ func (g *gLet) Parse(lex *lexer.PeekingLexer) error {
 // Types and patterns are small LL(1) grammars used everywhere (parameters,
 // annotations, arms); they are matched by hand as well.
 
-// Parse implements participle.Parseable for `atom {'|' atom}`.
-func (g *gType) Parse(lex *lexer.PeekingLexer) error {
+// Parse matches for `atom {'|' atom}`.
+func (g *gType) Parse(lex *cursor) error {
 	return g.parse(lex, false)
 }
 
@@ -585,7 +596,7 @@ func (g *gType) Parse(lex *lexer.PeekingLexer) error {
 // `(A, B) -> …` is a tuple type followed by the arm's arrow unless the
 // return type is itself followed by an arm arrow, guard or `after` (write
 // `fn(A, B) -> C` to be unambiguous).
-func (g *gType) parse(lex *lexer.PeekingLexer, arm bool) error {
+func (g *gType) parse(lex *cursor, arm bool) error {
 	start := lex.RawCursor()
 	if !startsType(lex.Peek()) {
 		return participle.NextMatch
@@ -611,7 +622,7 @@ func (g *gType) parse(lex *lexer.PeekingLexer, arm bool) error {
 // parseFnTypeRet parses `-> R` after a parenthesised type list. In an arm
 // annotation (arm), it returns nil without consuming anything when the arrow
 // is the arm's own.
-func parseFnTypeRet(lex *lexer.PeekingLexer, arm bool) (*gTypeAtom, error) {
+func parseFnTypeRet(lex *cursor, arm bool) (*gTypeAtom, error) {
 	cp := lex.MakeCheckpoint()
 	lex.Next() // ->
 	if !startsType(lex.Peek()) {
@@ -641,7 +652,7 @@ func startsType(t *lexer.Token) bool {
 }
 
 // parseTypeList parses `( [T {, T} [,]] )` and reports a trailing comma.
-func parseTypeList(lex *lexer.PeekingLexer) ([]*gType, bool, error) {
+func parseTypeList(lex *cursor) ([]*gType, bool, error) {
 	lex.Next() // (
 	var out []*gType
 	trail := false
@@ -669,7 +680,7 @@ func parseTypeList(lex *lexer.PeekingLexer) ([]*gType, bool, error) {
 	return out, trail, nil
 }
 
-func parseTypeAtom(lex *lexer.PeekingLexer, arm bool) (*gTypeAtom, error) {
+func parseTypeAtom(lex *cursor, arm bool) (*gTypeAtom, error) {
 	start := lex.RawCursor()
 	a := &gTypeAtom{}
 	t := lex.Peek()
@@ -735,8 +746,8 @@ func parseTypeAtom(lex *lexer.PeekingLexer, arm bool) (*gTypeAtom, error) {
 	return a, nil
 }
 
-// Parse implements participle.Parseable for a pattern.
-func (g *gPattern) Parse(lex *lexer.PeekingLexer) error {
+// Parse matches for a pattern.
+func (g *gPattern) Parse(lex *cursor) error {
 	start := lex.RawCursor()
 	t := lex.Peek()
 	switch {
@@ -888,34 +899,69 @@ func (g *gPattern) Parse(lex *lexer.PeekingLexer) error {
 	return nil
 }
 
-// Declarations headers, parameters and the common compound expressions
-// (if, match, receive, for, return, fn-lambdas) are matched by hand; type,
-// newtype, with and %{…} stay with participle's struct grammar.
+// Declaration headers, parameters and the compound expressions (if,
+// match, receive, for, return, fn-lambdas) follow; type and newtype
+// declarations are in declparse.go, with and %{…} in braceparse.go.
 
-// expectExpr parses a required expression.
-func expectExpr(lex *lexer.PeekingLexer) (*gExpr, error) {
+// require runs a matcher for a part the grammar requires here: NextMatch
+// (the part does not start here) becomes an error whose Expect names it.
+func require(lex *cursor, expect string, match func(*cursor) error) error {
+	if err := match(lex); err != participle.NextMatch {
+		return err
+	}
+	return unexpected(lex, expect)
+}
+
+// requireExpr parses a required expression; expect names it in the error.
+func requireExpr(lex *cursor, expect string) (*gExpr, error) {
 	x := &gExpr{}
-	if err := x.Parse(lex); err == participle.NextMatch {
-		return nil, unexpected(lex, "GPostfix")
-	} else if err != nil {
+	if err := require(lex, expect, x.Parse); err != nil {
 		return nil, err
 	}
 	return x, nil
 }
 
+// requireType parses a required type; expect names it in the error.
+func requireType(lex *cursor, expect string) (*gType, error) {
+	t := &gType{}
+	if err := require(lex, expect, t.Parse); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// requireBody parses a required body; expect names it in the error.
+func requireBody(lex *cursor, expect string) (*gBody, error) {
+	b := &gBody{}
+	if err := require(lex, expect, b.Parse); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// requireToken consumes a token of type typ (NEWLINE, INDENT, DEDENT).
+func requireToken(lex *cursor, typ int, expect string) error {
+	if int(lex.Peek().Type) != typ {
+		return unexpected(lex, expect)
+	}
+	lex.Next()
+	return nil
+}
+
+// expectExpr parses a required expression.
+func expectExpr(lex *cursor) (*gExpr, error) { return requireExpr(lex, "GPostfix") }
+
 // expectGuard parses a required guard expression (see gExpr.parseGuard).
-func expectGuard(lex *lexer.PeekingLexer) (*gExpr, error) {
+func expectGuard(lex *cursor) (*gExpr, error) {
 	x := &gExpr{}
-	if err := x.parseGuard(lex); err == participle.NextMatch {
-		return nil, unexpected(lex, "GPostfix")
-	} else if err != nil {
+	if err := require(lex, "GPostfix", x.parseGuard); err != nil {
 		return nil, err
 	}
 	return x, nil
 }
 
 // expectArrowBody parses the `-> body` that ends every kind of arm.
-func expectArrowBody(lex *lexer.PeekingLexer) (*gBody, error) {
+func expectArrowBody(lex *cursor) (*gBody, error) {
 	if err := expectPunct(lex, "->"); err != nil {
 		return nil, err
 	}
@@ -923,17 +969,9 @@ func expectArrowBody(lex *lexer.PeekingLexer) (*gBody, error) {
 }
 
 // expectBody parses a required body (block or inline expression).
-func expectBody(lex *lexer.PeekingLexer) (*gBody, error) {
-	b := &gBody{}
-	if err := b.Parse(lex); err == participle.NextMatch {
-		return nil, unexpected(lex, "GBody")
-	} else if err != nil {
-		return nil, err
-	}
-	return b, nil
-}
+func expectBody(lex *cursor) (*gBody, error) { return requireBody(lex, "GBody") }
 
-func expectPunct(lex *lexer.PeekingLexer, v string) error {
+func expectPunct(lex *cursor, v string) error {
 	if !isPunct(lex.Peek(), v) {
 		return unexpected(lex, `"`+v+`"`)
 	}
@@ -941,8 +979,8 @@ func expectPunct(lex *lexer.PeekingLexer, v string) error {
 	return nil
 }
 
-// Parse implements participle.Parseable for `[pub] (fn | type | newtype) …`.
-func (g *gDecl) Parse(lex *lexer.PeekingLexer) error {
+// Parse matches for `[pub] (fn | type | newtype) …`.
+func (g *gDecl) Parse(lex *cursor) error {
 	start := lex.RawCursor()
 	if isKw(lex.Peek(), "pub") {
 		lex.Next()
@@ -950,16 +988,16 @@ func (g *gDecl) Parse(lex *lexer.PeekingLexer) error {
 	}
 	t := lex.Peek()
 	var err error
-	p := getParsers()
-	opt := participle.AllowTrailing(true)
 	switch {
 	case isKw(t, "fn"):
 		g.Fn = &gFn{}
 		err = g.Fn.Parse(lex)
 	case isKw(t, "type"):
-		g.Type, err = p.typeDeclP.ParseFromLexer(lex, opt)
+		g.Type = &gTypeDecl{}
+		err = g.Type.Parse(lex)
 	case isKw(t, "newtype"):
-		g.Newtype, err = p.newtypeP.ParseFromLexer(lex, opt)
+		g.Newtype = &gNewtype{}
+		err = g.Newtype.Parse(lex)
 	case g.Pub:
 		return unexpected(lex, "GDecl")
 	default:
@@ -972,7 +1010,7 @@ func (g *gDecl) Parse(lex *lexer.PeekingLexer) error {
 	return nil
 }
 
-func parseName(lex *lexer.PeekingLexer) (*gName, error) {
+func parseName(lex *cursor) (*gName, error) {
 	start := lex.RawCursor()
 	if lex.Peek().Type != tIdent {
 		return nil, unexpected(lex, "<ident>")
@@ -983,7 +1021,7 @@ func parseName(lex *lexer.PeekingLexer) (*gName, error) {
 }
 
 // parseParams parses `( [param {, param} [,]] )`.
-func parseParams(lex *lexer.PeekingLexer) ([]*gParam, error) {
+func parseParams(lex *cursor) ([]*gParam, error) {
 	if err := expectPunct(lex, "("); err != nil {
 		return nil, err
 	}
@@ -1011,8 +1049,8 @@ func parseParams(lex *lexer.PeekingLexer) ([]*gParam, error) {
 	return out, nil
 }
 
-// Parse implements participle.Parseable for `fn name(params) [-> X] [: body]`.
-func (g *gFn) Parse(lex *lexer.PeekingLexer) error {
+// Parse matches for `fn name(params) [-> X] [: body]`.
+func (g *gFn) Parse(lex *cursor) error {
 	start := lex.RawCursor()
 	if !isKw(lex.Peek(), "fn") {
 		return participle.NextMatch
@@ -1043,8 +1081,8 @@ func (g *gFn) Parse(lex *lexer.PeekingLexer) error {
 	return nil
 }
 
-// Parse implements participle.Parseable for `[label] PAT [: Type]`.
-func (g *gParam) Parse(lex *lexer.PeekingLexer) error {
+// Parse matches for `[label] PAT [: Type]`.
+func (g *gParam) Parse(lex *cursor) error {
 	start := lex.RawCursor()
 	if t := lex.Peek(); t.Type == tIdent {
 		cp := lex.MakeCheckpoint()
@@ -1071,10 +1109,8 @@ func (g *gParam) Parse(lex *lexer.PeekingLexer) error {
 	g.Pat = pat
 	if isPunct(lex.Peek(), ":") {
 		lex.Next()
-		ty := &gType{}
-		if err := ty.Parse(lex); err == participle.NextMatch {
-			return unexpected(lex, "GType")
-		} else if err != nil {
+		ty, err := requireType(lex, "GType")
+		if err != nil {
 			return err
 		}
 		g.Type = ty
@@ -1083,8 +1119,8 @@ func (g *gParam) Parse(lex *lexer.PeekingLexer) error {
 	return nil
 }
 
-// Parse implements participle.Parseable for `if C: body [else: body]`.
-func (g *gIf) Parse(lex *lexer.PeekingLexer) error {
+// Parse matches for `if C: body [else: body]`.
+func (g *gIf) Parse(lex *cursor) error {
 	start := lex.RawCursor()
 	if !isKw(lex.Peek(), "if") {
 		return participle.NextMatch
@@ -1113,8 +1149,8 @@ func (g *gIf) Parse(lex *lexer.PeekingLexer) error {
 	return nil
 }
 
-// Parse implements participle.Parseable for `fn(params) -> body`.
-func (g *gFnLambda) Parse(lex *lexer.PeekingLexer) error {
+// Parse matches for `fn(params) -> body`.
+func (g *gFnLambda) Parse(lex *cursor) error {
 	start := lex.RawCursor()
 	if !isKw(lex.Peek(), "fn") {
 		return participle.NextMatch
@@ -1133,8 +1169,8 @@ func (g *gFnLambda) Parse(lex *lexer.PeekingLexer) error {
 	return nil
 }
 
-// Parse implements participle.Parseable for `PAT [: Type]`.
-func (g *gArmPat) Parse(lex *lexer.PeekingLexer) error {
+// Parse matches for `PAT [: Type]`.
+func (g *gArmPat) Parse(lex *cursor) error {
 	start := lex.RawCursor()
 	pat := &gPattern{}
 	if err := pat.Parse(lex); err != nil {
@@ -1144,9 +1180,7 @@ func (g *gArmPat) Parse(lex *lexer.PeekingLexer) error {
 	if isPunct(lex.Peek(), ":") {
 		lex.Next()
 		ty := &gType{}
-		if err := ty.parse(lex, true); err == participle.NextMatch {
-			return unexpected(lex, "GType")
-		} else if err != nil {
+		if err := require(lex, "GType", func(lex *cursor) error { return ty.parse(lex, true) }); err != nil {
 			return err
 		}
 		g.Type = ty
@@ -1155,46 +1189,50 @@ func (g *gArmPat) Parse(lex *lexer.PeekingLexer) error {
 	return nil
 }
 
-// Parse implements participle.Parseable for a receive arm:
+// Parse matches for a receive arm:
 // `after X -> body`, `PAT after X -> body` or `PAT [if G] -> body`.
-func (g *gRecvArm) Parse(lex *lexer.PeekingLexer) error {
+func (g *gRecvArm) Parse(lex *cursor) error {
 	start := lex.RawCursor()
 	var err error
-	if isKw(lex.Peek(), "after") {
-		lex.Next()
-		if g.After, err = expectGuard(lex); err != nil {
-			return err
-		}
-	} else {
-		ap := &gArmPat{}
-		if err := ap.Parse(lex); err != nil {
-			return err
-		}
-		g.Pat = ap
-		switch {
-		case isKw(lex.Peek(), "after"):
-			lex.Next()
-			if g.After2, err = expectGuard(lex); err != nil {
-				return err
-			}
-		case isKw(lex.Peek(), "if"):
-			lex.Next()
-			if g.Guard, err = expectGuard(lex); err != nil {
-				return err
-			}
-		}
+	if g.After, err = keywordGuard(lex, "after"); err != nil || g.After != nil {
+		return g.end(lex, start, err)
 	}
-	body, err := expectArrowBody(lex)
+	ap := &gArmPat{}
+	if err := ap.Parse(lex); err != nil {
+		return err
+	}
+	g.Pat = ap
+	if g.After2, err = keywordGuard(lex, "after"); err != nil || g.After2 != nil {
+		return g.end(lex, start, err)
+	}
+	g.Guard, err = keywordGuard(lex, "if")
+	return g.end(lex, start, err)
+}
+
+// end parses the `-> body` of a receive arm unless err is set.
+func (g *gRecvArm) end(lex *cursor, start int, err error) error {
 	if err != nil {
 		return err
 	}
-	g.Body = body
+	if g.Body, err = expectArrowBody(lex); err != nil {
+		return err
+	}
 	g.Tokens = lex.Range(start, lex.RawCursor())
 	return nil
 }
 
-// Parse implements participle.Parseable for `PAT [if G] -> body`.
-func (g *gArm) Parse(lex *lexer.PeekingLexer) error {
+// keywordGuard parses `kw EXPR` (a guard `if G`, a timeout `after N`) when
+// the next token is the keyword kw, and returns nil otherwise.
+func keywordGuard(lex *cursor, kw string) (*gExpr, error) {
+	if !isKw(lex.Peek(), kw) {
+		return nil, nil
+	}
+	lex.Next()
+	return expectGuard(lex)
+}
+
+// Parse matches for `PAT [if G] -> body`.
+func (g *gArm) Parse(lex *cursor) error {
 	start := lex.RawCursor()
 	ap := &gArmPat{}
 	if err := ap.Parse(lex); err != nil {
@@ -1202,11 +1240,8 @@ func (g *gArm) Parse(lex *lexer.PeekingLexer) error {
 	}
 	g.Pat = ap
 	var err error
-	if isKw(lex.Peek(), "if") {
-		lex.Next()
-		if g.Guard, err = expectGuard(lex); err != nil {
-			return err
-		}
+	if g.Guard, err = keywordGuard(lex, "if"); err != nil {
+		return err
 	}
 	body, err := expectArrowBody(lex)
 	if err != nil {
@@ -1217,8 +1252,8 @@ func (g *gArm) Parse(lex *lexer.PeekingLexer) error {
 	return nil
 }
 
-// Parse implements participle.Parseable for `COND -> body`.
-func (g *gCondArm) Parse(lex *lexer.PeekingLexer) error {
+// Parse matches for `COND -> body`.
+func (g *gCondArm) Parse(lex *cursor) error {
 	start := lex.RawCursor()
 	c := &gExpr{}
 	if err := c.parseGuard(lex); err != nil {
@@ -1240,8 +1275,8 @@ func (g *gCondArm) Parse(lex *lexer.PeekingLexer) error {
 // are kept, so the caller's tree shows how far parsing got.
 func collectArms[A any, P interface {
 	*A
-	Parse(*lexer.PeekingLexer) error
-}](lex *lexer.PeekingLexer, block, inline *[]P) error {
+	Parse(*cursor) error
+}](lex *cursor, block, inline *[]P) error {
 	var arms []P
 	isBlock, err := parseArms(lex, func() error {
 		a := P(new(A))
@@ -1262,7 +1297,7 @@ func collectArms[A any, P interface {
 // parseArms parses arms as an indented block (one per line) or inline,
 // separated by commas. next parses one arm and returns NextMatch when the
 // token cannot start one.
-func parseArms(lex *lexer.PeekingLexer, next func() error) (block bool, err error) {
+func parseArms(lex *cursor, next func() error) (block bool, err error) {
 	if lex.Peek().Type == tNewline {
 		lex.Next()
 		if lex.Peek().Type != tIndent {
@@ -1309,11 +1344,12 @@ func parseArms(lex *lexer.PeekingLexer, next func() error) (block bool, err erro
 // follows or the comma belongs to an enclosing list, as in
 // `f(match x: 1 -> a, _ -> b, y)`. The segment after the comma is an arm
 // when it has an `->` at bracket depth 0 before the next `,`, closing
-// bracket or end of line. A segment without an arrow is the enclosing
+// bracket or end of line; an indented block opened later on the line (the
+// body of a multi-line lambda) counts as a bracket, not as the line's end. A segment without an arrow is the enclosing
 // list's next element when a closing bracket of that list follows on the
 // line; otherwise (no enclosing bracket) it is parsed as an arm so that the
 // usual "expected '->'" error is given.
-func armFollowsComma(lex *lexer.PeekingLexer) bool {
+func armFollowsComma(lex *cursor) bool {
 	cp := lex.MakeCheckpoint()
 	defer lex.LoadCheckpoint(cp)
 	lex.Next() // ,
@@ -1322,10 +1358,18 @@ func armFollowsComma(lex *lexer.PeekingLexer) bool {
 	for {
 		t := lex.Peek()
 		switch {
-		case t.EOF() || t.Type == tNewline && depth == 0:
+		case t.EOF():
 			return true
-		case isPunct(t, "(") || isPunct(t, "[") || isPunct(t, "%{") || isPunct(t, "{"):
+		case t.Type == tNewline && depth == 0:
+			if peekSecond(lex).Type != tIndent {
+				return true // the end of the line
+			}
+			// NEWLINE INDENT opens a block (a multi-line lambda or arm
+			// body later on the line): it is skipped like a bracket.
+		case t.Type == tIndent || isPunct(t, "(") || isPunct(t, "[") || isPunct(t, "%{") || isPunct(t, "{"):
 			depth++
+		case t.Type == tDedent:
+			depth--
 		case isPunct(t, ")") || isPunct(t, "]") || isPunct(t, "}"):
 			if depth == 0 {
 				return false
@@ -1340,8 +1384,8 @@ func armFollowsComma(lex *lexer.PeekingLexer) bool {
 	}
 }
 
-// Parse implements participle.Parseable for `match [X]:` and its arms.
-func (g *gMatch) Parse(lex *lexer.PeekingLexer) error {
+// Parse matches for `match [X]:` and its arms.
+func (g *gMatch) Parse(lex *cursor) error {
 	start := lex.RawCursor()
 	if !isKw(lex.Peek(), "match") {
 		return participle.NextMatch
@@ -1386,9 +1430,9 @@ func (g *gMatch) Parse(lex *lexer.PeekingLexer) error {
 	return nil
 }
 
-// Parse implements participle.Parseable for `receive:`/`receive_event:`
+// Parse matches for `receive:`/`receive_event:`
 // and its arms.
-func (g *gReceive) Parse(lex *lexer.PeekingLexer) error {
+func (g *gReceive) Parse(lex *cursor) error {
 	start := lex.RawCursor()
 	if !isKw(lex.Peek(), "receive", "receive_event") {
 		return participle.NextMatch
@@ -1404,17 +1448,15 @@ func (g *gReceive) Parse(lex *lexer.PeekingLexer) error {
 	return nil
 }
 
-// Parse implements participle.Parseable for `for PAT in X: body`.
-func (g *gFor) Parse(lex *lexer.PeekingLexer) error {
+// Parse matches for `for PAT in X: body`.
+func (g *gFor) Parse(lex *cursor) error {
 	start := lex.RawCursor()
 	if !isKw(lex.Peek(), "for") {
 		return participle.NextMatch
 	}
 	lex.Next()
 	pat := &gPattern{}
-	if err := pat.Parse(lex); err == participle.NextMatch {
-		return unexpected(lex, "GPattern")
-	} else if err != nil {
+	if err := require(lex, "GPattern", pat.Parse); err != nil {
 		return err
 	}
 	g.Pat = pat
@@ -1436,8 +1478,8 @@ func (g *gFor) Parse(lex *lexer.PeekingLexer) error {
 	return nil
 }
 
-// Parse implements participle.Parseable for `return [X]`.
-func (g *gReturn) Parse(lex *lexer.PeekingLexer) error {
+// Parse matches for `return [X]`.
+func (g *gReturn) Parse(lex *cursor) error {
 	start := lex.RawCursor()
 	if !isKw(lex.Peek(), "return") {
 		return participle.NextMatch

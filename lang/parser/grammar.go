@@ -2,26 +2,22 @@ package parser
 
 import "github.com/alecthomas/participle/v2/lexer"
 
-// The participle grammar. These structs are a concrete syntax tree: they
-// mirror the token stream closely, keep binary expressions flat (operands
-// and operators in source order) and are lowered once into lang/ast by
-// lower.go, which applies precedence, desugars pipes and reinterprets
-// parenthesised groups as lambdas or types where the grammar cannot tell.
+// The grammar, in participle's notation. These structs are a concrete
+// syntax tree: they mirror the token stream closely, keep binary
+// expressions flat (operands and operators in source order) and are
+// lowered once into lang/ast by lower.go, which applies precedence,
+// desugars pipes and reinterprets parenthesised groups as lambdas or types
+// where the grammar cannot tell.
 //
-// Every struct that needs a span has a Tokens field, which participle
+// Every struct that needs a span has a Tokens field, which its matcher
 // fills with the tokens the struct consumed.
 //
-// Structs whose type implements participle.Parseable (gDecl, gFn, gParam,
-// gBody, gBlock, gStmt, gLet, gExpr, gIf, gMatch, gArm, gArmPat, gCondArm,
-// gFor, gReturn, gType, gPattern, gReceive, gRecvArm, gFnLambda; see
-// exprparse.go) are matched by hand, and so are the structs only they
-// build (gUnary, gPostfix, gSuffix, …).
-// Their tags are not used by participle; they document the grammar the
-// hand-written matcher implements, which the tests pin down.
-
-type gChunk struct {
-	Decl *gDecl `parser:"@@ Newline*"`
-}
+// Every production is matched by hand (exprparse.go, declparse.go,
+// braceparse.go); their Parse methods are the entry points. The tags are
+// not read by participle: they document
+// the grammar the matchers implement, with participle's semantics at
+// lookahead 0 (see declparse.go), and the expectations in the matchers'
+// errors are written in the same notation. The tests pin the grammar down.
 
 type gDecl struct {
 	Tokens  []lexer.Token
@@ -390,14 +386,4 @@ type gPatName struct {
 	Parts  []string    `parser:"@Ident ( '.' @( Ident | Keyword ) )*"`
 	Parens bool        `parser:"( @'('"`
 	Args   []*gPattern `parser:"  ( @@ ( (?! ',' ')') ',' @@ )* ','? )? ')' )?"`
-}
-
-// gStmtOnly parses one statement recovered after a syntax error.
-type gStmtOnly struct {
-	S *gStmt `parser:"@@"`
-}
-
-// gExprOnly parses one interpolated expression.
-type gExprOnly struct {
-	X *gExpr `parser:"@@"`
 }

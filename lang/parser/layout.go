@@ -9,7 +9,8 @@ import (
 // frame is one level of the layout stack: an open bracket, or a suite
 // (the file itself, or an embedded suite opened inside brackets).
 type frame struct {
-	opener   *tok   // bracket frames: the opening token; nil for suites
+	opener   *tok // bracket frames: the opening token (open); nil for suites
+	open     tok
 	role     string // bracket frames: "call", "list", … for messages
 	hdr      bool   // bracket frame: an if/match/for/else header is open at this depth
 	base     int    // embedded suite: indentation of the header line
@@ -17,18 +18,24 @@ type frame struct {
 	embedded bool
 }
 
-// layout turns raw tokens into the participle token stream with NEWLINE,
+// layout turns raw tokens into the parser's token stream with NEWLINE,
 // INDENT and DEDENT, and records where top-level declarations start.
 type layout struct {
-	f          *source.File
-	diags      *diag.List
-	out        []lexer.Token
-	stack      []*frame
-	chunks     []int // indexes in out where a column-0 declaration line starts
+	f      *source.File
+	diags  *diag.List
+	out    []lexer.Token
+	stack  []*frame
+	chunks []int // indexes in out where a column-0 declaration line starts
+	// flush, when set, receives the tokens of each declaration chunk as
+	// soon as the chunk is complete (when the next one starts, or at the
+	// end of the file) and returns an empty buffer for the next chunk;
+	// chunks then stays empty. Tokens before the first chunk are dropped.
+	flush      func(toks []lexer.Token) []lexer.Token
+	inChunk    bool
 	errOffs    []int
 	lineIndent int // indentation of the current physical line
 	prev       *tok
-	lexErrs    []int // sorted offsets of lexical errors (for suppression)
+	lexErrs    *[]int // sorted offsets of lexical errors (for suppression); may be nil
 }
 
 func (l *layout) errorf(code diag.Code, start, end int, format string, args ...any) {
@@ -168,12 +175,33 @@ func (l *layout) lineStart(t, prev *tok) {
 	}
 }
 
+// lexErrList returns the sorted offsets of the lexical errors so far.
+func (l *layout) lexErrList() []int {
+	if l.lexErrs == nil {
+		return nil
+	}
+	return *l.lexErrs
+}
+
 // run performs the layout pass over all raw tokens.
 func (l *layout) run(toks []tok) {
+	i := 0
+	l.runFrom(func() *tok {
+		if i == len(toks) {
+			return nil
+		}
+		i++
+		return &toks[i-1]
+	})
+}
+
+// runFrom performs the layout pass over the tokens that next returns, one
+// at a time, until it returns nil. A token must stay valid until next has
+// been called twice more: the pass looks back at the previous token only.
+func (l *layout) runFrom(next func() *tok) {
 	l.stack = []*frame{{levels: []int{0}}}
 	var prev *tok
-	for i := range toks {
-		t := &toks[i]
+	for t := next(); t != nil; t = next() {
 		if t.first {
 			if prev == nil {
 				if t.indent > 0 {
@@ -185,8 +213,11 @@ func (l *layout) run(toks []tok) {
 				}
 				l.lineStart(t, prev)
 			}
-			if len(l.stack) == 1 && t.indent == 0 && !continues(t) && !joinsPrevious(t) {
-				l.chunks = append(l.chunks, len(l.out))
+			// A continuation line (`|>`, `else`, `do`) joins the chunk
+			// before it; before the first chunk there is none, so it starts
+			// one, which the parser then reports as not a declaration.
+			if len(l.stack) == 1 && t.indent == 0 && (!continues(t) && !joinsPrevious(t) || !l.started()) {
+				l.startChunk()
 			}
 			l.lineIndent = t.indent
 		}
@@ -208,6 +239,32 @@ func (l *layout) run(toks []tok) {
 			l.emit(tNewline, "\n", prev, end)
 		}
 	}
+	if l.flush != nil && l.inChunk {
+		l.flush(l.out)
+	}
+}
+
+// started reports whether a chunk has been started.
+func (l *layout) started() bool {
+	if l.flush == nil {
+		return len(l.chunks) > 0
+	}
+	return l.inChunk
+}
+
+// startChunk records that a column-0 declaration line starts at the next
+// token: everything emitted since the previous start (including the
+// NEWLINE and DEDENT tokens that close it) is the previous chunk.
+func (l *layout) startChunk() {
+	if l.flush == nil {
+		l.chunks = append(l.chunks, len(l.out))
+		return
+	}
+	if l.inChunk {
+		l.out = l.flush(l.out)
+	}
+	l.out = l.out[:0]
+	l.inChunk = true
 }
 
 // unwindUnclosed reports brackets still open at a new declaration (or at
@@ -219,10 +276,10 @@ func (l *layout) unwindUnclosed(at *tok) {
 			o := fr.opener
 			if end := len(l.f.Src); at != nil {
 				end = at.start
-				if rangeHas(l.lexErrs, o.start, end) {
+				if rangeHas(l.lexErrList(), o.start, end) {
 					break // a lexical error inside explains it
 				}
-			} else if rangeHas(l.lexErrs, o.start, end+1) {
+			} else if rangeHas(l.lexErrList(), o.start, end+1) {
 				break
 			}
 			l.errorf(ErrUnclosed, o.start, o.end, "expected '%s' to close the %s opened here", closerFor(o.text), fr.role)
@@ -274,7 +331,9 @@ func (l *layout) token(t *tok) {
 		if len(l.stack) == maxBracketDepth+1 {
 			l.errorf(ErrNestingDepth, t.start, t.end, "brackets are nested too deeply")
 		}
-		l.stack = append(l.stack, &frame{opener: t, role: bracketRole(t, l.prev)})
+		fr := &frame{open: *t, role: bracketRole(t, l.prev)}
+		fr.opener = &fr.open // a copy: the token itself may not outlive the next two
+		l.stack = append(l.stack, fr)
 	case isCloser(t):
 		for fr.embedded {
 			l.closeSuite(fr, t, t.start)

@@ -10,8 +10,10 @@ import (
 	"github.com/morrow-lang/morrow/lang/source"
 )
 
-// Token types seen by the participle grammar. Participle reserves -1 for
-// EOF, so every other type is a distinct negative number below it.
+// Token types of the layout token stream (participle's lexer.Token, which
+// lexer.Definition consumers such as lang/format read too). Participle
+// reserves -1 for EOF, so every other type is a distinct negative number
+// below it.
 const (
 	tEOF     = -1
 	tIdent   = -2
@@ -114,8 +116,8 @@ type scanner struct {
 	docs           []docAttr
 	prev           int // kind of the previously produced token (for `.0` tuple indexes)
 	prevText       string
-	depth          int // interpolation depth
-	errOffs        []int
+	depth          int   // interpolation depth
+	errOffs        []int // offsets of the errors reported, sorted
 }
 
 // docAttr is a parsed @doc / @moduledoc attribute.
@@ -130,7 +132,13 @@ func (s *scanner) errorf(code diag.Code, start, end int, format string, args ...
 		end = start
 	}
 	s.diags.Add(s.f, code, source.Span{Start: start, End: end}, format, args...)
+	// keep errOffs sorted (errors almost always come in source order)
+	i := len(s.errOffs)
 	s.errOffs = append(s.errOffs, start)
+	for ; i > 0 && s.errOffs[i-1] > start; i-- {
+		s.errOffs[i] = s.errOffs[i-1]
+	}
+	s.errOffs[i] = start
 }
 
 func isIdentStart(r rune) bool {
@@ -144,13 +152,19 @@ func isIdentChar(r rune) bool {
 	return isIdentStart(r) || (r >= '0' && r <= '9')
 }
 
-// lexAll tokenizes the whole file.
-func (s *scanner) lexAll() []tok {
+// begin prepares the scanner for the first token of the file.
+func (s *scanner) begin() {
 	s.line = 1
 	s.sawNewline = true
 	if len(s.src) >= 3 && s.src[0] == 0xEF && s.src[1] == 0xBB && s.src[2] == 0xBF {
 		s.pos, s.lineOff = 3, 3 // a UTF-8 byte order mark is not part of the text
 	}
+}
+
+// lexAll tokenizes the whole file (Parse streams the tokens instead, see
+// Parse).
+func (s *scanner) lexAll() []tok {
+	s.begin()
 	// Token density varies from about one token per 10 bytes (commented
 	// code) to one per 2. Start at one per 4 and, when full, size the slice
 	// from the density seen so far instead of append's repeated 1.25x
@@ -356,13 +370,19 @@ func (s *scanner) next(interp bool) (tok, bool) {
 		}
 		first := s.sawNewline && !interp
 		start := s.pos
+		// The indentation is measured before the token is scanned: a
+		// triple-quoted string moves lineOff to the line it ends on.
+		lineOff := s.lineOff
 		t, ok := s.scanOne(interp)
 		if !ok {
 			continue // nothing produced (error or attribute); keep going
 		}
 		if first {
 			t.first = true
+			end := s.lineOff
+			s.lineOff = lineOff
 			t.indent = s.indentOf(start)
+			s.lineOff = end
 			s.sawNewline = false
 		}
 		return t, true

@@ -13,7 +13,7 @@ import (
 	"github.com/morrow-lang/morrow/lang/source"
 )
 
-// lowerer turns the participle structs into lang/ast, applying operator
+// lowerer turns the grammar structs into lang/ast, applying operator
 // precedence, desugaring pipes and reinterpreting parenthesised groups.
 // It reports problems the grammar cannot express (integer range, chained
 // ranges, misplaced `_`, …) and never panics on a partial tree.
@@ -21,7 +21,6 @@ type lowerer struct {
 	f     *source.File
 	diags *diag.List
 	strs  map[int]*strLit
-	p     *parsers
 }
 
 func (lw *lowerer) errorf(code diag.Code, sp source.Span, format string, args ...any) {
@@ -1027,7 +1026,7 @@ func (lw *lowerer) str(off int, p ast.Pos) ast.Expr {
 			}
 			continue
 		}
-		if x := lw.p.interp(lw, part); x != nil {
+		if x := lw.interp(part); x != nil {
 			is.Parts = append(is.Parts, ast.InterpPart{X: x})
 		}
 	}

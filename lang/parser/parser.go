@@ -1,8 +1,9 @@
 // Package parser turns Morrow source into an *ast.File.
 //
-// The front end runs in four steps, each linear in the size of the file:
+// The front end runs in four steps, each linear in the size of the file,
+// streamed into each other (see Parse):
 //
-//  1. The base lexer (lexer.go) scans the whole file once into raw tokens,
+//  1. The base lexer (lexer.go) scans the file once, a token at a time,
 //     collecting every lexical error (bad characters, unterminated strings
 //     and comments, bad escapes, literal suffixes, …) instead of stopping at
 //     the first. String literals are decoded here; the tokens of each
@@ -14,29 +15,33 @@
 //     `else`) and emits NEWLINE, INDENT and DEDENT tokens. Every statement
 //     ends with NEWLINE, a block is NEWLINE INDENT stmt+ DEDENT, and a line
 //     that starts with `else`/`do` at the level of its header joins the
-//     previous statement. It also records where each column-0 declaration
-//     starts.
-//  3. Each declaration's token range is parsed separately by a participle
-//     grammar (grammar.go) through lexer.Definition, so one broken function
-//     does not hide the errors of the next; when a function body has an
-//     error, its later statements are parsed one by one as well. The
-//     grammar runs with lookahead 0 and explicit (?= …)/(?! …) groups, so a
-//     failure after consuming a token is final and reported where it
-//     happened. The high-traffic productions (declaration headers,
-//     parameters, statements, bodies, expressions, if/match/receive/for/
-//     return, fn-lambdas, types and patterns) implement participle.Parseable
-//     and are matched by hand in exprparse.go, on participle's own token
-//     stream and into the same grammar structs; participle keeps the rest
-//     (type and newtype bodies, with, %{…}) and the overall control. An
-//     arm's `->` always ends the guard or condition before it: there a
+//     previous statement. It cuts the stream into declaration chunks, each
+//     starting at a column-0 declaration line.
+//  3. Each chunk is parsed separately, so one broken function does not hide
+//     the errors of the next; when a function body has an error, its later
+//     statements are parsed one by one as well. The grammar is written down
+//     in the participle struct tags of grammar.go and matched by hand
+//     (exprparse.go, declparse.go, braceparse.go), reading the chunk's
+//     layout tokens in place (peek.go), into those structs, with
+//     participle's semantics at
+//     lookahead 0: wherever the grammar must look further than one token
+//     to choose (a label before ':', a trailing comma before ')'), it says
+//     so with an explicit (?= …) or (?! …) group, so a failure after
+//     consuming a token is final and reported where it happened. An arm's
+//     `->` always ends the guard or condition before it: there a
 //     parenthesised operand is never a lambda, and in an arm's type
-//     annotation `(A, B)` before the arm arrow is a tuple type.
-//     This made parsing about ten times faster. Participle's error is
-//     translated into user words (errors.go). A declaration whose range
-//     already has a lexical error gets no syntax error (follow-on
-//     suppression). Out-of-scope declarations (module, import, const,
-//     trait, impl, foreign) are not parsed; they become ast.UnsupportedDecl.
-//  4. The lowering pass (lower.go) turns participle's structs into lang/ast
+//     annotation `(A, B)` before the arm arrow is a tuple type. Matching by
+//     hand made parsing about ten times faster than participle's
+//     reflective matcher, and it builds every syntax error itself: an
+//     UnexpectedTokenError whose Expect names what was wanted, which
+//     errors.go translates into user words. Of participle, the parser
+//     uses only public types: lexer.Token, NextMatch, the error types and
+//     lexer.Definition (Definition). A declaration whose range already has
+//     a lexical or
+//     layout error gets no syntax error (follow-on suppression).
+//     Out-of-scope declarations (module, import, const, trait, impl,
+//     foreign) are not parsed; they become ast.UnsupportedDecl.
+//  4. The lowering pass (lower.go) turns the grammar structs into lang/ast
 //     once: binary operators (kept flat by the grammar) get their §3.7
 //     precedence, pipes are desugared, unary minus is folded into literals
 //     and range-checked, dotted uppercase chains become *ast.Path, and
@@ -48,7 +53,6 @@ import (
 	"fmt"
 	"io"
 	"sort"
-	"sync"
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
@@ -112,49 +116,6 @@ func (s *sliceLexer) Next() (lexer.Token, error) {
 	return s.eof, nil
 }
 
-// parsers holds the participle parsers, built once.
-type parsers struct {
-	chunk *participle.Parser[gChunk]
-	expr  *participle.Parser[gExprOnly]
-	stmt  *participle.Parser[gStmtOnly]
-
-	// sub-parsers the hand-matched expression code (exprparse.go) hands
-	// compound constructs to
-	typeDeclP *participle.Parser[gTypeDecl]
-	newtypeP  *participle.Parser[gNewtype]
-	braceP    *participle.Parser[gBrace]
-	withP     *participle.Parser[gWith]
-}
-
-var (
-	buildOnce sync.Once
-	built     *parsers
-)
-
-// lookahead bounds participle's backtracking. The grammar is LL: wherever
-// it must look further than one token to choose (a label before ':', a
-// trailing comma before ')'), it says so with an explicit (?= …) or (?! …)
-// group, so any alternative that consumed a token and then failed is a real
-// error, reported at the deepest point reached.
-const lookahead = 0
-
-func getParsers() *parsers {
-	buildOnce.Do(func() {
-		opts := []participle.Option{participle.Lexer(Definition{}), participle.UseLookahead(lookahead)}
-		built = &parsers{
-			chunk: participle.MustBuild[gChunk](opts...),
-			expr:  participle.MustBuild[gExprOnly](opts...),
-			stmt:  participle.MustBuild[gStmtOnly](opts...),
-
-			typeDeclP: participle.MustBuild[gTypeDecl](opts...),
-			newtypeP:  participle.MustBuild[gNewtype](opts...),
-			braceP:    participle.MustBuild[gBrace](opts...),
-			withP:     participle.MustBuild[gWith](opts...),
-		}
-	})
-	return built
-}
-
 var unsupportedKinds = map[string]bool{
 	"module": true, "import": true, "const": true, "trait": true, "impl": true, "foreign": true,
 }
@@ -162,6 +123,11 @@ var unsupportedKinds = map[string]bool{
 // Parse parses one file. It always returns a (possibly partial) tree and
 // every syntax diagnostic it found. Declarations with syntax errors are
 // left out of the tree.
+//
+// The steps stream into each other: the scanner hands the layout pass one
+// token at a time, and the layout pass hands each completed declaration
+// chunk to the parser, so neither the raw tokens nor the layout tokens of
+// the whole file are ever held at once.
 func Parse(f *source.File) (*ast.File, diag.List) {
 	var dl diag.List
 	file := &ast.File{Pos: ast.Pos{S: source.Span{Start: 0, End: len(f.Src)}}, Src: f}
@@ -171,77 +137,135 @@ func Parse(f *source.File) (*ast.File, diag.List) {
 		dl.Add(f, ErrTooLarge, source.Span{}, "source file is larger than the 1 MiB limit (%d bytes)", maxSourceBytes)
 		return file, dl
 	}
+	// The lexical diagnostics are kept apart: a file over the token limit
+	// reports them and the limit only.
+	var pdl diag.List
 	s := &scanner{f: f, src: f.Src, diags: &dl}
-	raw := s.lexAll()
+	lw := &lowerer{f: f, diags: &pdl, strs: map[int]*strLit{}}
+	fp := &fileParser{f: f, dl: &pdl, file: file, lw: lw, scan: s}
+	fp.lay = &layout{f: f, diags: &pdl, lexErrs: &s.errOffs, out: make([]lexer.Token, 0, 256), flush: fp.take}
+	s.begin()
+	var slots [2]tok // the current and the previous token (runFrom's contract)
+	n := 0
+	fp.lay.runFrom(func() *tok {
+		if s.count > maxTokens {
+			return nil
+		}
+		t, ok := s.next(false)
+		if !ok {
+			return nil
+		}
+		if t.str != nil {
+			registerStrings(lw.strs, []tok{t})
+		}
+		slot := &slots[n&1]
+		n++
+		*slot = t
+		return slot
+	})
 	if s.count > maxTokens {
+		for _, ok := s.next(false); ok; _, ok = s.next(false) {
+		}
+		file.Decls = nil
 		dl.Add(f, ErrTooManyTokens, source.Span{}, "source file has more than the %s-token limit", tokenLimitString)
 		return file, dl
 	}
-	sort.Ints(s.errOffs)
-	lay := &layout{f: f, diags: &dl, lexErrs: s.errOffs, out: make([]lexer.Token, 0, len(raw)+len(raw)/4+8)}
-	lay.run(raw)
-
-	errOffs := append(append([]int(nil), s.errOffs...), lay.errOffs...)
-	sort.Ints(errOffs)
-
-	lw := &lowerer{f: f, diags: &dl, strs: map[int]*strLit{}, p: getParsers()}
-	registerStrings(lw.strs, raw)
-
-	chunks := lay.chunks
-	out := lay.out
-	docIdx := 0
-	for ci, start := range chunks {
-		end := len(out)
-		if ci+1 < len(chunks) {
-			end = chunks[ci+1]
-		}
-		toks := out[start:end]
-		for len(toks) > 0 && synthetic(toks[0].Type) {
-			toks = toks[1:]
-		}
-		if len(toks) == 0 {
-			continue
-		}
-		cstart := toks[0].Pos.Offset
-		lastOff := toks[len(toks)-1].Pos.Offset
-		hasLexErr := rangeHas(errOffs, cstart, lastOff+1)
-		if d := unsupported(toks); d != nil {
-			file.Decls = append(file.Decls, d)
-			continue
-		}
-		if !startsDeclToken(toks[0]) {
-			if !hasLexErr {
-				dl.Add(f, ErrTopLevel, tokSpan(toks[0]), "expected a declaration (fn, type or newtype) at the top level, found %s", describe(toks[0]))
-			}
-			continue
-		}
-		g, err := lw.p.parseChunk(toks)
-		if err != nil {
-			if !hasLexErr {
-				translate(&dl, f, toks, err)
-				lw.recoverStatements(toks, err)
-			}
-			continue
-		}
-		d := lw.decl(g.Decl)
-		if d == nil {
-			continue
-		}
-		// attach the @doc written between the previous declaration and this one
-		doc := ""
-		for docIdx < len(s.docs) && s.docs[docIdx].start < d.Span().Start {
-			if !s.docs[docIdx].module {
-				doc = s.docs[docIdx].text
-			}
-			docIdx++
-		}
-		if fd, ok := d.(*ast.FnDecl); ok {
-			fd.Docs = doc
-		}
-		file.Decls = append(file.Decls, d)
+	if fp.pending != nil {
+		fp.chunk(fp.pending, fp.lay.errOffs[fp.pendingMark:])
 	}
+	dl = append(dl, pdl...)
 	dl.Sort()
 	return file, dl
+}
+
+// fileParser parses the declarations of one file as the layout pass
+// completes them, one chunk behind: a chunk's last tokens (the DEDENTs
+// that close it) sit at the first token of the next chunk, so a layout
+// error reported while the next chunk is laid out (an unmatched or unclosed
+// bracket there) still counts as inside it. Two token buffers alternate
+// between the layout pass and the parser, so the file's token stream is
+// never held whole.
+type fileParser struct {
+	f      *source.File
+	dl     *diag.List
+	file   *ast.File
+	lw     *lowerer
+	lay    *layout
+	scan   *scanner // its docs and lexical errors so far
+	docIdx int      // docs already attached
+
+	pending     []lexer.Token // the chunk before the one being laid out; nil if none
+	pendingMark int           // layout errors reported before pending was laid out
+	mark        int           // layout errors reported before the chunk being laid out
+}
+
+// take receives a complete chunk from the layout pass, parses the chunk
+// before it, and hands that chunk's buffer back for the next one.
+func (fp *fileParser) take(toks []lexer.Token) []lexer.Token {
+	free := fp.pending
+	if free != nil {
+		fp.chunk(free, fp.lay.errOffs[fp.pendingMark:])
+	} else {
+		free = make([]lexer.Token, 0, cap(toks))
+	}
+	fp.pending, fp.pendingMark = toks, fp.mark
+	fp.mark = len(fp.lay.errOffs)
+	return free[:0]
+}
+
+// chunk parses the tokens of one top-level declaration. layErrs holds
+// the layout errors that can lie in it (those reported since the chunk
+// before it was complete). The buffer is reused afterwards: nothing here
+// keeps toks.
+func (fp *fileParser) chunk(toks []lexer.Token, layErrs []int) {
+	f, dl, lw := fp.f, fp.dl, fp.lw
+	for len(toks) > 0 && synthetic(toks[0].Type) {
+		toks = toks[1:]
+	}
+	if len(toks) == 0 {
+		return
+	}
+	cstart := toks[0].Pos.Offset
+	lastOff := toks[len(toks)-1].Pos.Offset
+	hasLexErr := rangeHas(fp.scan.errOffs, cstart, lastOff+1)
+	for _, o := range layErrs {
+		hasLexErr = hasLexErr || o >= cstart && o <= lastOff
+	}
+	if d := unsupported(toks); d != nil {
+		fp.file.Decls = append(fp.file.Decls, d)
+		return
+	}
+	if !startsDeclToken(toks[0]) {
+		if !hasLexErr {
+			dl.Add(f, ErrTopLevel, tokSpan(toks[0]), "expected a declaration (fn, type or newtype) at the top level, found %s", describe(toks[0]))
+		}
+		return
+	}
+	g, err := parseChunk(toks)
+	if err != nil {
+		if !hasLexErr {
+			translate(dl, f, toks, err)
+			lw.recoverStatements(toks, err)
+		}
+		return
+	}
+	d := lw.decl(g)
+	if d == nil {
+		return
+	}
+	// attach the @doc written between the previous declaration and this one
+	doc := ""
+	docs := fp.scan.docs
+	for fp.docIdx < len(docs) && docs[fp.docIdx].start < d.Span().Start {
+		if !docs[fp.docIdx].module {
+			doc = docs[fp.docIdx].text
+		}
+		fp.docIdx++
+	}
+	if fd, ok := d.(*ast.FnDecl); ok {
+		fd.Docs = doc
+	}
+	fp.file.Decls = append(fp.file.Decls, d)
 }
 
 // rangeHas reports whether a sorted offset list has an entry in [lo, hi).
@@ -281,15 +305,44 @@ func unsupported(toks []lexer.Token) ast.Decl {
 	return nil
 }
 
-// parseChunk runs the declaration grammar over one declaration's tokens.
-func (p *parsers) parseChunk(toks []lexer.Token) (g *gChunk, err error) {
+// parseRange matches one whole token range (a declaration, a recovered
+// statement, an interpolation; toks ends with an EOF token) with match,
+// and checks what participle checked for the root of a grammar: nothing
+// matched at the first token, or a token left over after the match
+// (NEWLINEs aside when skipNewlines), is an UnexpectedTokenError without
+// an expectation. A panic in a matcher becomes a ParseError whose message
+// starts with panicPrefix.
+func parseRange(toks []lexer.Token, skipNewlines bool, panicPrefix string, match func(*cursor) error) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			g, err = nil, &participle.ParseError{Msg: fmt.Sprint("internal parser error: ", r), Pos: toks[0].Pos}
+			err = &participle.ParseError{Msg: fmt.Sprint(panicPrefix, r), Pos: toks[0].Pos}
 		}
 	}()
+	lex := newCursor(toks)
+	if err := match(lex); err == participle.NextMatch {
+		return &participle.UnexpectedTokenError{Unexpected: *lex.Peek()}
+	} else if err != nil {
+		return err
+	}
+	for skipNewlines && lex.Peek().Type == tNewline {
+		lex.Next()
+	}
+	if t := lex.Peek(); !t.EOF() {
+		return &participle.UnexpectedTokenError{Unexpected: *t}
+	}
+	return nil
+}
+
+// parseChunk matches one declaration's tokens: `decl NEWLINE*`. toks is
+// the layout pass's buffer, which the parser owns meanwhile: the EOF token
+// is appended in place.
+func parseChunk(toks []lexer.Token) (*gDecl, error) {
+	g := &gDecl{}
 	eof := lexer.Token{Type: lexer.EOF, Pos: toks[len(toks)-1].Pos}
-	return p.chunk.ParseFromLexer(newPeeking(toks, eof))
+	if err := parseRange(append(toks, eof), true, "internal parser error: ", g.Parse); err != nil {
+		return nil, err
+	}
+	return g, nil
 }
 
 // recoverStatements looks for more syntax errors in a declaration whose
@@ -342,30 +395,21 @@ func (lw *lowerer) recoverStatements(toks []lexer.Token, err error) {
 // parseStatement parses one recovered statement and lowers it for its
 // diagnostics; the tree is discarded.
 func (lw *lowerer) parseStatement(toks []lexer.Token) {
-	var g *gStmtOnly
-	var err error
-	func() {
-		defer func() {
-			if r := recover(); r != nil {
-				err = &participle.ParseError{Msg: fmt.Sprint(r), Pos: toks[0].Pos}
-			}
-		}()
-		eof := lexer.Token{Type: lexer.EOF, Pos: toks[len(toks)-1].Pos}
-		g, err = lw.p.stmt.ParseFromLexer(newPeeking(toks, eof))
-	}()
-	if err != nil {
+	g := &gStmt{}
+	eof := lexer.Token{Type: lexer.EOF, Pos: toks[len(toks)-1].Pos}
+	if err := parseRange(append(toks[:len(toks):len(toks)], eof), false, "", g.Parse); err != nil {
 		translate(lw.diags, lw.f, toks, err)
 		return
 	}
-	lw.stmt(g.S)
+	lw.stmt(g)
 }
 
 // interp parses the tokens of one string interpolation as an expression.
-func (p *parsers) interp(lw *lowerer, part strPart) (x ast.Expr) {
+func (lw *lowerer) interp(part strPart) (x ast.Expr) {
 	if len(part.toks) == 0 {
 		return nil
 	}
-	toks := make([]lexer.Token, 0, len(part.toks))
+	toks := make([]lexer.Token, 0, len(part.toks)+1)
 	for _, t := range part.toks {
 		toks = append(toks, lexer.Token{Type: lexer.TokenType(t.kind), Value: t.text,
 			Pos: lexer.Position{Filename: lw.f.Name, Offset: t.start, Line: t.line, Column: t.col}})
@@ -375,19 +419,10 @@ func (p *parsers) interp(lw *lowerer, part strPart) (x ast.Expr) {
 		end = part.start
 	}
 	eof := lexer.Token{Type: lexer.EOF, Value: "}", Pos: lexer.Position{Filename: lw.f.Name, Offset: end}}
-	var g *gExprOnly
-	var err error
-	func() {
-		defer func() {
-			if r := recover(); r != nil {
-				err = &participle.ParseError{Msg: fmt.Sprint(r), Pos: toks[0].Pos}
-			}
-		}()
-		g, err = p.expr.ParseFromLexer(newPeeking(toks, eof))
-	}()
-	if err != nil {
+	g := &gExpr{}
+	if err := parseRange(append(toks, eof), false, "", g.Parse); err != nil {
 		translateInterp(lw.diags, lw.f, toks, err)
 		return nil
 	}
-	return lw.expr(g.X)
+	return lw.expr(g)
 }

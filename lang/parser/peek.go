@@ -1,63 +1,44 @@
 package parser
 
-import (
-	"reflect"
-	"unsafe"
+import "github.com/alecthomas/participle/v2/lexer"
 
-	"github.com/alecthomas/participle/v2/lexer"
-)
-
-// Each declaration chunk, recovered statement and string interpolation is
-// parsed from its own participle PeekingLexer. lexer.Upgrade builds one by
-// appending the tokens one at a time to a nil slice, which grows it in
-// steps (about twice the final size in allocations, and a copy per step);
-// that was the largest allocation site of the parser. newPeeking builds the
-// same value over a slice we allocate once at its exact size.
-//
-// PeekingLexer keeps its token slice in an unexported field, so newPeeking
-// writes a struct with the identical layout. peekMirrorOK checks that
-// layout once through reflection (field names, types and offsets of the
-// participle version in go.mod); if a participle upgrade changes it,
-// newPeeking falls back to lexer.Upgrade and parsing stays correct.
-type peekMirror struct {
-	lexer.Checkpoint
-	tokens []lexer.Token
-	elide  map[lexer.TokenType]bool
+// cursor is the token stream the grammar's matchers read: the layout
+// tokens of one declaration chunk (or of a recovered statement, or of an
+// interpolation), ending in an EOF token, read in place. Its methods are
+// those of participle's PeekingLexer with nothing elided, which the
+// matchers were first written against: Next stays on the EOF token, and a
+// checkpoint is a position.
+type cursor struct {
+	toks []lexer.Token
+	pos  int
 }
 
-var peekMirrorOK = func() bool {
-	pt := reflect.TypeOf(lexer.PeekingLexer{})
-	mt := reflect.TypeOf(peekMirror{})
-	if pt.Size() != mt.Size() || pt.NumField() != mt.NumField() {
-		return false
-	}
-	for i := 0; i < pt.NumField(); i++ {
-		pf, mf := pt.Field(i), mt.Field(i)
-		if pf.Name != mf.Name || pf.Type != mf.Type || pf.Offset != mf.Offset {
-			return false
-		}
-	}
-	// the zero checkpoint must mean "at the first token": Upgrade leaves
-	// the cursors at 0 when nothing is elided
-	ct := reflect.TypeOf(lexer.Checkpoint{})
-	for i := 0; i < ct.NumField(); i++ {
-		if k := ct.Field(i).Type.Kind(); k != reflect.Int {
-			return false
-		}
-	}
-	return true
-}()
+// newCursor returns a cursor over toks, whose last token must be an EOF.
+func newCursor(toks []lexer.Token) *cursor { return &cursor{toks: toks} }
 
-// newPeeking returns a PeekingLexer over toks followed by eof, as
-// lexer.Upgrade(&sliceLexer{toks, eof}) would (no token type is elided).
-func newPeeking(toks []lexer.Token, eof lexer.Token) *lexer.PeekingLexer {
-	if !peekMirrorOK {
-		pl, _ := lexer.Upgrade(&sliceLexer{toks: toks, eof: eof}) // sliceLexer never fails
-		return pl
+// Peek returns the next token without consuming it.
+func (c *cursor) Peek() *lexer.Token { return &c.toks[c.pos] }
+
+// Next consumes and returns the next token; at the EOF token it stays.
+func (c *cursor) Next() *lexer.Token {
+	t := &c.toks[c.pos]
+	if t.Type != lexer.EOF {
+		c.pos++
 	}
-	all := make([]lexer.Token, len(toks)+1)
-	copy(all, toks)
-	all[len(toks)] = eof
-	m := &peekMirror{tokens: all}
-	return (*lexer.PeekingLexer)(unsafe.Pointer(m))
+	return t
 }
+
+// RawCursor is the index of the next token.
+func (c *cursor) RawCursor() int { return c.pos }
+
+// Cursor is the index of the next token (no token is elided).
+func (c *cursor) Cursor() int { return c.pos }
+
+// Range returns the tokens between two positions.
+func (c *cursor) Range(start, end int) []lexer.Token { return c.toks[start:end] }
+
+// MakeCheckpoint returns the current position, for LoadCheckpoint.
+func (c *cursor) MakeCheckpoint() int { return c.pos }
+
+// LoadCheckpoint goes back to a position returned by MakeCheckpoint.
+func (c *cursor) LoadCheckpoint(pos int) { c.pos = pos }

@@ -1,24 +1,26 @@
 package types
 
 import (
-	"strings"
-
 	"github.com/morrow-lang/morrow/lang/ast"
 	"github.com/morrow-lang/morrow/lang/source"
+	"github.com/morrow-lang/morrow/stdlib/builtins"
 )
 
-// actorOnly reports whether a builtin needs an actor context (§5.5): every
-// Process operation except Process.spawn and Process.id.
+// actorOnly reports whether a builtin needs an actor context (§5.5): the
+// registry's ActorOnly operations (every Process operation except
+// Process.spawn and Process.id).
 func actorOnly(name string) bool {
-	return strings.HasPrefix(name, "Process.") && name != "Process.spawn" && name != "Process.id"
+	e := builtins.Lookup(name)
+	return e != nil && e.Context == builtins.ActorOnly
 }
 
 // checkActorContexts computes which functions have a mailbox effect
 // (§4.3 steps 1 and 4): a function whose own body (lambdas excluded)
 // receives or calls an actor-only Process operation, or directly calls a
 // function that has one. Root-context entry points (main, and the library
-// start function) may not call such functions. The unification of mailbox
-// types across calls is left to the actor stage.
+// start function) may not call such functions. The mailbox types
+// themselves are unified across calls while the bodies are checked
+// (unifyMailbox).
 func (c *Checker) checkActorContexts() {
 	type site struct {
 		callee *FuncSig
@@ -26,9 +28,8 @@ func (c *Checker) checkActorContexts() {
 	}
 	calls := map[*FuncSig][]site{}
 	var order []*FuncSig
-	for _, d := range c.file.Decls {
-		fd, ok := d.(*ast.FnDecl)
-		if !ok || c.info.Funcs[fd] == nil || fd.Body == nil {
+	for _, fd := range c.funcDecls() {
+		if fd.Body == nil {
 			continue
 		}
 		sig := c.info.Funcs[fd]
@@ -220,13 +221,11 @@ func (c *Checker) checkReceiveGuard(g ast.Expr) {
 	}
 }
 
-// actorEffect reports whether a builtin spawns, sends or supervises.
+// actorEffect reports whether a builtin spawns, sends or supervises (the
+// registry's Effect flag).
 func actorEffect(name string) bool {
-	switch name {
-	case "spawn", "send", "supervise", "Process.spawn", "Process.spawn_monitor", "Process.spawn_link":
-		return true
-	}
-	return false
+	e := builtins.Lookup(name)
+	return e != nil && e.Has(builtins.Effect)
 }
 
 // checkActorEffects applies the §5.4 rule on indirect actor effects: a
@@ -285,4 +284,129 @@ func (c *Checker) checkActorEffects(order []*FuncSig, callees func(*FuncSig) []*
 				[]string{"'" + o.Func.Name + "' spawns, sends or receives; call it directly or pass it to spawn"}
 		}
 	}
+}
+
+// mailbox returns the current function's mailbox type M: every receive
+// of one function and its Process.self() share it (§4.3 steps 2-3), and
+// unifyMailbox makes it the mailbox of the callees that have one (step 4).
+func (c *Checker) mailbox(span source.Span) Type {
+	if c.fn.mailbox == nil {
+		c.fn.mailbox = c.fresh()
+		if c.fn.node != nil {
+			c.info.Mailboxes[c.fn.node] = c.fn.mailbox
+			c.mailboxSites = append(c.mailboxSites, mailboxSite{t: c.fn.mailbox, span: span})
+		}
+	}
+	return c.fn.mailbox
+}
+
+// unifyMailbox makes a caller share the mailbox of a callee whose
+// mailbox type is already known (§4.3 step 4). The still generic mailbox
+// of a callee outside the current group is instantiated per call; main
+// is reported by checkActorContexts instead.
+func (c *Checker) unifyMailbox(x *ast.Call, sig *FuncSig) {
+	if sig.Decl == nil || c.fn.isMain || sig.Decl == c.fn.node {
+		return
+	}
+	mt, ok := c.info.Mailboxes[sig.Decl]
+	if !ok || hasInvalid(mt) {
+		return
+	}
+	if !c.inGroup[sig] {
+		// A helper whose mailbox stayed generic: instantiate it per call.
+		mt = c.freshMailbox(mt, x.Span())
+	}
+	own := c.mailbox(x.Span())
+	if !unify(own, mt) {
+		c.errorf(ErrMismatch, spanOf(x.Fn), "actor call mailbox: expected %s, found %s", Zonk(own), Zonk(mt)).Notes =
+			[]string{"'" + sig.Name + "' receives messages of type " + Zonk(mt).String() + "; every function a process calls must agree on one mailbox type"}
+	}
+}
+
+// maxReceiveArms is the arm limit of a receive (§6.2).
+const maxReceiveArms = 128
+
+func (c *Checker) receive(x *ast.Receive, hint Type) Type {
+	if c.fn.isMain {
+		c.errorf(ErrReceiveInMain, x.Span(), "receive requires an actor context; main cannot receive").Hint =
+			"spawn a process that receives, e.g. with Process.spawn"
+	} else if c.fn.isRoot {
+		c.errorf(ErrReceiveInMain, x.Span(), "receive requires an actor context").Notes =
+			[]string{"the library start function is called by the host in the root context"}
+	} else if c.fn.noActor {
+		c.errorf(ErrReceiveInMain, x.Span(), "receive requires an actor context").Notes =
+			[]string{"callbacks of List, Option and Result functions run without a mailbox"}
+	}
+	if c.fn.inDefer && !c.fn.deferFlagged {
+		c.errorf(ErrDeferProcess, x.Span(), "actor receive cannot occur in defer")
+		c.fn.deferFlagged = true
+	}
+	total := len(x.Arms)
+	if x.After != nil {
+		total++
+	}
+	if len(x.Arms) == 0 || total > maxReceiveArms {
+		c.errorf(ErrReceiveArms, x.Span(), "receive allows between 1 and %d arms, at least one of them a message arm; found %d arms", maxReceiveArms, total)
+	}
+	var pt Type = c.mailbox(x.Span())
+	if x.Event {
+		pt = &Named{Def: EventDef, Args: []Type{pt}}
+	}
+	var acc Type
+	if _, ok := resolveHint(hint).(*Union); ok {
+		acc = hint
+	}
+	allNever := true
+	for _, a := range x.Arms {
+		c.inScope(func() {
+			binds := map[string]bool{}
+			c.pattern(a.Pattern, pt, binds)
+			if a.Guard != nil {
+				gt := c.expr(a.Guard, BoolT)
+				c.expect(spanOf(a.Guard), gt, BoolT, "receive guard: expression type")
+				c.checkReceiveGuard(a.Guard)
+			}
+			bt := c.bodyExpr(a.Body, hint, false)
+			if !isNever(bt) {
+				allNever = false
+			}
+			acc = c.join(acc, bt, lastSpan(a.Body), "receive arms: expression type")
+		})
+	}
+	if x.After != nil {
+		tt := c.expr(x.After.Timeout, IntT)
+		c.expect(spanOf(x.After.Timeout), tt, IntT, "receive timeout: expression type")
+		bt := c.branch(x.After.Body, hint, false)
+		if !isNever(bt) {
+			allNever = false
+		}
+		acc = c.join(acc, bt, lastSpan(x.After.Body), "receive arms: expression type")
+	}
+	arms := x.Arms
+	c.deferred = append(c.deferred, func() { c.checkArms(arms, pt, false, x.Span()) })
+	if allNever || acc == nil {
+		return NeverT
+	}
+	return acc
+}
+
+// freshMailbox instantiates the still generic mailbox type mt of a
+// function outside the current group, once per call or spawn at span: its
+// free variables become fresh ones, which must meet the requirements the
+// function's body put on them (`receive: x -> println(x == x)` needs a
+// mailbox type with equality, §4.2).
+func (c *Checker) freshMailbox(mt Type, span source.Span) Type {
+	fv := freeVars(mt, nil)
+	if len(fv) == 0 {
+		return mt
+	}
+	m := map[*TVar]Type{}
+	for _, v := range fv {
+		nv := c.fresh()
+		m[v] = nv
+		if len(c.reqsOf(v)) > 0 {
+			c.reqSites = append(c.reqSites, &reqSite{t: nv, g: v, fn: c.curFuncName(), span: span})
+		}
+	}
+	return substVars(mt, m)
 }

@@ -1,22 +1,27 @@
 package types
 
 import (
-	"strings"
-
 	"github.com/morrow-lang/morrow/lang/ast"
 	"github.com/morrow-lang/morrow/lang/diag"
 	"github.com/morrow-lang/morrow/lang/source"
 )
 
-// checkBodies checks function bodies callees-first, by strongly connected
-// component of the call graph.
-func (c *Checker) checkBodies() {
+// funcDecls returns the function declarations that have a signature, in
+// declaration order.
+func (c *Checker) funcDecls() []*ast.FnDecl {
 	var decls []*ast.FnDecl
 	for _, d := range c.file.Decls {
 		if fd, ok := d.(*ast.FnDecl); ok && c.info.Funcs[fd] != nil {
 			decls = append(decls, fd)
 		}
 	}
+	return decls
+}
+
+// checkBodies checks function bodies callees-first, by strongly connected
+// component of the call graph.
+func (c *Checker) checkBodies() {
+	decls := c.funcDecls()
 	index := map[*ast.FnDecl]int{}
 	for i, fd := range decls {
 		index[fd] = i
@@ -124,23 +129,7 @@ func (c *Checker) checkGroup(group []*FuncSig) {
 	c.mailboxSites = nil
 	c.poisonErroneousInits()
 	c.checkObligations(group)
-	// Unused Result bindings and parameters (§5.2, conservative).
-	for _, o := range c.locals {
-		if !o.result || o.poisoned || o.uses > 0 || o.uses < -1<<20 || !containsResult(o.Type) {
-			continue
-		}
-		if o.isParam && len(o.metaReads) > 0 {
-			c.errorf(ErrResultUnusedPar, o.Decl.Span(), "Result binding parameter is never used except for metadata (%s), which does not handle the Result", strings.Join(dedup(o.metaReads), ", ")).Hint = "match on it, return it or pass it on"
-		} else if o.isParam {
-			c.errorf(ErrResultUnusedPar, o.Decl.Span(), "Result binding parameter is never used").Hint = "match on it, return it or pass it on"
-		} else if len(o.metaReads) > 0 {
-			c.errorf(ErrResultUnusedLet, o.Decl.Span(), "Result value must be handled; this Result binding is only read for metadata (%s), which does not handle the Result", strings.Join(dedup(o.metaReads), ", ")).Hint =
-				"match on it, use `let Ok(v) = … else:`, `?`, or return it"
-		} else {
-			c.errorf(ErrResultUnusedLet, o.Decl.Span(), "Result value must be handled; this Result binding is never used").Hint =
-				"match on it, use `let Ok(v) = … else:`, `?`, or return it"
-		}
-	}
+	c.checkUnusedResults()
 	// Generalise: free variables left in the signatures become generic.
 	var sigVars []*TVar
 	for _, sig := range group {
@@ -218,11 +207,6 @@ func freshParamName(gen []*TParam) string {
 	}
 }
 
-func isResult(t Type) bool {
-	n, ok := Resolve(t).(*Named)
-	return ok && n.Def == ResultDef
-}
-
 func isNever(t Type) bool { return isBasic(t, KNever) }
 
 func (c *Checker) checkFunc(sig *FuncSig) {
@@ -284,8 +268,8 @@ func (c *Checker) bindParam(p *ast.Param, t Type) {
 		binds := map[string]bool{}
 		before := len(c.diags)
 		c.pattern(p.Pattern, t, binds)
-		if len(c.diags) == before && !c.irrefutable(p.Pattern, t) {
-			c.errorf(ErrRefutableLet, spanOf(p.Pattern), "let patterns must be irrefutable; use match for literals or constructors")
+		if len(c.diags) == before {
+			c.requireIrrefutable(p.Pattern, t, false)
 		}
 		return
 	}
@@ -311,14 +295,6 @@ func (c *Checker) bodyExpr(e ast.Expr, hint Type, discard bool) Type {
 		c.checkDiscard(e, t)
 	}
 	return t
-}
-
-// checkDiscard reports a Result value whose value is thrown away.
-func (c *Checker) checkDiscard(e ast.Expr, t Type) {
-	if containsResult(t) && !hasInvalid(t) {
-		c.errorf(ErrResultDiscarded, e.Span(), "Result value must be handled; bind, return, or match it").Hint =
-			"match on Ok/Err, use `?`, `let Ok(v) = … else:`, or return it"
-	}
 }
 
 func lastSpan(e ast.Expr) source.Span {
@@ -366,7 +342,7 @@ func (c *Checker) checkEntry() {
 }
 
 // freeVarsOutsidePid is freeVars without the mailbox types of Pids, which
-// actor checking (a later stage) resolves.
+// the mailbox rules (checkMailbox, actors.go) resolve or report.
 func freeVarsOutsidePid(t Type, out []*TVar) []*TVar {
 	var v visited
 	var walk func(t Type)
@@ -419,17 +395,4 @@ func (c *Checker) poisonErroneousInits() {
 			}
 		}
 	}
-}
-
-// dedup returns xs without repeats, in first-seen order.
-func dedup(xs []string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, x := range xs {
-		if !seen[x] {
-			seen[x] = true
-			out = append(out, x)
-		}
-	}
-	return out
 }

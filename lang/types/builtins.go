@@ -1,23 +1,24 @@
 package types
 
 import (
-	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/morrow-lang/morrow/stdlib/builtins"
 )
 
-// Built-in nominal types. They are shared by every check; their
-// constructors are found by name like user constructors.
+// Built-in nominal types of the language. They are shared by every
+// check; their constructors are found by name like user constructors.
+// The library types (Process.ExitReason, ...) are built from the builtin
+// registry (stdlib/builtins) by initLibraryTypes.
 var (
-	ListDef       = &TypeDef{Name: "List", Kind: OpaqueDef, Builtin: true}
-	OptionDef     = &TypeDef{Name: "Option", Kind: SumDef, Builtin: true}
-	ResultDef     = &TypeDef{Name: "Result", Kind: SumDef, Builtin: true}
-	PidDef        = &TypeDef{Name: "Pid", Kind: OpaqueDef, Builtin: true}
-	OrderingDef   = &TypeDef{Name: "Ordering", Kind: SumDef, Builtin: true}
-	ExitReasonDef = &TypeDef{Name: "Process.ExitReason", Kind: SumDef, Builtin: true}
-	ProcErrorDef  = &TypeDef{Name: "Process.Error", Kind: SumDef, Builtin: true}
-	EventDef      = &TypeDef{Name: "Process.Event", Kind: SumDef, Builtin: true}
-	DemonOptsDef  = &TypeDef{Name: "Process.DemonitorOptions", Kind: RecordDef, Builtin: true}
+	ListDef     = &TypeDef{Name: "List", Kind: OpaqueDef, Builtin: true}
+	OptionDef   = &TypeDef{Name: "Option", Kind: SumDef, Builtin: true}
+	ResultDef   = &TypeDef{Name: "Result", Kind: SumDef, Builtin: true}
+	PidDef      = &TypeDef{Name: "Pid", Kind: OpaqueDef, Builtin: true}
+	OrderingDef = &TypeDef{Name: "Ordering", Kind: SumDef, Builtin: true}
+	// EventDef is Process.Event, the type receive_event matches on.
+	EventDef *TypeDef
 )
 
 // builtinTypeDefs maps the names usable in type positions to their defs.
@@ -50,60 +51,119 @@ func init() {
 	defineCtors(ResultDef, &Ctor{Name: "Ok", Fields: []Type{ra}}, &Ctor{Name: "Err", Fields: []Type{re}})
 	PidDef.Params = []*TParam{newTParam("m")}
 	defineCtors(OrderingDef, &Ctor{Name: "Less"}, &Ctor{Name: "Equal"}, &Ctor{Name: "Greater"})
-	defineCtors(ExitReasonDef,
-		&Ctor{Name: "Normal"}, &Ctor{Name: "Shutdown"},
-		&Ctor{Name: "ShutdownDetail", Fields: []Type{StringT}},
-		&Ctor{Name: "Fault", Fields: []Type{IntT}},
-		&Ctor{Name: "Failure", Fields: []Type{StringT}},
-		&Ctor{Name: "Kill"}, &Ctor{Name: "Killed"}, &Ctor{Name: "NoProcess"})
-	defineCtors(ProcErrorDef,
-		&Ctor{Name: "ResourceLimit"}, &Ctor{Name: "ForeignInvocation"},
-		&Ctor{Name: "WrongMonitorOwner"}, &Ctor{Name: "UnsupportedTarget"},
-		&Ctor{Name: "InvalidOptions"})
-	em := newTParam("m")
-	EventDef.Params = []*TParam{em}
-	reason := &Named{Def: ExitReasonDef}
-	defineCtors(EventDef,
-		&Ctor{Name: "Message", Fields: []Type{em}},
-		&Ctor{Name: "Down", Fields: []Type{MonitorRef, ProcessIDT, reason}},
-		&Ctor{Name: "Exit", Fields: []Type{ProcessIDT, reason}})
-	DemonOptsDef.Fields = []string{"flush", "info"}
-	defineCtors(DemonOptsDef, &Ctor{Name: "DemonitorOptions", Fields: []Type{BoolT, BoolT}, FieldNames: []string{"flush", "info"}})
-	for _, d := range []*TypeDef{ListDef, OptionDef, ResultDef, ExitReasonDef, ProcErrorDef, EventDef, DemonOptsDef} {
+	for _, d := range []*TypeDef{ListDef, OptionDef, ResultDef} {
 		d.Derives = all
 	}
 	// STDLIB.md lists Ordering among the types without Show.
 	OrderingDef.Derives = map[string]bool{"Eq": true, "Clone": true}
 	PidDef.Derives = map[string]bool{"Eq": true}
-	for _, d := range []*TypeDef{ListDef, OptionDef, ResultDef, PidDef, OrderingDef, ExitReasonDef, ProcErrorDef, EventDef, DemonOptsDef} {
+	for _, d := range []*TypeDef{ListDef, OptionDef, ResultDef, PidDef, OrderingDef} {
 		builtinTypeDefs[d.Name] = d
 	}
-	for name, spec := range builtinSpecs {
-		builtinSigs[name] = parseSig(spec.sig)
-		if spec.kind == bkLabeled {
-			bs := builtinSigs[name]
-			sig := &FuncSig{Name: name, Ret: bs.Ret, Generics: bs.Generics}
-			for i, l := range []string{"left", "right"} {
-				sig.Params = append(sig.Params, &ParamSig{Label: l, Name: l, Type: bs.Params[i], Declared: true})
-				sig.NeedsLabel = append(sig.NeedsLabel, true)
-			}
-			sig.obj = &Object{Kind: ObjBuiltin, Name: name, Builtin: name, Func: sig}
-			labeledSigs[name] = sig
+	initLibraryTypes()
+	EventDef = builtinTypeDefs["Process.Event"]
+	initBuiltinFuncs()
+}
+
+// initLibraryTypes builds a TypeDef for each library type of the
+// registry: first every def with its parameters, so that field types may
+// name any of them, then the constructors.
+func initLibraryTypes() {
+	decls := builtins.Types()
+	defs := make([]*TypeDef, len(decls))
+	for i, t := range decls {
+		d := &TypeDef{Name: t.Name, Builtin: true, Qualifier: t.Module(), Derives: map[string]bool{}}
+		switch t.Kind {
+		case builtins.Sum:
+			d.Kind = SumDef
+		case builtins.Record:
+			d.Kind = RecordDef
+		default:
+			d.Kind = OpaqueDef
 		}
+		for _, p := range t.Params {
+			d.Params = append(d.Params, newTParam(p))
+		}
+		for _, c := range t.Derives {
+			d.Derives[c] = true
+		}
+		defs[i] = d
+		builtinTypeDefs[t.Name] = d
+	}
+	for i, t := range decls {
+		d := defs[i]
+		vars := map[string]*TParam{}
+		for _, p := range d.Params {
+			vars[p.Name] = p
+		}
+		var ctors []*Ctor
+		for _, v := range t.Variants {
+			c := &Ctor{Name: v.Name}
+			for _, f := range v.Fields {
+				ft, err := builtins.ParseType(f.Type)
+				if err != nil {
+					panic("types: " + err.Error()) // the registry validated it
+				}
+				c.Fields = append(c.Fields, (&sigConv{vars: vars}).typ(ft))
+				if t.Kind == builtins.Record {
+					c.FieldNames = append(c.FieldNames, f.Name)
+					d.Fields = append(d.Fields, f.Name)
+				}
+			}
+			ctors = append(ctors, c)
+		}
+		defineCtors(d, ctors...)
 	}
 }
 
-// processCtor finds a constructor of one of the Process types by its bare
-// name (`Normal`, `Down`, `ResourceLimit`, `DemonitorOptions`).
-func processCtor(name string) *Ctor {
-	for _, d := range []*TypeDef{ExitReasonDef, ProcErrorDef, EventDef, DemonOptsDef} {
-		for _, c := range d.Ctors {
-			if c.Name == name {
-				return c
+// initBuiltinFuncs builds the signature of every builtin function of the
+// registry, the FuncSig of those called with labels (eq, compare), and
+// the names and modules no declaration may take.
+func initBuiltinFuncs() {
+	for _, e := range builtins.All() {
+		conv := &sigConv{vars: map[string]*TParam{}, fresh: true}
+		f := conv.typ(e.Type()).(*Func)
+		bs := &BuiltinSig{Generics: conv.order, Params: f.Params, Ret: f.Ret}
+		builtinSigs[e.Name] = bs
+		if e.Labels != nil {
+			sig := &FuncSig{Name: e.Name, Ret: bs.Ret, Generics: bs.Generics}
+			for i, l := range e.Labels {
+				sig.Params = append(sig.Params, &ParamSig{Label: l, Name: l, Type: bs.Params[i], Declared: true})
+				sig.NeedsLabel = append(sig.NeedsLabel, true)
 			}
+			sig.obj = &Object{Kind: ObjBuiltin, Name: e.Name, Builtin: e.Name}
+			labeledSigs[e.Name] = sig
+		}
+		if e.Module() == "" {
+			reservedNames[e.Name] = true
+		}
+		if req, ok := reqOf[e.Req]; ok {
+			builtinReqs[bs.Generics[0]] = []requirement{{kind: req, op: e.Name}}
 		}
 	}
-	return nil
+	for _, m := range builtins.Modules() {
+		builtinModules[m] = true
+	}
+	for _, m := range builtins.ReservedModules {
+		builtinModules[m] = true
+	}
+}
+
+// reqOf maps the registry's requirements to the checker's.
+var reqOf = map[builtins.Req]reqKind{
+	builtins.Printable: reqPrint, builtins.Showable: reqShow, builtins.Equatable: reqEq,
+	builtins.Ordered: reqSort, builtins.Scalar: reqScalar,
+}
+
+// libraryCtor finds the constructor of a library type written
+// Module.Variant or Module.Type.Variant (Process.Normal,
+// Process.ExitReason.Normal).
+func libraryCtor(parts []string) *Ctor {
+	t, tag, ok := builtins.FindCtor(strings.Join(parts, "."))
+	if !ok {
+		return nil
+	}
+	return builtinTypeDefs[t.Name].Ctors[tag]
 }
 
 // builtinCtor finds Some/None/Ok/Err/Less/Equal/Greater by bare name.
@@ -125,150 +185,17 @@ type BuiltinSig struct {
 	Ret      Type
 }
 
-// builtinKind marks builtins that need checks beyond their signature.
-type builtinKind int
-
-const (
-	bkPlain builtinKind = iota
-	bkPrint
-	bkShow
-	bkContains
-	bkSort
-	bkSpawn
-	bkSend
-	bkProcID
-	bkSelf
-	bkActorOnly // Process operation allowed only with a mailbox
-	bkLabeled   // eq/compare: called like a user function with labels
-)
-
-type builtinSpec struct {
-	sig  string
-	kind builtinKind
-}
-
-// builtinSpecs is the builtin signature table (LANGUAGE.md §7.1, §8 and
-// STDLIB.md). Lowercase single letters are generic parameters.
-var builtinSpecs = map[string]builtinSpec{
-	"print":              {"(a) -> Unit", bkPrint},
-	"eq":                 {"(a, a) -> Bool", bkLabeled},
-	"compare":            {"(a, a) -> Ordering", bkLabeled},
-	"println":            {"(a) -> Unit", bkPrint},
-	"show":               {"(a) -> String", bkShow},
-	"send":               {"(Pid(m), m) -> Result(Unit, Int)", bkSend},
-	"spawn":              {"(() -> Unit) -> Pid(m)", bkSpawn},
-	"supervise":          {"(() -> Unit, Int) -> Pid(m)", bkSpawn},
-	"supervised_current": {"(Pid(m)) -> Result(Pid(m), Int)", bkPlain},
-
-	"List.head":      {"(List(a)) -> a", bkPlain},
-	"List.get":       {"(List(a), Int) -> a", bkPlain},
-	"List.tail":      {"(List(a)) -> List(a)", bkPlain},
-	"List.len":       {"(List(a)) -> Int", bkPlain},
-	"List.is_empty":  {"(List(a)) -> Bool", bkPlain},
-	"List.first":     {"(List(a)) -> Option(a)", bkPlain},
-	"List.last":      {"(List(a)) -> Option(a)", bkPlain},
-	"List.at":        {"(List(a), Int) -> Option(a)", bkPlain},
-	"List.push":      {"(List(a), a) -> List(a)", bkPlain},
-	"List.concat":    {"(List(a), List(a)) -> List(a)", bkPlain},
-	"List.reverse":   {"(List(a)) -> List(a)", bkPlain},
-	"List.take":      {"(List(a), Int) -> List(a)", bkPlain},
-	"List.drop":      {"(List(a), Int) -> List(a)", bkPlain},
-	"List.range":     {"(Int, Int) -> List(Int)", bkPlain},
-	"List.zip":       {"(List(a), List(b)) -> List((a, b))", bkPlain},
-	"List.contains":  {"(List(a), a) -> Bool", bkContains},
-	"List.sum":       {"(List(Int)) -> Int", bkPlain},
-	"List.sort":      {"(List(a)) -> List(a)", bkSort},
-	"List.sort_by":   {"(List(a), (a, a) -> Ordering) -> List(a)", bkPlain},
-	"List.map":       {"(List(a), (a) -> b) -> List(b)", bkPlain},
-	"List.filter":    {"(List(a), (a) -> Bool) -> List(a)", bkPlain},
-	"List.fold":      {"(List(a), b, (b, a) -> b) -> b", bkPlain},
-	"List.find":      {"(List(a), (a) -> Bool) -> Option(a)", bkPlain},
-	"List.any":       {"(List(a), (a) -> Bool) -> Bool", bkPlain},
-	"List.all":       {"(List(a), (a) -> Bool) -> Bool", bkPlain},
-	"List.enumerate": {"(List(a)) -> List((Int, a))", bkPlain},
-
-	"String.len":         {"(String) -> Int", bkPlain},
-	"String.concat":      {"(String, String) -> String", bkPlain},
-	"String.eq":          {"(String, String) -> Bool", bkPlain},
-	"String.compare":     {"(String, String) -> Int", bkPlain},
-	"String.repeat":      {"(String, Int) -> String", bkPlain},
-	"String.slice":       {"(String, Int, Int) -> String", bkPlain},
-	"String.split":       {"(String, String) -> List(String)", bkPlain},
-	"String.join":        {"(List(String), String) -> String", bkPlain},
-	"String.contains":    {"(String, String) -> Bool", bkPlain},
-	"String.starts_with": {"(String, String) -> Bool", bkPlain},
-	"String.ends_with":   {"(String, String) -> Bool", bkPlain},
-	"String.trim":        {"(String) -> String", bkPlain},
-	"String.trim_start":  {"(String) -> String", bkPlain},
-	"String.trim_end":    {"(String) -> String", bkPlain},
-	"String.to_upper":    {"(String) -> String", bkPlain},
-	"String.to_lower":    {"(String) -> String", bkPlain},
-	"String.replace":     {"(String, String, String) -> String", bkPlain},
-	"String.quote":       {"(String) -> String", bkPlain},
-	"String.is_empty":    {"(String) -> Bool", bkPlain},
-	"String.index_of":    {"(String, String) -> Option(Int)", bkPlain},
-	"String.char_at":     {"(String, Int) -> Option(Int)", bkPlain},
-	"String.lines":       {"(String) -> List(String)", bkPlain},
-	"String.is_decimal":  {"(String) -> Bool", bkPlain},
-
-	"Int.parse":       {"(String) -> Option(Int)", bkPlain},
-	"Int.checked_add": {"(Int, Int) -> Option(Int)", bkPlain},
-	"Int.checked_sub": {"(Int, Int) -> Option(Int)", bkPlain},
-	"Int.checked_mul": {"(Int, Int) -> Option(Int)", bkPlain},
-	"Int.checked_div": {"(Int, Int) -> Option(Int)", bkPlain},
-	"Int.checked_rem": {"(Int, Int) -> Option(Int)", bkPlain},
-	"Int.checked_neg": {"(Int) -> Option(Int)", bkPlain},
-
-	"Option.is_some":   {"(Option(a)) -> Bool", bkPlain},
-	"Option.is_none":   {"(Option(a)) -> Bool", bkPlain},
-	"Option.unwrap_or": {"(Option(a), a) -> a", bkPlain},
-	"Option.map":       {"(Option(a), (a) -> b) -> Option(b)", bkPlain},
-
-	"Result.is_ok":          {"(Result(a, e)) -> Bool", bkPlain},
-	"Result.is_err":         {"(Result(a, e)) -> Bool", bkPlain},
-	"Result.unwrap_or":      {"(Result(a, e), a) -> a", bkPlain},
-	"Result.unwrap_or_else": {"(Result(a, e), (e) -> a) -> a", bkPlain},
-	"Result.map":            {"(Result(a, e), (a) -> b) -> Result(b, e)", bkPlain},
-	"Result.and_then":       {"(Result(a, e), (a) -> Result(b, e)) -> Result(b, e)", bkPlain},
-
-	"Process.spawn":         {"(() -> Unit) -> Result(Pid(m), Process.Error)", bkSpawn},
-	"Process.spawn_monitor": {"(() -> Unit) -> Result((Pid(m), MonitorRef), Process.Error)", bkSpawn},
-	"Process.spawn_link":    {"(() -> Unit) -> Result(Pid(m), Process.Error)", bkSpawn},
-	"Process.self":          {"() -> Pid(m)", bkSelf},
-	"Process.id":            {"(Pid(m)) -> ProcessId", bkProcID},
-	"Process.monitor":       {"(ProcessId) -> Result(MonitorRef, Process.Error)", bkActorOnly},
-	"Process.demonitor":     {"(MonitorRef, Process.DemonitorOptions) -> Result(Bool, Process.Error)", bkActorOnly},
-	"Process.link":          {"(ProcessId) -> Result(Unit, Process.Error)", bkActorOnly},
-	"Process.unlink":        {"(ProcessId) -> Result(Unit, Process.Error)", bkActorOnly},
-	"Process.trap_exit":     {"(Bool) -> Bool", bkActorOnly},
-	"Process.exit":          {"(Process.ExitReason) -> Never", bkActorOnly},
-	"Process.signal_exit":   {"(ProcessId, Process.ExitReason) -> Result(Unit, Process.Error)", bkActorOnly},
-	"Process.sleep":         {"(Int) -> Unit", bkActorOnly},
-
-	// Conversions and helpers beyond STDLIB.md (docs/stdlib.md records the
-	// decisions); natives in stdlib/core/extra.go.
-	"Int.to_float":     {"(Int) -> Float", bkPlain},
-	"Float.from_int":   {"(Int) -> Float", bkPlain},
-	"Float.to_int":     {"(Float) -> Int", bkPlain},
-	"Float.round":      {"(Float) -> Int", bkPlain},
-	"List.max":         {"(List(a)) -> Option(a)", bkSort},
-	"List.min":         {"(List(a)) -> Option(a)", bkSort},
-	"String.pad_left":  {"(String, Int, String) -> String", bkPlain},
-	"String.pad_right": {"(String, Int, String) -> String", bkPlain},
-}
-
 var builtinSigs = map[string]*BuiltinSig{}
 
 // labeledSigs holds the builtins called with labels (eq, compare).
 var labeledSigs = map[string]*FuncSig{}
 
 // BuiltinNames returns the qualified names of every builtin function the
-// checker knows (print, println, show, send, spawn, supervise,
-// supervised_current, List.*, String.*, Int.*, Option.*, Result.* and
-// Process.*), sorted. A test compares it with the runtime's natives.
+// checker knows, sorted: the registry's (stdlib/builtins). A test in
+// stdlib compares it with every other consumer of the registry.
 func BuiltinNames() []string {
-	out := make([]string, 0, len(builtinSpecs))
-	for n := range builtinSpecs {
+	out := make([]string, 0, len(builtinSigs))
+	for n := range builtinSigs {
 		out = append(out, n)
 	}
 	sort.Strings(out)
@@ -279,96 +206,54 @@ func BuiltinNames() []string {
 // name, or nil.
 func LookupBuiltin(name string) *BuiltinSig { return builtinSigs[name] }
 
-// builtinModules are the namespaces whose members are builtin functions.
-var builtinModules = map[string]bool{"List": true, "String": true, "Int": true, "Float": true, "Option": true, "Result": true, "Process": true,
-	"Map": true, "Set": true, "System": true, "fs": true, "json": true, "http": true, "sql": true, "actors": true}
+// builtinModules are the namespaces whose members are builtin functions,
+// and the module names the registry reserves.
+var builtinModules = map[string]bool{}
 
-// reservedNames are names a user function, type or constructor may not take.
-var reservedNames = map[string]bool{"print": true, "println": true, "show": true, "send": true, "spawn": true,
-	"supervise": true, "supervised_current": true, "eq": true, "compare": true}
+// reservedNames are names a user function, type or constructor may not
+// take: the top-level builtins.
+var reservedNames = map[string]bool{}
 
-// ---------------------------------------------------------------- signature mini-language
-
-type sigParser struct {
-	s      string
-	pos    int
-	params map[string]*TParam
-	order  []*TParam
+// sigConv converts a type of the registry's signature language into a
+// checker type. With fresh set, each generic parameter gets a new TParam
+// on first sight (in order of first appearance: Generics); otherwise
+// generic parameters must be in vars (a library type's own parameters).
+type sigConv struct {
+	vars  map[string]*TParam
+	order []*TParam
+	fresh bool
 }
 
-// parseSig parses a builtin signature such as "(List(a), (a) -> b) -> List(b)".
-// It panics on a malformed table entry (a programming error caught by tests).
-func parseSig(s string) *BuiltinSig {
-	p := &sigParser{s: s, params: map[string]*TParam{}}
-	t := p.typ()
-	p.ws()
-	if p.pos != len(p.s) {
-		panic(fmt.Sprintf("types: bad builtin signature %q at %d", s, p.pos))
-	}
-	f, ok := t.(*Func)
-	if !ok {
-		panic("types: builtin signature is not a function: " + s)
-	}
-	return &BuiltinSig{Generics: p.order, Params: f.Params, Ret: f.Ret}
-}
-
-func (p *sigParser) ws() {
-	for p.pos < len(p.s) && p.s[p.pos] == ' ' {
-		p.pos++
-	}
-}
-
-func (p *sigParser) eat(tok string) bool {
-	p.ws()
-	if strings.HasPrefix(p.s[p.pos:], tok) {
-		p.pos += len(tok)
-		return true
-	}
-	return false
-}
-
-func (p *sigParser) list() []Type {
-	var out []Type
-	if p.eat(")") {
+func (c *sigConv) typ(t *builtins.Type) Type {
+	conv := func(ts []*builtins.Type) []Type {
+		if len(ts) == 0 {
+			return nil
+		}
+		out := make([]Type, len(ts))
+		for i, a := range ts {
+			out[i] = c.typ(a)
+		}
 		return out
 	}
-	for {
-		out = append(out, p.typ())
-		if p.eat(")") {
-			return out
+	switch {
+	case t.Ret != nil:
+		ps := conv(t.Args)
+		return &Func{Params: ps, Ret: c.typ(t.Ret)}
+	case t.Name == "":
+		return &Tuple{Elems: conv(t.Args)}
+	case t.IsVar():
+		if tp, ok := c.vars[t.Name]; ok {
+			return tp
 		}
-		if !p.eat(",") {
-			panic("types: bad builtin signature " + p.s)
+		if !c.fresh {
+			panic("types: generic parameter " + t.Name + " outside its type")
 		}
+		tp := newTParam(t.Name)
+		c.vars[t.Name] = tp
+		c.order = append(c.order, tp)
+		return tp
 	}
-}
-
-func (p *sigParser) typ() Type {
-	if p.eat("(") {
-		elems := p.list()
-		if p.eat("->") {
-			return &Func{Params: elems, Ret: p.typ()}
-		}
-		if len(elems) == 0 {
-			return UnitT
-		}
-		if len(elems) == 1 {
-			return elems[0]
-		}
-		return &Tuple{Elems: elems}
-	}
-	p.ws()
-	start := p.pos
-	for p.pos < len(p.s) && (isWordByte(p.s[p.pos]) || p.s[p.pos] == '.') {
-		p.pos++
-	}
-	name := p.s[start:p.pos]
-	var args []Type
-	if p.pos < len(p.s) && p.s[p.pos] == '(' {
-		p.pos++
-		args = p.list()
-	}
-	switch name {
+	switch t.Name {
 	case "Int":
 		return IntT
 	case "Float":
@@ -388,23 +273,10 @@ func (p *sigParser) typ() Type {
 	case "MonitorRef":
 		return MonitorRef
 	}
-	if d, ok := builtinTypeDefs[name]; ok {
-		return &Named{Def: d, Args: args}
+	if d, ok := builtinTypeDefs[t.Name]; ok {
+		return &Named{Def: d, Args: conv(t.Args)}
 	}
-	if len(name) == 1 {
-		if tp, ok := p.params[name]; ok {
-			return tp
-		}
-		tp := newTParam(name)
-		p.params[name] = tp
-		p.order = append(p.order, tp)
-		return tp
-	}
-	panic("types: unknown type in builtin signature: " + name)
-}
-
-func isWordByte(b byte) bool {
-	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
+	panic("types: unknown type in the builtin registry: " + t.Name)
 }
 
 // coreCtor reports the constructor names no user declaration may take:

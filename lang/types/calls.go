@@ -6,6 +6,7 @@ import (
 
 	"github.com/morrow-lang/morrow/lang/ast"
 	"github.com/morrow-lang/morrow/lang/source"
+	"github.com/morrow-lang/morrow/stdlib/builtins"
 )
 
 // call checks a call expression (§3.6).
@@ -215,33 +216,6 @@ func (c *Checker) callSig(x *ast.Call, sig *FuncSig) Type {
 	return subst(sig.Ret, m)
 }
 
-// unifyMailbox makes a caller share the mailbox of a callee whose
-// mailbox type is already known (§4.3 step 4). Callees with a still
-// generic mailbox are left to the actor stage; main is reported by
-// checkActorContexts.
-func (c *Checker) unifyMailbox(x *ast.Call, sig *FuncSig) {
-	if sig.Decl == nil || c.fn.isMain || sig.Decl == c.fn.node {
-		return
-	}
-	mt, ok := c.info.Mailboxes[sig.Decl]
-	if !ok || hasInvalid(mt) {
-		return
-	}
-	if fv := freeVars(mt, nil); len(fv) > 0 && !c.inGroup[sig] {
-		// A helper whose mailbox stayed generic: instantiate it per call.
-		m := map[*TVar]Type{}
-		for _, v := range fv {
-			m[v] = c.fresh()
-		}
-		mt = substVars(mt, m)
-	}
-	own := c.mailbox(x.Span())
-	if !unify(own, mt) {
-		c.errorf(ErrMismatch, spanOf(x.Fn), "actor call mailbox: expected %s, found %s", Zonk(own), Zonk(mt)).Notes =
-			[]string{"'" + sig.Name + "' receives messages of type " + Zonk(mt).String() + "; every function a process calls must agree on one mailbox type"}
-	}
-}
-
 func labelReason(sig *FuncSig, i int) string {
 	if isBasic(sig.Params[i].Type, KBool) {
 		return "Bool parameters must be labeled"
@@ -273,29 +247,33 @@ func (c *Checker) callCtor(x *ast.Call, ct *Ctor, written string) Type {
 	return res
 }
 
+// deferRestriction reports a builtin that may not run in a defer body
+// (§5.4): the Process module's "process operations", the legacy
+// "actor operations".
 func (c *Checker) deferRestriction(name string, span source.Span) {
-	if c.fn.deferFlagged {
+	e := builtins.Lookup(name)
+	if c.fn.deferFlagged || !e.Has(builtins.NoDefer) {
 		return // one restriction error per defer body (§9)
 	}
-	switch {
-	case strings.HasPrefix(name, "Process."):
-		c.errorf(ErrDeferProcess, span, "process operations are unsupported in deferred cleanup")
-		c.fn.deferFlagged = true
-	case name == "spawn" || name == "send" || name == "supervise" || name == "supervised_current":
-		c.errorf(ErrDeferProcess, span, "actor operations are unsupported in deferred cleanup")
-		c.fn.deferFlagged = true
+	what := "actor"
+	if e.Module() == builtins.ProcessModule {
+		what = "process"
 	}
+	c.errorf(ErrDeferProcess, span, "%s operations are unsupported in deferred cleanup", what)
+	c.fn.deferFlagged = true
 }
 
+// callBuiltin checks a call of a builtin function: its signature, then
+// the rules of its registry entry (context, typing rule, flags).
 func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
-	spec := builtinSpecs[name]
+	e := builtins.Lookup(name)
 	bs := builtinSigs[name]
 	c.positionalOnly(x)
 	if c.fn.inDefer {
 		c.deferRestriction(name, x.Span())
 	}
 	if len(x.Args) != len(bs.Params) {
-		if strings.HasPrefix(name, "Process.") {
+		if e.Module() == builtins.ProcessModule {
 			c.errorf(ErrProcessArity, x.Span(), "%s expects %d arguments", name, len(bs.Params))
 		} else {
 			c.arityError(x, len(bs.Params))
@@ -309,29 +287,31 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 	ret := subst(bs.Ret, m)
 	c.info.Types[x.Fn] = &Func{Params: ps, Ret: ret}
 	reqSpan := x.Span()
-	if (spec.kind == bkPrint || spec.kind == bkShow) && len(x.Args) > 0 {
+	if (e.Req == builtins.Printable || e.Req == builtins.Showable) && len(x.Args) > 0 {
 		reqSpan = x.Args[0].Span()
 	}
 	c.inherit(bs.Generics, m, reqSpan, false, nil)
 	rootCtx := c.fn.isMain || c.fn.isRoot || c.fn.noActor
-	if spec.kind == bkSpawn && actorOnly(name) && rootCtx {
-		// Process.spawn_monitor and Process.spawn_link (§5.5).
-		c.errorf(ErrActorOnly, x.Span(), "process operation requires an actor context").Hint =
-			"the root context may use Process.spawn; spawn an observer process for " + name
-	}
-	switch spec.kind {
-	case bkActorOnly:
-		if rootCtx {
+	if e.Context == builtins.ActorOnly && rootCtx {
+		// §5.5; Process.self has its own message (below).
+		switch e.Rule {
+		case builtins.SpawnEntry:
+			c.errorf(ErrActorOnly, x.Span(), "process operation requires an actor context").Hint =
+				"the root context may use Process.spawn; spawn an observer process for " + name
+		case builtins.OwnMailbox:
+		default:
 			c.errorf(ErrActorOnly, x.Span(), "process operation requires an actor context").Hint =
 				"main runs in the root context; spawn an observer process for " + name
 		}
-	case bkSelf:
+	}
+	switch e.Rule {
+	case builtins.OwnMailbox:
 		if rootCtx {
 			c.errorf(ErrSelfContext, x.Span(), "self requires an actor context")
 		} else {
 			unify(ret, &Named{Def: PidDef, Args: []Type{c.mailbox(x.Span())}})
 		}
-	case bkSend, bkProcID:
+	case builtins.TypedPid:
 		if len(x.Args) == 0 || x.Args[0].Value == nil {
 			break
 		}
@@ -351,19 +331,9 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 				c.pidError(name, a0.Span(), t)
 			}
 		}
-		for i, a := range x.Args[1:] {
-			if a.Value == nil {
-				continue
-			}
-			if i+1 < len(ps) {
-				at := c.expr(a.Value, ps[i+1])
-				c.expect(spanOf(a.Value), at, ps[i+1], fmt.Sprintf("argument %d of %s: expression type", i+2, name))
-			} else {
-				c.expr(a.Value, nil)
-			}
-		}
+		c.restArgs(x, ps, name)
 		return ret
-	case bkSpawn:
+	case builtins.SpawnEntry:
 		if len(x.Args) == 0 || x.Args[0].Value == nil {
 			break
 		}
@@ -415,33 +385,19 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 			mt, ok := c.info.Mailboxes[entryNode]
 			if fd, isFn := entryNode.(*ast.FnDecl); ok && isFn && !c.inGroup[c.info.Funcs[fd]] {
 				// A named entry's still generic mailbox is fixed per spawn.
-				m := map[*TVar]Type{}
-				for _, v := range freeVars(mt, nil) {
-					m[v] = c.fresh()
-				}
-				mt = substVars(mt, m)
+				mt = c.freshMailbox(mt, x.Span())
 			}
 			if ok && entryNode != nil && !unify(m[g], mt) {
 				c.errorf(ErrMismatch, spanOf(a0.Value), "spawn mailbox: expected %s, found %s", Zonk(m[g]), Zonk(mt))
 			}
 			if !badEntry {
-				c.mailboxSites = append(c.mailboxSites, mailboxSite{t: m[g], span: x.Span(), spawn: true, process: strings.HasPrefix(name, "Process.")})
+				c.mailboxSites = append(c.mailboxSites, mailboxSite{t: m[g], span: x.Span(), spawn: true, process: e.Module() == builtins.ProcessModule})
 			}
 		}
-		for i, a := range x.Args[1:] {
-			if a.Value == nil {
-				continue
-			}
-			if i+1 < len(ps) {
-				at := c.expr(a.Value, ps[i+1])
-				c.expect(spanOf(a.Value), at, ps[i+1], fmt.Sprintf("argument %d of %s: expression type", i+2, name))
-			} else {
-				c.expr(a.Value, nil)
-			}
-		}
+		c.restArgs(x, ps, name)
 		return ret
 	}
-	if strings.HasPrefix(name, "List.") || strings.HasPrefix(name, "Option.") || strings.HasPrefix(name, "Result.") {
+	if e.Has(builtins.RootCallbacks) {
 		// Callbacks of library functions run without an actor context (§5.4).
 		for _, a := range x.Args {
 			if l, ok := a.Value.(*ast.Lambda); ok {
@@ -451,41 +407,39 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 	}
 	before := len(c.diags)
 	ts := c.checkPositional(x, ps, name)
-	switch name {
-	case "Process.monitor", "Process.link", "Process.unlink", "Process.signal_exit":
-		// These take the erased identity (§5.1); point at the conversion.
-		if len(ts) > 0 && ts[0] != nil {
-			if n, ok := Resolve(ts[0]).(*Named); ok && n.Def == PidDef {
-				for _, d := range c.diags[before:] {
-					if d.Code == ErrMismatch {
-						d.Hint = name + " requires a ProcessId; convert the Pid with Process.id(pid)"
-					}
+	if len(bs.Params) > 0 && bs.Params[0] == ProcessIDT && len(ts) > 0 && ts[0] != nil {
+		// Process.monitor, link, ... take the erased identity (§5.1);
+		// point at the conversion.
+		if n, ok := Resolve(ts[0]).(*Named); ok && n.Def == PidDef {
+			for _, d := range c.diags[before:] {
+				if d.Code == ErrMismatch {
+					d.Hint = name + " requires a ProcessId; convert the Pid with Process.id(pid)"
 				}
 			}
 		}
 	}
-	if name == "List.len" || name == "List.is_empty" {
-		// Reading metadata does not handle the Results inside (§5.2).
-		for _, a := range x.Args {
-			if id, ok := a.Value.(*ast.Ident); ok {
-				if o := c.info.Uses[id]; o != nil && o.Kind == ObjLocal && !c.dead {
-					c.whenResolved(o.Type, func(t Type) {
-						if containsResult(t) {
-							o.uses--
-							o.metaReads = append(o.metaReads, name)
-						}
-					})
-				}
-			}
-		}
+	if e.Has(builtins.MetadataRead) {
+		c.noteMetadataReads(x, name)
 	}
 	return ret
 }
 
-func (c *Checker) pidError(name string, span source.Span, t Type) {
-	msg := "send requires a typed Pid"
-	if name == "Process.id" {
-		msg = "Process.id requires a typed Pid"
+// restArgs checks the arguments of a builtin call after the first, which
+// the caller has checked, against the parameter types ps.
+func (c *Checker) restArgs(x *ast.Call, ps []Type, name string) {
+	for i, a := range x.Args[1:] {
+		if a.Value == nil {
+			continue
+		}
+		if i+1 < len(ps) {
+			at := c.expr(a.Value, ps[i+1])
+			c.expect(spanOf(a.Value), at, ps[i+1], fmt.Sprintf("argument %d of %s: expression type", i+2, name))
+		} else {
+			c.expr(a.Value, nil)
+		}
 	}
-	c.errorf(ErrSendPid, span, "%s", msg).Notes = []string{"found " + Zonk(t).String()}
+}
+
+func (c *Checker) pidError(name string, span source.Span, t Type) {
+	c.errorf(ErrSendPid, span, "%s requires a typed Pid", name).Notes = []string{"found " + Zonk(t).String()}
 }

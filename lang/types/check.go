@@ -17,7 +17,9 @@
 //     type that unifies with anything and Invalid as the type of erroneous
 //     expressions, which suppresses follow-on errors. A body without a
 //     return annotation checks every exit against one return type; an
-//     expression with a Never operand is itself Never.
+//     expression with a Never operand is itself Never. expr.go dispatches
+//     on the expression kind; names.go, selectors.go, operators.go,
+//     calls.go, control.go and stmt.go hold one concern each.
 //  3. Work that needs resolved types is queued while a group is checked
 //     and done when it is finished, in this order: operations on values of
 //     still unknown type (field access, record update, tuple projection,
@@ -36,11 +38,13 @@
 //     locals; exits (end of body, return, ?, terminal and helper exits)
 //     with pending obligations are reported; per-function summaries say
 //     which parameters a function discharges and whether it exits, solved
-//     per recursive group; the work is budgeted. Discarded Result
-//     statements, unused bindings, wildcard-only matches and nested
-//     wildcards are reported while the body is checked.
-//  6. Actor contexts (actors.go): every function's mailbox type is shared
-//     by its receives and Process.self(), propagated through calls (generic
+//     per recursive group; the work is budgeted. The other Result rules
+//     (result.go) — discarded Result statements, unused bindings,
+//     wildcard-only matches and nested wildcards — are reported while the
+//     body is checked.
+//  6. Actor contexts (actors.go): receive is checked there; every
+//     function's mailbox type is shared by its receives and
+//     Process.self(), propagated through calls (generic
 //     mailboxes are instantiated per call) and into spawn sites; mailbox
 //     effects are computed over the call graph so that main cannot call a
 //     receiving function; receive guards and deferred actor helpers are
@@ -153,8 +157,8 @@ type Info struct {
 	// labels are absent: argument i is parameter i.
 	CallArgs map[*ast.Call][]int
 	// Mailboxes records the mailbox type M of each function (*ast.FnDecl)
-	// or lambda (*ast.Lambda) whose body receives or calls Process.self().
-	// Mailbox effects through calls are a later stage (§4.3).
+	// or lambda (*ast.Lambda) whose body receives, calls Process.self() or
+	// calls a function that has a mailbox (§4.3).
 	Mailboxes map[ast.Node]Type
 	// HasMailbox marks the functions with a mailbox effect: their body
 	// receives or uses actor-only Process operations, directly or through

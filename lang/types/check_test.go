@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -14,7 +13,7 @@ import (
 	"github.com/morrow-lang/morrow/lang/parser"
 	"github.com/morrow-lang/morrow/lang/source"
 	"github.com/morrow-lang/morrow/lang/types"
-	"github.com/morrow-lang/morrow/stdlib/core"
+	"github.com/morrow-lang/morrow/stdlib/builtins"
 )
 
 // check parses and checks src; it fails the test on syntax errors.
@@ -332,25 +331,38 @@ func TestInfoTables(t *testing.T) {
 	}
 }
 
-// TestBuiltinsMatchRuntime compares the checker's builtin table with the
-// runtime's native registry plus prelude. Process operations and the
-// legacy actor API are implemented by the VM, not stdlib/core.
-func TestBuiltinsMatchRuntime(t *testing.T) {
-	vmOnly := map[string]bool{"send": true, "spawn": true, "supervise": true, "supervised_current": true}
-	var mine []string
-	for _, n := range types.BuiltinNames() {
-		if !vmOnly[n] && !strings.HasPrefix(n, "Process.") {
-			mine = append(mine, n)
+// TestBuiltinsMatchRegistry: the checker knows exactly the registry's
+// builtins (stdlib/builtins), each with the registry's number of
+// parameters and generic parameters.
+func TestBuiltinsMatchRegistry(t *testing.T) {
+	if got, want := strings.Join(types.BuiltinNames(), " "), strings.Join(builtins.Names(), " "); got != want {
+		t.Errorf("builtin tables differ:\nchecker:  %v\nregistry: %v", got, want)
+	}
+	for _, e := range builtins.All() {
+		sig := types.LookupBuiltin(e.Name)
+		if sig == nil {
+			t.Errorf("no signature for %s", e.Name)
+			continue
 		}
-	}
-	theirs := core.LibraryNames()
-	sort.Strings(mine)
-	if strings.Join(mine, " ") != strings.Join(theirs, " ") {
-		t.Errorf("builtin tables differ:\nchecker: %v\nruntime: %v", mine, theirs)
-	}
-	for _, n := range types.BuiltinNames() {
-		if types.LookupBuiltin(n) == nil {
-			t.Errorf("no signature for %s", n)
+		if len(sig.Params) != e.Arity() {
+			t.Errorf("%s: %d parameters, the registry says %d", e.Name, len(sig.Params), e.Arity())
+		}
+		vars := map[string]bool{}
+		var walk func(*builtins.Type)
+		walk = func(ty *builtins.Type) {
+			if ty.IsVar() {
+				vars[ty.Name] = true
+			}
+			for _, a := range ty.Args {
+				walk(a)
+			}
+			if ty.Ret != nil {
+				walk(ty.Ret)
+			}
+		}
+		walk(e.Type())
+		if len(sig.Generics) != len(vars) {
+			t.Errorf("%s: %d generic parameters, the registry's signature has %d", e.Name, len(sig.Generics), len(vars))
 		}
 	}
 }

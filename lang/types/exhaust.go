@@ -135,8 +135,8 @@ func (c *Checker) resolveTypeQuiet(te ast.TypeExpr) Type {
 func ctorKey(ct *Ctor) string { return "c:" + ct.Def.Name + "." + ct.Name }
 
 func ctorDisplay(ct *Ctor) string {
-	if strings.HasPrefix(ct.Def.Name, "Process.") {
-		return "Process." + ct.Name
+	if q := ct.Def.Qualifier; q != "" {
+		return q + "." + ct.Name
 	}
 	return ct.Name
 }
@@ -481,6 +481,25 @@ func (c *Checker) checkArms(arms []*ast.Arm, t Type, exhaustive bool, span sourc
 }
 
 // irrefutable reports whether p matches every value of type t.
+// requireIrrefutable reports a let, for or parameter pattern that can
+// fail to match. The check waits until the group's bodies are checked
+// (like match exhaustiveness): the pattern's type may still depend on a
+// deferred shape (`let (W(m), ..rest) = x` with x's type fixed later,
+// §4.2), and a type that stays unknown becomes Invalid, which passes.
+// literal selects the message for literal patterns (E4006).
+func (c *Checker) requireIrrefutable(p ast.Pattern, t Type, literal bool) {
+	c.deferred = append(c.deferred, func() {
+		if c.irrefutable(p, t) {
+			return
+		}
+		if literal {
+			c.errorf(ErrLiteralLet, spanOf(p), "literal let patterns require an else branch")
+			return
+		}
+		c.errorf(ErrRefutableLet, spanOf(p), "let patterns must be irrefutable; use match for literals or constructors")
+	})
+}
+
 func (c *Checker) irrefutable(p ast.Pattern, t Type) bool {
 	x := &exh{c: c, budget: 10000}
 	zt := Zonk(t)

@@ -12,6 +12,7 @@ import (
 	"github.com/morrow-lang/morrow/lang/ast"
 	"github.com/morrow-lang/morrow/lang/diag"
 	"github.com/morrow-lang/morrow/lang/source"
+	"github.com/morrow-lang/morrow/stdlib/builtins"
 )
 
 // nonExhaustiveHelp adds the label, note and hint of E4001: what is not
@@ -152,21 +153,21 @@ func boundedDistance(a, b string, max int) int {
 
 // builtinTop lists the unqualified builtin functions, builtinMembers the
 // members of each builtin module (List -> len, map, ...), and
-// moduleNames the modules a program can call into.
+// moduleNames the modules a program can call into: all from the builtin
+// registry (stdlib/builtins), sorted.
 var (
 	builtinTop     []string
 	builtinMembers = map[string][]string{}
-	moduleNames    = []string{"Float", "Int", "List", "Option", "Process", "Result", "String"}
+	moduleNames    = builtins.Modules()
 )
 
 func init() {
-	for _, n := range BuiltinNames() {
-		mod, member, ok := strings.Cut(n, ".")
-		if !ok {
-			builtinTop = append(builtinTop, n)
+	for _, e := range builtins.All() {
+		if e.Module() == "" {
+			builtinTop = append(builtinTop, e.Name)
 			continue
 		}
-		builtinMembers[mod] = append(builtinMembers[mod], member)
+		builtinMembers[e.Module()] = append(builtinMembers[e.Module()], e.Member())
 	}
 }
 

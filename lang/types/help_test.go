@@ -2,11 +2,13 @@ package types
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/morrow-lang/morrow/lang/parser"
 	"github.com/morrow-lang/morrow/lang/source"
+	"github.com/morrow-lang/morrow/stdlib/builtins"
 )
 
 func TestBoundedDistance(t *testing.T) {
@@ -85,5 +87,32 @@ func TestClosestMember(t *testing.T) {
 		if got := c.qualifiedHint(strings.Split(tc.parts, ".")); got != tc.want {
 			t.Errorf("qualifiedHint(%s) = %q, want %q", tc.parts, got, tc.want)
 		}
+	}
+}
+
+// TestHelpListsMatchRegistry: the did-you-mean lists hold exactly the
+// registry's builtins and modules.
+func TestHelpListsMatchRegistry(t *testing.T) {
+	n := len(builtinTop)
+	for _, ms := range builtinMembers {
+		n += len(ms)
+	}
+	if n != len(builtins.All()) {
+		t.Errorf("the help lists hold %d builtins, the registry %d", n, len(builtins.All()))
+	}
+	for _, e := range builtins.All() {
+		list := builtinTop
+		if e.Module() != "" {
+			list = builtinMembers[e.Module()]
+			if !slices.Contains(moduleNames, e.Module()) {
+				t.Errorf("module %s is not suggested", e.Module())
+			}
+		}
+		if !slices.Contains(list, e.Member()) && !slices.Contains(list, e.Name) {
+			t.Errorf("%s is not suggested", e.Name)
+		}
+	}
+	if len(moduleNames) != len(builtinMembers) {
+		t.Errorf("suggested modules %v, modules with members %d", moduleNames, len(builtinMembers))
 	}
 }

@@ -213,7 +213,7 @@ func (c *Checker) analyseFunc(sig *FuncSig, report bool) (*oblSummary, *oblFn) {
 	a := &oblFn{c: c, report: report, reported: map[*Object]bool{}, leaked: map[*Object]bool{}, why: map[*Object]string{}, split: map[*Object]bool{}}
 	fd := sig.Decl
 	sum := &oblSummary{discharges: make([]bool, len(sig.Params))}
-	if fd == nil || fd.Body == nil || isNilExpr(fd.Body) {
+	if fd == nil || ast.IsNil(fd.Body) {
 		return sum, a
 	}
 	st := oblState{}
@@ -342,29 +342,14 @@ func (a *oblFn) partName(k oblKey) string {
 
 // bind adds the Result-bearing names a pattern binds to st.
 func (a *oblFn) bind(p ast.Pattern, st oblState) {
-	if st == nil || p == nil {
+	if st == nil {
 		return
 	}
-	switch x := p.(type) {
-	case *ast.BindPat, *ast.TypedPat:
-		if o := a.c.info.Defs[x]; a.c.tracked(o) {
+	patBinds(p, func(q ast.Pattern) {
+		if o := a.c.info.Defs[q]; a.c.tracked(o) {
 			st.add(o)
 		}
-	case *ast.TuplePat:
-		for _, e := range x.Elems {
-			a.bind(e, st)
-		}
-		a.bind(x.Rest, st)
-	case *ast.ListPat:
-		for _, e := range x.Elems {
-			a.bind(e, st)
-		}
-		a.bind(x.Rest, st)
-	case *ast.CtorPat:
-		for _, e := range x.Args {
-			a.bind(e, st)
-		}
-	}
+	})
 }
 
 // bindsWhole reports whether an irrefutable pattern hands every part of
@@ -420,10 +405,7 @@ func (a *oblFn) summary(sig *FuncSig) *oblSummary {
 // or nil when no path completes n. consume says whether n's value is
 // moved, inspected or handed on by its context.
 func (a *oblFn) eval(n ast.Node, st oblState, consume bool) oblState {
-	if st == nil || n == nil {
-		return st
-	}
-	if e, ok := n.(ast.Expr); ok && isNilExpr(e) {
+	if st == nil || ast.IsNil(n) {
 		return st
 	}
 	// Interpreting a node costs one unit per pending obligation it
@@ -539,7 +521,7 @@ func (a *oblFn) eval(n ast.Node, st oblState, consume bool) oblState {
 		}
 		t := a.eval(x.Then, st.clone(a), consume)
 		e := st
-		if x.Else != nil && !isNilExpr(x.Else) {
+		if !ast.IsNil(x.Else) {
 			e = a.eval(x.Else, st, consume)
 		}
 		return a.join(t, e)
@@ -569,7 +551,7 @@ func (a *oblFn) eval(n ast.Node, st oblState, consume bool) oblState {
 }
 
 func (a *oblFn) match(x *ast.Match, st oblState, consume bool) oblState {
-	if x.Subject == nil || isNilExpr(x.Subject) {
+	if ast.IsNil(x.Subject) {
 		// Condition match: each condition runs after the previous failed.
 		var out oblState
 		for _, arm := range x.Arms {
@@ -638,7 +620,7 @@ func (a *oblFn) stmt(s ast.Stmt, st oblState, consume bool) oblState {
 		if st == nil {
 			return nil
 		}
-		if x.Else != nil && !isNilExpr(x.Else) {
+		if !ast.IsNil(x.Else) {
 			a.eval(x.Else, st.clone(a), false)
 		}
 		a.bind(x.Pattern, st)
@@ -654,7 +636,7 @@ func (a *oblFn) stmt(s ast.Stmt, st oblState, consume bool) oblState {
 		}
 		return st
 	case *ast.ExprStmt:
-		if x.Cond != nil && !isNilExpr(x.Cond) {
+		if !ast.IsNil(x.Cond) {
 			st = a.eval(x.Cond, st, false)
 			if st == nil {
 				return nil

@@ -85,19 +85,9 @@ type requirement struct {
 	from string
 }
 
-// builtinReqs are the requirements of builtin signatures' parameters.
+// builtinReqs are the requirements of builtin signatures' parameters,
+// from the registry's Req (initBuiltinFuncs).
 var builtinReqs = map[*TParam][]requirement{}
-
-func init() {
-	for name, kind := range map[string]reqKind{
-		"print": reqPrint, "println": reqPrint, "show": reqShow,
-		"List.contains": reqScalar, "List.sort": reqSort,
-		"eq": reqEq, "compare": reqSort,
-	} {
-		bs := builtinSigs[name]
-		builtinReqs[bs.Generics[0]] = []requirement{{kind: kind, op: name}}
-	}
-}
 
 // failure describes the part of a type that does not meet a requirement.
 type failure struct {
@@ -110,7 +100,7 @@ type failure struct {
 type reqSite struct {
 	t      Type
 	direct *requirement
-	g      *TParam
+	g      Type   // a *TParam, or the *TVar of a generic mailbox
 	fn     string // the function whose body holds the site
 	span   source.Span
 	// report gives the diagnostic of a direct use or of a builtin's own
@@ -206,6 +196,14 @@ func (c *Checker) solveReqs(group []*FuncSig) {
 		for _, v := range freeVars(sig.Ret, nil) {
 			sigVars[v] = true
 		}
+		// A mailbox that stays generic is fixed at each spawn site (and
+		// each call from another actor function), where freshMailbox
+		// passes its requirements on (§4.3 step 5).
+		if mt, ok := c.info.Mailboxes[sig.Decl]; ok {
+			for _, v := range freeVars(mt, nil) {
+				sigVars[v] = true
+			}
+		}
 	}
 	for changed, rounds := true, 0; changed && rounds < 1000; rounds++ {
 		changed = false
@@ -277,6 +275,10 @@ func (c *Checker) reqError(s *reqSite, r requirement, f *failure) {
 		note = fmt.Sprintf("type %s.%s has no implementation of %s; add derive(%s) to its declaration", f.noImpl.Module, f.noImpl.Name, trait, trait)
 	} else if !Identical(f.t, rt) {
 		note += fmt.Sprintf("; %s does not", Zonk(f.t))
+	}
+	if _, mailbox := s.g.(*TVar); mailbox {
+		d.Notes = append(d.Notes, note, fmt.Sprintf("'%s' uses %s on a message of its generic mailbox type, which makes it a requirement of every spawn and call that fixes the mailbox (LANGUAGE.md §4.2, §4.3)", r.from, what))
+		return
 	}
 	d.Notes = append(d.Notes, note, fmt.Sprintf("'%s' uses %s on a value of a type parameter, which makes it a requirement of every call (LANGUAGE.md §4.2)", r.from, what))
 }

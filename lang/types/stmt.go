@@ -79,7 +79,7 @@ func (c *Checker) let(s *ast.LetStmt) Type {
 	if _, wild := s.Pattern.(*ast.WildcardPat); wild {
 		c.checkDiscard(s.Value, vt)
 	}
-	if s.Else != nil && !isNilExpr(s.Else) {
+	if !ast.IsNil(s.Else) {
 		et := c.branch(s.Else, nil, false)
 		if !isNever(et) && !hasInvalid(et) {
 			c.errorf(ErrLetElseDiverge, lastSpan(s.Else), "let-else failure branch must diverge with return").Hint =
@@ -89,17 +89,13 @@ func (c *Checker) let(s *ast.LetStmt) Type {
 	} else {
 		before := len(c.diags)
 		c.pattern(s.Pattern, vt, map[string]bool{})
-		if len(c.diags) == before && !c.irrefutable(s.Pattern, vt) {
-			if hasLiteral(s.Pattern) {
-				c.errorf(ErrLiteralLet, spanOf(s.Pattern), "literal let patterns require an else branch")
-			} else {
-				c.errorf(ErrRefutableLet, spanOf(s.Pattern), "let patterns must be irrefutable; use match for literals or constructors")
-			}
+		if len(c.diags) == before {
+			c.requireIrrefutable(s.Pattern, vt, hasLiteral(s.Pattern))
 		}
 	}
 	pat := s.Pattern
 	c.deferred = append(c.deferred, func() { c.checkNestedWildcards(pat, 0) })
-	if !isNilExpr(s.Value) {
+	if !ast.IsNil(s.Value) {
 		init := spanOf(s.Value)
 		patBinds(s.Pattern, func(n ast.Pattern) {
 			if o := c.info.Defs[n]; o != nil && o.Kind == ObjLocal {
@@ -123,29 +119,14 @@ func (c *Checker) let(s *ast.LetStmt) Type {
 }
 
 func hasLiteral(p ast.Pattern) bool {
-	switch p := p.(type) {
-	case *ast.LitPat:
-		return true
-	case *ast.TuplePat:
-		for _, e := range p.Elems {
-			if hasLiteral(e) {
-				return true
-			}
+	found := false
+	ast.Inspect(p, func(n ast.Node) bool {
+		if _, ok := n.(*ast.LitPat); ok {
+			found = true
 		}
-	case *ast.ListPat:
-		for _, e := range p.Elems {
-			if hasLiteral(e) {
-				return true
-			}
-		}
-	case *ast.CtorPat:
-		for _, e := range p.Args {
-			if hasLiteral(e) {
-				return true
-			}
-		}
-	}
-	return false
+		return !found
+	})
+	return found
 }
 
 func (c *Checker) deferStmt(s *ast.DeferStmt) {
@@ -171,24 +152,16 @@ func (c *Checker) deferStmt(s *ast.DeferStmt) {
 
 // patBinds calls f for every binding site (BindPat, TypedPat) in p.
 func patBinds(p ast.Pattern, f func(ast.Pattern)) {
-	switch x := p.(type) {
-	case *ast.BindPat:
-		f(x)
-	case *ast.TypedPat:
-		f(x)
-	case *ast.TuplePat:
-		for _, e := range x.Elems {
-			patBinds(e, f)
+	ast.Inspect(p, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.BindPat:
+			f(x)
+		case *ast.TypedPat:
+			f(x)
+			return false
+		case ast.Pattern:
+			return true
 		}
-		patBinds(x.Rest, f)
-	case *ast.ListPat:
-		for _, e := range x.Elems {
-			patBinds(e, f)
-		}
-		patBinds(x.Rest, f)
-	case *ast.CtorPat:
-		for _, e := range x.Args {
-			patBinds(e, f)
-		}
-	}
+		return false
+	})
 }

@@ -55,13 +55,17 @@ var (
 type Named struct {
 	Def  *TypeDef
 	Args []Type
+	closed
 }
 
 func (n *Named) String() string { return typeString(n) }
 func (*Named) isType()          {}
 
 // Tuple is a tuple type.
-type Tuple struct{ Elems []Type }
+type Tuple struct {
+	Elems []Type
+	closed
+}
 
 func (t *Tuple) String() string { return typeString(t) }
 func (*Tuple) isType()          {}
@@ -71,6 +75,7 @@ func (*Tuple) isType()          {}
 type Func struct {
 	Params []Type
 	Ret    Type
+	closed
 }
 
 func (f *Func) String() string { return typeString(f) }
@@ -129,6 +134,10 @@ type TypeDef struct {
 	Derives map[string]bool
 	Builtin bool
 	Module  string // module name used in Show diagnostics
+	// Qualifier is the module of a library type ("Process" for
+	// Process.ExitReason): its constructors display qualified
+	// (Process.Normal).
+	Qualifier string
 }
 
 // Ctor is a constructor of a nominal type. Field types mention the

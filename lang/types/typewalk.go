@@ -3,6 +3,7 @@ package types
 import (
 	"strconv"
 	"strings"
+	"sync/atomic"
 )
 
 // Types share structure: `let a1 = (a0, a0)` builds a tuple whose two
@@ -328,9 +329,105 @@ func anyPartV(t Type, pred func(Type) bool, v *visited) bool {
 	return false
 }
 
+// closed caches, on a composite type node, that no unbound variable is
+// reachable from it. Nodes are never changed after they are built and a
+// bound variable is never unbound, so a closed node stays closed. The
+// occurs check, run at every variable binding, skips closed nodes: without
+// it, checking n nested lambdas (each result is bound to the type of the
+// lambda inside) walked the whole inner type n times. The flag is atomic
+// because built-in signatures are shared by checks running in parallel.
+//
+// mark is the occurs check's visited set: the walk numbered e sets it to
+// e on every open node it enters, so a node shared in the type graph is
+// walked once per check without a map (the maps' allocation and hashing
+// were most of the time of deep checks).
+type closed struct {
+	c    uint32
+	mark uint64
+}
+
+// occursEpoch numbers the occurs check's walks.
+var occursEpoch atomic.Uint64
+
+func (c *closed) isClosed() bool { return atomic.LoadUint32(&c.c) != 0 }
+func (c *closed) setClosed()     { atomic.StoreUint32(&c.c, 1) }
+
+// closedOf returns the cache of a composite node (nil for other types).
+func closedOf(t Type) *closed {
+	switch x := t.(type) {
+	case *Named:
+		return &x.closed
+	case *Tuple:
+		return &x.closed
+	case *Func:
+		return &x.closed
+	}
+	return nil
+}
+
+// occursWalks counts the composite nodes the occurs check has entered
+// (for the test that checking stays linear in the nesting depth).
+var occursWalks atomic.Int64
+
 // occurs reports whether v appears in t.
 func occurs(v *TVar, t Type) bool {
-	return anyPart(t, func(t Type) bool { return t == v })
+	found, _ := occursIn(v, t, occursEpoch.Add(1))
+	return found
+}
+
+// occursIn reports whether v appears in t and whether t is closed (no
+// unbound variable reachable), marking closed nodes on the way out. A
+// node met a second time in one walk counts as open unless marked: that
+// is only conservative.
+func occursIn(v *TVar, t Type, epoch uint64) (found, isClosed bool) {
+	t = Resolve(t)
+	switch x := t.(type) {
+	case *TVar:
+		return x == v, false
+	case *Basic, *TParam, *Union:
+		return false, true
+	}
+	cl := closedOf(t)
+	if cl == nil {
+		return false, false
+	}
+	if cl.isClosed() {
+		return false, true
+	}
+	if atomic.LoadUint64(&cl.mark) == epoch {
+		return false, false
+	}
+	atomic.StoreUint64(&cl.mark, epoch)
+	occursWalks.Add(1)
+	all := true
+	visit := func(ts ...Type) bool {
+		for _, a := range ts {
+			f, c := occursIn(v, a, epoch)
+			if f {
+				return true
+			}
+			all = all && c
+		}
+		return false
+	}
+	switch x := t.(type) {
+	case *Named:
+		if visit(x.Args...) {
+			return true, false
+		}
+	case *Tuple:
+		if visit(x.Elems...) {
+			return true, false
+		}
+	case *Func:
+		if visit(x.Params...) || visit(x.Ret) {
+			return true, false
+		}
+	}
+	if all {
+		cl.setClosed()
+	}
+	return false, all
 }
 
 // unify makes a and b equal, binding variables as needed. It reports

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/morrow-lang/morrow/lang/types"
-	"github.com/morrow-lang/morrow/stdlib/process"
+	"github.com/morrow-lang/morrow/stdlib/builtins"
 )
 
 // TestOpcodeBuiltinsAreNotValues: exactly the builtins that code
@@ -20,7 +20,7 @@ func TestOpcodeBuiltinsAreNotValues(t *testing.T) {
 				got = true
 			}
 		}
-		_, opcode := process.OpcodeBuiltins[name]
+		opcode := builtins.Lookup(name).Impl == builtins.ImplOpcode
 		if got != opcode {
 			t.Errorf("%s as a value: E3046 reported %v, want %v (%v)", name, got, opcode, codes(d))
 		}

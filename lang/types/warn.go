@@ -23,6 +23,7 @@ import (
 	"github.com/morrow-lang/morrow/lang/ast"
 	"github.com/morrow-lang/morrow/lang/diag"
 	"github.com/morrow-lang/morrow/lang/source"
+	"github.com/morrow-lang/morrow/stdlib/builtins"
 )
 
 // Warning codes.
@@ -76,12 +77,7 @@ func (c *Checker) warnUnused() {
 
 // warnUnusedFuncs reports private functions that no root reaches.
 func (c *Checker) warnUnusedFuncs() {
-	var decls []*ast.FnDecl
-	for _, d := range c.file.Decls {
-		if fd, ok := d.(*ast.FnDecl); ok && c.info.Funcs[fd] != nil {
-			decls = append(decls, fd)
-		}
-	}
+	decls := c.funcDecls()
 	reached := map[*ast.FnDecl]bool{}
 	var work []*ast.FnDecl
 	for _, fd := range decls {
@@ -116,12 +112,17 @@ func (c *Checker) warnUnusedFuncs() {
 	}
 }
 
-// isSelfCall reports whether e is the call Process.self().
+// isSelfCall reports whether e is the call Process.self() (the builtin
+// whose result is typed by the caller's own mailbox).
 func isSelfCall(e ast.Expr) bool {
 	call, ok := e.(*ast.Call)
 	if !ok || len(call.Args) != 0 {
 		return false
 	}
 	p, ok := call.Fn.(*ast.Path)
-	return ok && len(p.Parts) == 2 && p.Parts[0] == "Process" && p.Parts[1] == "self"
+	if !ok {
+		return false
+	}
+	b := builtins.Lookup(strings.Join(p.Parts, "."))
+	return b != nil && b.Rule == builtins.OwnMailbox
 }

@@ -52,6 +52,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/morrow-lang/morrow/internal/gotune"
@@ -115,7 +116,33 @@ type Options struct {
 	// each unless the GOMAXPROCS or GOGC environment variable is set) and
 	// restores them when the last overlapping run ends.
 	KeepGoSettings bool
+	// Policy makes the run deterministic: one scheduler on the calling
+	// goroutine, a virtual clock, and every scheduling decision the
+	// policy's (runtime/sched, Policy). Schedulers and Steal are then
+	// ignored. `morrow run --explore` and `--replay` use it
+	// (runtime/explore). A run that ends with isolated processes
+	// waiting in receive and no timer pending writes DeadlockText (a
+	// legacy-only program gets the fault 10 report, as always) and
+	// returns ExitFault.
+	Policy sched.Policy
 }
+
+// Outcome is how a run ended, in more detail than its exit status.
+type Outcome struct {
+	Status int
+	// Deadlock: a deterministic run ended with every process alive
+	// waiting in receive and no timer pending.
+	Deadlock bool
+	// StepLimit: the run was stopped by Options.MaxSteps.
+	StepLimit bool
+	// Decisions and Steps: the scheduling decisions and VM steps of a
+	// deterministic run (runtime/sched, Result).
+	Decisions, Steps int64
+}
+
+// DeadlockText is what a deterministic run writes on stderr when it ends
+// with isolated processes that would wait forever.
+const DeadlockText = "morrow: deadlock: every process is waiting in receive and no timer is pending\n"
 
 // Resource governor defaults (the reference limits) and the "no limit"
 // value of Options.MaxProcesses.
@@ -154,19 +181,25 @@ const DefaultSlice = sched.DefaultBudget
 // from main or a program that does not verify. Runtime faults are written
 // to Stderr as `morrow: runtime error: <text>`.
 func Run(ctx context.Context, p *bytecode.Program, opts Options) int {
-	return run(ctx, p, nil, opts)
+	return run(ctx, p, nil, opts).Status
 }
 
 // RunVerified is Run for a program that has already been verified (by
 // bytecode.Load for a .mrb file, or bytecode.Check), so that a run
 // verifies its program once.
 func RunVerified(ctx context.Context, v *bytecode.Verified, opts Options) int {
+	return run(ctx, v.Program(), v, opts).Status
+}
+
+// RunOutcome is RunVerified that also says how the run ended.
+func RunOutcome(ctx context.Context, v *bytecode.Verified, opts Options) Outcome {
 	return run(ctx, v.Program(), v, opts)
 }
 
 // run runs p; v is its proof of verification, or nil when p must be
 // verified first.
-func run(ctx context.Context, p *bytecode.Program, v *bytecode.Verified, opts Options) int {
+func run(ctx context.Context, p *bytecode.Program, v *bytecode.Verified, opts Options) Outcome {
+	fail := Outcome{Status: ExitFault}
 	stdoutW, stderr := opts.Stdout, opts.Stderr
 	if stdoutW == nil {
 		stdoutW = io.Discard
@@ -181,7 +214,7 @@ func run(ctx context.Context, p *bytecode.Program, v *bytecode.Verified, opts Op
 	defer out.Flush()
 	if opts.Schedulers < 0 || opts.Schedulers > MaxSchedulers || opts.MemoryBudget < 0 || opts.StackBudget < 0 {
 		fmt.Fprintf(stderr, "morrow: runtime error: %s\n", fault.Resource.Text())
-		return ExitFault
+		return fail
 	}
 	if !opts.KeepGoSettings {
 		defer gotune.Acquire(opts.Schedulers)()
@@ -190,18 +223,18 @@ func run(ctx context.Context, p *bytecode.Program, v *bytecode.Verified, opts Op
 		var err error
 		if v, err = bytecode.Check(p); err != nil {
 			fmt.Fprintf(stderr, "morrow: cannot run the program: %v\n", err)
-			return ExitFault
+			return fail
 		}
 	}
 	img, err := vm.Load(v, stdlib.Natives())
 	if err != nil {
 		fmt.Fprintf(stderr, "morrow: cannot run the program: %v\n", err)
-		return ExitFault
+		return fail
 	}
 	rt := sched.New(img, out, sched.Config{Schedulers: opts.Schedulers, Steal: opts.Steal, Seed: opts.Seed,
 		Budget: opts.Reductions * StepsPerReduction, Trace: orderedTrace(opts.Trace, out), TraceMessages: opts.TraceMessages,
 		MaxLive: opts.MaxProcesses, MemoryBudget: opts.MemoryBudget, StackBudget: opts.StackBudget,
-		MaxQueued: opts.MaxQueued, MaxSteps: opts.MaxSteps})
+		MaxQueued: opts.MaxQueued, MaxSteps: opts.MaxSteps, Policy: opts.Policy})
 	var args []value.Value
 	if p.Library {
 		port := rt.NewPort(out.Line)
@@ -210,21 +243,32 @@ func run(ctx context.Context, p *bytecode.Program, v *bytecode.Verified, opts Op
 	st, err := vm.NewState(img, p.Entry, args)
 	if err != nil {
 		fmt.Fprintf(stderr, "morrow: cannot run the program: %v\n", err)
-		return ExitFault
+		return fail
 	}
 	res := rt.Run(ctx, st)
 	out.Flush()
+	o := Outcome{Deadlock: res.Deadlock, Decisions: res.Decisions, Steps: res.Steps,
+		StepLimit: opts.MaxSteps > 0 && strings.HasPrefix(res.Report, stepLimitPrefix)}
 	switch {
 	case res.Report != "":
 		io.WriteString(stderr, res.Report)
-		return ExitFault
+		o.Status = ExitFault
+	case res.Deadlock:
+		io.WriteString(stderr, DeadlockText)
+		o.Status = ExitFault
 	case res.Cancelled:
-		return ExitInterrupted
+		o.Status = ExitInterrupted
 	case p.Library:
-		return 0
+		o.Status = 0
+	default:
+		o.Status = mainStatus(res.RootValue, stderr)
 	}
-	return mainStatus(res.RootValue, stderr)
+	return o
 }
+
+// stepLimitPrefix starts the report of a run stopped by MaxSteps
+// (runtime/sched).
+const stepLimitPrefix = "morrow: stopped after the step limit of "
 
 // orderedTrace makes every trace line first flush the program's buffered
 // output, so a trace that shares a destination with stdout (`--trace -`

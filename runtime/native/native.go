@@ -6,21 +6,23 @@
 // # Data flow
 //
 // The standard library packages (stdlib/core, stdlib/process) each list
-// their natives; the engine (runtime/engine) merges those lists into one
-// Table and passes it to vm.Load, which resolves every native name of a
-// program against it once (unknown names and wrong arities are refused
-// before anything runs). At run time the VM calls (*Native).CallWork with
-// its vm.Host, which includes this package's Host, so a native can only
-// use operations that every host implements: a missing method is a
-// compile error in the host, not a fault at run time.
+// the Go bodies of their natives; stdlib joins them with the builtin
+// registry (stdlib/builtins) into one Table, and the engine
+// (runtime/engine) passes it to vm.Load, which resolves every native name
+// of a program against it once (unknown names and wrong arities are
+// refused before anything runs). At run time the VM calls
+// (*Native).CallWork with its vm.Host, which includes this package's
+// Host, so a native can only use operations that every host implements:
+// a missing method is a compile error in the host, not a fault at run
+// time.
 //
-// A Table is a plain value (qualified name → *Native), so a builtin
+// A Table is a plain value (qualified name → *Native), so the builtin
 // registry can generate it and a test can pass a smaller one.
 //
 // # Why a leaf package
 //
 // Natives live below the VM: the front end imports stdlib/core (the
-// prelude) and stdlib/process (the Process types), and the front end must
+// prelude) and stdlib/process (the SPAWN modes), and the front end must
 // not depend on the VM (internal/archtest). So the natives' side of the
 // host contract is declared here, and vm.Host embeds it.
 package native
@@ -76,7 +78,8 @@ type Flags uint8
 
 const (
 	// ActorOnly: the native needs an actor context (LANGUAGE.md §7.1,
-	// "actor"); the checker refuses it in the root context.
+	// "actor"); the checker refuses it in the root context. stdlib sets
+	// it from the builtin registry's Context.
 	ActorOnly Flags = 1 << iota
 )
 

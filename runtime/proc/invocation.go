@@ -56,8 +56,15 @@ type Invocation struct {
 	Trace func(format string, args ...any)
 	// TraceMessages adds a "send" line per user message sent and a
 	// "recv" line per user message received to the trace (morrow run
-	// --trace-messages); it needs Trace.
+	// --trace-messages); it needs Trace. With Defer it also adds an
+	// "arrive" line per cell that leaves flight.
 	TraceMessages bool
+	// Defer keeps every cell a process sends another in flight until
+	// Arrive delivers it (flight.go); a deterministic scheduler sets it
+	// before the first process runs. OnDefer is then called, under the
+	// receiver's lock, for each cell put in flight.
+	Defer   bool
+	OnDefer func(from uint64, to *Process)
 }
 
 func (inv *Invocation) trace(format string, args ...any) {
@@ -252,6 +259,7 @@ func (inv *Invocation) closeMailboxLocked(q *Process) death {
 	inv.queued.Add(int64(-q.user))
 	q.user = 0
 	q.cells, q.head, q.cursor = nil, 0, 0
+	q.inflight = nil
 	armed := q.Wait.Armed
 	q.Wait = Wait{}
 	q.status = Done
@@ -289,7 +297,7 @@ func (inv *Invocation) publishExits(q *Process, d death, work []retireItem) []re
 		if !partner.closed {
 			inv.trace("exit signal %d -> %d %s", d.id.Payload(), partner.Gen(), d.shown)
 			if partner.trap {
-				wake = partner.deliverLocked(Cell{Kind: CellExit, Value: exitValue(d.id, d.reason), Bytes: CompletionBytes, Resv: true})
+				wake = inv.deliverFromLocked(q, partner, Cell{Kind: CellExit, Value: exitValue(d.id, d.reason), Bytes: CompletionBytes, Resv: true})
 			} else {
 				inv.unreserveLocked(partner, CompletionBytes)
 				if !isNormal(d.reason) {
@@ -324,7 +332,7 @@ func (inv *Invocation) publishDowns(q *Process, d death) {
 			m.state = monQueued
 			if !o.closed {
 				inv.trace("down %d -> %d %s", d.id.Payload(), o.Gen(), d.shown)
-				wake = o.deliverLocked(Cell{Kind: CellDown, Value: downValue(m, d.id, d.reason), Ref: m, Bytes: CompletionBytes, Resv: true})
+				wake = inv.deliverFromLocked(q, o, Cell{Kind: CellDown, Value: downValue(m, d.id, d.reason), Ref: m, Bytes: CompletionBytes, Resv: true})
 			}
 		}
 		o.mu.Unlock()
@@ -423,7 +431,7 @@ func (inv *Invocation) Monitor(owner, target *Process) (value.Value, bool) {
 		// Never registered: its Down is queued at once.
 		m.state = monQueued
 		inv.trace("down %d -> %d NoProcess", target.Gen(), owner.Gen())
-		inv.deliverLifecycle(owner, Cell{Kind: CellDown, Value: downValue(m, target.ID(), process.Reason(process.ReasonNoProcess, value.Unit)), Ref: m, Bytes: CompletionBytes, Resv: true})
+		inv.deliverLifecycle(owner, target, Cell{Kind: CellDown, Value: downValue(m, target.ID(), process.Reason(process.ReasonNoProcess, value.Unit)), Ref: m, Bytes: CompletionBytes, Resv: true})
 		return m.Ref(), true
 	}
 	target.monitors = append(target.monitors, m)
@@ -452,6 +460,9 @@ func (inv *Invocation) Demonitor(owner *Process, m *Monitor, flush, info bool) v
 	}
 	wasActive := false
 	owner.mu.Lock()
+	if inv.Defer {
+		inv.arriveThroughLocked(owner, m)
+	}
 	delete(owner.owned, m)
 	if m.state == monActive {
 		m.state = monCancelled
@@ -551,6 +562,9 @@ func (inv *Invocation) DeliverExit(p *Process, id, reason value.Value) bool {
 		p.mu.Unlock()
 		return false
 	}
+	if dead := Of(id); inv.Defer && dead != nil {
+		inv.arriveAllLocked(p, dead.gen)
+	}
 	wake := p.deliverLocked(Cell{Kind: CellExit, Value: exitValue(id, reason), Bytes: CompletionBytes, Resv: true})
 	p.mu.Unlock()
 	if wake {
@@ -594,7 +608,7 @@ func (inv *Invocation) Signal(sender, target *Process, reason value.Value) Signa
 		return SignalTerminated
 	}
 	if target.trap {
-		wake := target.deliverLocked(Cell{Kind: CellExit, Value: exitValue(sender.ID(), reason), Bytes: charge, Resv: true})
+		wake := inv.deliverFromLocked(sender, target, Cell{Kind: CellExit, Value: exitValue(sender.ID(), reason), Bytes: charge, Resv: true})
 		target.mu.Unlock()
 		if wake {
 			inv.Wake(target)

@@ -17,6 +17,16 @@ const (
 // deliverLocked appends c; p.mu must be held. It reports whether the
 // process was Parked and is now Runnable (the caller must wake it).
 func (p *Process) deliverLocked(c Cell) bool {
+	if c.Kind == CellMessage {
+		p.user++
+	}
+	return p.appendLocked(c)
+}
+
+// appendLocked appends c to the queued cells without counting it (a
+// message in flight was counted when it was sent); p.mu must be held. It
+// reports whether the process must be woken, as deliverLocked does.
+func (p *Process) appendLocked(c Cell) bool {
 	if p.head > 0 && p.head >= len(p.cells)/2 && p.head >= 32 {
 		n := copy(p.cells, p.cells[p.head:])
 		clear(p.cells[n:])
@@ -24,9 +34,6 @@ func (p *Process) deliverLocked(c Cell) bool {
 		p.head = 0
 	}
 	p.cells = append(p.cells, c)
-	if c.Kind == CellMessage {
-		p.user++
-	}
 	if p.status == Parked {
 		p.status = Runnable
 		return true
@@ -90,6 +97,11 @@ func (inv *Invocation) SendFrom(from, p *Process, msg value.Value) int {
 		c.From = from.Gen()
 		inv.traceSendLocked(from, p, false, false)
 	}
+	if inv.Defer && from != nil && from != p {
+		inv.deferLocked(from, p, c)
+		p.mu.Unlock()
+		return SendOK
+	}
 	wake := p.deliverLocked(c)
 	p.mu.Unlock()
 	if wake {
@@ -133,13 +145,18 @@ func (inv *Invocation) flushDownsLocked(p *Process, m *Monitor) {
 	p.cells = out
 }
 
-// deliverLifecycle appends a Down or Exit cell to p (no user slot is
-// used) unless p's mailbox is closed, and wakes p if it was parked.
-func (inv *Invocation) deliverLifecycle(p *Process, c Cell) {
+// deliverLifecycle appends a Down or Exit cell about the dead process
+// about to p (no user slot is used) unless p's mailbox is closed, and
+// wakes p if it was parked. Cells still in flight from the dead process
+// arrive first (flight.go).
+func (inv *Invocation) deliverLifecycle(p, about *Process, c Cell) {
 	p.mu.Lock()
 	if p.closed {
 		p.mu.Unlock()
 		return
+	}
+	if inv.Defer {
+		inv.arriveAllLocked(p, about.gen)
 	}
 	wake := p.deliverLocked(c)
 	p.mu.Unlock()

@@ -116,7 +116,11 @@ type Cell struct {
 	Kind CellKind
 	// Resv marks a Down or Exit that carries a lifecycle reservation
 	// (limits.go). It sits next to Kind so that From costs no space.
-	Resv  bool
+	Resv bool
+	// Seq is the cell's number on the channel from its sender when it
+	// was in flight (flight.go), for the "arrive" trace line; 0 otherwise.
+	// It sits in the padding after Resv.
+	Seq   uint32
 	Value value.Value
 	// Ref is the monitor of a Down cell (for demonitor's flush).
 	Ref *Monitor
@@ -124,8 +128,9 @@ type Cell struct {
 	// payload, or a lifecycle reservation's bytes).
 	Bytes int64
 	// From is the sender's generation of a user message when messages
-	// are traced (Invocation.TraceMessages), for the "recv" trace line;
-	// 0 otherwise.
+	// are traced (Invocation.TraceMessages), for the "recv" trace line,
+	// and of every cell that was in flight (Invocation.Defer); 0
+	// otherwise.
 	From uint64
 }
 
@@ -169,8 +174,11 @@ type Process struct {
 	cells  []Cell // cells[head:] are queued, oldest first
 	head   int
 	cursor int // relative to head
-	user   int // queued user messages
+	user   int // queued user messages (and those in flight)
 	closed bool
+	// inflight holds the cells in flight to p (Invocation.Defer), nil
+	// until the first one.
+	inflight *flight
 
 	// Accounting (limits.go), guarded by mu.
 	resv      int   // lifecycle reservations held

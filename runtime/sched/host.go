@@ -23,7 +23,30 @@ type host struct {
 
 var _ vm.Host = (*host)(nil)
 
-func (h *host) Stdout() io.Writer { return h.s.rt.Out }
+func (h *host) Stdout() io.Writer {
+	if h.s.rt.det != nil {
+		return detStdout{h}
+	}
+	return h.s.rt.Out
+}
+
+// detStdout is the output of a process in a deterministic run: a print
+// is a visible operation.
+type detStdout struct{ h *host }
+
+func (o detStdout) Write(b []byte) (int, error) {
+	n, err := o.h.s.rt.Out.Write(b)
+	o.h.visible(OpPrint)
+	return n, err
+}
+
+// visible reports a visible operation of the running process to a
+// deterministic run's policy (det.go); it does nothing otherwise.
+func (h *host) visible(op Op) {
+	if d := h.s.rt.det; d != nil {
+		d.visible(h.p, op)
+	}
+}
 
 func (h *host) noMailbox(op string) *fault.Fault {
 	return fault.Internalf("%s requires an actor context", op)
@@ -35,7 +58,7 @@ func (h *host) RecvStart(timeout int64, event bool) *fault.Fault {
 	}
 	var now time.Time
 	if timeout >= 0 {
-		now = time.Now()
+		now = h.s.rt.Now()
 	}
 	if h.p.RecvStart(timeout, event, now) {
 		h.s.rt.pendingTimers.Add(-1)
@@ -49,6 +72,7 @@ func (h *host) RecvTake() {
 	if h.p.RecvTake(h.s.rt.Inv) {
 		h.s.rt.pendingTimers.Add(-1)
 	}
+	h.visible(OpRecv)
 }
 
 func (h *host) RecvSkip() { h.p.RecvSkip() }
@@ -56,7 +80,7 @@ func (h *host) RecvSkip() { h.p.RecvSkip() }
 func (h *host) RecvWait() vm.WaitResult {
 	var now time.Time
 	if !h.p.Wait.Deadline.IsZero() {
-		now = time.Now()
+		now = h.s.rt.Now()
 	}
 	d, disarm := h.p.RecvWait(now)
 	switch d {
@@ -149,6 +173,7 @@ func (h *host) Spawn(mode int, entry value.Value) (value.Value, *fault.Fault) {
 		res = value.Ok(c.Pid())
 	}
 	rt.scheds[sched].push(c)
+	h.visible(OpSpawn)
 	return res, nil
 }
 
@@ -192,7 +217,9 @@ func (h *host) Send(pid, msg value.Value) (value.Value, *fault.Fault) {
 	if t.Kind == proc.KindPort && msg.Kind() != value.KString {
 		return errInt(proc.SendDead), nil
 	}
-	if code := h.s.rt.Inv.SendFrom(h.p, t, msg); code != proc.SendOK {
+	code := h.s.rt.Inv.SendFrom(h.p, t, msg)
+	h.visible(OpSend)
+	if code != proc.SendOK {
 		return errInt(code), nil
 	}
 	return okUnit, nil
@@ -224,6 +251,7 @@ func (h *host) Monitor(id value.Value) (value.Value, *fault.Fault) {
 		return refused, nil
 	}
 	ref, ok := h.s.rt.Inv.Monitor(h.p, t)
+	h.visible(OpLifecycle)
 	if !ok {
 		return process.ErrProcess(process.ErrResourceLimit), nil
 	}
@@ -242,6 +270,7 @@ func (h *host) Demonitor(ref value.Value, flush, info bool) (value.Value, *fault
 	if d, _ := r.Data(); d != nil && d.Tag == value.TagOk {
 		h.s.rt.trace("demonitor %d ref %d", h.p.Gen(), m.Serial())
 	}
+	h.visible(OpLifecycle)
 	return r, nil
 }
 
@@ -256,6 +285,7 @@ func (h *host) Link(id value.Value) (value.Value, *fault.Fault) {
 	if t == nil {
 		return refused, nil
 	}
+	defer h.visible(OpLifecycle)
 	switch h.s.rt.Inv.Link(h.p, t) {
 	case proc.LinkOK:
 		if t != h.p {
@@ -283,11 +313,13 @@ func (h *host) Unlink(id value.Value) (value.Value, *fault.Fault) {
 	}
 	h.s.rt.trace("unlink %d <-> %d", h.p.Gen(), t.Gen())
 	h.s.rt.Inv.Unlink(h.p, t)
+	h.visible(OpLifecycle)
 	return okUnit, nil
 }
 
 func (h *host) TrapExit(on bool) (value.Value, *fault.Fault) {
 	old := h.p.SetTrap(on)
+	defer h.visible(OpLifecycle)
 	if old != on {
 		if on {
 			h.s.rt.trace("trap %d on", h.p.Gen())
@@ -322,6 +354,7 @@ func (h *host) SignalExit(id, reason value.Value) (value.Value, *fault.Fault) {
 		return process.ErrProcess(process.ErrInvalidOptions), nil
 	}
 	r := h.s.rt.Inv.Signal(h.p, t, reason)
+	h.visible(OpLifecycle)
 	if r == proc.SignalLimit {
 		return process.ErrProcess(process.ErrResourceLimit), nil
 	}

@@ -92,6 +92,11 @@ type Config struct {
 	// (0: vm.DefaultStackBudget, 1 GiB); a process whose stack growth
 	// would cross it faults with code 9.
 	StackBudget int64
+	// Policy, when set, makes the run deterministic (det.go): one
+	// scheduler on the goroutine that calls Run, a virtual clock, and
+	// the policy deciding every scheduling choice (policy.go). Schedulers
+	// and Steal are ignored.
+	Policy Policy
 	// MaxSteps bounds the VM steps of all processes together (0: no
 	// bound): past it the invocation stops at the end of the turn that
 	// crossed it, without running cleanup. Hosts use it as fuel; the
@@ -186,6 +191,16 @@ type Result struct {
 	Report string
 	// Cancelled is set when the context was cancelled first.
 	Cancelled bool
+	// Deadlock is set when a deterministic run ended because every
+	// process alive was waiting in receive with no timer pending (a
+	// legacy-only program then also has the fault 10 Report; with
+	// isolated processes alive the concurrent runtime would wait
+	// forever, and Report is empty).
+	Deadlock bool
+	// Decisions is the number of scheduling decisions of a
+	// deterministic run (agents chosen and preemption questions), and
+	// Steps the VM steps of all its turns.
+	Decisions, Steps int64
 }
 
 // Runtime is one invocation's set of schedulers.
@@ -208,6 +223,7 @@ type Runtime struct {
 	rr            atomic.Uint64
 	root          *proc.Process
 	traceMu       sync.Mutex
+	det           *det // deterministic run (Config.Policy), or nil
 
 	// Stack is the stack budget every process's State charges.
 	Stack *vm.StackBudget
@@ -233,6 +249,13 @@ func New(img *vm.Image, out *Output, cfg Config) *Runtime {
 		rt.Inv.Trace = rt.trace
 		rt.Inv.TraceMessages = cfg.TraceMessages
 	}
+	if cfg.Policy != nil {
+		cfg.Schedulers, cfg.Steal = 1, false
+		rt.cfg = cfg
+		rt.det = newDet(cfg.Policy)
+		rt.Inv.Defer = cfg.Policy.Defer()
+		rt.Inv.OnDefer = rt.det.onDefer
+	}
 	for i := 0; i < cfg.Schedulers; i++ {
 		s := &Scheduler{id: i, rt: rt, wake: make(chan struct{}, 1)}
 		s.host = &host{s: s}
@@ -257,6 +280,25 @@ func (rt *Runtime) Run(ctx context.Context, root *vm.State) Result {
 	rt.root = rt.Inv.NewProcess(proc.KindRoot, root, 0)
 	rt.trace("spawn %d root", rt.root.Gen())
 	rt.scheds[0].push(rt.root)
+	if rt.det != nil {
+		rt.runDet(ctx)
+	} else {
+		rt.runSchedulers(ctx)
+	}
+	rt.mu.Lock()
+	res := rt.res
+	rt.mu.Unlock()
+	if rt.det != nil {
+		res.Decisions, res.Steps = rt.det.decisions, rt.det.steps
+	}
+	if res.Cancelled {
+		rt.cleanupAll()
+	}
+	return res
+}
+
+// runSchedulers runs the scheduler goroutines until the invocation ends.
+func (rt *Runtime) runSchedulers(ctx context.Context) {
 	var wg sync.WaitGroup
 	for _, s := range rt.scheds {
 		wg.Add(1)
@@ -280,13 +322,6 @@ func (rt *Runtime) Run(ctx context.Context, root *vm.State) Result {
 	}()
 	wg.Wait()
 	close(done)
-	rt.mu.Lock()
-	res := rt.res
-	rt.mu.Unlock()
-	if res.Cancelled {
-		rt.cleanupAll()
-	}
-	return res
 }
 
 // cleanupAll runs the cleanup of every process still alive after a
@@ -439,6 +474,10 @@ func (rt *Runtime) Turns() []int64 {
 // push appends p to the run queue and wakes the scheduler if it sleeps.
 func (s *Scheduler) push(p *proc.Process) {
 	rt := s.rt
+	if rt.det != nil {
+		rt.det.ready(p)
+		return
+	}
 	s.mu.Lock()
 	s.q = append(s.q, p)
 	s.qlen.Add(1)
@@ -549,7 +588,7 @@ func (s *Scheduler) loop() {
 			p = s.steal()
 		}
 		if p != nil {
-			s.runOne(p)
+			s.runOne(p, s.rt.cfg.Budget)
 			if s.turns.Load()%64 == 0 {
 				s.rt.Out.MaybeFlush(time.Now())
 			}
@@ -635,11 +674,11 @@ func (s *Scheduler) sleep() {
 	s.mu.Unlock()
 }
 
-// runOne runs one turn of p. The VM recovers Go panics inside the
+// runOne runs one turn of p of at most budget steps. The VM recovers Go panics inside the
 // interpreter itself; a panic in the scheduler's own handling of the
 // outcome fails the invocation with an internal error instead of killing
 // the scheduler goroutine (and silently every process on it).
-func (s *Scheduler) runOne(p *proc.Process) {
+func (s *Scheduler) runOne(p *proc.Process, budget int) {
 	rt := s.rt
 	defer func() {
 		if r := recover(); r != nil {
@@ -666,8 +705,11 @@ func (s *Scheduler) runOne(p *proc.Process) {
 	}
 	s.host.p = p
 	s.turns.Add(1)
-	o := vm.Run(p.State, s.host, rt.cfg.Budget)
+	o := vm.Run(p.State, s.host, budget)
 	s.host.p = nil
+	if rt.det != nil {
+		rt.det.steps += int64(o.Steps)
+	}
 	if limit := rt.cfg.MaxSteps; limit > 0 && rt.steps.Add(int64(o.Steps)) > limit {
 		defer rt.fatal(fmt.Sprintf("morrow: stopped after the step limit of %d steps\n", limit))
 	}
@@ -789,6 +831,10 @@ func (h *timerHeap) Pop() any {
 // arm adds a timer for p's current wait.
 func (s *Scheduler) arm(p *proc.Process, at time.Time, epoch uint64) {
 	s.rt.pendingTimers.Add(1)
+	if d := s.rt.det; d != nil {
+		d.arm(p, at, epoch)
+		return
+	}
 	heap.Push(&s.timers, timer{at: at, p: p, epoch: epoch})
 }
 

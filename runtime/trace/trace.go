@@ -34,6 +34,14 @@
 //	deadlock                              KindDeadlock
 //	send A -> B [(dead)|(full)]           KindSend (only with --trace-messages)
 //	recv B <- A                           KindRecv (only with --trace-messages)
+//	arrive B <- A KIND N                  KindArrive (only with --trace-messages, in
+//	                                      schedules with cells in flight: --replay)
+//
+// An arrive line says that a cell A sent B (KIND: message, exit or down)
+// left flight and entered B's mailbox; N is its number among the cells
+// A sent B (1 for the first). Only deterministic runs that keep cells in
+// flight (runtime/explore) write it; elsewhere a cell arrives when it is
+// sent.
 //
 // Parsing is strict: numbers are canonical decimal (no sign, no leading
 // zero, at least 1), separators are single spaces, and anything else is
@@ -72,6 +80,7 @@ const (
 	KindDeadlock
 	KindSend
 	KindRecv
+	KindArrive
 	numKinds
 )
 
@@ -89,7 +98,7 @@ var kindNames = [numKinds]string{
 	KindPort: "port", KindDiscard: "discard", KindMonitor: "monitor", KindDemonitor: "demonitor",
 	KindLink: "link", KindUnlink: "unlink", KindTrap: "trap", KindExitSignal: "exit signal",
 	KindDown: "down", KindRetire: "retire", KindFatal: "fatal", KindDeadlock: "deadlock",
-	KindSend: "send", KindRecv: "recv",
+	KindSend: "send", KindRecv: "recv", KindArrive: "arrive",
 }
 
 // String is the kind's name: the words that start its lines ("exit
@@ -110,12 +119,30 @@ const (
 	SendFull                     // " (full)": a mailbox or memory limit; send returned Err(4)
 )
 
+// CellKind is the kind of cell an arrive line delivers.
+type CellKind uint8
+
+const (
+	CellMessage CellKind = iota // a user message
+	CellExit                    // a trapped exit signal (Process.Exit)
+	CellDown                    // a monitor Down
+)
+
+var cellNames = [...]string{CellMessage: "message", CellExit: "exit", CellDown: "down"}
+
+func (c CellKind) String() string {
+	if int(c) < len(cellNames) {
+		return cellNames[c]
+	}
+	return "CellKind(" + strconv.Itoa(int(c)) + ")"
+}
+
 // Event is one trace line. Proc is the first process number of the line
 // and Peer the second (0 when the line has one): for spawn the child and
 // its parent, for restart the new and the old process, for monitor the
 // owner and the target, for exit signal and down the process the signal
 // comes from and the one it goes to, for send the sender and the
-// receiver, for recv the receiver and the sender.
+// receiver, for recv and arrive the receiver and the sender.
 type Event struct {
 	Line   int // 1-based line number in the trace (0 when not parsed)
 	Kind   Kind
@@ -128,6 +155,8 @@ type Event struct {
 	Direct bool       // exit signal: sent with Process.signal_exit
 	On     bool       // trap: trapping turned on (false: off)
 	Send   SendStatus // send
+	Cell   CellKind   // arrive: what arrived
+	Seq    uint64     // arrive: the cell's number among those Peer sent Proc
 }
 
 // String renders e as the runtime writes it (without the newline).
@@ -185,6 +214,8 @@ func (e Event) String() string {
 		return fmt.Sprintf("send %d -> %d", e.Proc, e.Peer)
 	case KindRecv:
 		return fmt.Sprintf("recv %d <- %d", e.Proc, e.Peer)
+	case KindArrive:
+		return fmt.Sprintf("arrive %d <- %d %s %d", e.Proc, e.Peer, e.Cell, e.Seq)
 	}
 	return e.Kind.String()
 }
@@ -467,6 +498,22 @@ func (p *lexer) event() (Event, error) {
 	case p.lit("recv "):
 		e.Kind = KindRecv
 		e.Proc, e.Peer, err = p.pair(" <- ")
+	case p.lit("arrive "):
+		e.Kind = KindArrive
+		if e.Proc, e.Peer, err = p.pair(" <- "); err != nil {
+			return e, err
+		}
+		switch {
+		case p.lit(" message "):
+			e.Cell = CellMessage
+		case p.lit(" exit "):
+			e.Cell = CellExit
+		case p.lit(" down "):
+			e.Cell = CellDown
+		default:
+			return e, p.errorf(`expected " message ", " exit " or " down "`)
+		}
+		e.Seq, err = p.num("the cell's number")
 	default:
 		w, _, _ := strings.Cut(p.s, " ")
 		return e, fmt.Errorf("unknown event %s", quoteShort(w))

@@ -42,6 +42,9 @@ var goodLines = []struct {
 	{"send 3 -> 2 (full)", Event{Kind: KindSend, Proc: 3, Peer: 2, Send: SendFull}},
 	{"send 3 -> 3", Event{Kind: KindSend, Proc: 3, Peer: 3}},
 	{"recv 2 <- 3", Event{Kind: KindRecv, Proc: 2, Peer: 3}},
+	{"arrive 2 <- 3 message 1", Event{Kind: KindArrive, Proc: 2, Peer: 3, Cell: CellMessage, Seq: 1}},
+	{"arrive 2 <- 3 exit 12", Event{Kind: KindArrive, Proc: 2, Peer: 3, Cell: CellExit, Seq: 12}},
+	{"arrive 2 <- 3 down 4", Event{Kind: KindArrive, Proc: 2, Peer: 3, Cell: CellDown, Seq: 4}},
 	{"retire 18446744073709551615 Normal", Event{Kind: KindRetire, Proc: 18446744073709551615, Reason: "Normal"}},
 }
 
@@ -100,6 +103,9 @@ func TestParseLineErrors(t *testing.T) {
 		{"exit signal 2 -> 3 Normal (indirect)", "at the end"},
 		{"send 3 -> 2 (lost)", "at the end"},
 		{"recv 2 -> 3", `expected " <- "`},
+		{"arrive 2 <- 3 letter 1", `expected " message ", " exit " or " down "`},
+		{"arrive 2 <- 3 down 0", "numbers start at 1"},
+		{"arrive 2 <- 3 down", `expected " message ", " exit " or " down "`},
 		{"deadlock now", "at the end"},
 		{"retire 2 Failure(\"\xff\")", "not valid UTF-8"},
 	} {

@@ -35,6 +35,7 @@ func Run(st *State, host Host, budget int) Outcome {
 	if budget < 1 {
 		budget = 1
 	}
+	st.preempt = false
 	start := st.steps
 	st.limit = start + int64(budget)
 	panics := 0

@@ -139,6 +139,9 @@ func (st *State) step(host Host) (Outcome, bool) {
 		sp -= n + 1
 		stack[sp] = res
 		sp++
+		if st.preempt {
+			return st.preempted(fr, pc, sp)
+		}
 	case bytecode.CALL_NATIVE:
 		if !st.spend() {
 			return Outcome{Status: StatusYield}, true
@@ -152,6 +155,9 @@ func (st *State) step(host Host) (Outcome, bool) {
 		sp -= n
 		stack[sp] = res
 		sp++
+		if st.preempt {
+			return st.preempted(fr, pc, sp)
+		}
 	case bytecode.TAIL_CALL:
 		if !st.spend() {
 			return Outcome{Status: StatusYield}, true
@@ -191,7 +197,12 @@ func (st *State) step(host Host) (Outcome, bool) {
 		}
 		fr.pc = pc
 		st.sp = sp
-		return st.returnValue(res)
+		preempt := st.preempt
+		if o, done := st.returnValue(res); done || !preempt {
+			return o, done
+		}
+		st.preempt = false
+		return Outcome{Status: StatusYield}, true
 	case bytecode.RETURN:
 		fr.pc = pc
 		st.sp = sp
@@ -427,13 +438,28 @@ func (st *State) step(host Host) (Outcome, bool) {
 		fr.pc, st.sp = npc, nsp
 		st.addWork(cost)
 		if park {
+			st.preempt = false
 			return Outcome{Status: StatusPark}, true
+		}
+		if st.preempt {
+			st.preempt = false
+			return Outcome{Status: StatusYield}, true
 		}
 		return Outcome{}, false
 	}
 	fr.pc = pc
 	st.sp = sp
 	return Outcome{}, false
+}
+
+// preempted saves the state after an operation during which the host
+// asked for preemption (State.Preempt) and makes Run yield before the
+// next instruction.
+func (st *State) preempted(fr *frame, pc, sp int) (Outcome, bool) {
+	fr.pc = pc
+	st.sp = sp
+	st.preempt = false
+	return Outcome{Status: StatusYield}, true
 }
 
 // tailCall replaces the top frame by a call of callee (with captured

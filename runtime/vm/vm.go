@@ -299,6 +299,10 @@ type State struct {
 
 	budget  *StackBudget // shared stack budget (stack.go), or nil
 	charged int64        // bytes of stack memory st holds
+
+	// preempt is set by Preempt: the Run in progress returns StatusYield
+	// after the actor operation or native call that asked for it.
+	preempt bool
 }
 
 // NewState prepares a State that calls function fn of img with args.
@@ -364,6 +368,15 @@ func (st *State) SetMaxStackSlots(n int) {
 	}
 	st.maxSlots = n
 }
+
+// Preempt asks the Run in progress to return StatusYield after the
+// operation being executed, an actor operation (send, spawn, a receive
+// taking a message) or a native call (print, the Process operations):
+// the host calls it from inside that operation. A deterministic
+// scheduler uses it to end a turn at a point its policy chose
+// (runtime/sched, Policy.Preempt). Run clears a request left from an
+// earlier turn when it starts.
+func (st *State) Preempt() { st.preempt = true }
 
 // Steps returns the total number of steps the State has executed.
 func (st *State) Steps() int64 { return st.steps }

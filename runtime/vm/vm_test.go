@@ -1039,3 +1039,62 @@ func disasmFused(img *Image) string {
 	}
 	return b.String()
 }
+
+// preemptHost asks for preemption whenever the program prints.
+type preemptHost struct {
+	testHost
+	st *State
+}
+
+func (h *preemptHost) Stdout() io.Writer { return preemptWriter{h} }
+
+type preemptWriter struct{ h *preemptHost }
+
+func (w preemptWriter) Write(b []byte) (int, error) {
+	w.h.st.Preempt()
+	return w.h.out.Write(b)
+}
+
+// TestPreemptEndsTheRunAfterTheOperation checks State.Preempt: a native
+// call that asks for it (CALL_NATIVE, CALL_VALUE and TAIL_CALL_VALUE of
+// a native) makes Run yield right after the call, with a large budget
+// left, and the State resumes after it.
+func TestPreemptEndsTheRunAfterTheOperation(t *testing.T) {
+	src := `
+func main
+    CONST "a"
+    CALL_NATIVE println 1
+    POP
+    NATIVE println
+    CONST "b"
+    CALL_VALUE 1
+    POP
+    CALL last 0
+    RETURN
+func last
+    NATIVE println
+    CONST "c"
+    TAIL_CALL_VALUE 1
+`
+	img, err := load(vmtest.MustAssemble(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, general := range []bool{false, true} {
+		st, err := NewState(img, img.Prog.Entry, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st.generalOnly = general
+		h := &preemptHost{st: st}
+		for i, want := range []string{"a\n", "a\nb\n", "a\nb\nc\n"} {
+			o := Run(st, h, 1<<20)
+			if o.Status != StatusYield || h.out.String() != want {
+				t.Fatalf("general=%v: run %d: %s, output %q; want a yield after %q", general, i, describe(o), h.out.String(), want)
+			}
+		}
+		if o := Run(st, h, 1<<20); o.Status != StatusDone || h.out.String() != "a\nb\nc\n" {
+			t.Fatalf("general=%v: last run: %s, output %q", general, describe(o), h.out.String())
+		}
+	}
+}

@@ -7,21 +7,24 @@
 // # Data flow
 //
 // The code generator turns a call of a first-order library function
-// (`List.len(xs)`) into a native call by qualified name. The natives
-// follow runtime/native's calling convention; the engine merges this
-// package's Natives with stdlib/process's into the one table vm.Load
-// resolves each name against once (stdlib.Natives), so a program naming
-// an unknown native is refused before it runs, and the VM then calls
-// (*native.Native).Call with the evaluated arguments. A native returns
-// either a result value or a *fault.Fault, a checked runtime fault with
-// one of the numbered codes of runtime/fault's table; the VM turns that
-// into `morrow: runtime error: <text>`.
+// (`List.len(xs)`) into a native call by qualified name. The builtin
+// registry (stdlib/builtins) declares each one, with its signature; this
+// package holds the bodies, registered under the same names and
+// following runtime/native's calling convention. stdlib joins the
+// registry's entries with these bodies and stdlib/process's into the one
+// table vm.Load resolves each name against once (stdlib.Natives), so a
+// program naming an unknown native is refused before it runs, and the VM
+// then calls (*native.Native).Call with the evaluated arguments. A native
+// returns either a result value or a *fault.Fault, a checked runtime
+// fault with one of the numbered codes of runtime/fault's table; the VM
+// turns that into `morrow: runtime error: <text>`.
 //
 // Higher-order functions (`List.map`, `List.sort_by`, `Option.map`, ...)
 // call back into Morrow closures. A Go native cannot do that without holding
 // a Morrow call on the Go stack, which would stop a process from parking or
-// being preempted, so they are Morrow code in prelude.mr (see Prelude and
-// PreludeFuncs), built only from the first-order natives below.
+// being preempted, so they are Morrow code in prelude.mr (see Prelude; the
+// builtin registry, stdlib/builtins, says which builtin each prelude
+// function implements), built only from the first-order natives below.
 //
 // # Values
 //
@@ -54,8 +57,6 @@
 package core
 
 import (
-	"sort"
-
 	"github.com/morrow-lang/morrow/runtime/native"
 	"github.com/morrow-lang/morrow/runtime/value"
 )
@@ -97,8 +98,9 @@ func fnWork(name string, args []value.Kind, body native.WorkFunc) *native.Native
 // kinds is shorthand for an argument kind list.
 func kinds(ks ...value.Kind) []value.Kind { return ks }
 
-// Natives returns the core natives, sorted by name: the engine merges
-// them with the Process natives into the table vm.Load resolves against.
+// Natives returns the bodies of the core natives, sorted by name: stdlib
+// joins them with the registry's entries into the table vm.Load resolves
+// against.
 func Natives() []*native.Native {
 	return registry.Sorted()
 }
@@ -108,15 +110,3 @@ func Lookup(name string) (*native.Native, bool) { return registry.Lookup(name) }
 
 // Names returns the qualified names of all core natives, sorted.
 func Names() []string { return registry.Names() }
-
-// LibraryNames returns every library function name the core provides: the
-// natives and the prelude functions (PreludeFuncs keys), sorted. This is
-// the set the checker's builtin table should match.
-func LibraryNames() []string {
-	out := Names()
-	for name := range PreludeFuncs {
-		out = append(out, name)
-	}
-	sort.Strings(out)
-	return out
-}

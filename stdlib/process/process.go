@@ -1,8 +1,8 @@
 // Package process is the runtime side of Morrow's Process API that does
 // not depend on the scheduler: the run-time descriptors of the Process
-// types (ExitReason, Error, Event, DemonitorOptions) with the tag orders of
-// LANGUAGE.md §4.1, the SPAWN modes, and the natives of the Process
-// operations that are ordinary calls.
+// types (ExitReason, Error, Event, DemonitorOptions, declared in the
+// builtin registry) and their tag constants (LANGUAGE.md §4.1), the SPAWN
+// modes, and the bodies of the Process operations that are ordinary calls.
 //
 // # Opaque values
 //
@@ -18,18 +18,19 @@
 // spawn, supervise, Process.spawn, Process.spawn_monitor,
 // Process.spawn_link, send and Process.self are compiled to the SPAWN,
 // SEND and SELF opcodes (their cost is charged to the reduction budget);
-// OpcodeBuiltins lists them with their SPAWN modes. Every other Process
-// builtin is a native of this package (Natives), whose body reaches the
-// scheduler through native.Host, which every VM host implements (vm.Host
-// embeds it), so a native never discovers a capability at run time.
+// the builtin registry (stdlib/builtins) marks them with their Lowering,
+// and the SPAWN modes below are the operands lang/codegen emits. Every
+// other Process builtin is a native of this package (Natives), whose body
+// reaches the scheduler through native.Host, which every VM host
+// implements (vm.Host embeds it), so a native never discovers a
+// capability at run time.
 package process
 
 import (
-	"sort"
-
 	"github.com/morrow-lang/morrow/runtime/fault"
 	"github.com/morrow-lang/morrow/runtime/native"
 	"github.com/morrow-lang/morrow/runtime/value"
+	"github.com/morrow-lang/morrow/stdlib/builtins"
 )
 
 // Process.ExitReason tags (LANGUAGE.md §4.1).
@@ -60,26 +61,28 @@ const (
 	EventExit
 )
 
-// Run-time descriptors of the Process types. Values the runtime builds
-// with them compare equal to values the program builds (types compare by
-// name), and Show prints the variant names.
+// Run-time descriptors of the Process types, declared in the builtin
+// registry (stdlib/builtins), which the checker reads too. Values the
+// runtime builds with them compare equal to values the program builds
+// (types compare by name), and Show prints the variant names.
 var (
-	ExitReasonType = &value.TypeInfo{Name: "Process.ExitReason", Kind: value.TSum, Show: true, Eq: true, Ord: true,
-		Variants: []value.VariantInfo{{Name: "Normal"}, {Name: "Shutdown"}, {Name: "ShutdownDetail", Fields: []string{""}},
-			{Name: "Fault", Fields: []string{""}}, {Name: "Failure", Fields: []string{""}}, {Name: "Kill"}, {Name: "Killed"}, {Name: "NoProcess"}}}
-	ErrorType = &value.TypeInfo{Name: "Process.Error", Kind: value.TSum, Show: true, Eq: true, Ord: true,
-		Variants: []value.VariantInfo{{Name: "ResourceLimit"}, {Name: "ForeignInvocation"}, {Name: "WrongMonitorOwner"},
-			{Name: "UnsupportedTarget"}, {Name: "InvalidOptions"}}}
-	EventType = &value.TypeInfo{Name: "Process.Event", Kind: value.TSum, Show: true, Eq: true, Ord: true,
-		Variants: []value.VariantInfo{{Name: "Message", Fields: []string{""}}, {Name: "Down", Fields: []string{"", "", ""}},
-			{Name: "Exit", Fields: []string{"", ""}}}}
-	DemonitorOptionsType = &value.TypeInfo{Name: "Process.DemonitorOptions", Kind: value.TRecord, Show: true, Eq: true, Ord: true,
-		Variants: []value.VariantInfo{{Name: "DemonitorOptions", Fields: []string{"flush", "info"}}}}
+	ExitReasonType       = builtins.LookupType("Process.ExitReason").Info()
+	ErrorType            = builtins.LookupType("Process.Error").Info()
+	EventType            = builtins.LookupType("Process.Event").Info()
+	DemonitorOptionsType = builtins.LookupType("Process.DemonitorOptions").Info()
 )
 
-// Types lists the Process type descriptors, for code generators that need
-// them in a program's type table.
-var Types = []*value.TypeInfo{ExitReasonType, ErrorType, EventType, DemonitorOptionsType}
+// Types lists the Process type descriptors: the registry's library types
+// of the Process module, in declaration order.
+var Types = func() []*value.TypeInfo {
+	var out []*value.TypeInfo
+	for _, t := range builtins.ModuleTypes(builtins.ProcessModule) {
+		if ti := t.Info(); ti != nil {
+			out = append(out, ti)
+		}
+	}
+	return out
+}()
 
 // TypeByName returns the Process type descriptor called name, or nil.
 func TypeByName(name string) *value.TypeInfo {
@@ -118,69 +121,58 @@ const (
 	SpawnSupervise = 4 // supervise(entry, n) -> Pid(M); the operand is the tuple (entry, n)
 )
 
-// OpcodeBuiltins maps the builtins compiled to opcodes to their SPAWN
-// mode (-1 for send, Process.self and Process.sleep, which have their own
-// opcodes).
-var OpcodeBuiltins = map[string]int{
-	"spawn":                 SpawnLegacy,
-	"Process.spawn":         SpawnIsolated,
-	"Process.spawn_monitor": SpawnMonitor,
-	"Process.spawn_link":    SpawnLink,
-	"supervise":             SpawnSupervise,
-	"send":                  -1,
-	"Process.self":          -1,
-	"Process.sleep":         -1, // a receive with only a timeout (lang/codegen)
-}
-
 var natives = native.Table{}
 
-func reg(name string, args []value.Kind, flags native.Flags, fn native.Func) {
-	natives[name] = &native.Native{Name: name, Arity: len(args), Args: args, Flags: flags, Fn: fn}
+// reg registers the body of the native name; the registry entry of the
+// same name (stdlib/builtins) gives its signature and flags.
+func reg(name string, args []value.Kind, fn native.Func) {
+	natives[name] = &native.Native{Name: name, Arity: len(args), Args: args, Fn: fn}
 }
 
 func init() {
 	A := native.KAny
-	reg("Process.id", []value.Kind{value.KPid}, 0, func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
+	reg("Process.id", []value.Kind{value.KPid}, func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 		if a[0].Ref() == nil {
 			return value.Unit, fault.New(fault.Descriptor)
 		}
 		return value.Opaque(value.KProcID, a[0].Payload(), a[0].Ref()), nil
 	})
-	reg("supervised_current", []value.Kind{value.KPid}, 0, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
+	reg("supervised_current", []value.Kind{value.KPid}, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
 		return h.SupervisedCurrent(a[0])
 	})
-	reg("Process.monitor", []value.Kind{value.KProcID}, native.ActorOnly, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
+	reg("Process.monitor", []value.Kind{value.KProcID}, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
 		return h.Monitor(a[0])
 	})
-	reg("Process.demonitor", []value.Kind{value.KMonRef, value.KData}, native.ActorOnly, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
+	reg("Process.demonitor", []value.Kind{value.KMonRef, value.KData}, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
 		d, _ := a[1].Data()
 		if d == nil || len(d.Fields) != 2 || d.Fields[0].Kind() != value.KBool || d.Fields[1].Kind() != value.KBool {
 			return ErrProcess(ErrInvalidOptions), nil
 		}
 		return h.Demonitor(a[0], d.Fields[0].AsInt() != 0, d.Fields[1].AsInt() != 0)
 	})
-	reg("Process.link", []value.Kind{value.KProcID}, native.ActorOnly, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
+	reg("Process.link", []value.Kind{value.KProcID}, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
 		return h.Link(a[0])
 	})
-	reg("Process.unlink", []value.Kind{value.KProcID}, native.ActorOnly, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
+	reg("Process.unlink", []value.Kind{value.KProcID}, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
 		return h.Unlink(a[0])
 	})
-	reg("Process.trap_exit", []value.Kind{value.KBool}, native.ActorOnly, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
+	reg("Process.trap_exit", []value.Kind{value.KBool}, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
 		return h.TrapExit(a[0].AsInt() != 0)
 	})
-	reg("Process.exit", []value.Kind{value.KData}, native.ActorOnly, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
+	reg("Process.exit", []value.Kind{value.KData}, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
 		if f := h.Exit(a[0]); f != nil {
 			return value.Unit, f
 		}
 		return value.Unit, fault.NewExit()
 	})
-	reg("Process.signal_exit", []value.Kind{value.KProcID, A}, native.ActorOnly, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
+	reg("Process.signal_exit", []value.Kind{value.KProcID, A}, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
 		return h.SignalExit(a[0], a[1])
 	})
 }
 
-// Natives returns the Process natives, sorted by name: the engine merges
-// them with the core natives into the table vm.Load resolves against.
+// Natives returns the bodies of the Process natives, sorted by name:
+// stdlib joins them with the registry's entries into the table vm.Load
+// resolves against.
 func Natives() []*native.Native {
 	return natives.Sorted()
 }
@@ -190,14 +182,3 @@ func Lookup(name string) (*native.Native, bool) { return natives.Lookup(name) }
 
 // Names returns the names of the natives of this package, sorted.
 func Names() []string { return natives.Names() }
-
-// Implemented returns every Process builtin the runtime implements:
-// natives plus opcode-lowered builtins, sorted.
-func Implemented() []string {
-	out := Names()
-	for n := range OpcodeBuiltins {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
-}

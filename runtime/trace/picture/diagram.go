@@ -383,6 +383,10 @@ func build(events []trace.Event, opt Options) *diagram {
 				k := pair{p, q}
 				pending[k] = append(pending[k], idx)
 			}
+		case trace.KindArrive:
+			// A cell left flight (schedules of --replay): the message
+			// is drawn where it was sent, a Down or Exit where it was
+			// published.
 		case trace.KindRecv:
 			touch(p)
 			touch(q)

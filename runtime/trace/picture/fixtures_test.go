@@ -13,6 +13,7 @@ import (
 
 	"github.com/morrow-lang/morrow/lang/compiler"
 	"github.com/morrow-lang/morrow/runtime/engine"
+	"github.com/morrow-lang/morrow/runtime/sched"
 	"github.com/morrow-lang/morrow/runtime/trace"
 )
 
@@ -21,6 +22,11 @@ const repo = "../../.."
 // traceOf runs a program at one scheduler with lifecycle and message
 // tracing, as `morrow run --trace F --trace-messages` does.
 func traceOf(t *testing.T, path string) string {
+	return traceWith(t, path, nil)
+}
+
+// traceWith is traceOf under a scheduling policy (nil: none).
+func traceWith(t *testing.T, path string, pol sched.Policy) string {
 	t.Helper()
 	src, err := os.ReadFile(path)
 	if err != nil {
@@ -33,7 +39,7 @@ func traceOf(t *testing.T, path string) string {
 	var tr bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	engine.Run(ctx, u.Program, engine.Options{Schedulers: 1, Stdout: io.Discard, Stderr: io.Discard, Trace: &tr, TraceMessages: true})
+	engine.Run(ctx, u.Program, engine.Options{Schedulers: 1, Stdout: io.Discard, Stderr: io.Discard, Trace: &tr, TraceMessages: true, Policy: pol})
 	return tr.String()
 }
 
@@ -59,8 +65,15 @@ func TestFixtureTraces(t *testing.T) {
 		t.Fatalf("only %d fixtures found", len(files))
 	}
 	emitted := map[trace.Kind]string{}
-	for _, f := range files {
-		text := traceOf(t, f)
+	// Arrive lines come only from runs that keep cells in flight (the
+	// schedules of --explore and --replay): doc_events.mr once more so.
+	files = append(files, filepath.Join(repo, "fixtures", "process", "doc_events.mr"))
+	for i, f := range files {
+		var pol sched.Policy
+		if i == len(files)-1 {
+			pol = &sched.FIFO{InFlight: true}
+		}
+		text := traceWith(t, f, pol)
 		evs, err := trace.Parse(strings.NewReader(text))
 		if err != nil {
 			t.Errorf("%s: the runtime wrote a trace that does not parse: %v", f, err)

@@ -1,0 +1,289 @@
+package types
+
+import (
+	"fmt"
+
+	"github.com/morrow-lang/morrow/lang/ast"
+	"github.com/morrow-lang/morrow/lang/source"
+)
+
+// Control flow: `?`, return, if, match, for and with, and the joining
+// of branch types.
+
+func (c *Checker) try(x *ast.Try) Type {
+	t := c.expr(x.X, nil)
+	if c.fn.inDefer {
+		c.errorf(ErrDeferExit, x.Span(), "defer cannot use ?")
+		return Invalid
+	}
+	ret := Resolve(c.fn.ret)
+	if v, ok := ret.(*TVar); ok && !c.fn.retKnown {
+		unify(v, &Named{Def: ResultDef, Args: []Type{c.fresh(), c.fresh()}})
+		ret = Resolve(v)
+	}
+	rn, ok := ret.(*Named)
+	if !ok || rn.Def != ResultDef {
+		if !hasInvalid(ret) {
+			c.errorf(ErrTryContext, x.Span(), "? requires a function returning Result").Notes =
+				[]string{fmt.Sprintf("the enclosing function returns %s", Zonk(ret))}
+		}
+		return Invalid
+	}
+	ot := Resolve(t)
+	if v, ok := ot.(*TVar); ok {
+		unify(v, &Named{Def: ResultDef, Args: []Type{c.fresh(), c.fresh()}})
+		ot = Resolve(v)
+	}
+	on, ok := ot.(*Named)
+	if !ok || on.Def != ResultDef {
+		if !hasInvalid(ot) {
+			c.errorf(ErrTryOperand, spanOf(x.X), "? operand must be Result: found %s", Zonk(ot))
+		}
+		return Invalid
+	}
+	if !unify(on.Args[1], rn.Args[1]) {
+		c.errorf(ErrTryErrType, x.Span(), "? error type: expected %s, found %s", Zonk(rn.Args[1]), Zonk(on.Args[1]))
+	}
+	return on.Args[0]
+}
+
+func (c *Checker) returnExpr(x *ast.Return) Type {
+	if c.fn.inDefer {
+		c.errorf(ErrDeferExit, x.Span(), "defer cannot return")
+		c.expr(x.X, nil)
+		return NeverT
+	}
+	var hint Type
+	if c.fn.retKnown {
+		hint = c.fn.ret
+	}
+	t := c.expr(x.X, hint)
+	if x.X == nil {
+		t = UnitT
+	}
+	sp := x.Span()
+	if x.X != nil {
+		sp = spanOf(x.X)
+	}
+	if isNever(t) {
+		return NeverT
+	}
+	if c.fn.retKnown {
+		c.expect(sp, t, c.fn.ret, "function return: expression type")
+	} else if !c.expectRet(sp, t, c.fn.ret, "function return: expression type") {
+		c.fn.retBroken = true
+	}
+	return NeverT
+}
+
+// branch checks an if/else or arm body in its own scope.
+func (c *Checker) branch(e ast.Expr, hint Type, discard bool) Type {
+	var t Type
+	c.inScope(func() { t = c.bodyExpr(e, hint, discard) })
+	return t
+}
+
+// join combines the types of two branches.
+func (c *Checker) join(acc, t Type, span source.Span, ctx string) Type {
+	if acc == nil {
+		return t
+	}
+	if isNever(acc) {
+		return t
+	}
+	if isNever(t) {
+		return acc
+	}
+	if !c.accepts(t, acc) {
+		if !hasInvalid(t) && !hasInvalid(acc) {
+			c.errorf(ErrMismatch, span, "%s: expected %s, found %s", ctx, Zonk(acc), Zonk(t))
+		}
+		return Invalid
+	}
+	return acc
+}
+
+func (c *Checker) ifExpr(x *ast.If, hint Type) Type {
+	ct := c.expr(x.Cond, BoolT)
+	c.expect(spanOf(x.Cond), ct, BoolT, "if condition: expression type")
+	if ast.IsNil(x.Else) {
+		c.branch(x.Then, nil, true)
+		return UnitT
+	}
+	tt := c.branch(x.Then, hint, false)
+	h := hint
+	if h == nil && !isNever(tt) {
+		h = tt
+	}
+	et := c.branch(x.Else, h, false)
+	if isNever(tt) && isNever(et) {
+		return NeverT
+	}
+	if _, ok := resolveHint(hint).(*Union); ok {
+		// Branches may be different members of the expected union.
+		tt = c.join(hint, tt, lastSpan(x.Then), "if branches: expression type")
+	}
+	return c.join(tt, et, lastSpan(x.Else), "if branches: expression type")
+}
+
+func (c *Checker) match(x *ast.Match, hint Type) Type {
+	var acc Type
+	if _, ok := resolveHint(hint).(*Union); ok {
+		acc = hint
+	}
+	allNever := true
+	if ast.IsNil(x.Subject) {
+		for i, a := range x.Arms {
+			last := i == len(x.Arms)-1
+			if a.Pattern != nil {
+				if _, ok := a.Pattern.(*ast.WildcardPat); !ok {
+					c.errorf(ErrCondMatchLast, spanOf(a.Pattern), "condition match arms are Bool expressions; only the last arm may be '_'")
+				} else if !last {
+					c.errorf(ErrUnreachableArm, a.Span(), "unreachable match arm: previous unguarded patterns already cover it")
+				}
+			} else if a.Cond != nil {
+				t := c.expr(a.Cond, BoolT)
+				c.expect(spanOf(a.Cond), t, BoolT, "match condition: expression type")
+				if last {
+					c.errorf(ErrCondMatchLast, spanOf(a.Cond), "a condition match must end with a '_ ->' arm")
+				}
+			}
+			bt := c.branch(a.Body, hint, false)
+			if !isNever(bt) {
+				allNever = false
+			}
+			acc = c.join(acc, bt, lastSpan(a.Body), "match arms: expression type")
+			if hint == nil && acc != nil && !isNever(acc) {
+				hint = acc
+			}
+		}
+		if len(x.Arms) == 0 {
+			c.errorf(ErrCondMatchLast, x.Span(), "a condition match must end with a '_ ->' arm")
+		}
+		if allNever {
+			return NeverT
+		}
+		return acc
+	}
+	st := c.expr(x.Subject, nil)
+	for _, a := range x.Arms {
+		c.inScope(func() {
+			binds := map[string]bool{}
+			c.pattern(a.Pattern, st, binds)
+			if a.Guard != nil {
+				gt := c.expr(a.Guard, BoolT)
+				c.expect(spanOf(a.Guard), gt, BoolT, "match guard: expression type")
+			}
+			bt := c.bodyExpr(a.Body, hint, false)
+			if !isNever(bt) {
+				allNever = false
+			}
+			acc = c.join(acc, bt, lastSpan(a.Body), "match arms: expression type")
+			if hint == nil && acc != nil && !isNever(acc) {
+				hint = acc
+			}
+		})
+	}
+	arms := x.Arms
+	subj := x.Subject.Span()
+	c.deferred = append(c.deferred, func() { c.checkArms(arms, st, true, subj) })
+	c.deferred = append(c.deferred, func() { c.checkResultMatch(st, arms, subj) })
+	c.deferred = append(c.deferred, func() {
+		for _, a := range arms {
+			c.checkNestedWildcards(a.Pattern, 0)
+		}
+	})
+	if allNever {
+		return NeverT
+	}
+	if acc == nil {
+		return NeverT
+	}
+	return acc
+}
+
+func (c *Checker) forExpr(x *ast.For) Type {
+	it := c.expr(x.Iter, nil)
+	var el Type
+	if _, open := Resolve(it).(*TVar); open {
+		el = c.fresh()
+		c.deferShape(&pendingShape{kind: shFor, subj: it, subjE: x.Iter, res: el, span: spanOf(x.Iter)})
+	} else {
+		el = c.itemOf(Resolve(it), x.Iter)
+	}
+	c.inScope(func() {
+		binds := map[string]bool{}
+		before := len(c.diags)
+		c.pattern(x.Pattern, el, binds)
+		if len(c.diags) == before {
+			c.requireIrrefutable(x.Pattern, el, false)
+		}
+		c.fn.loops++
+		c.bodyExpr(x.Body, nil, true)
+		c.fn.loops--
+	})
+	return UnitT
+}
+
+// itemOf is the item type of iterating a value of known type rt.
+func (c *Checker) itemOf(rt Type, iter ast.Expr) Type {
+	switch r := rt.(type) {
+	case *Basic:
+		if r.Kind == KRange {
+			return IntT
+		} else if r.Kind == KInvalid {
+			return Invalid
+		}
+	case *Named:
+		if r.Def == ListDef {
+			return r.Args[0]
+		}
+	}
+	c.errorf(ErrNotIterable, spanOf(iter), "for requires a List or Range, found %s", Zonk(rt))
+	return Invalid
+}
+
+// with checks a `with` chain (§3.8): every step's value is a Result with
+// one shared error type E, its pattern binds the Ok payload, and the
+// chain's value is the body's (a Result with error type E) or, on the
+// first Err, that Err (or the value of the else arm that matches it).
+func (c *Checker) with(x *ast.With, hint Type) Type {
+	errT := c.fresh()
+	var bt Type
+	c.inScope(func() {
+		for _, st := range x.Steps {
+			vt := c.expr(st.X, nil)
+			okT := c.fresh()
+			want := &Named{Def: ResultDef, Args: []Type{okT, errT}}
+			if !unify(vt, want) && !hasInvalid(vt) {
+				c.errorf(ErrMismatch, spanOf(st.X), "with step: expression type: expected %s, found %s", Zonk(want), Zonk(vt))
+			}
+			c.pattern(st.Pattern, okT, map[string]bool{})
+		}
+		bt = c.bodyExpr(x.Body, hint, false)
+	})
+	if len(x.ElseArms) == 0 {
+		want := &Named{Def: ResultDef, Args: []Type{c.fresh(), errT}}
+		if !isNever(bt) && !c.accepts(bt, want) && !hasInvalid(bt) {
+			c.errorf(ErrMismatch, lastSpan(x.Body), "with body: expression type: expected %s, found %s", Zonk(want), Zonk(bt))
+		}
+		if isNever(bt) {
+			return want
+		}
+		return bt
+	}
+	failT := &Named{Def: ResultDef, Args: []Type{c.fresh(), errT}}
+	acc := bt
+	for _, a := range x.ElseArms {
+		c.inScope(func() {
+			c.pattern(a.Pattern, failT, map[string]bool{})
+			if a.Guard != nil {
+				gt := c.expr(a.Guard, BoolT)
+				c.expect(spanOf(a.Guard), gt, BoolT, "match guard: expression type")
+			}
+			at := c.bodyExpr(a.Body, hint, false)
+			acc = c.join(acc, at, lastSpan(a.Body), "with arms: expression type")
+		})
+	}
+	return acc
+}

@@ -1,0 +1,220 @@
+package types
+
+import (
+	"strings"
+
+	"github.com/morrow-lang/morrow/lang/ast"
+	"github.com/morrow-lang/morrow/lang/source"
+)
+
+// The Result rules of LANGUAGE.md §5.2 other than the path obligations
+// (oblig.go): which types carry a Result, a Result value thrown away
+// (E5001), Result bindings and parameters never used or only read for
+// metadata (E5002, E5003), a match on a Result whose arms never test its
+// tag (E5005) and a `_` inside a pattern that drops a nested Result
+// (E5006).
+
+// containsResult reports whether a value of type t carries a Result
+// (see containsResultIn).
+func containsResult(t Type) bool {
+	var v visited
+	return containsResultIn(t, nil, &v)
+}
+
+// containsResultIn is containsResult with the nominal types already being
+// looked into, so recursive types terminate, and the nodes already
+// visited, so shared types are walked once. A nominal type carries a
+// Result when a type argument does or when one of its constructors'
+// declared fields does (a record with a Result field carries that
+// Result's duty, LANGUAGE.md §5.2).
+func containsResultIn(t Type, seen map[*TypeDef]bool, v *visited) bool {
+	t = Resolve(t)
+	if composite(t) && !v.first(t) {
+		return false
+	}
+	switch r := t.(type) {
+	case *Named:
+		if r.Def == ResultDef {
+			return true
+		}
+		if r.Def == PidDef {
+			return false // a Pid carries no message value
+		}
+		for _, a := range r.Args {
+			if containsResultIn(a, seen, v) {
+				return true
+			}
+		}
+		if seen[r.Def] {
+			return false
+		}
+		if seen == nil {
+			seen = map[*TypeDef]bool{}
+		}
+		seen[r.Def] = true
+		for _, ct := range r.Def.Ctors {
+			for _, f := range ct.Fields {
+				if containsResultIn(f, seen, v) {
+					return true
+				}
+			}
+		}
+	case *Tuple:
+		for _, e := range r.Elems {
+			if containsResultIn(e, seen, v) {
+				return true
+			}
+		}
+	case *Union:
+		// A union value may be the Result member (type V = Int | Result(…)).
+		for _, e := range r.Alts {
+			if containsResultIn(e, seen, v) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func isResult(t Type) bool {
+	n, ok := Resolve(t).(*Named)
+	return ok && n.Def == ResultDef
+}
+
+// checkDiscard reports a Result value whose value is thrown away.
+func (c *Checker) checkDiscard(e ast.Expr, t Type) {
+	if containsResult(t) && !hasInvalid(t) {
+		c.errorf(ErrResultDiscarded, e.Span(), "Result value must be handled; bind, return, or match it").Hint =
+			"match on Ok/Err, use `?`, `let Ok(v) = … else:`, or return it"
+	}
+}
+
+// checkUnusedResults reports the Result bindings and parameters of the
+// group that are never used, or only read for metadata (§5.2,
+// conservative).
+func (c *Checker) checkUnusedResults() {
+	for _, o := range c.locals {
+		if !o.result || o.poisoned || o.uses > 0 || o.uses < -1<<20 || !containsResult(o.Type) {
+			continue
+		}
+		if o.isParam && len(o.metaReads) > 0 {
+			c.errorf(ErrResultUnusedPar, o.Decl.Span(), "Result binding parameter is never used except for metadata (%s), which does not handle the Result", strings.Join(dedup(o.metaReads), ", ")).Hint = "match on it, return it or pass it on"
+		} else if o.isParam {
+			c.errorf(ErrResultUnusedPar, o.Decl.Span(), "Result binding parameter is never used").Hint = "match on it, return it or pass it on"
+		} else if len(o.metaReads) > 0 {
+			c.errorf(ErrResultUnusedLet, o.Decl.Span(), "Result value must be handled; this Result binding is only read for metadata (%s), which does not handle the Result", strings.Join(dedup(o.metaReads), ", ")).Hint =
+				"match on it, use `let Ok(v) = … else:`, `?`, or return it"
+		} else {
+			c.errorf(ErrResultUnusedLet, o.Decl.Span(), "Result value must be handled; this Result binding is never used").Hint =
+				"match on it, use `let Ok(v) = … else:`, `?`, or return it"
+		}
+	}
+}
+
+// noteMetadataReads records the Result-bearing locals passed to a
+// builtin that reads only a list's length (List.len, List.is_empty: the
+// registry's MetadataRead): reading metadata does not handle the Results
+// inside (§5.2), so such a read is not a use.
+func (c *Checker) noteMetadataReads(x *ast.Call, name string) {
+	for _, a := range x.Args {
+		if id, ok := a.Value.(*ast.Ident); ok {
+			if o := c.info.Uses[id]; o != nil && o.Kind == ObjLocal && !c.dead {
+				c.whenResolved(o.Type, func(t Type) {
+					if containsResult(t) {
+						o.uses--
+						o.metaReads = append(o.metaReads, name)
+					}
+				})
+			}
+		}
+	}
+}
+
+// dedup returns xs without repeats, in first-seen order.
+func dedup(xs []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, x := range xs {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// checkResultMatch reports a match on a Result whose arms are all `_`
+// (E5005).
+func (c *Checker) checkResultMatch(st Type, arms []*ast.Arm, subj source.Span) {
+	if !wildcardOnlyResultMatch(st, arms) {
+		return
+	}
+	c.errorf(ErrResultWildcard, subj, "Result value must be handled; a match whose only arm is '_' does not inspect it").Hint =
+		"match on Ok(…) and Err(…)"
+}
+
+// wildcardOnlyResultMatch reports whether a match on a subject of type st
+// never tests the tag of a Result and throws it away: every arm is `_`
+// (E5005, §5.2).
+func wildcardOnlyResultMatch(st Type, arms []*ast.Arm) bool {
+	if !isResult(st) || hasInvalid(st) {
+		return false
+	}
+	for _, a := range arms {
+		switch a.Pattern.(type) {
+		case *ast.WildcardPat, nil:
+		default:
+			// A binding takes the Result over: it is then an obligation
+			// of its own (`match r: result -> match result: …`).
+			return false
+		}
+	}
+	return true
+}
+
+// checkNestedWildcards reports `_` sub-patterns that throw away a Result
+// nested in a payload, tuple or list, or a value carrying one, and list
+// rests `.._` and `..` that throw away elements carrying Results (§5.2).
+// Run after inference, when the pattern types are resolved. depth is 1
+// for the pattern of a for loop, whose value is an element of a list.
+func (c *Checker) checkNestedWildcards(p ast.Pattern, depth int) {
+	switch p := p.(type) {
+	case *ast.WildcardPat:
+		if depth > 0 && containsResult(c.info.PatTypes[p]) && !hasInvalid(c.info.PatTypes[p]) {
+			c.errorf(ErrResultPayload, p.Span(), "Result payload cannot be discarded by a wildcard pattern").Hint =
+				"bind it and handle it, or match on Ok(…)/Err(…)"
+		}
+	case *ast.TuplePat:
+		for _, e := range p.Elems {
+			c.checkNestedWildcards(e, depth+1)
+		}
+		if _, named := p.Rest.(*ast.BindPat); p.HasRest && !named {
+			// `.._` and `..` drop the remaining elements.
+			if tt, ok := Resolve(c.info.PatTypes[p]).(*Tuple); ok && len(tt.Elems) > len(p.Elems) && containsResult(restTuple(tt.Elems[len(p.Elems):])) {
+				sp := p.Span()
+				if p.Rest != nil {
+					sp = p.Rest.Span()
+				}
+				c.errorf(ErrResultPayload, sp, "Result payload cannot be discarded by a wildcard pattern").Hint =
+					"bind the rest with `..name` and handle it, or name each element"
+			}
+		}
+	case *ast.ListPat:
+		for _, e := range p.Elems {
+			c.checkNestedWildcards(e, depth+1)
+		}
+		lt := c.info.PatTypes[p]
+		if _, w := p.Rest.(*ast.WildcardPat); (w || p.HasRest && p.Rest == nil) && containsResult(lt) && !hasInvalid(lt) {
+			sp := p.Span()
+			if w {
+				sp = p.Rest.Span()
+			}
+			c.errorf(ErrResultPayload, sp, "Result payload cannot be discarded by a wildcard pattern").Hint =
+				"bind the rest (`..rest`) and handle its Results"
+		}
+	case *ast.CtorPat:
+		for _, e := range p.Args {
+			c.checkNestedWildcards(e, depth+1)
+		}
+	}
+}

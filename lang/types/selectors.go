@@ -1,0 +1,131 @@
+package types
+
+import (
+	"github.com/morrow-lang/morrow/lang/ast"
+	"github.com/morrow-lang/morrow/lang/source"
+)
+
+// Record fields, tuple elements and record updates.
+
+func (c *Checker) fieldAccess(x *ast.FieldAccess) Type {
+	xt := c.expr(x.X, nil)
+	if _, open := Resolve(xt).(*TVar); open {
+		res := c.fresh()
+		c.deferShape(&pendingShape{kind: shField, subj: xt, subjE: x.X, res: res, name: x.Name, span: x.Span()})
+		return res
+	}
+	return c.fieldOf(Resolve(xt), x.Name, x.Span())
+}
+
+// fieldOf is the type of field name of a value of known type rt.
+func (c *Checker) fieldOf(rt Type, name string, span source.Span) Type {
+	switch r := rt.(type) {
+	case *Named:
+		if r.Def.Kind == RecordDef {
+			ct := r.Def.Ctors[0]
+			for i, f := range ct.FieldNames {
+				if f == name {
+					return c.fieldType(r, i)
+				}
+			}
+		}
+	case *Basic:
+		if r.Kind == KInvalid {
+			return Invalid
+		}
+	}
+	d := c.errorf(ErrNoField, span, "type %s has no field '%s'", Zonk(rt), name)
+	if r, ok := rt.(*Named); ok {
+		c.noFieldHelp(d, r.Def, name)
+	}
+	return Invalid
+}
+
+// fieldType returns field i of a record/newtype/variant-less instance.
+func (c *Checker) fieldType(n *Named, i int) Type {
+	ct := n.Def.Ctors[0]
+	m := map[*TParam]Type{}
+	for j, p := range n.Def.Params {
+		if j < len(n.Args) {
+			m[p] = n.Args[j]
+		}
+	}
+	return subst(ct.Fields[i], m)
+}
+
+func (c *Checker) tupleIndex(x *ast.TupleIndex) Type {
+	xt := c.expr(x.X, nil)
+	if _, open := Resolve(xt).(*TVar); open {
+		res := c.fresh()
+		c.deferShape(&pendingShape{kind: shTuple, subj: xt, subjE: x.X, res: res, index: x.Index, span: x.Span()})
+		return res
+	}
+	return c.elemOf(Resolve(xt), x.Index, x.Span())
+}
+
+// elemOf is the type of `.index` on a value of known type rt.
+func (c *Checker) elemOf(rt Type, index int, span source.Span) Type {
+	switch r := rt.(type) {
+	case *Tuple:
+		if index < len(r.Elems) {
+			return r.Elems[index]
+		}
+		c.errorf(ErrTupleIndex, span, "tuple index %d is out of range for %s", index, Zonk(rt))
+		return Invalid
+	case *Named:
+		if (r.Def.Kind == NewtypeDef || r.Def.Kind == RecordDef) && index < len(r.Def.Ctors[0].Fields) {
+			return c.fieldType(r, index)
+		}
+	case *Basic:
+		if r.Kind == KInvalid {
+			return Invalid
+		}
+	}
+	c.errorf(ErrTupleIndex, span, "type %s has no element .%d", Zonk(rt), index)
+	return Invalid
+}
+
+func (c *Checker) recordUpdate(x *ast.RecordUpdate) Type {
+	xt := c.expr(x.X, nil)
+	if _, open := Resolve(xt).(*TVar); open {
+		s := &pendingShape{kind: shUpdate, subj: xt, subjE: x.X, res: c.fresh(), fields: x.Fields, span: x.Span()}
+		for _, f := range x.Fields {
+			s.vals = append(s.vals, c.expr(f.Value, nil))
+		}
+		c.deferShape(s)
+		return xt
+	}
+	r, ok := Resolve(xt).(*Named)
+	if !ok || r.Def.Kind != RecordDef {
+		for _, f := range x.Fields {
+			c.expr(f.Value, nil)
+		}
+		if !hasInvalid(xt) {
+			c.errorf(ErrNoField, spanOf(x.X), "record update requires a record, found %s", Zonk(xt))
+		}
+		return Invalid
+	}
+	for _, f := range x.Fields {
+		ft := c.updateField(r, f)
+		if ft == nil {
+			c.expr(f.Value, nil)
+			c.noFieldHelp(c.errorf(ErrNoField, f.Span(), "type %s has no field '%s'", r.Def.Name, f.Label), r.Def, f.Label)
+			continue
+		}
+		vt := c.expr(f.Value, ft)
+		c.expect(spanOf(f.Value), vt, ft, "record update field '"+f.Label+"': expression type")
+	}
+	return xt
+}
+
+// updateField is the type of the field a record update writes, or nil
+// (reported) when the record has no such field.
+func (c *Checker) updateField(r *Named, f *ast.Arg) Type {
+	for i, n := range r.Def.Ctors[0].FieldNames {
+		if n == f.Label {
+			return c.fieldType(r, i)
+		}
+	}
+	c.errorf(ErrNoField, f.Span(), "type %s has no field '%s'", r.Def.Name, f.Label)
+	return nil
+}

@@ -1,0 +1,375 @@
+// Package builtins is the one registry of Morrow's builtin functions and
+// library types: every function a program may call without declaring it
+// (print, List.map, Process.monitor, ...) is one Entry of table.go, and
+// every nominal type of a library module (Process.ExitReason, ...) is one
+// TypeDecl of types.go.
+//
+// # What an entry says
+//
+// An Entry gives the qualified name, the signature in a small type
+// language (Sig, parsed once into a Type), the parameter labels of the
+// builtins called with labels, how the builtin is implemented (Impl: a Go
+// native of the native table by the same name, a Morrow function of the
+// prelude, or instructions the code generator emits for a Lowering), the
+// context it may run in (Context), the checks beyond its signature (Rule,
+// Req, Flags) and one line of documentation (Doc).
+//
+// # Who reads it
+//
+// The registry is data: it names implementations and never imports them,
+// so every stage can read it (internal/archtest keeps it below the front
+// end and the runtime).
+//
+//   - lang/types builds its builtin signatures, the labeled builtins, the
+//     actor-context, defer and effect rules, the call-only set, the
+//     reserved names and modules, the did-you-mean lists and the library
+//     types' TypeDefs from it.
+//   - lang/codegen resolves a call of a builtin through it: a native call
+//     by name, a prelude function, or the instructions of a Lowering.
+//   - stdlib builds the runtime's native.Table from it, joining each
+//     native entry to its Go body (stdlib/core, stdlib/process) by name;
+//     stdlib/process takes the Process types' run-time descriptors
+//     (TypeDecl.Info) from it.
+//   - Reference renders the reference section of docs/stdlib.md.
+//
+// A test in stdlib fails when any of these has a builtin the registry
+// lacks, or the other way round.
+//
+// # Adding a builtin
+//
+// Add one Entry to table.go, then write its body: a native registered
+// under the same name in stdlib/core or stdlib/process, a function of
+// stdlib/core/prelude.mr, or, for a new Lowering, its case in
+// lang/codegen. Regenerate the reference with
+// `GOLDIE_UPDATE=1 go test ./stdlib/builtins`.
+package builtins
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// Impl says how a builtin is implemented.
+type Impl uint8
+
+const (
+	// ImplNative: a Go function of the runtime's native table, registered
+	// under the entry's Name; the code generator emits CALL_NATIVE.
+	ImplNative Impl = iota + 1
+	// ImplPrelude: a Morrow function of stdlib/core/prelude.mr
+	// (Entry.PreludeFn), compiled with each program that calls it; used
+	// for the higher-order functions, which call back into Morrow code.
+	ImplPrelude
+	// ImplOpcode: instructions the code generator emits for
+	// Entry.Lower. Such a builtin has no function value: it may only be
+	// called directly (CallOnly).
+	ImplOpcode
+)
+
+func (i Impl) String() string {
+	switch i {
+	case ImplNative:
+		return "native"
+	case ImplPrelude:
+		return "prelude"
+	case ImplOpcode:
+		return "instructions"
+	}
+	return fmt.Sprintf("Impl(%d)", int(i))
+}
+
+// Lowering names the instructions of an ImplOpcode builtin. The code
+// generator maps each to its opcodes; a new one needs a case there and
+// the VM's support.
+type Lowering uint8
+
+const (
+	LowerNone          Lowering = iota
+	LowerSpawn                  // SPAWN, legacy mode: spawn(entry) -> Pid(M)
+	LowerSpawnIsolated          // SPAWN, Process.spawn
+	LowerSpawnMonitor           // SPAWN, Process.spawn_monitor
+	LowerSpawnLink              // SPAWN, Process.spawn_link
+	LowerSupervise              // TUPLE of the two arguments, then SPAWN, supervise mode
+	LowerSend                   // SEND
+	LowerSelf                   // SELF
+	LowerSleep                  // a receive with only a timeout arm
+)
+
+// Lowerings lists every Lowering but LowerNone.
+var Lowerings = []Lowering{LowerSpawn, LowerSpawnIsolated, LowerSpawnMonitor, LowerSpawnLink,
+	LowerSupervise, LowerSend, LowerSelf, LowerSleep}
+
+// Context is where a builtin may be called (LANGUAGE.md §5.5).
+type Context uint8
+
+const (
+	// Anywhere: an ordinary library function.
+	Anywhere Context = iota
+	// RootOrActor: a process operation that the root context (main, a
+	// library's start) may call as well as a process.
+	RootOrActor
+	// ActorOnly: the operation needs a mailbox. The checker refuses it
+	// in the root context, and a function that calls it gets a mailbox
+	// effect (it becomes an actor function).
+	ActorOnly
+)
+
+func (c Context) String() string {
+	switch c {
+	case RootOrActor:
+		return "root or actor"
+	case ActorOnly:
+		return "actor"
+	}
+	return "any"
+}
+
+// Flags are the checker's rules on a builtin beyond its signature and
+// context. (No flag is needed for guards: a receive guard refuses every
+// call, LANGUAGE.md §5.3, and an ordinary match guard accepts every call.)
+type Flags uint16
+
+const (
+	// NoDefer: refused in a defer body (LANGUAGE.md §5.4); the message
+	// names "process operations" for the Process module and "actor
+	// operations" otherwise.
+	NoDefer Flags = 1 << iota
+	// Effect: spawns or sends (§5.4). A function that calls it,
+	// directly or through other functions, may be called directly or be
+	// a spawn entry, but not deferred or used as a function value.
+	Effect
+	// RootCallbacks: function arguments (lambdas) run without an actor
+	// context (§5.4), as for List.map.
+	RootCallbacks
+	// MetadataRead: reads only a list's length, so passing a list of
+	// Results to it does not handle them (§5.2).
+	MetadataRead
+)
+
+// Has reports whether every flag of g is set.
+func (f Flags) Has(g Flags) bool { return f&g == g }
+
+// Rule is a typing rule of the checker that a signature cannot express.
+type Rule uint8
+
+const (
+	// Plain: the signature says everything.
+	Plain Rule = iota
+	// SpawnEntry: the first argument is a spawn entry, a zero-argument
+	// Unit function; the generic m is the entry's mailbox (§4.3).
+	SpawnEntry
+	// TypedPid: the first argument must already be a typed Pid(m)
+	// ("NAME requires a typed Pid").
+	TypedPid
+	// OwnMailbox: the result's m is the caller's own mailbox
+	// (Process.self).
+	OwnMailbox
+)
+
+// Req is a capability that the first generic parameter must have.
+type Req uint8
+
+const (
+	NoReq     Req = iota
+	Printable     // scalar, or a type with Show (print, println)
+	Showable      // Show (show)
+	Equatable     // Eq (eq)
+	Ordered       // Ord (compare, List.sort)
+	Scalar        // Int, Float, Bool, String or a newtype over one (List.contains)
+)
+
+// Entry is one builtin function.
+type Entry struct {
+	// Name is the qualified name: "print", "List.len", "Process.monitor".
+	Name string
+	// Sig is the signature, "(List(a), Int) -> a": see ParseType for the
+	// type language. Lowercase single letters are generic parameters.
+	Sig string
+	// Labels are the parameter labels of a builtin called with labels,
+	// like a user function (eq(left:, right:)); every one is required.
+	// Nil: positional arguments only.
+	Labels []string
+	// Impl is how it is implemented; PreludeFn names the prelude
+	// function (ImplPrelude), Lower the instructions (ImplOpcode).
+	Impl      Impl
+	PreludeFn string
+	Lower     Lowering
+	Context   Context
+	Flags     Flags
+	Rule      Rule
+	Req       Req
+	// Doc is one line for the reference in docs/stdlib.md.
+	Doc string
+
+	typ *Type // Sig, parsed
+}
+
+// Module is the part of Name before the dot ("List"), or "" for a
+// top-level builtin ("print").
+func (e *Entry) Module() string {
+	m, _, ok := strings.Cut(e.Name, ".")
+	if !ok {
+		return ""
+	}
+	return m
+}
+
+// Member is the part of Name after the module ("len"), or Name itself.
+func (e *Entry) Member() string {
+	_, m, ok := strings.Cut(e.Name, ".")
+	if !ok {
+		return e.Name
+	}
+	return m
+}
+
+// Type is the parsed signature: a function type.
+func (e *Entry) Type() *Type { return e.typ }
+
+// Arity is the number of parameters.
+func (e *Entry) Arity() int { return len(e.typ.Args) }
+
+// Has reports whether every flag of f is set on e.
+func (e *Entry) Has(f Flags) bool { return e.Flags.Has(f) }
+
+// CallOnly reports whether e has no function value: it is lowered to
+// instructions, so it may only be called directly.
+func (e *Entry) CallOnly() bool { return e.Impl == ImplOpcode }
+
+// ProcessModule is the module of the Process operations.
+const ProcessModule = "Process"
+
+// ReservedModules are module names kept for library modules this project
+// does not have yet: a program may not declare a type, constructor or
+// function by these names.
+var ReservedModules = []string{"Map", "Set", "System", "fs", "json", "http", "sql", "actors"}
+
+var (
+	byName  = map[string]*Entry{}
+	sorted  []*Entry
+	modules []string
+)
+
+func init() {
+	if err := Validate(table, typeTable); err != nil {
+		panic("builtins: " + err.Error())
+	}
+	for _, t := range typeTable {
+		typeByName[t.Name] = t
+	}
+	seen := map[string]bool{}
+	for _, e := range table {
+		byName[e.Name] = e
+		if m := e.Module(); m != "" && !seen[m] {
+			seen[m] = true
+			modules = append(modules, m)
+		}
+	}
+	sorted = slices.Clone(table)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Name < sorted[j].Name })
+	sort.Strings(modules)
+}
+
+// All returns every entry, sorted by name. The entries are shared:
+// callers must not modify them.
+func All() []*Entry { return sorted }
+
+// Lookup returns the entry called name, or nil.
+func Lookup(name string) *Entry { return byName[name] }
+
+// Names returns the qualified names of all entries, sorted.
+func Names() []string {
+	out := make([]string, len(sorted))
+	for i, e := range sorted {
+		out[i] = e.Name
+	}
+	return out
+}
+
+// Modules returns the modules that have builtin functions, sorted.
+func Modules() []string { return modules }
+
+// Validate checks a table of entries and types: unique names, signatures
+// and field types that parse and name only known types, labels that
+// match the parameters, and an implementation that fits the entry. The
+// registry validates its own tables at start-up; a test uses Validate on
+// tables of builtins that do not exist yet.
+func Validate(entries []*Entry, types []*TypeDecl) error {
+	known := map[string]int{}
+	for n, a := range LanguageTypes {
+		known[n] = a
+	}
+	for _, t := range types {
+		if err := t.validateHead(); err != nil {
+			return err
+		}
+		if _, dup := known[t.Name]; dup {
+			return fmt.Errorf("type %s is declared twice", t.Name)
+		}
+		known[t.Name] = len(t.Params)
+	}
+	for _, t := range types {
+		if err := t.validateFields(known); err != nil {
+			return err
+		}
+	}
+	names := map[string]bool{}
+	for _, e := range entries {
+		if err := e.validate(known); err != nil {
+			return fmt.Errorf("%s: %w", e.Name, err)
+		}
+		if names[e.Name] {
+			return fmt.Errorf("%s is listed twice", e.Name)
+		}
+		names[e.Name] = true
+	}
+	return nil
+}
+
+func (e *Entry) validate(known map[string]int) error {
+	if e.Name == "" || strings.Count(e.Name, ".") > 1 {
+		return fmt.Errorf("bad name")
+	}
+	t, err := ParseType(e.Sig)
+	if err != nil {
+		return err
+	}
+	if t.Ret == nil {
+		return fmt.Errorf("signature %q is not a function type", e.Sig)
+	}
+	if err := t.check(known, nil); err != nil {
+		return fmt.Errorf("signature %q: %w", e.Sig, err)
+	}
+	e.typ = t
+	if e.Labels != nil && len(e.Labels) != len(t.Args) {
+		return fmt.Errorf("%d labels for %d parameters", len(e.Labels), len(t.Args))
+	}
+	if e.Doc == "" {
+		return fmt.Errorf("no Doc line")
+	}
+	switch e.Impl {
+	case ImplNative:
+		if e.PreludeFn != "" || e.Lower != LowerNone {
+			return fmt.Errorf("a native has no prelude function or lowering")
+		}
+	case ImplPrelude:
+		if e.PreludeFn == "" || e.Lower != LowerNone {
+			return fmt.Errorf("a prelude builtin names its prelude function and no lowering")
+		}
+	case ImplOpcode:
+		if e.PreludeFn != "" || !slices.Contains(Lowerings, e.Lower) {
+			return fmt.Errorf("an opcode builtin names its lowering and no prelude function")
+		}
+	default:
+		return fmt.Errorf("no implementation")
+	}
+	if e.Rule != Plain && len(t.Args) == 0 && e.Rule != OwnMailbox {
+		return fmt.Errorf("rule %d needs a first argument", e.Rule)
+	}
+	if e.Req != NoReq && !t.hasVar() {
+		return fmt.Errorf("a requirement needs a generic parameter")
+	}
+	return nil
+}
