@@ -72,7 +72,12 @@ type node struct {
 	e     expr
 	k     int64
 	konst bool
+	// slot >= 0: the node is LOAD slot; ltSlot >= 0: it is
+	// LOAD ltSlot < k (the shapes the specialised closures fuse).
+	slot, ltSlot int
 }
+
+func plain(e expr) node { return node{e: e, slot: -1, ltSlot: -1} }
 
 // Program is a compiled program: one body per function of the source
 // program that is in the subset (nil for the others).
@@ -187,22 +192,22 @@ func (c *compiler) path(f *bytecode.Function, pc int, st []node) (expr, error) {
 		in := f.Code[pc]
 		switch in.Op {
 		case bytecode.INT:
-			st = append(st, node{e: constant(value.Int(int64(in.A))), k: int64(in.A), konst: true})
+			st = append(st, node{e: constant(value.Int(int64(in.A))), k: int64(in.A), konst: true, slot: -1, ltSlot: -1})
 		case bytecode.TRUE, bytecode.FALSE:
-			st = append(st, node{e: constant(value.Bool(in.Op == bytecode.TRUE))})
+			st = append(st, plain(constant(value.Bool(in.Op == bytecode.TRUE))))
 		case bytecode.LOAD:
-			st = append(st, node{e: load(int(in.A))})
+			st = append(st, node{e: load(int(in.A)), slot: int(in.A), ltSlot: -1})
 		case bytecode.POP:
 			st = st[:len(st)-1]
 		case bytecode.ADD, bytecode.SUB, bytecode.MUL,
 			bytecode.LT, bytecode.LE, bytecode.GT, bytecode.GE, bytecode.EQ, bytecode.NE:
 			n := len(st)
-			st = append(st[:n-2], node{e: binary(in.Op, st[n-2], st[n-1])})
+			st = append(st[:n-2], binary(in.Op, st[n-2], st[n-1]))
 		case bytecode.NOT:
 			x := st[len(st)-1].e
-			st[len(st)-1] = node{e: func(m *Machine, l []value.Value) value.Value {
+			st[len(st)-1] = plain(func(m *Machine, l []value.Value) value.Value {
 				return value.Bool(!asBool(x(m, l)))
-			}}
+			})
 		case bytecode.CALL:
 			callee := int(in.A)
 			if err := c.function(callee); err != nil {
@@ -213,7 +218,7 @@ func (c *compiler) path(f *bytecode.Function, pc int, st []node) (expr, error) {
 			for i, a := range st[len(st)-n:] {
 				args[i] = a.e
 			}
-			st = append(st[:len(st)-n], node{e: call(c.out, callee, args)})
+			st = append(st[:len(st)-n], plain(call(c.out, callee, args)))
 		case bytecode.JUMP:
 			if int(in.A) <= pc {
 				return nil, ErrUnsupported // a loop
@@ -224,7 +229,7 @@ func (c *compiler) path(f *bytecode.Function, pc int, st []node) (expr, error) {
 			if t <= pc {
 				return nil, ErrUnsupported
 			}
-			cond := st[len(st)-1].e
+			cond := st[len(st)-1]
 			rest := st[:len(st)-1]
 			next, err := c.path(f, pc+1, append([]node(nil), rest...))
 			if err != nil {
@@ -272,8 +277,24 @@ func asBool(v value.Value) bool {
 
 // binary builds an arithmetic or comparison node, specialised for the
 // shapes compiled code has most: a local against a constant.
-func binary(op bytecode.Opcode, xn, yn node) expr {
+func binary(op bytecode.Opcode, xn, yn node) node {
 	x, y := xn.e, yn.e
+	if a, k := xn.slot, yn.k; a >= 0 && yn.konst {
+		switch op {
+		case bytecode.ADD:
+			return plain(func(_ *Machine, l []value.Value) value.Value { return value.Int(asInt(l[a]) + k) })
+		case bytecode.SUB:
+			return plain(func(_ *Machine, l []value.Value) value.Value { return value.Int(asInt(l[a]) - k) })
+		case bytecode.LT:
+			n := plain(func(_ *Machine, l []value.Value) value.Value { return value.Bool(asInt(l[a]) < k) })
+			n.ltSlot, n.k = a, k
+			return n
+		}
+	}
+	return plain(binaryExpr(op, x, y, yn))
+}
+
+func binaryExpr(op bytecode.Opcode, x, y expr, yn node) expr {
 	if k := yn.k; yn.konst {
 		switch op {
 		case bytecode.ADD:
@@ -313,7 +334,16 @@ func arith(op bytecode.Opcode) func(a, b int64) value.Value {
 	return func(a, b int64) value.Value { return value.Bool(a != b) }
 }
 
-func branch(cond, yes, no expr) expr {
+func branch(cn node, yes, no expr) expr {
+	if a, k := cn.ltSlot, cn.k; a >= 0 {
+		return func(m *Machine, l []value.Value) value.Value {
+			if asInt(l[a]) < k {
+				return yes(m, l)
+			}
+			return no(m, l)
+		}
+	}
+	cond := cn.e
 	return func(m *Machine, l []value.Value) value.Value {
 		if asBool(cond(m, l)) {
 			return yes(m, l)
@@ -327,6 +357,26 @@ func branch(cond, yes, no expr) expr {
 func call(p *Program, fn int, args []expr) expr {
 	f := p.fns[fn]
 	n, locals := len(args), f.Locals
+	if n == 1 && locals == 1 {
+		arg := args[0]
+		return func(m *Machine, l []value.Value) value.Value {
+			if m.depth >= m.MaxDepth {
+				panic(bail{ErrDepth})
+			}
+			v := arg(m, l)
+			base := m.sp
+			m.ensure(base + 1)
+			cl := m.stack[base : base+1 : base+1]
+			cl[0] = v
+			m.sp = base + 1
+			m.depth++
+			m.Calls++
+			v = p.bodies[fn](m, cl)
+			m.depth--
+			m.sp = base
+			return v
+		}
+	}
 	return func(m *Machine, l []value.Value) value.Value {
 		if m.depth >= m.MaxDepth {
 			panic(bail{ErrDepth})

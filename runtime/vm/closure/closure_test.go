@@ -226,3 +226,40 @@ func BenchmarkFib25(b *testing.B) {
 		}
 	}
 }
+
+// goFib is the Go a per-function code generator would emit for fib at
+// best, written by hand: the same 16-byte values, the kind checks, one
+// reduction counted per call and the depth limit, calls on the Go stack
+// (no yield points). BenchmarkFib25GoCeiling bounds what generating Go
+// code could gain over the closures and the interpreter.
+func goFib(m *Machine, n value.Value) value.Value {
+	if m.depth >= m.MaxDepth {
+		panic(bail{ErrDepth})
+	}
+	x := asInt(n)
+	if x < 2 {
+		return n
+	}
+	m.depth++
+	m.Calls += 2
+	a := asInt(goFib(m, value.Int(x-1)))
+	b := asInt(goFib(m, value.Int(x-2)))
+	m.depth--
+	return value.Int(a + b)
+}
+
+func TestGoFibAgrees(t *testing.T) {
+	m := NewMachine(nil)
+	if v := goFib(m, value.Int(20)); v.AsInt() != 6765 || m.Calls != 21890 {
+		t.Fatalf("goFib(20) = %v in %d calls", v, m.Calls)
+	}
+}
+
+func BenchmarkFib25GoCeiling(b *testing.B) {
+	m := NewMachine(nil)
+	for i := 0; i < b.N; i++ {
+		if v := goFib(m, value.Int(25)); v.AsInt() != 75025 {
+			b.Fatal(v)
+		}
+	}
+}
