@@ -12,7 +12,10 @@
 %%
 %% Usage: erl -noshell +S 1:1 -pa DIR -run morrow_bench main pingpong 1000000 -s init stop
 -module(morrow_bench).
+-behaviour(gen_server).
 -export([main/1]).
+%% The gen_server of the call workload.
+-export([init/1, handle_call/3, handle_cast/2]).
 
 main([Name, SizeText]) ->
     Size = list_to_integer(SizeText),
@@ -30,6 +33,7 @@ run(pingpong, N) -> timed(fun() -> pingpong(N) end);
 run(ring, N) -> timed(fun() -> ring(1000, N) end);
 run(counting, N) -> timed(fun() -> counting(N) end);
 run(request_reply, N) -> timed(fun() -> request_reply(32, N) end);
+run(call, N) -> timed(fun() -> call(32, N) end);
 run(spawn, N) -> timed(fun() -> spawn_many(N) end);
 run(lifecycle, N) -> timed(fun() -> lifecycle(N) end);
 run(fib, N) -> timed(fun() -> fib_in_process(N) end);
@@ -136,6 +140,29 @@ rr_client(Server, K, Replies) ->
 
 rr_collect(0, Sum) -> Sum;
 rr_collect(K, Sum) -> receive {client, R} -> rr_collect(K - 1, Sum + R) end.
+
+%% call: Clients clients each make N gen_server:call requests to one
+%% gen_server (bench/morrow/call.mr uses Process.call); a collector adds
+%% up the clients' reply counts.
+call(Clients, N) ->
+    Main = self(),
+    {ok, Server} = gen_server:start(?MODULE, [], []),
+    Collector = spawn(fun() -> Main ! {done, rr_collect(Clients, 0)} end),
+    [spawn(fun() -> Collector ! {client, call_client(Server, N, 0)} end)
+     || _ <- lists:seq(1, Clients)],
+    receive {done, Sum} -> gen_server:stop(Server), integer_to_list(Sum) end.
+
+call_client(_Server, 0, Replies) -> Replies;
+call_client(Server, K, Replies) ->
+    R = gen_server:call(Server, {req, K}, infinity),
+    R = K + 1,
+    call_client(Server, K - 1, Replies + 1).
+
+init([]) -> {ok, nostate}.
+
+handle_call({req, X}, _From, S) -> {reply, X + 1, S}.
+
+handle_cast(_, S) -> {noreply, S}.
 
 %% spawn: N processes that each send one message and exit, spawned in
 %% batches of 1000 whose messages are collected before the next batch.

@@ -97,6 +97,14 @@ func (c *Checker) checkActorContexts() {
 // must be sendable.
 func (c *Checker) checkMailbox(ms mailboxSite) {
 	t := Resolve(ms.t)
+	if ms.keyOf != "" {
+		if _, ok := MailboxKey(t); !ok && !hasInvalid(t) {
+			d := c.errorf(ErrMailboxKey, ms.span, "%s needs a concrete mailbox type", ms.keyOf)
+			d.Notes = []string{"the mailbox type is " + Zonk(t).String()}
+			d.Hint = "the registry keeps each name's mailbox type; annotate it, e.g. `let found: Option(Pid(Msg)) = Process.whereis(name)`, and a generic Pid(m) cannot be registered or looked up"
+		}
+		return
+	}
 	if _, open := t.(*TVar); open {
 		if ms.spawn {
 			c.errorf(ErrMailboxInfer, ms.span, "cannot infer actor mailbox: the entry neither receives nor is given a Pid(M) annotation").Hint =

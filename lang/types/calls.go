@@ -332,6 +332,13 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 			}
 		}
 		c.restArgs(x, ps, name)
+		for _, g := range bs.Generics {
+			if g.Name == "r" {
+				// Process.call's reply type is a message type too (§4.3
+				// step 7).
+				c.mailboxSites = append(c.mailboxSites, mailboxSite{t: m[g], span: x.Span(), process: true})
+			}
+		}
 		return ret
 	case builtins.SpawnEntry:
 		if len(x.Args) == 0 || x.Args[0].Value == nil {
@@ -407,6 +414,15 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 	}
 	before := len(c.diags)
 	ts := c.checkPositional(x, ps, name)
+	if e.Has(builtins.MailboxKey) && len(c.diags) == before && len(x.Args) == len(bs.Params) {
+		// The registry needs M at run time (mailboxkey.go); a call whose
+		// arguments are already wrong gets no follow-on error.
+		for _, g := range bs.Generics {
+			if g.Name == "m" {
+				c.mailboxSites = append(c.mailboxSites, mailboxSite{t: m[g], span: x.Span(), keyOf: name})
+			}
+		}
+	}
 	if len(bs.Params) > 0 && bs.Params[0] == ProcessIDT && len(ts) > 0 && ts[0] != nil {
 		// Process.monitor, link, ... take the erased identity (§5.1);
 		// point at the conversion.

@@ -102,6 +102,7 @@ var (
 	ErrReceiveGuard  = diag.Register("E6008", "a receive guard calls, allocates or can fail")
 	ErrActorHelper   = diag.Register("E6009", "a function that spawns, sends or receives is deferred or used as a first-class value")
 	ErrReceiveArms   = diag.Register("E6010", "a receive has no message arm, or more than 128 arms")
+	ErrMailboxKey    = diag.Register("E6030", "Process.register or Process.whereis is used at a mailbox type that is generic or that nothing fixes")
 
 	// Unsupported features.
 	ErrUnsupportedDecl = diag.Register("E9001", "a declaration of an out-of-scope kind (import, trait, const, ...)")

@@ -402,14 +402,14 @@ func stackPops(in Instr, p *Program) (int, bool) {
 	a, b := int(in.A), int(in.B)
 	switch in.Op {
 	case NOP, UNIT, TRUE, FALSE, INT, CONST, LOAD, FREE, FUNC, NATIVE, JUMP, FAIL,
-		ITER_NEXT, RECV_START, RECV_PEEK, RECV_TAKE, RECV_SKIP, RECV_WAIT, SELF:
+		ITER_NEXT, RECV_START, RECV_PEEK, RECV_TAKE, RECV_SKIP, RECV_WAIT, SELF, CALL_REPLY:
 		return 0, true
 	case POP, DUP, STORE, RETURN, JUMP_IF_FALSE, JUMP_IF_TRUE, NEG, NOT, BITNOT,
 		TEST_TAG, TEST_KIND, TEST_TYPE, EQ_CONST, ELEM, FIELD, LIST_LEN, LIST_ELEM,
 		LIST_SLICE, ITER, DEFER, SPAWN:
 		return 1, true
 	case SWAP, ADD, SUB, MUL, DIV, MOD, POW, BITAND, BITOR, BITXOR, SHL, SHR,
-		EQ, NE, LT, LE, GT, GE, IN, RANGE, INDEX, UPDATE, SEND:
+		EQ, NE, LT, LE, GT, GE, IN, RANGE, INDEX, UPDATE, SEND, SEND_WAIT:
 		return 2, true
 	case CLOSURE, CALL, CALL_NATIVE, TAIL_CALL:
 		return b, b >= 0
@@ -417,6 +417,8 @@ func stackPops(in Instr, p *Program) (int, bool) {
 		return a + 1, a >= 0
 	case TUPLE, LIST, INTERP:
 		return a, a >= 0
+	case CALL_WAIT:
+		return 4, true
 	case DATA:
 		if a < 0 || a >= len(p.Types) || b < 0 || b >= len(p.Types[a].Variants) {
 			return 0, false

@@ -68,6 +68,15 @@ type Host interface {
 	// SupervisedCurrent follows a Pid of a legacy supervised process to
 	// its current incarnation: Ok(pid) or Err(3).
 	SupervisedCurrent(pid value.Value) (value.Value, *fault.Fault)
+
+	// Register implements Process.register(name, pid); key is the
+	// run-time key of pid's mailbox type.
+	Register(name string, pid value.Value, key string) (value.Value, *fault.Fault)
+	// Whereis implements Process.whereis(name) at the mailbox type whose
+	// run-time key is key: Some(pid) or None.
+	Whereis(name, key string) (value.Value, *fault.Fault)
+	// Unregister implements Process.unregister(name).
+	Unregister(name string) (value.Value, *fault.Fault)
 }
 
 // KAny in Native.Args accepts a value of any kind.
@@ -253,5 +262,20 @@ func (Detached) Exit(value.Value) *fault.Fault { return noProcess() }
 
 // SupervisedCurrent is fault 11: no process runs.
 func (Detached) SupervisedCurrent(value.Value) (value.Value, *fault.Fault) {
+	return value.Unit, noProcess()
+}
+
+// Register is fault 11: there is no process runtime.
+func (Detached) Register(string, value.Value, string) (value.Value, *fault.Fault) {
+	return value.Unit, noProcess()
+}
+
+// Whereis is fault 11: there is no process runtime.
+func (Detached) Whereis(string, string) (value.Value, *fault.Fault) {
+	return value.Unit, noProcess()
+}
+
+// Unregister is fault 11: there is no process runtime.
+func (Detached) Unregister(string) (value.Value, *fault.Fault) {
 	return value.Unit, noProcess()
 }

@@ -26,6 +26,9 @@ type Invocation struct {
 	// bytes is the logical memory in use (limits.go).
 	bytes atomic.Int64
 
+	// rc is the name registry and the reply address serials (call.go).
+	rc invRegcall
+
 	mu       sync.Mutex
 	live     int // processes that count against MaxLive (not root, not ports)
 	isolated int // live isolated processes
@@ -189,11 +192,10 @@ func (inv *Invocation) Retire(p *Process, reason value.Value) {
 			continue // Retire runs again once the cleanup has run
 		}
 		d := inv.closeMailboxLocked(q)
+		inv.retireRegcall(q) // step 3: its name is freed
 		work = inv.publishExits(q, d, work)
 		inv.publishDowns(q, d)
-		// Resuming callers parked on a call to q (step 5 of RUNTIME.md
-		// §2) has nothing to do yet: Morrow has no call operation, so no
-		// process can be parked on one.
+		inv.resumeBlocked(q) // step 5: callers and parked senders resume
 		inv.releaseAll(q, d)
 	}
 }

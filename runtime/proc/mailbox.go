@@ -244,6 +244,9 @@ func (p *Process) RecvTake(inv *Invocation) bool {
 			p.cells = p.cells[:0]
 			p.head = 0
 		}
+		if c.Kind == CellMessage {
+			inv.admitOneLocked(p) // send_wait: one parked sender per message taken
+		}
 	}
 	p.cursor = 0
 	return p.endWaitLocked()
@@ -303,6 +306,9 @@ func (p *Process) endWaitLocked() bool {
 // again at once (cells arrived past the cursor, its timer fired, or a
 // terminal signal is pending) instead of parking.
 func (p *Process) ParkLocked() (runAgain bool) {
+	if x := p.blockedLocked(); x != nil {
+		return p.parkBlockedLocked(x) // in Process.call or send_wait (call.go)
+	}
 	if p.head+p.cursor < len(p.cells) || p.Wait.TimedOut || p.killReq != nil {
 		p.status = Runnable
 		return true

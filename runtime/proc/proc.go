@@ -67,6 +67,7 @@ package proc
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/morrow-lang/morrow/runtime/value"
@@ -207,6 +208,10 @@ type Process struct {
 	Sup *Supervision
 	// Port writes one line per String sent to a host port.
 	Port func(s string)
+
+	// rc is the registry, call and send_wait state (call.go), allocated
+	// on first use.
+	rc atomic.Pointer[regcall]
 }
 
 type phase uint8

@@ -72,6 +72,7 @@ func (h *host) RecvTake() {
 	if h.p.RecvTake(h.s.rt.Inv) {
 		h.s.rt.pendingTimers.Add(-1)
 	}
+	h.s.rt.Inv.WakeAdmitted(h.p) // senders parked in send_wait (proc/sendwait.go)
 	h.visible(OpRecv)
 }
 
@@ -123,8 +124,12 @@ func (h *host) Spawn(mode int, entry value.Value) (value.Value, *fault.Fault) {
 	}
 	// The entry closure and its captured values are shared with the child,
 	// not copied: values are immutable (RUNTIME.md §1).
+	// The child runs the code of its parent's program: in a session
+	// (morrow repl) the processes of one runtime may come from the
+	// programs of several entries.
 	f := entry
-	st, err := vm.NewClosureState(rt.img, f, nil)
+	img := h.p.State.Image()
+	st, err := vm.NewClosureState(img, f, nil)
 	if err != nil {
 		return value.Unit, fault.Internalf("spawn: %v", err)
 	}
@@ -147,7 +152,7 @@ func (h *host) Spawn(mode int, entry value.Value) (value.Value, *fault.Fault) {
 	// place before the child is queued, and when it cannot be admitted
 	// the child is discarded without anything being published.
 	if rt.cfg.Trace != nil {
-		rt.trace("spawn %d by %d %s", c.Gen(), h.p.Gen(), entryName(rt.img.Prog, f))
+		rt.trace("spawn %d by %d %s", c.Gen(), h.p.Gen(), entryName(img.Prog, f))
 	}
 	var res value.Value
 	switch mode {
@@ -208,6 +213,19 @@ func errInt(code int) value.Value { return value.Err(value.Int(int64(code))) }
 var okUnit = value.Ok(value.Unit)
 
 func (h *host) Send(pid, msg value.Value) (value.Value, *fault.Fault) {
+	if proc.IsReply(pid) {
+		// A reply to a Process.call: delivered to the waiting caller, or
+		// dropped once that call is over (proc/call.go); Ok(()) either way.
+		if proc.Of(pid).Epoch() != h.s.rt.Inv.Epoch {
+			return errInt(proc.SendDead), nil
+		}
+		code := h.s.rt.Inv.Reply(h.p, pid, msg)
+		h.visible(OpSend)
+		if code != proc.SendOK {
+			return errInt(code), nil
+		}
+		return okUnit, nil
+	}
 	t, e := h.target(pid)
 	if e >= 0 {
 		return errInt(proc.SendDead), nil
@@ -400,4 +418,130 @@ func reasonTextOf(r value.Value) string {
 		return ""
 	}
 	return d.Fields[0].AsString()
+}
+
+// CallReply mints the reply address of a Process.call.
+func (h *host) CallReply() (value.Value, *fault.Fault) {
+	if h.p.Kind == proc.KindRoot {
+		return value.Unit, h.noMailbox("Process.call")
+	}
+	return h.s.rt.Inv.CallReply(h.p), nil
+}
+
+// CallWait sends the request of a Process.call once, then decides it:
+// the reply, CallDown with the target's reason, CallTimeout, or park.
+func (h *host) CallWait(pid, msg value.Value, timeout int64, reply value.Value) (value.Value, bool, *fault.Fault) {
+	if h.p.Kind == proc.KindRoot || !proc.IsReply(reply) || proc.Of(reply) != h.p {
+		return value.Unit, false, h.noMailbox("Process.call")
+	}
+	rt := h.s.rt
+	if !h.p.CallStarted(reply) {
+		t, e := h.target(pid)
+		if e >= 0 || proc.IsReply(pid) || t.Kind == proc.KindRoot {
+			// Not a process of this invocation: nothing to send to.
+			h.p.CallAbandon()
+			return callRejected(proc.SendDead), false, nil
+		}
+		var now time.Time
+		if timeout >= 0 {
+			now = rt.Now()
+		}
+		code, disarmed := rt.Inv.CallSend(h.p, t, msg, timeout, now)
+		if disarmed {
+			rt.pendingTimers.Add(-1)
+		}
+		h.visible(OpSend)
+		if code != proc.SendOK {
+			return callRejected(code), false, nil
+		}
+	}
+	var now time.Time
+	if !h.p.Wait.Deadline.IsZero() {
+		now = rt.Now()
+	}
+	st, v, disarmed := rt.Inv.CallDecide(h.p, now)
+	if disarmed {
+		rt.pendingTimers.Add(-1)
+	}
+	switch st {
+	case proc.CallArm:
+		h.s.arm(h.p, h.p.Wait.Deadline, h.p.Wait.Epoch)
+		return value.Unit, true, nil
+	case proc.CallWaiting:
+		return value.Unit, true, nil
+	case proc.CallReplied:
+		h.visible(OpRecv)
+		return value.Ok(v), false, nil
+	case proc.CallDown:
+		h.visible(OpRecv)
+		return value.Err(process.CallErrorValue(process.CallErrDown, v)), false, nil
+	}
+	return value.Err(process.CallErrorValue(process.CallErrTimeout, value.Unit)), false, nil
+}
+
+func callRejected(code int) value.Value {
+	return value.Err(process.CallErrorValue(process.CallErrRejected, value.Int(int64(code))))
+}
+
+// SendWait sends with back-pressure: a full mailbox parks the sender
+// until a message taken by the target admits it.
+func (h *host) SendWait(pid, msg value.Value) (value.Value, bool, *fault.Fault) {
+	if h.p.Kind == proc.KindRoot {
+		return value.Unit, false, h.noMailbox("Process.send_wait")
+	}
+	rt := h.s.rt
+	var code int
+	if h.p.SendWaiting() {
+		c, park := rt.Inv.SendWaitDecide(h.p)
+		if park {
+			return value.Unit, true, nil
+		}
+		code = c
+	} else {
+		if proc.IsReply(pid) {
+			r, f := h.Send(pid, msg)
+			return r, false, f
+		}
+		t, e := h.target(pid)
+		if e >= 0 {
+			return errInt(proc.SendDead), false, nil
+		}
+		if t.Kind == proc.KindPort && msg.Kind() != value.KString {
+			return errInt(proc.SendDead), false, nil
+		}
+		c, parked := rt.Inv.SendWait(h.p, t, msg)
+		h.visible(OpSend)
+		if parked {
+			c, parked = rt.Inv.SendWaitDecide(h.p)
+			if parked {
+				return value.Unit, true, nil
+			}
+		}
+		code = c
+	}
+	if code != proc.SendOK {
+		return errInt(code), false, nil
+	}
+	return okUnit, false, nil
+}
+
+// Register implements Process.register (proc/registry.go).
+func (h *host) Register(name string, pid value.Value, key string) (value.Value, *fault.Fault) {
+	r := h.s.rt.Inv.Register(name, pid, key)
+	h.visible(OpLifecycle)
+	return r, nil
+}
+
+// Whereis implements Process.whereis.
+func (h *host) Whereis(name, key string) (value.Value, *fault.Fault) {
+	r := h.s.rt.Inv.Whereis(name, key)
+	h.visible(OpLifecycle)
+	return r, nil
+}
+
+// Unregister implements Process.unregister.
+func (h *host) Unregister(name string) (value.Value, *fault.Fault) {
+	r := h.s.rt.Inv.Unregister(name)
+	h.visible(OpLifecycle)
+	return value.Bool(r), nil
 }

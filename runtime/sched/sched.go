@@ -102,6 +102,15 @@ type Config struct {
 	// crossed it, without running cleanup. Hosts use it as fuel; the
 	// fuzz tests to run hostile programs for a bounded time.
 	MaxSteps int64
+	// Session makes a deterministic runtime outlive its roots
+	// (session.go): RunEntry runs one root after another in the same
+	// invocation, and processes left waiting by one entry are still
+	// there for the next. It needs Policy (a FIFO when nil).
+	Session bool
+	// TurnTick advances the virtual clock of a deterministic run by this
+	// much after every turn of a process other than the root (0: the
+	// clock moves only when a timer fires).
+	TurnTick time.Duration
 }
 
 // Output is the one shared, ordered stdout of an invocation. Every print
@@ -197,6 +206,11 @@ type Result struct {
 	// isolated processes alive the concurrent runtime would wait
 	// forever, and Report is empty).
 	Deadlock bool
+	// RootFault (sessions) is set when the root faulted: Report holds
+	// the fault, and the processes went on running. Fatal (sessions) is
+	// set when a failure ended the entry that, outside a session, would
+	// have ended the invocation: a legacy actor's fault, the step limit.
+	RootFault, Fatal bool
 	// Decisions is the number of scheduling decisions of a
 	// deterministic run (agents chosen and preemption questions), and
 	// Steps the VM steps of all its turns.
@@ -222,6 +236,7 @@ type Runtime struct {
 	steps         atomic.Int64 // VM steps of all turns (counted when MaxSteps is set)
 	rr            atomic.Uint64
 	root          *proc.Process
+	entryOver     atomic.Bool // session: the current entry has ended (session.go)
 	traceMu       sync.Mutex
 	det           *det // deterministic run (Config.Policy), or nil
 
@@ -248,6 +263,9 @@ func New(img *vm.Image, out *Output, cfg Config) *Runtime {
 	if cfg.Trace != nil {
 		rt.Inv.Trace = rt.trace
 		rt.Inv.TraceMessages = cfg.TraceMessages
+	}
+	if cfg.Session && cfg.Policy == nil {
+		cfg.Policy = &FIFO{}
 	}
 	if cfg.Policy != nil {
 		cfg.Schedulers, cfg.Steal = 1, false
@@ -344,6 +362,10 @@ func (rt *Runtime) cleanupAll() {
 }
 
 func (rt *Runtime) stopLocked() {
+	if rt.cfg.Session {
+		rt.entryOver.Store(true) // the runtime itself lives on
+		return
+	}
 	if rt.stopped {
 		return
 	}
@@ -355,14 +377,24 @@ func (rt *Runtime) stopLocked() {
 func (rt *Runtime) fatal(report string) {
 	rt.mu.Lock()
 	if !rt.stopped {
-		rt.res.Report = report
-		rt.Out.Close()
+		if !rt.cfg.Session || rt.res.Report == "" {
+			rt.res.Report = report
+		}
+		if rt.cfg.Session {
+			rt.res.Fatal = true
+			rt.Out.Flush() // the session goes on writing
+		} else {
+			rt.Out.Close()
+		}
 		rt.stopLocked()
 	}
 	rt.mu.Unlock()
 }
 
 func (rt *Runtime) isStopped() bool {
+	if rt.cfg.Session {
+		return rt.entryOver.Load()
+	}
 	select {
 	case <-rt.stop:
 		return true
@@ -757,6 +789,10 @@ func (s *Scheduler) fault(p *proc.Process, f *fault.Fault) {
 		if f.Code == fault.Exit {
 			f = &fault.Fault{Msg: "internal error: the root context cannot exit as a process", Internal: true, File: f.File, Line: f.Line, Trace: f.Trace}
 		}
+		if rt.cfg.Session && !f.Aborted {
+			rt.rootFault(p, f)
+			return
+		}
 		rt.trace("fatal %d Fault(%d)", p.Gen(), f.Code)
 		rt.fatal(f.Report())
 		return
@@ -785,7 +821,7 @@ func (s *Scheduler) fault(p *proc.Process, f *fault.Fault) {
 		// otherwise a child that was the last live process would empty
 		// the invocation, and a finished root would end the run before
 		// the restart ever ran.
-		st, err := vm.NewClosureState(rt.img, p.Sup.Entry, nil)
+		st, err := vm.NewClosureState(p.State.Image(), p.Sup.Entry, nil)
 		if err != nil {
 			rt.fatal(fmt.Sprintf("morrow: internal error: %v\n", err))
 			return

@@ -305,6 +305,18 @@ type State struct {
 	preempt bool
 }
 
+// EntryName returns the name of the function st was started with ("" once
+// it has returned).
+func (st *State) EntryName() string {
+	if len(st.frames) == 0 {
+		return ""
+	}
+	return st.frames[0].fn.Name
+}
+
+// Image returns the program st runs.
+func (st *State) Image() *Image { return st.img }
+
 // NewState prepares a State that calls function fn of img with args.
 func NewState(img *Image, fn int, args []value.Value) (*State, error) {
 	if img == nil || fn < 0 || fn >= len(img.fns) {

@@ -147,14 +147,8 @@ func TestPlannedBuiltins(t *testing.T) {
 		&TypeDecl{Name: "Supervisor.ChildSpec", Kind: Opaque, Doc: "a child description"},
 		&TypeDecl{Name: "Supervisor.Error", Kind: Sum, Derives: allCapabilities, Doc: "why",
 			Variants: []Variant{{Name: "InvalidOptions"}, {Name: "StartFailed", Fields: positional("String", "Process.ExitReason")}}},
-		&TypeDecl{Name: "Process.CallError", Kind: Sum, Derives: allCapabilities, Doc: "why a call failed",
-			Variants: []Variant{{Name: "CallTimeout"}, {Name: "CallDown", Fields: positional("Process.ExitReason")}, {Name: "CallRejected", Fields: positional("Int")}}},
 	)
 	entries := []*Entry{
-		{Name: "Process.whereis", Sig: "(String) -> Option(Pid(m))", Impl: ImplNative, Context: RootOrActor, Flags: NoDefer, Doc: "d"},
-		{Name: "Process.register", Sig: "(String, Pid(m)) -> Result(Unit, Process.Error)", Impl: ImplNative, Context: RootOrActor, Flags: NoDefer, Rule: TypedPid, Doc: "d"},
-		{Name: "Process.call", Sig: "(Pid(m), (Pid(r)) -> m, Int) -> Result(r, Process.CallError)", Impl: ImplOpcode, Lower: LowerSend,
-			Context: ActorOnly, Flags: NoDefer | Effect, Rule: TypedPid, Doc: "d"},
 		{Name: "Process.init_ignore", Sig: "() -> Never", Impl: ImplNative, Context: ActorOnly, Flags: NoDefer, Doc: "d"},
 		{Name: "Supervisor.child_key", Sig: "(String) -> Supervisor.ChildKey(m)", Impl: ImplNative, Doc: "d"},
 		{Name: "Supervisor.worker", Sig: "(Supervisor.ChildKey(m), () -> Unit, Supervisor.Error) -> Result(Supervisor.ChildSpec, Supervisor.Error)",

@@ -225,6 +225,23 @@ var table = concat(
 		&Entry{Name: "Process.sleep", Sig: "(Int) -> Unit", Impl: ImplOpcode, Lower: LowerSleep,
 			Context: ActorOnly,
 			Doc:     "Parks the caller for 0..600000 ms (else fault 8); messages stay queued."},
+
+		// The name registry, typed call and back-pressure (RUNTIME.md §3,
+		// SUPERVISOR.md §2; docs/process.md).
+		&Entry{Name: "Process.register", Sig: "(String, Pid(m)) -> Result(Unit, Process.Error)", Impl: ImplNative,
+			Context: RootOrActor, Flags: MailboxKey,
+			Doc: "Names a live process (with its mailbox type); Err(InvalidOptions) for a taken or bad name, a dead or already named process."},
+		&Entry{Name: "Process.whereis", Sig: "(String) -> Option(Pid(m))", Impl: ImplNative,
+			Context: RootOrActor, Flags: MailboxKey,
+			Doc: "Some of the Pid registered under a name, or None (also when it was registered at another mailbox type)."},
+		&Entry{Name: "Process.unregister", Sig: "(String) -> Bool", Impl: ImplNative, Context: RootOrActor,
+			Doc: "Removes a name from the registry; whether it was registered."},
+		&Entry{Name: "Process.call", Sig: "(Pid(m), (Pid(r)) -> m, Int) -> Result(r, Process.CallError)", Impl: ImplOpcode, Lower: LowerCall,
+			Context: ActorOnly, Flags: Effect, Rule: TypedPid,
+			Doc: "Sends request(reply) and waits up to a timeout in ms (negative: forever) for the reply: CallTimeout, CallDown(reason) or CallRejected(code)."},
+		&Entry{Name: "Process.send_wait", Sig: "(Pid(m), m) -> Result(Unit, Int)", Impl: ImplOpcode, Lower: LowerSendWait,
+			Context: ActorOnly, Flags: Effect, Rule: TypedPid,
+			Doc: "Sends a message, parking while the mailbox is full (admitted in arrival order); Err(3) when the target is dead or dies meanwhile."},
 	),
 )
 
@@ -249,6 +266,10 @@ var typeTable = []*TypeDecl{
 	{Name: "Process.DemonitorOptions", Kind: Record, Derives: allCapabilities,
 		Variants: []Variant{{Name: "DemonitorOptions", Fields: []Field{{"flush", "Bool"}, {"info", "Bool"}}}},
 		Doc:      "The options of Process.demonitor."},
+	{Name: "Process.CallError", Kind: Sum, Derives: allCapabilities,
+		Variants: []Variant{{Name: "CallTimeout"}, {Name: "CallDown", Fields: positional("Process.ExitReason")},
+			{Name: "CallRejected", Fields: positional("Int")}},
+		Doc: "Why a Process.call got no reply: the timeout passed, the target died first (its reason), or the request was refused (send's code)."},
 }
 
 var allCapabilities = []string{"Show", "Eq", "Ord", "Clone"}

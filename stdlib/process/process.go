@@ -54,6 +54,13 @@ const (
 	ErrInvalidOptions
 )
 
+// Process.CallError tags.
+const (
+	CallErrTimeout = iota
+	CallErrDown
+	CallErrRejected
+)
+
 // Process.Event tags.
 const (
 	EventMessage = iota
@@ -70,6 +77,7 @@ var (
 	ErrorType            = builtins.LookupType("Process.Error").Info()
 	EventType            = builtins.LookupType("Process.Event").Info()
 	DemonitorOptionsType = builtins.LookupType("Process.DemonitorOptions").Info()
+	CallErrorType        = builtins.LookupType("Process.CallError").Info()
 )
 
 // Types lists the Process type descriptors: the registry's library types
@@ -109,6 +117,15 @@ func FaultReason(code fault.Code) value.Value { return Reason(ReasonFault, value
 // ErrorValue builds the Process.Error variant t.
 func ErrorValue(t int) value.Value { return value.NewData(ErrorType, t) }
 
+// CallErrorValue builds the Process.CallError variant t (with payload p
+// for CallDown and CallRejected).
+func CallErrorValue(t int, p value.Value) value.Value {
+	if t == CallErrTimeout {
+		return value.NewData(CallErrorType, t)
+	}
+	return value.NewData(CallErrorType, t, p)
+}
+
 // ErrProcess is Err(e) for the Process.Error variant e.
 func ErrProcess(e int) value.Value { return value.Err(ErrorValue(e)) }
 
@@ -135,7 +152,22 @@ func init() {
 		if a[0].Ref() == nil {
 			return value.Unit, fault.New(fault.Descriptor)
 		}
-		return value.Opaque(value.KProcID, a[0].Payload(), a[0].Ref()), nil
+		n := a[0].Payload()
+		if g, ok := a[0].Ref().(interface{ Gen() uint64 }); ok && n < 0 {
+			// A reply address of Process.call (N < 0) is an address of
+			// the calling process: its identity is the caller's.
+			n = int64(g.Gen())
+		}
+		return value.Opaque(value.KProcID, n, a[0].Ref()), nil
+	})
+	reg("Process.register", []value.Kind{value.KString, value.KPid, value.KString}, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
+		return h.Register(a[0].AsString(), a[1], a[2].AsString())
+	})
+	reg("Process.whereis", []value.Kind{value.KString, value.KString}, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
+		return h.Whereis(a[0].AsString(), a[1].AsString())
+	})
+	reg("Process.unregister", []value.Kind{value.KString}, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
+		return h.Unregister(a[0].AsString())
 	})
 	reg("supervised_current", []value.Kind{value.KPid}, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
 		return h.SupervisedCurrent(a[0])
