@@ -706,9 +706,9 @@ func (s *Session) needs(b *binding, owners map[string]bool) bool {
 	keys := s.keysOf(b.img)
 	var walk func(v value.Value) bool
 	walk = func(v value.Value) bool {
-		switch v.K {
+		switch v.Kind() {
 		case value.KFunc:
-			if c, ok := v.R.(*value.Closure); ok {
+			if c, ok := v.Closure(); ok {
 				if c.Fn >= 0 && c.Fn < len(keys.keys) && owners[keys.keys[c.Fn].owner] {
 					return true
 				}

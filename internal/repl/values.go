@@ -115,7 +115,7 @@ func mentions(typeText, name string) bool {
 
 // hasFunc reports whether v holds a function value anywhere.
 func hasFunc(v value.Value) bool {
-	switch v.K {
+	switch v.Kind() {
 	case value.KFunc:
 		return true
 	case value.KTuple:
@@ -193,10 +193,9 @@ type remapper struct {
 }
 
 func (m *remapper) value(v value.Value) (value.Value, bool) {
-	switch v.K {
+	switch v.Kind() {
 	case value.KFunc:
-		switch c := v.R.(type) {
-		case *value.Closure:
+		if c, ok := v.Closure(); ok {
 			if c.Fn < 0 || c.Fn >= len(m.from.keys) {
 				return v, false
 			}
@@ -213,12 +212,13 @@ func (m *remapper) value(v value.Value) (value.Value, bool) {
 				return v, false
 			}
 			return value.NewClosure(idx, free), true
-		case *value.NativeFunc:
+		}
+		if c, ok := v.NativeFunc(); ok {
 			idx, ok := m.to.natives[c.Name]
 			if !ok {
 				return v, false
 			}
-			return value.Value{K: value.KFunc, R: &value.NativeFunc{ID: idx, Name: c.Name}}, true
+			return value.NewNative(idx, c.Name), true
 		}
 		return v, false
 	case value.KTuple:

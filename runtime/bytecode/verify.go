@@ -92,17 +92,10 @@ func Verify(p *Program) error {
 		}
 	}
 	for i, c := range p.Consts {
-		switch c.K {
-		case value.KInt, value.KFloat:
-			if c.R != nil {
-				return progErr("constant %d: malformed %s", i, c.K)
-			}
-		case value.KString:
-			if _, ok := c.R.(string); !ok {
-				return progErr("constant %d: malformed String", i)
-			}
+		switch c.Kind() {
+		case value.KInt, value.KFloat, value.KString:
 		default:
-			return progErr("constant %d has kind %s (want Int, Float or String)", i, c.K)
+			return progErr("constant %d has kind %s (want Int, Float or String)", i, c.Kind())
 		}
 	}
 	for i, n := range p.Natives {
@@ -363,7 +356,7 @@ func checkOperand(p *Program, f *Function, in Instr, k OperandKind, x, a int32) 
 		if msg := inRange(len(p.Consts), "constant"); msg != "" {
 			return msg
 		}
-		if p.Consts[n].K != value.KString {
+		if p.Consts[n].Kind() != value.KString {
 			return "field name constant is not a String"
 		}
 	case OpLocal:

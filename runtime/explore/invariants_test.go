@@ -105,9 +105,11 @@ func schedulesPerFixture(t *testing.T) int {
 
 // stepsPerFixture bounds the VM steps TestInvariants spends on one
 // fixture: a fixture whose schedules are long gets fewer of them (at
-// least minSchedules).
+// least minSchedules). Steps are reductions (a call, a backward jump,
+// an actor operation: runtime/vm), about a fifth of the instructions
+// executed.
 const (
-	stepsPerFixture = 10_000_000
+	stepsPerFixture = 2_000_000
 	minSchedules    = 2
 )
 

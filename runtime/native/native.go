@@ -192,8 +192,8 @@ func (n *Native) CallWork(h Host, args []value.Value) (res value.Value, f *fault
 		return value.Unit, fault.Internalf("%s expects %d arguments, got %d", n.Name, n.Arity, len(args)), 0
 	}
 	for i, k := range n.Args {
-		if k != KAny && args[i].K != k {
-			return value.Unit, fault.Internalf("%s argument %d: expected %s, found %s", n.Name, i+1, k, args[i].K), 0
+		if k != KAny && args[i].Kind() != k {
+			return value.Unit, fault.Internalf("%s argument %d: expected %s, found %s", n.Name, i+1, k, args[i].Kind()), 0
 		}
 	}
 	defer func() {

@@ -90,13 +90,13 @@ func (inv *Invocation) CallReply(p *Process) value.Value {
 	p.mu.Lock()
 	x.call = &callState{id: id}
 	p.mu.Unlock()
-	return value.Value{K: value.KPid, N: -int64(id), R: p}
+	return p.pid.Value(-int64(id))
 }
 
 // IsReply reports whether v is a reply address.
 func IsReply(v value.Value) bool {
-	_, ok := v.R.(*Process)
-	return ok && v.K == value.KPid && v.N < 0
+	_, ok := v.Ref().(*Process)
+	return ok && v.Kind() == value.KPid && v.Payload() < 0
 }
 
 // CallStarted reports whether p's call with reply address reply has
@@ -104,7 +104,7 @@ func IsReply(v value.Value) bool {
 // reply address (the request function made a call of its own) is
 // replaced by a fresh one for reply.
 func (p *Process) CallStarted(reply value.Value) bool {
-	id := uint64(-reply.N)
+	id := uint64(-reply.Payload())
 	x := p.ext()
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -246,7 +246,7 @@ func (inv *Invocation) unwatch(t, caller *Process, id uint64) {
 // call is over, or SendFull when the budget cannot hold the reply.
 func (inv *Invocation) Reply(from *Process, reply, msg value.Value) int {
 	c := Of(reply)
-	id := uint64(-reply.N)
+	id := uint64(-reply.Payload())
 	size := MessageHeader + Size(msg)
 	c.mu.Lock()
 	x := c.rc.Load()

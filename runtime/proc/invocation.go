@@ -123,6 +123,8 @@ func (inv *Invocation) NewProcess(kind Kind, st *vm.State, sched int) *Process {
 		}
 	}
 	p := &Process{epoch: inv.Epoch, gen: inv.gen.Add(1), Kind: kind, State: st, Sched: sched, status: Runnable}
+	p.pid.Init(value.KPid, p)
+	p.id.Init(value.KProcID, p)
 	inv.procs[p] = struct{}{}
 	inv.mu.Unlock()
 	return p
@@ -150,12 +152,12 @@ func exitValue(id, reason value.Value) value.Value {
 }
 
 func isNormal(r value.Value) bool {
-	d, ok := r.R.(*value.Data)
+	d, ok := r.Data()
 	return ok && d.Tag == process.ReasonNormal
 }
 
 func reasonTag(r value.Value) int {
-	if d, ok := r.R.(*value.Data); ok {
+	if d, ok := r.Data(); ok {
 		return d.Tag
 	}
 	return -1
@@ -276,7 +278,7 @@ func (inv *Invocation) closeMailboxLocked(q *Process) death {
 	q.mu.Unlock()
 	// Values are rendered outside every lock (RUNTIME.md §1).
 	d.shown = inv.shown(d.reason)
-	inv.trace("retire %d %s", d.id.N, d.shown)
+	inv.trace("retire %d %s", d.id.Payload(), d.shown)
 	if armed {
 		inv.TimerDropped()
 	}
@@ -301,7 +303,7 @@ func (inv *Invocation) publishExits(q *Process, d death, work []retireItem) []re
 		delete(partner.links, q)
 		wake := false
 		if !partner.closed {
-			inv.trace("exit signal %d -> %d %s", d.id.N, partner.Gen(), d.shown)
+			inv.trace("exit signal %d -> %d %s", d.id.Payload(), partner.Gen(), d.shown)
 			if partner.trap {
 				wake = inv.deliverFromLocked(q, partner, Cell{Kind: CellExit, Value: exitValue(d.id, d.reason), Bytes: CompletionBytes, Resv: true})
 			} else {
@@ -337,7 +339,7 @@ func (inv *Invocation) publishDowns(q *Process, d death) {
 		if m.state == monActive {
 			m.state = monQueued
 			if !o.closed {
-				inv.trace("down %d -> %d %s", d.id.N, o.Gen(), d.shown)
+				inv.trace("down %d -> %d %s", d.id.Payload(), o.Gen(), d.shown)
 				wake = inv.deliverFromLocked(q, o, Cell{Kind: CellDown, Value: downValue(m, d.id, d.reason), Ref: m, Bytes: CompletionBytes, Resv: true})
 			}
 		}
@@ -633,7 +635,7 @@ func (inv *Invocation) Signal(sender, target *Process, reason value.Value) Signa
 // reasonText is the length of the text of a ShutdownDetail or Failure
 // reason (0 for the others).
 func reasonText(r value.Value) int64 {
-	d, ok := r.R.(*value.Data)
+	d, ok := r.Data()
 	if !ok || (d.Tag != process.ReasonShutdownDetail && d.Tag != process.ReasonFailure) || len(d.Fields) == 0 {
 		return 0
 	}

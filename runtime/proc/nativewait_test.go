@@ -44,7 +44,7 @@ func TestNativeWait(t *testing.T) {
 	}
 	inv.CompleteNativeWait(p, w, value.Int(7)) // a second answer is dropped
 	v, open, done := p.TakeNativeWait()
-	if !open || !done || v.N != 42 {
+	if !open || !done || v.AsInt() != 42 {
 		t.Fatalf("take = %v %v %v, want the first answer 42", v, open, done)
 	}
 	if _, open, _ := p.TakeNativeWait(); open {

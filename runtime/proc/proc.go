@@ -160,7 +160,10 @@ type Process struct {
 	// epoch identifies the invocation; gen is the process's generation
 	// (never reused within an invocation, starting at 1).
 	epoch, gen uint64
-	Kind       Kind
+	// pid and id are the objects behind the process's Pid and ProcessId
+	// values (value.Handle), so that handing them out allocates nothing.
+	pid, id value.Handle
+	Kind    Kind
 	// State is the VM state; nil once released.
 	State *vm.State
 	// Sched is the index of the scheduler the process belongs to. It
@@ -233,7 +236,8 @@ const (
 )
 
 // Monitor is one monitor registration, and the typed handle behind its
-// MonitorRef value: Value{K: KMonRef, N: serial, R: *Monitor}. A live
+// MonitorRef value: a value.Handle of kind KMonRef whose reference is the
+// *Monitor, with the serial as payload. A live
 // registration sits in its target's monitors list (guarded by the
 // target's lock) until the target retires or the owner cancels it; its
 // state is guarded by the owner's lock, so that delivering the Down and
@@ -259,7 +263,7 @@ const (
 
 // Ref returns the MonitorRef value of m.
 func (m *Monitor) Ref() value.Value {
-	return value.Value{K: value.KMonRef, N: int64(m.serial), R: m}
+	return value.Opaque(value.KMonRef, int64(m.serial), m)
 }
 
 // Serial returns the monitor's serial number (its number in the trace).
@@ -270,10 +274,10 @@ func (m *Monitor) Epoch() uint64 { return m.epoch }
 
 // MonitorOf returns the registration behind a MonitorRef value, or nil.
 func MonitorOf(v value.Value) *Monitor {
-	if v.K != value.KMonRef {
+	if v.Kind() != value.KMonRef {
 		return nil
 	}
-	m, _ := v.R.(*Monitor)
+	m, _ := v.Ref().(*Monitor)
 	return m
 }
 
@@ -288,10 +292,10 @@ type Supervision struct {
 }
 
 // Pid returns the process's Pid value.
-func (p *Process) Pid() value.Value { return value.Value{K: value.KPid, N: int64(p.gen), R: p} }
+func (p *Process) Pid() value.Value { return p.pid.Value(int64(p.gen)) }
 
 // ID returns the process's ProcessId value.
-func (p *Process) ID() value.Value { return value.Value{K: value.KProcID, N: int64(p.gen), R: p} }
+func (p *Process) ID() value.Value { return p.id.Value(int64(p.gen)) }
 
 // Gen returns the process's generation.
 func (p *Process) Gen() uint64 { return p.gen }
@@ -311,10 +315,10 @@ func (p *Process) SetStatusLocked(s Status) { p.status = s }
 
 // Of returns the process behind a Pid or ProcessId value, or nil.
 func Of(v value.Value) *Process {
-	if v.K != value.KPid && v.K != value.KProcID {
+	if k := v.Kind(); k != value.KPid && k != value.KProcID {
 		return nil
 	}
-	p, _ := v.R.(*Process)
+	p, _ := v.Ref().(*Process)
 	return p
 }
 

@@ -11,16 +11,16 @@ import (
 )
 
 func isErr(v value.Value, tag int) bool {
-	d, ok := v.R.(*value.Data)
+	d, ok := v.Data()
 	if !ok || d.Tag != value.TagErr {
 		return false
 	}
-	e, ok := d.Fields[0].R.(*value.Data)
+	e, ok := d.Fields[0].Data()
 	return ok && e.Tag == tag
 }
 
 func isSome(v value.Value) bool {
-	d, ok := v.R.(*value.Data)
+	d, ok := v.Data()
 	return ok && d.Tag == value.TagSome
 }
 
@@ -51,7 +51,7 @@ func TestRegistry(t *testing.T) {
 	a := inv.NewProcess(KindIsolated, nil, 0)
 	b := inv.NewProcess(KindIsolated, nil, 0)
 	ok := func(v value.Value) bool {
-		d, isData := v.R.(*value.Data)
+		d, isData := v.Data()
 		return isData && d.Tag == value.TagOk
 	}
 	if r := inv.Register("a", a.Pid(), "Int"); !ok(r) {
@@ -150,18 +150,18 @@ func TestSendWaitAdmission(t *testing.T) {
 	for i := 2; i < MaxMailbox; i++ {
 		take(t, inv, target)
 	}
-	if v := take(t, inv, target); v.N != 100 {
-		t.Fatalf("first admitted message %d", v.N)
+	if v := take(t, inv, target); v.Payload() != 100 {
+		t.Fatalf("first admitted message %d", v.Payload())
 	}
-	if v := take(t, inv, target); v.N != 102 {
-		t.Fatalf("second admitted message %d", v.N)
+	if v := take(t, inv, target); v.Payload() != 102 {
+		t.Fatalf("second admitted message %d", v.Payload())
 	}
 	// senders[3] was admitted by the take of message 2.
 	if c, parked := inv.SendWaitDecide(senders[3]); parked || c != SendOK {
 		t.Fatalf("senders[3]: %d %v", c, parked)
 	}
-	if v := take(t, inv, target); v.N != 103 {
-		t.Fatalf("third admitted message %d", v.N)
+	if v := take(t, inv, target); v.Payload() != 103 {
+		t.Fatalf("third admitted message %d", v.Payload())
 	}
 
 	// The target dies: every parked sender resumes with SendDead.
@@ -214,7 +214,7 @@ func TestCall(t *testing.T) {
 		return reply
 	}
 	reply := start(-1)
-	if Of(reply) != caller || reply.N >= 0 || !IsReply(reply) || IsReply(caller.Pid()) {
+	if Of(reply) != caller || reply.Payload() >= 0 || !IsReply(reply) || IsReply(caller.Pid()) {
 		t.Fatal("reply address")
 	}
 	if st, _, _ := inv.CallDecide(caller, now); st != CallWaiting {
@@ -236,7 +236,7 @@ func TestCall(t *testing.T) {
 		t.Fatal("the reply did not wake the caller")
 	}
 	st, v, _ := inv.CallDecide(caller, now)
-	if st != CallReplied || v.N != 42 {
+	if st != CallReplied || v.Payload() != 42 {
 		t.Fatalf("decided %d %v", st, v)
 	}
 	if c := inv.Reply(server, reply, value.Int(43)); c != SendOK {
@@ -256,7 +256,7 @@ func TestCall(t *testing.T) {
 	park(caller)
 	inv.Retire(server, process.Reason(process.ReasonFailure, value.String("gone")))
 	st, v, _ = inv.CallDecide(caller, now)
-	if st != CallDown || v.R.(*value.Data).Tag != process.ReasonFailure {
+	if st != CallDown || func() int { d, _ := v.Data(); return d.Tag }() != process.ReasonFailure {
 		t.Fatalf("decided %d %v after the server died", st, v)
 	}
 	// A call to the dead server is refused by its send.
@@ -272,7 +272,7 @@ func TestCall(t *testing.T) {
 	inv.CallSend(caller, s2, value.Int(1), -1, now)
 	inv.Reply(s2, reply, value.Int(7))
 	inv.Retire(s2, process.Reason(process.ReasonKilled, value.Unit))
-	if st, v, _ := inv.CallDecide(caller, now); st != CallReplied || v.N != 7 {
+	if st, v, _ := inv.CallDecide(caller, now); st != CallReplied || v.Payload() != 7 {
 		t.Fatalf("decided %d %v", st, v)
 	}
 	// The caller dies during a call: the server no longer lists it.

@@ -45,7 +45,7 @@ type registry struct {
 // already has a name, or p is not a process (a reply address).
 func (inv *Invocation) Register(name string, pid value.Value, key string) value.Value {
 	p := Of(pid)
-	if p == nil || pid.K != value.KPid || pid.N <= 0 {
+	if p == nil || pid.Kind() != value.KPid || pid.Payload() <= 0 {
 		return process.ErrProcess(process.ErrInvalidOptions)
 	}
 	if p.epoch != inv.Epoch {

@@ -107,12 +107,12 @@ func (h *host) Spawn(mode int, entry value.Value) (value.Value, *fault.Fault) {
 		kind = proc.KindLegacy
 	case process.SpawnSupervise:
 		kind = proc.KindSupervised
-		t, ok := entry.R.(*value.Tuple)
-		if entry.K != value.KTuple || !ok || len(t.Elems) != 2 || t.Elems[1].K != value.KInt {
+		t, ok := entry.Tuple()
+		if entry.Kind() != value.KTuple || !ok || len(t.Elems) != 2 || t.Elems[1].Kind() != value.KInt {
 			return value.Unit, fault.Internalf("supervise operand")
 		}
 		entry = t.Elems[0]
-		if n := t.Elems[1].N; n < 0 || n > 32 {
+		if n := t.Elems[1].AsInt(); n < 0 || n > 32 {
 			return value.Unit, fault.New(fault.Resource)
 		} else {
 			budget = int(n)
@@ -232,7 +232,7 @@ func (h *host) Send(pid, msg value.Value) (value.Value, *fault.Fault) {
 	}
 	// The message is shared with the receiver, not copied (RUNTIME.md §1:
 	// values are immutable; its logical size is known from construction).
-	if t.Kind == proc.KindPort && msg.K != value.KString {
+	if t.Kind == proc.KindPort && msg.Kind() != value.KString {
 		return errInt(proc.SendDead), nil
 	}
 	code := h.s.rt.Inv.SendFrom(h.p, t, msg)
@@ -285,7 +285,7 @@ func (h *host) Demonitor(ref value.Value, flush, info bool) (value.Value, *fault
 		return process.ErrProcess(process.ErrForeignInvocation), nil
 	}
 	r := h.s.rt.Inv.Demonitor(h.p, m, flush, info)
-	if d, _ := r.R.(*value.Data); d != nil && d.Tag == value.TagOk {
+	if d, _ := r.Data(); d != nil && d.Tag == value.TagOk {
 		h.s.rt.trace("demonitor %d ref %d", h.p.Gen(), m.Serial())
 	}
 	h.visible(OpLifecycle)
@@ -352,7 +352,7 @@ func (h *host) TrapExit(on bool) (value.Value, *fault.Fault) {
 func reasonOK(r value.Value) bool {
 	// The loader gives programs the runtime's own descriptor, so the type
 	// is checked by identity and the variant's fields are in place.
-	d, ok := r.R.(*value.Data)
+	d, ok := r.Data()
 	if !ok || d.Type != process.ExitReasonType || d.Tag < 0 || d.Tag >= len(d.Type.Variants) || len(d.Fields) != len(d.Type.Variants[d.Tag].Fields) {
 		return false
 	}
@@ -413,7 +413,7 @@ func (h *host) Exit(reason value.Value) *fault.Fault {
 
 // reasonTextOf returns the text of a ShutdownDetail or Failure reason.
 func reasonTextOf(r value.Value) string {
-	d, ok := r.R.(*value.Data)
+	d, ok := r.Data()
 	if !ok || (d.Tag != process.ReasonShutdownDetail && d.Tag != process.ReasonFailure) || len(d.Fields) == 0 {
 		return ""
 	}
@@ -506,7 +506,7 @@ func (h *host) SendWait(pid, msg value.Value) (value.Value, bool, *fault.Fault) 
 		if e >= 0 {
 			return errInt(proc.SendDead), false, nil
 		}
-		if t.Kind == proc.KindPort && msg.K != value.KString {
+		if t.Kind == proc.KindPort && msg.Kind() != value.KString {
 			return errInt(proc.SendDead), false, nil
 		}
 		c, parked := rt.Inv.SendWait(h.p, t, msg)

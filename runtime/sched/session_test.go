@@ -71,7 +71,7 @@ func TestSessionKeepsProcesses(t *testing.T) {
 	a, b := load(t, sessionA), load(t, sessionB)
 	rt, out := session(sched.Config{})
 	res := rt.RunEntry(context.Background(), fnState(t, a, "start"))
-	if !res.RootDone || res.Report != "" || res.Deadlock || res.RootValue.K != value.KPid {
+	if !res.RootDone || res.Report != "" || res.Deadlock || res.RootValue.Kind() != value.KPid {
 		t.Fatalf("entry 1: %+v", res)
 	}
 	pid := res.RootValue
@@ -93,7 +93,7 @@ func TestSessionKeepsProcesses(t *testing.T) {
 		t.Fatalf("StopAll stopped %d, output %q", n, out.String())
 	}
 	res = rt.RunEntry(context.Background(), fnState(t, b, "poke", pid))
-	if d, ok := res.RootValue.R.(*value.Data); res.Report != "" || !ok || d.Tag != value.TagErr {
+	if d, ok := res.RootValue.Data(); res.Report != "" || !ok || d.Tag != value.TagErr {
 		t.Fatalf("entry after StopAll: %+v", res)
 	}
 }
@@ -107,7 +107,7 @@ fn burn(n: Int) -> Int:
 
 fn busy():
     println("busy starts")
-    let _ = burn(3000)
+    let _ = burn(25000)
     println("busy ends")
 
 fn short_wait():

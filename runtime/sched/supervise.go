@@ -65,7 +65,7 @@ type supMsg struct {
 	token  supervisor.Token
 }
 
-func (m *supMsg) value() value.Value { return value.Value{K: value.KOpaque, R: m} }
+func (m *supMsg) value() value.Value { return value.Opaque(value.KOpaque, 0, m) }
 
 // supReq is one caller's request.
 type supReq struct {
@@ -364,13 +364,13 @@ func (d *supDriver) now() int64 { return int64(d.rt.Now().Sub(d.base) / time.Sec
 
 // event handles one mailbox cell taken as a Process.Event.
 func (d *supDriver) event(v value.Value) {
-	e, _ := v.R.(*value.Data)
+	e, _ := v.Data()
 	if e == nil {
 		return
 	}
 	switch e.Tag {
 	case process.EventMessage:
-		m, _ := e.Fields[0].R.(*supMsg)
+		m, _ := e.Fields[0].Ref().(*supMsg)
 		if m == nil {
 			return
 		}

@@ -42,10 +42,10 @@ func (st *State) actorOp(ah Host, in bytecode.Instr, pc, sp int) (int, int, int,
 		timeout := int64(-1)
 		if in.A >= 0 {
 			v := stack[st.frames[len(st.frames)-1].base+int(in.A)]
-			if v.K != value.KInt {
-				return pc, sp, 0, false, internalFault("receive timeout is %s, not Int", v.K)
+			if v.Kind() != value.KInt {
+				return pc, sp, 0, false, internalFault("receive timeout is %s, not Int", v.Kind())
 			}
-			timeout = v.N
+			timeout = v.AsInt()
 			if timeout < 0 || timeout > MaxTimeout {
 				return pc, sp, 0, false, fault.New(fault.Timeout)
 			}
@@ -104,13 +104,13 @@ func (st *State) actorOp(ah Host, in bytecode.Instr, pc, sp int) (int, int, int,
 		sp++
 	case bytecode.CALL_WAIT:
 		t := stack[sp-2]
-		if t.K != value.KInt {
-			return pc, sp, 0, false, internalFault("call timeout is %s, not Int", t.K)
+		if t.Kind() != value.KInt {
+			return pc, sp, 0, false, internalFault("call timeout is %s, not Int", t.Kind())
 		}
-		if t.N > MaxTimeout {
+		if t.AsInt() > MaxTimeout {
 			return pc, sp, 0, false, fault.New(fault.Timeout)
 		}
-		r, park, f := ah.CallWait(stack[sp-4], stack[sp-3], t.N, stack[sp-1])
+		r, park, f := ah.CallWait(stack[sp-4], stack[sp-3], t.AsInt(), stack[sp-1])
 		if f != nil {
 			return pc, sp, 0, false, f
 		}

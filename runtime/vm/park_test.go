@@ -49,7 +49,7 @@ func TestNativeParks(t *testing.T) {
 			}
 		}
 		o := Run(st, h, 100)
-		if o.Status != StatusDone || o.Value.K != value.KInt || o.Value.N != 42 || h.calls != 3 {
+		if o.Status != StatusDone || !o.Value.IsInt() || o.Value.AsInt() != 42 || h.calls != 3 {
 			t.Fatalf("%q: %+v after %d calls, want Done 42 after 3", src, o, h.calls)
 		}
 	}

@@ -149,16 +149,16 @@ func reg(name string, args []value.Kind, fn native.Func) {
 func init() {
 	A := native.KAny
 	reg("Process.id", []value.Kind{value.KPid}, func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
-		if a[0].R == nil {
+		if a[0].Ref() == nil {
 			return value.Unit, fault.New(fault.Descriptor)
 		}
-		n := a[0].N
-		if g, ok := a[0].R.(interface{ Gen() uint64 }); ok && n < 0 {
+		n := a[0].Payload()
+		if g, ok := a[0].Ref().(interface{ Gen() uint64 }); ok && n < 0 {
 			// A reply address of Process.call (N < 0) is an address of
 			// the calling process: its identity is the caller's.
 			n = int64(g.Gen())
 		}
-		return value.Value{K: value.KProcID, N: n, R: a[0].R}, nil
+		return value.Opaque(value.KProcID, n, a[0].Ref()), nil
 	})
 	reg("Process.register", []value.Kind{value.KString, value.KPid, value.KString}, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
 		return h.Register(a[0].AsString(), a[1], a[2].AsString())
@@ -176,11 +176,11 @@ func init() {
 		return h.Monitor(a[0])
 	})
 	reg("Process.demonitor", []value.Kind{value.KMonRef, value.KData}, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
-		d, _ := a[1].R.(*value.Data)
-		if d == nil || len(d.Fields) != 2 || d.Fields[0].K != value.KBool || d.Fields[1].K != value.KBool {
+		d, _ := a[1].Data()
+		if d == nil || len(d.Fields) != 2 || d.Fields[0].Kind() != value.KBool || d.Fields[1].Kind() != value.KBool {
 			return ErrProcess(ErrInvalidOptions), nil
 		}
-		return h.Demonitor(a[0], d.Fields[0].N != 0, d.Fields[1].N != 0)
+		return h.Demonitor(a[0], d.Fields[0].AsInt() != 0, d.Fields[1].AsInt() != 0)
 	})
 	reg("Process.link", []value.Kind{value.KProcID}, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
 		return h.Link(a[0])
@@ -189,7 +189,7 @@ func init() {
 		return h.Unlink(a[0])
 	})
 	reg("Process.trap_exit", []value.Kind{value.KBool}, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
-		return h.TrapExit(a[0].N != 0)
+		return h.TrapExit(a[0].AsInt() != 0)
 	})
 	reg("Process.exit", []value.Kind{value.KData}, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
 		if f := h.Exit(a[0]); f != nil {

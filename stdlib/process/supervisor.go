@@ -50,31 +50,31 @@ var (
 
 // NewHandle builds the Handle value of the supervisor with ProcessId id.
 func NewHandle(id value.Value) value.Value {
-	return value.Value{K: value.KOpaque, N: id.N, R: &Handle{ID: id}}
+	return value.Opaque(value.KOpaque, id.Payload(), &Handle{ID: id})
 }
 
 // HandleOf returns the payload of a Handle value, or nil.
 func HandleOf(v value.Value) *Handle {
-	if v.K != value.KOpaque {
+	if v.Kind() != value.KOpaque {
 		return nil
 	}
-	h, _ := v.R.(*Handle)
+	h, _ := v.Ref().(*Handle)
 	return h
 }
 
 func keyOf(v value.Value) *ChildKey {
-	if v.K != value.KOpaque {
+	if v.Kind() != value.KOpaque {
 		return nil
 	}
-	k, _ := v.R.(*ChildKey)
+	k, _ := v.Ref().(*ChildKey)
 	return k
 }
 
 func specOf(v value.Value) *ChildSpec {
-	if v.K != value.KOpaque {
+	if v.Kind() != value.KOpaque {
 		return nil
 	}
-	s, _ := v.R.(*ChildSpec)
+	s, _ := v.Ref().(*ChildSpec)
 	return s
 }
 
@@ -111,7 +111,7 @@ func ChildInfoValue(c supervisor.ChildInfo, id value.Value) value.Value {
 
 // ReasonOf converts a Process.ExitReason value.
 func ReasonOf(v value.Value) supervisor.Reason {
-	d, _ := v.R.(*value.Data)
+	d, _ := v.Data()
 	if d == nil {
 		return supervisor.Reason{Kind: supervisor.ReasonNormal}
 	}
@@ -119,7 +119,7 @@ func ReasonOf(v value.Value) supervisor.Reason {
 	if len(d.Fields) > 0 {
 		switch d.Tag {
 		case ReasonFault:
-			r.Code = d.Fields[0].N
+			r.Code = d.Fields[0].AsInt()
 		case ReasonShutdownDetail, ReasonFailure:
 			r.Text = d.Fields[0].AsString()
 		}
@@ -139,16 +139,16 @@ func ReasonValue(r supervisor.Reason) value.Value {
 }
 
 func dataOf(v value.Value, fields int) *value.Data {
-	d, _ := v.R.(*value.Data)
-	if v.K != value.KData || d == nil || len(d.Fields) != fields {
+	d, _ := v.Data()
+	if d == nil || len(d.Fields) != fields {
 		return nil
 	}
 	return d
 }
 
 func tagOf(v value.Value) (int, bool) {
-	d, _ := v.R.(*value.Data)
-	if v.K != value.KData || d == nil {
+	d, _ := v.Data()
+	if d == nil {
 		return 0, false
 	}
 	return d.Tag, true
@@ -162,11 +162,11 @@ func flagsOf(v value.Value) (supervisor.Flags, bool) {
 	}
 	st, ok1 := tagOf(d.Fields[0])
 	au, ok2 := tagOf(d.Fields[3])
-	if !ok1 || !ok2 || d.Fields[1].K != value.KInt || d.Fields[2].K != value.KInt {
+	if !ok1 || !ok2 || !d.Fields[1].IsInt() || !d.Fields[2].IsInt() {
 		return supervisor.Flags{}, false
 	}
-	return supervisor.Flags{Strategy: supervisor.Strategy(st), Intensity: d.Fields[1].N,
-		PeriodSeconds: d.Fields[2].N, AutoShutdown: supervisor.AutoShutdown(au)}, true
+	return supervisor.Flags{Strategy: supervisor.Strategy(st), Intensity: d.Fields[1].AsInt(),
+		PeriodSeconds: d.Fields[2].AsInt(), AutoShutdown: supervisor.AutoShutdown(au)}, true
 }
 
 // policyOf decodes a Supervisor.ChildPolicy record.
@@ -176,22 +176,22 @@ func policyOf(v value.Value) (supervisor.Policy, bool) {
 		return supervisor.Policy{}, false
 	}
 	rs, ok1 := tagOf(d.Fields[0])
-	sd, _ := d.Fields[1].R.(*value.Data)
-	if !ok1 || sd == nil || d.Fields[2].K != value.KBool {
+	sd, _ := d.Fields[1].Data()
+	if !ok1 || sd == nil || d.Fields[2].Kind() != value.KBool {
 		return supervisor.Policy{}, false
 	}
 	p := supervisor.Policy{Restart: supervisor.Restart(rs), Shutdown: supervisor.Shutdown{Kind: supervisor.ShutdownKind(sd.Tag)},
-		Significant: d.Fields[2].N != 0}
+		Significant: d.Fields[2].AsBool()}
 	if sd.Tag == int(supervisor.Graceful) && len(sd.Fields) == 1 {
-		p.Shutdown.Ms = sd.Fields[0].N
+		p.Shutdown.Ms = sd.Fields[0].AsInt()
 	}
 	return p, true
 }
 
 // specsOf decodes a List(Supervisor.ChildSpec).
 func specsOf(v value.Value) ([]supervisor.Spec, bool) {
-	l, _ := v.R.(*value.List)
-	if v.K != value.KList || l == nil {
+	l, _ := v.List()
+	if l == nil {
 		return nil, false
 	}
 	out := make([]supervisor.Spec, 0, len(l.Items))
@@ -216,7 +216,7 @@ func init() {
 			return value.Unit, fault.New(fault.Resource)
 		}
 		t := keyTokens.Add(1)
-		return value.Value{K: value.KOpaque, N: int64(t), R: &ChildKey{Token: t, Name: name}}, nil
+		return value.Opaque(value.KOpaque, int64(t), &ChildKey{Token: t, Name: name}), nil
 	})
 	reg("Supervisor.worker", []value.Kind{O, value.KFunc, D}, func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 		k := keyOf(a[0])
@@ -228,7 +228,7 @@ func init() {
 			return SupErr(err.(supervisor.Error)), nil
 		}
 		s := supervisor.Spec{Name: k.Name, Kind: supervisor.Worker, Key: k.Token, Policy: p, Template: a[1]}
-		return value.Ok(value.Value{K: value.KOpaque, R: &ChildSpec{Spec: s}}), nil
+		return value.Ok(value.Opaque(value.KOpaque, 0, &ChildSpec{Spec: s})), nil
 	})
 	reg("Supervisor.branch", []value.Kind{value.KString, D, value.KList, D}, func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 		f, ok1 := flagsOf(a[1])
@@ -242,7 +242,7 @@ func init() {
 			return SupErr(err.(supervisor.Error)), nil
 		}
 		s := supervisor.Spec{Name: name, Kind: supervisor.Branch, Policy: p, Flags: f, Children: cs}
-		return value.Ok(value.Value{K: value.KOpaque, R: &ChildSpec{Spec: s}}), nil
+		return value.Ok(value.Opaque(value.KOpaque, 0, &ChildSpec{Spec: s})), nil
 	})
 	reg("Supervisor.id", []value.Kind{O}, func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 		h := HandleOf(a[0])
