@@ -776,6 +776,9 @@ func (s *Session) load(u *compiler.Unit, fn string, pg *program) (*vm.Image, int
 	if err != nil {
 		return nil, 0, "internal error: " + err.Error()
 	}
+	// The virtual clock never sleeps, so the REPL takes timeouts up to
+	// Erlang's limit for `after` (2^32 - 1 ms) instead of 600,000 ms.
+	img.SetTimeoutLimit(replTimeoutLimit)
 	s.srcs[img] = pg.declSrc
 	for i, f := range p.Functions {
 		if f.Name == fn {
@@ -784,6 +787,9 @@ func (s *Session) load(u *compiler.Unit, fn string, pg *program) (*vm.Image, int
 	}
 	return nil, 0, "internal error: the entry's function is missing"
 }
+
+// replTimeoutLimit is the largest `after` of a REPL session, in ms.
+const replTimeoutLimit = 1<<32 - 1
 
 func sameType(a, b *value.TypeInfo) bool {
 	if a.Kind != b.Kind || len(a.Variants) != len(b.Variants) || a.Show != b.Show || a.Eq != b.Eq || a.Ord != b.Ord {

@@ -33,6 +33,20 @@ const (
 // outside 0..MaxTimeout is fault 8 (fault.Timeout).
 const MaxTimeout = 600000
 
+// SetTimeoutLimit makes ms the largest timeout of the image's receives
+// and calls instead of MaxTimeout. morrow repl raises it: its virtual
+// clock jumps to the next deadline, so a long timeout never really
+// sleeps (issue 14: `after 1000000` answers at once there).
+func (img *Image) SetTimeoutLimit(ms int64) { img.timeoutLimit = ms }
+
+// maxTimeout is the image's largest timeout.
+func (img *Image) maxTimeout() int64 {
+	if img.timeoutLimit > 0 {
+		return img.timeoutLimit
+	}
+	return MaxTimeout
+}
+
 // actorOp executes one actor instruction. It returns the new pc and sp,
 // the extra steps to charge, whether the State parks, and a fault.
 func (st *State) actorOp(ah Host, in bytecode.Instr, pc, sp int) (int, int, int, bool, *fault.Fault) {
@@ -46,7 +60,7 @@ func (st *State) actorOp(ah Host, in bytecode.Instr, pc, sp int) (int, int, int,
 				return pc, sp, 0, false, internalFault("receive timeout is %s, not Int", v.Kind())
 			}
 			timeout = v.AsInt()
-			if timeout < 0 || timeout > MaxTimeout {
+			if timeout < 0 || timeout > st.img.maxTimeout() {
 				return pc, sp, 0, false, fault.New(fault.Timeout)
 			}
 		}
@@ -107,7 +121,7 @@ func (st *State) actorOp(ah Host, in bytecode.Instr, pc, sp int) (int, int, int,
 		if t.Kind() != value.KInt {
 			return pc, sp, 0, false, internalFault("call timeout is %s, not Int", t.Kind())
 		}
-		if t.AsInt() > MaxTimeout {
+		if t.AsInt() > st.img.maxTimeout() {
 			return pc, sp, 0, false, fault.New(fault.Timeout)
 		}
 		r, park, f := ah.CallWait(stack[sp-4], stack[sp-3], t.AsInt(), stack[sp-1])

@@ -105,6 +105,9 @@ const (
 // and may be shared by any number of States, concurrently.
 type Image struct {
 	Prog *bytecode.Program
+	// timeoutLimit, when not 0, replaces MaxTimeout as the largest
+	// receive or call timeout (SetTimeoutLimit).
+	timeoutLimit int64
 	// fns are the functions the interpreter runs: Prog.Functions with
 	// their internal code (fuse.go).
 	fns     []*function
