@@ -31,13 +31,32 @@
 //
 // # Locking and wake-ups
 //
-// Process.mu guards the mailbox, the status and the wait flags. A sender
-// appends under the lock and, if the target is Parked, marks it Runnable
-// and hands it to the scheduler (Invocation.Wake). A receive that found
-// nothing returns StatusPark from the VM; the scheduler then re-checks,
-// under the same lock, whether cells arrived past the cursor or the
-// timeout fired, and only otherwise marks the process Parked. Park and
-// wake are therefore decided under one lock and no wake-up is lost.
+// The mailbox has two halves. The inbox is where senders append, under
+// Process.mu, which also guards the status and the timer flags: one
+// short critical section per send. The receive side (the cells already
+// moved out of the inbox, the cursor, the wait) is private to the
+// scheduler running the process: while the status is Running only that
+// goroutine touches it, without a lock; in every other status it is
+// guarded by Process.mu like the rest (Retire closes the mailbox of a
+// process that is not running, under the lock). A receive moves the
+// whole inbox to the private side in one locked step when its scan
+// reaches the end of the private cells and the inbox is not empty (an
+// atomic count says so without the lock), and the scheduler does the
+// same when a turn begins (BeginTurn), so a woken receiver finds its
+// messages without another lock. Cells keep one order: the private
+// cells are older than every inbox cell. The counters a sender checks
+// against the limits (user messages, their bytes) are atomics, so taking
+// a message needs no lock either; taking a Down or Exit, which releases
+// a reservation, does.
+//
+// A sender appends under the lock and, if the target is Parked, marks it
+// Runnable and hands it to the scheduler (Invocation.Wake, or the
+// caller itself with Post). A receive that found nothing returns
+// StatusPark from the VM; the scheduler then re-checks, under the same
+// lock, whether cells arrived (in the inbox or past the cursor), the
+// timeout fired or a kill is pending, and only otherwise marks the
+// process Parked. Park and wake are therefore decided under one lock and
+// no wake-up is lost.
 //
 // # Lifecycle
 //
@@ -67,6 +86,7 @@ package proc
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/morrow-lang/morrow/runtime/value"
@@ -134,14 +154,14 @@ type Cell struct {
 	From uint64
 }
 
-// Wait is the state of the receive a process is executing.
+// Wait is the state of the receive a process is executing. It is on
+// the receive side of the mailbox: private to the scheduler running the
+// process (see the package comment).
 type Wait struct {
 	Active   bool
 	Event    bool
 	Epoch    uint64
 	Deadline time.Time // zero: no timeout
-	Armed    bool      // a timer is armed for this epoch (counted as pending)
-	TimedOut bool      // the timer fired (guarded by Process.mu)
 }
 
 // Process is one process (or host port). It is also the typed handle
@@ -168,21 +188,39 @@ type Process struct {
 	Sched  int
 	status Status
 
-	cells  []Cell // cells[head:] are queued, oldest first
+	// Receive side (private to the running scheduler, see the package
+	// comment): box[head:] are the queued cells taken from the inbox,
+	// oldest first; cursor is relative to head.
+	box    []Cell
 	head   int
-	cursor int // relative to head
-	user   int // queued user messages (and those in flight)
+	cursor int
+	Wait   Wait
+
+	// Send side, guarded by mu: cells appended since the receive side
+	// last took the inbox (all younger than box's), and inboxLen =
+	// len(inbox), readable without the lock. Both buffers keep their
+	// capacity and swap roles, so steady messaging allocates nothing;
+	// cells past len are always zero.
+	inbox    []Cell
+	inboxLen atomic.Int32
+	// armed is the epoch of the wait whose receive timer is armed
+	// (counted as pending), 0 if none; timedOut is set when that timer
+	// fires. Both are guarded by mu (the owner reads armed without it:
+	// only the owner and a retiring process's closer write it).
+	armed    uint64
+	timedOut bool
+
+	user   atomic.Int32 // queued user messages (and those in flight)
 	closed bool
 	// inflight holds the cells in flight to p (Invocation.Defer), nil
 	// until the first one.
 	inflight *flight
 
-	// Accounting (limits.go), guarded by mu.
-	resv      int   // lifecycle reservations held
-	resvBytes int64 // their logical bytes (registrations and queued cells)
-	msgBytes  int64 // logical bytes of queued user messages
-
-	Wait Wait
+	// Accounting (limits.go), guarded by mu except msgBytes, an atomic
+	// (a sender adds under mu, the receive side subtracts without it).
+	resv      int          // lifecycle reservations held
+	resvBytes int64        // their logical bytes (registrations and queued cells)
+	msgBytes  atomic.Int64 // logical bytes of queued user messages
 
 	// Lifecycle.
 	committed bool
@@ -357,11 +395,12 @@ func (p *Process) Reason() value.Value {
 	return p.reason
 }
 
-// Queued returns the number of cells in the mailbox.
+// Queued returns the number of cells in the mailbox. It reads the
+// receive side, so it must not be called while p is running.
 func (p *Process) Queued() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return len(p.cells) - p.head
+	return len(p.box) - p.head + len(p.inbox)
 }
 
 // NewSupervision starts the record of a supervised child with a restart

@@ -685,14 +685,11 @@ func (s *Scheduler) runOne(p *proc.Process, budget int) {
 			rt.fatal(fmt.Sprintf("morrow: internal error: scheduler: %v\n", r))
 		}
 	}()
-	p.Lock()
-	if p.StatusLocked() == proc.Done || p.State == nil {
-		p.Unlock()
+	run, kill := p.BeginTurn()
+	if !run {
 		return
 	}
-	p.SetStatusLocked(proc.Running)
-	p.Unlock()
-	if _, ok := p.KillRequested(); ok {
+	if kill {
 		// A terminal signal: cleanup that is already running completes
 		// first; a direct Kill skips the cleanup that has not begun.
 		skip := p.SkipCleanup()
