@@ -217,7 +217,10 @@ func (h *host) Send(pid, msg value.Value) (value.Value, *fault.Fault) {
 	if t.Kind == proc.KindPort && msg.K != value.KString {
 		return errInt(proc.SendDead), nil
 	}
-	code := h.s.rt.Inv.SendFrom(h.p, t, msg)
+	code, wake := h.s.rt.Inv.Post(h.p, t, msg)
+	if wake {
+		h.s.wakeNext(t)
+	}
 	h.visible(OpSend)
 	if code != proc.SendOK {
 		return errInt(code), nil
