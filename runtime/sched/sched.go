@@ -455,7 +455,7 @@ type Scheduler struct {
 	next  *proc.Process
 	chain int
 	turns atomic.Int64
-	qlen   atomic.Int32 // len(q) - head, readable without the lock
+	qlen  atomic.Int32 // len(q) - head, readable without the lock
 }
 
 // TimerHeapSize returns the number of timers in all heaps (only
