@@ -129,8 +129,10 @@ func (h *host) Spawn(mode int, entry value.Value) (value.Value, *fault.Fault) {
 		return value.Unit, fault.Internalf("spawn: %v", err)
 	}
 	st.SetStackBudget(rt.Stack)
+	// RUNTIME.md §1: with stealing a child starts on its parent's
+	// scheduler and idle schedulers steal; without, children spread.
 	sched := h.s.id
-	if h.p.Kind == proc.KindRoot {
+	if !rt.cfg.Steal && len(rt.scheds) > 1 {
 		sched = int(rt.rr.Add(1)-1) % len(rt.scheds)
 	}
 	c := rt.Inv.NewProcess(kind, st, sched)

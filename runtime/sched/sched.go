@@ -10,16 +10,17 @@
 // Fault retire it (proc.Invocation.Retire) under the failure policy of
 // the API that created it.
 //
-// Placement: the root context is a process on scheduler 0; processes the
-// root spawns go round-robin over the schedulers, processes spawned by a
-// process start on its parent's scheduler. Without stealing a process
-// stays where it was placed. With stealing an idle scheduler takes the
-// older half of another scheduler's queue, and a receiver woken by a
-// message moves to the sender's scheduler as its next process
-// (Scheduler.next): a chain of messages stays on one scheduler without
-// run-queue locks, while the work that queues up is stolen. With one
-// scheduler the run queue is strictly FIFO and the schedule depends only
-// on the program (and timers on the clock).
+// Placement (RUNTIME.md §1): the root context is a process on scheduler
+// 0. With stealing a spawned process starts on its parent's scheduler
+// (the root's children on scheduler 0, as on the BEAM), an idle
+// scheduler takes the older half of another scheduler's queue, and a
+// receiver woken by a message moves to the sender's scheduler as its
+// next process (Scheduler.next): a chain of messages stays on one
+// scheduler without run-queue locks, while the work that queues up is
+// stolen. Without stealing spawned processes go round-robin over the
+// schedulers and stay where they were placed. With one scheduler the run
+// queue is strictly FIFO and the schedule depends only on the program
+// (and timers on the clock).
 //
 // Timers: a receive with `after N` arms a timer in the heap of the
 // scheduler running it, tagged with the wait's epoch; a fired timer whose
