@@ -269,7 +269,9 @@ func (inv *Invocation) closeMailboxLocked(q *Process) death {
 	q.mu.Unlock()
 	// Values are rendered outside every lock (RUNTIME.md §1).
 	d.shown = inv.shown(d.reason)
-	inv.trace("retire %d %s", d.id.N, d.shown)
+	if inv.Trace != nil { // the arguments would be boxed even when not tracing
+		inv.trace("retire %d %s", d.id.N, d.shown)
+	}
 	if armed {
 		inv.TimerDropped()
 	}
@@ -294,7 +296,9 @@ func (inv *Invocation) publishExits(q *Process, d death, work []retireItem) []re
 		delete(partner.links, q)
 		wake := false
 		if !partner.closed {
-			inv.trace("exit signal %d -> %d %s", d.id.N, partner.Gen(), d.shown)
+			if inv.Trace != nil {
+				inv.trace("exit signal %d -> %d %s", d.id.N, partner.Gen(), d.shown)
+			}
 			if partner.trap {
 				wake = inv.deliverFromLocked(q, partner, Cell{Kind: CellExit, Value: exitValue(d.id, d.reason), Bytes: CompletionBytes, Resv: true})
 			} else {
@@ -330,7 +334,9 @@ func (inv *Invocation) publishDowns(q *Process, d death) {
 		if m.state == monActive {
 			m.state = monQueued
 			if !o.closed {
-				inv.trace("down %d -> %d %s", d.id.N, o.Gen(), d.shown)
+				if inv.Trace != nil {
+					inv.trace("down %d -> %d %s", d.id.N, o.Gen(), d.shown)
+				}
 				wake = inv.deliverFromLocked(q, o, Cell{Kind: CellDown, Value: downValue(m, d.id, d.reason), Ref: m, Bytes: CompletionBytes, Resv: true})
 			}
 		}
@@ -423,7 +429,9 @@ func (inv *Invocation) Monitor(owner, target *Process) (value.Value, bool) {
 		return value.Unit, false
 	}
 	m := &Monitor{epoch: inv.Epoch, serial: inv.serial.Add(1), owner: owner, target: target}
-	inv.trace("monitor %d -> %d ref %d", owner.Gen(), target.Gen(), m.serial)
+	if inv.Trace != nil {
+		inv.trace("monitor %d -> %d ref %d", owner.Gen(), target.Gen(), m.serial)
+	}
 	target.mu.Lock()
 	if target.phase == phaseReleased {
 		target.mu.Unlock()

@@ -176,17 +176,24 @@ type Wait struct {
 // Process.id produce them, and the verifier refuses bytecode that tries).
 type Process struct {
 	mu sync.Mutex
+	// The one-byte fields sit together (the struct is per process).
+	Kind     Kind
+	status   Status
+	timedOut bool  // the armed receive timer fired (guarded by mu)
+	closed   bool  // the mailbox is closed (guarded by mu)
+	phase    phase // lifecycle phase (guarded by mu)
+	// committed: a terminal reason is final; skipClean: a direct Kill
+	// skips cleanup that has not begun; trap: exits are trapped.
+	committed, skipClean, trap bool
 	// epoch identifies the invocation; gen is the process's generation
 	// (never reused within an invocation, starting at 1).
 	epoch, gen uint64
-	Kind       Kind
 	// State is the VM state; nil once released.
 	State *vm.State
 	// Sched is the index of the scheduler the process belongs to. It
 	// changes only while the process sits in a run queue (stealing) or
 	// runs, and is read by wakers only while the process is Parked.
-	Sched  int
-	status Status
+	Sched int
 
 	// Receive side (private to the running scheduler, see the package
 	// comment): box[head:] are the queued cells taken from the inbox,
@@ -203,15 +210,12 @@ type Process struct {
 	// cells past len are always zero.
 	inbox    []Cell
 	inboxLen atomic.Int32
+	user     atomic.Int32 // queued user messages (and those in flight)
 	// armed is the epoch of the wait whose receive timer is armed
 	// (counted as pending), 0 if none; timedOut is set when that timer
 	// fires. Both are guarded by mu (the owner reads armed without it:
 	// only the owner and a retiring process's closer write it).
-	armed    uint64
-	timedOut bool
-
-	user   atomic.Int32 // queued user messages (and those in flight)
-	closed bool
+	armed uint64
 	// inflight holds the cells in flight to p (Invocation.Defer), nil
 	// until the first one.
 	inflight *flight
@@ -223,14 +227,10 @@ type Process struct {
 	msgBytes  atomic.Int64 // logical bytes of queued user messages
 
 	// Lifecycle.
-	committed bool
-	reason    value.Value
-	phase     phase
-	killReq   *value.Value // a terminal reason to apply at the next safe point
-	skipClean bool         // a direct Kill: skip cleanup that has not begun
-	trap      bool
-	links     map[*Process]struct{}
-	monitors  []*Monitor // registrations watching this process
+	reason   value.Value
+	killReq  *value.Value // a terminal reason to apply at the next safe point
+	links    map[*Process]struct{}
+	monitors []*Monitor // registrations watching this process
 	// owned maps this process's active monitors to their targets (so a
 	// retiring owner removes them from long-lived targets); guarded by mu.
 	owned map[*Monitor]*Process

@@ -171,7 +171,9 @@ func (h *host) Spawn(mode int, entry value.Value) (value.Value, *fault.Fault) {
 			rt.Inv.Discard(c)
 			return process.ErrProcess(process.ErrResourceLimit), nil
 		}
-		rt.trace("link %d <-> %d", h.p.Gen(), c.Gen())
+		if rt.cfg.Trace != nil {
+			rt.trace("link %d <-> %d", h.p.Gen(), c.Gen())
+		}
 		res = value.Ok(c.Pid())
 	}
 	rt.scheds[sched].push(c)
@@ -264,6 +266,7 @@ func (h *host) Monitor(id value.Value) (value.Value, *fault.Fault) {
 }
 
 func (h *host) Demonitor(ref value.Value, flush, info bool) (value.Value, *fault.Fault) {
+	rt := h.s.rt
 	m := proc.MonitorOf(ref)
 	if m == nil {
 		return process.ErrProcess(process.ErrInvalidOptions), nil
@@ -272,7 +275,7 @@ func (h *host) Demonitor(ref value.Value, flush, info bool) (value.Value, *fault
 		return process.ErrProcess(process.ErrForeignInvocation), nil
 	}
 	r := h.s.rt.Inv.Demonitor(h.p, m, flush, info)
-	if d, _ := r.R.(*value.Data); d != nil && d.Tag == value.TagOk {
+	if d, _ := r.R.(*value.Data); d != nil && d.Tag == value.TagOk && rt.cfg.Trace != nil {
 		h.s.rt.trace("demonitor %d ref %d", h.p.Gen(), m.Serial())
 	}
 	h.visible(OpLifecycle)

@@ -788,19 +788,23 @@ func (s *Scheduler) runOne(p *proc.Process, budget int) (steps int) {
 	return steps
 }
 
+// normalReason is the reason Normal, built once: values are immutable
+// and shared (RUNTIME.md §1), and a retirement then allocates none.
+var normalReason = process.Reason(process.ReasonNormal, value.Unit)
+
 // done handles a process whose entry returned.
 func (s *Scheduler) done(p *proc.Process, v value.Value) {
 	rt := s.rt
 	if p.Kind == proc.KindRoot {
 		rt.Out.Flush()
-		rt.Inv.Retire(p, process.Reason(process.ReasonNormal, value.Unit))
+		rt.Inv.Retire(p, normalReason)
 		rt.rootFinished(v)
 		return
 	}
 	if p.Sup != nil {
 		p.Sup.End(p)
 	}
-	rt.Inv.Retire(p, process.Reason(process.ReasonNormal, value.Unit))
+	rt.Inv.Retire(p, normalReason)
 }
 
 // fault applies the failure policy of p's kind to a fault.
@@ -816,7 +820,7 @@ func (s *Scheduler) fault(p *proc.Process, f *fault.Fault) {
 	}
 	if f.IsExit() {
 		// Process.exit, or a terminal signal after its cleanup ran.
-		r := process.Reason(process.ReasonNormal, value.Unit)
+		r := normalReason
 		if p.ExitReq != nil {
 			r = *p.ExitReq
 		}
