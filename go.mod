@@ -4,6 +4,8 @@ go 1.26.8
 
 require (
 	github.com/alecthomas/participle/v2 v2.1.4
+	github.com/chzyer/readline v1.5.1
+	github.com/creack/pty v1.1.24
 	github.com/fatih/color v1.19.0
 	github.com/rivo/uniseg v0.4.7
 	github.com/sebdah/goldie/v2 v2.8.0

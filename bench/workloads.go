@@ -87,6 +87,9 @@ var Workloads = []Workload{
 	{Name: "request_reply", Title: "request-reply", Size: 50_000, QuickSize: 100, Kind: Rate, Unit: "replies/s",
 		Units: func(n int) float64 { return 32 * float64(n) }, Check: func(n int) string { return itoa(32 * n) },
 		Target: 1.0, SizeStep: 1},
+	{Name: "call", Title: "call", Size: 50_000, QuickSize: 100, Kind: Rate, Unit: "calls/s",
+		Units: func(n int) float64 { return 32 * float64(n) }, Check: func(n int) string { return itoa(32 * n) },
+		Target: 1.0, SizeStep: 1},
 	{Name: "spawn", Title: "spawn", Size: 100_000, QuickSize: 3_000, Kind: Rate, Unit: "procs/s",
 		Units: func(n int) float64 { return float64(n) }, Check: itoa, Target: 1.0, SizeStep: 1000},
 	{Name: "skynet", Title: "skynet", Size: 1_000_000, QuickSize: 100, Kind: Seconds, Unit: "s",
@@ -96,6 +99,11 @@ var Workloads = []Workload{
 	{Name: "lifecycle", Title: "lifecycle", Size: 10_000, QuickSize: 400, Kind: Rate, Unit: "Downs/s",
 		Units: func(n int) float64 { return float64(n) },
 		Check: func(n int) string { return fmt.Sprintf("normal:%d,fault:%d", n/2, n/2) }, Target: 1.0, SizeStep: 200},
+	// supervisor_restart's figure is restarts per second; the intensity
+	// of one supervisor is at most 1,024, so the work is split over
+	// supervisors of 1,000 restarts each (SizeStep).
+	{Name: "supervisor_restart", Title: "supervisor-restart", Size: 10_000, QuickSize: 1_000, Kind: Rate, Unit: "restarts/s",
+		Units: func(n int) float64 { return float64(n) }, Check: itoa, Target: 1.0, SizeStep: 1000},
 	{Name: "fib", Title: "fib", Size: 30, QuickSize: 15, Kind: Seconds, Unit: "s",
 		Check: func(n int) string { return strconv.Itoa(fib(n)) }, Target: 0.5, SizeStep: 1},
 	// compile's size is a number of generated functions (CompileSource);

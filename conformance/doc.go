@@ -17,7 +17,7 @@
 // erlang-nox, unless MORROW_SKIP_ERLANG=1 is set.
 //
 // supervisor/ holds the scenarios of SUPERVISOR.md (supervisors, registry,
-// typed call) whose Morrow side cannot run yet: supervisor_test.go runs
-// their Erlang side at +S 1, 2 and 4 against checked-in NAME.expected
-// files (the Morrow side's future target) and parses their Morrow twins.
+// typed call): supervisor_test.go runs their Erlang side at +S 1, 2 and 4
+// and their Morrow side in the six configurations, each against the
+// checked-in NAME.expected files.
 package conformance

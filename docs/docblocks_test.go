@@ -18,6 +18,11 @@ package docs
 //     ends with `# exit N` must exit with N, any other with 0. Commands run
 //     in a directory holding the page's `<!-- file: NAME -->` programs and
 //     links to the repository's examples/ and fixtures/.
+//   - ```repl: a `morrow repl` session as a terminal shows it. Lines that
+//     start with the prompt `morrow> ` or the continuation prompt
+//     `   ...> ` are what the user types; the other lines are what the
+//     REPL must print for them (the session runs through a pipe, so
+//     without banner and prompts).
 //
 // Every ```morrow block must compile without errors or warnings, unless a
 // ```diagnostics block follows it, or it is a named file that a ```console
@@ -39,6 +44,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/morrow-lang/morrow/internal/repl"
 	"github.com/morrow-lang/morrow/lang/compiler"
 	"github.com/morrow-lang/morrow/lang/diag"
 	"github.com/morrow-lang/morrow/runtime/engine"
@@ -154,6 +160,8 @@ func TestDocBlocksCatchDrift(t *testing.T) {
 		{"console with wrong exit", "```console\n$ morrowc check missing.mr\nmorrowc: cannot read missing.mr: no such file or directory\n```\n", 1},
 		{"console with wrong output", "```console\n$ morrow run examples/hello.mr\nHello!\n```\n", 1},
 		{"console with another tool", "```console\n$ ls\n```\n", 1},
+		{"faithful repl", "```repl\nmorrow> let x = 41\nmorrow> x + 1\n42 : Int\nmorrow> if x > 1:\n   ...>     \"big\"\n   ...> else:\n   ...>     \"small\"\n   ...>\n\"big\" : String\n```\n", 0},
+		{"repl with wrong output", "```repl\nmorrow> 1 + 1\n3 : Int\n```\n", 1},
 	} {
 		if got := checkPage(t, "test.md", tc.page, tools); len(got) != tc.problems {
 			t.Errorf("%s: %d problems, want %d: %v", tc.name, len(got), tc.problems, got)
@@ -200,6 +208,8 @@ func checkPage(t *testing.T, page, text string, tools func() *toolchain) []strin
 			}
 		case "console":
 			problems = append(problems, runConsole(t, tools, files, b)...)
+		case "repl":
+			problems = append(problems, runRepl(b)...)
 		case "", "text":
 			if claimRE.MatchString(b.intro) && strings.HasSuffix(strings.TrimSpace(b.intro), ":") {
 				report("%s: this block shows output (%q); make it an ```output, ```trace, ```diagnostics or ```console block so it is tested", b.where(), b.intro)
@@ -436,4 +446,25 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// runRepl feeds the typed lines of a ```repl block to a session and
+// compares what it prints with the block's other lines.
+func runRepl(b *block) []string {
+	var in, want strings.Builder
+	for _, l := range strings.Split(strings.TrimSuffix(b.body, "\n"), "\n") {
+		if typed, ok := strings.CutPrefix(l, strings.TrimRight(repl.Prompt, " ")); ok {
+			in.WriteString(strings.TrimPrefix(typed, " ") + "\n")
+		} else if typed, ok := strings.CutPrefix(l, strings.TrimRight(repl.MorePrompt, " ")); ok {
+			in.WriteString(strings.TrimPrefix(typed, " ") + "\n")
+		} else {
+			want.WriteString(l + "\n")
+		}
+	}
+	var out bytes.Buffer
+	repl.New(&out).Run(repl.NewPipeReader(strings.NewReader(in.String())), nil)
+	if out.String() != want.String() {
+		return []string{fmt.Sprintf("%s: the REPL prints:\n%s\nthe page shows:\n%s", b.where(), out.String(), want.String())}
+	}
+	return nil
 }

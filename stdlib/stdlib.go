@@ -57,8 +57,8 @@ func Build(entries []*builtins.Entry, bodies ...[]*native.Native) (native.Table,
 		if !ok {
 			return nil, fmt.Errorf("the registry's native %s has no Go body", e.Name)
 		}
-		if body.Arity != e.Arity() {
-			return nil, fmt.Errorf("%s: the Go body takes %d arguments, the signature %d", e.Name, body.Arity, e.Arity())
+		if body.Arity != e.NativeArity() {
+			return nil, fmt.Errorf("%s: the Go body takes %d arguments, the signature %d", e.Name, body.Arity, e.NativeArity())
 		}
 		n := *body
 		n.Flags = 0

@@ -94,8 +94,14 @@ func TestNativeKinds(t *testing.T) {
 		e := builtins.Lookup(n.Name)
 		for i, p := range e.Type().Args {
 			want, ok := kindOf[p.Name]
-			if td := builtins.LookupType(p.Name); td != nil && td.Info() != nil {
+			if td := builtins.LookupType(p.Name); td != nil {
 				want, ok = value.KData, true
+				if td.Info() == nil {
+					want = value.KOpaque // an opaque library type
+				}
+			}
+			if p.Ret != nil {
+				want, ok = value.KFunc, true
 			}
 			if n.Args[i] != native.KAny && (!ok || n.Args[i] != want) {
 				t.Errorf("%s argument %d: the native checks %s, the signature says %s", n.Name, i+1, n.Args[i], p)
@@ -161,11 +167,15 @@ func TestBuildRefuses(t *testing.T) {
 	}
 }
 
-// TestProcessTypes: stdlib/process's descriptors are the registry's, and
-// the checker's constructors of them have the same tags.
+// TestProcessTypes: stdlib/process's descriptors are the registry's (the
+// Process and Supervisor modules' types), and the checker's constructors
+// of them have the same tags.
 func TestProcessTypes(t *testing.T) {
 	var names []string
-	for _, td := range builtins.ModuleTypes(builtins.ProcessModule) {
+	for _, td := range builtins.Types() {
+		if td.Info() == nil {
+			continue // opaque: no descriptor
+		}
 		names = append(names, td.Name)
 		if process.TypeByName(td.Name) != td.Info() {
 			t.Errorf("%s: stdlib/process has another descriptor", td.Name)

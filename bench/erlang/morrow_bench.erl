@@ -12,7 +12,13 @@
 %%
 %% Usage: erl -noshell +S 1:1 -pa DIR -run morrow_bench main pingpong 1000000 -s init stop
 -module(morrow_bench).
+%% init/1 is the callback of two behaviours here: the gen_server of the
+%% call workload (init([])) and the supervisor of supervisor-restart
+%% (init({sr_sup, Obs})); one module cannot declare both -behaviour
+%% attributes without a callback conflict, so neither is declared.
 -export([main/1]).
+-export([init/1, handle_call/3, handle_cast/2]).
+-export([sr_worker_start/1, sr_worker/1]).
 
 main([Name, SizeText]) ->
     Size = list_to_integer(SizeText),
@@ -30,8 +36,10 @@ run(pingpong, N) -> timed(fun() -> pingpong(N) end);
 run(ring, N) -> timed(fun() -> ring(1000, N) end);
 run(counting, N) -> timed(fun() -> counting(N) end);
 run(request_reply, N) -> timed(fun() -> request_reply(32, N) end);
+run(call, N) -> timed(fun() -> call(32, N) end);
 run(spawn, N) -> timed(fun() -> spawn_many(N) end);
 run(lifecycle, N) -> timed(fun() -> lifecycle(N) end);
+run(supervisor_restart, N) -> timed(fun() -> supervisor_restart(N) end);
 run(fib, N) -> timed(fun() -> fib_in_process(N) end);
 run(skynet, N) -> timed(fun() -> skynet(N) end);
 run(idle, N) -> idle(N).
@@ -136,6 +144,33 @@ rr_client(Server, K, Replies) ->
 
 rr_collect(0, Sum) -> Sum;
 rr_collect(K, Sum) -> receive {client, R} -> rr_collect(K - 1, Sum + R) end.
+
+%% call: Clients clients each make N gen_server:call requests to one
+%% gen_server (bench/morrow/call.mr uses Process.call); a collector adds
+%% up the clients' reply counts.
+call(Clients, N) ->
+    Main = self(),
+    {ok, Server} = gen_server:start(?MODULE, [], []),
+    Collector = spawn(fun() -> Main ! {done, rr_collect(Clients, 0)} end),
+    [spawn(fun() -> Collector ! {client, call_client(Server, N, 0)} end)
+     || _ <- lists:seq(1, Clients)],
+    receive {done, Sum} -> gen_server:stop(Server), integer_to_list(Sum) end.
+
+call_client(_Server, 0, Replies) -> Replies;
+call_client(Server, K, Replies) ->
+    R = gen_server:call(Server, {req, K}, infinity),
+    R = K + 1,
+    call_client(Server, K - 1, Replies + 1).
+
+init([]) -> {ok, nostate};
+init({sr_sup, Obs}) ->
+    {ok, {#{strategy => one_for_one, intensity => 1000, period => 86400},
+          [#{id => w, start => {?MODULE, sr_worker_start, [Obs]},
+             restart => permanent, shutdown => brutal_kill}]}}.
+
+handle_call({req, X}, _From, S) -> {reply, X + 1, S}.
+
+handle_cast(_, S) -> {noreply, S}.
 
 %% spawn: N processes that each send one message and exit, spawned in
 %% batches of 1000 whose messages are collected before the next batch.
@@ -266,3 +301,36 @@ idle_parked(Parent, Prev) ->
 
 idle_ready(0) -> ok;
 idle_ready(K) -> receive ready -> idle_ready(K - 1) end.
+
+%% supervisor-restart: a one_for_one supervisor restarts a child that
+%% crashes right after proc_lib:init_ack, N times in all, split over
+%% supervisors of 1,000 restarts each (intensity 1000, period 86400, as the
+%% Morrow side, whose intensity is at most 1,024): each gives up at the
+%% 1,001st crash. Every generation tells the observer it started. OTP's
+%% crash and supervisor reports are silenced (the logger's level).
+supervisor_restart(N) ->
+    logger:set_primary_config(level, none),
+    Main = self(),
+    spawn(fun() -> Main ! {done, sr_rounds(N div 1000, 0)} end),
+    receive {done, Restarts} -> integer_to_list(Restarts) end.
+
+sr_rounds(0, Restarts) -> Restarts;
+sr_rounds(K, Restarts) ->
+    {ok, Sup} = supervisor:start_link(?MODULE, {sr_sup, self()}),
+    unlink(Sup),
+    Ref = monitor(process, Sup),
+    Starts = sr_collect(Ref, 0),
+    sr_rounds(K - 1, Restarts + Starts - 1).
+
+sr_collect(Ref, Starts) ->
+    receive
+        started -> sr_collect(Ref, Starts + 1);
+        {'DOWN', Ref, process, _, _} -> Starts
+    end.
+
+sr_worker_start(Obs) -> proc_lib:start_link(?MODULE, sr_worker, [Obs]).
+
+sr_worker(Obs) ->
+    proc_lib:init_ack({ok, self()}),
+    Obs ! started,
+    exit({fault, 1}).

@@ -23,6 +23,11 @@
 // start-up as the resource-limit fault (code 9), as LANGUAGE.md §6.1 says;
 // an invalid flag value is a usage error (exit 2).
 //
+//	morrow repl
+//
+// evaluates entries interactively (internal/repl; repl.go chooses a line
+// editor on a terminal, plain lines on a pipe).
+//
 //	morrow trace render FILE.trace [-o OUT] [--format svg|mermaid]
 //
 // draws a trace written by `morrow run --trace FILE` (with --trace-messages
@@ -107,6 +112,7 @@ func runEnv(args []string, e *env) int {
 		"missing command (run)")
 	root.AddCommand(newRun(e))
 	root.AddCommand(newTrace(e))
+	root.AddCommand(newRepl(e))
 	return cli.Execute(root, args, e.stdin, e.stdout, e.stderr)
 }
 

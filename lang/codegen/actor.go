@@ -16,7 +16,9 @@ import (
 // supervise, Process.spawn, Process.spawn_monitor and Process.spawn_link
 // compile to SPAWN with the mode of stdlib/process (supervise packs its
 // two arguments into a tuple first), send and Process.self to SEND and
-// SELF, and Process.sleep to a receive with only a timeout (see sleep).
+// SELF, Process.sleep to a receive with only a timeout (see sleep),
+// Process.call to CALL_REPLY, a call of the request function and
+// CALL_WAIT (see processCall), and Process.send_wait to SEND_WAIT.
 // The other Process operations are natives (stdlib/process).
 //
 // receive and receive_event compile to the RECV_* protocol of
@@ -86,6 +88,32 @@ var lowerings = map[builtins.Lowering]func(fs *fnState){
 	builtins.LowerSend:  func(fs *fnState) { fs.emit(bytecode.SEND, 0, 0) },
 	builtins.LowerSelf:  func(fs *fnState) { fs.emit(bytecode.SELF, 0, 0) },
 	builtins.LowerSleep: (*fnState).sleep,
+	builtins.LowerCall:  (*fnState).processCall,
+	builtins.LowerSendWait: func(fs *fnState) {
+		fs.emit(bytecode.SEND_WAIT, 0, 0)
+	},
+}
+
+// processCall compiles Process.call(pid, request, timeout), whose
+// arguments are on the stack: a fresh reply address, the request
+// function called with it, then CALL_WAIT, which sends the request and
+// parks until the call is decided.
+//
+//	STORE t; STORE f; CALL_REPLY; STORE r
+//	LOAD f; LOAD r; CALL_VALUE 1      (the request message)
+//	LOAD t; LOAD r; CALL_WAIT         (pid msg t r -> Result)
+func (fs *fnState) processCall() {
+	t, f, r := fs.newSlot(), fs.newSlot(), fs.newSlot()
+	fs.emit(bytecode.STORE, t, 0)
+	fs.emit(bytecode.STORE, f, 0)
+	fs.emit(bytecode.CALL_REPLY, 0, 0)
+	fs.emit(bytecode.STORE, r, 0)
+	fs.emit(bytecode.LOAD, f, 0)
+	fs.emit(bytecode.LOAD, r, 0)
+	fs.emit(bytecode.CALL_VALUE, 1, 0)
+	fs.emit(bytecode.LOAD, t, 0)
+	fs.emit(bytecode.LOAD, r, 0)
+	fs.emit(bytecode.CALL_WAIT, 0, 0)
 }
 
 func spawnMode(mode int) func(*fnState) {

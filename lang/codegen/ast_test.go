@@ -8,6 +8,7 @@ import (
 	"github.com/morrow-lang/morrow/lang/ast"
 	"github.com/morrow-lang/morrow/lang/source"
 	"github.com/morrow-lang/morrow/runtime/bytecode"
+	"github.com/morrow-lang/morrow/runtime/value"
 )
 
 // Helpers that build syntax trees by hand, so codegen can be tested
@@ -177,7 +178,7 @@ func checkOperands(p *bytecode.Program, f *bytecode.Function, in bytecode.Instr)
 		case bytecode.OpConst:
 			bad = v < 0 || v >= len(p.Consts)
 		case bytecode.OpName:
-			bad = v < 0 || v >= len(p.Consts) || p.Consts[v].R == nil
+			bad = v < 0 || v >= len(p.Consts) || p.Consts[v].Kind() != value.KString
 		case bytecode.OpLocal:
 			bad = v < 0 || v >= f.Locals
 		case bytecode.OpFree:

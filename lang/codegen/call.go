@@ -5,7 +5,9 @@ import (
 	"slices"
 
 	"github.com/morrow-lang/morrow/lang/ast"
+	"github.com/morrow-lang/morrow/lang/types"
 	"github.com/morrow-lang/morrow/runtime/bytecode"
+	"github.com/morrow-lang/morrow/runtime/value"
 	"github.com/morrow-lang/morrow/stdlib/builtins"
 )
 
@@ -128,7 +130,7 @@ func (fs *fnState) call(e *ast.Call, mode tailMode) error {
 		}
 	case c.kind == calleeNative:
 		b := builtins.Lookup(c.native)
-		if b != nil && b.CallOnly() {
+		if b != nil && b.Impl == builtins.ImplOpcode {
 			return fs.actorCall(e, b, mode)
 		}
 		if b != nil {
@@ -177,6 +179,15 @@ func (fs *fnState) call(e *ast.Call, mode tailMode) error {
 		}
 		fs.emit(bytecode.DATA, c.ctor.typ, c.ctor.tag)
 	case calleeNative:
+		if b := builtins.Lookup(c.native); b != nil && b.Has(builtins.MailboxKey) {
+			// The hidden last argument: the mailbox type's run-time key.
+			key, ok := types.CallMailboxKey(fs.c.info, e)
+			if !ok {
+				return fmt.Errorf("codegen: %s needs a concrete mailbox type from the checker", c.native)
+			}
+			fs.emit(bytecode.CONST, fs.c.prog.AddConst(value.String(key)), 0)
+			n++
+		}
 		fs.emit(bytecode.CALL_NATIVE, fs.c.prog.AddNative(c.native), n)
 	}
 	if tail {

@@ -123,6 +123,10 @@ type compiler struct {
 	wrappers  map[string]int // constructor name -> index of its function-value wrapper
 	queue     []pending      // functions declared but not yet compiled
 	info      *types.Info    // the checker's side tables (may be nil)
+	// codeBufs and lineBufs are the free code and line-table buffers
+	// (newFnState, finish).
+	codeBufs [][]bytecode.Instr
+	lineBufs [][]bytecode.LineEntry
 }
 
 // pending is a declared function whose body is still to be compiled.

@@ -91,16 +91,24 @@ func (c *compiler) newFnState(u *unit, idx int, outer *fnState) *fnState {
 	if outer != nil {
 		top = outer.top
 	}
+	fn := c.prog.Functions[idx]
+	// The code and line table grow in buffers reused from function to
+	// function; finish copies them out at their final size.
+	if n := len(c.codeBufs); n > 0 {
+		fn.Code, c.codeBufs = c.codeBufs[n-1], c.codeBufs[:n-1]
+	}
+	if n := len(c.lineBufs); n > 0 {
+		fn.Lines, c.lineBufs = c.lineBufs[n-1], c.lineBufs[:n-1]
+	}
 	return &fnState{
-		c:        c,
-		u:        u,
-		fn:       c.prog.Functions[idx],
-		top:      top,
-		idx:      idx,
-		scope:    &scope{names: map[string]int{}},
-		outer:    outer,
-		capIndex: map[string]int{},
-		labelPC:  -1,
+		c:       c,
+		u:       u,
+		fn:      fn,
+		top:     top,
+		idx:     idx,
+		scope:   &scope{},
+		outer:   outer,
+		labelPC: -1,
 	}
 }
 
@@ -182,11 +190,23 @@ func (fs *fnState) compileBody(body ast.Expr) error {
 
 // finish records the frame sizes.
 func (fs *fnState) finish() {
+	c, fn := fs.c, fs.fn
+	c.codeBufs = append(c.codeBufs, fn.Code[:0])
+	c.lineBufs = append(c.lineBufs, fn.Lines[:0])
+	fn.Code, fn.Lines = exact(fn.Code), exact(fn.Lines)
 	fs.fn.Locals = fs.nloc
 	fs.fn.Captures = len(fs.captures)
 	if fs.fn.Locals < fs.fn.Params {
 		fs.fn.Locals = fs.fn.Params
 	}
+}
+
+// exact returns a copy of xs without spare capacity (nil when empty).
+func exact[T any](xs []T) []T {
+	if len(xs) == 0 {
+		return nil
+	}
+	return append(make([]T, 0, len(xs)), xs...)
 }
 
 // ---------------------------------------------------------------- scopes
@@ -200,10 +220,13 @@ func (fs *fnState) bind(name string, slot int) {
 	if name == "_" || name == "" {
 		return
 	}
+	if fs.scope.names == nil {
+		fs.scope.names = map[string]int{} // most scopes bind nothing
+	}
 	fs.scope.names[name] = slot
 }
 
-func (fs *fnState) push() { fs.scope = &scope{parent: fs.scope, names: map[string]int{}} }
+func (fs *fnState) push() { fs.scope = &scope{parent: fs.scope} }
 func (fs *fnState) pop()  { fs.scope = fs.scope.parent }
 
 // lookup resolves a local name: a local slot, a value already captured,
@@ -221,6 +244,9 @@ func (fs *fnState) lookup(name string) (ref, bool) {
 		if r, ok := fs.outer.lookup(name); ok {
 			fs.captures = append(fs.captures, r)
 			i := len(fs.captures) - 1
+			if fs.capIndex == nil {
+				fs.capIndex = map[string]int{}
+			}
 			fs.capIndex[name] = i
 			return ref{refFree, i}, true
 		}
@@ -241,7 +267,11 @@ func (fs *fnState) load(r ref) {
 
 // setLine sets the source line of the instructions emitted next.
 func (fs *fnState) setLine(off int) {
-	if l := lineOf(fs.u.src, off); l > 0 {
+	if fs.u.src == nil {
+		return
+	}
+	// Statements come in source order: the current line is a good hint.
+	if l := fs.u.src.LineNear(off, fs.lastLine); l > 0 {
 		fs.lastLine = l
 	}
 }

@@ -29,7 +29,7 @@ func (g *gBrace) Parse(lex *cursor) error {
 
 // contents matches `X ( '|' fields | ':' v more )` inside the braces.
 func (g *gBrace) contents(lex *cursor) error {
-	x := &gExpr{}
+	x := lex.a.expr()
 	if err := x.Parse(lex); err != nil {
 		return err
 	}
@@ -95,7 +95,7 @@ func colonValue(lex *cursor) (*gExpr, error) {
 // parse matches a map entry `k: v`.
 func (g *gKV) parse(lex *cursor) error {
 	start := lex.RawCursor()
-	k := &gExpr{}
+	k := lex.a.expr()
 	if err := k.Parse(lex); err != nil {
 		return err
 	}
@@ -185,7 +185,7 @@ func (g *gWith) Parse(lex *cursor) error {
 // DEDENT, or arm {, arm}.
 func (g *gWith) elseArms(lex *cursor) error {
 	arm := func() error {
-		a := &gArm{}
+		a := lex.a.arm()
 		err := a.Parse(lex)
 		if err == nil {
 			g.Else = append(g.Else, a)
@@ -233,7 +233,7 @@ func (g *gWith) elseArms(lex *cursor) error {
 // requireStep matches a with step `PAT <- X` that the grammar requires.
 func requireStep(lex *cursor, expect string) (*gWithStep, error) {
 	start := lex.RawCursor()
-	p := &gPattern{}
+	p := lex.a.pattern()
 	if err := require(lex, expect, p.Parse); err != nil {
 		return nil, err
 	}

@@ -52,7 +52,9 @@ func (g *gExpr) parse(lex *cursor, noLam bool) error {
 		if err != nil {
 			return err
 		}
-		g.Rest = append(g.Rest, &gBinOp{Tokens: lex.Range(opStart, lex.RawCursor()), Op: op, X: x})
+		b := lex.a.binop()
+		b.Tokens, b.Op, b.X = lex.Range(opStart, lex.RawCursor()), op, x
+		g.Rest = append(g.Rest, b)
 	}
 	g.Tokens = lex.Range(start, lex.RawCursor())
 	return nil
@@ -103,7 +105,7 @@ func startsExpr(t *lexer.Token) bool {
 
 func parseUnary(lex *cursor, noLam bool) (*gUnary, error) {
 	start := lex.RawCursor()
-	u := &gUnary{}
+	u := lex.a.unary()
 	for {
 		t := lex.Peek()
 		if isPunct(t, "-") || isPunct(t, "~~~") || isKw(t, "not") {
@@ -130,7 +132,8 @@ func parsePostfix(lex *cursor, noLam bool) (*gPostfix, error) {
 	if err != nil {
 		return nil, err
 	}
-	pf := &gPostfix{X: pr}
+	pf := lex.a.postfix()
+	pf.X = pr
 	for {
 		t := lex.Peek()
 		if !isPunct(t, "(") && !isPunct(t, ".") && !isPunct(t, "[") && !isPunct(t, "?") {
@@ -138,7 +141,7 @@ func parsePostfix(lex *cursor, noLam bool) (*gPostfix, error) {
 			return pf, nil
 		}
 		sStart := lex.RawCursor()
-		s := &gSuffix{}
+		s := lex.a.suffix()
 		switch {
 		case isPunct(t, "("):
 			c, err := parseCallArgs(lex)
@@ -181,10 +184,11 @@ func parsePostfix(lex *cursor, noLam bool) (*gPostfix, error) {
 func parseCallArgs(lex *cursor) (*gCallArgs, error) {
 	start := lex.RawCursor()
 	lex.Next() // (
-	c := &gCallArgs{Open: true}
+	c := lex.a.callArg()
+	c.Open = true
 	for !isPunct(lex.Peek(), ")") {
 		aStart := lex.RawCursor()
-		a := &gArg{}
+		a := lex.a.arg()
 		if t := lex.Peek(); t.Type == tIdent {
 			cp := lex.MakeCheckpoint()
 			lex.Next()
@@ -195,7 +199,7 @@ func parseCallArgs(lex *cursor) (*gCallArgs, error) {
 				lex.LoadCheckpoint(cp)
 			}
 		}
-		var x gExpr
+		x := lex.a.expr()
 		if err := x.Parse(lex); err == participle.NextMatch {
 			if a.Label == "" && len(c.Args) == 0 {
 				return nil, unexpected(lex, `")"`)
@@ -204,7 +208,7 @@ func parseCallArgs(lex *cursor) (*gCallArgs, error) {
 		} else if err != nil {
 			return nil, err
 		}
-		a.Value = &x
+		a.Value = x
 		a.Tokens = lex.Range(aStart, lex.RawCursor())
 		c.Args = append(c.Args, a)
 		if isPunct(lex.Peek(), ",") {
@@ -226,7 +230,7 @@ func parseCallArgs(lex *cursor) (*gCallArgs, error) {
 func parsePrimary(lex *cursor, noLam bool) (*gPrimary, error) {
 	start := lex.RawCursor()
 	t := lex.Peek()
-	pr := &gPrimary{}
+	pr := lex.a.primary()
 	var err error
 	switch {
 	case t.Type == tIdent || isKw(t, "spawn", "send"):
@@ -256,10 +260,10 @@ func parsePrimary(lex *cursor, noLam bool) (*gPrimary, error) {
 	default:
 		switch {
 		case isKw(t, "if"):
-			pr.If = &gIf{}
+			pr.If = lex.a.ifExpr()
 			err = pr.If.Parse(lex)
 		case isKw(t, "match"):
-			pr.Match = &gMatch{}
+			pr.Match = lex.a.match()
 			err = pr.Match.Parse(lex)
 		case isKw(t, "fn"):
 			pr.FnLam = &gFnLambda{}
@@ -305,7 +309,7 @@ func parseParen(lex *cursor, noLam bool) (*gParen, error) {
 			return nil, unexpected(lex, "GParam")
 		}
 		e := &gParenElem{}
-		var x gExpr
+		x := lex.a.expr()
 		if err := x.Parse(lex); err == participle.NextMatch {
 			if len(g.Elems) == 0 {
 				return nil, unexpected(lex, `")"`)
@@ -314,7 +318,7 @@ func parseParen(lex *cursor, noLam bool) (*gParen, error) {
 		} else if err != nil {
 			return nil, err
 		}
-		e.X = &x
+		e.X = x
 		if isPunct(lex.Peek(), ":") {
 			lex.Next()
 			ty, err := requireType(lex, "GType")
@@ -404,7 +408,7 @@ func parseList(lex *cursor) (*gList, error) {
 	lex.Next() // [
 	g := &gList{}
 	for !isPunct(lex.Peek(), "]") {
-		x := &gExpr{}
+		x := lex.a.expr()
 		if err := x.Parse(lex); err == participle.NextMatch {
 			if len(g.Elems) == 0 {
 				return nil, unexpected(lex, `"]"`)
@@ -436,13 +440,13 @@ func (g *gBody) Parse(lex *cursor) error {
 	t := lex.Peek()
 	switch {
 	case t.Type == tNewline:
-		b := &gBlock{}
+		b := lex.a.block()
 		if err := b.Parse(lex); err != nil {
 			return err
 		}
 		g.Block = b
 	case startsExpr(t):
-		x := &gExpr{}
+		x := lex.a.expr()
 		if err := x.Parse(lex); err != nil {
 			return err
 		}
@@ -466,7 +470,7 @@ func (g *gBlock) Parse(lex *cursor) error {
 	}
 	lex.Next()
 	for {
-		s := &gStmt{}
+		s := lex.a.stmt()
 		err := s.Parse(lex)
 		if err == participle.NextMatch {
 			if len(g.Stmts) > 0 && lex.Peek().Type == tDedent {
@@ -490,7 +494,7 @@ func (g *gStmt) Parse(lex *cursor) error {
 	t := lex.Peek()
 	switch {
 	case isKw(t, "let"):
-		l := &gLet{}
+		l := lex.a.let()
 		if err := l.Parse(lex); err != nil {
 			return err
 		}
@@ -503,7 +507,7 @@ func (g *gStmt) Parse(lex *cursor) error {
 		}
 		g.Defer = x
 	case startsExpr(t):
-		x := &gExpr{}
+		x := lex.a.expr()
 		if err := x.Parse(lex); err != nil {
 			return err
 		}
@@ -545,7 +549,7 @@ func (g *gLet) Parse(lex *cursor) error {
 		return participle.NextMatch
 	}
 	lex.Next()
-	pat := &gPattern{}
+	pat := lex.a.pattern()
 	if err := require(lex, "GPattern", pat.Parse); err != nil {
 		return err
 	}
@@ -657,7 +661,7 @@ func parseTypeList(lex *cursor) ([]*gType, bool, error) {
 	var out []*gType
 	trail := false
 	for !isPunct(lex.Peek(), ")") {
-		t := &gType{}
+		t := lex.a.typ()
 		if err := t.Parse(lex); err == participle.NextMatch {
 			if len(out) == 0 {
 				return nil, false, unexpected(lex, `")"`)
@@ -682,7 +686,7 @@ func parseTypeList(lex *cursor) ([]*gType, bool, error) {
 
 func parseTypeAtom(lex *cursor, arm bool) (*gTypeAtom, error) {
 	start := lex.RawCursor()
-	a := &gTypeAtom{}
+	a := lex.a.typeAtom()
 	t := lex.Peek()
 	switch {
 	case isKw(t, "fn"):
@@ -722,7 +726,8 @@ func parseTypeAtom(lex *cursor, arm bool) (*gTypeAtom, error) {
 		p.Tokens = lex.Range(start, lex.RawCursor())
 		a.Paren = p
 	case t.Type == tIdent:
-		n := &gNamedType{Parts: []string{lex.Next().Value}}
+		n := lex.a.namedType()
+		n.Parts = append(n.Parts, lex.Next().Value)
 		for isPunct(lex.Peek(), ".") {
 			lex.Next()
 			if lex.Peek().Type != tIdent {
@@ -858,7 +863,8 @@ func (g *gPattern) Parse(lex *cursor) error {
 		l.Tokens = lex.Range(start, lex.RawCursor())
 		g.List = l
 	case t.Type == tIdent:
-		n := &gPatName{Parts: []string{lex.Next().Value}}
+		n := lex.a.patName()
+		n.Parts = append(n.Parts, lex.Next().Value)
 		for isPunct(lex.Peek(), ".") {
 			lex.Next()
 			if v := lex.Peek(); v.Type != tIdent && v.Type != tKeyword {
@@ -914,7 +920,7 @@ func require(lex *cursor, expect string, match func(*cursor) error) error {
 
 // requireExpr parses a required expression; expect names it in the error.
 func requireExpr(lex *cursor, expect string) (*gExpr, error) {
-	x := &gExpr{}
+	x := lex.a.expr()
 	if err := require(lex, expect, x.Parse); err != nil {
 		return nil, err
 	}
@@ -923,7 +929,7 @@ func requireExpr(lex *cursor, expect string) (*gExpr, error) {
 
 // requireType parses a required type; expect names it in the error.
 func requireType(lex *cursor, expect string) (*gType, error) {
-	t := &gType{}
+	t := lex.a.typ()
 	if err := require(lex, expect, t.Parse); err != nil {
 		return nil, err
 	}
@@ -932,7 +938,7 @@ func requireType(lex *cursor, expect string) (*gType, error) {
 
 // requireBody parses a required body; expect names it in the error.
 func requireBody(lex *cursor, expect string) (*gBody, error) {
-	b := &gBody{}
+	b := lex.a.body()
 	if err := require(lex, expect, b.Parse); err != nil {
 		return nil, err
 	}
@@ -953,7 +959,7 @@ func expectExpr(lex *cursor) (*gExpr, error) { return requireExpr(lex, "GPostfix
 
 // expectGuard parses a required guard expression (see gExpr.parseGuard).
 func expectGuard(lex *cursor) (*gExpr, error) {
-	x := &gExpr{}
+	x := lex.a.expr()
 	if err := require(lex, "GPostfix", x.parseGuard); err != nil {
 		return nil, err
 	}
@@ -1027,7 +1033,7 @@ func parseParams(lex *cursor) ([]*gParam, error) {
 	}
 	var out []*gParam
 	for !isPunct(lex.Peek(), ")") {
-		prm := &gParam{}
+		prm := lex.a.param()
 		if err := prm.Parse(lex); err == participle.NextMatch {
 			if len(out) == 0 {
 				return nil, unexpected(lex, `")"`)
@@ -1093,7 +1099,7 @@ func (g *gParam) Parse(lex *cursor) error {
 			lex.LoadCheckpoint(cp)
 		}
 	}
-	pat := &gPattern{}
+	pat := lex.a.pattern()
 	if err := pat.Parse(lex); err == participle.NextMatch {
 		if g.Label != nil {
 			return unexpected(lex, "GPattern")
@@ -1172,14 +1178,14 @@ func (g *gFnLambda) Parse(lex *cursor) error {
 // Parse matches for `PAT [: Type]`.
 func (g *gArmPat) Parse(lex *cursor) error {
 	start := lex.RawCursor()
-	pat := &gPattern{}
+	pat := lex.a.pattern()
 	if err := pat.Parse(lex); err != nil {
 		return err
 	}
 	g.Pat = pat
 	if isPunct(lex.Peek(), ":") {
 		lex.Next()
-		ty := &gType{}
+		ty := lex.a.typ()
 		if err := require(lex, "GType", func(lex *cursor) error { return ty.parse(lex, true) }); err != nil {
 			return err
 		}
@@ -1197,7 +1203,7 @@ func (g *gRecvArm) Parse(lex *cursor) error {
 	if g.After, err = keywordGuard(lex, "after"); err != nil || g.After != nil {
 		return g.end(lex, start, err)
 	}
-	ap := &gArmPat{}
+	ap := lex.a.armPat()
 	if err := ap.Parse(lex); err != nil {
 		return err
 	}
@@ -1234,7 +1240,7 @@ func keywordGuard(lex *cursor, kw string) (*gExpr, error) {
 // Parse matches for `PAT [if G] -> body`.
 func (g *gArm) Parse(lex *cursor) error {
 	start := lex.RawCursor()
-	ap := &gArmPat{}
+	ap := lex.a.armPat()
 	if err := ap.Parse(lex); err != nil {
 		return err
 	}
@@ -1255,7 +1261,7 @@ func (g *gArm) Parse(lex *cursor) error {
 // Parse matches for `COND -> body`.
 func (g *gCondArm) Parse(lex *cursor) error {
 	start := lex.RawCursor()
-	c := &gExpr{}
+	c := lex.a.expr()
 	if err := c.parseGuard(lex); err != nil {
 		return err
 	}
@@ -1272,14 +1278,12 @@ func (g *gCondArm) Parse(lex *cursor) error {
 // collectArms parses the arms of a match or receive with parseArms and
 // stores them in block (an indented block of arms) or inline (arms on the
 // header line), as the source wrote them. The arms parsed before an error
-// are kept, so the caller's tree shows how far parsing got.
-func collectArms[A any, P interface {
-	*A
-	Parse(*cursor) error
-}](lex *cursor, block, inline *[]P) error {
+// are kept, so the caller's tree shows how far parsing got. newArm
+// returns an empty arm.
+func collectArms[P interface{ Parse(*cursor) error }](lex *cursor, block, inline *[]P, newArm func() P) error {
 	var arms []P
 	isBlock, err := parseArms(lex, func() error {
-		a := P(new(A))
+		a := newArm()
 		if err := a.Parse(lex); err != nil {
 			return err
 		}
@@ -1422,13 +1426,15 @@ func (g *gMatch) Parse(lex *cursor) error {
 		if err := expectPunct(lex, ":"); err != nil {
 			return err
 		}
-		if err := collectArms(lex, &g.Arms, &g.Inline); err != nil {
+		if err := collectArms(lex, &g.Arms, &g.Inline, lex.a.arm); err != nil {
 			return err
 		}
 	}
 	g.Tokens = lex.Range(start, lex.RawCursor())
 	return nil
 }
+
+func newRecvArm() *gRecvArm { return &gRecvArm{} }
 
 // Parse matches for `receive:`/`receive_event:`
 // and its arms.
@@ -1441,7 +1447,7 @@ func (g *gReceive) Parse(lex *cursor) error {
 	if err := expectPunct(lex, ":"); err != nil {
 		return err
 	}
-	if err := collectArms(lex, &g.Arms, &g.Inline); err != nil {
+	if err := collectArms(lex, &g.Arms, &g.Inline, newRecvArm); err != nil {
 		return err
 	}
 	g.Tokens = lex.Range(start, lex.RawCursor())
@@ -1455,7 +1461,7 @@ func (g *gFor) Parse(lex *cursor) error {
 		return participle.NextMatch
 	}
 	lex.Next()
-	pat := &gPattern{}
+	pat := lex.a.pattern()
 	if err := require(lex, "GPattern", pat.Parse); err != nil {
 		return err
 	}
@@ -1486,7 +1492,7 @@ func (g *gReturn) Parse(lex *cursor) error {
 	}
 	lex.Next()
 	g.Kw = true
-	x := &gExpr{}
+	x := lex.a.expr()
 	if err := x.Parse(lex); err == nil {
 		g.X = x
 	} else if err != participle.NextMatch {

@@ -21,6 +21,11 @@ type lowerer struct {
 	f     *source.File
 	diags *diag.List
 	strs  map[int]*strLit
+	// a holds the grammar structs of the declaration being parsed and
+	// lowered (arena.go); fileParser.chunk resets it after each one.
+	a *arena
+	// nodes allocates the most frequent AST nodes in blocks.
+	nodes nodeSlabs
 }
 
 func (lw *lowerer) errorf(code diag.Code, sp source.Span, format string, args ...any) {
@@ -501,7 +506,9 @@ func (c *climber) parse(min int) ast.Expr {
 			c.ranges[r] = true
 			lhs = r
 		default:
-			lhs = &ast.Binary{Pos: ast.Pos{S: sp}, Op: op, L: lhs, R: rhs}
+			b := c.lw.nodes.binaries.new()
+			*b = ast.Binary{Pos: ast.Pos{S: sp}, Op: op, L: lhs, R: rhs}
+			lhs = b
 		}
 	}
 	return lhs
@@ -590,7 +597,9 @@ func (lw *lowerer) literal(g *gPrimary, neg bool, sp source.Span) ast.Expr {
 		if neg {
 			text = "-" + text
 		}
-		return &ast.IntLit{Pos: ast.Pos{S: sp}, Value: v, Text: text}
+		n := lw.nodes.intLits.new()
+		*n = ast.IntLit{Pos: ast.Pos{S: sp}, Value: v, Text: text}
+		return n
 	}
 	text := strings.ReplaceAll(*g.Float, "_", "")
 	v, err := strconv.ParseFloat(text, 64)
@@ -716,7 +725,9 @@ func (lw *lowerer) primary(g *gPrimary) ast.Expr {
 		if *g.Name == "_" {
 			lw.errorf(ErrPlaceholder, p.S, "'_' is not a value; it can only be a pattern or a pipe placeholder")
 		}
-		return &ast.Ident{Pos: p, Name: *g.Name}
+		n := lw.nodes.idents.new()
+		n.Pos, n.Name = p, *g.Name
+		return n
 	case g.Paren != nil:
 		return lw.paren(g.Paren)
 	case g.List != nil:
@@ -1109,7 +1120,9 @@ func (lw *lowerer) pattern(g *gPattern) ast.Pattern {
 				return &ast.WildcardPat{Pos: p}
 			}
 			if len(c.Parts) == 1 && !isUpper(name) {
-				return &ast.BindPat{Pos: p, Name: name}
+				n := lw.nodes.bindPats.new()
+				n.Pos, n.Name = p, name
+				return n
 			}
 		}
 		cp := &ast.CtorPat{Pos: p, Name: name, Parens: c.Parens}

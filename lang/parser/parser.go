@@ -141,7 +141,7 @@ func Parse(f *source.File) (*ast.File, diag.List) {
 	// reports them and the limit only.
 	var pdl diag.List
 	s := &scanner{f: f, src: f.Src, diags: &dl}
-	lw := &lowerer{f: f, diags: &pdl, strs: map[int]*strLit{}}
+	lw := &lowerer{f: f, diags: &pdl, strs: map[int]*strLit{}, a: &arena{}}
 	fp := &fileParser{f: f, dl: &pdl, file: file, lw: lw, scan: s}
 	fp.lay = &layout{f: f, diags: &pdl, lexErrs: &s.errOffs, out: make([]lexer.Token, 0, 256), flush: fp.take}
 	s.begin()
@@ -219,6 +219,9 @@ func (fp *fileParser) take(toks []lexer.Token) []lexer.Token {
 // keeps toks.
 func (fp *fileParser) chunk(toks []lexer.Token, layErrs []int) {
 	f, dl, lw := fp.f, fp.dl, fp.lw
+	// The declaration's grammar structs are unreachable once it is
+	// lowered (or its errors reported): its arena is free again.
+	defer lw.a.reset()
 	for len(toks) > 0 && synthetic(toks[0].Type) {
 		toks = toks[1:]
 	}
@@ -241,7 +244,7 @@ func (fp *fileParser) chunk(toks []lexer.Token, layErrs []int) {
 		}
 		return
 	}
-	g, err := parseChunk(toks)
+	g, err := parseChunk(lw.a, toks)
 	if err != nil {
 		if !hasLexErr {
 			translate(dl, f, toks, err)
@@ -312,13 +315,13 @@ func unsupported(toks []lexer.Token) ast.Decl {
 // (NEWLINEs aside when skipNewlines), is an UnexpectedTokenError without
 // an expectation. A panic in a matcher becomes a ParseError whose message
 // starts with panicPrefix.
-func parseRange(toks []lexer.Token, skipNewlines bool, panicPrefix string, match func(*cursor) error) (err error) {
+func parseRange(a *arena, toks []lexer.Token, skipNewlines bool, panicPrefix string, match func(*cursor) error) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = &participle.ParseError{Msg: fmt.Sprint(panicPrefix, r), Pos: toks[0].Pos}
 		}
 	}()
-	lex := newCursor(toks)
+	lex := newCursor(toks, a)
 	if err := match(lex); err == participle.NextMatch {
 		return &participle.UnexpectedTokenError{Unexpected: *lex.Peek()}
 	} else if err != nil {
@@ -336,10 +339,10 @@ func parseRange(toks []lexer.Token, skipNewlines bool, panicPrefix string, match
 // parseChunk matches one declaration's tokens: `decl NEWLINE*`. toks is
 // the layout pass's buffer, which the parser owns meanwhile: the EOF token
 // is appended in place.
-func parseChunk(toks []lexer.Token) (*gDecl, error) {
+func parseChunk(a *arena, toks []lexer.Token) (*gDecl, error) {
 	g := &gDecl{}
 	eof := lexer.Token{Type: lexer.EOF, Pos: toks[len(toks)-1].Pos}
-	if err := parseRange(append(toks, eof), true, "internal parser error: ", g.Parse); err != nil {
+	if err := parseRange(a, append(toks, eof), true, "internal parser error: ", g.Parse); err != nil {
 		return nil, err
 	}
 	return g, nil
@@ -397,7 +400,7 @@ func (lw *lowerer) recoverStatements(toks []lexer.Token, err error) {
 func (lw *lowerer) parseStatement(toks []lexer.Token) {
 	g := &gStmt{}
 	eof := lexer.Token{Type: lexer.EOF, Pos: toks[len(toks)-1].Pos}
-	if err := parseRange(append(toks[:len(toks):len(toks)], eof), false, "", g.Parse); err != nil {
+	if err := parseRange(lw.a, append(toks[:len(toks):len(toks)], eof), false, "", g.Parse); err != nil {
 		translate(lw.diags, lw.f, toks, err)
 		return
 	}
@@ -420,7 +423,7 @@ func (lw *lowerer) interp(part strPart) (x ast.Expr) {
 	}
 	eof := lexer.Token{Type: lexer.EOF, Value: "}", Pos: lexer.Position{Filename: lw.f.Name, Offset: end}}
 	g := &gExpr{}
-	if err := parseRange(append(toks, eof), false, "", g.Parse); err != nil {
+	if err := parseRange(lw.a, append(toks, eof), false, "", g.Parse); err != nil {
 		translateInterp(lw.diags, lw.f, toks, err)
 		return nil
 	}

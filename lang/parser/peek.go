@@ -11,10 +11,18 @@ import "github.com/alecthomas/participle/v2/lexer"
 type cursor struct {
 	toks []lexer.Token
 	pos  int
+	a    *arena // where the matchers get their grammar structs
 }
 
-// newCursor returns a cursor over toks, whose last token must be an EOF.
-func newCursor(toks []lexer.Token) *cursor { return &cursor{toks: toks} }
+// newCursor returns a cursor over toks, whose last token must be an EOF,
+// whose matchers take their grammar structs from a (a fresh arena when
+// nil).
+func newCursor(toks []lexer.Token, a *arena) *cursor {
+	if a == nil {
+		a = &arena{}
+	}
+	return &cursor{toks: toks, a: a}
+}
 
 // Peek returns the next token without consuming it.
 func (c *cursor) Peek() *lexer.Token { return &c.toks[c.pos] }

@@ -97,6 +97,14 @@ func (c *Checker) checkActorContexts() {
 // must be sendable.
 func (c *Checker) checkMailbox(ms mailboxSite) {
 	t := Resolve(ms.t)
+	if ms.keyOf != "" {
+		if _, ok := MailboxKey(t); !ok && !hasInvalid(t) {
+			d := c.errorf(ErrMailboxKey, ms.span, "%s needs a concrete mailbox type", ms.keyOf)
+			d.Notes = []string{"the mailbox type is " + Zonk(t).String()}
+			d.Hint = "the registry keeps each name's mailbox type; annotate it, e.g. `let found: Option(Pid(Msg)) = Process.whereis(name)`, and a generic Pid(m) cannot be registered or looked up"
+		}
+		return
+	}
 	if _, open := t.(*TVar); open {
 		if ms.spawn {
 			c.errorf(ErrMailboxInfer, ms.span, "cannot infer actor mailbox: the entry neither receives nor is given a Pid(M) annotation").Hint =
@@ -104,8 +112,13 @@ func (c *Checker) checkMailbox(ms mailboxSite) {
 		}
 		return
 	}
+	if ms.supervised && containsDeep(t, func(t Type) bool { return isResult(t) }, map[*TypeDef]bool{}) {
+		c.errorf(ErrSupervisorMailbox, ms.span, "Result-bearing supervisor mailboxes are unsupported").Notes =
+			[]string{"the child's mailbox type is " + Zonk(t).String()}
+		return
+	}
 	kind := "actor"
-	if ms.process {
+	if ms.process || ms.supervised {
 		kind = "process"
 	}
 	c.checkSendable(t, ms.span, kind)
@@ -263,6 +276,36 @@ func (c *Checker) checkActorEffects(order []*FuncSig, callees func(*FuncSig) []*
 			}
 		}
 	}
+	// Supervisor operations and Process.init_* are refused in cleanup, and
+	// so is a helper that reaches one (SUPERVISOR.md §1.4).
+	sup := map[*FuncSig]bool{}
+	for _, sig := range order {
+		walkIf(sig.Decl.Body, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.Lambda:
+				return false
+			case *ast.Call:
+				if o := c.info.Uses[x.Fn]; o != nil && o.Kind == ObjBuiltin && supervisorOp(builtins.Lookup(o.Builtin)) {
+					sup[sig] = true
+				}
+			}
+			return true
+		})
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, sig := range order {
+			if sup[sig] {
+				continue
+			}
+			for _, k := range callees(sig) {
+				if sup[k] {
+					sup[sig], changed = true, true
+					break
+				}
+			}
+		}
+	}
 	const msg = "first-class actor helper requires a direct spawn entry; indirect calls and deferred actor effects are unsupported in 105A"
 	for _, d := range c.deferExprs {
 		walkIf(d, func(n ast.Node) bool {
@@ -270,6 +313,11 @@ func (c *Checker) checkActorEffects(order []*FuncSig, callees func(*FuncSig) []*
 				return false
 			}
 			if call, ok := n.(*ast.Call); ok {
+				if o := c.info.Uses[call.Fn]; o != nil && o.Kind == ObjFunc && sup[o.Func] {
+					c.errorf(ErrSupervisorHelper, spanOf(call.Fn), "supervisor helper cannot run in deferred cleanup").Notes =
+						[]string{"'" + o.Func.Name + "' calls a Supervisor operation or Process.init_*"}
+					return true
+				}
 				if o := c.info.Uses[call.Fn]; o != nil && o.Kind == ObjFunc && eff[o.Func] {
 					c.errorf(ErrActorHelper, spanOf(call.Fn), msg).Notes =
 						[]string{"'" + o.Func.Name + "' spawns, sends or receives"}

@@ -1,6 +1,8 @@
 package types
 
 import (
+	"slices"
+
 	"github.com/morrow-lang/morrow/lang/ast"
 	"github.com/morrow-lang/morrow/lang/diag"
 	"github.com/morrow-lang/morrow/lang/source"
@@ -27,27 +29,54 @@ func (c *Checker) checkBodies() {
 		index[fd] = i
 	}
 	edges := make([][]int, len(decls))
+	exprs, names := 0, 0 // the expressions and the names in them, to size Info's tables
 	for i, fd := range decls {
 		seen := map[int]bool{}
 		walk(fd.Body, func(n ast.Node) {
-			if id, ok := n.(*ast.Ident); ok {
-				if sig := c.funcs[id.Name]; sig != nil {
+			if _, ok := n.(ast.Expr); ok {
+				exprs++
+			}
+			switch n := n.(type) {
+			case *ast.Ident:
+				names++
+				if sig := c.funcs[n.Name]; sig != nil {
 					j := index[sig.Decl]
 					if !seen[j] {
 						seen[j] = true
 						edges[i] = append(edges[i], j)
 					}
 				}
+			case *ast.Path:
+				names++
 			}
 		})
 	}
+	// Every checked expression gets an entry in Info.Types and every name
+	// one in Info.Uses: made that big at once, the tables never grow
+	// (rehashing them was ~8% of a check).
+	c.info.Types = grown(c.info.Types, exprs)
+	c.info.Uses = grown(c.info.Uses, names)
 	for _, comp := range tarjan(len(decls), edges) {
 		var group []*FuncSig
 		for _, i := range comp {
 			group = append(group, c.info.Funcs[decls[i]])
 		}
+		c.recursive = len(comp) > 1 || slices.Contains(edges[comp[0]], comp[0])
 		c.checkGroup(group)
 	}
+}
+
+// grown returns m, or a copy of it with room for n more entries when it
+// has fewer than that.
+func grown[K comparable, V any](m map[K]V, n int) map[K]V {
+	if len(m) >= n {
+		return m
+	}
+	g := make(map[K]V, len(m)+n)
+	for k, v := range m {
+		g[k] = v
+	}
+	return g
 }
 
 // tarjan returns the strongly connected components of a graph in reverse
@@ -107,10 +136,14 @@ func tarjan(n int, edges [][]int) [][]int {
 // checkGroup checks one strongly connected group of functions, runs the
 // queued checks, and generalises the group's remaining free variables.
 func (c *Checker) checkGroup(group []*FuncSig) {
-	c.deferred = nil
-	c.locals = nil
-	c.lets = nil
-	c.inGroup = map[*FuncSig]bool{}
+	// The group's work lists reuse the previous group's storage.
+	c.deferred = c.deferred[:0]
+	c.locals = c.locals[:0]
+	c.lets = c.lets[:0]
+	if c.inGroup == nil {
+		c.inGroup = map[*FuncSig]bool{}
+	}
+	clear(c.inGroup)
 	for _, sig := range group {
 		c.inGroup[sig] = true
 	}
@@ -121,7 +154,7 @@ func (c *Checker) checkGroup(group []*FuncSig) {
 	for i := 0; i < len(c.deferred); i++ {
 		c.deferred[i]()
 	}
-	c.deferred = nil
+	c.deferred = c.deferred[:0]
 	c.solveReqs(group)
 	for _, ms := range c.mailboxSites {
 		c.checkMailbox(ms)
@@ -218,7 +251,7 @@ func (c *Checker) checkFunc(sig *FuncSig) {
 		isMain:   fd.Name == "main",
 		isRoot:   fd.Name == "start" && fd.Pub && c.funcs["main"] == nil,
 		node:     fd,
-		scope:    &scope{names: map[string]*Object{}},
+		scope:    &scope{},
 		generics: map[string]Type{},
 	}
 	for n, p := range sig.gen {
@@ -277,7 +310,7 @@ func (c *Checker) bindParam(p *ast.Param, t Type) {
 	o.result = true
 	c.info.Defs[p] = o
 	if p.Name != "_" && p.Name != "" {
-		c.fn.scope.names[p.Name] = o
+		c.fn.scope.define(p.Name, o)
 		c.locals = append(c.locals, o)
 	}
 }

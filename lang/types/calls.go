@@ -216,6 +216,12 @@ func (c *Checker) callSig(x *ast.Call, sig *FuncSig) Type {
 	return subst(sig.Ret, m)
 }
 
+// supervisorOp reports whether e is a Supervisor operation or one of
+// Process.init_ack, init_ignore and init_fail (SUPERVISOR.md §1.4).
+func supervisorOp(e *builtins.Entry) bool {
+	return e != nil && (e.Module() == builtins.SupervisorModule || strings.HasPrefix(e.Name, "Process.init_"))
+}
+
 func labelReason(sig *FuncSig, i int) string {
 	if isBasic(sig.Params[i].Type, KBool) {
 		return "Bool parameters must be labeled"
@@ -255,6 +261,11 @@ func (c *Checker) deferRestriction(name string, span source.Span) {
 	if c.fn.deferFlagged || !e.Has(builtins.NoDefer) {
 		return // one restriction error per defer body (§9)
 	}
+	if supervisorOp(e) {
+		c.errorf(ErrSupervisorDefer, span, "supervisor operations are unsupported in deferred cleanup")
+		c.fn.deferFlagged = true
+		return
+	}
 	what := "actor"
 	if e.Module() == builtins.ProcessModule {
 		what = "process"
@@ -268,12 +279,24 @@ func (c *Checker) deferRestriction(name string, span source.Span) {
 func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 	e := builtins.Lookup(name)
 	bs := builtinSigs[name]
-	c.positionalOnly(x)
+	if supervisorOp(e) {
+		for _, a := range x.Args {
+			if a.Label != "" {
+				c.errorf(ErrSupervisorLabel, a.Span(), "%s takes positional arguments only", name).Hint = "remove the label '" + a.Label + ":'"
+				break
+			}
+		}
+	} else {
+		c.positionalOnly(x)
+	}
 	if c.fn.inDefer {
 		c.deferRestriction(name, x.Span())
 	}
 	if len(x.Args) != len(bs.Params) {
-		if e.Module() == builtins.ProcessModule {
+		if e.Module() == builtins.SupervisorModule {
+			c.errorf(ErrSupervisorArity, x.Span(), "%s expects %d arguments", name, len(bs.Params)).Notes =
+				[]string{fmt.Sprintf("found %d", len(x.Args))}
+		} else if e.Module() == builtins.ProcessModule {
 			c.errorf(ErrProcessArity, x.Span(), "%s expects %d arguments", name, len(bs.Params))
 		} else {
 			c.arityError(x, len(bs.Params))
@@ -294,11 +317,14 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 	rootCtx := c.fn.isMain || c.fn.isRoot || c.fn.noActor
 	if e.Context == builtins.ActorOnly && rootCtx {
 		// §5.5; Process.self has its own message (below).
-		switch e.Rule {
-		case builtins.SpawnEntry:
+		switch {
+		case supervisorOp(e):
+			c.errorf(ErrSupervisorContext, x.Span(), "supervisor startup operation requires an actor context").Hint =
+				"main runs in the root context; call " + name + " from a process (a supervised child, or one you spawn)"
+		case e.Rule == builtins.SpawnEntry:
 			c.errorf(ErrActorOnly, x.Span(), "process operation requires an actor context").Hint =
 				"the root context may use Process.spawn; spawn an observer process for " + name
-		case builtins.OwnMailbox:
+		case e.Rule == builtins.OwnMailbox:
 		default:
 			c.errorf(ErrActorOnly, x.Span(), "process operation requires an actor context").Hint =
 				"main runs in the root context; spawn an observer process for " + name
@@ -332,12 +358,27 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 			}
 		}
 		c.restArgs(x, ps, name)
+		for _, g := range bs.Generics {
+			if g.Name == "r" {
+				// Process.call's reply type is a message type too (§4.3
+				// step 7).
+				c.mailboxSites = append(c.mailboxSites, mailboxSite{t: m[g], span: x.Span(), process: true})
+			}
+		}
 		return ret
-	case builtins.SpawnEntry:
-		if len(x.Args) == 0 || x.Args[0].Value == nil {
+	case builtins.SpawnEntry, builtins.ChildEntry:
+		idx := 0
+		if e.Rule == builtins.ChildEntry {
+			idx = 1
+			if len(x.Args) > 0 && x.Args[0].Value != nil {
+				kt := c.expr(x.Args[0].Value, ps[0])
+				c.expect(spanOf(x.Args[0].Value), kt, ps[0], fmt.Sprintf("argument 1 of %s: expression type", name))
+			}
+		}
+		if len(x.Args) <= idx || x.Args[idx].Value == nil {
 			break
 		}
-		a0 := x.Args[0]
+		a0 := x.Args[idx]
 		if id, ok := a0.Value.(*ast.Ident); ok {
 			c.spawnEntries[id] = true
 		}
@@ -391,8 +432,20 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 				c.errorf(ErrMismatch, spanOf(a0.Value), "spawn mailbox: expected %s, found %s", Zonk(m[g]), Zonk(mt))
 			}
 			if !badEntry {
-				c.mailboxSites = append(c.mailboxSites, mailboxSite{t: m[g], span: x.Span(), spawn: true, process: e.Module() == builtins.ProcessModule})
+				c.mailboxSites = append(c.mailboxSites, mailboxSite{t: m[g], span: x.Span(), spawn: true,
+					process: e.Module() == builtins.ProcessModule, supervised: e.Rule == builtins.ChildEntry})
 			}
+		}
+		if idx == 1 {
+			for i := 2; i < len(x.Args); i++ {
+				if a := x.Args[i]; a.Value != nil && i < len(ps) {
+					at := c.expr(a.Value, ps[i])
+					c.expect(spanOf(a.Value), at, ps[i], fmt.Sprintf("argument %d of %s: expression type", i+1, name))
+				} else if a.Value != nil {
+					c.expr(a.Value, nil)
+				}
+			}
+			return ret
 		}
 		c.restArgs(x, ps, name)
 		return ret
@@ -407,6 +460,15 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 	}
 	before := len(c.diags)
 	ts := c.checkPositional(x, ps, name)
+	if e.Has(builtins.MailboxKey) && len(c.diags) == before && len(x.Args) == len(bs.Params) {
+		// The registry needs M at run time (mailboxkey.go); a call whose
+		// arguments are already wrong gets no follow-on error.
+		for _, g := range bs.Generics {
+			if g.Name == "m" {
+				c.mailboxSites = append(c.mailboxSites, mailboxSite{t: m[g], span: x.Span(), keyOf: name})
+			}
+		}
+	}
 	if len(bs.Params) > 0 && bs.Params[0] == ProcessIDT && len(ts) > 0 && ts[0] != nil {
 		// Process.monitor, link, ... take the erased identity (§5.1);
 		// point at the conversion.

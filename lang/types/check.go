@@ -222,8 +222,10 @@ type Checker struct {
 	spawnEntries map[*ast.Ident]bool
 	// oblSums are the Result-obligation summaries of the checked functions.
 	oblSums map[*FuncSig]*oblSummary
-	// inGroup holds the functions of the group being checked.
-	inGroup map[*FuncSig]bool
+	// inGroup holds the functions of the group being checked; recursive
+	// says whether they call each other (or the one calls itself).
+	inGroup   map[*FuncSig]bool
+	recursive bool
 	// reqs are the requirements of type parameters and of the group's
 	// signature variables; reqSites the uses and instantiations of the
 	// group that must meet requirements (reqs.go).
@@ -243,6 +245,12 @@ type mailboxSite struct {
 	spawn bool // a spawn site: the mailbox must be inferred by now
 	// process marks a Process.spawn* site (messages of an isolated process).
 	process bool
+	// keyOf names the MailboxKey builtin (Process.register, whereis) of
+	// the site: M must be concrete (mailboxkey.go).
+	keyOf string
+	// supervised marks a Supervisor.worker site (a supervised child's
+	// mailbox, SUPERVISOR.md §1.4).
+	supervised bool
 }
 
 type letRecord struct {
@@ -277,7 +285,14 @@ type fnCtx struct {
 
 type scope struct {
 	parent *scope
-	names  map[string]*Object
+	names  map[string]*Object // made by the first define: most scopes bind nothing
+}
+
+func (s *scope) define(name string, o *Object) {
+	if s.names == nil {
+		s.names = map[string]*Object{}
+	}
+	s.names[name] = o
 }
 
 func (s *scope) lookup(name string) *Object {
@@ -325,7 +340,9 @@ func Check(f *ast.File) (*Info, diag.List) {
 	// One memo for the whole pass: the recorded types share nodes.
 	var z Zonker
 	for e, t := range c.info.Types {
-		c.info.Types[e] = z.Zonk(t)
+		if zt := z.Zonk(t); zt != t {
+			c.info.Types[e] = zt
+		}
 	}
 	for p, t := range c.info.PatTypes {
 		c.info.PatTypes[p] = z.Zonk(t)

@@ -371,14 +371,18 @@ func TestBuiltinsMatchRegistry(t *testing.T) {
 // programs must produce no diagnostics.
 func TestRunFixturesCheckClean(t *testing.T) {
 	var files []string
-	// conformance/supervisor holds programs written against the Supervisor
-	// module, which the checker does not have yet (issue 11); they are
-	// parsed by conformance/supervisor_test.go until they become live.
-	pending := filepath.Join("..", "..", "conformance", "supervisor")
+	// Three conformance/supervisor scenarios also use the registry and
+	// typed call of issue 11 (Process.register, whereis, call), built
+	// separately; conformance/supervisor_test.go skips them while they do
+	// not check (awaitingRegistry), and so does this test.
+	pending := map[string]bool{}
+	for _, n := range []string{"call_down", "registry", "nested"} {
+		pending[filepath.Join("..", "..", "conformance", "supervisor", n+".mr")] = true
+	}
 	for _, root := range []string{filepath.Join("..", "..", "fixtures"), filepath.Join("..", "..", "examples"), filepath.Join("..", "..", "conformance")} {
 		filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-			if err == nil && d.IsDir() && p == pending {
-				return filepath.SkipDir
+			if err == nil && pending[p] {
+				return nil
 			}
 			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".mr") {
 				files = append(files, p)

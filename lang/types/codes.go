@@ -102,6 +102,15 @@ var (
 	ErrReceiveGuard  = diag.Register("E6008", "a receive guard calls, allocates or can fail")
 	ErrActorHelper   = diag.Register("E6009", "a function that spawns, sends or receives is deferred or used as a first-class value")
 	ErrReceiveArms   = diag.Register("E6010", "a receive has no message arm, or more than 128 arms")
+	ErrMailboxKey    = diag.Register("E6030", "Process.register or Process.whereis is used at a mailbox type that is generic or that nothing fixes")
+
+	// The Supervisor module (SUPERVISOR.md §1.4).
+	ErrSupervisorArity   = diag.Register("E3060", "a Supervisor operation is called with the wrong number of arguments")
+	ErrSupervisorLabel   = diag.Register("E3061", "a Supervisor operation is called with a labeled argument")
+	ErrSupervisorDefer   = diag.Register("E6020", "a Supervisor operation or Process.init_* appears inside a defer")
+	ErrSupervisorHelper  = diag.Register("E6021", "a function that (transitively) calls a Supervisor operation or Process.init_* is called from a defer")
+	ErrSupervisorContext = diag.Register("E6022", "Supervisor.start_link or Process.init_* is called without an actor context")
+	ErrSupervisorMailbox = diag.Register("E6023", "a supervised child's mailbox type contains a Result")
 
 	// Unsupported features.
 	ErrUnsupportedDecl = diag.Register("E9001", "a declaration of an out-of-scope kind (import, trait, const, ...)")

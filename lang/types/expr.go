@@ -334,7 +334,7 @@ func (c *Checker) lambda(x *ast.Lambda, hint Type) Type {
 		noActor:  c.rootLambdas[x],
 		node:     x,
 		parent:   c.fn,
-		scope:    &scope{parent: c.fn.scope, names: map[string]*Object{}},
+		scope:    &scope{parent: c.fn.scope},
 		generics: c.fn.generics,
 	}
 	params := make([]Type, len(x.Params))
@@ -396,7 +396,7 @@ func (c *Checker) lambda(x *ast.Lambda, hint Type) Type {
 
 func (c *Checker) inScope(f func()) {
 	saved := c.fn.scope
-	c.fn.scope = &scope{parent: saved, names: map[string]*Object{}}
+	c.fn.scope = &scope{parent: saved}
 	f()
 	c.fn.scope = saved
 }

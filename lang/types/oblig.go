@@ -149,6 +149,15 @@ func (a *oblFn) pending(st oblState, o *Object) bool {
 	return false
 }
 
+// mark sets (*m)[o], making the map on first use: most functions have no
+// Result obligations, and their analysis writes none of these maps.
+func mark(m *map[*Object]bool, o *Object) {
+	if *m == nil {
+		*m = map[*Object]bool{}
+	}
+	(*m)[o] = true
+}
+
 func (c *Checker) tracked(o *Object) bool {
 	return o != nil && o.Kind == ObjLocal && containsResult(o.Type)
 }
@@ -158,6 +167,18 @@ func (c *Checker) tracked(o *Object) bool {
 func (c *Checker) checkObligations(group []*FuncSig) {
 	if c.oblSums == nil {
 		c.oblSums = map[*FuncSig]*oblSummary{}
+	}
+	if !c.recursive && len(group) == 1 {
+		// A function that does not call itself never reads its own
+		// summary: one pass, which reports, gives the summary the fixed
+		// point below would reach (the summary does not depend on
+		// reporting).
+		s, a := c.analyseFunc(group[0], true)
+		c.oblSums[group[0]] = s
+		for i := 0; i < len(a.lambdas); i++ {
+			c.analyseLambda(a.lambdas[i], a)
+		}
+		return
 	}
 	// Discharged parameters and always-exiting are greatest fixed points
 	// (a recursive call is assumed to keep its promise, and the assumption is
@@ -210,7 +231,7 @@ func sameSummary(a, b *oblSummary) bool {
 }
 
 func (c *Checker) analyseFunc(sig *FuncSig, report bool) (*oblSummary, *oblFn) {
-	a := &oblFn{c: c, report: report, reported: map[*Object]bool{}, leaked: map[*Object]bool{}, why: map[*Object]string{}, split: map[*Object]bool{}}
+	a := &oblFn{c: c, report: report}
 	fd := sig.Decl
 	sum := &oblSummary{discharges: make([]bool, len(sig.Params))}
 	if fd == nil || ast.IsNil(fd.Body) {
@@ -248,7 +269,7 @@ func (c *Checker) analyseFunc(sig *FuncSig, report bool) (*oblSummary, *oblFn) {
 }
 
 func (c *Checker) analyseLambda(l *ast.Lambda, parent *oblFn) {
-	a := &oblFn{c: c, report: true, reported: map[*Object]bool{}, leaked: map[*Object]bool{}, why: map[*Object]string{}, split: map[*Object]bool{}}
+	a := &oblFn{c: c, report: true}
 	st := oblState{}
 	for _, p := range l.Params {
 		if p.Pattern != nil {
@@ -278,7 +299,7 @@ func (a *oblFn) exit(sp source.Span, st oblState, atEnd bool) {
 	}
 	var pending []oblKey
 	for k := range st {
-		a.leaked[k.o] = true
+		mark(&a.leaked, k.o)
 		if a.reported[k.o] || k.o.poisoned {
 			continue
 		}
@@ -287,7 +308,7 @@ func (a *oblFn) exit(sp source.Span, st oblState, atEnd bool) {
 				continue // an unused let or parameter: E5002/E5003 report it
 			}
 			// A pattern binding that is never used drops its Result.
-			a.reported[k.o] = true
+			mark(&a.reported, k.o)
 			if a.report && !a.overBudge {
 				a.c.errorf(ErrResultUnusedPat, k.o.Decl.Span(), "Result value must be handled; the pattern binding '%s' is never used", k.o.Name).Hint =
 					"match on it, return it or pass it on; a pattern cannot discard a Result"
@@ -305,7 +326,7 @@ func (a *oblFn) exit(sp source.Span, st oblState, atEnd bool) {
 	})
 	k := pending[0]
 	for _, p := range pending {
-		a.reported[p.o] = true
+		mark(&a.reported, p.o)
 	}
 	name := a.partName(k)
 	d := a.c.errorf(ErrResultExit, sp, "Result obligation remains unhandled on this exit")
@@ -587,7 +608,7 @@ func (a *oblFn) match(x *ast.Match, st oblState, consume bool) oblState {
 	if wildOnly {
 		if id, ok := unparen(x.Subject).(*ast.Ident); ok {
 			if o := a.c.info.Uses[id]; a.c.tracked(o) {
-				a.reported[o] = true
+				mark(&a.reported, o)
 			}
 		}
 	}
@@ -601,7 +622,7 @@ func (a *oblFn) match(x *ast.Match, st oblState, consume bool) oblState {
 		if wildOnly {
 			patBinds(arm.Pattern, func(p ast.Pattern) {
 				if o := a.c.info.Defs[p]; a.c.tracked(o) {
-					a.reported[o] = true
+					mark(&a.reported, o)
 				}
 			})
 		}
@@ -798,8 +819,8 @@ func (a *oblFn) captures(l *ast.Lambda, st oblState) {
 			a.c.errorf(ErrResultCapture, id.Span(), "capturing Result-bearing values in closures is currently unsupported; handle the Result before capturing").Notes =
 				[]string{fmt.Sprintf("'%s' has type %s and is not handled yet", o.Name, Zonk(o.Type))}
 		}
-		a.reported[o] = true
-		a.leaked[o] = true
+		mark(&a.reported, o)
+		mark(&a.leaked, o)
 		a.handle(st, o, "")
 	})
 }
@@ -1028,7 +1049,7 @@ func (a *oblFn) handle(st oblState, o *Object, path string) {
 		}
 	}
 	if len(whole) > 0 {
-		a.split[o] = true
+		mark(&a.split, o)
 	}
 	for _, k := range whole {
 		delete(st, k)
@@ -1097,7 +1118,7 @@ func (a *oblFn) forLoop(x *ast.For, st oblState) oblState {
 		what := "the list"
 		if isPath {
 			what = "'" + a.partName(oblKey{o, path}) + "'"
-			a.reported[o] = true
+			mark(&a.reported, o)
 		}
 		if a.report {
 			d := c.errorf(ErrResultLoopFirst, source.Span{Start: x.Span().Start, End: spanOf(x.Iter).End},
@@ -1129,6 +1150,9 @@ func (a *oblFn) explain(e ast.Expr, why string) {
 		}
 	default:
 		if o, _, ok := a.pathOf(e); ok && a.why[o] == "" && containsResult(a.c.info.Types[e]) {
+			if a.why == nil {
+				a.why = map[*Object]string{}
+			}
 			a.why[o] = why
 		}
 	}

@@ -199,7 +199,7 @@ func (c *Checker) bind(p ast.Pattern, name string, t Type, binds map[string]bool
 	binds[name] = true
 	o := &Object{Kind: ObjLocal, Name: name, Type: t, Decl: p, owner: c.fn}
 	c.info.Defs[p] = o
-	c.fn.scope.names[name] = o
+	c.fn.scope.define(name, o)
 	c.locals = append(c.locals, o)
 }
 

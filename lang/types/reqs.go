@@ -154,8 +154,13 @@ func (c *Checker) curFuncName() string {
 
 // require records that t must meet kind because of op, used here.
 func (c *Checker) require(t Type, kind reqKind, op string, span source.Span, report func(r requirement, rt Type, f *failure)) {
-	r := &requirement{kind: kind, op: op, from: c.curFuncName()}
-	c.reqSites = append(c.reqSites, &reqSite{t: t, direct: r, fn: r.from, span: span, report: report})
+	// The site and its requirement in one allocation (one per operator).
+	d := &struct {
+		site reqSite
+		req  requirement
+	}{req: requirement{kind: kind, op: op, from: c.curFuncName()}}
+	d.site = reqSite{t: t, direct: &d.req, fn: d.req.from, span: span, report: report}
+	c.reqSites = append(c.reqSites, &d.site)
 }
 
 // inherit records the instantiation of generics gen with m: each
@@ -376,7 +381,6 @@ func (w *reqWalk) first(t Type, k reqKind, top bool) bool {
 // type parameters are checked through the type's arguments instead).
 func (w *reqWalk) walk(t Type, k reqKind, top, inDef bool) *failure {
 	t = Resolve(t)
-	fail := &failure{t: t}
 	switch x := t.(type) {
 	case *TVar, *TParam:
 		if inDef {
@@ -398,27 +402,27 @@ func (w *reqWalk) walk(t Type, k reqKind, top, inDef bool) *failure {
 		if basicMeets(x.Kind, k, top) {
 			return nil
 		}
-		return fail
+		return &failure{t: t}
 	}
 	switch k {
 	case reqArith, reqAdd, reqInt, reqOrd:
-		return fail
+		return &failure{t: t}
 	case reqInterp:
 		// A Pid interpolates as <pid N>; other compound values need show.
 		if n, ok := t.(*Named); ok && n.Def == PidDef {
 			return nil
 		}
-		return fail
+		return &failure{t: t}
 	}
 	if composite(t) && !w.first(t, k, top) {
 		return nil
 	}
 	switch x := t.(type) {
 	case *Func, *Union:
-		return fail
+		return &failure{t: t}
 	case *Tuple:
 		if k == reqScalar {
-			return fail
+			return &failure{t: t}
 		}
 		sub := k
 		if k == reqPrint {
@@ -462,7 +466,6 @@ func basicMeets(b BasicKind, k reqKind, top bool) bool {
 }
 
 func (w *reqWalk) named(x *Named, k reqKind, top, inDef bool) *failure {
-	fail := &failure{t: x}
 	def := x.Def
 	args := func(sub reqKind) *failure {
 		for _, a := range x.Args {
@@ -484,9 +487,11 @@ func (w *reqWalk) named(x *Named, k reqKind, top, inDef bool) *failure {
 		if def.Kind == NewtypeDef && !def.Builtin {
 			return newtypeField()
 		}
-		return fail
+		return &failure{t: x}
 	case reqEq:
-		if def == PidDef {
+		if def == PidDef || (def.Kind == OpaqueDef && def.Qualifier != "") {
+			// Pids and the opaque library types (Supervisor.Handle,
+			// ChildKey(M), ChildSpec) compare by identity, whatever M is.
 			return nil
 		}
 		if !def.Builtin {
@@ -504,7 +509,7 @@ func (w *reqWalk) named(x *Named, k reqKind, top, inDef bool) *failure {
 			return nil // <pid N>
 		}
 		if def == OrderingDef {
-			return fail
+			return &failure{t: x}
 		}
 		if !def.Builtin && !def.Derives["Show"] {
 			return &failure{t: x, noImpl: def}
@@ -527,7 +532,7 @@ func (w *reqWalk) named(x *Named, k reqKind, top, inDef bool) *failure {
 		return nil
 	case reqSort:
 		if def == PidDef {
-			return fail
+			return &failure{t: x}
 		}
 		if !def.Builtin && !def.Derives["Ord"] {
 			if def.Kind == NewtypeDef {
@@ -537,5 +542,5 @@ func (w *reqWalk) named(x *Named, k reqKind, top, inDef bool) *failure {
 		}
 		return args(reqSort)
 	}
-	return fail
+	return &failure{t: x}
 }

@@ -10,7 +10,7 @@ import (
 // reported as unreachable.
 func (c *Checker) block(b *ast.Block, hint Type, discard bool) Type {
 	saved := c.fn.scope
-	c.fn.scope = &scope{parent: saved, names: map[string]*Object{}}
+	c.fn.scope = &scope{parent: saved}
 	defer func() { c.fn.scope = saved }()
 	var t Type = UnitT
 	diverged, reported := false, false

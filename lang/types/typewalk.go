@@ -336,7 +336,18 @@ func anyPartV(t Type, pred func(Type) bool, v *visited) bool {
 // it, checking n nested lambdas (each result is bound to the type of the
 // lambda inside) walked the whole inner type n times. The flag is atomic
 // because built-in signatures are shared by checks running in parallel.
-type closed struct{ c uint32 }
+//
+// mark is the occurs check's visited set: the walk numbered e sets it to
+// e on every open node it enters, so a node shared in the type graph is
+// walked once per check without a map (the maps' allocation and hashing
+// were most of the time of deep checks).
+type closed struct {
+	c    uint32
+	mark uint64
+}
+
+// occursEpoch numbers the occurs check's walks.
+var occursEpoch atomic.Uint64
 
 func (c *closed) isClosed() bool { return atomic.LoadUint32(&c.c) != 0 }
 func (c *closed) setClosed()     { atomic.StoreUint32(&c.c, 1) }
@@ -360,8 +371,7 @@ var occursWalks atomic.Int64
 
 // occurs reports whether v appears in t.
 func occurs(v *TVar, t Type) bool {
-	var seen visited
-	found, _ := occursIn(v, t, &seen)
+	found, _ := occursIn(v, t, occursEpoch.Add(1))
 	return found
 }
 
@@ -369,7 +379,7 @@ func occurs(v *TVar, t Type) bool {
 // unbound variable reachable), marking closed nodes on the way out. A
 // node met a second time in one walk counts as open unless marked: that
 // is only conservative.
-func occursIn(v *TVar, t Type, seen *visited) (found, isClosed bool) {
+func occursIn(v *TVar, t Type, epoch uint64) (found, isClosed bool) {
 	t = Resolve(t)
 	switch x := t.(type) {
 	case *TVar:
@@ -384,14 +394,15 @@ func occursIn(v *TVar, t Type, seen *visited) (found, isClosed bool) {
 	if cl.isClosed() {
 		return false, true
 	}
-	if !seen.first(t) {
+	if atomic.LoadUint64(&cl.mark) == epoch {
 		return false, false
 	}
+	atomic.StoreUint64(&cl.mark, epoch)
 	occursWalks.Add(1)
 	all := true
 	visit := func(ts ...Type) bool {
 		for _, a := range ts {
-			f, c := occursIn(v, a, seen)
+			f, c := occursIn(v, a, epoch)
 			if f {
 				return true
 			}

@@ -53,9 +53,19 @@ func (c *Checker) warnf(code diag.Code, span source.Span, format string, args ..
 
 // warnUnused reports unused let bindings and unused private functions.
 func (c *Checker) warnUnused() {
+	var unused []ast.Node
+	for n, o := range c.info.Defs {
+		if o.Kind != ObjLocal || !o.hasInit || o.isParam || o.uses != 0 || len(o.metaReads) > 0 ||
+			strings.HasPrefix(o.Name, "_") {
+			continue
+		}
+		unused = append(unused, n)
+	}
+	// The walk for the exempt mailbox declarations only when some
+	// binding is unused.
 	mailboxDecls := map[ast.Node]bool{}
 	for _, d := range c.file.Decls {
-		if fd, ok := d.(*ast.FnDecl); ok {
+		if fd, ok := d.(*ast.FnDecl); ok && len(unused) > 0 {
 			walk(fd.Body, func(n ast.Node) {
 				if l, ok := n.(*ast.LetStmt); ok && l.Type != nil && isSelfCall(l.Value) {
 					mailboxDecls[l.Pattern] = true
@@ -63,11 +73,11 @@ func (c *Checker) warnUnused() {
 			})
 		}
 	}
-	for n, o := range c.info.Defs {
-		if o.Kind != ObjLocal || !o.hasInit || o.isParam || o.uses != 0 || len(o.metaReads) > 0 ||
-			strings.HasPrefix(o.Name, "_") || mailboxDecls[n] {
+	for _, n := range unused {
+		if mailboxDecls[n] {
 			continue
 		}
+		o := c.info.Defs[n]
 		d := c.warnf(WarnUnusedLet, n.Span(), "unused variable '%s'", o.Name)
 		d.Label = "never used"
 		d.Hint = "remove the binding, or name it '_" + o.Name + "' if it is unused on purpose"

@@ -179,15 +179,15 @@ func operandOne(p *Program, in Instr, k OperandKind, x int32) (string, string) {
 }
 
 func constText(c value.Value) string {
-	switch c.K {
+	switch c.Kind() {
 	case value.KInt:
-		return strconv.FormatInt(c.N, 10)
+		return strconv.FormatInt(c.AsInt(), 10)
 	case value.KFloat:
 		return strconv.FormatFloat(c.AsFloat(), 'g', -1, 64)
 	case value.KString:
 		return strconv.Quote(c.AsString())
 	}
-	return c.K.String()
+	return c.Kind().String()
 }
 
 func quoteName(s string) string {

@@ -110,10 +110,10 @@ func Encode(p *Program) []byte {
 
 	w.uint(uint64(len(p.Consts)))
 	for _, c := range p.Consts {
-		w.byte(byte(c.K))
-		switch c.K {
+		w.byte(byte(c.Kind()))
+		switch c.Kind() {
 		case value.KInt:
-			w.sint(c.N)
+			w.sint(c.AsInt())
 		case value.KFloat:
 			w.buf = binary.LittleEndian.AppendUint64(w.buf, math.Float64bits(c.AsFloat()))
 		case value.KString:

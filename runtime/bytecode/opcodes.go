@@ -135,6 +135,15 @@ const (
 	SEND       //            pid msg      -> Result     send msg to pid
 	SELF       //            -            -> pid        the running process's Pid
 
+	// Process.call compiles to CALL_REPLY, a call of the request function
+	// with the reply address, and CALL_WAIT; Process.send_wait to
+	// SEND_WAIT. CALL_WAIT and SEND_WAIT park with the pc still on
+	// themselves (their operands stay on the stack), so a resumed State
+	// asks the host again, as RECV_WAIT does.
+	CALL_REPLY //            -            -> reply      a fresh one-shot reply address of the running process (Process.call)
+	CALL_WAIT  //            pid msg t r  -> Result     send msg to pid and wait up to t ms (t < 0: forever) for the reply to r: Result(R, Process.CallError)
+	SEND_WAIT  //            pid msg      -> Result     send msg to pid, parking while its mailbox is full: Result((), Int)
+
 	OpcodeCount // number of opcodes; not an instruction
 )
 
@@ -230,6 +239,9 @@ var opcodeNames = [...]string{
 	SPAWN:           "SPAWN",
 	SEND:            "SEND",
 	SELF:            "SELF",
+	CALL_REPLY:      "CALL_REPLY",
+	CALL_WAIT:       "CALL_WAIT",
+	SEND_WAIT:       "SEND_WAIT",
 }
 
 func (op Opcode) String() string {
@@ -329,6 +341,9 @@ var stackEffects = [...]int8{
 	SPAWN:           0,
 	SEND:            -1,
 	SELF:            +1,
+	CALL_REPLY:      +1,
+	CALL_WAIT:       -3,
+	SEND_WAIT:       -1,
 }
 
 // OperandKind says what an operand of an instruction means; the verifier
@@ -438,6 +453,9 @@ var operands = [...][2]OperandKind{
 	SPAWN:           {OpMode},
 	SEND:            {},
 	SELF:            {},
+	CALL_REPLY:      {},
+	CALL_WAIT:       {},
+	SEND_WAIT:       {},
 }
 
 // Operands returns the kinds of operands A and B of op.
@@ -484,7 +502,7 @@ func (op Opcode) IsTerminal() bool {
 }
 
 // IsActor reports whether op is one of the actor opcodes (RECV_*, SPAWN,
-// SEND, SELF), which the VM executes through its host.
+// SEND, SELF, CALL_REPLY, CALL_WAIT, SEND_WAIT), which the VM executes through its host.
 func (op Opcode) IsActor() bool { return op >= RECV_START && op < OpcodeCount }
 
 // StackEffect returns the net change of the operand-stack depth when in

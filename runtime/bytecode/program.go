@@ -165,7 +165,7 @@ func (f *Function) LineAt(pc int) int {
 // needed. c must be an Int, Float or String.
 func (p *Program) AddConst(c value.Value) int {
 	for i, x := range p.Consts {
-		if x.K == c.K && x.N == c.N && x.R == c.R {
+		if x.Kind() == c.Kind() && x.Payload() == c.Payload() && x.AsString() == c.AsString() {
 			return i
 		}
 	}

@@ -92,17 +92,10 @@ func Verify(p *Program) error {
 		}
 	}
 	for i, c := range p.Consts {
-		switch c.K {
-		case value.KInt, value.KFloat:
-			if c.R != nil {
-				return progErr("constant %d: malformed %s", i, c.K)
-			}
-		case value.KString:
-			if _, ok := c.R.(string); !ok {
-				return progErr("constant %d: malformed String", i)
-			}
+		switch c.Kind() {
+		case value.KInt, value.KFloat, value.KString:
 		default:
-			return progErr("constant %d has kind %s (want Int, Float or String)", i, c.K)
+			return progErr("constant %d has kind %s (want Int, Float or String)", i, c.Kind())
 		}
 	}
 	for i, n := range p.Natives {
@@ -363,7 +356,7 @@ func checkOperand(p *Program, f *Function, in Instr, k OperandKind, x, a int32) 
 		if msg := inRange(len(p.Consts), "constant"); msg != "" {
 			return msg
 		}
-		if p.Consts[n].K != value.KString {
+		if p.Consts[n].Kind() != value.KString {
 			return "field name constant is not a String"
 		}
 	case OpLocal:
@@ -409,14 +402,14 @@ func stackPops(in Instr, p *Program) (int, bool) {
 	a, b := int(in.A), int(in.B)
 	switch in.Op {
 	case NOP, UNIT, TRUE, FALSE, INT, CONST, LOAD, FREE, FUNC, NATIVE, JUMP, FAIL,
-		ITER_NEXT, RECV_START, RECV_PEEK, RECV_TAKE, RECV_SKIP, RECV_WAIT, SELF:
+		ITER_NEXT, RECV_START, RECV_PEEK, RECV_TAKE, RECV_SKIP, RECV_WAIT, SELF, CALL_REPLY:
 		return 0, true
 	case POP, DUP, STORE, RETURN, JUMP_IF_FALSE, JUMP_IF_TRUE, NEG, NOT, BITNOT,
 		TEST_TAG, TEST_KIND, TEST_TYPE, EQ_CONST, ELEM, FIELD, LIST_LEN, LIST_ELEM,
 		LIST_SLICE, ITER, DEFER, SPAWN:
 		return 1, true
 	case SWAP, ADD, SUB, MUL, DIV, MOD, POW, BITAND, BITOR, BITXOR, SHL, SHR,
-		EQ, NE, LT, LE, GT, GE, IN, RANGE, INDEX, UPDATE, SEND:
+		EQ, NE, LT, LE, GT, GE, IN, RANGE, INDEX, UPDATE, SEND, SEND_WAIT:
 		return 2, true
 	case CLOSURE, CALL, CALL_NATIVE, TAIL_CALL:
 		return b, b >= 0
@@ -424,6 +417,8 @@ func stackPops(in Instr, p *Program) (int, bool) {
 		return a + 1, a >= 0
 	case TUPLE, LIST, INTERP:
 		return a, a >= 0
+	case CALL_WAIT:
+		return 4, true
 	case DATA:
 		if a < 0 || a >= len(p.Types) || b < 0 || b >= len(p.Types[a].Variants) {
 			return 0, false

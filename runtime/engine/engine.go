@@ -296,15 +296,15 @@ const maxErrText = 4 << 10
 
 // mainStatus maps main's result to the exit status.
 func mainStatus(v value.Value, stderr io.Writer) int {
-	switch v.K {
+	switch v.Kind() {
 	case value.KInt:
-		code := int(uint8(v.N))
-		if v.N < 0 || v.N > 255 {
-			fmt.Fprintf(stderr, "morrow: warning: main returned %d, outside 0..255; the exit status is %d (its low 8 bits)\n", v.N, code)
+		code := int(uint8(v.AsInt()))
+		if v.AsInt() < 0 || v.AsInt() > 255 {
+			fmt.Fprintf(stderr, "morrow: warning: main returned %d, outside 0..255; the exit status is %d (its low 8 bits)\n", v.AsInt(), code)
 		}
 		return code
 	case value.KData:
-		if d, ok := v.R.(*value.Data); ok && d.Type == value.ResultType && d.Tag == value.TagErr {
+		if d, ok := v.Data(); ok && d.Type == value.ResultType && d.Tag == value.TagErr {
 			fmt.Fprintf(stderr, "morrow: main returned %s\n", errText(v))
 			return ExitFault
 		}

@@ -157,8 +157,7 @@ func bye
 }
 
 func TestErrTextIsBounded(t *testing.T) {
-	long := value.Value{K: value.KData, R: &value.Data{Type: value.ResultType, Tag: value.TagErr,
-		Fields: []value.Value{value.String(strings.Repeat("日", 3000))}}}
+	long := value.Err(value.String(strings.Repeat("日", 3000)))
 	s := errText(long)
 	if !strings.HasPrefix(s, `Err("日`) || !strings.HasSuffix(s, "…") || len(s) > maxErrText+len("…") || !utf8.ValidString(s) {
 		t.Errorf("errText of a long value: %d bytes, %q...", len(s), s[:20])

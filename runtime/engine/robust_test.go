@@ -288,8 +288,8 @@ func (l *lockedBuffer) String() string {
 }
 
 // TestStackBudget: process stacks count against one budget. 40 processes
-// each recursing 500,000 frames deep need about 4 GB together (100 MB
-// each); under a 64 MiB budget every one of them faults with code 9
+// each recursing 500,000 frames deep need about 3 GB together (some 70 MB
+// each); under a 32 MiB budget every one of them faults with code 9
 // instead of the Go runtime running out of memory, and the memory comes
 // back when they end: a later, shallow recursion finishes.
 func TestStackBudget(t *testing.T) {
@@ -333,7 +333,7 @@ fn main():
         Err(e) -> println("spawn failed {show(e)}")
 `
 	for _, scheds := range []int{1, 2} {
-		code, out, errb := runWatched(t, src, engine.Options{Schedulers: scheds, Steal: true, StackBudget: 64 << 20})
+		code, out, errb := runWatched(t, src, engine.Options{Schedulers: scheds, Steal: true, StackBudget: 32 << 20})
 		want := "faults: 40 of 40\nfinished 1000\nfaults: 0 of 1\n"
 		if code != 0 || out != want || errb != "" {
 			t.Fatalf("schedulers %d: status %d, stdout %q, stderr %q; want stdout %q", scheds, code, out, errb, want)

@@ -18,7 +18,9 @@
 //   - a control fault: Code Exit unwinds a process after Process.exit or a
 //     terminal exit signal (its cleanup runs on the way out) and the
 //     scheduler retires it with the reason it recorded; Aborted marks the
-//     unwinding the host starts when a run is cancelled.
+//     unwinding the host starts when a run is cancelled. Code Park is not
+//     raised at all: a native returns it to park the caller on the call
+//     (NewPark).
 //
 // The VM fills in File, Line and the backtrace when a fault is raised;
 // Report renders all of it the way the runner prints it.
@@ -67,6 +69,13 @@ const (
 // (running its cleanup) after recording the exit reason; the scheduler
 // then retires the process with that reason.
 const Exit Code = -0x7fff_0001
+
+// Park is not a fault either: a native that must wait for another
+// process (a Supervisor request) returns it, and the VM parks the
+// computation with its pc still on the call, so that when the scheduler
+// resumes it the native is called again with the same arguments and
+// answers from what the host recorded meanwhile.
+const Park Code = -0x7fff_0002
 
 // Info describes one checked fault code.
 type Info struct {
@@ -126,6 +135,9 @@ func (c Code) String() string {
 	if c == Exit {
 		return "Exit"
 	}
+	if c == Park {
+		return "Park"
+	}
 	return fmt.Sprintf("Code(%d)", int64(c))
 }
 
@@ -182,6 +194,12 @@ func Internalf(format string, args ...any) *Fault {
 // NewExit returns the control fault that unwinds a process after
 // Process.exit or a terminal exit signal.
 func NewExit() *Fault { return &Fault{Code: Exit, Msg: "process exit"} }
+
+// NewPark returns the signal of a native that parks its caller (Park).
+func NewPark() *Fault { return &Fault{Code: Park, Msg: "park"} }
+
+// IsPark reports whether f is the signal of NewPark.
+func (f *Fault) IsPark() bool { return f.Code == Park && !f.Internal }
 
 // IsExit reports whether f is the control fault of NewExit (an internal
 // error never is).

@@ -33,6 +33,7 @@ import (
 	"sort"
 
 	"github.com/morrow-lang/morrow/runtime/fault"
+	"github.com/morrow-lang/morrow/runtime/supervisor"
 	"github.com/morrow-lang/morrow/runtime/value"
 )
 
@@ -68,6 +69,59 @@ type Host interface {
 	// SupervisedCurrent follows a Pid of a legacy supervised process to
 	// its current incarnation: Ok(pid) or Err(3).
 	SupervisedCurrent(pid value.Value) (value.Value, *fault.Fault)
+
+	// Register implements Process.register(name, pid); key is the
+	// run-time key of pid's mailbox type.
+	Register(name string, pid value.Value, key string) (value.Value, *fault.Fault)
+	// Whereis implements Process.whereis(name) at the mailbox type whose
+	// run-time key is key: Some(pid) or None.
+	Whereis(name, key string) (value.Value, *fault.Fault)
+	// Unregister implements Process.unregister(name).
+	Unregister(name string) (value.Value, *fault.Fault)
+	// Supervise implements the Supervisor operations that start or talk
+	// to a supervisor process, and Process.init_ack, init_ignore and
+	// init_fail (SUPERVISOR.md §1.2). An operation that must wait for the
+	// supervisor returns fault.Park (see fault.Park): it is called again
+	// with the same request when the caller resumes.
+	Supervise(r *SupRequest) (value.Value, *fault.Fault)
+}
+
+// SupOp names the operation of a SupRequest.
+type SupOp uint8
+
+const (
+	SupStart SupOp = iota
+	SupStartLink
+	SupCurrent
+	SupWhichChildren
+	SupStartChild
+	SupTerminateChild
+	SupRestartChild
+	SupDeleteChild
+	SupStop
+	InitAck
+	InitIgnore
+	InitFail
+)
+
+// SupRequest is one call of Host.Supervise, its arguments decoded by the
+// native (stdlib/process).
+type SupRequest struct {
+	Op SupOp
+	// Handle is the Supervisor.Handle's process identity (a ProcessId
+	// value) for the operations on a running supervisor.
+	Handle value.Value
+	// Flags and Children: start and start_link (validated by the host).
+	Flags    supervisor.Flags
+	Children []supervisor.Spec
+	// Name: current (the key's name), terminate_child, restart_child,
+	// delete_child; Key: current's key token.
+	Name string
+	Key  uint64
+	// Spec: start_child.
+	Spec supervisor.Spec
+	// Reason: init_fail.
+	Reason value.Value
 }
 
 // KAny in Native.Args accepts a value of any kind.
@@ -138,8 +192,8 @@ func (n *Native) CallWork(h Host, args []value.Value) (res value.Value, f *fault
 		return value.Unit, fault.Internalf("%s expects %d arguments, got %d", n.Name, n.Arity, len(args)), 0
 	}
 	for i, k := range n.Args {
-		if k != KAny && args[i].K != k {
-			return value.Unit, fault.Internalf("%s argument %d: expected %s, found %s", n.Name, i+1, k, args[i].K), 0
+		if k != KAny && args[i].Kind() != k {
+			return value.Unit, fault.Internalf("%s argument %d: expected %s, found %s", n.Name, i+1, k, args[i].Kind()), 0
 		}
 	}
 	defer func() {
@@ -253,5 +307,25 @@ func (Detached) Exit(value.Value) *fault.Fault { return noProcess() }
 
 // SupervisedCurrent is fault 11: no process runs.
 func (Detached) SupervisedCurrent(value.Value) (value.Value, *fault.Fault) {
+	return value.Unit, noProcess()
+}
+
+// Register is fault 11: there is no process runtime.
+func (Detached) Register(string, value.Value, string) (value.Value, *fault.Fault) {
+	return value.Unit, noProcess()
+}
+
+// Whereis is fault 11: there is no process runtime.
+func (Detached) Whereis(string, string) (value.Value, *fault.Fault) {
+	return value.Unit, noProcess()
+}
+
+// Unregister is fault 11: there is no process runtime.
+func (Detached) Unregister(string) (value.Value, *fault.Fault) {
+	return value.Unit, noProcess()
+}
+
+// Supervise is fault 11: no process runs.
+func (Detached) Supervise(*SupRequest) (value.Value, *fault.Fault) {
 	return value.Unit, noProcess()
 }

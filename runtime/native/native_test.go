@@ -46,7 +46,7 @@ func TestNewTable(t *testing.T) {
 // errors, never a crash.
 func TestCallChecks(t *testing.T) {
 	n := echo("A.x", value.KInt)
-	if v, f := n.Call(Detached{}, []value.Value{value.Int(3)}); f != nil || v.N != 3 {
+	if v, f := n.Call(Detached{}, []value.Value{value.Int(3)}); f != nil || v.AsInt() != 3 {
 		t.Fatalf("call: %v %v", v, f)
 	}
 	if _, f := n.Call(Detached{}, nil); f == nil || !f.Internal {
@@ -73,7 +73,7 @@ func TestDetached(t *testing.T) {
 	if b.String() != "x" || (Detached{}).Stdout() == nil {
 		t.Error("Stdout")
 	}
-	id := value.Value{K: value.KProcID}
+	id := value.Opaque(value.KProcID, 0, nil)
 	faults := []*fault.Fault{d.Exit(id)}
 	for _, op := range []func() (value.Value, *fault.Fault){
 		func() (value.Value, *fault.Fault) { return d.Monitor(id) },

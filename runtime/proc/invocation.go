@@ -26,6 +26,9 @@ type Invocation struct {
 	// bytes is the logical memory in use (limits.go).
 	bytes atomic.Int64
 
+	// rc is the name registry and the reply address serials (call.go).
+	rc invRegcall
+
 	mu       sync.Mutex
 	live     int // processes that count against MaxLive (not root, not ports)
 	isolated int // live isolated processes
@@ -120,6 +123,8 @@ func (inv *Invocation) NewProcess(kind Kind, st *vm.State, sched int) *Process {
 		}
 	}
 	p := &Process{epoch: inv.Epoch, gen: inv.gen.Add(1), Kind: kind, State: st, Sched: sched, status: Runnable}
+	p.pid.Init(value.KPid, p)
+	p.id.Init(value.KProcID, p)
 	inv.procs[p] = struct{}{}
 	inv.mu.Unlock()
 	return p
@@ -147,12 +152,12 @@ func exitValue(id, reason value.Value) value.Value {
 }
 
 func isNormal(r value.Value) bool {
-	d, ok := r.R.(*value.Data)
+	d, ok := r.Data()
 	return ok && d.Tag == process.ReasonNormal
 }
 
 func reasonTag(r value.Value) int {
-	if d, ok := r.R.(*value.Data); ok {
+	if d, ok := r.Data(); ok {
 		return d.Tag
 	}
 	return -1
@@ -187,11 +192,16 @@ func (inv *Invocation) Retire(p *Process, reason value.Value) {
 			continue // Retire runs again once the cleanup has run
 		}
 		d := inv.closeMailboxLocked(q)
+		inv.retireRegcall(q) // step 3: its name is freed
 		work = inv.publishExits(q, d, work)
 		inv.publishDowns(q, d)
-		// Resuming callers parked on a call to q (step 5 of RUNTIME.md
-		// §2) has nothing to do yet: Morrow has no call operation, so no
-		// process can be parked on one.
+		inv.resumeBlocked(q) // step 5: callers and parked senders resume
+		// Step 5 of RUNTIME.md §2: resume every process parked on a call
+		// to q. The callers of a supervisor wait in native waits that its
+		// driver records; OnRetire answers them.
+		if q.OnRetire != nil {
+			q.OnRetire(d.reason)
+		}
 		inv.releaseAll(q, d)
 	}
 }
@@ -270,7 +280,7 @@ func (inv *Invocation) closeMailboxLocked(q *Process) death {
 	// Values are rendered outside every lock (RUNTIME.md §1).
 	d.shown = inv.shown(d.reason)
 	if inv.Trace != nil { // the arguments would be boxed even when not tracing
-		inv.trace("retire %d %s", d.id.N, d.shown)
+		inv.trace("retire %d %s", d.id.Payload(), d.shown)
 	}
 	if armed {
 		inv.TimerDropped()
@@ -297,7 +307,7 @@ func (inv *Invocation) publishExits(q *Process, d death, work []retireItem) []re
 		wake := false
 		if !partner.closed {
 			if inv.Trace != nil {
-				inv.trace("exit signal %d -> %d %s", d.id.N, partner.Gen(), d.shown)
+				inv.trace("exit signal %d -> %d %s", d.id.Payload(), partner.Gen(), d.shown)
 			}
 			if partner.trap {
 				wake = inv.deliverFromLocked(q, partner, Cell{Kind: CellExit, Value: exitValue(d.id, d.reason), Bytes: CompletionBytes, Resv: true})
@@ -335,7 +345,7 @@ func (inv *Invocation) publishDowns(q *Process, d death) {
 			m.state = monQueued
 			if !o.closed {
 				if inv.Trace != nil {
-					inv.trace("down %d -> %d %s", d.id.N, o.Gen(), d.shown)
+					inv.trace("down %d -> %d %s", d.id.Payload(), o.Gen(), d.shown)
 				}
 				wake = inv.deliverFromLocked(q, o, Cell{Kind: CellDown, Value: downValue(m, d.id, d.reason), Ref: m, Bytes: CompletionBytes, Resv: true})
 			}
@@ -634,7 +644,7 @@ func (inv *Invocation) Signal(sender, target *Process, reason value.Value) Signa
 // reasonText is the length of the text of a ShutdownDetail or Failure
 // reason (0 for the others).
 func reasonText(r value.Value) int64 {
-	d, ok := r.R.(*value.Data)
+	d, ok := r.Data()
 	if !ok || (d.Tag != process.ReasonShutdownDetail && d.Tag != process.ReasonFailure) || len(d.Fields) == 0 {
 		return 0
 	}

@@ -24,7 +24,7 @@ func takeAll(inv *Invocation, p *Process) (downs, exits, msgs int) {
 		if !ok {
 			return
 		}
-		switch v.R.(*value.Data).Tag {
+		switch v.AsData().Tag {
 		case process.EventDown:
 			downs++
 		case process.EventExit:
@@ -131,7 +131,7 @@ func TestInvocationReservationLimit(t *testing.T) {
 	if r := inv.Signal(a, c, process.Reason(process.ReasonKill, value.Unit)); r != SignalLimit {
 		t.Fatalf("Kill beyond the limit = %d", r)
 	}
-	if c.Reason().K != value.KUnit || c.Queued() != 0 {
+	if c.Reason().Kind() != value.KUnit || c.Queued() != 0 {
 		t.Fatal("a refused signal had an effect")
 	}
 	// Unlink releases both directions: a trapped direct signal fits now
@@ -249,7 +249,7 @@ func TestRetiredOwnerLeavesTarget(t *testing.T) {
 }
 
 func TestSize(t *testing.T) {
-	flat := value.Value{K: value.KTuple, R: &value.Tuple{Elems: []value.Value{value.Int(1), value.String("abc")}}}
+	flat := value.NewTuple(value.Int(1), value.String("abc"))
 	if got := Size(flat); got != 16+16+16+3 {
 		t.Fatalf("Size(flat) = %d", got)
 	}
@@ -257,7 +257,7 @@ func TestSize(t *testing.T) {
 	// with the slot count.
 	v := value.Int(0)
 	for i := 0; i < 1000; i++ {
-		v = value.Value{K: value.KTuple, R: &value.Tuple{Elems: []value.Value{v, value.String("x")}}}
+		v = value.NewTuple(v, value.String("x"))
 	}
 	if got, want := Size(v), int64(16+1000*(16+16+1)); got != want {
 		t.Fatalf("Size(deep) = %d, want %d", got, want)

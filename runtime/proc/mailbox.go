@@ -71,22 +71,26 @@ func (p *Process) takeInbox() bool {
 	return true
 }
 
-// BeginTurn starts a scheduler turn of p: unless p is Done or has no
-// State (it reports false then), p becomes Running, the inbox moves to
+// BeginTurn starts a scheduler turn of p: unless p is Done or has
+// neither a State nor a Driver (it reports false then), p becomes Running, the inbox moves to
 // the receive side (so a receive woken by a message finds it without
 // taking the lock again) and a pending terminal signal is taken: kill
 // reports it (the scheduler applies it, KillRequested's job at a turn's
 // start). One lock round trip.
 func (p *Process) BeginTurn() (run, kill bool) {
 	p.mu.Lock()
-	if p.status == Done || p.State == nil {
+	if p.status == Done || (p.State == nil && p.Driver == nil) {
 		p.mu.Unlock()
 		return false, false
 	}
 	p.status = Running
 	p.takeInboxLocked()
-	kill = p.killReq != nil
-	p.killReq = nil
+	if p.Driver == nil {
+		// A driven process (a Supervisor) takes its terminal signal
+		// itself, with the reason (KillRequested).
+		kill = p.killReq != nil
+		p.killReq = nil
+	}
 	p.mu.Unlock()
 	return true, kill
 }
@@ -136,7 +140,7 @@ func (inv *Invocation) Post(from, p *Process, msg value.Value) (code int, wake b
 		p.mu.Unlock()
 		return SendDead, false
 	}
-	if p.user.Load() >= MaxMailbox {
+	if p.user.Load() >= MaxMailbox || p.sendersWaitLocked() {
 		inv.traceSendLocked(from, p, false, true)
 		p.mu.Unlock()
 		return SendFull, false
@@ -296,14 +300,23 @@ func (p *Process) RecvTake(inv *Invocation) bool {
 	}
 	if i < len(p.box) {
 		c := &p.box[i]
-		if c.Kind == CellMessage {
+		msg := c.Kind == CellMessage
+		if msg {
 			if c.From != 0 && inv.TraceMessages {
 				inv.trace("recv %d <- %d", p.Gen(), c.From)
 			}
-			p.user.Add(-1)
-			inv.queued.Add(-1)
-			p.msgBytes.Add(-c.Bytes)
-			inv.bytes.Add(-c.Bytes)
+			if p.rc.Load() != nil {
+				// Senders may be parked in send_wait: the slot is freed
+				// and given to the oldest one in one locked step, so no
+				// plain send takes it first (sendwait.go).
+				p.mu.Lock()
+				p.dropMessage(inv, c.Bytes)
+				inv.admitOneLocked(p)
+				p.mu.Unlock()
+				msg = false
+			} else {
+				p.dropMessage(inv, c.Bytes)
+			}
 		}
 		if c.Resv {
 			p.mu.Lock()
@@ -322,6 +335,15 @@ func (p *Process) RecvTake(inv *Invocation) bool {
 			p.box = p.box[:0]
 			p.head = 0
 		}
+		if msg && p.rc.Load() != nil {
+			// The first send_wait on p raced with this take (its sender
+			// saw the mailbox full before the slot was freed): admit it
+			// now. Post refuses plain sends while senders wait, so the
+			// slot is still free.
+			p.mu.Lock()
+			inv.admitOneLocked(p)
+			p.mu.Unlock()
+		}
 	}
 	p.cursor = 0
 	p.Wait.Active = false
@@ -330,6 +352,25 @@ func (p *Process) RecvTake(inv *Invocation) bool {
 		return p.disarm()
 	}
 	return false
+}
+
+// dropMessage releases the counts and the charge of a user message the
+// receive side took: the counters are atomics, so p.mu need not be held.
+func (p *Process) dropMessage(inv *Invocation, bytes int64) {
+	p.user.Add(-1)
+	inv.queued.Add(-1)
+	p.msgBytes.Add(-bytes)
+	inv.bytes.Add(-bytes)
+}
+
+// endWaitLocked ends the current wait (of a call, call.go) and reports
+// whether a timer was armed for it; p.mu is held and p is running.
+func (p *Process) endWaitLocked() bool {
+	armed := p.armed != 0
+	p.armed, p.timedOut = 0, false
+	p.Wait.Active = false
+	p.Wait.Deadline = time.Time{}
+	return armed
 }
 
 // RecvSkip advances the cursor past the cell at the cursor.
@@ -394,6 +435,19 @@ func (p *Process) disarm() bool {
 // again at once (cells arrived, its timer fired, or a terminal signal is
 // pending) instead of parking.
 func (p *Process) ParkLocked() (runAgain bool) {
+	if x := p.blockedLocked(); x != nil {
+		return p.parkBlockedLocked(x) // in Process.call or send_wait (call.go)
+	}
+	if w := p.nwait; w != nil {
+		// Parked on a native call (nativewait.go): only its answer or a
+		// terminal signal resumes it.
+		if w.done || p.killReq != nil {
+			p.status = Runnable
+			return true
+		}
+		p.status = Parked
+		return false
+	}
 	if p.head+p.cursor < len(p.box) || len(p.inbox) > 0 || p.timedOut || p.killReq != nil {
 		p.status = Runnable
 		return true

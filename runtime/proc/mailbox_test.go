@@ -108,7 +108,7 @@ func TestFlushDownsInBothHalves(t *testing.T) {
 	}
 	owner.RecvStart(-1, true, time.Now())
 	v, ok := owner.RecvPeek()
-	if d, _ := v.R.(*value.Data); !ok || d.Tag != process.EventMessage || d.Fields[0].N != 2 {
+	if d, _ := v.Data(); !ok || d == nil || d.Tag != process.EventMessage || d.Fields[0].AsInt() != 2 {
 		t.Fatalf("event after the flush = %v", v)
 	}
 }

@@ -47,7 +47,12 @@
 // cells are older than every inbox cell. The counters a sender checks
 // against the limits (user messages, their bytes) are atomics, so taking
 // a message needs no lock either; taking a Down or Exit, which releases
-// a reservation, does.
+// a reservation, does. So does taking a message from a process that has
+// a registry/call/send_wait record (Process.rc): freeing the slot and
+// admitting the oldest sender parked in send_wait into it is one locked
+// step (sendwait.go). The record can appear while a take runs without
+// the lock; the take then admits once it has freed the slot, and Post
+// refuses plain sends while senders wait, so none takes the slot first.
 //
 // A sender appends under the lock and, if the target is Parked, marks it
 // Runnable and hands it to the scheduler (Invocation.Wake, or the
@@ -188,6 +193,9 @@ type Process struct {
 	// epoch identifies the invocation; gen is the process's generation
 	// (never reused within an invocation, starting at 1).
 	epoch, gen uint64
+	// pid and id are the objects behind the process's Pid and ProcessId
+	// values (value.Handle), so that handing them out allocates nothing.
+	pid, id value.Handle
 	// State is the VM state; nil once released.
 	State *vm.State
 	// Sched is the index of the scheduler the process belongs to. It
@@ -240,8 +248,25 @@ type Process struct {
 	// Sup is the supervision record of a supervised process (it keeps
 	// the entry closure for restarts).
 	Sup *Supervision
+	// Driver, when set, runs the process instead of a vm.State (State is
+	// nil): a Supervisor process, driven by Go code in runtime/sched.
+	Driver any
+	// OnRetire, when set, is called once by Retire after the process has
+	// published its exits and Downs (step 5 of RUNTIME.md §2), outside
+	// every lock, with its terminal reason: a supervisor answers the
+	// callers waiting on it there.
+	OnRetire func(reason value.Value)
+	// Startup is a supervised child's start-up phase (nil: none, as for
+	// every process started by Process.spawn*).
+	Startup *Startup
+	// nwait is the open native wait (nativewait.go), guarded by mu.
+	nwait *NativeWait
 	// Port writes one line per String sent to a host port.
 	Port func(s string)
+
+	// rc is the registry, call and send_wait state (call.go), allocated
+	// on first use.
+	rc atomic.Pointer[regcall]
 }
 
 type phase uint8
@@ -253,7 +278,8 @@ const (
 )
 
 // Monitor is one monitor registration, and the typed handle behind its
-// MonitorRef value: Value{K: KMonRef, N: serial, R: *Monitor}. A live
+// MonitorRef value: a value.Handle of kind KMonRef whose reference is the
+// *Monitor, with the serial as payload. A live
 // registration sits in its target's monitors list (guarded by the
 // target's lock) until the target retires or the owner cancels it; its
 // state is guarded by the owner's lock, so that delivering the Down and
@@ -279,7 +305,7 @@ const (
 
 // Ref returns the MonitorRef value of m.
 func (m *Monitor) Ref() value.Value {
-	return value.Value{K: value.KMonRef, N: int64(m.serial), R: m}
+	return value.Opaque(value.KMonRef, int64(m.serial), m)
 }
 
 // Serial returns the monitor's serial number (its number in the trace).
@@ -290,10 +316,10 @@ func (m *Monitor) Epoch() uint64 { return m.epoch }
 
 // MonitorOf returns the registration behind a MonitorRef value, or nil.
 func MonitorOf(v value.Value) *Monitor {
-	if v.K != value.KMonRef {
+	if v.Kind() != value.KMonRef {
 		return nil
 	}
-	m, _ := v.R.(*Monitor)
+	m, _ := v.Ref().(*Monitor)
 	return m
 }
 
@@ -308,10 +334,10 @@ type Supervision struct {
 }
 
 // Pid returns the process's Pid value.
-func (p *Process) Pid() value.Value { return value.Value{K: value.KPid, N: int64(p.gen), R: p} }
+func (p *Process) Pid() value.Value { return p.pid.Value(int64(p.gen)) }
 
 // ID returns the process's ProcessId value.
-func (p *Process) ID() value.Value { return value.Value{K: value.KProcID, N: int64(p.gen), R: p} }
+func (p *Process) ID() value.Value { return p.id.Value(int64(p.gen)) }
 
 // Gen returns the process's generation.
 func (p *Process) Gen() uint64 { return p.gen }
@@ -331,10 +357,10 @@ func (p *Process) SetStatusLocked(s Status) { p.status = s }
 
 // Of returns the process behind a Pid or ProcessId value, or nil.
 func Of(v value.Value) *Process {
-	if v.K != value.KPid && v.K != value.KProcID {
+	if k := v.Kind(); k != value.KPid && k != value.KProcID {
 		return nil
 	}
-	p, _ := v.R.(*Process)
+	p, _ := v.Ref().(*Process)
 	return p
 }
 

@@ -22,7 +22,7 @@ func newInv() (*Invocation, *[]*Process) {
 func mustPeek(t *testing.T, p *Process, want int64) {
 	t.Helper()
 	v, ok := p.RecvPeek()
-	if !ok || v.K != value.KInt || v.N != want {
+	if !ok || v.Kind() != value.KInt || v.AsInt() != want {
 		t.Fatalf("peek = %v %v, want Int %d", v, ok, want)
 	}
 }
@@ -97,11 +97,11 @@ func TestPlainReceiveSkipsLifecycleCells(t *testing.T) {
 	}
 	owner.RecvStart(-1, true, time.Now())
 	v, ok := owner.RecvPeek()
-	d, _ := v.R.(*value.Data)
+	d, _ := v.Data()
 	if !ok || d == nil || d.Type != process.EventType || d.Tag != process.EventDown {
 		t.Fatalf("receive_event peek = %v", v)
 	}
-	if r := d.Fields[2].R.(*value.Data); r.Tag != process.ReasonNormal {
+	if r := d.Fields[2].AsData(); r.Tag != process.ReasonNormal {
 		t.Fatalf("reason tag %d", r.Tag)
 	}
 }
@@ -293,13 +293,13 @@ func TestRetireChainUsesWorkList(t *testing.T) {
 		if p.StatusLocked() != Done {
 			t.Fatalf("process %d not retired", i)
 		}
-		if d := p.Reason().R.(*value.Data); d.Tag != process.ReasonFailure {
+		if d := p.Reason().AsData(); d.Tag != process.ReasonFailure {
 			t.Fatalf("process %d reason tag %d", i, d.Tag)
 		}
 	}
 	trapper.RecvStart(-1, true, time.Now())
 	v, ok := trapper.RecvPeek()
-	if d, _ := v.R.(*value.Data); !ok || d.Tag != process.EventExit {
+	if d, _ := v.Data(); !ok || d.Tag != process.EventExit {
 		t.Fatalf("trapping partner got %v", v)
 	}
 	if live, _ := inv.Live(); live != 1 {
@@ -342,14 +342,14 @@ func TestDemonitorFlushAndInfo(t *testing.T) {
 		t.Fatal("flush left the Down queued")
 	}
 	other := inv.NewProcess(KindIsolated, nil, 0)
-	if r := inv.Demonitor(other, ref2, false, false); r.R.(*value.Data).Tag != value.TagErr {
+	if r := inv.Demonitor(other, ref2, false, false); r.AsData().Tag != value.TagErr {
 		t.Fatalf("demonitor by a non-owner = %v", r)
 	}
 }
 
 func isOkBool(r value.Value, want bool) bool {
-	d, ok := r.R.(*value.Data)
-	return ok && d.Tag == value.TagOk && d.Fields[0].K == value.KBool && (d.Fields[0].N != 0) == want
+	d, ok := r.Data()
+	return ok && d.Tag == value.TagOk && d.Fields[0].Kind() == value.KBool && (d.Fields[0].AsInt() != 0) == want
 }
 
 // Two processes that monitor each other retire at the same time from two
@@ -439,7 +439,7 @@ func TestHandles(t *testing.T) {
 		t.Errorf("epoch %d (want %d), generations %d and %d", a.Epoch(), inv.Epoch, a.Gen(), b.Gen())
 	}
 	ref := mon(inv, a, b)
-	if m := MonitorOf(ref); m == nil || m.Serial() != uint64(ref.N) || m.Epoch() != inv.Epoch || MonitorOf(a.Pid()) != nil {
+	if m := MonitorOf(ref); m == nil || m.Serial() != uint64(ref.Payload()) || m.Epoch() != inv.Epoch || MonitorOf(a.Pid()) != nil {
 		t.Error("MonitorOf does not resolve the MonitorRef")
 	}
 }

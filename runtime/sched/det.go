@@ -144,6 +144,14 @@ func (rt *Runtime) runDet(ctx context.Context) {
 		default:
 		}
 		d.pruneTimers()
+		if rt.cfg.TurnTick > 0 {
+			// The clock moves with the turns: every timer whose
+			// deadline it has passed fires before anyone acts.
+			for len(d.timers) > 0 && !d.timers[0].at.After(d.now) {
+				rt.detFire()
+				d.pruneTimers()
+			}
+		}
 		a, ok := d.pol.Next(len(d.timers) > 0)
 		d.decisions++
 		if !ok {
@@ -162,6 +170,9 @@ func (rt *Runtime) runDet(ctx context.Context) {
 					b = rt.cfg.Budget
 				}
 				s.runOne(p, b)
+				if rt.cfg.TurnTick > 0 && p.Kind != proc.KindRoot {
+					d.now = d.now.Add(rt.cfg.TurnTick)
+				}
 				if s.turns.Load()%64 == 0 {
 					rt.Out.MaybeFlush(time.Now())
 				}
@@ -195,7 +206,9 @@ func (rt *Runtime) detQuiescent() {
 		return
 	}
 	live, isolated := rt.Inv.Live()
-	if live == 0 && rt.rootDone {
+	if live == 0 && rt.rootDone || rt.cfg.Session && rt.rootDone {
+		// In a session, processes waiting in receive stay for the next
+		// entry.
 		rt.stopLocked()
 		rt.mu.Unlock()
 		return

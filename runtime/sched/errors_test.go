@@ -79,11 +79,11 @@ func TestForeignInvocation(t *testing.T) {
 		t.Fatal(f)
 	}
 	wantErr(t, "signal_exit", r, process.ErrForeignInvocation)
-	if pa.Reason().K != value.KUnit {
+	if pa.Reason().Kind() != value.KUnit {
 		t.Error("a foreign signal had an effect")
 	}
 	ref := noFault(t)(ha.Monitor(qa.ID()))
-	d, _ := ref.R.(*value.Data)
+	d, _ := ref.Data()
 	if d == nil || d.Tag != 0 {
 		t.Fatalf("monitor in its own invocation = %s", core.Show(ref))
 	}
@@ -109,7 +109,7 @@ func TestInvalidOptions(t *testing.T) {
 	p := rt.Inv.NewProcess(proc.KindIsolated, nil, 0)
 	q := rt.Inv.NewProcess(proc.KindIsolated, nil, 0)
 	h := &host{s: rt.scheds[0], p: p}
-	ref := noFault(t)(h.Monitor(q.ID())).R.(*value.Data).Fields[0]
+	ref := noFault(t)(h.Monitor(q.ID())).AsData().Fields[0]
 	dm, ok := process.Lookup("Process.demonitor")
 	if !ok {
 		t.Fatal("no demonitor native")
@@ -172,7 +172,7 @@ func TestUnadmittedExitReason(t *testing.T) {
 	if f == nil || f.Code != fault.Resource {
 		t.Fatalf("oversized reason = %v, want Fault(9)", f)
 	}
-	if q.Reason().K != value.KUnit {
+	if q.Reason().Kind() != value.KUnit {
 		t.Fatal("a refused reason was committed")
 	}
 }

@@ -72,6 +72,7 @@ func (h *host) RecvTake() {
 	if h.p.RecvTake(h.s.rt.Inv) {
 		h.s.rt.pendingTimers.Add(-1)
 	}
+	h.s.rt.Inv.WakeAdmitted(h.p) // senders parked in send_wait (proc/sendwait.go)
 	h.visible(OpRecv)
 }
 
@@ -106,12 +107,12 @@ func (h *host) Spawn(mode int, entry value.Value) (value.Value, *fault.Fault) {
 		kind = proc.KindLegacy
 	case process.SpawnSupervise:
 		kind = proc.KindSupervised
-		t, ok := entry.R.(*value.Tuple)
-		if entry.K != value.KTuple || !ok || len(t.Elems) != 2 || t.Elems[1].K != value.KInt {
+		t, ok := entry.Tuple()
+		if entry.Kind() != value.KTuple || !ok || len(t.Elems) != 2 || t.Elems[1].Kind() != value.KInt {
 			return value.Unit, fault.Internalf("supervise operand")
 		}
 		entry = t.Elems[0]
-		if n := t.Elems[1].N; n < 0 || n > 32 {
+		if n := t.Elems[1].AsInt(); n < 0 || n > 32 {
 			return value.Unit, fault.New(fault.Resource)
 		} else {
 			budget = int(n)
@@ -123,8 +124,12 @@ func (h *host) Spawn(mode int, entry value.Value) (value.Value, *fault.Fault) {
 	}
 	// The entry closure and its captured values are shared with the child,
 	// not copied: values are immutable (RUNTIME.md §1).
+	// The child runs the code of its parent's program: in a session
+	// (morrow repl) the processes of one runtime may come from the
+	// programs of several entries.
 	f := entry
-	st, err := vm.NewClosureState(rt.img, f, nil)
+	img := h.p.State.Image()
+	st, err := vm.NewClosureState(img, f, nil)
 	if err != nil {
 		return value.Unit, fault.Internalf("spawn: %v", err)
 	}
@@ -149,7 +154,7 @@ func (h *host) Spawn(mode int, entry value.Value) (value.Value, *fault.Fault) {
 	// place before the child is queued, and when it cannot be admitted
 	// the child is discarded without anything being published.
 	if rt.cfg.Trace != nil {
-		rt.trace("spawn %d by %d %s", c.Gen(), h.p.Gen(), entryName(rt.img.Prog, f))
+		rt.trace("spawn %d by %d %s", c.Gen(), h.p.Gen(), entryName(img.Prog, f))
 	}
 	var res value.Value
 	switch mode {
@@ -212,13 +217,26 @@ func errInt(code int) value.Value { return value.Err(value.Int(int64(code))) }
 var okUnit = value.Ok(value.Unit)
 
 func (h *host) Send(pid, msg value.Value) (value.Value, *fault.Fault) {
+	if proc.IsReply(pid) {
+		// A reply to a Process.call: delivered to the waiting caller, or
+		// dropped once that call is over (proc/call.go); Ok(()) either way.
+		if proc.Of(pid).Epoch() != h.s.rt.Inv.Epoch {
+			return errInt(proc.SendDead), nil
+		}
+		code := h.s.rt.Inv.Reply(h.p, pid, msg)
+		h.visible(OpSend)
+		if code != proc.SendOK {
+			return errInt(code), nil
+		}
+		return okUnit, nil
+	}
 	t, e := h.target(pid)
 	if e >= 0 {
 		return errInt(proc.SendDead), nil
 	}
 	// The message is shared with the receiver, not copied (RUNTIME.md §1:
 	// values are immutable; its logical size is known from construction).
-	if t.Kind == proc.KindPort && msg.K != value.KString {
+	if t.Kind == proc.KindPort && msg.Kind() != value.KString {
 		return errInt(proc.SendDead), nil
 	}
 	code, wake := h.s.rt.Inv.Post(h.p, t, msg)
@@ -275,7 +293,7 @@ func (h *host) Demonitor(ref value.Value, flush, info bool) (value.Value, *fault
 		return process.ErrProcess(process.ErrForeignInvocation), nil
 	}
 	r := h.s.rt.Inv.Demonitor(h.p, m, flush, info)
-	if d, _ := r.R.(*value.Data); d != nil && d.Tag == value.TagOk && rt.cfg.Trace != nil {
+	if d, _ := r.Data(); d != nil && d.Tag == value.TagOk && rt.cfg.Trace != nil {
 		h.s.rt.trace("demonitor %d ref %d", h.p.Gen(), m.Serial())
 	}
 	h.visible(OpLifecycle)
@@ -342,7 +360,7 @@ func (h *host) TrapExit(on bool) (value.Value, *fault.Fault) {
 func reasonOK(r value.Value) bool {
 	// The loader gives programs the runtime's own descriptor, so the type
 	// is checked by identity and the variant's fields are in place.
-	d, ok := r.R.(*value.Data)
+	d, ok := r.Data()
 	if !ok || d.Type != process.ExitReasonType || d.Tag < 0 || d.Tag >= len(d.Type.Variants) || len(d.Fields) != len(d.Type.Variants[d.Tag].Fields) {
 		return false
 	}
@@ -403,9 +421,135 @@ func (h *host) Exit(reason value.Value) *fault.Fault {
 
 // reasonTextOf returns the text of a ShutdownDetail or Failure reason.
 func reasonTextOf(r value.Value) string {
-	d, ok := r.R.(*value.Data)
+	d, ok := r.Data()
 	if !ok || (d.Tag != process.ReasonShutdownDetail && d.Tag != process.ReasonFailure) || len(d.Fields) == 0 {
 		return ""
 	}
 	return d.Fields[0].AsString()
+}
+
+// CallReply mints the reply address of a Process.call.
+func (h *host) CallReply() (value.Value, *fault.Fault) {
+	if h.p.Kind == proc.KindRoot {
+		return value.Unit, h.noMailbox("Process.call")
+	}
+	return h.s.rt.Inv.CallReply(h.p), nil
+}
+
+// CallWait sends the request of a Process.call once, then decides it:
+// the reply, CallDown with the target's reason, CallTimeout, or park.
+func (h *host) CallWait(pid, msg value.Value, timeout int64, reply value.Value) (value.Value, bool, *fault.Fault) {
+	if h.p.Kind == proc.KindRoot || !proc.IsReply(reply) || proc.Of(reply) != h.p {
+		return value.Unit, false, h.noMailbox("Process.call")
+	}
+	rt := h.s.rt
+	if !h.p.CallStarted(reply) {
+		t, e := h.target(pid)
+		if e >= 0 || proc.IsReply(pid) || t.Kind == proc.KindRoot {
+			// Not a process of this invocation: nothing to send to.
+			h.p.CallAbandon()
+			return callRejected(proc.SendDead), false, nil
+		}
+		var now time.Time
+		if timeout >= 0 {
+			now = rt.Now()
+		}
+		code, disarmed := rt.Inv.CallSend(h.p, t, msg, timeout, now)
+		if disarmed {
+			rt.pendingTimers.Add(-1)
+		}
+		h.visible(OpSend)
+		if code != proc.SendOK {
+			return callRejected(code), false, nil
+		}
+	}
+	var now time.Time
+	if !h.p.Wait.Deadline.IsZero() {
+		now = rt.Now()
+	}
+	st, v, disarmed := rt.Inv.CallDecide(h.p, now)
+	if disarmed {
+		rt.pendingTimers.Add(-1)
+	}
+	switch st {
+	case proc.CallArm:
+		h.s.arm(h.p, h.p.Wait.Deadline, h.p.Wait.Epoch)
+		return value.Unit, true, nil
+	case proc.CallWaiting:
+		return value.Unit, true, nil
+	case proc.CallReplied:
+		h.visible(OpRecv)
+		return value.Ok(v), false, nil
+	case proc.CallDown:
+		h.visible(OpRecv)
+		return value.Err(process.CallErrorValue(process.CallErrDown, v)), false, nil
+	}
+	return value.Err(process.CallErrorValue(process.CallErrTimeout, value.Unit)), false, nil
+}
+
+func callRejected(code int) value.Value {
+	return value.Err(process.CallErrorValue(process.CallErrRejected, value.Int(int64(code))))
+}
+
+// SendWait sends with back-pressure: a full mailbox parks the sender
+// until a message taken by the target admits it.
+func (h *host) SendWait(pid, msg value.Value) (value.Value, bool, *fault.Fault) {
+	if h.p.Kind == proc.KindRoot {
+		return value.Unit, false, h.noMailbox("Process.send_wait")
+	}
+	rt := h.s.rt
+	var code int
+	if h.p.SendWaiting() {
+		c, park := rt.Inv.SendWaitDecide(h.p)
+		if park {
+			return value.Unit, true, nil
+		}
+		code = c
+	} else {
+		if proc.IsReply(pid) {
+			r, f := h.Send(pid, msg)
+			return r, false, f
+		}
+		t, e := h.target(pid)
+		if e >= 0 {
+			return errInt(proc.SendDead), false, nil
+		}
+		if t.Kind == proc.KindPort && msg.Kind() != value.KString {
+			return errInt(proc.SendDead), false, nil
+		}
+		c, parked := rt.Inv.SendWait(h.p, t, msg)
+		h.visible(OpSend)
+		if parked {
+			c, parked = rt.Inv.SendWaitDecide(h.p)
+			if parked {
+				return value.Unit, true, nil
+			}
+		}
+		code = c
+	}
+	if code != proc.SendOK {
+		return errInt(code), false, nil
+	}
+	return okUnit, false, nil
+}
+
+// Register implements Process.register (proc/registry.go).
+func (h *host) Register(name string, pid value.Value, key string) (value.Value, *fault.Fault) {
+	r := h.s.rt.Inv.Register(name, pid, key)
+	h.visible(OpLifecycle)
+	return r, nil
+}
+
+// Whereis implements Process.whereis.
+func (h *host) Whereis(name, key string) (value.Value, *fault.Fault) {
+	r := h.s.rt.Inv.Whereis(name, key)
+	h.visible(OpLifecycle)
+	return r, nil
+}
+
+// Unregister implements Process.unregister.
+func (h *host) Unregister(name string) (value.Value, *fault.Fault) {
+	r := h.s.rt.Inv.Unregister(name)
+	h.visible(OpLifecycle)
+	return value.Bool(r), nil
 }

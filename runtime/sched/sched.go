@@ -10,6 +10,12 @@
 // Fault retire it (proc.Invocation.Retire) under the failure policy of
 // the API that created it.
 //
+// Supervisor processes (supervise.go) are processes whose turns run Go
+// code instead of a vm.State (proc.Process.Driver): each feeds its
+// mailbox's events to a runtime/supervisor machine and carries out the
+// effects. Callers of a Supervisor operation park on the native call
+// (fault.Park, proc.NativeWait) until the supervisor answers.
+//
 // Placement (RUNTIME.md §1): the root context is a process on scheduler
 // 0. With stealing a spawned process starts on its parent's scheduler
 // (the root's children on scheduler 0, as on the BEAM), an idle
@@ -40,7 +46,8 @@
 // lifecycle event is written, processes named by their generation
 // (logical process numbers: the root is 1, or 2 after a library-mode
 // host port): "spawn N by P NAME" (NAME: the entry function,
-// tracename.go; or "spawn 1 root", "spawn N supervised restart of M"),
+// tracename.go; or "spawn 1 root", "spawn N supervised restart of M",
+// "spawn N by P supervisor" for a Supervisor process, supervise.go),
 // "port N", "discard N (ResourceLimit)" (a spawn_monitor/spawn_link
 // rolled back), "monitor A -> B ref R" (and "monitor A -> A ref R (self,
 // inert)" for a self-monitor), "demonitor A ref R", "link A <-> B",
@@ -107,6 +114,15 @@ type Config struct {
 	// crossed it, without running cleanup. Hosts use it as fuel; the
 	// fuzz tests to run hostile programs for a bounded time.
 	MaxSteps int64
+	// Session makes a deterministic runtime outlive its roots
+	// (session.go): RunEntry runs one root after another in the same
+	// invocation, and processes left waiting by one entry are still
+	// there for the next. It needs Policy (a FIFO when nil).
+	Session bool
+	// TurnTick advances the virtual clock of a deterministic run by this
+	// much after every turn of a process other than the root (0: the
+	// clock moves only when a timer fires).
+	TurnTick time.Duration
 }
 
 // Output is the one shared, ordered stdout of an invocation. Every print
@@ -202,6 +218,11 @@ type Result struct {
 	// isolated processes alive the concurrent runtime would wait
 	// forever, and Report is empty).
 	Deadlock bool
+	// RootFault (sessions) is set when the root faulted: Report holds
+	// the fault, and the processes went on running. Fatal (sessions) is
+	// set when a failure ended the entry that, outside a session, would
+	// have ended the invocation: a legacy actor's fault, the step limit.
+	RootFault, Fatal bool
 	// Decisions is the number of scheduling decisions of a
 	// deterministic run (agents chosen and preemption questions), and
 	// Steps the VM steps of all its turns.
@@ -227,6 +248,7 @@ type Runtime struct {
 	steps         atomic.Int64 // VM steps of all turns (counted when MaxSteps is set)
 	rr            atomic.Uint64
 	root          *proc.Process
+	entryOver     atomic.Bool // session: the current entry has ended (session.go)
 	traceMu       sync.Mutex
 	det           *det // deterministic run (Config.Policy), or nil
 
@@ -253,6 +275,9 @@ func New(img *vm.Image, out *Output, cfg Config) *Runtime {
 	if cfg.Trace != nil {
 		rt.Inv.Trace = rt.trace
 		rt.Inv.TraceMessages = cfg.TraceMessages
+	}
+	if cfg.Session && cfg.Policy == nil {
+		cfg.Policy = &FIFO{}
 	}
 	if cfg.Policy != nil {
 		cfg.Schedulers, cfg.Steal = 1, false
@@ -349,6 +374,10 @@ func (rt *Runtime) cleanupAll() {
 }
 
 func (rt *Runtime) stopLocked() {
+	if rt.cfg.Session {
+		rt.entryOver.Store(true) // the runtime itself lives on
+		return
+	}
 	if rt.stopped {
 		return
 	}
@@ -360,14 +389,24 @@ func (rt *Runtime) stopLocked() {
 func (rt *Runtime) fatal(report string) {
 	rt.mu.Lock()
 	if !rt.stopped {
-		rt.res.Report = report
-		rt.Out.Close()
+		if !rt.cfg.Session || rt.res.Report == "" {
+			rt.res.Report = report
+		}
+		if rt.cfg.Session {
+			rt.res.Fatal = true
+			rt.Out.Flush() // the session goes on writing
+		} else {
+			rt.Out.Close()
+		}
 		rt.stopLocked()
 	}
 	rt.mu.Unlock()
 }
 
 func (rt *Runtime) isStopped() bool {
+	if rt.cfg.Session {
+		return rt.entryOver.Load()
+	}
 	select {
 	case <-rt.stop:
 		return true
@@ -743,6 +782,12 @@ func (s *Scheduler) runOne(p *proc.Process, budget int) (steps int) {
 	if !run {
 		return 0
 	}
+	if d, ok := p.Driver.(*supDriver); ok {
+		// BeginTurn leaves a driven process's terminal signal to
+		// runDriver, which retires it with the reason.
+		s.runDriver(p, d, budget)
+		return 0
+	}
 	if kill {
 		// A terminal signal: cleanup that is already running completes
 		// first; a direct Kill skips the cleanup that has not begun.
@@ -814,6 +859,10 @@ func (s *Scheduler) fault(p *proc.Process, f *fault.Fault) {
 		if f.Code == fault.Exit {
 			f = &fault.Fault{Msg: "internal error: the root context cannot exit as a process", Internal: true, File: f.File, Line: f.Line, Trace: f.Trace}
 		}
+		if rt.cfg.Session && !f.Aborted {
+			rt.rootFault(p, f)
+			return
+		}
 		rt.trace("fatal %d Fault(%d)", p.Gen(), f.Code)
 		rt.fatal(f.Report())
 		return
@@ -842,7 +891,7 @@ func (s *Scheduler) fault(p *proc.Process, f *fault.Fault) {
 		// otherwise a child that was the last live process would empty
 		// the invocation, and a finished root would end the run before
 		// the restart ever ran.
-		st, err := vm.NewClosureState(rt.img, p.Sup.Entry, nil)
+		st, err := vm.NewClosureState(p.State.Image(), p.Sup.Entry, nil)
 		if err != nil {
 			rt.fatal(fmt.Sprintf("morrow: internal error: %v\n", err))
 			return

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -207,6 +208,7 @@ func TestCancelWakesParkedSchedulers(t *testing.T) {
 	img := load(t, `
 fn waiter():
     defer println("waiter: cleanup")
+    println("waiter: parked")
     let own: Pid(()) = Process.self()
     receive:
         () -> ()
@@ -217,26 +219,57 @@ fn main():
         Ok(_) -> ()
         Err(e) -> println("spawn failed")
 `)
+	// Cancel once the waiter has run up to its receive (a fixed delay
+	// raced with a slow start under load: nothing had run yet).
 	ctx, cancel := context.WithCancel(context.Background())
+	w := &signalWriter{want: "waiter: parked\n", seen: make(chan struct{})}
 	go func() {
-		time.Sleep(50 * time.Millisecond)
+		<-w.seen
 		cancel()
 	}()
 	done := make(chan struct{})
-	var out string
 	var res sched.Result
 	go func() {
-		out, res, _ = run(t, ctx, img, sched.Config{Schedulers: 4})
+		st, err := vm.NewState(img, img.Prog.Entry, nil)
+		if err != nil {
+			panic(err)
+		}
+		res = sched.New(img, sched.NewDirectOutput(w), sched.Config{Schedulers: 4}).Run(ctx, st)
 		close(done)
 	}()
 	select {
 	case <-done:
-	case <-time.After(10 * time.Second):
+	case <-time.After(60 * time.Second):
 		t.Fatal("cancellation did not end the invocation")
 	}
-	if !res.Cancelled || out != "waiter: cleanup\n" {
+	if out := w.String(); !res.Cancelled || out != "waiter: parked\nwaiter: cleanup\n" {
 		t.Fatalf("out %q result %+v", out, res)
 	}
+}
+
+// signalWriter collects output and closes seen once it holds want.
+type signalWriter struct {
+	mu   sync.Mutex
+	b    bytes.Buffer
+	want string
+	seen chan struct{}
+	once sync.Once
+}
+
+func (w *signalWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.b.Write(p)
+	if strings.Contains(w.b.String(), w.want) {
+		w.once.Do(func() { close(w.seen) })
+	}
+	return len(p), nil
+}
+
+func (w *signalWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.String()
 }
 
 // A legacy-only program whose actors all wait, with no timer, deadlocks.

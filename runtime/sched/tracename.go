@@ -16,8 +16,8 @@ import (
 // The name is made one trace word: whitespace and control characters
 // become '_', and an empty name is "?".
 func entryName(p *bytecode.Program, f value.Value) string {
-	c, ok := f.R.(*value.Closure)
-	if f.K != value.KFunc || !ok || c.Fn < 0 || c.Fn >= len(p.Functions) {
+	c, ok := f.Closure()
+	if f.Kind() != value.KFunc || !ok || c.Fn < 0 || c.Fn >= len(p.Functions) {
 		return "?"
 	}
 	fn := c.Fn

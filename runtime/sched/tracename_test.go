@@ -27,7 +27,7 @@ func TestEntryName(t *testing.T) {
 		// a forward to a function index out of range stays put
 		9: {Name: "c.lambda@3", Flags: lambda, Code: []bytecode.Instr{{Op: bytecode.TAIL_CALL, A: 99}}},
 	}}
-	fn := func(i int) value.Value { return value.Value{K: value.KFunc, R: &value.Closure{Fn: i}} }
+	fn := func(i int) value.Value { return value.NewClosure(i, nil) }
 	for _, c := range []struct {
 		f    value.Value
 		want string

@@ -2,12 +2,37 @@
 // the interpreter (runtime/vm) and the native standard library
 // (stdlib/core).
 //
-// A Value is a small tagged struct: scalars live in N (Int, Bool as 0/1,
-// Float as IEEE bits) and everything else behind R. Values are immutable
-// once built, so any number of processes may share them: a message is
-// handed to its receiver as it is (RUNTIME.md §1, "logically copied").
-// The one exception is frame-local iterator state (KIter), which the
-// bytecode verifier keeps inside its frame.
+// # Representation
+//
+// A Value is two machine words, 16 bytes: a pointer p and a payload n.
+// The kind is recovered from p alone:
+//
+//   - Unit is the zero Value (p nil), so a cleared slot holds Unit;
+//   - Int, Float and Bool point p at a static descriptor of their kind
+//     (one per kind) and keep their bits in n (Float as IEEE bits, Bool
+//     as 0 or 1); testing "is this an Int" is one pointer comparison;
+//   - every other kind points p at a heap object whose first field is a
+//     header holding the kind: a boxed string, Tuple, List, Data,
+//     Closure, NativeFunc, Range, or a Handle (Pid, ProcessId,
+//     MonitorRef, the VM's iterators and other opaque runtime objects,
+//     whose n carries a serial number).
+//
+// p is an unsafe.Pointer, so the garbage collector sees a real pointer
+// (to a static descriptor or to the object); no pointer arithmetic is
+// done: an object pointer is converted to its header and back to the
+// object type it was made from, and every accessor checks the kind in the
+// header before converting, so a Value of the wrong kind makes an
+// accessor panic (the interpreter recovers that as an internal error)
+// instead of reading memory as the wrong type. Values can only be built
+// by this package's constructors, which set the header.
+//
+// Values are immutable once built, so any number of processes may share
+// them: a message is handed to its receiver as it is (RUNTIME.md §1,
+// "logically copied"). The one exception is frame-local iterator state
+// (KIter), which the bytecode verifier keeps inside its frame. Values are
+// compared with == only for identity (Same); strings are boxed, so two
+// equal strings are two different Values: structural equality is
+// stdlib/core.Equal.
 //
 // # Logical size
 //
@@ -36,30 +61,33 @@
 package value
 
 import (
+	"fmt"
 	"math"
 	"math/bits"
+	"strconv"
 	"sync/atomic"
+	"unsafe"
 )
 
 // Kind is the dynamic tag of a value.
 type Kind uint8
 
 const (
-	KUnit Kind = iota
-	KInt
-	KFloat
-	KBool
-	KString // R: string
-	KTuple  // R: *Tuple
-	KList   // R: *List
-	KData   // R: *Data (sum variants, records, newtypes, Option, Result, ...)
-	KFunc   // R: *Closure or *NativeFunc
-	KRange  // R: *Range
-	KPid    // R: opaque process address (runtime-defined)
-	KProcID // R: opaque process identity (runtime-defined)
-	KMonRef // R: opaque monitor reference (runtime-defined)
-	KIter   // R: iterator state used by `for` (never escapes a frame)
-	KOpaque // R: anything else the runtime needs on the stack
+	KUnit   Kind = iota // the zero Value
+	KInt                // n: the Int
+	KFloat              // n: the IEEE bits
+	KBool               // n: 0 or 1
+	KString             // a boxed string
+	KTuple              // *Tuple
+	KList               // *List
+	KData               // *Data (sum variants, records, newtypes, Option, Result, ...)
+	KFunc               // *Closure or *NativeFunc
+	KRange              // *Range
+	KPid                // Handle: opaque process address (runtime-defined); n: serial
+	KProcID             // Handle: opaque process identity (runtime-defined); n: serial
+	KMonRef             // Handle: opaque monitor reference (runtime-defined); n: serial
+	KIter               // Handle: iterator state used by `for` (never escapes a frame)
+	KOpaque             // Handle: anything else the runtime needs on the stack
 )
 
 var kindNames = [...]string{"Unit", "Int", "Float", "Bool", "String", "Tuple", "List", "Data", "Func", "Range", "Pid", "ProcessId", "MonitorRef", "Iter", "Opaque"}
@@ -71,11 +99,72 @@ func (k Kind) String() string {
 	return "Kind?"
 }
 
-// Value is one Morrow value.
+// isHandle reports whether values of kind k are Handles.
+func (k Kind) isHandle() bool { return k >= KPid && k <= KOpaque }
+
+// header is the first field of every object a Value points to, and the
+// whole of the static descriptors of the scalar kinds.
+type header struct {
+	kind   Kind
+	native bool // KFunc: a *NativeFunc, not a *Closure
+}
+
+// The static descriptors of the scalar kinds.
+var (
+	intDesc   = header{kind: KInt}
+	floatDesc = header{kind: KFloat}
+	boolDesc  = header{kind: KBool}
+)
+
+// Value is one Morrow value (see the package comment).
 type Value struct {
-	K Kind
-	N int64
-	R any
+	p unsafe.Pointer
+	n int64
+}
+
+// Kind returns the value's dynamic tag.
+func (v Value) Kind() Kind {
+	if v.p == nil {
+		return KUnit
+	}
+	return (*header)(v.p).kind
+}
+
+// IsInt reports whether v is an Int (one pointer comparison).
+func (v Value) IsInt() bool { return v.p == unsafe.Pointer(&intDesc) }
+
+// Same reports whether a and b are the same value by identity: equal
+// scalars, or the same object. Structural equality is core.Equal.
+func Same(a, b Value) bool { return a == b }
+
+// String renders v for debugging (fault messages and tests); Morrow's
+// own rendering is stdlib/core's Show and Display.
+func (v Value) String() string {
+	switch k := v.Kind(); k {
+	case KUnit:
+		return "()"
+	case KInt:
+		return strconv.FormatInt(v.n, 10)
+	case KFloat:
+		return strconv.FormatFloat(v.AsFloat(), 'g', -1, 64)
+	case KBool:
+		return strconv.FormatBool(v.n != 0)
+	case KString:
+		return strconv.Quote(v.AsString())
+	case KTuple:
+		return fmt.Sprintf("Tuple%v", v.AsTuple().Elems)
+	case KList:
+		return fmt.Sprintf("List%v", v.AsList().Items)
+	case KData:
+		d := v.AsData()
+		name := "?"
+		if d.Type != nil && d.Tag >= 0 && d.Tag < len(d.Type.Variants) {
+			name = d.Type.Variants[d.Tag].Name
+		}
+		return fmt.Sprintf("%s%v", name, d.Fields)
+	default:
+		return fmt.Sprintf("<%s %d>", k, v.n)
+	}
 }
 
 // SlotSize is the logical size of one value slot (LANGUAGE.md §7.5
@@ -93,14 +182,22 @@ func AddSize(a, b int64) int64 {
 	return a + b
 }
 
+// str is a boxed string.
+type str struct {
+	h header
+	s string
+}
+
 // Tuple is an immutable tuple.
 type Tuple struct {
+	h     header
 	Elems []Value
 	size  int64
 }
 
 // List is an immutable list: a window Items on a backing array.
 type List struct {
+	h     header
 	Items []Value
 	// size is the exact sum of the list's slot and its elements' sizes,
 	// wider than 64 bits so that it never saturates (each element's size
@@ -123,8 +220,9 @@ type backing struct {
 
 // Range is a lazy integer range [Lo, Hi) or [Lo, Hi] when Inclusive.
 type Range struct {
-	Lo, Hi    int64
+	h         header
 	Inclusive bool
+	Lo, Hi    int64
 }
 
 // TypeKind says how a nominal type prints and compares.
@@ -157,8 +255,9 @@ type VariantInfo struct {
 // Data is a value of a nominal type: Type and the variant Tag select the
 // constructor; Fields are positional.
 type Data struct {
-	Type   *TypeInfo
+	h      header
 	Tag    int
+	Type   *TypeInfo
 	Fields []Value
 	size   int64
 }
@@ -166,6 +265,7 @@ type Data struct {
 // Closure is a function value: a compiled function index and captured
 // values.
 type Closure struct {
+	h    header
 	Fn   int
 	Free []Value
 	size int64
@@ -174,9 +274,50 @@ type Closure struct {
 // NativeFunc is a native function used as a value (for example a builtin
 // passed where a function is expected).
 type NativeFunc struct {
+	h    header
 	ID   int
 	Name string
 }
+
+// Handle is the object behind an opaque value (Pid, ProcessId,
+// MonitorRef, the VM's iterators, KOpaque): a kind and a reference to a
+// runtime object that this package never opens. A runtime object that is
+// handed out as a value many times embeds its Handle (Init) and builds
+// its values with Value, so that no value costs an allocation.
+type Handle struct {
+	h   header
+	ref any
+}
+
+// NewHandle returns a new handle of kind k (KPid, KProcID, KMonRef,
+// KIter or KOpaque) for ref.
+func NewHandle(k Kind, ref any) *Handle {
+	h := &Handle{}
+	h.Init(k, ref)
+	return h
+}
+
+// Init makes h a handle of kind k (KPid, KProcID, KMonRef, KIter or
+// KOpaque) for ref; it panics for another kind.
+func (h *Handle) Init(k Kind, ref any) {
+	if !k.isHandle() {
+		panic(fmt.Sprintf("value: a handle cannot have kind %s", k))
+	}
+	h.h, h.ref = header{kind: k}, ref
+}
+
+// Value returns the value of h with payload n (a serial number the
+// runtime compares and prints).
+func (h *Handle) Value(n int64) Value {
+	if !h.h.kind.isHandle() {
+		panic("value: Value of an uninitialised handle")
+	}
+	return Value{p: unsafe.Pointer(h), n: n}
+}
+
+// Opaque returns a value of handle kind k with payload n and reference
+// ref (a new handle each time).
+func Opaque(k Kind, n int64, ref any) Value { return NewHandle(k, ref).Value(n) }
 
 // Built-in nominal types. Their tags are fixed by the language.
 var (
@@ -198,38 +339,65 @@ const (
 
 // Constructors for common values.
 
-var Unit = Value{K: KUnit}
+// Unit is the unit value, the zero Value.
+var Unit = Value{}
 
-func Int(n int64) Value     { return Value{K: KInt, N: n} }
-func Float(f float64) Value { return Value{K: KFloat, N: int64(math.Float64bits(f))} }
+// emptyStr is the one empty string value (no allocation).
+var emptyStr = str{h: header{kind: KString}}
+
+func Int(n int64) Value { return Value{p: unsafe.Pointer(&intDesc), n: n} }
+func Float(f float64) Value {
+	return Value{p: unsafe.Pointer(&floatDesc), n: int64(math.Float64bits(f))}
+}
 func Bool(b bool) Value {
 	if b {
-		return Value{K: KBool, N: 1}
+		return Value{p: unsafe.Pointer(&boolDesc), n: 1}
 	}
-	return Value{K: KBool}
+	return Value{p: unsafe.Pointer(&boolDesc)}
 }
-func String(s string) Value { return Value{K: KString, R: s} }
+func String(s string) Value {
+	if s == "" {
+		return Value{p: unsafe.Pointer(&emptyStr)}
+	}
+	return Value{p: unsafe.Pointer(&str{h: header{kind: KString}, s: s})}
+}
 
 // NewTuple returns the tuple of elems (which it keeps, not copies).
 func NewTuple(elems ...Value) Value {
-	return Value{K: KTuple, R: &Tuple{Elems: elems, size: sumSizes(elems)}}
+	return Value{p: unsafe.Pointer(&Tuple{h: header{kind: KTuple}, Elems: elems, size: sumSizes(elems)})}
 }
 
 // NewList returns the list of items (which it keeps, not copies); its
 // capacity is never written in place.
 func NewList(items []Value) Value {
-	return Value{K: KList, R: &List{Items: items, size: sumWide(items)}}
+	return listValue(&List{Items: items, size: sumWide(items)})
+}
+
+// listValue returns the value of l, setting its header.
+func listValue(l *List) Value {
+	l.h = header{kind: KList}
+	return Value{p: unsafe.Pointer(l)}
 }
 
 // NewData returns variant tag of type t with fields (kept, not copied).
 func NewData(t *TypeInfo, tag int, fields ...Value) Value {
-	return Value{K: KData, R: &Data{Type: t, Tag: tag, Fields: fields, size: sumSizes(fields)}}
+	return Value{p: unsafe.Pointer(&Data{h: header{kind: KData}, Type: t, Tag: tag, Fields: fields, size: sumSizes(fields)})}
 }
 
 // NewClosure returns the closure of compiled function fn capturing free
 // (kept, not copied).
 func NewClosure(fn int, free []Value) Value {
-	return Value{K: KFunc, R: &Closure{Fn: fn, Free: free, size: sumSizes(free)}}
+	return Value{p: unsafe.Pointer(&Closure{h: header{kind: KFunc}, Fn: fn, Free: free, size: sumSizes(free)})}
+}
+
+// NewNative returns native function id (called name) as a value.
+func NewNative(id int, name string) Value {
+	return Value{p: unsafe.Pointer(&NativeFunc{h: header{kind: KFunc, native: true}, ID: id, Name: name})}
+}
+
+// NewRange returns the range lo..hi (lo..=hi when inclusive).
+func NewRange(lo, hi int64, inclusive bool) Value {
+	return Value{p: unsafe.Pointer(&Range{h: header{kind: KRange}, Lo: lo, Hi: hi, Inclusive: inclusive})}
 }
 
 // sumSizes is the logical size of a node with children vs.
@@ -243,54 +411,29 @@ func sumSizes(vs []Value) int64 {
 
 // Size returns the logical size of v in O(1) (see the package comment).
 func (v Value) Size() int64 {
-	switch v.K {
+	switch v.Kind() {
 	case KString:
-		s, _ := v.R.(string)
-		return SlotSize + int64(len(s))
+		return SlotSize + int64(len((*str)(v.p).s))
 	case KTuple:
-		if t, ok := v.R.(*Tuple); ok && t != nil {
-			return t.Size()
-		}
+		return (*Tuple)(v.p).size
 	case KList:
-		if l, ok := v.R.(*List); ok && l != nil {
-			return l.Size()
-		}
+		return (*List)(v.p).Size()
 	case KData:
-		if d, ok := v.R.(*Data); ok && d != nil {
-			return d.Size()
-		}
+		return (*Data)(v.p).size
 	case KFunc:
-		if c, ok := v.R.(*Closure); ok && c != nil {
-			return c.Size()
+		if c, ok := v.Closure(); ok {
+			return c.size
 		}
 	}
 	return SlotSize
 }
 
-// Size methods of the compound nodes. A node built without its
-// constructor (a struct literal in a test) has no size yet; it is then
-// computed from the children, which is not O(1) but always correct.
-
 // Size returns the tuple's logical size.
-func (t *Tuple) Size() int64 {
-	if t.size == 0 {
-		return sumSizes(t.Elems)
-	}
-	return t.size
-}
+func (t *Tuple) Size() int64 { return t.size }
 
 // Size returns the list's logical size.
 func (l *List) Size() int64 {
-	return l.wide().capped()
-}
-
-// wide returns the list's exact size (computed for a list built without
-// its constructor).
-func (l *List) wide() wideSize {
-	if l.size == (wideSize{}) {
-		return sumWide(l.Items)
-	}
-	return l.size
+	return l.size.capped()
 }
 
 // wideSize is an exact logical size of up to 96 bits: lo + hi<<64.
@@ -326,20 +469,10 @@ func sumWide(vs []Value) wideSize {
 }
 
 // Size returns the data value's logical size.
-func (d *Data) Size() int64 {
-	if d.size == 0 {
-		return sumSizes(d.Fields)
-	}
-	return d.size
-}
+func (d *Data) Size() int64 { return d.size }
 
 // Size returns the closure's logical size (its captured values count).
-func (c *Closure) Size() int64 {
-	if c.size == 0 {
-		return sumSizes(c.Free)
-	}
-	return c.size
-}
+func (c *Closure) Size() int64 { return c.size }
 
 // Drop returns the list without its first n elements (0 <= n <= len), a
 // window on the same array. Its exact size is computed from the shorter
@@ -348,33 +481,33 @@ func (l *List) Drop(n int) Value {
 	items := l.Items[n:]
 	var size wideSize
 	if n <= len(items) {
-		size = l.wide()
+		size = l.size
 		for i := range l.Items[:n] {
 			size = size.sub(l.Items[i].Size())
 		}
 	} else {
 		size = sumWide(items)
 	}
-	return Value{K: KList, R: &List{Items: items, size: size, arr: l.arr}}
+	return listValue(&List{Items: items, size: size, arr: l.arr})
 }
 
 // Take returns the first n elements (0 <= n <= len) as a list whose
 // capacity is cut, so that appending to it always copies.
 func (l *List) Take(n int) Value {
 	if n == len(l.Items) && l.arr == nil && cap(l.Items) == n {
-		return Value{K: KList, R: l}
+		return Value{p: unsafe.Pointer(l)}
 	}
 	items := l.Items[:n:n]
 	var size wideSize
 	if len(l.Items)-n < n {
-		size = l.wide()
+		size = l.size
 		for i := range l.Items[n:] {
 			size = size.sub(l.Items[n+i].Size())
 		}
 	} else {
 		size = sumWide(items)
 	}
-	return Value{K: KList, R: &List{Items: items, size: size}}
+	return listValue(&List{Items: items, size: size})
 }
 
 // Append returns a new list holding l's items followed by extra; l is
@@ -385,19 +518,19 @@ func (l *List) Take(n int) Value {
 func (l *List) Append(extra ...Value) Value {
 	items := l.Items
 	n, m := len(items), len(extra)
-	size := l.wide()
+	size := l.size
 	for i := range extra {
 		size = size.add(extra[i].Size())
 	}
 	if m == 0 {
-		return Value{K: KList, R: l}
+		return Value{p: unsafe.Pointer(l)}
 	}
 	if a := l.arr; a != nil && n+m <= cap(items) {
 		end := int64(a.total - cap(items) + n) // l's end as an index of the array
 		if a.used.CompareAndSwap(end, end+int64(m)) {
 			ext := items[:n+m]
 			copy(ext[n:], extra)
-			return Value{K: KList, R: &List{Items: ext, size: size, arr: a}}
+			return listValue(&List{Items: ext, size: size, arr: a})
 		}
 	}
 	c := max(2*(n+m), 4)
@@ -406,24 +539,153 @@ func (l *List) Append(extra ...Value) Value {
 	copy(buf[n:], extra)
 	a := &backing{total: c}
 	a.used.Store(int64(n + m))
-	return Value{K: KList, R: &List{Items: buf[:n+m], size: size, arr: a}}
+	return listValue(&List{Items: buf[:n+m], size: size, arr: a})
 }
 func Some(v Value) Value { return NewData(OptionType, TagSome, v) }
 func None() Value        { return NewData(OptionType, TagNone) }
 func Ok(v Value) Value   { return NewData(ResultType, TagOk, v) }
 func Err(v Value) Value  { return NewData(ResultType, TagErr, v) }
 
-// Accessors. They assume the kind is right; the checker guarantees it for
-// verified programs.
+// Accessors. The As accessors assume the kind is right (the checker
+// guarantees it for verified programs): the scalar ones read the payload
+// whatever the kind, AsString returns "" for a non-string, and the
+// object ones panic on a value of another kind. The accessors that
+// return (object, ok) report the kind instead.
 
-func (v Value) AsInt() int64     { return v.N }
-func (v Value) AsFloat() float64 { return math.Float64frombits(uint64(v.N)) }
-func (v Value) AsBool() bool     { return v.N != 0 }
+func (v Value) AsInt() int64     { return v.n }
+func (v Value) AsFloat() float64 { return math.Float64frombits(uint64(v.n)) }
+func (v Value) AsBool() bool     { return v.n != 0 }
+
+// Payload returns the value's second word: the Int, the Float's bits,
+// the Bool as 0 or 1, or the serial number of an opaque value.
+func (v Value) Payload() int64 { return v.n }
+
 func (v Value) AsString() string {
-	s, _ := v.R.(string)
+	s, _ := v.Str()
 	return s
 }
-func (v Value) AsTuple() *Tuple { return v.R.(*Tuple) }
-func (v Value) AsList() *List   { return v.R.(*List) }
-func (v Value) AsData() *Data   { return v.R.(*Data) }
-func (v Value) AsRange() *Range { return v.R.(*Range) }
+func (v Value) AsTuple() *Tuple {
+	if v.Kind() != KTuple {
+		wrongKind(KTuple, v)
+	}
+	return (*Tuple)(v.p)
+}
+func (v Value) AsList() *List {
+	if v.Kind() != KList {
+		wrongKind(KList, v)
+	}
+	return (*List)(v.p)
+}
+func (v Value) AsData() *Data {
+	if v.Kind() != KData {
+		wrongKind(KData, v)
+	}
+	return (*Data)(v.p)
+}
+func (v Value) AsRange() *Range {
+	if v.Kind() != KRange {
+		wrongKind(KRange, v)
+	}
+	return (*Range)(v.p)
+}
+
+// wrongKind panics: an accessor was used on a value of another kind.
+func wrongKind(want Kind, v Value) {
+	panic(fmt.Sprintf("value: %s accessor used on a %s value", want, v.Kind()))
+}
+
+// Str returns the string of a String value.
+func (v Value) Str() (string, bool) {
+	if v.Kind() != KString {
+		return "", false
+	}
+	return (*str)(v.p).s, true
+}
+
+// Tuple returns the tuple of a Tuple value.
+func (v Value) Tuple() (*Tuple, bool) {
+	if v.Kind() != KTuple {
+		return nil, false
+	}
+	return (*Tuple)(v.p), true
+}
+
+// List returns the list of a List value.
+func (v Value) List() (*List, bool) {
+	if v.Kind() != KList {
+		return nil, false
+	}
+	return (*List)(v.p), true
+}
+
+// Data returns the node of a Data value.
+func (v Value) Data() (*Data, bool) {
+	if v.Kind() != KData {
+		return nil, false
+	}
+	return (*Data)(v.p), true
+}
+
+// Range returns the range of a Range value.
+func (v Value) Range() (*Range, bool) {
+	if v.Kind() != KRange {
+		return nil, false
+	}
+	return (*Range)(v.p), true
+}
+
+// Closure returns the closure of a compiled function value.
+func (v Value) Closure() (*Closure, bool) {
+	if v.p == nil {
+		return nil, false
+	}
+	if h := (*header)(v.p); h.kind != KFunc || h.native {
+		return nil, false
+	}
+	return (*Closure)(v.p), true
+}
+
+// NativeFunc returns the native of a native function value.
+func (v Value) NativeFunc() (*NativeFunc, bool) {
+	if v.p == nil {
+		return nil, false
+	}
+	if h := (*header)(v.p); h.kind != KFunc || !h.native {
+		return nil, false
+	}
+	return (*NativeFunc)(v.p), true
+}
+
+// Ref returns the runtime object behind an opaque value (a Handle's
+// reference), or nil for a value of another kind.
+func (v Value) Ref() any {
+	if !v.Kind().isHandle() {
+		return nil
+	}
+	return (*Handle)(v.p).ref
+}
+
+// Node returns the object a non-scalar value points to as a comparable
+// pointer (*Tuple, *List, *Data, *Closure, *NativeFunc, *Range or
+// *Handle), for identity comparisons and memo keys; nil for scalars and
+// strings.
+func (v Value) Node() any {
+	switch v.Kind() {
+	case KTuple:
+		return (*Tuple)(v.p)
+	case KList:
+		return (*List)(v.p)
+	case KData:
+		return (*Data)(v.p)
+	case KFunc:
+		if c, ok := v.Closure(); ok {
+			return c
+		}
+		return (*NativeFunc)(v.p)
+	case KRange:
+		return (*Range)(v.p)
+	case KPid, KProcID, KMonRef, KIter, KOpaque:
+		return (*Handle)(v.p)
+	}
+	return nil
+}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unsafe"
 )
 
 func ints(ns ...int64) []Value {
@@ -33,12 +34,11 @@ func TestSizes(t *testing.T) {
 		{NewList(ints(1, 2, 3)), 16 + 3*16},
 		{NewData(OptionType, TagSome, NewList(nil)), 16 + 16},
 		{NewClosure(3, []Value{String("xy"), Int(0)}), 16 + 18 + 16},
-		{Value{K: KRange, R: &Range{Lo: 1, Hi: 5}}, 16},
-		{Value{K: KTuple, R: &Tuple{Elems: ints(1, 2)}}, 48}, // no size yet: computed
+		{NewRange(1, 5, false), 16},
 	}
 	for i, c := range cases {
 		if got := c.v.Size(); got != c.want {
-			t.Errorf("case %d (%s): size %d, want %d", i, c.v.K, got, c.want)
+			t.Errorf("case %d (%s): size %d, want %d", i, c.v.Kind(), got, c.want)
 		}
 	}
 	// Saturation.
@@ -58,13 +58,13 @@ func TestSizes(t *testing.T) {
 // either side, also for lists whose size is past SizeCap (a list of
 // shared values), where a saturated sum could not be undone.
 func TestWindowSizes(t *testing.T) {
-	l := NewList([]Value{String("a"), String("bb"), String("ccc"), String("dddd")}).R.(*List)
+	l := NewList([]Value{String("a"), String("bb"), String("ccc"), String("dddd")}).AsList()
 	for n := 0; n <= 4; n++ {
-		d := l.Drop(n).R.(*List)
+		d := l.Drop(n).AsList()
 		if want := sumSizes(d.Items); d.Size() != want {
 			t.Errorf("Drop(%d) size %d, want %d", n, d.Size(), want)
 		}
-		k := l.Take(n).R.(*List)
+		k := l.Take(n).AsList()
 		if want := sumSizes(k.Items); k.Size() != want {
 			t.Errorf("Take(%d) size %d, want %d", n, k.Size(), want)
 		}
@@ -82,12 +82,12 @@ func TestWindowSizes(t *testing.T) {
 		items[i] = acc
 	}
 	items[1000], items[1001] = Int(1), Int(2)
-	sat := NewList(items).R.(*List)
+	sat := NewList(items).AsList()
 	if sat.Size() != SizeCap {
 		t.Fatalf("size of a list of shared values = %d", sat.Size())
 	}
 	for i := 0; i < 1000; i++ {
-		sat = sat.Drop(1).R.(*List)
+		sat = sat.Drop(1).AsList()
 		if i < 999 && sat.Size() != SizeCap {
 			t.Fatalf("after %d drops: size %d", i+1, sat.Size())
 		}
@@ -95,8 +95,8 @@ func TestWindowSizes(t *testing.T) {
 	if got := sat.Size(); got != 48 {
 		t.Errorf("tail of a saturated list: size %d, want 48", got)
 	}
-	big := NewList(items).R.(*List)
-	if got := big.Take(1001).R.(*List).Drop(1000).Size(); got != 32 {
+	big := NewList(items).AsList()
+	if got := big.Take(1001).AsList().Drop(1000).Size(); got != 32 {
 		t.Errorf("take and drop of a saturated list: size %d, want 32", got)
 	}
 	if got := big.Append(acc).Size(); got != SizeCap {
@@ -109,26 +109,26 @@ func TestWindowSizes(t *testing.T) {
 // concurrent part checks that appends from several goroutines (processes
 // sharing a list received in messages) never race.
 func TestAppendClaimsOnce(t *testing.T) {
-	base := NewList(nil).R.(*List).Append(Int(1)).R.(*List).Append(Int(2)).R.(*List)
-	a := base.Append(Int(3)).R.(*List)
-	b := base.Append(Int(4)).R.(*List)
+	base := NewList(nil).AsList().Append(Int(1)).AsList().Append(Int(2)).AsList()
+	a := base.Append(Int(3)).AsList()
+	b := base.Append(Int(4)).AsList()
 	if &a.Items[0] != &base.Items[0] {
 		t.Error("the first append did not extend the array in place")
 	}
 	if &b.Items[0] == &base.Items[0] {
 		t.Error("the second append wrote into a claimed slot")
 	}
-	if a.Items[2].N != 3 || b.Items[2].N != 4 || len(base.Items) != 2 {
+	if a.Items[2].AsInt() != 3 || b.Items[2].AsInt() != 4 || len(base.Items) != 2 {
 		t.Errorf("lists changed: %v %v %v", a.Items, b.Items, base.Items)
 	}
-	tail := base.Drop(1).R.(*List).Append(Int(5)).R.(*List)
-	if tail.Items[1].N != 5 || a.Items[2].N != 3 {
+	tail := base.Drop(1).AsList().Append(Int(5)).AsList()
+	if tail.Items[1].AsInt() != 5 || a.Items[2].AsInt() != 3 {
 		t.Error("append to a dropped window changed another list")
 	}
 
-	shared := NewList(nil).R.(*List)
+	shared := NewList(nil).AsList()
 	for i := 0; i < 10; i++ {
-		shared = shared.Append(Int(int64(i))).R.(*List)
+		shared = shared.Append(Int(int64(i))).AsList()
 	}
 	var wg sync.WaitGroup
 	results := make([]*List, 8)
@@ -138,7 +138,7 @@ func TestAppendClaimsOnce(t *testing.T) {
 			defer wg.Done()
 			l := shared
 			for i := 0; i < 1000; i++ {
-				l = l.Append(Int(int64(g))).R.(*List)
+				l = l.Append(Int(int64(g))).AsList()
 			}
 			results[g] = l
 		}()
@@ -153,8 +153,8 @@ func TestAppendClaimsOnce(t *testing.T) {
 			if i < 10 {
 				want = int64(i)
 			}
-			if v.N != want {
-				t.Fatalf("goroutine %d: item %d is %d, want %d", g, i, v.N, want)
+			if v.AsInt() != want {
+				t.Fatalf("goroutine %d: item %d is %d, want %d", g, i, v.AsInt(), want)
 			}
 		}
 		if l.Size() != 16+1010*16 {
@@ -227,4 +227,124 @@ func hasSize(lit *ast.CompositeLit) bool {
 		}
 	}
 	return false
+}
+
+// TestRepresentation: a Value is two words, its kind comes from its
+// pointer, the zero Value is Unit, and each accessor answers only for
+// its own kind.
+func TestRepresentation(t *testing.T) {
+	if n := unsafe.Sizeof(Value{}); n != 16 {
+		t.Fatalf("a Value takes %d bytes, want 16", n)
+	}
+	ref := &struct{ x int }{1}
+	cases := []struct {
+		v    Value
+		kind Kind
+	}{
+		{Value{}, KUnit}, {Unit, KUnit},
+		{Int(-7), KInt}, {Float(2.5), KFloat}, {Bool(true), KBool}, {Bool(false), KBool},
+		{String(""), KString}, {String("ab"), KString},
+		{NewTuple(Int(1)), KTuple}, {NewList(nil), KList}, {None(), KData},
+		{NewClosure(2, nil), KFunc}, {NewNative(3, "n"), KFunc}, {NewRange(1, 2, true), KRange},
+		{Opaque(KPid, 4, ref), KPid}, {Opaque(KProcID, 4, ref), KProcID},
+		{Opaque(KMonRef, 5, ref), KMonRef}, {Opaque(KOpaque, 0, nil), KOpaque},
+	}
+	for i, c := range cases {
+		v := c.v
+		if v.Kind() != c.kind {
+			t.Errorf("case %d: kind %s, want %s", i, v.Kind(), c.kind)
+		}
+		if v.IsInt() != (c.kind == KInt) {
+			t.Errorf("case %d (%s): IsInt %v", i, c.kind, v.IsInt())
+		}
+		if _, ok := v.Str(); ok != (c.kind == KString) {
+			t.Errorf("case %d (%s): Str ok %v", i, c.kind, ok)
+		}
+		if _, ok := v.Tuple(); ok != (c.kind == KTuple) {
+			t.Errorf("case %d (%s): Tuple ok %v", i, c.kind, ok)
+		}
+		if _, ok := v.List(); ok != (c.kind == KList) {
+			t.Errorf("case %d (%s): List ok %v", i, c.kind, ok)
+		}
+		if _, ok := v.Data(); ok != (c.kind == KData) {
+			t.Errorf("case %d (%s): Data ok %v", i, c.kind, ok)
+		}
+		if _, ok := v.Range(); ok != (c.kind == KRange) {
+			t.Errorf("case %d (%s): Range ok %v", i, c.kind, ok)
+		}
+		_, isClosure := v.Closure()
+		_, isNative := v.NativeFunc()
+		if isClosure && isNative || (isClosure || isNative) != (c.kind == KFunc) {
+			t.Errorf("case %d (%s): Closure %v, NativeFunc %v", i, c.kind, isClosure, isNative)
+		}
+		if (v.Node() != nil) != (c.kind >= KTuple) {
+			t.Errorf("case %d (%s): Node %v", i, c.kind, v.Node())
+		}
+		if v.String() == "" {
+			t.Errorf("case %d (%s): empty debug text", i, c.kind)
+		}
+	}
+	if Int(-7).AsInt() != -7 || Float(2.5).AsFloat() != 2.5 || !Bool(true).AsBool() || Bool(false).AsBool() {
+		t.Error("scalar payloads")
+	}
+	if String("ab").AsString() != "ab" || Int(1).AsString() != "" {
+		t.Error("AsString")
+	}
+	p := Opaque(KPid, 4, ref)
+	if p.Payload() != 4 || p.Ref() != any(ref) || Int(4).Ref() != nil {
+		t.Error("handle payload and reference")
+	}
+	// Identity: the same node, or equal scalars; equal strings are two
+	// boxes.
+	tup := NewTuple(Int(1))
+	if !Same(tup, tup) || Same(tup, NewTuple(Int(1))) || !Same(Int(3), Int(3)) || Same(Int(3), Bool(true)) {
+		t.Error("Same")
+	}
+	if Same(String("ab"), String("ab")) {
+		t.Error("two boxed strings are the same value")
+	}
+}
+
+// TestWrongKindPanics: the object accessors refuse a value of another
+// kind (the interpreter recovers the panic as an internal error) rather
+// than reading it as the wrong type.
+func TestWrongKindPanics(t *testing.T) {
+	for i, f := range []func(){
+		func() { Int(1).AsTuple() },
+		func() { String("x").AsList() },
+		func() { NewTuple().AsData() },
+		func() { NewClosure(0, nil).AsRange() },
+		func() { Value{}.AsTuple() },
+		func() { (&Handle{}).Value(0) },
+		func() { NewHandle(KInt, nil) },
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("case %d: no panic", i)
+				}
+			}()
+			f()
+		}()
+	}
+}
+
+// TestHandleEmbedding: a runtime object that embeds its Handle hands out
+// values without allocating.
+func TestHandleEmbedding(t *testing.T) {
+	type proc struct {
+		h  Handle
+		id int
+	}
+	p := &proc{id: 9}
+	p.h.Init(KPid, p)
+	allocs := testing.AllocsPerRun(100, func() {
+		v := p.h.Value(9)
+		if v.Ref().(*proc) != p || v.Payload() != 9 || v.Kind() != KPid {
+			t.Fatal("handle value")
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("%v allocations per value", allocs)
+	}
 }

@@ -8,7 +8,8 @@ import (
 
 // Actor operations
 //
-// The actor opcodes (RECV_*, SPAWN, SEND, SELF) are executed by the Host
+// The actor opcodes (RECV_*, SPAWN, SEND, SELF, CALL_REPLY, CALL_WAIT,
+// SEND_WAIT) are executed by the Host
 // the State runs under; the VM only moves values between the operand
 // stack and the host and decides control flow.
 //
@@ -41,10 +42,10 @@ func (st *State) actorOp(ah Host, in bytecode.Instr, pc, sp int) (int, int, int,
 		timeout := int64(-1)
 		if in.A >= 0 {
 			v := stack[st.frames[len(st.frames)-1].base+int(in.A)]
-			if v.K != value.KInt {
-				return pc, sp, 0, false, internalFault("receive timeout is %s, not Int", v.K)
+			if v.Kind() != value.KInt {
+				return pc, sp, 0, false, internalFault("receive timeout is %s, not Int", v.Kind())
 			}
-			timeout = v.N
+			timeout = v.AsInt()
 			if timeout < 0 || timeout > MaxTimeout {
 				return pc, sp, 0, false, fault.New(fault.Timeout)
 			}
@@ -94,6 +95,44 @@ func (st *State) actorOp(ah Host, in bytecode.Instr, pc, sp int) (int, int, int,
 		}
 		stack[sp] = r
 		sp++
+	case bytecode.CALL_REPLY:
+		r, f := ah.CallReply()
+		if f != nil {
+			return pc, sp, 0, false, f
+		}
+		stack[sp] = r
+		sp++
+	case bytecode.CALL_WAIT:
+		t := stack[sp-2]
+		if t.Kind() != value.KInt {
+			return pc, sp, 0, false, internalFault("call timeout is %s, not Int", t.Kind())
+		}
+		if t.AsInt() > MaxTimeout {
+			return pc, sp, 0, false, fault.New(fault.Timeout)
+		}
+		r, park, f := ah.CallWait(stack[sp-4], stack[sp-3], t.AsInt(), stack[sp-1])
+		if f != nil {
+			return pc, sp, 0, false, f
+		}
+		if park {
+			return pc - 1, sp, 0, true, nil
+		}
+		sp -= 3
+		stack[sp-1] = r
+		clear(stack[sp : sp+3])
+		return pc, sp, SendCost, false, nil
+	case bytecode.SEND_WAIT:
+		r, park, f := ah.SendWait(stack[sp-2], stack[sp-1])
+		if f != nil {
+			return pc, sp, 0, false, f
+		}
+		if park {
+			return pc - 1, sp, 0, true, nil
+		}
+		sp--
+		stack[sp-1] = r
+		stack[sp] = value.Unit
+		return pc, sp, SendCost, false, nil
 	default:
 		return pc, sp, 0, false, internalFault("unknown opcode %s", in.Op)
 	}

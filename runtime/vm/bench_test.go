@@ -20,7 +20,7 @@ func BenchmarkFib25(b *testing.B) {
 		for {
 			o := Run(st, h, 1<<16)
 			if o.Status == StatusDone {
-				if o.Value.N != 75025 {
+				if o.Value.AsInt() != 75025 {
 					b.Fatal(o.Value)
 				}
 				break

@@ -53,7 +53,7 @@ func (st *State) where() string {
 	if line := fr.fn.LineAt(pc); line > 0 {
 		loc = fmt.Sprintf(", %s:%d", file, line)
 	}
-	return fmt.Sprintf(" [at %s in %s, pc %d%s]", original(fr.fn.Code[pc]), fr.fn.Name, pc, loc)
+	return fmt.Sprintf(" [at %s in %s, pc %d%s]", fr.fn.Code[pc], fr.fn.Name, pc, loc)
 }
 
 // locate fills in the fault's source location and backtrace from the

@@ -4,46 +4,88 @@ import (
 	"github.com/morrow-lang/morrow/runtime/bytecode"
 )
 
-// Instruction fusion
+// The fast loop's code
 //
-// Load rewrites each function's code into an internal copy in which the
-// first instruction of some common sequences is replaced by a fused
-// instruction that does the work of the whole sequence in one dispatch:
+// Load translates each function's code into the internal code the fast
+// loop runs (exec.go): one instr per instruction, at the same pc, with
+// room for a third operand and a resolved callee, in which the first
+// instruction of some common sequences is replaced by a fused instruction
+// (a superinstruction) that does the work of the whole sequence in one
+// dispatch:
 //
-//	LOAD a; INT k; OP                   -> loadIntOp[OP] a k        (3 steps)
-//	LOAD a; INT k; CMP; JUMP_IF_FALSE t -> loadIntCmpJump[CMP] a k  (4 steps)
-//	LOAD a; LOAD b; OP                  -> loadLoadOp[OP] a b       (3 steps)
-//	LOAD a; LOAD b; CMP; JUMP_IF_FALSE  -> loadLoadCmpJump[CMP] a b (4 steps)
-//	CMP; JUMP_IF_FALSE t                -> cmpJump[CMP] t           (2 steps)
+//	LOAD a; INT k; OP                   -> loadIntOp[OP] a k
+//	LOAD a; INT k; CMP; JUMP_IF_FALSE t -> loadIntCmpJump[CMP] a k t
+//	LOAD a; LOAD b; OP                  -> loadLoadOp[OP] a b
+//	LOAD a; LOAD b; CMP; JUMP_IF_FALSE t -> loadLoadCmpJump[CMP] a b t
+//	CMP; JUMP_IF_FALSE t                -> cmpJump[CMP] t
+//	LOAD a; INT k; ADD|SUB; CALL f n    -> loadIntCall[ADD|SUB] a k n f
+//	LOAD a; INT k; ADD|SUB; TAIL_CALL f n -> loadIntTailCall[ADD|SUB] a k n f
+//	LOAD a; CALL f n                    -> loadCall a n f
+//	LOAD a; TAIL_CALL f n               -> loadTailCall a n f
+//	LOAD a; RETURN                      -> loadReturn a
+//	ADD|SUB; RETURN                     -> opReturn[ADD|SUB]
+//	LOAD a; TEST_TAG t; JUMP_IF_FALSE j -> loadTestTagJump a t j
+//	LOAD a; ELEM i; STORE b             -> loadElemStore a i b
+//	STORE a; LOAD b                     -> storeLoad a b
 //
-// where OP is ADD, SUB or a comparison and CMP a comparison. The fused
-// instruction replaces only the first instruction of its sequence; the
-// others stay in place, so pcs, jump targets (even into the middle of a
-// sequence) and line tables are unchanged. A fused instruction takes the
-// fast path only when its operands are Ints and the step budget has room
-// for every step it stands for; otherwise it executes just the original
-// first instruction (kept in origin) and continues with the next one, so
-// results and step counts are exactly those of the unfused code. The
-// rewritten code is private to the Image: the Program, its disassembly
-// and the verifier never see fused opcodes.
+// where OP is ADD, SUB or a comparison and CMP a comparison, and every
+// conditional jump goes forward (a backward jump is charged a step, see
+// Run). The sequences are those the benchmarks and the prelude execute
+// most (counted per dispatched instruction, docs/performance.md). CALL
+// and TAIL_CALL carry their callee resolved. The fused instruction
+// replaces only the first instruction of its sequence; the others stay
+// in place, so pcs, jump targets (even into the middle of a sequence) and
+// line tables are unchanged. A fused instruction takes its fast path only
+// when its operands have the kinds it expects; otherwise it executes just
+// its first instruction and continues with the next one, so results and
+// step counts are exactly those of the unfused code. The general path
+// (step) and fault reports use the program's own code; the Program, its
+// disassembly and the verifier never see the internal one.
+//
+// Sequences overlap (STORE a; LOAD b; TEST_TAG t; ...): every position
+// gets the fusion that makes the straight-line code starting there take
+// the fewest dispatches, computed backwards over the function.
 
-// Fused opcodes live above every real opcode.
+// instr is one instruction of the internal code.
+type instr struct {
+	op   bytecode.Opcode
+	a, b int32
+	c    int32     // third operand: a jump target, a STORE slot, an argument count
+	fn   *function // the callee of a call of a compiled function
+}
+
+// Fused opcodes live right above every real opcode, so that the opcodes
+// the interpreter switches on stay dense (the compiler turns a dense
+// switch into a jump table, a sparse one into a binary search). The
+// groups indexed by an operation have fusedWidth members (one per
+// operation of fusedOps; ADD and SUB are 0 and 1).
 const (
-	fusedBase = 160
-	// loadIntOp + i: LOAD A; INT B; arith/compare opcode fusedOps[i].
-	loadIntOp = fusedBase
-	// loadIntCmpJump + i: LOAD A; INT B; compare fusedOps[i]; JUMP_IF_FALSE.
-	loadIntCmpJump = fusedBase + 16
-	// cmpJump + i: compare fusedOps[i]; JUMP_IF_FALSE A.
-	cmpJump = fusedBase + 32
-	// loadLoadOp + i: LOAD A; LOAD B; fusedOps[i].
-	loadLoadOp = fusedBase + 48
-	// loadLoadCmpJump + i: LOAD A; LOAD B; compare fusedOps[i]; JUMP_IF_FALSE.
-	loadLoadCmpJump = fusedBase + 64
+	fusedBase  = bytecode.OpcodeCount
+	fusedWidth = 8
+
+	loadIntOp       = fusedBase                    // + fusedOps index
+	loadIntCmpJump  = loadIntOp + fusedWidth       // + fusedOps index (comparisons)
+	cmpJump         = loadIntCmpJump + fusedWidth  // + fusedOps index (comparisons)
+	loadLoadOp      = cmpJump + fusedWidth         // + fusedOps index
+	loadLoadCmpJump = loadLoadOp + fusedWidth      // + fusedOps index (comparisons)
+	loadIntCall     = loadLoadCmpJump + fusedWidth // + 0 ADD, 1 SUB
+	loadIntTailCall = loadIntCall + 2              // + 0 ADD, 1 SUB
+	opReturn        = loadIntTailCall + 2          // + 0 ADD, 1 SUB
+	loadCall        = opReturn + 2
+	loadTailCall    = loadCall + 1
+	loadReturn      = loadTailCall + 1
+	loadTestTagJump = loadReturn + 1
+	loadElemStore   = loadTestTagJump + 1
+	storeLoad       = loadElemStore + 1
+	// fusedEnd is the first opcode above the fused ones.
+	fusedEnd = storeLoad + 1
 )
 
+// Opcodes are bytes.
+var _ [256 - int(fusedEnd)]struct{}
+
 // fusedOps are the operations that fuse, indexed by their fused offset.
-var fusedOps = [...]bytecode.Opcode{bytecode.ADD, bytecode.SUB, bytecode.LT, bytecode.LE, bytecode.GT, bytecode.GE, bytecode.EQ, bytecode.NE}
+var fusedOps = [fusedWidth]bytecode.Opcode{bytecode.ADD, bytecode.SUB, bytecode.LT, bytecode.LE, bytecode.GT, bytecode.GE, bytecode.EQ, bytecode.NE}
 
 func fusedIndex(op bytecode.Opcode) (int, bool) {
 	for i, o := range fusedOps {
@@ -62,71 +104,90 @@ func isCompare(op bytecode.Opcode) bool {
 	return false
 }
 
-// fuse returns the internal copy of f with fused instructions.
-func fuse(f *bytecode.Function) *bytecode.Function {
-	g := *f
-	code := make([]bytecode.Instr, len(f.Code))
-	copy(code, f.Code)
-	src := f.Code
-	for i := 0; i < len(src); i++ {
-		in := src[i]
-		switch {
-		case in.Op == bytecode.LOAD && i+2 < len(src) && (src[i+1].Op == bytecode.INT || src[i+1].Op == bytecode.LOAD):
+// fusion is one candidate: the fused instruction and the number of
+// original instructions it covers.
+type fusion struct {
+	in  instr
+	len int
+}
+
+// candidates returns the fusions that apply at position i of src (fns
+// resolves callees).
+func candidates(src []bytecode.Instr, i int, fns []*function) []fusion {
+	var out []fusion
+	at := func(k int, op bytecode.Opcode) bool { return i+k < len(src) && src[i+k].Op == op }
+	forward := func(k int) bool { return int(src[i+k].A) > i+k } // the jump at i+k goes forward
+	in := src[i]
+	switch {
+	case in.Op == bytecode.LOAD:
+		if i+2 < len(src) && (at(1, bytecode.INT) || at(1, bytecode.LOAD)) {
 			op := src[i+2].Op
-			k, ok := fusedIndex(op)
-			if !ok {
-				continue
+			if k, ok := fusedIndex(op); ok {
+				plain, branch := loadIntOp, loadIntCmpJump
+				if at(1, bytecode.LOAD) {
+					plain, branch = loadLoadOp, loadLoadCmpJump
+				}
+				out = append(out, fusion{instr{op: plain + bytecode.Opcode(k), a: in.A, b: src[i+1].A}, 3})
+				if isCompare(op) && at(3, bytecode.JUMP_IF_FALSE) && forward(3) {
+					out = append(out, fusion{instr{op: branch + bytecode.Opcode(k), a: in.A, b: src[i+1].A, c: src[i+3].A}, 4})
+				}
+				if at(1, bytecode.INT) && k < 2 {
+					if at(3, bytecode.CALL) {
+						out = append(out, fusion{instr{op: loadIntCall + bytecode.Opcode(k), a: in.A, b: src[i+1].A, c: src[i+3].B, fn: fns[src[i+3].A]}, 4})
+					}
+					if at(3, bytecode.TAIL_CALL) {
+						out = append(out, fusion{instr{op: loadIntTailCall + bytecode.Opcode(k), a: in.A, b: src[i+1].A, c: src[i+3].B, fn: fns[src[i+3].A]}, 4})
+					}
+				}
 			}
-			plain, branch := loadIntOp, loadIntCmpJump
-			if src[i+1].Op == bytecode.LOAD {
-				plain, branch = loadLoadOp, loadLoadCmpJump
+		}
+		if at(1, bytecode.CALL) {
+			out = append(out, fusion{instr{op: loadCall, a: in.A, c: src[i+1].B, fn: fns[src[i+1].A]}, 2})
+		}
+		if at(1, bytecode.TAIL_CALL) {
+			out = append(out, fusion{instr{op: loadTailCall, a: in.A, c: src[i+1].B, fn: fns[src[i+1].A]}, 2})
+		}
+		if at(1, bytecode.RETURN) {
+			out = append(out, fusion{instr{op: loadReturn, a: in.A}, 2})
+		}
+		if at(1, bytecode.TEST_TAG) && at(2, bytecode.JUMP_IF_FALSE) && forward(2) {
+			out = append(out, fusion{instr{op: loadTestTagJump, a: in.A, b: src[i+1].A, c: src[i+2].A}, 3})
+		}
+		if at(1, bytecode.ELEM) && at(2, bytecode.STORE) {
+			out = append(out, fusion{instr{op: loadElemStore, a: in.A, b: src[i+1].A, c: src[i+2].A}, 3})
+		}
+	case isCompare(in.Op) && at(1, bytecode.JUMP_IF_FALSE) && forward(1):
+		k, _ := fusedIndex(in.Op)
+		out = append(out, fusion{instr{op: cmpJump + bytecode.Opcode(k), a: src[i+1].A}, 2})
+	case (in.Op == bytecode.ADD || in.Op == bytecode.SUB) && at(1, bytecode.RETURN):
+		k, _ := fusedIndex(in.Op)
+		out = append(out, fusion{instr{op: opReturn + bytecode.Opcode(k)}, 2})
+	case in.Op == bytecode.STORE && at(1, bytecode.LOAD):
+		out = append(out, fusion{instr{op: storeLoad, a: in.A, b: src[i+1].A}, 2})
+	}
+	return out
+}
+
+// fuse returns the internal code for src (a verified function's code;
+// fns are the program's functions). Going backwards, cost[i] is the
+// number of dispatches the straight-line code from i takes with the
+// fusions chosen so far; each position takes the candidate (or its own
+// instruction) that minimises it.
+func fuse(src []bytecode.Instr, fns []*function) []instr {
+	code := make([]instr, len(src))
+	cost := make([]int, len(src)+1)
+	for i := len(src) - 1; i >= 0; i-- {
+		in := src[i]
+		code[i] = instr{op: in.Op, a: in.A, b: in.B}
+		if in.Op == bytecode.CALL || in.Op == bytecode.TAIL_CALL {
+			code[i].c, code[i].fn = in.B, fns[in.A]
+		}
+		cost[i] = 1 + cost[i+1]
+		for _, c := range candidates(src, i, fns) {
+			if n := 1 + cost[i+c.len]; n < cost[i] {
+				cost[i], code[i] = n, c.in
 			}
-			if isCompare(op) && i+3 < len(src) && src[i+3].Op == bytecode.JUMP_IF_FALSE {
-				code[i] = bytecode.Instr{Op: bytecode.Opcode(branch + k), A: in.A, B: src[i+1].A}
-			} else {
-				code[i] = bytecode.Instr{Op: bytecode.Opcode(plain + k), A: in.A, B: src[i+1].A}
-			}
-		case isCompare(in.Op) && i+1 < len(src) && src[i+1].Op == bytecode.JUMP_IF_FALSE:
-			k, _ := fusedIndex(in.Op)
-			code[i] = bytecode.Instr{Op: bytecode.Opcode(cmpJump + k), A: src[i+1].A}
 		}
 	}
-	g.Code = code
-	return &g
-}
-
-// intOp applies a fusable operation to two Ints: the value (for ADD and
-// SUB) or the truth of the comparison.
-func intOp(k int, x, y int64) (int64, bool) {
-	switch fusedOps[k] {
-	case bytecode.ADD:
-		return x + y, false
-	case bytecode.SUB:
-		return x - y, false
-	case bytecode.LT:
-		return 0, x < y
-	case bytecode.LE:
-		return 0, x <= y
-	case bytecode.GT:
-		return 0, x > y
-	case bytecode.GE:
-		return 0, x >= y
-	case bytecode.EQ:
-		return 0, x == y
-	}
-	return 0, x != y
-}
-
-// original returns the instruction a fused instruction stands for (its
-// first one: a LOAD, or the comparison of cmpJump), with its operands, as
-// the program's code has it; other instructions are returned as they are.
-func original(in bytecode.Instr) bytecode.Instr {
-	switch op := int(in.Op); {
-	case op >= loadIntOp && op < loadIntOp+16, op >= loadIntCmpJump && op < loadIntCmpJump+16,
-		op >= loadLoadOp && op < loadLoadOp+16, op >= loadLoadCmpJump && op < loadLoadCmpJump+16:
-		return bytecode.Instr{Op: bytecode.LOAD, A: in.A}
-	case op >= cmpJump && op < cmpJump+16:
-		return bytecode.Instr{Op: fusedOps[op-cmpJump]}
-	}
-	return in
+	return code
 }

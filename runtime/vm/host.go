@@ -22,7 +22,9 @@ import (
 //     method there.
 //   - the receive cursor and its timer (RECV_START, RECV_PEEK, RECV_TAKE,
 //     RECV_SKIP, RECV_WAIT; actor.go describes the protocol).
-//   - process creation and messaging (SPAWN, SEND, SELF).
+//   - process creation and messaging (SPAWN, SEND, SELF, and the
+//     blocking CALL_REPLY/CALL_WAIT of Process.call and SEND_WAIT of
+//     Process.send_wait).
 //
 // A Host is used by one State at a time: the VM calls it only from the
 // goroutine running Run, and only while that Run is in progress.
@@ -54,6 +56,19 @@ type Host interface {
 	Send(pid, msg value.Value) (value.Value, *fault.Fault)
 	// Self returns the running process's Pid.
 	Self() (value.Value, *fault.Fault)
+
+	// CallReply mints a fresh one-shot reply address of the running
+	// process for Process.call (CALL_REPLY).
+	CallReply() (value.Value, *fault.Fault)
+	// CallWait runs CALL_WAIT: the first time for a reply address it
+	// sends msg to pid; then it returns the call's Result(R,
+	// Process.CallError), or park = true to park the State (the
+	// instruction runs again when the process is resumed). timeout is in
+	// milliseconds, negative for none.
+	CallWait(pid, msg value.Value, timeout int64, reply value.Value) (res value.Value, park bool, f *fault.Fault)
+	// SendWait runs SEND_WAIT (Process.send_wait): the Result((), Int) of
+	// the send, or park = true while the sender waits for room.
+	SendWait(pid, msg value.Value) (res value.Value, park bool, f *fault.Fault)
 }
 
 // WaitResult is the host's answer to RECV_WAIT.
@@ -108,3 +123,18 @@ func (Detached) Send(value.Value, value.Value) (value.Value, *fault.Fault) {
 
 // Self is an internal error: there is no process.
 func (Detached) Self() (value.Value, *fault.Fault) { return value.Unit, needsActors("SELF") }
+
+// CallReply is an internal error: there is no process.
+func (Detached) CallReply() (value.Value, *fault.Fault) {
+	return value.Unit, needsActors("CALL_REPLY")
+}
+
+// CallWait is an internal error: there is no scheduler.
+func (Detached) CallWait(value.Value, value.Value, int64, value.Value) (value.Value, bool, *fault.Fault) {
+	return value.Unit, false, needsActors("CALL_WAIT")
+}
+
+// SendWait is an internal error: there is no scheduler.
+func (Detached) SendWait(value.Value, value.Value) (value.Value, bool, *fault.Fault) {
+	return value.Unit, false, needsActors("SEND_WAIT")
+}

@@ -18,12 +18,12 @@ import (
 // a negative Int exponent fault 2, shift counts are masked with & 63;
 // Float follows IEEE-754; `+` concatenates Strings (fault 5 past 16 MiB).
 func arith(op bytecode.Opcode, x, y value.Value) (value.Value, *fault.Fault) {
-	if x.K != y.K {
-		return value.Unit, internalFault("%s of %s and %s", op, x.K, y.K)
+	if x.Kind() != y.Kind() {
+		return value.Unit, internalFault("%s of %s and %s", op, x.Kind(), y.Kind())
 	}
-	switch x.K {
+	switch x.Kind() {
 	case value.KInt:
-		a, b := x.N, y.N
+		a, b := x.AsInt(), y.AsInt()
 		switch op {
 		case bytecode.ADD:
 			return value.Int(a + b), nil
@@ -80,7 +80,7 @@ func arith(op bytecode.Opcode, x, y value.Value) (value.Value, *fault.Fault) {
 			return value.String(a + b), nil
 		}
 	}
-	return value.Unit, internalFault("%s of %s values", op, x.K)
+	return value.Unit, internalFault("%s of %s values", op, x.Kind())
 }
 
 // ipow is wrapping integer exponentiation by squaring; b >= 0.
@@ -101,12 +101,12 @@ func ipow(a, b int64) int64 {
 // returns the steps to charge for the comparison beyond the instruction's
 // own (one per element pair visited; RUNTIME.md §1).
 func equal(x, y value.Value) (bool, int) {
-	if x.K != y.K {
+	if x.Kind() != y.Kind() {
 		return false, 0
 	}
-	switch x.K {
+	switch x.Kind() {
 	case value.KInt, value.KBool:
-		return x.N == y.N, 0
+		return x.AsInt() == y.AsInt(), 0
 	case value.KString:
 		return x.AsString() == y.AsString(), 0
 	}
@@ -121,18 +121,18 @@ const maxCharge = 1 << 30
 // order implements < <= > >= on Floats and Strings (Ints take the fast
 // path in the loop). Comparisons with NaN are false, as IEEE says.
 func order(op bytecode.Opcode, x, y value.Value) (bool, *fault.Fault) {
-	if x.K != y.K {
-		return false, internalFault("%s of %s and %s", op, x.K, y.K)
+	if x.Kind() != y.Kind() {
+		return false, internalFault("%s of %s and %s", op, x.Kind(), y.Kind())
 	}
-	switch x.K {
+	switch x.Kind() {
 	case value.KInt:
-		return compareOrdered(op, x.N, y.N), nil
+		return compareOrdered(op, x.AsInt(), y.AsInt()), nil
 	case value.KFloat:
 		return compareOrdered(op, x.AsFloat(), y.AsFloat()), nil
 	case value.KString:
 		return compareOrdered(op, x.AsString(), y.AsString()), nil
 	}
-	return false, internalFault("%s of %s values", op, x.K)
+	return false, internalFault("%s of %s values", op, x.Kind())
 }
 
 // compareOrdered applies the ordering op (LT, LE, GT, otherwise GE) to
@@ -153,35 +153,36 @@ func compareOrdered[T cmp.Ordered](op bytecode.Opcode, a, b T) bool {
 // member is `x in xs` for a List (by ==) or an Int Range, with the steps
 // to charge as for equal.
 func member(x, xs value.Value) (bool, int, *fault.Fault) {
-	switch c := xs.R.(type) {
-	case *value.List:
+	switch xs.Kind() {
+	case value.KList:
 		found, work := core.ContainsWork(xs, x)
 		return found, int(min(work, maxCharge)), nil
-	case *value.Range:
-		if x.K != value.KInt {
-			return false, 0, internalFault("IN of a %s value in a Range", x.K)
+	case value.KRange:
+		c := xs.AsRange()
+		if x.Kind() != value.KInt {
+			return false, 0, internalFault("IN of a %s value in a Range", x.Kind())
 		}
 		if c.Inclusive {
-			return c.Lo <= x.N && x.N <= c.Hi, 0, nil
+			return c.Lo <= x.AsInt() && x.AsInt() <= c.Hi, 0, nil
 		}
-		return c.Lo <= x.N && x.N < c.Hi, 0, nil
+		return c.Lo <= x.AsInt() && x.AsInt() < c.Hi, 0, nil
 	}
-	return false, 0, internalFault("IN on a %s value", xs.K)
+	return false, 0, internalFault("IN on a %s value", xs.Kind())
 }
 
 // elem is ELEM: tuple element i or positional field i of a data value.
 func elem(x value.Value, i int) (value.Value, *fault.Fault) {
-	switch c := x.R.(type) {
-	case *value.Tuple:
-		if i < len(c.Elems) {
+	switch x.Kind() {
+	case value.KTuple:
+		if c := x.AsTuple(); i < len(c.Elems) {
 			return c.Elems[i], nil
 		}
-	case *value.Data:
-		if i < len(c.Fields) {
+	case value.KData:
+		if c := x.AsData(); i < len(c.Fields) {
 			return c.Fields[i], nil
 		}
 	}
-	return value.Unit, internalFault("ELEM %d of a %s value", i, x.K)
+	return value.Unit, internalFault("ELEM %d of a %s value", i, x.Kind())
 }
 
 // fieldIndex finds a named field of a data value's variant.
@@ -199,17 +200,17 @@ func fieldIndex(d *value.Data, name string) int {
 
 // field is FIELD: the field called name of a record value.
 func field(x value.Value, name string) (value.Value, *fault.Fault) {
-	if d, ok := x.R.(*value.Data); ok {
+	if d, ok := x.Data(); ok {
 		if i := fieldIndex(d, name); i >= 0 {
 			return d.Fields[i], nil
 		}
 	}
-	return value.Unit, internalFault("no field %q in a %s value", name, x.K)
+	return value.Unit, internalFault("no field %q in a %s value", name, x.Kind())
 }
 
 // update is UPDATE: a copy of record r with field name set to v.
 func update(r value.Value, name string, v value.Value) (value.Value, *fault.Fault) {
-	if d, ok := r.R.(*value.Data); ok {
+	if d, ok := r.Data(); ok {
 		if i := fieldIndex(d, name); i >= 0 {
 			fields := make([]value.Value, len(d.Fields))
 			copy(fields, d.Fields)
@@ -217,12 +218,13 @@ func update(r value.Value, name string, v value.Value) (value.Value, *fault.Faul
 			return value.NewData(d.Type, d.Tag, fields...), nil
 		}
 	}
-	return value.Unit, internalFault("no field %q to update in a %s value", name, r.K)
+	return value.Unit, internalFault("no field %q to update in a %s value", name, r.Kind())
 }
 
 // iter is the state of a `for` loop (a value.KIter value); it never
 // escapes its frame, so ITER_NEXT advances it in place.
 type iter struct {
+	h       value.Handle // the iterator as a KIter value
 	items   []value.Value
 	i       int
 	isRange bool
@@ -233,17 +235,24 @@ type iter struct {
 }
 
 func newIter(x value.Value) (*iter, *fault.Fault) {
-	switch c := x.R.(type) {
-	case *value.List:
-		return &iter{items: c.Items}, nil
-	case *value.Range:
+	switch x.Kind() {
+	case value.KList:
+		return &iter{items: x.AsList().Items}, nil
+	case value.KRange:
+		c := x.AsRange()
 		it := &iter{isRange: true, next_: c.Lo, hi: c.Hi, incl: c.Inclusive}
 		if c.Lo > c.Hi || (!c.Inclusive && c.Lo == c.Hi) {
 			it.done = true
 		}
 		return it, nil
 	}
-	return nil, internalFault("cannot iterate over a %s value", x.K)
+	return nil, internalFault("cannot iterate over a %s value", x.Kind())
+}
+
+// value returns the iterator as a value.
+func (it *iter) value() value.Value {
+	it.h.Init(value.KIter, it)
+	return it.h.Value(0)
 }
 
 // next returns the next item, or false when the iteration is over.

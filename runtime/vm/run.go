@@ -3,7 +3,6 @@ package vm
 import (
 	"fmt"
 
-	"github.com/morrow-lang/morrow/runtime/bytecode"
 	"github.com/morrow-lang/morrow/runtime/fault"
 	"github.com/morrow-lang/morrow/runtime/value"
 )
@@ -13,9 +12,19 @@ import (
 // cleanup, so a broken cleanup path cannot loop forever.
 const maxPanics = 64
 
-// Run executes st for at most budget steps (at least one) and reports how
-// it stopped. One step is one instruction, or one step of running cleanup
-// while returning or unwinding. Calling Run on a finished State returns its
+// Run executes st for a budget of steps (at least one) and reports how it
+// stopped. Steps are reductions, charged where control can come back to
+// an instruction already executed, as the BEAM charges per call: one per
+// call of any kind (CALL, CALL_VALUE, CALL_NATIVE and the tail calls),
+// per backward jump (a loop iteration, a rescan of the mailbox) and per
+// actor instruction, one per step of running cleanup while returning or
+// unwinding, plus the work of instructions whose cost grows with their
+// operands (a native's work, a long comparison, SEND, SPAWN: RUNTIME.md
+// §1). The budget is checked before each charged instruction, so a Run
+// executes at most budget of them, and the straight-line code between two
+// of them is bounded by the function's length: preemption stays bounded
+// without a check on every instruction. Only charges for work can take a
+// Run past its budget. Calling Run on a finished State returns its
 // terminal outcome again with Steps 0.
 func Run(st *State, host Host, budget int) Outcome {
 	if st.finished {
@@ -28,13 +37,13 @@ func Run(st *State, host Host, budget int) Outcome {
 	}
 	st.preempt = false
 	start := st.steps
+	st.limit = start + int64(budget)
 	panics := 0
 	for {
-		left := budget - int(st.steps-start)
-		if left < 1 {
+		if st.steps >= st.limit {
 			return Outcome{Status: StatusYield, Steps: int(st.steps - start)}
 		}
-		out, crashed := st.run(host, left)
+		out, crashed := st.run(host)
 		if !crashed {
 			out.Steps = int(st.steps - start)
 			return out
@@ -59,681 +68,48 @@ func (st *State) finish(o Outcome) {
 	st.Release()
 }
 
-// run is the interpreter loop. It returns crashed = true after recovering
-// a Go panic (the State is then unwinding an internal-error fault and Run
-// calls run again).
-func (st *State) run(host Host, budget int) (out Outcome, crashed bool) {
-	var (
-		fr    *frame
-		bp    int // fr.base, cached
-		code  []bytecode.Instr
-		pc    int
-		sp    = st.sp
-		stack = st.stack
-		steps = 0
-	)
-	p := st.img.Prog
-	fns := st.img.fns
-	types := st.img.types
-	consts := p.Consts
-	// The recovery reads only st: capturing the loop's locals (pc, sp,
-	// fr) in a closure would keep them out of registers. After a panic
-	// the location is the top frame's last saved pc (its last call or
+// run alternates the fast loop (exec.go), which executes the common
+// instructions with the interpreter's state in local variables, and the
+// general path (step, step.go), which executes the one instruction the
+// fast loop handed back, and runs cleanup steps. It returns crashed =
+// true after recovering a Go panic (the State is then unwinding an
+// internal-error fault and Run calls run again).
+func (st *State) run(host Host) (out Outcome, crashed bool) {
+	// The recovery reads only st. After a panic the location is the top
+	// frame's last saved pc (the last call, exit from the fast loop or
 	// fault), which is good enough for an internal error.
 	defer func() {
 		if r := recover(); r != nil {
 			out, crashed = st.recovered(r)
 		}
 	}()
-
-outer:
 	for {
-		fr = &st.frames[len(st.frames)-1]
-		if fr.mode != modeNormal {
-			if steps >= budget {
-				st.sp = sp
-				st.steps += int64(steps)
+		if fr := &st.frames[len(st.frames)-1]; fr.mode != modeNormal {
+			if st.steps >= st.limit {
 				return Outcome{Status: StatusYield}, false
 			}
-			steps++
-			st.sp = sp
+			st.steps++
 			if o, done := st.cleanupStep(host); done {
-				st.steps += int64(steps)
 				return o, false
 			}
-			sp, stack = st.sp, st.stack
-			continue outer
+			continue
 		}
-		code = fr.fn.Code
-		pc = fr.pc
-		bp = fr.base
-		for {
-			if steps >= budget {
-				fr.pc = pc
-				st.sp = sp
-				st.steps += int64(steps)
-				return Outcome{Status: StatusYield}, false
-			}
-			steps++
-			in := code[pc]
-			pc++
-			switch in.Op {
-			case bytecode.NOP:
-			case bytecode.POP:
-				sp--
-			case bytecode.DUP:
-				stack[sp] = stack[sp-1]
-				sp++
-			case bytecode.SWAP:
-				stack[sp-1], stack[sp-2] = stack[sp-2], stack[sp-1]
-			case bytecode.UNIT:
-				stack[sp] = value.Unit
-				sp++
-			case bytecode.TRUE:
-				stack[sp] = value.Value{K: value.KBool, N: 1}
-				sp++
-			case bytecode.FALSE:
-				stack[sp] = value.Value{K: value.KBool}
-				sp++
-			case bytecode.INT:
-				stack[sp] = value.Value{K: value.KInt, N: int64(in.A)}
-				sp++
-			case bytecode.CONST:
-				stack[sp] = consts[in.A]
-				sp++
-
-			case bytecode.LOAD:
-				stack[sp] = stack[bp+int(in.A)]
-				sp++
-			case bytecode.STORE:
-				sp--
-				stack[bp+int(in.A)] = stack[sp]
-			case bytecode.FREE:
-				stack[sp] = fr.free[in.A]
-				sp++
-			case bytecode.FUNC:
-				stack[sp] = st.img.funcVals[in.A]
-				sp++
-			case bytecode.CLOSURE:
-				n := int(in.B)
-				free := make([]value.Value, n)
-				copy(free, stack[sp-n:sp])
-				sp -= n
-				stack[sp] = value.NewClosure(int(in.A), free)
-				sp++
-			case bytecode.NATIVE:
-				stack[sp] = st.img.nativeVals[in.A]
-				sp++
-
-			case bytecode.CALL:
-				callee := fns[in.A]
-				fr.pc = pc
-				base := sp - int(in.B)
-				n := len(st.frames)
-				top := base + callee.Locals
-				if n < cap(st.frames) && n < st.maxDepth && top+callee.MaxStack <= len(stack) {
-					// Fast path: a spare frame slot and enough stack.
-					clear(stack[sp:top])
-					st.frames = st.frames[:n+1]
-					fr = &st.frames[n]
-					fr.fn, fr.pc, fr.base, fr.retSP, fr.free, fr.cl, fr.mode = callee, 0, base, base, nil, nil, modeNormal
-					bp = base
-				} else {
-					if f := st.pushFrame(callee, base, base, nil); f != nil {
-						st.fail(fr, pc, sp, f)
-						continue outer
-					}
-					stack = st.stack
-					fr = &st.frames[n]
-					bp = fr.base
-				}
-				code = callee.Code
-				pc = 0
-				sp = top
-			case bytecode.CALL_VALUE:
-				n := int(in.A)
-				fv := stack[sp-n-1]
-				switch c := fv.R.(type) {
-				case *value.Closure:
-					callee, f := st.closureCallee(c, n)
-					if f == nil {
-						fr.pc = pc
-						base := sp - n
-						f = st.pushFrame(callee, base, base-1, c.Free)
-					}
-					if f != nil {
-						st.fail(fr, pc, sp, f)
-						continue outer
-					}
-					stack = st.stack
-					fr = &st.frames[len(st.frames)-1]
-					bp = fr.base
-					code = callee.Code
-					pc = 0
-					sp = fr.base + callee.Locals
-				case *value.NativeFunc:
-					if c.ID < 0 || c.ID >= len(st.img.natives) {
-						st.fail(fr, pc, sp, internalFault("call of an unknown native %d", c.ID))
-						continue outer
-					}
-					res, nf, work := st.img.natives[c.ID].CallWork(host, stack[sp-n:sp])
-					steps += int(min(work, maxCharge))
-					if nf != nil {
-						st.fail(fr, pc, sp, nf)
-						continue outer
-					}
-					sp -= n + 1
-					stack[sp] = res
-					sp++
-					if st.preempt {
-						st.preempt = false
-						budget = steps
-					}
-				default:
-					st.fail(fr, pc, sp, internalFault("call of a %s value", fv.K))
-					continue outer
-				}
-			case bytecode.CALL_NATIVE:
-				n := int(in.B)
-				res, nf, work := st.img.natives[in.A].CallWork(host, stack[sp-n:sp])
-				steps += int(min(work, maxCharge))
-				if nf != nil {
-					st.fail(fr, pc, sp, nf)
-					continue outer
-				}
-				sp -= n
-				stack[sp] = res
-				sp++
-				if st.preempt {
-					st.preempt = false
-					budget = steps
-				}
-			case bytecode.TAIL_CALL:
-				callee := fns[in.A]
-				n := int(in.B)
-				st.sp = sp
-				grown, f := st.grow(fr.base + callee.Locals + callee.MaxStack)
-				if f != nil {
-					st.fail(fr, pc, sp, f)
-					continue outer
-				}
-				stack = grown
-				copy(stack[fr.base:], stack[sp-n:sp])
-				fr.fn, fr.free = callee, nil
-				clear(stack[fr.base+n : fr.base+callee.Locals])
-				code = callee.Code
-				pc = 0
-				sp = fr.base + callee.Locals
-			case bytecode.TAIL_CALL_VALUE:
-				n := int(in.A)
-				fv := stack[sp-n-1]
-				switch c := fv.R.(type) {
-				case *value.Closure:
-					callee, f := st.closureCallee(c, n)
-					if f != nil {
-						st.fail(fr, pc, sp, f)
-						continue outer
-					}
-					st.sp = sp
-					grown, f := st.grow(fr.base + callee.Locals + callee.MaxStack)
-					if f != nil {
-						st.fail(fr, pc, sp, f)
-						continue outer
-					}
-					stack = grown
-					copy(stack[fr.base:], stack[sp-n:sp])
-					fr.fn, fr.free = callee, c.Free
-					clear(stack[fr.base+n : fr.base+callee.Locals])
-					code = callee.Code
-					pc = 0
-					sp = fr.base + callee.Locals
-				case *value.NativeFunc:
-					if c.ID < 0 || c.ID >= len(st.img.natives) {
-						st.fail(fr, pc, sp, internalFault("call of an unknown native %d", c.ID))
-						continue outer
-					}
-					res, nf, work := st.img.natives[c.ID].CallWork(host, stack[sp-n:sp])
-					steps += int(min(work, maxCharge))
-					if nf != nil {
-						st.fail(fr, pc, sp, nf)
-						continue outer
-					}
-					fr.pc = pc
-					st.sp = sp
-					if st.preempt {
-						st.preempt = false
-						budget = steps
-					}
-					if o, done := st.returnValue(res); done {
-						st.steps += int64(steps)
-						return o, false
-					}
-					sp, stack = st.sp, st.stack
-					continue outer
-				default:
-					st.fail(fr, pc, sp, internalFault("call of a %s value", fv.K))
-					continue outer
-				}
-			case bytecode.RETURN:
-				v := stack[sp-1]
-				n := len(st.frames)
-				if fr.cl == nil && n > 1 && st.frames[n-2].mode == modeNormal {
-					retSP := fr.retSP
-					fr.free = nil
-					st.frames = st.frames[:n-1]
-					fr = &st.frames[n-2]
-					bp = fr.base
-					stack[retSP] = v
-					sp = retSP + 1
-					code = fr.fn.Code
-					pc = fr.pc
-					continue
-				}
-				fr.pc = pc
-				st.sp = sp
-				if o, done := st.returnValue(v); done {
-					st.steps += int64(steps)
-					return o, false
-				}
-				sp, stack = st.sp, st.stack
-				continue outer
-
-			case bytecode.JUMP:
-				pc = int(in.A)
-			case bytecode.JUMP_IF_FALSE:
-				sp--
-				if stack[sp].N == 0 {
-					pc = int(in.A)
-				}
-			case bytecode.JUMP_IF_TRUE:
-				sp--
-				if stack[sp].N != 0 {
-					pc = int(in.A)
-				}
-
-			case bytecode.ADD:
-				x, y := stack[sp-2], stack[sp-1]
-				sp--
-				if x.K == value.KInt && y.K == value.KInt {
-					stack[sp-1].N = x.N + y.N
-					continue
-				}
-				r, f := arith(in.Op, x, y)
-				if f != nil {
-					st.fail(fr, pc, sp, f)
-					continue outer
-				}
-				stack[sp-1] = r
-			case bytecode.SUB:
-				x, y := stack[sp-2], stack[sp-1]
-				sp--
-				if x.K == value.KInt && y.K == value.KInt {
-					stack[sp-1].N = x.N - y.N
-					continue
-				}
-				r, f := arith(in.Op, x, y)
-				if f != nil {
-					st.fail(fr, pc, sp, f)
-					continue outer
-				}
-				stack[sp-1] = r
-			case bytecode.MUL, bytecode.DIV, bytecode.MOD, bytecode.POW,
-				bytecode.BITAND, bytecode.BITOR, bytecode.BITXOR, bytecode.SHL, bytecode.SHR:
-				x, y := stack[sp-2], stack[sp-1]
-				sp--
-				r, f := arith(in.Op, x, y)
-				if f != nil {
-					st.fail(fr, pc, sp, f)
-					continue outer
-				}
-				stack[sp-1] = r
-			case bytecode.EQ, bytecode.NE:
-				x, y := stack[sp-2], stack[sp-1]
-				sp--
-				eq, cost := equal(x, y)
-				steps += cost
-				if in.Op == bytecode.NE {
-					eq = !eq
-				}
-				stack[sp-1] = value.Bool(eq)
-			case bytecode.LT, bytecode.LE, bytecode.GT, bytecode.GE:
-				x, y := stack[sp-2], stack[sp-1]
-				sp--
-				if x.K == value.KInt && y.K == value.KInt {
-					var r bool
-					switch in.Op {
-					case bytecode.LT:
-						r = x.N < y.N
-					case bytecode.LE:
-						r = x.N <= y.N
-					case bytecode.GT:
-						r = x.N > y.N
-					default:
-						r = x.N >= y.N
-					}
-					stack[sp-1] = value.Bool(r)
-					continue
-				}
-				r, f := order(in.Op, x, y)
-				if f != nil {
-					st.fail(fr, pc, sp, f)
-					continue outer
-				}
-				stack[sp-1] = value.Bool(r)
-			case bytecode.IN:
-				x, xs := stack[sp-2], stack[sp-1]
-				sp--
-				r, cost, f := member(x, xs)
-				steps += cost
-				if f != nil {
-					st.fail(fr, pc, sp, f)
-					continue outer
-				}
-				stack[sp-1] = value.Bool(r)
-			case bytecode.NEG:
-				x := stack[sp-1]
-				switch x.K {
-				case value.KInt:
-					stack[sp-1].N = -x.N
-				case value.KFloat:
-					stack[sp-1] = value.Float(-x.AsFloat())
-				default:
-					st.fail(fr, pc, sp, internalFault("NEG of a %s value", x.K))
-					continue outer
-				}
-			case bytecode.NOT:
-				x := stack[sp-1]
-				if x.K != value.KBool {
-					st.fail(fr, pc, sp, internalFault("NOT of a %s value", x.K))
-					continue outer
-				}
-				stack[sp-1].N = 1 - (x.N & 1)
-			case bytecode.BITNOT:
-				x := stack[sp-1]
-				if x.K != value.KInt {
-					st.fail(fr, pc, sp, internalFault("BITNOT of a %s value", x.K))
-					continue outer
-				}
-				stack[sp-1].N = ^x.N
-
-			case bytecode.TUPLE:
-				n := int(in.A)
-				elems := make([]value.Value, n)
-				copy(elems, stack[sp-n:sp])
-				sp -= n
-				stack[sp] = value.NewTuple(elems...)
-				sp++
-			case bytecode.LIST:
-				n := int(in.A)
-				var items []value.Value
-				if n > 0 {
-					items = make([]value.Value, n)
-					copy(items, stack[sp-n:sp])
-				}
-				sp -= n
-				stack[sp] = value.NewList(items)
-				sp++
-			case bytecode.DATA:
-				t := types[in.A]
-				n := len(t.Variants[in.B].Fields)
-				if n == 0 {
-					stack[sp] = st.img.nullary[in.A][in.B]
-					sp++
-					continue
-				}
-				fields := make([]value.Value, n)
-				copy(fields, stack[sp-n:sp])
-				sp -= n
-				stack[sp] = value.NewData(t, int(in.B), fields...)
-				sp++
-			case bytecode.RANGE:
-				lo, hi := stack[sp-2], stack[sp-1]
-				sp--
-				if lo.K != value.KInt || hi.K != value.KInt {
-					st.fail(fr, pc, sp, internalFault("RANGE of %s and %s", lo.K, hi.K))
-					continue outer
-				}
-				stack[sp-1] = value.Value{K: value.KRange, R: &value.Range{Lo: lo.N, Hi: hi.N, Inclusive: in.A == 1}}
-
-			case bytecode.TEST_TAG:
-				d, ok := stack[sp-1].R.(*value.Data)
-				stack[sp-1] = value.Bool(ok && d.Tag == int(in.A))
-			case bytecode.TEST_KIND:
-				stack[sp-1] = value.Bool(stack[sp-1].K == value.Kind(in.A))
-			case bytecode.TEST_TYPE:
-				d, ok := stack[sp-1].R.(*value.Data)
-				stack[sp-1] = value.Bool(ok && d.Type == types[in.A])
-			case bytecode.EQ_CONST:
-				eq, cost := equal(stack[sp-1], consts[in.A])
-				steps += cost
-				stack[sp-1] = value.Bool(eq)
-			case bytecode.ELEM:
-				r, f := elem(stack[sp-1], int(in.A))
-				if f != nil {
-					st.fail(fr, pc, sp, f)
-					continue outer
-				}
-				stack[sp-1] = r
-			case bytecode.FIELD:
-				r, f := field(stack[sp-1], consts[in.A].AsString())
-				if f != nil {
-					st.fail(fr, pc, sp, f)
-					continue outer
-				}
-				stack[sp-1] = r
-			case bytecode.LIST_LEN:
-				l, ok := stack[sp-1].R.(*value.List)
-				if !ok {
-					st.fail(fr, pc, sp, internalFault("LIST_LEN of a %s value", stack[sp-1].K))
-					continue outer
-				}
-				stack[sp-1] = value.Value{K: value.KInt, N: int64(len(l.Items))}
-			case bytecode.LIST_ELEM:
-				l, ok := stack[sp-1].R.(*value.List)
-				if !ok || int(in.A) >= len(l.Items) {
-					st.fail(fr, pc, sp, internalFault("LIST_ELEM %d of a %s value", in.A, stack[sp-1].K))
-					continue outer
-				}
-				stack[sp-1] = l.Items[in.A]
-			case bytecode.LIST_SLICE:
-				l, ok := stack[sp-1].R.(*value.List)
-				if !ok || int(in.A) > len(l.Items) {
-					st.fail(fr, pc, sp, internalFault("LIST_SLICE %d of a %s value", in.A, stack[sp-1].K))
-					continue outer
-				}
-				stack[sp-1] = l.Drop(int(in.A))
-			case bytecode.INDEX:
-				xs, i := stack[sp-2], stack[sp-1]
-				sp--
-				l, ok := xs.R.(*value.List)
-				if !ok || i.K != value.KInt {
-					st.fail(fr, pc, sp, internalFault("INDEX of %s by %s", xs.K, i.K))
-					continue outer
-				}
-				if i.N < 0 || i.N >= int64(len(l.Items)) {
-					st.fail(fr, pc, sp, fault.New(fault.Index))
-					continue outer
-				}
-				stack[sp-1] = l.Items[i.N]
-			case bytecode.UPDATE:
-				r, v := stack[sp-2], stack[sp-1]
-				sp--
-				nr, f := update(r, consts[in.A].AsString(), v)
-				if f != nil {
-					st.fail(fr, pc, sp, f)
-					continue outer
-				}
-				stack[sp-1] = nr
-
-			case bytecode.ITER:
-				it, f := newIter(stack[sp-1])
-				if f != nil {
-					st.fail(fr, pc, sp, f)
-					continue outer
-				}
-				stack[sp-1] = value.Value{K: value.KIter, R: it}
-			case bytecode.ITER_NEXT:
-				it, ok := stack[bp+int(in.A)].R.(*iter)
-				if !ok {
-					st.fail(fr, pc, sp, internalFault("ITER_NEXT on a %s value", stack[bp+int(in.A)].K))
-					continue outer
-				}
-				if v, more := it.next(); more {
-					stack[sp] = v
-					sp++
-				} else {
-					pc = int(in.B)
-				}
-			case bytecode.INTERP:
-				n := int(in.A)
-				s, cost, f := interp(stack[sp-n : sp])
-				steps += cost
-				if f != nil {
-					st.fail(fr, pc, sp, f)
-					continue outer
-				}
-				sp -= n
-				stack[sp] = value.String(s)
-				sp++
-			case bytecode.DEFER:
-				sp--
-				if st.defers >= MaxDefers {
-					st.fail(fr, pc, sp, fault.New(fault.Resource))
-					continue outer
-				}
-				if fr.cl == nil {
-					fr.cl = &cleanup{}
-				}
-				fr.cl.defers = append(fr.cl.defers, stack[sp])
-				st.defers++
-			case bytecode.FAIL:
-				st.fail(fr, pc, sp, internalFault("%s", consts[in.A].AsString()))
-				continue outer
-
-			case loadIntOp, loadIntOp + 1, loadIntOp + 2, loadIntOp + 3,
-				loadIntOp + 4, loadIntOp + 5, loadIntOp + 6, loadIntOp + 7:
-				x := stack[bp+int(in.A)]
-				if x.K == value.KInt && steps+2 <= budget {
-					steps += 2
-					k := int(in.Op) - loadIntOp
-					n, b := intOp(k, x.N, int64(in.B))
-					if k < 2 {
-						stack[sp] = value.Value{K: value.KInt, N: n}
-					} else {
-						stack[sp] = value.Bool(b)
-					}
-					pc += 2
-				} else {
-					stack[sp] = x // just the LOAD
-				}
-				sp++
-			case loadIntCmpJump + 2, loadIntCmpJump + 3, loadIntCmpJump + 4,
-				loadIntCmpJump + 5, loadIntCmpJump + 6, loadIntCmpJump + 7:
-				x := stack[bp+int(in.A)]
-				if x.K == value.KInt && steps+3 <= budget {
-					steps += 3
-					if _, b := intOp(int(in.Op)-loadIntCmpJump, x.N, int64(in.B)); b {
-						pc += 3
-					} else {
-						pc = int(code[pc+2].A)
-					}
-				} else {
-					stack[sp] = x // just the LOAD
-					sp++
-				}
-			case loadLoadOp, loadLoadOp + 1, loadLoadOp + 2, loadLoadOp + 3,
-				loadLoadOp + 4, loadLoadOp + 5, loadLoadOp + 6, loadLoadOp + 7:
-				x, y := stack[bp+int(in.A)], stack[bp+int(in.B)]
-				if x.K == value.KInt && y.K == value.KInt && steps+2 <= budget {
-					steps += 2
-					k := int(in.Op) - loadLoadOp
-					n, b := intOp(k, x.N, y.N)
-					if k < 2 {
-						stack[sp] = value.Value{K: value.KInt, N: n}
-					} else {
-						stack[sp] = value.Bool(b)
-					}
-					pc += 2
-				} else {
-					stack[sp] = x // just the first LOAD
-				}
-				sp++
-			case loadLoadCmpJump + 2, loadLoadCmpJump + 3, loadLoadCmpJump + 4,
-				loadLoadCmpJump + 5, loadLoadCmpJump + 6, loadLoadCmpJump + 7:
-				x, y := stack[bp+int(in.A)], stack[bp+int(in.B)]
-				if x.K == value.KInt && y.K == value.KInt && steps+3 <= budget {
-					steps += 3
-					if _, b := intOp(int(in.Op)-loadLoadCmpJump, x.N, y.N); b {
-						pc += 3
-					} else {
-						pc = int(code[pc+2].A)
-					}
-				} else {
-					stack[sp] = x // just the first LOAD
-					sp++
-				}
-			case cmpJump + 2, cmpJump + 3, cmpJump + 4, cmpJump + 5, cmpJump + 6, cmpJump + 7:
-				x, y := stack[sp-2], stack[sp-1]
-				k := int(in.Op) - cmpJump
-				if x.K == value.KInt && y.K == value.KInt && steps+1 <= budget {
-					steps++
-					sp -= 2
-					if _, b := intOp(k, x.N, y.N); b {
-						pc++
-					} else {
-						pc = int(in.A)
-					}
-					continue
-				}
-				// Just the comparison.
-				sp--
-				op := fusedOps[k]
-				var r bool
-				switch op {
-				case bytecode.EQ, bytecode.NE:
-					eq, cost := equal(x, y)
-					steps += cost
-					r = eq == (op == bytecode.EQ)
-				default:
-					var f *fault.Fault
-					if r, f = order(op, x, y); f != nil {
-						st.fail(fr, pc, sp, f)
-						continue outer
-					}
-				}
-				stack[sp-1] = value.Bool(r)
-
-			default:
-				// The actor opcodes (RECV_*, SPAWN, SEND, SELF): actor.go.
-				fr.pc = pc
-				st.sp = sp
-				npc, nsp, cost, park, f := st.actorOp(host, in, pc, sp)
-				if f != nil {
-					st.fail(fr, pc, sp, f)
-					continue outer
-				}
-				pc, sp = npc, nsp
-				steps += cost
-				if st.preempt {
-					st.preempt = false
-					budget = steps
-				}
-				if park {
-					fr.pc = pc
-					st.sp = sp
-					st.steps += int64(steps)
-					return Outcome{Status: StatusPark}, false
-				}
-			}
+		if !st.generalOnly && st.exec() {
+			return Outcome{Status: StatusYield}, false
+		}
+		if o, stop := st.step(host); stop {
+			return o, false
 		}
 	}
 }
 
-// fail raises f at the instruction before pc of frame fr.
-func (st *State) fail(fr *frame, pc, sp int, f *fault.Fault) {
+// fail raises f at the instruction before pc of frame fr; step returns
+// its result.
+func (st *State) fail(fr *frame, pc, sp int, f *fault.Fault) (Outcome, bool) {
 	fr.pc = pc
 	st.sp = sp
 	st.raise(f)
+	return Outcome{}, false
 }
 
 // recovered turns a recovered Go panic into an internal-error fault.
@@ -750,7 +126,7 @@ func (st *State) recovered(r any) (Outcome, bool) {
 // pushFrame pushes a frame for f whose locals start at base (the arguments
 // are already there). It returns fault 9 when the call depth limit, the
 // slot limit or the stack budget is hit.
-func (st *State) pushFrame(f *bytecode.Function, base, retSP int, free []value.Value) *fault.Fault {
+func (st *State) pushFrame(f *function, base, retSP int, free []value.Value) *fault.Fault {
 	if len(st.frames) >= st.maxDepth {
 		return fault.New(fault.Resource)
 	}
@@ -767,7 +143,7 @@ func (st *State) pushFrame(f *bytecode.Function, base, retSP int, free []value.V
 	clear(stack[base+f.Params : base+f.Locals])
 	st.frames = st.frames[:n+1]
 	nf := &st.frames[n]
-	nf.fn, nf.pc, nf.base, nf.retSP, nf.free, nf.mode = f, 0, base, retSP, free, modeNormal
+	nf.fn, nf.pc, nf.base, nf.retSP, nf.free, nf.mode, nf.slowRet = f, 0, base, retSP, free, modeNormal, false
 	if nf.cl != nil {
 		nf.cl = nil
 	}
@@ -775,7 +151,7 @@ func (st *State) pushFrame(f *bytecode.Function, base, retSP int, free []value.V
 }
 
 // closureCallee checks a closure call of n arguments.
-func (st *State) closureCallee(c *value.Closure, n int) (*bytecode.Function, *fault.Fault) {
+func (st *State) closureCallee(c *value.Closure, n int) (*function, *fault.Fault) {
 	fns := st.img.fns
 	if c.Fn < 0 || c.Fn >= len(fns) {
 		return nil, internalFault("closure of an unknown function %d", c.Fn)
@@ -858,8 +234,7 @@ func (st *State) cleanupStep(host Host) (Outcome, bool) {
 // callDefer starts the cleanup d (a zero-argument function value) on top
 // of the current frame. A native cleanup runs at once.
 func (st *State) callDefer(host Host, d value.Value) {
-	switch c := d.R.(type) {
-	case *value.Closure:
+	if c, ok := d.Closure(); ok {
 		callee, f := st.closureCallee(c, 0)
 		if f == nil {
 			base := st.sp
@@ -868,21 +243,25 @@ func (st *State) callDefer(host Host, d value.Value) {
 				// for any call; otherwise a defer body with locals (a for
 				// loop, a let) would overwrite them with its operands.
 				st.sp = base + callee.Locals
+				st.frames[len(st.frames)-1].slowRet = true // returns into cleanup
 			}
 		}
 		if f != nil {
 			st.raise(f)
 		}
-	case *value.NativeFunc:
+	} else if c, ok := d.NativeFunc(); ok {
 		if c.ID < 0 || c.ID >= len(st.img.natives) {
 			st.raise(internalFault("deferred call of an unknown native %d", c.ID))
 			return
 		}
 		if _, nf := st.img.natives[c.ID].Call(host, nil); nf != nil {
+			if nf.IsPark() {
+				nf = internalFault("a native that waits cannot run as deferred cleanup")
+			}
 			st.raise(nf)
 		}
-	default:
-		st.raise(internalFault("deferred call of a %s value", d.K))
+	} else {
+		st.raise(internalFault("deferred call of a %s value", d.Kind()))
 	}
 }
 

@@ -48,7 +48,7 @@ func TestSharedValuesInOneInstruction(t *testing.T) {
 	}
 	for _, c := range cases {
 		o, _ := run(t, "func main\n "+c.code+"\n RETURN\n"+buildDAG, 1<<20)
-		if o.Status != StatusDone || o.Value.K != value.KBool || o.Value.AsBool() != c.want {
+		if o.Status != StatusDone || o.Value.Kind() != value.KBool || o.Value.AsBool() != c.want {
 			t.Errorf("%s: outcome %+v", c.name, o)
 		}
 	}
@@ -59,8 +59,8 @@ func TestSharedValuesInOneInstruction(t *testing.T) {
 }
 
 // TestLongComparisonsChargeSteps: an EQ over long lists charges one step
-// per element pair, so the State yields right after it instead of running
-// a whole budget more.
+// per element pair, so the State yields at the next charged instruction
+// (here the call right after it) instead of running a whole budget more.
 func TestLongComparisonsChargeSteps(t *testing.T) {
 	p := vmtest.MustAssemble(`
 func main
@@ -71,6 +71,10 @@ func main
     INT 5000
     CALL_NATIVE List.range 2
     EQ
+    CALL id 1
+    RETURN
+func id params=1
+    LOAD 0
     RETURN
 `)
 	img, err := load(p)

@@ -113,7 +113,7 @@ func (st *State) grow(n int) ([]value.Value, *fault.Fault) {
 // budget refuses.
 func (st *State) growFrames() *fault.Fault {
 	c := cap(st.frames)
-	nc := max(2*c, 1)
+	nc := min(max(2*c, 1), max(st.maxDepth, c+1))
 	if !st.charge(int64(nc-c) * frameBytes) {
 		return fault.New(fault.Resource)
 	}

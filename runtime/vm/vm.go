@@ -94,7 +94,7 @@ const (
 	// §7.5: 4,096 cleanup entries per actor); exceeding it is fault 9.
 	MaxDefers = 4096
 	// DefaultMaxStackSlots bounds the value stack of one State (locals
-	// and operands of every active frame, 32 bytes each: 256 MiB); a call
+	// and operands of every active frame, 16 bytes each: 128 MiB); a call
 	// that would exceed it is fault 9, so hostile bytecode with huge
 	// frames cannot exhaust memory by recursing.
 	DefaultMaxStackSlots = 1 << 23
@@ -105,9 +105,9 @@ const (
 // and may be shared by any number of States, concurrently.
 type Image struct {
 	Prog *bytecode.Program
-	// fns are the functions the interpreter runs: copies of
-	// Prog.Functions with fused instructions (fuse.go).
-	fns     []*bytecode.Function
+	// fns are the functions the interpreter runs: Prog.Functions with
+	// their internal code (fuse.go).
+	fns     []*function
 	natives []*native.Native
 	// types is the program's type table with the Process.* types replaced
 	// by the runtime's descriptors.
@@ -136,7 +136,7 @@ func Load(v *bytecode.Verified, natives native.Table) (*Image, error) {
 			return nil, fmt.Errorf("program uses unknown native %q", name)
 		}
 		img.natives[i] = n
-		img.nativeVals[i] = value.Value{K: value.KFunc, R: &value.NativeFunc{ID: i, Name: name}}
+		img.nativeVals[i] = value.NewNative(i, name)
 	}
 	for fi, f := range p.Functions {
 		for pc, in := range f.Code {
@@ -147,10 +147,7 @@ func Load(v *bytecode.Verified, natives native.Table) (*Image, error) {
 			}
 		}
 	}
-	img.fns = make([]*bytecode.Function, len(p.Functions))
-	for i, f := range p.Functions {
-		img.fns[i] = fuse(f)
-	}
+	img.fns = functions(p.Functions)
 	img.funcVals = make([]value.Value, len(p.Functions))
 	for i := range p.Functions {
 		img.funcVals[i] = value.NewClosure(i, nil)
@@ -175,6 +172,28 @@ func Load(v *bytecode.Verified, natives native.Table) (*Image, error) {
 		}
 	}
 	return img, nil
+}
+
+// function is a function of the program as the interpreter runs it: the
+// program's own function (its Code is what the general path executes and
+// what faults point into) with the internal code of the fast loop.
+type function struct {
+	*bytecode.Function
+	code []instr // Code with fused instructions and resolved callees (fuse.go)
+	need int     // Locals + MaxStack: the stack slots a call needs
+}
+
+// functions returns the interpreter's functions for fs, with their
+// internal code.
+func functions(fs []*bytecode.Function) []*function {
+	fns := make([]*function, len(fs))
+	for i, f := range fs {
+		fns[i] = &function{Function: f, need: f.Locals + f.MaxStack}
+	}
+	for _, f := range fns {
+		f.code = fuse(f.Code, fns)
+	}
+	return fns
 }
 
 // Native returns the resolved native with index i of the program's native
@@ -229,14 +248,24 @@ const (
 // frame is one activation. It lives in State.frames, never on the Go
 // stack, and is kept small because every call pushes one.
 type frame struct {
-	fn    *bytecode.Function
+	fn    *function
 	pc    int // next instruction to execute
 	base  int // first local slot in State.stack
 	retSP int // caller's stack top to restore on return
 	free  []value.Value
 	cl    *cleanup // registered defers; nil until the first DEFER
 	mode  frameMode
+	// slowRet says that the frame's return needs the general path: the
+	// bottom frame (its return ends the computation) and the frame of a
+	// defer body (its caller is running cleanup). With the defers in cl,
+	// it is all the fast return has to check.
+	slowRet bool
 }
+
+// The frame slots above the top of State.frames (up to its capacity)
+// are kept with no defers, no captured values, mode normal and slowRet
+// false by every pop, so the fast loop's push writes only fn, pc, base,
+// retSP (and free for a closure).
 
 // cleanup holds a frame's registered defers (LIFO) and, while the frame
 // is returning, the value it will return once they have run.
@@ -258,10 +287,15 @@ type State struct {
 	finished bool
 	final    Outcome // the terminal outcome once finished
 
-	defers   int   // registered cleanup entries not yet run
-	steps    int64 // total steps executed
-	maxDepth int
-	maxSlots int
+	defers int   // registered cleanup entries not yet run
+	steps  int64 // total steps executed
+	limit  int64 // the step count at which the current Run's budget is spent
+
+	// generalOnly makes run execute every instruction with step, never
+	// the fast loop (tests compare the two).
+	generalOnly bool
+	maxDepth    int
+	maxSlots    int
 
 	budget  *StackBudget // shared stack budget (stack.go), or nil
 	charged int64        // bytes of stack memory st holds
@@ -270,6 +304,18 @@ type State struct {
 	// after the actor operation or native call that asked for it.
 	preempt bool
 }
+
+// EntryName returns the name of the function st was started with ("" once
+// it has returned).
+func (st *State) EntryName() string {
+	if len(st.frames) == 0 {
+		return ""
+	}
+	return st.frames[0].fn.Name
+}
+
+// Image returns the program st runs.
+func (st *State) Image() *Image { return st.img }
 
 // NewState prepares a State that calls function fn of img with args.
 func NewState(img *Image, fn int, args []value.Value) (*State, error) {
@@ -286,8 +332,8 @@ func NewState(img *Image, fn int, args []value.Value) (*State, error) {
 // NewClosureState prepares a State that calls the closure f with args;
 // the host's Spawn uses it for a process's entry.
 func NewClosureState(img *Image, f value.Value, args []value.Value) (*State, error) {
-	c, ok := f.R.(*value.Closure)
-	if f.K != value.KFunc || !ok || c.Fn < 0 || c.Fn >= len(img.fns) {
+	c, ok := f.Closure()
+	if f.Kind() != value.KFunc || !ok || c.Fn < 0 || c.Fn >= len(img.fns) {
 		return nil, fmt.Errorf("vm: entry is not a compiled closure")
 	}
 	if len(c.Free) != img.fns[c.Fn].Captures {
@@ -307,7 +353,7 @@ func newState(img *Image, fn int, free, args []value.Value) (*State, error) {
 	size := max(f.Locals+f.MaxStack, 1)
 	st := &State{img: img, stack: make([]value.Value, size), maxDepth: DefaultMaxDepth, maxSlots: DefaultMaxStackSlots}
 	copy(st.stack, args)
-	st.frames = append(make([]frame, 0, 1), frame{fn: f, free: free})
+	st.frames = append(make([]frame, 0, 1), frame{fn: f, free: free, slowRet: true})
 	st.charged = int64(size)*slotBytes + frameBytes
 	st.sp = f.Locals
 	return st, nil
@@ -319,6 +365,11 @@ func (st *State) SetMaxDepth(n int) {
 		n = 1
 	}
 	st.maxDepth = n
+	// The frame table never has more room than the depth limit, so the
+	// fast loop's room check is also the depth check.
+	if k := len(st.frames); cap(st.frames) > max(k, n) {
+		st.frames = st.frames[:k:max(k, n)]
+	}
 }
 
 // SetMaxStackSlots changes the limit on value-stack slots (at least

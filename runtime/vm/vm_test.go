@@ -33,7 +33,10 @@ func load(p *bytecode.Program) (*Image, error) {
 }
 
 // run assembles src, runs its entry to completion in slices of budget
-// steps and returns the final outcome and stdout.
+// steps and returns the final outcome and stdout. It runs the program
+// twice, with the fast loop and with the general path alone (the State's
+// generalOnly switch), and fails unless both give the same outcome,
+// output and step count: the fast loop must be invisible.
 func run(t *testing.T, src string, budget int) (Outcome, string) {
 	t.Helper()
 	p, err := vmtest.Assemble(src)
@@ -44,20 +47,43 @@ func run(t *testing.T, src string, budget int) (Outcome, string) {
 	if err != nil {
 		t.Fatalf("load: %v", err)
 	}
-	st, err := NewState(img, p.Entry, nil)
+	o, out, steps := runImage(t, img, p.Entry, budget, false)
+	og, outg, stepsg := runImage(t, img, p.Entry, budget, true)
+	if describe(o) != describe(og) || out != outg || steps != stepsg {
+		t.Fatalf("fast loop and general path differ:\n fast: %s, %d steps, output %q\n general: %s, %d steps, output %q",
+			describe(o), steps, out, describe(og), stepsg, outg)
+	}
+	return o, out
+}
+
+// runImage runs function fn of img to completion in slices of budget
+// steps, with or without the fast loop.
+func runImage(t *testing.T, img *Image, fn, budget int, generalOnly bool) (Outcome, string, int64) {
+	t.Helper()
+	st, err := NewState(img, fn, nil)
 	if err != nil {
 		t.Fatalf("state: %v", err)
 	}
+	st.generalOnly = generalOnly
 	h := &testHost{}
 	for i := 0; ; i++ {
 		o := Run(st, h, budget)
 		if o.Status != StatusYield {
-			return o, h.out.String()
+			return o, h.out.String(), st.Steps()
 		}
 		if i > 10_000_000 {
 			t.Fatalf("program does not finish")
 		}
 	}
+}
+
+// describe renders an outcome for comparisons.
+func describe(o Outcome) string {
+	s := o.Status.String() + " " + o.Value.String()
+	if o.Fault != nil {
+		s += " " + o.Fault.Report()
+	}
+	return s
 }
 
 func wantInt(t *testing.T, o Outcome, n int64) {
@@ -68,7 +94,7 @@ func wantInt(t *testing.T, o Outcome, n int64) {
 		}
 		t.Fatalf("status %s, want done", o.Status)
 	}
-	if o.Value.K != value.KInt || o.Value.N != n {
+	if o.Value.Kind() != value.KInt || o.Value.AsInt() != n {
 		t.Fatalf("result %v, want Int %d", o.Value, n)
 	}
 }
@@ -128,8 +154,10 @@ func TestYieldAndResume(t *testing.T) {
 		wantInt(t, o, 500500)
 		break
 	}
-	if yields < 1000 {
-		t.Fatalf("only %d yields", yields)
+	// The loop's one charged instruction is its backward jump: 1,000
+	// steps in slices of 7.
+	if yields != 1000/7 || st.Steps() != 1000 {
+		t.Fatalf("%d yields, %d steps; want %d yields, 1000 steps", yields, st.Steps(), 1000/7)
 	}
 	if int64(total) != st.Steps() {
 		t.Fatalf("steps: sum of slices %d, state %d", total, st.Steps())
@@ -402,7 +430,7 @@ func TestIntSemantics(t *testing.T) {
 	}
 	for _, c := range cases {
 		o := eval(t, c.code)
-		if o.Status != StatusDone || o.Value.K != value.KInt || o.Value.N != c.want {
+		if o.Status != StatusDone || o.Value.Kind() != value.KInt || o.Value.AsInt() != c.want {
 			t.Errorf("%q: got %+v, want %d", c.code, o.Value, c.want)
 		}
 	}
@@ -432,7 +460,7 @@ func TestArithmeticFaults(t *testing.T) {
 func TestFloatSemantics(t *testing.T) {
 	o := eval(t, "CONST 0.1\n CONST 0.2\n ADD")
 	a, b := 0.1, 0.2
-	if o.Value.K != value.KFloat || o.Value.AsFloat() != a+b || a+b == 0.3 {
+	if o.Value.Kind() != value.KFloat || o.Value.AsFloat() != a+b || a+b == 0.3 {
 		t.Fatalf("0.1+0.2 = %v", o.Value)
 	}
 	o = eval(t, "CONST 1.0\n CONST 0.0\n DIV")
@@ -440,7 +468,7 @@ func TestFloatSemantics(t *testing.T) {
 		t.Fatalf("1/0 = %v", o.Value.AsFloat())
 	}
 	o = eval(t, "CONST 0.0\n CONST 0.0\n DIV\n DUP\n EQ")
-	if o.Value.K != value.KBool || o.Value.AsBool() {
+	if o.Value.Kind() != value.KBool || o.Value.AsBool() {
 		t.Fatalf("NaN == NaN must be false")
 	}
 	o = eval(t, "CONST 2.0\n CONST 0.5\n POW")
@@ -468,7 +496,7 @@ func TestStructuralEquality(t *testing.T) {
 	}
 	for _, c := range yes {
 		o := eval(t, c)
-		if o.Status != StatusDone || o.Value.K != value.KBool || !o.Value.AsBool() {
+		if o.Status != StatusDone || o.Value.Kind() != value.KBool || !o.Value.AsBool() {
 			t.Errorf("%q: got %+v %v", c, o.Value, o.Fault)
 		}
 	}
@@ -479,7 +507,7 @@ func TestStructuralEquality(t *testing.T) {
 	}
 	for _, c := range no {
 		o := eval(t, c)
-		if o.Status != StatusDone || o.Value.K != value.KBool || o.Value.AsBool() {
+		if o.Status != StatusDone || o.Value.Kind() != value.KBool || o.Value.AsBool() {
 			t.Errorf("%q: got %+v %v", c, o.Value, o.Fault)
 		}
 	}
@@ -629,9 +657,7 @@ func TestGoPanicBecomesInternalFault(t *testing.T) {
 	good, _ := load(vmtest.MustAssemble("func main\n UNIT\n RETURN\nfunc c\n CONST \"cleanup\"\n CALL_NATIVE println 1\n RETURN\n"))
 	img.natives, img.funcVals, img.nativeVals, img.nullary = good.natives, good.funcVals, good.nativeVals, good.nullary
 	p.Natives = good.Prog.Natives
-	for _, f := range p.Functions {
-		img.fns = append(img.fns, fuse(f))
-	}
+	img.fns = functions(p.Functions)
 	st, err := NewState(img, 0, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -730,8 +756,8 @@ func TestFusionKeepsStepCountsExact(t *testing.T) {
 		}
 		fused := 0
 		for _, f := range img.fns {
-			for _, in := range f.Code {
-				if in.Op >= fusedBase {
+			for _, in := range f.code {
+				if in.op >= fusedBase {
 					fused++
 				}
 			}
@@ -806,12 +832,12 @@ no:
 	}{{"LT", 1, 1}, {"LT", 2, 0}, {"LE", 2, 1}, {"LE", 3, 0}, {"GT", 3, 1}, {"GT", 2, 0},
 		{"GE", 2, 1}, {"GE", 1, 0}, {"EQ", 2, 1}, {"EQ", 1, 0}, {"NE", 1, 1}, {"NE", 2, 0}} {
 		code := "INT " + strconv.Itoa(c.x) + "\n STORE 0\n LOAD 0\n INT 2\n " + c.op + "\n JUMP_IF_FALSE no\n INT 1\n RETURN\nno:\n INT 0"
-		if o := eval(t, code); o.Value.N != c.want {
-			t.Errorf("%d %s 2 (load/int/cmp/jump): got %d", c.x, c.op, o.Value.N)
+		if o := eval(t, code); o.Value.AsInt() != c.want {
+			t.Errorf("%d %s 2 (load/int/cmp/jump): got %d", c.x, c.op, o.Value.AsInt())
 		}
 		code = "INT " + strconv.Itoa(c.x) + "\n INT 2\n " + c.op + "\n JUMP_IF_FALSE no\n INT 1\n RETURN\nno:\n INT 0"
-		if o := eval(t, code); o.Value.N != c.want {
-			t.Errorf("%d %s 2 (cmp/jump): got %d", c.x, c.op, o.Value.N)
+		if o := eval(t, code); o.Value.AsInt() != c.want {
+			t.Errorf("%d %s 2 (cmp/jump): got %d", c.x, c.op, o.Value.AsInt())
 		}
 		code = "INT " + strconv.Itoa(c.x) + "\n STORE 0\n LOAD 0\n INT 2\n " + c.op
 		if o := eval(t, code); o.Value != value.Bool(c.want == 1) {
@@ -825,8 +851,8 @@ no:
 	}{{"LT", 1, 1}, {"LT", 2, 0}, {"LE", 2, 1}, {"LE", 3, 0}, {"GT", 3, 1}, {"GT", 2, 0},
 		{"GE", 2, 1}, {"GE", 1, 0}, {"EQ", 2, 1}, {"EQ", 1, 0}, {"NE", 1, 1}, {"NE", 2, 0}} {
 		pre := "INT " + strconv.Itoa(c.x) + "\n STORE 0\n INT 2\n STORE 1\n LOAD 0\n LOAD 1\n " + c.op
-		if o := eval(t, pre+"\n JUMP_IF_FALSE no\n INT 1\n RETURN\nno:\n INT 0"); o.Value.N != c.want {
-			t.Errorf("%d %s 2 (load/load/cmp/jump): got %d", c.x, c.op, o.Value.N)
+		if o := eval(t, pre+"\n JUMP_IF_FALSE no\n INT 1\n RETURN\nno:\n INT 0"); o.Value.AsInt() != c.want {
+			t.Errorf("%d %s 2 (load/load/cmp/jump): got %d", c.x, c.op, o.Value.AsInt())
 		}
 		if o := eval(t, pre); o.Value != value.Bool(c.want == 1) {
 			t.Errorf("%d %s 2 (load/load/cmp): got %v", c.x, c.op, o.Value)
@@ -876,5 +902,199 @@ func big locals=65536
 	o := Run(st, &testHost{}, 1<<20)
 	if o.Status != StatusFault || o.Fault.Code != fault.Resource || o.Steps > 10 {
 		t.Fatalf("outcome %+v", o)
+	}
+}
+
+// TestSuperinstructions: each fused sequence is fused where it occurs
+// and computes what the plain instructions compute, on its fast path
+// (Int operands, a spare frame) and on its fallback (other kinds); run
+// also compares every program with the general path alone.
+func TestSuperinstructions(t *testing.T) {
+	const helpers = `
+func id params=1
+    LOAD 0
+    RETURN
+func dec params=1
+    LOAD 0
+    INT 1
+    SUB
+    RETURN
+func count params=2
+    LOAD 0
+    INT 0
+    LE
+    JUMP_IF_FALSE more
+    LOAD 1
+    RETURN
+more:
+    LOAD 0
+    INT 1
+    SUB
+    LOAD 1
+    INT 1
+    ADD
+    TAIL_CALL count 2
+func down params=1
+    LOAD 0
+    INT 0
+    EQ
+    JUMP_IF_FALSE more
+    INT 7
+    RETURN
+more:
+    LOAD 0
+    INT 1
+    SUB
+    TAIL_CALL down 1
+func fwd params=1
+    LOAD 0
+    TAIL_CALL id 1
+`
+	cases := []struct {
+		name  string
+		body  string
+		fused bytecode.Opcode
+		want  string
+	}{
+		{"loadIntCall", "INT 5\n STORE 0\n LOAD 0\n INT 2\n SUB\n CALL id 1", loadIntCall + 1, "3"},
+		{"loadIntCall add", "INT 5\n STORE 0\n LOAD 0\n INT 2\n ADD\n CALL id 1", loadIntCall, "7"},
+		{"loadIntCall float", "CONST 5.5\n STORE 0\n LOAD 0\n CONST 2.5\n SUB\n CALL id 1", 0, "3"},
+		{"loadIntCall string", "CONST \"a\"\n STORE 0\n LOAD 0\n CONST \"b\"\n ADD\n CALL id 1", 0, `"ab"`},
+		{"loadIntTailCall", "INT 1000\n CALL down 1", loadIntTailCall + 1, "7"},
+		{"loadCall", "INT 9\n STORE 0\n LOAD 0\n CALL dec 1", loadCall, "8"},
+		{"loadCall string", "CONST \"s\"\n STORE 0\n LOAD 0\n CALL id 1", loadCall, `"s"`},
+		{"loadTailCall", "INT 4\n CALL fwd 1", loadTailCall, "4"},
+		{"loadReturn", "INT 6\n STORE 1\n LOAD 1", loadReturn, "6"},
+		{"opReturn", "INT 30\n CALL dec 1", opReturn + 1, "29"},
+		{"opReturn add", "INT 30\n INT 12\n ADD", opReturn, "42"},
+		{"opReturn strings", "CONST \"x\"\n CONST \"y\"\n ADD", opReturn, `"xy"`},
+		{"opReturn floats", "CONST 1.5\n CONST 0.25\n SUB", opReturn + 1, "1.25"},
+		{"tail loop", "INT 100\n INT 0\n CALL count 2", loadIntTailCall, "100"},
+		{"loadTestTagJump some", "INT 3\n DATA Option 1\n STORE 0\n LOAD 0\n TEST_TAG 1\n JUMP_IF_FALSE no\n INT 1\n RETURN\nno:\n INT 0", loadTestTagJump, "1"},
+		{"loadTestTagJump none", "DATA Option 0\n STORE 0\n LOAD 0\n TEST_TAG 1\n JUMP_IF_FALSE no\n INT 1\n RETURN\nno:\n INT 0", loadTestTagJump, "0"},
+		{"loadTestTagJump int", "INT 1\n STORE 0\n LOAD 0\n TEST_TAG 1\n JUMP_IF_FALSE no\n INT 1\n RETURN\nno:\n INT 0", loadTestTagJump, "0"},
+		{"loadElemStore data", "INT 3\n DATA Option 1\n STORE 0\n LOAD 0\n ELEM 0\n STORE 1\n LOAD 1", loadElemStore, "3"},
+		{"loadElemStore tuple", "INT 1\n INT 2\n TUPLE 2\n STORE 0\n LOAD 0\n ELEM 1\n STORE 2\n LOAD 2", loadElemStore, "2"},
+		{"storeLoad", "INT 5\n STORE 0\n LOAD 0\n DUP\n MUL", storeLoad, "25"},
+		{"storeLoad same slot", "INT 4\n STORE 2\n INT 8\n STORE 2\n LOAD 2\n DUP\n MUL", storeLoad, "64"},
+	}
+	for _, c := range cases {
+		src := "func main locals=4\n " + c.body + "\n RETURN\n" + helpers
+		p, err := vmtest.Assemble(src)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		img, err := load(p)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if c.fused != 0 && !hasOp(img, c.fused) {
+			t.Errorf("%s: not fused (%s)", c.name, disasmFused(img))
+		}
+		o, _ := run(t, src, 1<<20)
+		if o.Status != StatusDone || o.Value.String() != c.want {
+			t.Errorf("%s: %s, want %s", c.name, describe(o), c.want)
+		}
+		// Budget 1 yields at every charged instruction, also those
+		// reached through a fused one.
+		if o, _ := run(t, src, 1); o.Value.String() != c.want {
+			t.Errorf("%s at budget 1: %s", c.name, describe(o))
+		}
+	}
+}
+
+// TestFusionChoosesFewestDispatches: STORE a; LOAD b; TEST_TAG;
+// JUMP_IF_FALSE fuses as STORE and a load-test-jump (two dispatches), not
+// as a store-load followed by the test and the jump (three).
+func TestFusionChoosesFewestDispatches(t *testing.T) {
+	img, err := load(vmtest.MustAssemble("func main locals=2\n DATA Option 0\n STORE 0\n LOAD 0\n TEST_TAG 1\n JUMP_IF_FALSE no\n INT 1\n RETURN\nno:\n INT 0\n RETURN\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	code := img.fns[img.Prog.Entry].code
+	if code[1].op != bytecode.STORE || code[2].op != loadTestTagJump {
+		t.Errorf("fused as %s", disasmFused(img))
+	}
+}
+
+func hasOp(img *Image, op bytecode.Opcode) bool {
+	for _, f := range img.fns {
+		for _, in := range f.code {
+			if in.op == op {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func disasmFused(img *Image) string {
+	var b strings.Builder
+	for _, f := range img.fns {
+		b.WriteString(f.Name + ":")
+		for _, in := range f.code {
+			b.WriteString(" " + strconv.Itoa(int(in.op)))
+		}
+		b.WriteString("; ")
+	}
+	return b.String()
+}
+
+// preemptHost asks for preemption whenever the program prints.
+type preemptHost struct {
+	testHost
+	st *State
+}
+
+func (h *preemptHost) Stdout() io.Writer { return preemptWriter{h} }
+
+type preemptWriter struct{ h *preemptHost }
+
+func (w preemptWriter) Write(b []byte) (int, error) {
+	w.h.st.Preempt()
+	return w.h.out.Write(b)
+}
+
+// TestPreemptEndsTheRunAfterTheOperation checks State.Preempt: a native
+// call that asks for it (CALL_NATIVE, CALL_VALUE and TAIL_CALL_VALUE of
+// a native) makes Run yield right after the call, with a large budget
+// left, and the State resumes after it.
+func TestPreemptEndsTheRunAfterTheOperation(t *testing.T) {
+	src := `
+func main
+    CONST "a"
+    CALL_NATIVE println 1
+    POP
+    NATIVE println
+    CONST "b"
+    CALL_VALUE 1
+    POP
+    CALL last 0
+    RETURN
+func last
+    NATIVE println
+    CONST "c"
+    TAIL_CALL_VALUE 1
+`
+	img, err := load(vmtest.MustAssemble(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, general := range []bool{false, true} {
+		st, err := NewState(img, img.Prog.Entry, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st.generalOnly = general
+		h := &preemptHost{st: st}
+		for i, want := range []string{"a\n", "a\nb\n", "a\nb\nc\n"} {
+			o := Run(st, h, 1<<20)
+			if o.Status != StatusYield || h.out.String() != want {
+				t.Fatalf("general=%v: run %d: %s, output %q; want a yield after %q", general, i, describe(o), h.out.String(), want)
+			}
+		}
+		if o := Run(st, h, 1<<20); o.Status != StatusDone || h.out.String() != "a\nb\nc\n" {
+			t.Fatalf("general=%v: last run: %s, output %q", general, describe(o), h.out.String())
+		}
 	}
 }

@@ -95,11 +95,13 @@ const (
 	LowerSend                   // SEND
 	LowerSelf                   // SELF
 	LowerSleep                  // a receive with only a timeout arm
+	LowerCall                   // CALL_REPLY, a call of the request function, CALL_WAIT (Process.call)
+	LowerSendWait               // SEND_WAIT (Process.send_wait)
 )
 
 // Lowerings lists every Lowering but LowerNone.
 var Lowerings = []Lowering{LowerSpawn, LowerSpawnIsolated, LowerSpawnMonitor, LowerSpawnLink,
-	LowerSupervise, LowerSend, LowerSelf, LowerSleep}
+	LowerSupervise, LowerSend, LowerSelf, LowerSleep, LowerCall, LowerSendWait}
 
 // Context is where a builtin may be called (LANGUAGE.md §5.5).
 type Context uint8
@@ -146,6 +148,13 @@ const (
 	// MetadataRead: reads only a list's length, so passing a list of
 	// Results to it does not handle them (§5.2).
 	MetadataRead
+	// MailboxKey: the native takes one more, last, argument that the
+	// program does not write: the run-time key of the mailbox type m
+	// (a String the code generator renders from the checker's types,
+	// types.MailboxKey), so the name registry can refuse a Pid at the
+	// wrong type (RUNTIME.md §3). m must be a concrete type at the call,
+	// and the builtin may only be called directly (CallOnly).
+	MailboxKey
 )
 
 // Has reports whether every flag of g is set.
@@ -166,6 +175,9 @@ const (
 	// OwnMailbox: the result's m is the caller's own mailbox
 	// (Process.self).
 	OwnMailbox
+	// ChildEntry: the second argument is a spawn entry whose mailbox is
+	// the generic m of the first (Supervisor.worker's key).
+	ChildEntry
 )
 
 // Req is a capability that the first generic parameter must have.
@@ -236,10 +248,22 @@ func (e *Entry) Has(f Flags) bool { return e.Flags.Has(f) }
 
 // CallOnly reports whether e has no function value: it is lowered to
 // instructions, so it may only be called directly.
-func (e *Entry) CallOnly() bool { return e.Impl == ImplOpcode }
+func (e *Entry) CallOnly() bool { return e.Impl == ImplOpcode || e.Has(MailboxKey) }
+
+// NativeArity is the number of arguments the native of e receives: its
+// parameters, plus the hidden mailbox key of a MailboxKey builtin.
+func (e *Entry) NativeArity() int {
+	if e.Has(MailboxKey) {
+		return e.Arity() + 1
+	}
+	return e.Arity()
+}
 
 // ProcessModule is the module of the Process operations.
 const ProcessModule = "Process"
+
+// SupervisorModule is the module of the Supervisor operations.
+const SupervisorModule = "Supervisor"
 
 // ReservedModules are module names kept for library modules this project
 // does not have yet: a program may not declare a type, constructor or
@@ -367,6 +391,9 @@ func (e *Entry) validate(known map[string]int) error {
 	}
 	if e.Rule != Plain && len(t.Args) == 0 && e.Rule != OwnMailbox {
 		return fmt.Errorf("rule %d needs a first argument", e.Rule)
+	}
+	if e.Has(MailboxKey) && (e.Impl != ImplNative || !strings.Contains(e.Sig, "Pid(m)")) {
+		return fmt.Errorf("a mailbox-key builtin is a native whose signature has Pid(m)")
 	}
 	if e.Req != NoReq && !t.hasVar() {
 		return fmt.Errorf("a requirement needs a generic parameter")

@@ -78,7 +78,7 @@ func (e *Entry) notes() []string {
 	for _, f := range []struct {
 		flag Flags
 		text string
-	}{{NoDefer, "no defer"}, {Effect, "spawns/sends"}, {RootCallbacks, "callbacks without actor"}, {MetadataRead, "length only"}} {
+	}{{NoDefer, "no defer"}, {Effect, "spawns/sends"}, {RootCallbacks, "callbacks without actor"}, {MetadataRead, "length only"}, {MailboxKey, "typed by the expected Pid(m)"}} {
 		if e.Has(f.flag) && (f.flag != RootCallbacks || e.takesFunction()) {
 			out = append(out, f.text)
 		}

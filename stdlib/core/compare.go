@@ -55,12 +55,12 @@ type seqFrame struct {
 // equal is remembered and never walked again, which makes comparing two
 // shared values (DAGs) linear in their distinct nodes.
 func EqualWork(a, b value.Value) (bool, int64) {
-	if a.K != b.K {
+	if a.Kind() != b.Kind() {
 		return false, 1
 	}
-	switch a.K {
+	switch a.Kind() {
 	case value.KInt, value.KBool:
-		return a.N == b.N, 1
+		return a.AsInt() == b.AsInt(), 1
 	case value.KFloat:
 		return a.AsFloat() == b.AsFloat(), 1
 	case value.KString:
@@ -86,14 +86,14 @@ func EqualWork(a, b value.Value) (bool, int64) {
 		a, b := f.xs[f.next], f.ys[f.next]
 		f.next++
 		work++
-		if a.K != b.K {
+		if a.Kind() != b.Kind() {
 			return false, work
 		}
 		var xs, ys []value.Value
-		switch a.K {
+		switch a.Kind() {
 		case value.KUnit:
 		case value.KInt, value.KBool:
-			if a.N != b.N {
+			if a.AsInt() != b.AsInt() {
 				return false, work
 			}
 		case value.KFloat:
@@ -109,8 +109,8 @@ func EqualWork(a, b value.Value) (bool, int64) {
 		case value.KList:
 			xs, ys = listItems(a), listItems(b)
 		case value.KData:
-			x, _ := a.R.(*value.Data)
-			y, _ := b.R.(*value.Data)
+			x, _ := a.Data()
+			y, _ := b.Data()
 			if x == nil || y == nil {
 				if x != y {
 					return false, work
@@ -122,8 +122,8 @@ func EqualWork(a, b value.Value) (bool, int64) {
 			}
 			xs, ys = x.Fields, y.Fields
 		case value.KRange:
-			x, _ := a.R.(*value.Range)
-			y, _ := b.R.(*value.Range)
+			x, _ := a.Range()
+			y, _ := b.Range()
 			if x == nil || y == nil {
 				if x != y {
 					return false, work
@@ -134,7 +134,7 @@ func EqualWork(a, b value.Value) (bool, int64) {
 				return false, work
 			}
 		default:
-			if a.N != b.N || !sameIdentity(a.R, b.R) {
+			if a.Payload() != b.Payload() || !sameIdentity(identity(a), identity(b)) {
 				return false, work
 			}
 		}
@@ -150,7 +150,7 @@ func EqualWork(a, b value.Value) (bool, int64) {
 		}
 		fr := seqFrame{xs: xs, ys: ys}
 		if size >= memoMin {
-			fr.key, fr.memo = pairKey{a.R, b.R}, true
+			fr.key, fr.memo = pairKey{a.Node(), b.Node()}, true
 			if _, done := memo[fr.key]; done {
 				continue
 			}
@@ -187,15 +187,24 @@ func sameIdentity(x, y any) bool {
 	return x == y
 }
 
+// identity is what makes an opaque value or a function value itself: the
+// runtime object behind a handle, or the function node.
+func identity(v value.Value) any {
+	if v.Kind() == value.KFunc {
+		return v.Node()
+	}
+	return v.Ref()
+}
+
 func tupleElems(v value.Value) []value.Value {
-	if t, _ := v.R.(*value.Tuple); t != nil {
+	if t, _ := v.Tuple(); t != nil {
 		return t.Elems
 	}
 	return nil
 }
 
 func listItems(v value.Value) []value.Value {
-	if l, _ := v.R.(*value.List); l != nil {
+	if l, _ := v.List(); l != nil {
 		return l.Items
 	}
 	return nil
@@ -224,7 +233,7 @@ func Compare(a, b value.Value) int {
 // node pairs that compared 0; a node compared with itself is 0 at once
 // (Compare is reflexive, NaN included).
 func CompareWork(a, b value.Value) (int, int64) {
-	switch a.K {
+	switch a.Kind() {
 	case value.KInt, value.KBool, value.KFloat, value.KString, value.KUnit, value.KRange:
 		return compareShallow(a, b), 1
 	}
@@ -258,24 +267,24 @@ func CompareWork(a, b value.Value) (int, int64) {
 			return c, work
 		}
 		var xs, ys []value.Value
-		switch x.K {
+		switch x.Kind() {
 		case value.KTuple:
 			xs, ys = tupleElems(x), tupleElems(y)
 		case value.KList:
 			xs, ys = listItems(x), listItems(y)
 		case value.KData:
-			dx, _ := x.R.(*value.Data)
-			dy, _ := y.R.(*value.Data)
+			dx, _ := x.Data()
+			dy, _ := y.Data()
 			if dx != nil && dy != nil {
 				xs, ys = dx.Fields, dy.Fields
 			}
 		}
-		if len(xs) == 0 && len(ys) == 0 || x.R == y.R {
+		if len(xs) == 0 && len(ys) == 0 || value.Same(x, y) {
 			continue
 		}
 		fr := seqFrame{xs: xs, ys: ys}
 		if x.Size() >= memoMin && y.Size() >= memoMin {
-			fr.key, fr.memo = pairKey{x.R, y.R}, true
+			fr.key, fr.memo = pairKey{x.Node(), y.Node()}, true
 			if _, done := memo[fr.key]; done {
 				continue
 			}
@@ -288,21 +297,21 @@ func CompareWork(a, b value.Value) (int, int64) {
 // compareShallow compares two values without looking inside tuples,
 // lists or data fields: kinds, scalars, data types and tags, ranges.
 func compareShallow(a, b value.Value) int {
-	if a.K != b.K {
-		return cmpInt(int64(a.K), int64(b.K))
+	if a.Kind() != b.Kind() {
+		return cmpInt(int64(a.Kind()), int64(b.Kind()))
 	}
-	switch a.K {
+	switch a.Kind() {
 	case value.KUnit, value.KTuple, value.KList:
 		return 0
 	case value.KInt, value.KBool:
-		return cmpInt(a.N, b.N)
+		return cmpInt(a.AsInt(), b.AsInt())
 	case value.KFloat:
-		return cmpInt(floatKey(a.N), floatKey(b.N))
+		return cmpInt(floatKey(a.AsInt()), floatKey(b.AsInt()))
 	case value.KString:
 		return strings.Compare(a.AsString(), b.AsString())
 	case value.KData:
-		x, _ := a.R.(*value.Data)
-		y, _ := b.R.(*value.Data)
+		x, _ := a.Data()
+		y, _ := b.Data()
 		switch {
 		case x == y:
 			return 0
@@ -318,8 +327,8 @@ func compareShallow(a, b value.Value) int {
 		}
 		return cmpInt(declRank(x), declRank(y))
 	case value.KRange:
-		x, _ := a.R.(*value.Range)
-		y, _ := b.R.(*value.Range)
+		x, _ := a.Range()
+		y, _ := b.Range()
 		if x == nil || y == nil {
 			return cmpBool(x != nil, y != nil)
 		}
@@ -331,7 +340,7 @@ func compareShallow(a, b value.Value) int {
 		}
 		return cmpBool(x.Inclusive, y.Inclusive)
 	}
-	return cmpInt(a.N, b.N)
+	return cmpInt(a.AsInt(), b.AsInt())
 }
 
 // declRank is a variant's position in its type's declaration, which

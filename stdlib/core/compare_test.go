@@ -9,10 +9,10 @@ import (
 
 func TestEqual(t *testing.T) {
 	nan := F(math.NaN())
-	r03 := value.Value{K: value.KRange, R: &value.Range{Lo: 0, Hi: 3}}
-	r03b := value.Value{K: value.KRange, R: &value.Range{Lo: 0, Hi: 3}}
-	r03i := value.Value{K: value.KRange, R: &value.Range{Lo: 0, Hi: 3, Inclusive: true}}
-	cl := &value.Closure{Fn: 1}
+	r03 := value.NewRange(0, 3, false)
+	r03b := value.NewRange(0, 3, false)
+	r03i := value.NewRange(0, 3, true)
+	cl := value.NewClosure(1, nil)
 	pidA, pidB := &struct{ id int }{1}, &struct{ id int }{1}
 	cases := []struct {
 		a, b value.Value
@@ -47,14 +47,14 @@ func TestEqual(t *testing.T) {
 		{userID(3), userID(3), true},
 		{r03, r03b, true},
 		{r03, r03i, false},
-		{value.Value{K: value.KFunc, R: cl}, value.Value{K: value.KFunc, R: cl}, true},
-		{value.Value{K: value.KFunc, R: cl}, value.Value{K: value.KFunc, R: &value.Closure{Fn: 1}}, false},
-		{value.Value{K: value.KPid, R: pidA}, value.Value{K: value.KPid, R: pidA}, true},
-		{value.Value{K: value.KPid, R: pidA}, value.Value{K: value.KPid, R: pidB}, false},
-		{value.Value{K: value.KProcID, N: 7}, value.Value{K: value.KProcID, N: 7}, true},
-		{value.Value{K: value.KProcID, N: 7}, value.Value{K: value.KProcID, N: 8}, false},
+		{cl, cl, true},
+		{cl, value.NewClosure(1, nil), false},
+		{value.Opaque(value.KPid, 0, pidA), value.Opaque(value.KPid, 0, pidA), true},
+		{value.Opaque(value.KPid, 0, pidA), value.Opaque(value.KPid, 0, pidB), false},
+		{value.Opaque(value.KProcID, 7, nil), value.Opaque(value.KProcID, 7, nil), true},
+		{value.Opaque(value.KProcID, 7, nil), value.Opaque(value.KProcID, 8, nil), false},
 		// Uncomparable opaque payloads never panic.
-		{value.Value{K: value.KOpaque, R: []int{1}}, value.Value{K: value.KOpaque, R: []int{1}}, false},
+		{value.Opaque(value.KOpaque, 0, []int{1}), value.Opaque(value.KOpaque, 0, []int{1}), false},
 	}
 	for i, tc := range cases {
 		if got := Equal(tc.a, tc.b); got != tc.want {
@@ -85,10 +85,10 @@ func TestCompareOrder(t *testing.T) {
 		{userID(-3), userID(0), userID(3)},
 		{Ordering(-1), Ordering(0), Ordering(1)},
 		{
-			value.Value{K: value.KRange, R: &value.Range{Lo: 0, Hi: 3}},
-			value.Value{K: value.KRange, R: &value.Range{Lo: 0, Hi: 3, Inclusive: true}},
-			value.Value{K: value.KRange, R: &value.Range{Lo: 0, Hi: 4}},
-			value.Value{K: value.KRange, R: &value.Range{Lo: 1, Hi: 0}},
+			value.NewRange(0, 3, false),
+			value.NewRange(0, 3, true),
+			value.NewRange(0, 4, false),
+			value.NewRange(1, 0, false),
 		},
 	}
 	for ci, chain := range chains {
@@ -116,11 +116,11 @@ func TestSortIsStable(t *testing.T) {
 		t.Fatal(f)
 	}
 	items := got.AsList().Items
-	if items[0].R != c.R || items[1].R != a.R || items[2].R != b.R {
+	if !value.Same(items[0], c) || !value.Same(items[1], a) || !value.Same(items[2], b) {
 		t.Errorf("List.sort is not stable: %s", Show(got))
 	}
 	// The input list is untouched.
-	if orig := in.AsList().Items; orig[0].R != a.R || orig[2].R != c.R {
+	if orig := in.AsList().Items; !value.Same(orig[0], a) || !value.Same(orig[2], c) {
 		t.Errorf("List.sort mutated its input")
 	}
 }

@@ -96,7 +96,7 @@ func extreme(xs []value.Value, want int) value.Value {
 func init() {
 	I, F, S, L := value.KInt, value.KFloat, value.KString, value.KList
 	toFloat := func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
-		return ok(value.Float(float64(a[0].N)))
+		return ok(value.Float(float64(a[0].AsInt())))
 	}
 	register(
 		fn("Int.to_float", kinds(I), toFloat),
@@ -114,11 +114,11 @@ func init() {
 			return ok(extreme(listItems(a[0]), -1))
 		}),
 		fn("String.pad_left", kinds(S, I, S), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
-			s, f := Pad(str(a[0]), a[1].N, str(a[2]), true)
+			s, f := Pad(str(a[0]), a[1].AsInt(), str(a[2]), true)
 			return value.String(s), f
 		}),
 		fn("String.pad_right", kinds(S, I, S), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
-			s, f := Pad(str(a[0]), a[1].N, str(a[2]), false)
+			s, f := Pad(str(a[0]), a[1].AsInt(), str(a[2]), false)
 			return value.String(s), f
 		}),
 	)

@@ -85,7 +85,7 @@ func TestListMaxMin(t *testing.T) {
 	// Ties keep the first of the equal elements; tuples compare
 	// lexicographically.
 	ps := []value.Value{pair(1, 5), pair(2, 0), pair(2, 0), pair(1, 9)}
-	if got := extreme(ps, 1); got.R.(*value.Data).Fields[0].R != ps[1].R {
+	if got := extreme(ps, 1); !value.Same(got.AsData().Fields[0], ps[1]) {
 		t.Errorf("max of equal elements must be the first one")
 	}
 	// Floats use the total order of List.sort: NaN above +inf.

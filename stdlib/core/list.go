@@ -11,10 +11,10 @@ import (
 // listOf returns the list behind v (an empty one for a malformed value,
 // which only hand-made bytecode produces).
 func listOf(v value.Value) *value.List {
-	if l, _ := v.R.(*value.List); l != nil {
+	if l, _ := v.List(); l != nil {
 		return l
 	}
-	return emptyList.R.(*value.List)
+	return emptyList.AsList()
 }
 
 var emptyList = value.NewList(nil)
@@ -53,7 +53,7 @@ func init() {
 			return ok(xs[0])
 		}),
 		fn("List.get", kinds(L, I), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
-			xs, i := listItems(a[0]), a[1].N
+			xs, i := listItems(a[0]), a[1].AsInt()
 			if i < 0 || i >= int64(len(xs)) {
 				return value.Unit, fault.New(fault.Index)
 			}
@@ -87,7 +87,7 @@ func init() {
 			return ok(value.Some(xs[len(xs)-1]))
 		}),
 		fn("List.at", kinds(L, I), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
-			xs, i := listItems(a[0]), a[1].N
+			xs, i := listItems(a[0]), a[1].AsInt()
 			if i < 0 || i >= int64(len(xs)) {
 				return ok(value.None())
 			}
@@ -123,14 +123,14 @@ func init() {
 		}),
 		fn("List.take", kinds(L, I), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 			xs := listOf(a[0])
-			return ok(xs.Take(clampCount(a[1].N, len(xs.Items))))
+			return ok(xs.Take(clampCount(a[1].AsInt(), len(xs.Items))))
 		}),
 		fn("List.drop", kinds(L, I), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 			xs := listOf(a[0])
-			return ok(xs.Drop(clampCount(a[1].N, len(xs.Items))))
+			return ok(xs.Drop(clampCount(a[1].AsInt(), len(xs.Items))))
 		}),
 		fn("List.range", kinds(I, I), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
-			lo, hi := a[0].N, a[1].N
+			lo, hi := a[0].AsInt(), a[1].AsInt()
 			if hi <= lo {
 				return ok(emptyList)
 			}
@@ -163,10 +163,10 @@ func init() {
 		fn("List.sum", kinds(L), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 			var sum int64
 			for _, x := range listItems(a[0]) {
-				if x.K != value.KInt {
-					return value.Unit, fault.Internalf("List.sum element: expected Int, found %s", x.K)
+				if x.Kind() != value.KInt {
+					return value.Unit, fault.Internalf("List.sum element: expected Int, found %s", x.Kind())
 				}
-				sum += x.N // wraps on overflow, as Int + does
+				sum += x.AsInt() // wraps on overflow, as Int + does
 			}
 			return ok(value.Int(sum))
 		}),

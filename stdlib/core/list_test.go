@@ -64,7 +64,7 @@ func TestPushNeverMutates(t *testing.T) {
 	full[2], full[3] = value.Unit, value.Unit
 	lit := keep(value.NewList(raw), "[1, 2]")
 	keep(push(lit, 26), "[1, 2, 26]")
-	if full[2].K != value.KUnit {
+	if full[2].Kind() != value.KUnit {
 		t.Error("push wrote into a foreign backing array")
 	}
 	for _, s := range all {
@@ -91,7 +91,7 @@ func TestPushAmortised(t *testing.T) {
 	if allocs > 20 {
 		t.Errorf("10000 pushes reallocated %d times", allocs)
 	}
-	if n := len(listItems(xs)); n != 10000 || listItems(xs)[9999].N != 9999 {
+	if n := len(listItems(xs)); n != 10000 || listItems(xs)[9999].AsInt() != 9999 {
 		t.Errorf("wrong result after pushes: len %d", n)
 	}
 }

@@ -28,7 +28,7 @@ func TestPreludeLayout(t *testing.T) {
 func TestOrderingValues(t *testing.T) {
 	for c, tag := range map[int]int{-5: 0, -1: 0, 0: 1, 1: 2, 9: 2} {
 		o := Ordering(c)
-		if o.K != value.KData || o.AsData().Type != value.OrderingType || o.AsData().Tag != tag {
+		if o.Kind() != value.KData || o.AsData().Type != value.OrderingType || o.AsData().Tag != tag {
 			t.Errorf("Ordering(%d) = %s", c, Show(o))
 		}
 	}

@@ -14,7 +14,7 @@ import (
 // everything else in its Show form. It has no size limit: the runtime
 // uses RenderDisplay or WriteDisplay.
 func Display(v value.Value) string {
-	if v.K == value.KString {
+	if v.Kind() == value.KString {
 		return v.AsString()
 	}
 	s, _ := render(v, -1)
@@ -56,7 +56,7 @@ const renderBytesPerWork = 16
 // long (a shared value, a DAG) costs at most about limit bytes of work.
 // String interpolation builds its result with it.
 func WriteDisplay(b *strings.Builder, v value.Value, limit int) bool {
-	switch v.K {
+	switch v.Kind() {
 	case value.KString:
 		s := v.AsString()
 		if b.Len()+len(s) > limit {
@@ -77,7 +77,7 @@ func WriteDisplay(b *strings.Builder, v value.Value, limit int) bool {
 
 // RenderDisplay is Display with the same limit as RenderShow.
 func RenderDisplay(v value.Value) (string, *fault.Fault) {
-	if v.K == value.KString {
+	if v.Kind() == value.KString {
 		return v.AsString(), nil
 	}
 	s, ok := render(v, MaxStringBytes)
@@ -89,9 +89,9 @@ func RenderDisplay(v value.Value) (string, *fault.Fault) {
 
 // render is the Display text of a non-string value.
 func render(v value.Value, limit int) (string, bool) {
-	switch v.K {
+	switch v.Kind() {
 	case value.KInt:
-		return strconv.FormatInt(v.N, 10), true
+		return strconv.FormatInt(v.AsInt(), 10), true
 	case value.KFloat:
 		return FormatFloat(v.AsFloat()), true
 	case value.KBool:
@@ -127,11 +127,11 @@ func renderTo(b *strings.Builder, v value.Value, limit int) bool {
 		if limit >= 0 && b.Len() > limit {
 			return false
 		}
-		switch v.K {
+		switch v.Kind() {
 		case value.KUnit:
 			b.WriteString("()")
 		case value.KInt:
-			b.WriteString(strconv.FormatInt(v.N, 10))
+			b.WriteString(strconv.FormatInt(v.AsInt(), 10))
 		case value.KFloat:
 			b.WriteString(FormatFloat(v.AsFloat()))
 		case value.KBool:
@@ -150,7 +150,7 @@ func renderTo(b *strings.Builder, v value.Value, limit int) bool {
 		case value.KList:
 			open("[", listItems(v), nil, "]")
 		case value.KData:
-			d, _ := v.R.(*value.Data)
+			d, _ := v.Data()
 			if d == nil {
 				b.WriteString("<data>")
 				break
@@ -162,7 +162,7 @@ func renderTo(b *strings.Builder, v value.Value, limit int) bool {
 			}
 			open(name+"(", d.Fields, fields, ")")
 		case value.KRange:
-			r, _ := v.R.(*value.Range)
+			r, _ := v.Range()
 			if r == nil {
 				b.WriteString("<range>")
 				break
@@ -178,18 +178,18 @@ func renderTo(b *strings.Builder, v value.Value, limit int) bool {
 			b.WriteString("<function>")
 		case value.KPid:
 			b.WriteString("<pid ")
-			b.WriteString(strconv.FormatInt(v.N, 10))
+			b.WriteString(strconv.FormatInt(v.AsInt(), 10))
 			b.WriteByte('>')
 		case value.KProcID:
 			b.WriteString("<process ")
-			b.WriteString(strconv.FormatInt(v.N, 10))
+			b.WriteString(strconv.FormatInt(v.AsInt(), 10))
 			b.WriteByte('>')
 		case value.KMonRef:
 			b.WriteString("<monitor ")
-			b.WriteString(strconv.FormatInt(v.N, 10))
+			b.WriteString(strconv.FormatInt(v.AsInt(), 10))
 			b.WriteByte('>')
 		default:
-			b.WriteString("<" + v.K.String() + ">")
+			b.WriteString("<" + v.Kind().String() + ">")
 		}
 		// Find the next element to render, closing finished sequences.
 		for {

@@ -86,14 +86,13 @@ func TestShowAndDisplay(t *testing.T) {
 		{Ordering(-1), "Less", "Less"},
 		{Ordering(0), "Equal", "Equal"},
 		{Ordering(1), "Greater", "Greater"},
-		{value.Value{K: value.KRange, R: &value.Range{Lo: 0, Hi: 3}}, "0..3", "0..3"},
-		{value.Value{K: value.KRange, R: &value.Range{Lo: -1, Hi: 3, Inclusive: true}}, "-1..=3", "-1..=3"},
-		{value.Value{K: value.KFunc, R: &value.Closure{}}, "<function>", "<function>"},
-		{value.Value{K: value.KData}, "<data>", "<data>"},
-		{value.Value{K: value.KPid, N: 3}, "<pid 3>", "<pid 3>"},
-		{value.Value{K: value.KProcID, N: 3}, "<process 3>", "<process 3>"},
-		{value.Value{K: value.KMonRef, N: 7}, "<monitor 7>", "<monitor 7>"},
-		{L(value.Value{K: value.KPid, N: 12}), "[<pid 12>]", "[<pid 12>]"},
+		{value.NewRange(0, 3, false), "0..3", "0..3"},
+		{value.NewRange(-1, 3, true), "-1..=3", "-1..=3"},
+		{value.NewClosure(0, nil), "<function>", "<function>"},
+		{value.Opaque(value.KPid, 3, nil), "<pid 3>", "<pid 3>"},
+		{value.Opaque(value.KProcID, 3, nil), "<process 3>", "<process 3>"},
+		{value.Opaque(value.KMonRef, 7, nil), "<monitor 7>", "<monitor 7>"},
+		{L(value.Opaque(value.KPid, 12, nil)), "[<pid 12>]", "[<pid 12>]"},
 	}
 	for _, tc := range cases {
 		if got := Show(tc.v); got != tc.show {

@@ -79,7 +79,7 @@ func optInt(n int64, good bool) value.Value {
 
 // dataTag returns the variant tag of an Option or Result value.
 func dataTag(v value.Value) (int, *fault.Fault) {
-	d, _ := v.R.(*value.Data)
+	d, _ := v.Data()
 	if d == nil {
 		return 0, fault.Internalf("expected an Option or Result value")
 	}
@@ -88,13 +88,13 @@ func dataTag(v value.Value) (int, *fault.Fault) {
 
 // payload returns the single field of Some/Ok/Err.
 func payload(v value.Value) value.Value {
-	d := v.R.(*value.Data)
+	d := v.AsData()
 	return d.Fields[0]
 }
 
 func checked(name string, op func(a, b int64) (int64, bool)) *native.Native {
 	return fn(name, kinds(value.KInt, value.KInt), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
-		return ok(optInt(op(a[0].N, a[1].N)))
+		return ok(optInt(op(a[0].AsInt(), a[1].AsInt())))
 	})
 }
 
@@ -168,7 +168,7 @@ func init() {
 		checked("Int.checked_div", CheckedDiv),
 		checked("Int.checked_rem", CheckedRem),
 		fn("Int.checked_neg", kinds(value.KInt), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
-			return ok(optInt(-a[0].N, a[0].N != math.MinInt64))
+			return ok(optInt(-a[0].AsInt(), a[0].AsInt() != math.MinInt64))
 		}),
 
 		tagIs("Option.is_some", value.TagSome),

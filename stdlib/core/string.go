@@ -195,11 +195,11 @@ func init() {
 			return ok(value.Int(int64(strings.Compare(str(a[0]), str(a[1])))))
 		}),
 		fn("String.repeat", kinds(S, I), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
-			s, f := Repeat(str(a[0]), a[1].N)
+			s, f := Repeat(str(a[0]), a[1].AsInt())
 			return value.String(s), f
 		}),
 		fn("String.slice", kinds(S, I, I), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
-			s, f := Slice(str(a[0]), a[1].N, a[2].N)
+			s, f := Slice(str(a[0]), a[1].AsInt(), a[2].AsInt())
 			return value.String(s), f
 		}),
 		fn("String.split", kinds(S, S), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
@@ -210,8 +210,8 @@ func init() {
 			ss := make([]string, len(parts))
 			size := int64(len(sep)) * int64(max(len(parts)-1, 0))
 			for i, p := range parts {
-				if p.K != value.KString {
-					return value.Unit, fault.Internalf("String.join element: expected String, found %s", p.K)
+				if p.Kind() != value.KString {
+					return value.Unit, fault.Internalf("String.join element: expected String, found %s", p.Kind())
 				}
 				ss[i] = str(p)
 				size += int64(len(ss[i]))
@@ -266,7 +266,7 @@ func init() {
 			return ok(value.Some(value.Int(int64(i))))
 		}),
 		fn("String.char_at", kinds(S, I), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
-			s, i := str(a[0]), a[1].N
+			s, i := str(a[0]), a[1].AsInt()
 			if i < 0 || i >= int64(len(s)) {
 				return ok(value.None())
 			}

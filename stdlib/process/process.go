@@ -54,6 +54,13 @@ const (
 	ErrInvalidOptions
 )
 
+// Process.CallError tags.
+const (
+	CallErrTimeout = iota
+	CallErrDown
+	CallErrRejected
+)
+
 // Process.Event tags.
 const (
 	EventMessage = iota
@@ -70,13 +77,14 @@ var (
 	ErrorType            = builtins.LookupType("Process.Error").Info()
 	EventType            = builtins.LookupType("Process.Event").Info()
 	DemonitorOptionsType = builtins.LookupType("Process.DemonitorOptions").Info()
+	CallErrorType        = builtins.LookupType("Process.CallError").Info()
 )
 
-// Types lists the Process type descriptors: the registry's library types
-// of the Process module, in declaration order.
+// Types lists the run-time descriptors of the library types (the
+// Process and Supervisor modules), in declaration order.
 var Types = func() []*value.TypeInfo {
 	var out []*value.TypeInfo
-	for _, t := range builtins.ModuleTypes(builtins.ProcessModule) {
+	for _, t := range builtins.Types() {
 		if ti := t.Info(); ti != nil {
 			out = append(out, ti)
 		}
@@ -84,7 +92,7 @@ var Types = func() []*value.TypeInfo {
 	return out
 }()
 
-// TypeByName returns the Process type descriptor called name, or nil.
+// TypeByName returns the library type descriptor called name, or nil.
 func TypeByName(name string) *value.TypeInfo {
 	for _, t := range Types {
 		if t.Name == name {
@@ -109,6 +117,15 @@ func FaultReason(code fault.Code) value.Value { return Reason(ReasonFault, value
 // ErrorValue builds the Process.Error variant t.
 func ErrorValue(t int) value.Value { return value.NewData(ErrorType, t) }
 
+// CallErrorValue builds the Process.CallError variant t (with payload p
+// for CallDown and CallRejected).
+func CallErrorValue(t int, p value.Value) value.Value {
+	if t == CallErrTimeout {
+		return value.NewData(CallErrorType, t)
+	}
+	return value.NewData(CallErrorType, t, p)
+}
+
 // ErrProcess is Err(e) for the Process.Error variant e.
 func ErrProcess(e int) value.Value { return value.Err(ErrorValue(e)) }
 
@@ -132,10 +149,25 @@ func reg(name string, args []value.Kind, fn native.Func) {
 func init() {
 	A := native.KAny
 	reg("Process.id", []value.Kind{value.KPid}, func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
-		if a[0].R == nil {
+		if a[0].Ref() == nil {
 			return value.Unit, fault.New(fault.Descriptor)
 		}
-		return value.Value{K: value.KProcID, N: a[0].N, R: a[0].R}, nil
+		n := a[0].Payload()
+		if g, ok := a[0].Ref().(interface{ Gen() uint64 }); ok && n < 0 {
+			// A reply address of Process.call (N < 0) is an address of
+			// the calling process: its identity is the caller's.
+			n = int64(g.Gen())
+		}
+		return value.Opaque(value.KProcID, n, a[0].Ref()), nil
+	})
+	reg("Process.register", []value.Kind{value.KString, value.KPid, value.KString}, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
+		return h.Register(a[0].AsString(), a[1], a[2].AsString())
+	})
+	reg("Process.whereis", []value.Kind{value.KString, value.KString}, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
+		return h.Whereis(a[0].AsString(), a[1].AsString())
+	})
+	reg("Process.unregister", []value.Kind{value.KString}, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
+		return h.Unregister(a[0].AsString())
 	})
 	reg("supervised_current", []value.Kind{value.KPid}, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
 		return h.SupervisedCurrent(a[0])
@@ -144,11 +176,11 @@ func init() {
 		return h.Monitor(a[0])
 	})
 	reg("Process.demonitor", []value.Kind{value.KMonRef, value.KData}, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
-		d, _ := a[1].R.(*value.Data)
-		if d == nil || len(d.Fields) != 2 || d.Fields[0].K != value.KBool || d.Fields[1].K != value.KBool {
+		d, _ := a[1].Data()
+		if d == nil || len(d.Fields) != 2 || d.Fields[0].Kind() != value.KBool || d.Fields[1].Kind() != value.KBool {
 			return ErrProcess(ErrInvalidOptions), nil
 		}
-		return h.Demonitor(a[0], d.Fields[0].N != 0, d.Fields[1].N != 0)
+		return h.Demonitor(a[0], d.Fields[0].AsInt() != 0, d.Fields[1].AsInt() != 0)
 	})
 	reg("Process.link", []value.Kind{value.KProcID}, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
 		return h.Link(a[0])
@@ -157,7 +189,7 @@ func init() {
 		return h.Unlink(a[0])
 	})
 	reg("Process.trap_exit", []value.Kind{value.KBool}, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
-		return h.TrapExit(a[0].N != 0)
+		return h.TrapExit(a[0].AsInt() != 0)
 	})
 	reg("Process.exit", []value.Kind{value.KData}, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
 		if f := h.Exit(a[0]); f != nil {

@@ -44,12 +44,12 @@ func TestTagOrders(t *testing.T) {
 func TestProcessID(t *testing.T) {
 	id, _ := process.Lookup("Process.id")
 	r := &struct{ x int }{}
-	pid := value.Value{K: value.KPid, N: 4, R: r}
+	pid := value.Opaque(value.KPid, 4, r)
 	got, f := id.Call(native.Detached{}, []value.Value{pid})
-	if f != nil || got.K != value.KProcID || got.N != 4 || got.R != any(r) {
+	if f != nil || got.Kind() != value.KProcID || got.Payload() != 4 || got.Ref() != any(r) {
 		t.Errorf("Process.id(pid) = %v, %v", got, f)
 	}
-	if !core.Equal(got, value.Value{K: value.KProcID, N: 4, R: r}) {
+	if !core.Equal(got, value.Opaque(value.KProcID, 4, r)) {
 		t.Error("a ProcessId differs from itself")
 	}
 }
@@ -58,7 +58,7 @@ func TestProcessID(t *testing.T) {
 // fault 11, the infrastructure fault, not a crash.
 func TestNativesWithoutProcess(t *testing.T) {
 	mon, _ := process.Lookup("Process.monitor")
-	if _, f := mon.Call(native.Detached{}, []value.Value{{K: value.KProcID, N: 1}}); f == nil || f.Code != fault.Descriptor {
+	if _, f := mon.Call(native.Detached{}, []value.Value{value.Opaque(value.KProcID, 1, nil)}); f == nil || f.Code != fault.Descriptor {
 		t.Errorf("Process.monitor without a process: %v", f)
 	}
 }

@@ -1,0 +1,97 @@
+package repl
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sebdah/goldie/v2"
+)
+
+// TestTranscripts feeds each testdata/NAME.repl to a session through the
+// pipe reader and compares everything written with NAME.golden
+// (GOLDIE_UPDATE=1 go test ./internal/repl rewrites them).
+func TestTranscripts(t *testing.T) {
+	files, err := filepath.Glob("testdata/*.repl")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no transcripts: %v", err)
+	}
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".repl")
+		t.Run(name, func(t *testing.T) {
+			in, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out bytes.Buffer
+			New(&out).Run(NewPipeReader(bytes.NewReader(in)), nil)
+			goldie.New(t, goldie.WithFixtureDir("testdata")).Assert(t, name, out.Bytes())
+		})
+	}
+}
+
+// TestDeterministic: a session's output depends only on its input.
+func TestDeterministic(t *testing.T) {
+	in, err := os.ReadFile("testdata/actors.repl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var first string
+	for i := 0; i < 3; i++ {
+		var out bytes.Buffer
+		New(&out).Run(NewPipeReader(bytes.NewReader(in)), nil)
+		if i == 0 {
+			first = out.String()
+		} else if out.String() != first {
+			t.Fatalf("run %d differs:\n%s\nfirst:\n%s", i, out.String(), first)
+		}
+	}
+}
+
+// TestCancel: a cancelled context stops the running entry and every
+// actor (their defers run), and the session goes on.
+func TestCancel(t *testing.T) {
+	var out bytes.Buffer
+	s := New(&out)
+	s.Eval(context.Background(), "fn waiter():\n    defer println(\"waiter cleanup\")\n    receive:\n        0 -> ()")
+	s.Eval(context.Background(), "let w = spawn(waiter)")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	s.Eval(ctx, "fn spin(n: Int) -> Int:\n    spin(n + 1)")
+	s.Eval(ctx, "spin(0)")
+	s.Eval(context.Background(), "send(w, 0)")
+	s.Eval(context.Background(), "1 + 1")
+	want := "waiter cleanup\nerror: interrupted\nErr(3) : Result((), Int)\n2 : Int\n"
+	if out.String() != want {
+		t.Fatalf("got\n%s\nwant\n%s", out.String(), want)
+	}
+}
+
+// TestContinues: the rule that decides whether an entry goes on after a
+// line.
+func TestContinues(t *testing.T) {
+	for line, want := range map[string]bool{
+		"1 + 2":               false,
+		"if x:":               true,
+		"fn(a) ->":            true,
+		"[1,":                 true,
+		"f(g(1)":              true,
+		"f(g(1))":             false,
+		`"(" + x`:             false,
+		`"a:"`:                false,
+		"x  # note:":          false,
+		`let s = """start`:    true,
+		`let s = """one"""`:   false,
+		`let d = "\"(" + "x"`: false,
+		":":                   true,
+	} {
+		var sc scanState
+		sc.line(line)
+		if got := sc.continues(); got != want {
+			t.Errorf("%q: continues = %v, want %v", line, got, want)
+		}
+	}
+}

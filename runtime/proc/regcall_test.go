@@ -1,0 +1,441 @@
+package proc
+
+import (
+	"fmt"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/morrow-lang/morrow/runtime/value"
+	"github.com/morrow-lang/morrow/stdlib/process"
+)
+
+func isErr(v value.Value, tag int) bool {
+	d, ok := v.Data()
+	if !ok || d.Tag != value.TagErr {
+		return false
+	}
+	e, ok := d.Fields[0].Data()
+	return ok && e.Tag == tag
+}
+
+func isSome(v value.Value) bool {
+	d, ok := v.Data()
+	return ok && d.Tag == value.TagSome
+}
+
+// take receives the oldest user message of p and wakes the senders the
+// take admitted, as the scheduler's host does.
+func take(t *testing.T, inv *Invocation, p *Process) value.Value {
+	t.Helper()
+	p.RecvStart(-1, false, time.Now())
+	v, ok := p.RecvPeek()
+	if !ok {
+		t.Fatal("nothing to take")
+	}
+	p.RecvTake(inv)
+	inv.WakeAdmitted(p)
+	return v
+}
+
+// park runs the scheduler's park decision for a process the VM parked.
+func park(p *Process) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.status = Running
+	return p.ParkLocked()
+}
+
+func TestRegistry(t *testing.T) {
+	inv, _ := newInv()
+	a := inv.NewProcess(KindIsolated, nil, 0)
+	b := inv.NewProcess(KindIsolated, nil, 0)
+	ok := func(v value.Value) bool {
+		d, isData := v.Data()
+		return isData && d.Tag == value.TagOk
+	}
+	if r := inv.Register("a", a.Pid(), "Int"); !ok(r) {
+		t.Fatalf("register: %v", r)
+	}
+	for _, c := range []struct {
+		what string
+		name string
+		p    *Process
+	}{
+		{"taken name", "a", b},
+		{"second name", "a2", a},
+		{"empty name", "", b},
+		{"long name", strings.Repeat("x", MaxNameBytes+1), b},
+	} {
+		if r := inv.Register(c.name, c.p.Pid(), "Int"); !isErr(r, process.ErrInvalidOptions) {
+			t.Errorf("%s: %v", c.what, r)
+		}
+	}
+	if r := inv.Register(strings.Repeat("x", MaxNameBytes), b.Pid(), "Int"); !ok(r) {
+		t.Errorf("a name of MaxNameBytes: %v", r)
+	}
+	if !isSome(inv.Whereis("a", "Int")) || isSome(inv.Whereis("a", "String")) || isSome(inv.Whereis("b", "Int")) {
+		t.Error("whereis: wrong answers")
+	}
+	if n, named := inv.NameOf(a); !named || n != "a" {
+		t.Errorf("NameOf = %q %v", n, named)
+	}
+	inv.Retire(a, process.Reason(process.ReasonNormal, value.Unit))
+	if isSome(inv.Whereis("a", "Int")) {
+		t.Error("the name outlived its process")
+	}
+	if r := inv.Register("z", a.Pid(), "Int"); !isErr(r, process.ErrInvalidOptions) {
+		t.Errorf("register a dead process: %v", r)
+	}
+	if r := inv.Register("a", b.Pid(), "Int"); !isErr(r, process.ErrInvalidOptions) {
+		t.Errorf("b already has a name: %v", r)
+	}
+	if !inv.Unregister(strings.Repeat("x", MaxNameBytes)) || inv.Unregister("a") {
+		t.Error("unregister")
+	}
+	if r := inv.Register("a", b.Pid(), "Int"); !ok(r) {
+		t.Errorf("the freed name: %v", r)
+	}
+	c := inv.NewProcess(KindIsolated, nil, 0)
+	reply := inv.CallReply(c)
+	if r := inv.Register("reply", reply, "Int"); !isErr(r, process.ErrInvalidOptions) {
+		t.Errorf("register a reply address: %v", r)
+	}
+}
+
+// Each message taken admits exactly one parked sender, the oldest; when
+// the target dies the rest resume with SendDead; a killed sender's
+// message is never delivered.
+func TestSendWaitAdmission(t *testing.T) {
+	inv, woken := newInv()
+	target := inv.NewProcess(KindIsolated, nil, 0)
+	for i := 0; i < MaxMailbox; i++ {
+		if c := inv.Send(target, value.Int(int64(i))); c != SendOK {
+			t.Fatalf("fill %d: %d", i, c)
+		}
+	}
+	var senders []*Process
+	for i := 0; i < 4; i++ {
+		s := inv.NewProcess(KindIsolated, nil, 0)
+		senders = append(senders, s)
+		if _, parked := inv.SendWait(s, target, value.Int(int64(100+i))); !parked {
+			t.Fatalf("sender %d did not park on a full mailbox", i)
+		}
+		if _, parked := inv.SendWaitDecide(s); !parked {
+			t.Fatalf("sender %d decided before any take", i)
+		}
+		if park(s) {
+			t.Fatalf("sender %d runs again without an outcome", i)
+		}
+	}
+	// A killed sender withdraws: senders[1]'s message never arrives.
+	inv.Retire(senders[1], process.Reason(process.ReasonKilled, value.Unit))
+	for k, want := range []*Process{senders[0], senders[2]} {
+		*woken = nil
+		take(t, inv, target)
+		if !slices.Equal(*woken, []*Process{want}) {
+			t.Fatalf("take %d woke %d senders, want exactly the oldest", k, len(*woken))
+		}
+		if c, parked := inv.SendWaitDecide(want); parked || c != SendOK {
+			t.Fatalf("admitted sender: %d %v", c, parked)
+		}
+		if target.Queued() != MaxMailbox {
+			t.Fatalf("queued %d after an admission, want a full mailbox", target.Queued())
+		}
+	}
+	if c, parked := inv.SendWaitDecide(senders[3]); !parked {
+		t.Fatalf("senders[3] decided %d before its turn", c)
+	}
+	// The admitted messages are at the back, in admission order.
+	for i := 2; i < MaxMailbox; i++ {
+		take(t, inv, target)
+	}
+	if v := take(t, inv, target); v.Payload() != 100 {
+		t.Fatalf("first admitted message %d", v.Payload())
+	}
+	if v := take(t, inv, target); v.Payload() != 102 {
+		t.Fatalf("second admitted message %d", v.Payload())
+	}
+	// senders[3] was admitted by the take of message 2.
+	if c, parked := inv.SendWaitDecide(senders[3]); parked || c != SendOK {
+		t.Fatalf("senders[3]: %d %v", c, parked)
+	}
+	if v := take(t, inv, target); v.Payload() != 103 {
+		t.Fatalf("third admitted message %d", v.Payload())
+	}
+
+	// The target dies: every parked sender resumes with SendDead.
+	full := inv.NewProcess(KindIsolated, nil, 0)
+	for i := 0; i < MaxMailbox; i++ {
+		inv.Send(full, value.Int(0))
+	}
+	var waiting []*Process
+	for i := 0; i < 3; i++ {
+		s := inv.NewProcess(KindIsolated, nil, 0)
+		waiting = append(waiting, s)
+		inv.SendWait(s, full, value.Int(1))
+		inv.SendWaitDecide(s)
+		park(s)
+	}
+	*woken = nil
+	inv.Retire(full, process.Reason(process.ReasonKilled, value.Unit))
+	if len(*woken) != 3 {
+		t.Fatalf("the target's death woke %d of 3 senders", len(*woken))
+	}
+	for _, s := range waiting {
+		if c, parked := inv.SendWaitDecide(s); parked || c != SendDead {
+			t.Fatalf("sender after the target died: %d %v", c, parked)
+		}
+	}
+	if c, parked := inv.SendWait(waiting[0], full, value.Int(1)); parked || c != SendDead {
+		t.Fatalf("send_wait to a dead target: %d %v", c, parked)
+	}
+}
+
+// A call's reply is kept out of the mailbox; a late reply is dropped
+// and still answers SendOK; the target's death decides a waiting call
+// with its reason, and a reply that came first wins.
+func TestCall(t *testing.T) {
+	inv, woken := newInv()
+	server := inv.NewProcess(KindIsolated, nil, 0)
+	caller := inv.NewProcess(KindIsolated, nil, 0)
+	now := time.Now()
+	start := func(timeout int64) value.Value {
+		reply := inv.CallReply(caller)
+		if caller.CallStarted(reply) {
+			t.Fatal("a fresh call has started")
+		}
+		if c, _ := inv.CallSend(caller, server, value.Int(1), timeout, now); c != SendOK {
+			t.Fatalf("call send: %d", c)
+		}
+		if !caller.CallStarted(reply) {
+			t.Fatal("the call has not started after its send")
+		}
+		return reply
+	}
+	reply := start(-1)
+	if Of(reply) != caller || reply.Payload() >= 0 || !IsReply(reply) || IsReply(caller.Pid()) {
+		t.Fatal("reply address")
+	}
+	if st, _, _ := inv.CallDecide(caller, now); st != CallWaiting {
+		t.Fatalf("decided %d before the reply", st)
+	}
+	if park(caller) {
+		t.Fatal("a waiting caller runs again")
+	}
+	// An unrelated message wakes nothing for the decision: it parks again.
+	inv.Send(caller, value.Int(5))
+	if park(caller) {
+		t.Fatal("a mailbox message ends the park of a call")
+	}
+	*woken = nil
+	if c := inv.Reply(server, reply, value.Int(42)); c != SendOK {
+		t.Fatalf("reply: %d", c)
+	}
+	if len(*woken) != 1 {
+		t.Fatal("the reply did not wake the caller")
+	}
+	st, v, _ := inv.CallDecide(caller, now)
+	if st != CallReplied || v.Payload() != 42 {
+		t.Fatalf("decided %d %v", st, v)
+	}
+	if c := inv.Reply(server, reply, value.Int(43)); c != SendOK {
+		t.Fatalf("a late reply answered %d", c)
+	}
+	if caller.Queued() != 1 {
+		t.Fatalf("the mailbox holds %d cells, want only the unrelated message", caller.Queued())
+	}
+	// Timeout 0: decided at once.
+	start(0)
+	if st, _, _ := inv.CallDecide(caller, now); st != CallTimedOut {
+		t.Fatalf("timeout 0 decided %d", st)
+	}
+	// The server dies while the call waits.
+	start(-1)
+	inv.CallDecide(caller, now)
+	park(caller)
+	inv.Retire(server, process.Reason(process.ReasonFailure, value.String("gone")))
+	st, v, _ = inv.CallDecide(caller, now)
+	if st != CallDown || func() int { d, _ := v.Data(); return d.Tag }() != process.ReasonFailure {
+		t.Fatalf("decided %d %v after the server died", st, v)
+	}
+	// A call to the dead server is refused by its send.
+	reply = inv.CallReply(caller)
+	caller.CallStarted(reply)
+	if c, _ := inv.CallSend(caller, server, value.Int(1), -1, now); c != SendDead {
+		t.Fatalf("call to a dead server sent: %d", c)
+	}
+	// A reply before the death wins.
+	s2 := inv.NewProcess(KindIsolated, nil, 0)
+	reply = inv.CallReply(caller)
+	caller.CallStarted(reply)
+	inv.CallSend(caller, s2, value.Int(1), -1, now)
+	inv.Reply(s2, reply, value.Int(7))
+	inv.Retire(s2, process.Reason(process.ReasonKilled, value.Unit))
+	if st, v, _ := inv.CallDecide(caller, now); st != CallReplied || v.Payload() != 7 {
+		t.Fatalf("decided %d %v", st, v)
+	}
+	// The caller dies during a call: the server no longer lists it.
+	s3 := inv.NewProcess(KindIsolated, nil, 0)
+	reply = inv.CallReply(caller)
+	caller.CallStarted(reply)
+	inv.CallSend(caller, s3, value.Int(1), -1, now)
+	inv.CallDecide(caller, now)
+	inv.Retire(caller, process.Reason(process.ReasonKilled, value.Unit))
+	if len(s3.rc.Load().callers) != 0 {
+		t.Fatal("a dead caller is still watching the server")
+	}
+	if c := inv.Reply(s3, reply, value.Int(1)); c != SendOK {
+		t.Fatalf("reply to a dead caller: %d", c)
+	}
+	if _, b := inv.Reservations(); b < 0 {
+		t.Fatalf("logical bytes went negative: %d", b)
+	}
+}
+
+// The receive side frees a slot before it admits a waiting sender into
+// it (RecvTake takes a message without the lock when the first send_wait
+// on the target races with it): in between, a plain send must not take
+// the slot, so Post refuses while senders wait.
+func TestSendWaitSlotNotStolen(t *testing.T) {
+	inv, woken := newInv()
+	target := inv.NewProcess(KindIsolated, nil, 0)
+	for i := 0; i < MaxMailbox; i++ {
+		inv.Send(target, value.Int(int64(i)))
+	}
+	s := inv.NewProcess(KindIsolated, nil, 0)
+	if _, parked := inv.SendWait(s, target, value.Int(-1)); !parked {
+		t.Fatal("sender did not park on a full mailbox")
+	}
+	inv.SendWaitDecide(s)
+	park(s)
+	// The window: a message's slot is freed, the admission not yet done.
+	target.RecvStart(-1, false, time.Now())
+	if _, ok := target.RecvPeek(); !ok {
+		t.Fatal("nothing to take")
+	}
+	target.dropMessage(inv, target.box[target.head].Bytes)
+	if c := inv.Send(target, value.Int(-2)); c != SendFull {
+		t.Fatalf("plain send while a sender waits: %d, want SendFull", c)
+	}
+	target.mu.Lock()
+	inv.admitOneLocked(target)
+	target.mu.Unlock()
+	*woken = nil
+	inv.WakeAdmitted(target)
+	if !slices.Equal(*woken, []*Process{s}) {
+		t.Fatalf("admission woke %d senders, want the waiting one", len(*woken))
+	}
+	if c, parked := inv.SendWaitDecide(s); parked || c != SendOK {
+		t.Fatalf("waiting sender: %d %v", c, parked)
+	}
+	if n := target.user.Load(); n != MaxMailbox {
+		t.Fatalf("%d user messages counted after the admission, want a full mailbox", n)
+	}
+}
+
+// Senders in send_wait and plain senders race with a receiver that
+// takes messages without the lock: every send_wait ends Ok, each
+// sender's messages arrive in order, every message sent is taken once,
+// and the mailbox never holds more than MaxMailbox user messages.
+func TestSendWaitConcurrent(t *testing.T) {
+	inv := NewInvocation()
+	target := inv.NewProcess(KindIsolated, nil, 0)
+	const senders, each = 4, 300
+	wakes := map[*Process]chan struct{}{}
+	var ps []*Process
+	for i := 0; i < senders; i++ {
+		s := inv.NewProcess(KindIsolated, nil, 0)
+		ps = append(ps, s)
+		wakes[s] = make(chan struct{}, 1)
+	}
+	inv.Wake = func(p *Process) {
+		if ch := wakes[p]; ch != nil {
+			ch <- struct{}{}
+		}
+	}
+	prefill := MaxMailbox - 1
+	for i := 0; i < prefill; i++ {
+		inv.Send(target, value.Int(-1))
+	}
+	var plainOK, parks atomic.Int64
+	var plainDone atomic.Bool
+	var wg sync.WaitGroup
+	errs := make(chan string, senders+1)
+	for k, s := range ps {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < each; i++ {
+				c, parked := inv.SendWait(s, target, value.Int(int64(k*1_000_000+i)))
+				if parked {
+					parks.Add(1)
+				}
+				for parked {
+					if c, parked = inv.SendWaitDecide(s); !parked {
+						break
+					}
+					if !park(s) {
+						<-wakes[s]
+					}
+				}
+				if c != SendOK {
+					errs <- fmt.Sprintf("sender %d message %d: %d", k, i, c)
+					return
+				}
+			}
+		}()
+	}
+	go func() {
+		for i := 0; i < 4*each; i++ {
+			if inv.Send(target, value.Int(-2)) == SendOK {
+				plainOK.Add(1)
+			}
+			runtime.Gosched()
+		}
+		plainDone.Store(true)
+	}()
+	next := make([]int64, senders)
+	taken := int64(0)
+	deadline := time.Now().Add(2 * time.Minute)
+	for !plainDone.Load() || taken < int64(prefill+senders*each)+plainOK.Load() {
+		if time.Now().After(deadline) {
+			t.Fatalf("stuck after %d takes (a lost admission?)", taken)
+		}
+		if n := target.user.Load(); n > MaxMailbox {
+			t.Fatalf("%d user messages queued", n)
+		}
+		target.RecvStart(-1, false, time.Now())
+		v, ok := target.RecvPeek()
+		if !ok {
+			runtime.Gosched()
+			continue
+		}
+		target.RecvTake(inv)
+		inv.WakeAdmitted(target)
+		taken++
+		if n := v.AsInt(); n >= 0 {
+			k, i := n/1_000_000, n%1_000_000
+			if i != next[k] {
+				t.Fatalf("sender %d: message %d arrived, want %d", k, i, next[k])
+			}
+			next[k]++
+		}
+		if taken%8 == 0 {
+			runtime.Gosched()
+		}
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+	if q := target.Queued(); q != 0 {
+		t.Fatalf("%d cells left after every message was taken", q)
+	}
+	t.Logf("%d of %d send_waits parked, %d plain sends queued", parks.Load(), senders*each, plainOK.Load())
+}

@@ -1,0 +1,208 @@
+package proc
+
+import (
+	"sync/atomic"
+
+	"github.com/morrow-lang/morrow/runtime/value"
+)
+
+// Back-pressure (Process.send_wait, RUNTIME.md §3).
+//
+// send_wait first tries an ordinary send. When the target's mailbox is
+// full (or other senders already wait on it) the sender parks as a
+// sendWaiter at the back of the target's waiters queue, holding its
+// message. Each user message the target takes (RecvTake) admits exactly
+// one waiter, the oldest, under the target's lock: its message is queued
+// into the slot just freed (no ordinary send can take it first) and the
+// waiter is woken once the lock is released (WakeAdmitted); there is no
+// wake storm. When the target retires, every waiter resumes with Err(3)
+// (resumeBlocked); a waiter that is killed withdraws from the queue
+// (retireRegcall). A waiter's outcome is an atomic, written under the
+// target's lock and read by the waiter's own park decision, so no two
+// process locks are held together.
+
+const (
+	waitPending uint32 = iota
+	waitAdmitted
+	waitDead
+)
+
+// sendWaiter is one sender parked in send_wait.
+type sendWaiter struct {
+	p      *Process
+	target *Process
+	msg    value.Value
+	state  atomic.Uint32
+}
+
+// SendWait is the first execution of send_wait(t, msg) by p. It returns
+// the send's code (SendOK, SendDead, SendFull) when it is decided at
+// once, or parked = true when p waits for room (then SendWaitDecide
+// gives the outcome). SendFull is returned only when the invocation-wide
+// limits (queued messages, memory budget) refuse the message although
+// the target's mailbox has room.
+func (inv *Invocation) SendWait(p, t *Process, msg value.Value) (code int, parked bool) {
+	if t.Kind == KindPort || t == p {
+		// A host port never fills; a process waiting for room in its
+		// own mailbox would wait forever: both are plain sends.
+		return inv.SendFrom(p, t, msg), false
+	}
+	tx := t.ext()
+	room := 0
+	for {
+		if code := inv.SendFrom(p, t, msg); code != SendFull {
+			return code, false
+		}
+		t.mu.Lock()
+		if t.closed {
+			t.mu.Unlock()
+			return SendDead, false
+		}
+		if t.user.Load() >= MaxMailbox || len(tx.waiters) > 0 {
+			w := &sendWaiter{p: p, target: t, msg: msg}
+			tx.waiters = append(tx.waiters, w)
+			t.mu.Unlock()
+			x := p.ext()
+			p.mu.Lock()
+			x.sw = w
+			p.mu.Unlock()
+			return 0, true
+		}
+		t.mu.Unlock()
+		// The mailbox has room: a message was taken meanwhile (try
+		// again), or the invocation's limits refused the message.
+		if room++; room > 1 {
+			return SendFull, false
+		}
+	}
+}
+
+// SendWaitDecide decides, under p's lock, the send_wait p is parked in:
+// parked = true while it waits (the process parks), else the code of its
+// outcome (SendOK once admitted, SendDead when the target died).
+func (inv *Invocation) SendWaitDecide(p *Process) (code int, parked bool) {
+	x := p.ext()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	w := x.sw
+	if w == nil {
+		return SendDead, false // unreachable: SendWait parked with a waiter
+	}
+	switch w.state.Load() {
+	case waitAdmitted:
+		code = SendOK
+	case waitDead:
+		code = SendDead
+	default:
+		x.blocked = true
+		return 0, true
+	}
+	x.sw, x.blocked = nil, false
+	return code, false
+}
+
+// SendWaiting reports whether p is parked in a send_wait (a resumed
+// SEND_WAIT decides instead of sending again).
+func (p *Process) SendWaiting() bool {
+	x := p.rc.Load()
+	if x == nil {
+		return false
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return x.sw != nil
+}
+
+// admitOneLocked admits the oldest sender parked on p, if any and if its
+// message fits; p.mu is held and p has just taken a user message.
+func (inv *Invocation) admitOneLocked(p *Process) {
+	x := p.rc.Load()
+	if x == nil {
+		return
+	}
+	for len(x.waiters) > 0 && p.user.Load() < MaxMailbox && !p.closed {
+		w := x.waiters[0]
+		if w.state.Load() != waitPending {
+			x.waiters[0] = nil
+			x.waiters = x.waiters[1:]
+			continue
+		}
+		if q := inv.queued.Add(1); inv.queuedOver(q) {
+			inv.queued.Add(-1)
+			return
+		}
+		size := MessageHeader + Size(w.msg)
+		if !inv.chargeBytes(size) {
+			inv.queued.Add(-1)
+			return
+		}
+		x.waiters[0] = nil
+		x.waiters = x.waiters[1:]
+		w.state.Store(waitAdmitted)
+		p.msgBytes.Add(size)
+		c := Cell{Kind: CellMessage, Value: w.msg, Bytes: size}
+		if inv.TraceMessages {
+			c.From = w.p.Gen()
+			inv.traceSendLocked(w.p, p, false, false)
+		}
+		if inv.Defer && w.p != p {
+			inv.deferLocked(w.p, p, c)
+		} else {
+			p.deliverLocked(c)
+		}
+		x.admitted = append(x.admitted, w)
+		return
+	}
+}
+
+// sendersWaitLocked reports whether senders are parked in send_wait on
+// p; p.mu is held. A plain send is refused then (SendFull), as it would
+// be by the full mailbox they wait for: the receive side frees a slot
+// before it admits the oldest waiter into it (RecvTake), and a plain
+// send in between must not take the slot.
+func (p *Process) sendersWaitLocked() bool {
+	x := p.rc.Load()
+	return x != nil && len(x.waiters) > 0
+}
+
+// queuedOver reports whether q queued user messages exceed the
+// invocation's limit (as SendFrom decides).
+func (inv *Invocation) queuedOver(q int64) bool {
+	return q > MaxQueued && (inv.MaxQueued == 0 || (inv.MaxQueued > 0 && q > inv.MaxQueued))
+}
+
+// WakeAdmitted wakes the senders that p's last take admitted; p is the
+// running process and p.mu is not held.
+func (inv *Invocation) WakeAdmitted(p *Process) {
+	x := p.rc.Load()
+	if x == nil {
+		return
+	}
+	p.mu.Lock()
+	ws := x.admitted
+	x.admitted = nil
+	p.mu.Unlock()
+	for _, w := range ws {
+		inv.wakeSender(w.p)
+	}
+}
+
+// withdraw takes the retiring sender's waiter out of its target's queue
+// (its message is never delivered), unless it was admitted already.
+func (inv *Invocation) withdraw(w *sendWaiter) {
+	t := w.target
+	tx := t.rc.Load()
+	t.mu.Lock()
+	if w.state.CompareAndSwap(waitPending, waitDead) && tx != nil {
+		for i, o := range tx.waiters {
+			if o == w {
+				n := len(tx.waiters) - 1
+				copy(tx.waiters[i:], tx.waiters[i+1:])
+				tx.waiters[n] = nil
+				tx.waiters = tx.waiters[:n]
+				break
+			}
+		}
+	}
+	t.mu.Unlock()
+}

@@ -1,0 +1,684 @@
+package vm
+
+import (
+	"github.com/morrow-lang/morrow/runtime/bytecode"
+	"github.com/morrow-lang/morrow/runtime/value"
+)
+
+// The fast loop
+//
+// exec executes instructions with the interpreter's state (pc, sp, the
+// frame base, the code and the stack, the step count) in local variables,
+// for as long as each instruction takes its common case: Int arithmetic
+// and comparisons, loads and stores, jumps, calls and returns that need
+// no growth, tests and projections. It calls no Go function on those
+// paths (only value's inlined accessors), so the compiler keeps its
+// variables in registers across iterations instead of spilling them
+// around calls. Anything else — another operand kind, a call that must
+// grow the stack, a native, an allocation, an actor instruction, a fault —
+// is handed to step (step.go) by returning with the state saved and the
+// pc on that instruction; run calls step and then exec again. The two
+// paths charge steps identically (Run describes the charges), so which
+// one executed an instruction is invisible.
+
+// exec runs the fast loop until an instruction needs the general path
+// (false) or the budget is spent at a charged instruction (true: the
+// State yields with its pc on that instruction).
+//
+// The loop keeps pc, sp, the top frame, its base and code and the stack
+// in locals; the step count stays in st (it changes only at charged
+// instructions). The calls of known functions and the return check
+// their conditions (handing over to step, with the state saved, if one
+// fails) and switch the locals to the new frame. The closure calls save
+// the state first and reload it afterwards, so that their
+// register-hungry work does not push the loop's variables out of
+// registers. pc is advanced by each case, never before the switch, so
+// that an exit needs no copy of the instruction's pc.
+func (st *State) exec() (yield bool) {
+	var (
+		fr     *frame
+		code   []instr
+		bp     int
+		stack  []value.Value
+		pc, sp int
+	)
+reload:
+	fr = &st.frames[len(st.frames)-1]
+	code = fr.fn.code
+	bp = fr.base
+	stack = st.stack
+	pc, sp = fr.pc, st.sp
+	for {
+		in := &code[pc]
+		switch in.op {
+		case bytecode.NOP:
+			pc++
+		case bytecode.POP:
+			sp--
+			pc++
+		case bytecode.DUP:
+			stack[sp] = stack[sp-1]
+			sp++
+			pc++
+		case bytecode.SWAP:
+			stack[sp-1], stack[sp-2] = stack[sp-2], stack[sp-1]
+			pc++
+		case bytecode.UNIT:
+			stack[sp] = value.Unit
+			sp++
+			pc++
+		case bytecode.TRUE:
+			stack[sp] = value.Bool(true)
+			sp++
+			pc++
+		case bytecode.FALSE:
+			stack[sp] = value.Bool(false)
+			sp++
+			pc++
+		case bytecode.INT:
+			stack[sp] = value.Int(int64(in.a))
+			sp++
+			pc++
+		case bytecode.CONST:
+			stack[sp] = st.img.Prog.Consts[in.a]
+			sp++
+			pc++
+		case bytecode.LOAD:
+			stack[sp] = stack[bp+int(in.a)]
+			sp++
+			pc++
+		case bytecode.STORE:
+			sp--
+			stack[bp+int(in.a)] = stack[sp]
+			pc++
+		case bytecode.FREE:
+			stack[sp] = fr.free[in.a]
+			sp++
+			pc++
+		case bytecode.FUNC:
+			stack[sp] = st.img.funcVals[in.a]
+			sp++
+			pc++
+		case bytecode.NATIVE:
+			stack[sp] = st.img.nativeVals[in.a]
+			sp++
+			pc++
+
+		case bytecode.CALL:
+			goto call
+		case loadCall: // LOAD a; CALL
+			stack[sp] = stack[bp+int(in.a)]
+			sp++
+			pc++ // the CALL; in carries its callee and argument count
+			goto call
+		case loadIntCall, loadIntCall + 1: // LOAD a; INT k; ADD|SUB; CALL
+			x := stack[bp+int(in.a)]
+			if !x.IsInt() {
+				stack[sp] = x // just the LOAD
+				sp++
+				pc++
+				continue
+			}
+			if in.op == loadIntCall {
+				stack[sp] = value.Int(x.AsInt() + int64(in.b))
+			} else {
+				stack[sp] = value.Int(x.AsInt() - int64(in.b))
+			}
+			sp++
+			pc += 3 // the CALL; in carries its callee and argument count
+			goto call
+		case bytecode.CALL_VALUE:
+			if st.steps >= st.limit {
+				goto yield
+			}
+			fr.pc, st.sp = pc, sp
+			if !st.callClosure(int(in.a)) {
+				return false
+			}
+			goto reload
+		case bytecode.TAIL_CALL:
+			goto tailCall
+		case loadTailCall: // LOAD a; TAIL_CALL
+			stack[sp] = stack[bp+int(in.a)]
+			sp++
+			pc++ // the TAIL_CALL; in carries its callee and argument count
+			goto tailCall
+		case loadIntTailCall, loadIntTailCall + 1: // LOAD a; INT k; ADD|SUB; TAIL_CALL
+			x := stack[bp+int(in.a)]
+			if !x.IsInt() {
+				stack[sp] = x // just the LOAD
+				sp++
+				pc++
+				continue
+			}
+			if in.op == loadIntTailCall {
+				stack[sp] = value.Int(x.AsInt() + int64(in.b))
+			} else {
+				stack[sp] = value.Int(x.AsInt() - int64(in.b))
+			}
+			sp++
+			pc += 3 // the TAIL_CALL; in carries its callee and argument count
+			goto tailCall
+		case bytecode.TAIL_CALL_VALUE:
+			if st.steps >= st.limit {
+				goto yield
+			}
+			fr.pc, st.sp = pc, sp
+			if !st.tailCallClosure(int(in.a)) {
+				return false
+			}
+			goto reload
+		case bytecode.RETURN:
+			goto ret
+		case loadReturn: // LOAD a; RETURN
+			stack[sp] = stack[bp+int(in.a)]
+			sp++
+			pc++
+			goto ret
+		case opReturn, opReturn + 1: // ADD|SUB; RETURN
+			x, y := stack[sp-2], stack[sp-1]
+			if !x.IsInt() || !y.IsInt() {
+				goto slow
+			}
+			sp--
+			if in.op == opReturn {
+				stack[sp-1] = value.Int(x.AsInt() + y.AsInt())
+			} else {
+				stack[sp-1] = value.Int(x.AsInt() - y.AsInt())
+			}
+			pc++
+			goto ret
+		case bytecode.JUMP:
+			if t := int(in.a); t > pc {
+				pc = t
+			} else {
+				if st.steps >= st.limit {
+					goto yield
+				}
+				st.steps++
+				pc = t
+			}
+		case bytecode.JUMP_IF_FALSE:
+			if stack[sp-1].AsBool() {
+				sp--
+				pc++
+			} else if t := int(in.a); t > pc {
+				sp--
+				pc = t
+			} else {
+				goto slow
+			}
+		case bytecode.JUMP_IF_TRUE:
+			if !stack[sp-1].AsBool() {
+				sp--
+				pc++
+			} else if t := int(in.a); t > pc {
+				sp--
+				pc = t
+			} else {
+				goto slow
+			}
+
+		case bytecode.ADD:
+			x, y := stack[sp-2], stack[sp-1]
+			if !x.IsInt() || !y.IsInt() {
+				goto slow
+			}
+			sp--
+			stack[sp-1] = value.Int(x.AsInt() + y.AsInt())
+			pc++
+		case bytecode.SUB:
+			x, y := stack[sp-2], stack[sp-1]
+			if !x.IsInt() || !y.IsInt() {
+				goto slow
+			}
+			sp--
+			stack[sp-1] = value.Int(x.AsInt() - y.AsInt())
+			pc++
+		case bytecode.MUL:
+			x, y := stack[sp-2], stack[sp-1]
+			if !x.IsInt() || !y.IsInt() {
+				goto slow
+			}
+			sp--
+			stack[sp-1] = value.Int(x.AsInt() * y.AsInt())
+			pc++
+		case bytecode.LT, bytecode.LE, bytecode.GT, bytecode.GE, bytecode.EQ, bytecode.NE:
+			x, y := stack[sp-2], stack[sp-1]
+			if !x.IsInt() || !y.IsInt() {
+				goto slow
+			}
+			sp--
+			stack[sp-1] = value.Bool(compareInts(in.op, x.AsInt(), y.AsInt()))
+			pc++
+		case bytecode.NOT:
+			x := stack[sp-1]
+			if x.Kind() != value.KBool {
+				goto slow
+			}
+			stack[sp-1] = value.Bool(!x.AsBool())
+			pc++
+
+		case bytecode.TEST_TAG:
+			d, ok := stack[sp-1].Data()
+			stack[sp-1] = value.Bool(ok && d.Tag == int(in.a))
+			pc++
+		case bytecode.TEST_KIND:
+			stack[sp-1] = value.Bool(stack[sp-1].Kind() == value.Kind(in.a))
+			pc++
+		case bytecode.ELEM:
+			x := stack[sp-1]
+			i := int(in.a)
+			if d, ok := x.Data(); ok && i < len(d.Fields) {
+				stack[sp-1] = d.Fields[i]
+			} else if t, ok := x.Tuple(); ok && i < len(t.Elems) {
+				stack[sp-1] = t.Elems[i]
+			} else {
+				goto slow
+			}
+			pc++
+		case bytecode.LIST_LEN:
+			l, ok := stack[sp-1].List()
+			if !ok {
+				goto slow
+			}
+			stack[sp-1] = value.Int(int64(len(l.Items)))
+			pc++
+		case bytecode.LIST_ELEM:
+			l, ok := stack[sp-1].List()
+			if !ok || int(in.a) >= len(l.Items) {
+				goto slow
+			}
+			stack[sp-1] = l.Items[in.a]
+			pc++
+		case bytecode.DATA:
+			vs := st.img.nullary[in.a]
+			if int(in.b) >= len(vs) || vs[in.b].Kind() != value.KData {
+				goto slow
+			}
+			stack[sp] = vs[in.b]
+			sp++
+			pc++
+
+		case loadIntOp: // LOAD; INT; ADD
+			x := stack[bp+int(in.a)]
+			if x.IsInt() {
+				x = value.Int(x.AsInt() + int64(in.b))
+				pc += 2
+			}
+			stack[sp] = x // or just the LOAD
+			sp++
+			pc++
+		case loadIntOp + 1: // LOAD; INT; SUB
+			x := stack[bp+int(in.a)]
+			if x.IsInt() {
+				x = value.Int(x.AsInt() - int64(in.b))
+				pc += 2
+			}
+			stack[sp] = x // or just the LOAD
+			sp++
+			pc++
+		case loadIntOp + 2, loadIntOp + 3, loadIntOp + 4, loadIntOp + 5, loadIntOp + 6, loadIntOp + 7:
+			x := stack[bp+int(in.a)]
+			if x.IsInt() {
+				x = value.Bool(compareInts(fusedOps[in.op-loadIntOp], x.AsInt(), int64(in.b)))
+				pc += 2
+			}
+			stack[sp] = x // or just the LOAD
+			sp++
+			pc++
+		case loadIntCmpJump + 2: // LOAD a; INT k; LT; JUMP_IF_FALSE
+			x := stack[bp+int(in.a)]
+			if !x.IsInt() {
+				stack[sp] = x // just the LOAD
+				sp++
+				pc++
+			} else if x.AsInt() < int64(in.b) {
+				pc += 4
+			} else {
+				pc = int(in.c)
+			}
+		case loadIntCmpJump + 3: // LOAD a; INT k; LE; JUMP_IF_FALSE
+			x := stack[bp+int(in.a)]
+			if !x.IsInt() {
+				stack[sp] = x // just the LOAD
+				sp++
+				pc++
+			} else if x.AsInt() <= int64(in.b) {
+				pc += 4
+			} else {
+				pc = int(in.c)
+			}
+		case loadIntCmpJump + 4: // LOAD a; INT k; GT; JUMP_IF_FALSE
+			x := stack[bp+int(in.a)]
+			if !x.IsInt() {
+				stack[sp] = x // just the LOAD
+				sp++
+				pc++
+			} else if x.AsInt() > int64(in.b) {
+				pc += 4
+			} else {
+				pc = int(in.c)
+			}
+		case loadIntCmpJump + 5: // LOAD a; INT k; GE; JUMP_IF_FALSE
+			x := stack[bp+int(in.a)]
+			if !x.IsInt() {
+				stack[sp] = x // just the LOAD
+				sp++
+				pc++
+			} else if x.AsInt() >= int64(in.b) {
+				pc += 4
+			} else {
+				pc = int(in.c)
+			}
+		case loadIntCmpJump + 6: // LOAD a; INT k; EQ; JUMP_IF_FALSE
+			x := stack[bp+int(in.a)]
+			if !x.IsInt() {
+				stack[sp] = x // just the LOAD
+				sp++
+				pc++
+			} else if x.AsInt() == int64(in.b) {
+				pc += 4
+			} else {
+				pc = int(in.c)
+			}
+		case loadIntCmpJump + 7: // LOAD a; INT k; NE; JUMP_IF_FALSE
+			x := stack[bp+int(in.a)]
+			if !x.IsInt() {
+				stack[sp] = x // just the LOAD
+				sp++
+				pc++
+			} else if x.AsInt() != int64(in.b) {
+				pc += 4
+			} else {
+				pc = int(in.c)
+			}
+		case loadLoadOp: // LOAD; LOAD; ADD
+			x, y := stack[bp+int(in.a)], stack[bp+int(in.b)]
+			if x.IsInt() && y.IsInt() {
+				x = value.Int(x.AsInt() + y.AsInt())
+				pc += 2
+			}
+			stack[sp] = x // or just the first LOAD
+			sp++
+			pc++
+		case loadLoadOp + 1: // LOAD; LOAD; SUB
+			x, y := stack[bp+int(in.a)], stack[bp+int(in.b)]
+			if x.IsInt() && y.IsInt() {
+				x = value.Int(x.AsInt() - y.AsInt())
+				pc += 2
+			}
+			stack[sp] = x // or just the first LOAD
+			sp++
+			pc++
+		case loadLoadOp + 2, loadLoadOp + 3, loadLoadOp + 4, loadLoadOp + 5, loadLoadOp + 6, loadLoadOp + 7:
+			x, y := stack[bp+int(in.a)], stack[bp+int(in.b)]
+			if x.IsInt() && y.IsInt() {
+				x = value.Bool(compareInts(fusedOps[in.op-loadLoadOp], x.AsInt(), y.AsInt()))
+				pc += 2
+			}
+			stack[sp] = x // or just the first LOAD
+			sp++
+			pc++
+		case loadLoadCmpJump + 2: // LOAD a; LOAD b; LT; JUMP_IF_FALSE
+			x, y := stack[bp+int(in.a)], stack[bp+int(in.b)]
+			if !x.IsInt() || !y.IsInt() {
+				stack[sp] = x // just the first LOAD
+				sp++
+				pc++
+			} else if x.AsInt() < y.AsInt() {
+				pc += 4
+			} else {
+				pc = int(in.c)
+			}
+		case loadLoadCmpJump + 3: // LOAD a; LOAD b; LE; JUMP_IF_FALSE
+			x, y := stack[bp+int(in.a)], stack[bp+int(in.b)]
+			if !x.IsInt() || !y.IsInt() {
+				stack[sp] = x // just the first LOAD
+				sp++
+				pc++
+			} else if x.AsInt() <= y.AsInt() {
+				pc += 4
+			} else {
+				pc = int(in.c)
+			}
+		case loadLoadCmpJump + 4: // LOAD a; LOAD b; GT; JUMP_IF_FALSE
+			x, y := stack[bp+int(in.a)], stack[bp+int(in.b)]
+			if !x.IsInt() || !y.IsInt() {
+				stack[sp] = x // just the first LOAD
+				sp++
+				pc++
+			} else if x.AsInt() > y.AsInt() {
+				pc += 4
+			} else {
+				pc = int(in.c)
+			}
+		case loadLoadCmpJump + 5: // LOAD a; LOAD b; GE; JUMP_IF_FALSE
+			x, y := stack[bp+int(in.a)], stack[bp+int(in.b)]
+			if !x.IsInt() || !y.IsInt() {
+				stack[sp] = x // just the first LOAD
+				sp++
+				pc++
+			} else if x.AsInt() >= y.AsInt() {
+				pc += 4
+			} else {
+				pc = int(in.c)
+			}
+		case loadLoadCmpJump + 6: // LOAD a; LOAD b; EQ; JUMP_IF_FALSE
+			x, y := stack[bp+int(in.a)], stack[bp+int(in.b)]
+			if !x.IsInt() || !y.IsInt() {
+				stack[sp] = x // just the first LOAD
+				sp++
+				pc++
+			} else if x.AsInt() == y.AsInt() {
+				pc += 4
+			} else {
+				pc = int(in.c)
+			}
+		case loadLoadCmpJump + 7: // LOAD a; LOAD b; NE; JUMP_IF_FALSE
+			x, y := stack[bp+int(in.a)], stack[bp+int(in.b)]
+			if !x.IsInt() || !y.IsInt() {
+				stack[sp] = x // just the first LOAD
+				sp++
+				pc++
+			} else if x.AsInt() != y.AsInt() {
+				pc += 4
+			} else {
+				pc = int(in.c)
+			}
+		case cmpJump + 2, cmpJump + 3, cmpJump + 4, cmpJump + 5, cmpJump + 6, cmpJump + 7:
+			x, y := stack[sp-2], stack[sp-1]
+			if !x.IsInt() || !y.IsInt() {
+				goto slow
+			}
+			sp -= 2
+			if compareInts(fusedOps[in.op-cmpJump], x.AsInt(), y.AsInt()) {
+				pc += 2
+			} else {
+				pc = int(in.a)
+			}
+
+		case loadTestTagJump: // LOAD a; TEST_TAG t; JUMP_IF_FALSE
+			if d, ok := stack[bp+int(in.a)].Data(); ok && d.Tag == int(in.b) {
+				pc += 3
+			} else {
+				pc = int(in.c)
+			}
+		case loadElemStore: // LOAD a; ELEM i; STORE b
+			x := stack[bp+int(in.a)]
+			i := int(in.b)
+			if d, ok := x.Data(); ok && i < len(d.Fields) {
+				stack[bp+int(in.c)] = d.Fields[i]
+			} else if t, ok := x.Tuple(); ok && i < len(t.Elems) {
+				stack[bp+int(in.c)] = t.Elems[i]
+			} else {
+				stack[sp] = x // just the LOAD
+				sp++
+				pc++
+				continue
+			}
+			pc += 3
+		case storeLoad: // STORE a; LOAD b
+			stack[bp+int(in.a)] = stack[sp-1]
+			stack[sp-1] = stack[bp+int(in.b)]
+			pc += 2
+
+		default:
+			goto slow
+		}
+		continue
+		// The calls and the return, shared by their instruction and
+		// the fused instructions that end with them: pc is the position
+		// of the CALL, TAIL_CALL or RETURN, in.fn and in.c the callee and
+		// the argument count.
+	call:
+		{
+			if st.steps >= st.limit {
+				goto yield
+			}
+			callee := in.fn
+			base := sp - int(in.c)
+			top := base + callee.Locals
+			n := len(st.frames)
+			// The frame table's capacity never exceeds the depth limit.
+			if n >= cap(st.frames) || base+callee.need > len(stack) {
+				goto slow
+			}
+			st.steps++
+			for i := sp; i < top; i++ {
+				stack[i] = value.Unit
+			}
+			fr.pc = pc + 1
+			st.frames = st.frames[:n+1]
+			// A frame slot above the top has no defers, no captured
+			// values and mode normal (every pop leaves it so).
+			fr = &st.frames[n]
+			fr.fn, fr.pc, fr.base, fr.retSP = callee, 0, base, base
+			code, pc, bp, sp = callee.code, 0, base, top
+			continue
+		}
+	tailCall:
+		{
+			if st.steps >= st.limit {
+				goto yield
+			}
+			callee := in.fn
+			n := int(in.c)
+			top := bp + callee.Locals
+			if bp+callee.need > len(stack) {
+				goto slow
+			}
+			st.steps++
+			for i := 0; i < n; i++ {
+				stack[bp+i] = stack[sp-n+i]
+			}
+			for i := bp + n; i < top; i++ {
+				stack[i] = value.Unit
+			}
+			fr.fn, fr.pc, fr.free = callee, 0, nil
+			code, pc, sp = callee.code, 0, top
+			continue
+		}
+	ret:
+		{
+			if fr.cl != nil || fr.slowRet {
+				goto slow
+			}
+			n := len(st.frames)
+			retSP := fr.retSP
+			stack[retSP] = stack[sp-1]
+			if fr.free != nil {
+				fr.free = nil
+			}
+			st.frames = st.frames[:n-1]
+			fr = &st.frames[n-2]
+			code, pc, bp, sp = fr.fn.code, fr.pc, fr.base, retSP+1
+			continue
+		}
+	}
+slow:
+	fr.pc = pc
+	st.sp = sp
+	return false
+yield:
+	fr.pc = pc
+	st.sp = sp
+	return true
+}
+
+// compareInts applies the comparison op to two Ints.
+func compareInts(op bytecode.Opcode, x, y int64) bool {
+	switch op {
+	case bytecode.LT:
+		return x < y
+	case bytecode.LE:
+		return x <= y
+	case bytecode.GT:
+		return x > y
+	case bytecode.GE:
+		return x >= y
+	case bytecode.EQ:
+		return x == y
+	}
+	return x != y
+}
+
+// callClosure is the fast path of CALL_VALUE with n arguments (a step
+// is left; the top frame's pc and st.sp are saved): it pushes the frame
+// of a closure call that needs no growth and reports true, or reports
+// false and changes nothing.
+func (st *State) callClosure(n int) bool {
+	stack, sp := st.stack, st.sp
+	c, ok := stack[sp-n-1].Closure()
+	fns := st.img.fns
+	if !ok || c.Fn < 0 || c.Fn >= len(fns) {
+		return false
+	}
+	callee := fns[c.Fn]
+	base := sp - n
+	nfr := len(st.frames)
+	if callee.Params != n || len(c.Free) != callee.Captures ||
+		nfr >= cap(st.frames) || base+callee.need > len(stack) {
+		return false
+	}
+	st.steps++
+	top := base + callee.Locals
+	for i := sp; i < top; i++ {
+		stack[i] = value.Unit
+	}
+	frames := st.frames[:nfr+1]
+	st.frames = frames
+	frames[nfr-1].pc++
+	fr := &frames[nfr] // no defers, mode normal (see vm.go)
+	fr.fn, fr.pc, fr.base, fr.retSP, fr.free = callee, 0, base, base-1, c.Free
+	st.sp = top
+	return true
+}
+
+// tailCallClosure is the fast path of TAIL_CALL_VALUE with n arguments,
+// as callClosure.
+func (st *State) tailCallClosure(n int) bool {
+	stack, sp := st.stack, st.sp
+	c, ok := stack[sp-n-1].Closure()
+	fns := st.img.fns
+	if !ok || c.Fn < 0 || c.Fn >= len(fns) {
+		return false
+	}
+	callee := fns[c.Fn]
+	fr := &st.frames[len(st.frames)-1]
+	bp := fr.base
+	if callee.Params != n || len(c.Free) != callee.Captures || bp+callee.need > len(stack) {
+		return false
+	}
+	st.steps++
+	for i := 0; i < n; i++ {
+		stack[bp+i] = stack[sp-n+i]
+	}
+	top := bp + callee.Locals
+	for i := bp + n; i < top; i++ {
+		stack[i] = value.Unit
+	}
+	fr.fn, fr.pc, fr.free = callee, 0, c.Free
+	st.sp = top
+	return true
+}
