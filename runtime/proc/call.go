@@ -198,10 +198,10 @@ func (inv *Invocation) CallDecide(p *Process, now time.Time) (st CallStatus, v v
 		st, v = CallReplied, c.reply
 	case c.down:
 		st, v = CallDown, c.reason
-	case !w.Deadline.IsZero() && (w.TimedOut || !now.Before(w.Deadline)):
+	case !w.Deadline.IsZero() && (p.timedOut || !now.Before(w.Deadline)):
 		st = CallTimedOut
-	case !w.Deadline.IsZero() && !w.Armed:
-		w.Armed = true
+	case !w.Deadline.IsZero() && p.armed == 0:
+		p.armed = w.Epoch
 		x.blocked = true
 		p.mu.Unlock()
 		return CallArm, value.Unit, false
@@ -217,7 +217,7 @@ func (inv *Invocation) CallDecide(p *Process, now time.Time) (st CallStatus, v v
 	if c != nil {
 		t = c.target
 		if c.bytes > 0 {
-			p.msgBytes -= c.bytes
+			p.msgBytes.Add(-c.bytes)
 			inv.bytes.Add(-c.bytes)
 		}
 	}
@@ -258,7 +258,7 @@ func (inv *Invocation) Reply(from *Process, reply, msg value.Value) int {
 		c.mu.Unlock()
 		return SendFull
 	}
-	c.msgBytes += size
+	c.msgBytes.Add(size)
 	call := x.call
 	call.replied, call.reply, call.bytes = true, msg, size
 	wake := inv.resumeLocked(c, from)
@@ -290,7 +290,7 @@ func (inv *Invocation) resumeLocked(c, from *Process) bool {
 // send_wait: it runs again only when its outcome is decided, its timer
 // fired or a terminal signal is pending. p.mu is held.
 func (p *Process) parkBlockedLocked(x *regcall) (runAgain bool) {
-	ready := p.Wait.TimedOut || p.killReq != nil
+	ready := p.timedOut || p.killReq != nil
 	if c := x.call; c != nil && (c.replied || c.down) {
 		ready = true
 	}

@@ -264,11 +264,12 @@ func (inv *Invocation) runCleanupLocked(q *Process) bool {
 func (inv *Invocation) closeMailboxLocked(q *Process) death {
 	inv.releaseAllLocked(q)
 	q.closed = true
-	inv.queued.Add(int64(-q.user))
-	q.user = 0
-	q.cells, q.head, q.cursor = nil, 0, 0
+	inv.queued.Add(int64(-q.user.Swap(0)))
+	q.box, q.head, q.cursor, q.inbox = nil, 0, 0, nil
+	q.inboxLen.Store(0)
 	q.inflight = nil
-	armed := q.Wait.Armed
+	armed := q.armed != 0
+	q.armed, q.timedOut = 0, false
 	q.Wait = Wait{}
 	q.status = Done
 	q.phase = phaseReleased
@@ -278,7 +279,9 @@ func (inv *Invocation) closeMailboxLocked(q *Process) death {
 	q.mu.Unlock()
 	// Values are rendered outside every lock (RUNTIME.md §1).
 	d.shown = inv.shown(d.reason)
-	inv.trace("retire %d %s", d.id.Payload(), d.shown)
+	if inv.Trace != nil { // the arguments would be boxed even when not tracing
+		inv.trace("retire %d %s", d.id.Payload(), d.shown)
+	}
 	if armed {
 		inv.TimerDropped()
 	}
@@ -303,7 +306,9 @@ func (inv *Invocation) publishExits(q *Process, d death, work []retireItem) []re
 		delete(partner.links, q)
 		wake := false
 		if !partner.closed {
-			inv.trace("exit signal %d -> %d %s", d.id.Payload(), partner.Gen(), d.shown)
+			if inv.Trace != nil {
+				inv.trace("exit signal %d -> %d %s", d.id.Payload(), partner.Gen(), d.shown)
+			}
 			if partner.trap {
 				wake = inv.deliverFromLocked(q, partner, Cell{Kind: CellExit, Value: exitValue(d.id, d.reason), Bytes: CompletionBytes, Resv: true})
 			} else {
@@ -339,7 +344,9 @@ func (inv *Invocation) publishDowns(q *Process, d death) {
 		if m.state == monActive {
 			m.state = monQueued
 			if !o.closed {
-				inv.trace("down %d -> %d %s", d.id.Payload(), o.Gen(), d.shown)
+				if inv.Trace != nil {
+					inv.trace("down %d -> %d %s", d.id.Payload(), o.Gen(), d.shown)
+				}
 				wake = inv.deliverFromLocked(q, o, Cell{Kind: CellDown, Value: downValue(m, d.id, d.reason), Ref: m, Bytes: CompletionBytes, Resv: true})
 			}
 		}
@@ -432,7 +439,9 @@ func (inv *Invocation) Monitor(owner, target *Process) (value.Value, bool) {
 		return value.Unit, false
 	}
 	m := &Monitor{epoch: inv.Epoch, serial: inv.serial.Add(1), owner: owner, target: target}
-	inv.trace("monitor %d -> %d ref %d", owner.Gen(), target.Gen(), m.serial)
+	if inv.Trace != nil {
+		inv.trace("monitor %d -> %d ref %d", owner.Gen(), target.Gen(), m.serial)
+	}
 	target.mu.Lock()
 	if target.phase == phaseReleased {
 		target.mu.Unlock()

@@ -18,27 +18,81 @@ const (
 // process was Parked and is now Runnable (the caller must wake it).
 func (p *Process) deliverLocked(c Cell) bool {
 	if c.Kind == CellMessage {
-		p.user++
+		p.user.Add(1)
 	}
 	return p.appendLocked(c)
 }
 
-// appendLocked appends c to the queued cells without counting it (a
-// message in flight was counted when it was sent); p.mu must be held. It
-// reports whether the process must be woken, as deliverLocked does.
+// appendLocked appends c to the inbox without counting it (a message in
+// flight was counted when it was sent); p.mu must be held. It reports
+// whether the process must be woken, as deliverLocked does.
 func (p *Process) appendLocked(c Cell) bool {
-	if p.head > 0 && p.head >= len(p.cells)/2 && p.head >= 32 {
-		n := copy(p.cells, p.cells[p.head:])
-		clear(p.cells[n:])
-		p.cells = p.cells[:n]
-		p.head = 0
-	}
-	p.cells = append(p.cells, c)
+	p.inbox = append(p.inbox, c)
+	p.inboxLen.Store(int32(len(p.inbox)))
 	if p.status == Parked {
 		p.status = Runnable
 		return true
 	}
 	return false
+}
+
+// takeInboxLocked moves the inbox to the end of the receive side, in
+// order; p.mu must be held and the caller owns the receive side.
+func (p *Process) takeInboxLocked() {
+	if len(p.inbox) == 0 {
+		return
+	}
+	if p.head == len(p.box) {
+		// The receive side is empty (its cells are zero): swap the
+		// buffers, the emptied one becomes the next inbox.
+		p.box, p.head, p.inbox = p.inbox, 0, p.box[:0]
+	} else {
+		if p.head > 0 {
+			n := copy(p.box, p.box[p.head:])
+			clear(p.box[n:])
+			p.box, p.head = p.box[:n], 0
+		}
+		p.box = append(p.box, p.inbox...)
+		clear(p.inbox)
+		p.inbox = p.inbox[:0]
+	}
+	p.inboxLen.Store(0)
+}
+
+// takeInbox is takeInboxLocked for the owner of the receive side, which
+// takes the lock only when the inbox is not empty.
+func (p *Process) takeInbox() bool {
+	if p.inboxLen.Load() == 0 {
+		return false
+	}
+	p.mu.Lock()
+	p.takeInboxLocked()
+	p.mu.Unlock()
+	return true
+}
+
+// BeginTurn starts a scheduler turn of p: unless p is Done or has
+// neither a State nor a Driver (it reports false then), p becomes Running, the inbox moves to
+// the receive side (so a receive woken by a message finds it without
+// taking the lock again) and a pending terminal signal is taken: kill
+// reports it (the scheduler applies it, KillRequested's job at a turn's
+// start). One lock round trip.
+func (p *Process) BeginTurn() (run, kill bool) {
+	p.mu.Lock()
+	if p.status == Done || (p.State == nil && p.Driver == nil) {
+		p.mu.Unlock()
+		return false, false
+	}
+	p.status = Running
+	p.takeInboxLocked()
+	if p.Driver == nil {
+		// A driven process (a Supervisor) takes its terminal signal
+		// itself, with the reason (KillRequested).
+		kill = p.killReq != nil
+		p.killReq = nil
+	}
+	p.mu.Unlock()
+	return true, kill
 }
 
 // Send delivers a user message (shared, not copied: values are immutable)
@@ -52,6 +106,18 @@ func (inv *Invocation) Send(p *Process, msg value.Value) int { return inv.SendFr
 // traced. The send line is written under p's lock, so it always precedes
 // the receiver's recv line.
 func (inv *Invocation) SendFrom(from, p *Process, msg value.Value) int {
+	code, wake := inv.Post(from, p, msg)
+	if wake {
+		inv.Wake(p)
+	}
+	return code
+}
+
+// Post is SendFrom without the wake-up: when it reports wake, p was
+// Parked and is now Runnable, and the caller must hand it to a
+// scheduler (a scheduler running from puts it on its own queue instead
+// of Invocation.Wake's).
+func (inv *Invocation) Post(from, p *Process, msg value.Value) (code int, wake bool) {
 	if p.Port != nil {
 		if p.Kind == KindPort {
 			p.mu.Lock()
@@ -62,36 +128,36 @@ func (inv *Invocation) SendFrom(from, p *Process, msg value.Value) int {
 			inv.traceSendLocked(from, p, closed, false)
 			p.mu.Unlock()
 			if closed {
-				return SendDead
+				return SendDead, false
 			}
-			return SendOK
+			return SendOK, false
 		}
 	}
+	size := MessageHeader + Size(msg)
 	p.mu.Lock()
 	if p.closed {
 		inv.traceSendLocked(from, p, true, false)
 		p.mu.Unlock()
-		return SendDead
+		return SendDead, false
 	}
-	if p.user >= MaxMailbox {
+	if p.user.Load() >= MaxMailbox || p.sendersWaitLocked() {
 		inv.traceSendLocked(from, p, false, true)
 		p.mu.Unlock()
-		return SendFull
+		return SendFull, false
 	}
 	if q := inv.queued.Add(1); q > MaxQueued && (inv.MaxQueued == 0 || (inv.MaxQueued > 0 && q > inv.MaxQueued)) {
 		inv.queued.Add(-1)
 		inv.traceSendLocked(from, p, false, true)
 		p.mu.Unlock()
-		return SendFull
+		return SendFull, false
 	}
-	size := MessageHeader + Size(msg)
 	if !inv.chargeBytes(size) {
 		inv.queued.Add(-1)
 		inv.traceSendLocked(from, p, false, true)
 		p.mu.Unlock()
-		return SendFull
+		return SendFull, false
 	}
-	p.msgBytes += size
+	p.msgBytes.Add(size)
 	c := Cell{Kind: CellMessage, Value: msg, Bytes: size}
 	if inv.TraceMessages && from != nil {
 		c.From = from.Gen()
@@ -100,14 +166,11 @@ func (inv *Invocation) SendFrom(from, p *Process, msg value.Value) int {
 	if inv.Defer && from != nil && from != p {
 		inv.deferLocked(from, p, c)
 		p.mu.Unlock()
-		return SendOK
+		return SendOK, false
 	}
-	wake := p.deliverLocked(c)
+	wake = p.deliverLocked(c)
 	p.mu.Unlock()
-	if wake {
-		inv.Wake(p)
-	}
-	return SendOK
+	return SendOK, wake
 }
 
 // traceSendLocked writes the "send" trace line of a message from from to
@@ -129,10 +192,19 @@ func (inv *Invocation) traceSendLocked(from, p *Process, dead, full bool) {
 // flushDownsLocked removes from p's mailbox every queued Down of monitor
 // m (demonitor with flush, LANGUAGE.md §7.3), releasing the reservation
 // each carries; user messages, even ones that carry the same MonitorRef,
-// are never touched. p.mu is held.
+// are never touched. p.mu is held and p is the running process (it owns
+// the receive side).
 func (inv *Invocation) flushDownsLocked(p *Process, m *Monitor) {
-	out := p.cells[:p.head]
-	for _, c := range p.cells[p.head:] {
+	p.box = inv.flushDowns(p, m, p.box, p.head)
+	p.inbox = inv.flushDowns(p, m, p.inbox, 0)
+	p.inboxLen.Store(int32(len(p.inbox)))
+}
+
+// flushDowns filters the Downs of m out of cells[from:], keeping the
+// buffer's tail zero; p.mu is held.
+func (inv *Invocation) flushDowns(p *Process, m *Monitor, cells []Cell, from int) []Cell {
+	out := cells[:from]
+	for _, c := range cells[from:] {
 		if c.Kind == CellDown && c.Ref == m {
 			if c.Resv {
 				inv.unreserveLocked(p, c.Bytes)
@@ -141,8 +213,8 @@ func (inv *Invocation) flushDownsLocked(p *Process, m *Monitor) {
 		}
 		out = append(out, c)
 	}
-	clear(p.cells[len(out):])
-	p.cells = out
+	clear(cells[len(out):])
+	return out
 }
 
 // deliverLifecycle appends a Down or Exit cell about the dead process
@@ -165,39 +237,46 @@ func (inv *Invocation) deliverLifecycle(p, about *Process, c Cell) {
 	}
 }
 
+// The receive operations below work on the receive side, which belongs
+// to the scheduler running p (proc.go, "Locking and wake-ups"); they take
+// p.mu only to move the inbox over, to release a reservation, and for
+// the receive timer.
+
 // RecvStart begins a receive: a new wait epoch, the cursor at the oldest
 // cell, and the deadline (timeout < 0: none). It reports whether a timer
 // of an earlier wait was still armed (the caller drops it from the
 // pending count; normally a wait ends by RecvTake or a timeout first).
 func (p *Process) RecvStart(timeout int64, event bool, now time.Time) (disarmed bool) {
-	p.mu.Lock()
-	disarmed = p.endWaitLocked()
-	p.cursor = 0
-	p.Wait.Epoch++
-	p.Wait.Active = true
-	p.Wait.Event = event
-	p.Wait.TimedOut = false
-	p.Wait.Deadline = time.Time{}
-	if timeout >= 0 {
-		p.Wait.Deadline = now.Add(time.Duration(timeout) * time.Millisecond)
+	if p.armed != 0 {
+		disarmed = p.disarm()
 	}
-	p.mu.Unlock()
+	p.cursor = 0
+	w := &p.Wait
+	w.Epoch++
+	w.Active = true
+	w.Event = event
+	w.Deadline = time.Time{}
+	if timeout >= 0 {
+		w.Deadline = now.Add(time.Duration(timeout) * time.Millisecond)
+	}
 	return disarmed
 }
 
 // RecvPeek returns the cell at the cursor as the value the receive's arms
 // match: for a plain receive the next user message (lifecycle cells are
 // stepped over, not consumed), for receive_event the next cell as a
-// Process.Event.
+// Process.Event. At the end of the receive side it takes the inbox, if
+// anything arrived, and goes on.
 func (p *Process) RecvPeek() (value.Value, bool) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
 	for {
 		i := p.head + p.cursor
-		if i >= len(p.cells) {
+		if i >= len(p.box) {
+			if p.takeInbox() {
+				continue
+			}
 			return value.Unit, false
 		}
-		c := &p.cells[i]
+		c := &p.box[i]
 		if p.Wait.Event {
 			if c.Kind == CellMessage {
 				return value.NewData(process.EventType, process.EventMessage, c.Value), true
@@ -215,49 +294,87 @@ func (p *Process) RecvPeek() (value.Value, bool) {
 // returns true when the receive had an armed timer (the caller drops it
 // from the pending count).
 func (p *Process) RecvTake(inv *Invocation) bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
 	i := p.head + p.cursor
-	if i < len(p.cells) {
-		c := p.cells[i]
-		if c.Kind == CellMessage {
+	if i >= len(p.box) {
+		p.takeInbox() // a take without a peek first (the VM always peeks)
+	}
+	if i < len(p.box) {
+		c := &p.box[i]
+		msg := c.Kind == CellMessage
+		if msg {
 			if c.From != 0 && inv.TraceMessages {
 				inv.trace("recv %d <- %d", p.Gen(), c.From)
 			}
-			p.user--
-			inv.queued.Add(-1)
-			p.msgBytes -= c.Bytes
-			inv.bytes.Add(-c.Bytes)
+			if p.rc.Load() != nil {
+				// Senders may be parked in send_wait: the slot is freed
+				// and given to the oldest one in one locked step, so no
+				// plain send takes it first (sendwait.go).
+				p.mu.Lock()
+				p.dropMessage(inv, c.Bytes)
+				inv.admitOneLocked(p)
+				p.mu.Unlock()
+				msg = false
+			} else {
+				p.dropMessage(inv, c.Bytes)
+			}
 		}
 		if c.Resv {
+			p.mu.Lock()
 			inv.unreserveLocked(p, c.Bytes)
+			p.mu.Unlock()
 		}
 		if p.cursor == 0 {
-			p.cells[i] = Cell{}
+			*c = Cell{}
 			p.head++
 		} else {
-			copy(p.cells[i:], p.cells[i+1:])
-			p.cells[len(p.cells)-1] = Cell{}
-			p.cells = p.cells[:len(p.cells)-1]
+			copy(p.box[i:], p.box[i+1:])
+			p.box[len(p.box)-1] = Cell{}
+			p.box = p.box[:len(p.box)-1]
 		}
-		if p.head == len(p.cells) {
-			p.cells = p.cells[:0]
+		if p.head == len(p.box) {
+			p.box = p.box[:0]
 			p.head = 0
 		}
-		if c.Kind == CellMessage {
-			inv.admitOneLocked(p) // send_wait: one parked sender per message taken
+		if msg && p.rc.Load() != nil {
+			// The first send_wait on p raced with this take (its sender
+			// saw the mailbox full before the slot was freed): admit it
+			// now. Post refuses plain sends while senders wait, so the
+			// slot is still free.
+			p.mu.Lock()
+			inv.admitOneLocked(p)
+			p.mu.Unlock()
 		}
 	}
 	p.cursor = 0
-	return p.endWaitLocked()
+	p.Wait.Active = false
+	p.Wait.Deadline = time.Time{}
+	if p.armed != 0 {
+		return p.disarm()
+	}
+	return false
+}
+
+// dropMessage releases the counts and the charge of a user message the
+// receive side took: the counters are atomics, so p.mu need not be held.
+func (p *Process) dropMessage(inv *Invocation, bytes int64) {
+	p.user.Add(-1)
+	inv.queued.Add(-1)
+	p.msgBytes.Add(-bytes)
+	inv.bytes.Add(-bytes)
+}
+
+// endWaitLocked ends the current wait (of a call, call.go) and reports
+// whether a timer was armed for it; p.mu is held and p is running.
+func (p *Process) endWaitLocked() bool {
+	armed := p.armed != 0
+	p.armed, p.timedOut = 0, false
+	p.Wait.Active = false
+	p.Wait.Deadline = time.Time{}
+	return armed
 }
 
 // RecvSkip advances the cursor past the cell at the cursor.
-func (p *Process) RecvSkip() {
-	p.mu.Lock()
-	p.cursor++
-	p.mu.Unlock()
-}
+func (p *Process) RecvSkip() { p.cursor++ }
 
 // WaitDecision is what RecvWait decided.
 type WaitDecision uint8
@@ -269,42 +386,54 @@ const (
 	DecideArm // park, and arm a timer for Wait.Deadline / Wait.Epoch
 )
 
-// RecvWait decides under the lock: cells past the cursor -> retry; timeout
-// expired -> timeout (the wait ends); otherwise park, arming the timer the
-// first time. A DecideTimeout result with disarm = true means an armed
-// timer was dropped.
+// RecvWait decides: cells past the cursor or in the inbox -> retry;
+// timeout expired -> timeout (the wait ends); otherwise park, arming the
+// timer the first time. A DecideTimeout result with disarm = true means
+// an armed timer was dropped. Without a timeout nothing is locked: the
+// scheduler's park decision (ParkLocked) re-checks the inbox under the
+// lock, so a message that arrives after this answer still wakes the
+// process.
 func (p *Process) RecvWait(now time.Time) (d WaitDecision, disarm bool) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.head+p.cursor < len(p.cells) {
+	if p.head+p.cursor < len(p.box) || p.inboxLen.Load() > 0 {
 		return DecideRetry, false
 	}
 	w := &p.Wait
-	if !w.Deadline.IsZero() && (w.TimedOut || !now.Before(w.Deadline)) {
-		return DecideTimeout, p.endWaitLocked()
+	if w.Deadline.IsZero() {
+		return DecidePark, false
 	}
-	if !w.Deadline.IsZero() && !w.Armed {
-		w.Armed = true
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.inbox) > 0 {
+		return DecideRetry, false
+	}
+	if p.timedOut || !now.Before(w.Deadline) {
+		disarm = p.armed != 0
+		p.armed, p.timedOut = 0, false
+		w.Active = false
+		w.Deadline = time.Time{}
+		return DecideTimeout, disarm
+	}
+	if p.armed == 0 {
+		p.armed = w.Epoch
 		return DecideArm, false
 	}
 	return DecidePark, false
 }
 
-// endWaitLocked ends the current wait and reports whether a timer was
-// armed for it.
-func (p *Process) endWaitLocked() bool {
-	armed := p.Wait.Armed
-	p.Wait.Active = false
-	p.Wait.Armed = false
-	p.Wait.TimedOut = false
-	p.Wait.Deadline = time.Time{}
+// disarm drops the armed timer of the current wait and reports whether
+// there was one.
+func (p *Process) disarm() bool {
+	p.mu.Lock()
+	armed := p.armed != 0
+	p.armed, p.timedOut = 0, false
+	p.mu.Unlock()
 	return armed
 }
 
 // ParkLocked is the scheduler's park decision after the VM returned
 // StatusPark; p.mu must be held. It reports whether the process must run
-// again at once (cells arrived past the cursor, its timer fired, or a
-// terminal signal is pending) instead of parking.
+// again at once (cells arrived, its timer fired, or a terminal signal is
+// pending) instead of parking.
 func (p *Process) ParkLocked() (runAgain bool) {
 	if x := p.blockedLocked(); x != nil {
 		return p.parkBlockedLocked(x) // in Process.call or send_wait (call.go)
@@ -319,7 +448,7 @@ func (p *Process) ParkLocked() (runAgain bool) {
 		p.status = Parked
 		return false
 	}
-	if p.head+p.cursor < len(p.cells) || p.Wait.TimedOut || p.killReq != nil {
+	if p.head+p.cursor < len(p.box) || len(p.inbox) > 0 || p.timedOut || p.killReq != nil {
 		p.status = Runnable
 		return true
 	}
@@ -332,7 +461,7 @@ func (p *Process) ParkLocked() (runAgain bool) {
 func (p *Process) TimerLive(epoch uint64) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.Wait.Epoch == epoch && p.Wait.Active && p.Wait.Armed
+	return p.armed == epoch
 }
 
 // TimerFired is called by the scheduler that armed the timer of wait
@@ -340,10 +469,10 @@ func (p *Process) TimerLive(epoch uint64) bool {
 func (p *Process) TimerFired(epoch uint64) (wake bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.Wait.Epoch != epoch || !p.Wait.Active || !p.Wait.Armed {
+	if p.armed != epoch {
 		return false // stale: the wait it was armed for is over
 	}
-	p.Wait.TimedOut = true
+	p.timedOut = true
 	if p.status == Parked {
 		p.status = Runnable
 		return true

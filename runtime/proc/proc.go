@@ -31,13 +31,37 @@
 //
 // # Locking and wake-ups
 //
-// Process.mu guards the mailbox, the status and the wait flags. A sender
-// appends under the lock and, if the target is Parked, marks it Runnable
-// and hands it to the scheduler (Invocation.Wake). A receive that found
-// nothing returns StatusPark from the VM; the scheduler then re-checks,
-// under the same lock, whether cells arrived past the cursor or the
-// timeout fired, and only otherwise marks the process Parked. Park and
-// wake are therefore decided under one lock and no wake-up is lost.
+// The mailbox has two halves. The inbox is where senders append, under
+// Process.mu, which also guards the status and the timer flags: one
+// short critical section per send. The receive side (the cells already
+// moved out of the inbox, the cursor, the wait) is private to the
+// scheduler running the process: while the status is Running only that
+// goroutine touches it, without a lock; in every other status it is
+// guarded by Process.mu like the rest (Retire closes the mailbox of a
+// process that is not running, under the lock). A receive moves the
+// whole inbox to the private side in one locked step when its scan
+// reaches the end of the private cells and the inbox is not empty (an
+// atomic count says so without the lock), and the scheduler does the
+// same when a turn begins (BeginTurn), so a woken receiver finds its
+// messages without another lock. Cells keep one order: the private
+// cells are older than every inbox cell. The counters a sender checks
+// against the limits (user messages, their bytes) are atomics, so taking
+// a message needs no lock either; taking a Down or Exit, which releases
+// a reservation, does. So does taking a message from a process that has
+// a registry/call/send_wait record (Process.rc): freeing the slot and
+// admitting the oldest sender parked in send_wait into it is one locked
+// step (sendwait.go). The record can appear while a take runs without
+// the lock; the take then admits once it has freed the slot, and Post
+// refuses plain sends while senders wait, so none takes the slot first.
+//
+// A sender appends under the lock and, if the target is Parked, marks it
+// Runnable and hands it to the scheduler (Invocation.Wake, or the
+// caller itself with Post). A receive that found nothing returns
+// StatusPark from the VM; the scheduler then re-checks, under the same
+// lock, whether cells arrived (in the inbox or past the cursor), the
+// timeout fired or a kill is pending, and only otherwise marks the
+// process Parked. Park and wake are therefore decided under one lock and
+// no wake-up is lost.
 //
 // # Lifecycle
 //
@@ -135,14 +159,14 @@ type Cell struct {
 	From uint64
 }
 
-// Wait is the state of the receive a process is executing.
+// Wait is the state of the receive a process is executing. It is on
+// the receive side of the mailbox: private to the scheduler running the
+// process (see the package comment).
 type Wait struct {
 	Active   bool
 	Event    bool
 	Epoch    uint64
 	Deadline time.Time // zero: no timeout
-	Armed    bool      // a timer is armed for this epoch (counted as pending)
-	TimedOut bool      // the timer fired (guarded by Process.mu)
 }
 
 // Process is one process (or host port). It is also the typed handle
@@ -157,46 +181,64 @@ type Wait struct {
 // Process.id produce them, and the verifier refuses bytecode that tries).
 type Process struct {
 	mu sync.Mutex
+	// The one-byte fields sit together (the struct is per process).
+	Kind     Kind
+	status   Status
+	timedOut bool  // the armed receive timer fired (guarded by mu)
+	closed   bool  // the mailbox is closed (guarded by mu)
+	phase    phase // lifecycle phase (guarded by mu)
+	// committed: a terminal reason is final; skipClean: a direct Kill
+	// skips cleanup that has not begun; trap: exits are trapped.
+	committed, skipClean, trap bool
 	// epoch identifies the invocation; gen is the process's generation
 	// (never reused within an invocation, starting at 1).
 	epoch, gen uint64
 	// pid and id are the objects behind the process's Pid and ProcessId
 	// values (value.Handle), so that handing them out allocates nothing.
 	pid, id value.Handle
-	Kind    Kind
 	// State is the VM state; nil once released.
 	State *vm.State
 	// Sched is the index of the scheduler the process belongs to. It
 	// changes only while the process sits in a run queue (stealing) or
 	// runs, and is read by wakers only while the process is Parked.
-	Sched  int
-	status Status
+	Sched int
 
-	cells  []Cell // cells[head:] are queued, oldest first
+	// Receive side (private to the running scheduler, see the package
+	// comment): box[head:] are the queued cells taken from the inbox,
+	// oldest first; cursor is relative to head.
+	box    []Cell
 	head   int
-	cursor int // relative to head
-	user   int // queued user messages (and those in flight)
-	closed bool
+	cursor int
+	Wait   Wait
+
+	// Send side, guarded by mu: cells appended since the receive side
+	// last took the inbox (all younger than box's), and inboxLen =
+	// len(inbox), readable without the lock. Both buffers keep their
+	// capacity and swap roles, so steady messaging allocates nothing;
+	// cells past len are always zero.
+	inbox    []Cell
+	inboxLen atomic.Int32
+	user     atomic.Int32 // queued user messages (and those in flight)
+	// armed is the epoch of the wait whose receive timer is armed
+	// (counted as pending), 0 if none; timedOut is set when that timer
+	// fires. Both are guarded by mu (the owner reads armed without it:
+	// only the owner and a retiring process's closer write it).
+	armed uint64
 	// inflight holds the cells in flight to p (Invocation.Defer), nil
 	// until the first one.
 	inflight *flight
 
-	// Accounting (limits.go), guarded by mu.
-	resv      int   // lifecycle reservations held
-	resvBytes int64 // their logical bytes (registrations and queued cells)
-	msgBytes  int64 // logical bytes of queued user messages
-
-	Wait Wait
+	// Accounting (limits.go), guarded by mu except msgBytes, an atomic
+	// (a sender adds under mu, the receive side subtracts without it).
+	resv      int          // lifecycle reservations held
+	resvBytes int64        // their logical bytes (registrations and queued cells)
+	msgBytes  atomic.Int64 // logical bytes of queued user messages
 
 	// Lifecycle.
-	committed bool
-	reason    value.Value
-	phase     phase
-	killReq   *value.Value // a terminal reason to apply at the next safe point
-	skipClean bool         // a direct Kill: skip cleanup that has not begun
-	trap      bool
-	links     map[*Process]struct{}
-	monitors  []*Monitor // registrations watching this process
+	reason   value.Value
+	killReq  *value.Value // a terminal reason to apply at the next safe point
+	links    map[*Process]struct{}
+	monitors []*Monitor // registrations watching this process
 	// owned maps this process's active monitors to their targets (so a
 	// retiring owner removes them from long-lived targets); guarded by mu.
 	owned map[*Monitor]*Process
@@ -379,11 +421,12 @@ func (p *Process) Reason() value.Value {
 	return p.reason
 }
 
-// Queued returns the number of cells in the mailbox.
+// Queued returns the number of cells in the mailbox. It reads the
+// receive side, so it must not be called while p is running.
 func (p *Process) Queued() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return len(p.cells) - p.head
+	return len(p.box) - p.head + len(p.inbox)
 }
 
 // NewSupervision starts the record of a supervised child with a restart

@@ -1,8 +1,12 @@
 package proc
 
 import (
+	"fmt"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -291,4 +295,147 @@ func TestCall(t *testing.T) {
 	if _, b := inv.Reservations(); b < 0 {
 		t.Fatalf("logical bytes went negative: %d", b)
 	}
+}
+
+// The receive side frees a slot before it admits a waiting sender into
+// it (RecvTake takes a message without the lock when the first send_wait
+// on the target races with it): in between, a plain send must not take
+// the slot, so Post refuses while senders wait.
+func TestSendWaitSlotNotStolen(t *testing.T) {
+	inv, woken := newInv()
+	target := inv.NewProcess(KindIsolated, nil, 0)
+	for i := 0; i < MaxMailbox; i++ {
+		inv.Send(target, value.Int(int64(i)))
+	}
+	s := inv.NewProcess(KindIsolated, nil, 0)
+	if _, parked := inv.SendWait(s, target, value.Int(-1)); !parked {
+		t.Fatal("sender did not park on a full mailbox")
+	}
+	inv.SendWaitDecide(s)
+	park(s)
+	// The window: a message's slot is freed, the admission not yet done.
+	target.RecvStart(-1, false, time.Now())
+	if _, ok := target.RecvPeek(); !ok {
+		t.Fatal("nothing to take")
+	}
+	target.dropMessage(inv, target.box[target.head].Bytes)
+	if c := inv.Send(target, value.Int(-2)); c != SendFull {
+		t.Fatalf("plain send while a sender waits: %d, want SendFull", c)
+	}
+	target.mu.Lock()
+	inv.admitOneLocked(target)
+	target.mu.Unlock()
+	*woken = nil
+	inv.WakeAdmitted(target)
+	if !slices.Equal(*woken, []*Process{s}) {
+		t.Fatalf("admission woke %d senders, want the waiting one", len(*woken))
+	}
+	if c, parked := inv.SendWaitDecide(s); parked || c != SendOK {
+		t.Fatalf("waiting sender: %d %v", c, parked)
+	}
+	if n := target.user.Load(); n != MaxMailbox {
+		t.Fatalf("%d user messages counted after the admission, want a full mailbox", n)
+	}
+}
+
+// Senders in send_wait and plain senders race with a receiver that
+// takes messages without the lock: every send_wait ends Ok, each
+// sender's messages arrive in order, every message sent is taken once,
+// and the mailbox never holds more than MaxMailbox user messages.
+func TestSendWaitConcurrent(t *testing.T) {
+	inv := NewInvocation()
+	target := inv.NewProcess(KindIsolated, nil, 0)
+	const senders, each = 4, 300
+	wakes := map[*Process]chan struct{}{}
+	var ps []*Process
+	for i := 0; i < senders; i++ {
+		s := inv.NewProcess(KindIsolated, nil, 0)
+		ps = append(ps, s)
+		wakes[s] = make(chan struct{}, 1)
+	}
+	inv.Wake = func(p *Process) {
+		if ch := wakes[p]; ch != nil {
+			ch <- struct{}{}
+		}
+	}
+	prefill := MaxMailbox - 1
+	for i := 0; i < prefill; i++ {
+		inv.Send(target, value.Int(-1))
+	}
+	var plainOK, parks atomic.Int64
+	var plainDone atomic.Bool
+	var wg sync.WaitGroup
+	errs := make(chan string, senders+1)
+	for k, s := range ps {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < each; i++ {
+				c, parked := inv.SendWait(s, target, value.Int(int64(k*1_000_000+i)))
+				if parked {
+					parks.Add(1)
+				}
+				for parked {
+					if c, parked = inv.SendWaitDecide(s); !parked {
+						break
+					}
+					if !park(s) {
+						<-wakes[s]
+					}
+				}
+				if c != SendOK {
+					errs <- fmt.Sprintf("sender %d message %d: %d", k, i, c)
+					return
+				}
+			}
+		}()
+	}
+	go func() {
+		for i := 0; i < 4*each; i++ {
+			if inv.Send(target, value.Int(-2)) == SendOK {
+				plainOK.Add(1)
+			}
+			runtime.Gosched()
+		}
+		plainDone.Store(true)
+	}()
+	next := make([]int64, senders)
+	taken := int64(0)
+	deadline := time.Now().Add(2 * time.Minute)
+	for !plainDone.Load() || taken < int64(prefill+senders*each)+plainOK.Load() {
+		if time.Now().After(deadline) {
+			t.Fatalf("stuck after %d takes (a lost admission?)", taken)
+		}
+		if n := target.user.Load(); n > MaxMailbox {
+			t.Fatalf("%d user messages queued", n)
+		}
+		target.RecvStart(-1, false, time.Now())
+		v, ok := target.RecvPeek()
+		if !ok {
+			runtime.Gosched()
+			continue
+		}
+		target.RecvTake(inv)
+		inv.WakeAdmitted(target)
+		taken++
+		if n := v.AsInt(); n >= 0 {
+			k, i := n/1_000_000, n%1_000_000
+			if i != next[k] {
+				t.Fatalf("sender %d: message %d arrived, want %d", k, i, next[k])
+			}
+			next[k]++
+		}
+		if taken%8 == 0 {
+			runtime.Gosched()
+		}
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+	if q := target.Queued(); q != 0 {
+		t.Fatalf("%d cells left after every message was taken", q)
+	}
+	t.Logf("%d of %d send_waits parked, %d plain sends queued", parks.Load(), senders*each, plainOK.Load())
 }

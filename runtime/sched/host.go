@@ -134,8 +134,10 @@ func (h *host) Spawn(mode int, entry value.Value) (value.Value, *fault.Fault) {
 		return value.Unit, fault.Internalf("spawn: %v", err)
 	}
 	st.SetStackBudget(rt.Stack)
+	// RUNTIME.md §1: with stealing a child starts on its parent's
+	// scheduler and idle schedulers steal; without, children spread.
 	sched := h.s.id
-	if h.p.Kind == proc.KindRoot {
+	if !rt.cfg.Steal && len(rt.scheds) > 1 {
 		sched = int(rt.rr.Add(1)-1) % len(rt.scheds)
 	}
 	c := rt.Inv.NewProcess(kind, st, sched)
@@ -174,7 +176,9 @@ func (h *host) Spawn(mode int, entry value.Value) (value.Value, *fault.Fault) {
 			rt.Inv.Discard(c)
 			return process.ErrProcess(process.ErrResourceLimit), nil
 		}
-		rt.trace("link %d <-> %d", h.p.Gen(), c.Gen())
+		if rt.cfg.Trace != nil {
+			rt.trace("link %d <-> %d", h.p.Gen(), c.Gen())
+		}
 		res = value.Ok(c.Pid())
 	}
 	rt.scheds[sched].push(c)
@@ -235,7 +239,10 @@ func (h *host) Send(pid, msg value.Value) (value.Value, *fault.Fault) {
 	if t.Kind == proc.KindPort && msg.Kind() != value.KString {
 		return errInt(proc.SendDead), nil
 	}
-	code := h.s.rt.Inv.SendFrom(h.p, t, msg)
+	code, wake := h.s.rt.Inv.Post(h.p, t, msg)
+	if wake {
+		h.s.wakeNext(t)
+	}
 	h.visible(OpSend)
 	if code != proc.SendOK {
 		return errInt(code), nil
@@ -277,6 +284,7 @@ func (h *host) Monitor(id value.Value) (value.Value, *fault.Fault) {
 }
 
 func (h *host) Demonitor(ref value.Value, flush, info bool) (value.Value, *fault.Fault) {
+	rt := h.s.rt
 	m := proc.MonitorOf(ref)
 	if m == nil {
 		return process.ErrProcess(process.ErrInvalidOptions), nil
@@ -285,7 +293,7 @@ func (h *host) Demonitor(ref value.Value, flush, info bool) (value.Value, *fault
 		return process.ErrProcess(process.ErrForeignInvocation), nil
 	}
 	r := h.s.rt.Inv.Demonitor(h.p, m, flush, info)
-	if d, _ := r.Data(); d != nil && d.Tag == value.TagOk {
+	if d, _ := r.Data(); d != nil && d.Tag == value.TagOk && rt.cfg.Trace != nil {
 		h.s.rt.trace("demonitor %d ref %d", h.p.Gen(), m.Serial())
 	}
 	h.visible(OpLifecycle)

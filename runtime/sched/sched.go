@@ -16,12 +16,17 @@
 // effects. Callers of a Supervisor operation park on the native call
 // (fault.Park, proc.NativeWait) until the supervisor answers.
 //
-// Placement: the root context is a process on scheduler 0; processes the
-// root spawns go round-robin over the schedulers, processes spawned by a
-// process start on its parent's scheduler. Without stealing a process
-// stays where it was placed; with stealing an idle scheduler takes the
-// older half of another scheduler's queue. With one scheduler the
-// schedule depends only on the program (and timers on the clock).
+// Placement (RUNTIME.md §1): the root context is a process on scheduler
+// 0. With stealing a spawned process starts on its parent's scheduler
+// (the root's children on scheduler 0, as on the BEAM), an idle
+// scheduler takes the older half of another scheduler's queue, and a
+// receiver woken by a message moves to the sender's scheduler as its
+// next process (Scheduler.next): a chain of messages stays on one
+// scheduler without run-queue locks, while the work that queues up is
+// stolen. Without stealing spawned processes go round-robin over the
+// schedulers and stay where they were placed. With one scheduler the run
+// queue is strictly FIFO and the schedule depends only on the program
+// (and timers on the clock).
 //
 // Timers: a receive with `after N` arms a timer in the heap of the
 // scheduler running it, tagged with the wait's epoch; a fired timer whose
@@ -478,8 +483,19 @@ type Scheduler struct {
 	wake     chan struct{}
 
 	timers timerHeap // owned by the scheduler goroutine
-	turns  atomic.Int64
-	qlen   atomic.Int32 // len(q) - head, readable without the lock
+	// next is the process this scheduler runs after the current turn,
+	// ahead of its queue: the receiver that the running process woke
+	// with a message (wakeNext, with stealing only). Owned by the
+	// scheduler goroutine, so a wake-up there takes no lock, and
+	// invisible to thieves. chain is
+	// the steps run since the scheduler last took a process from its
+	// queue: a woken receiver inherits the rest of that budget, and
+	// once it is spent the next process goes to the back of the queue,
+	// so a pair of processes waking each other cannot starve the queue.
+	next  *proc.Process
+	chain int
+	turns atomic.Int64
+	qlen  atomic.Int32 // len(q) - head, readable without the lock
 }
 
 // TimerHeapSize returns the number of timers in all heaps (only
@@ -622,12 +638,23 @@ func (s *Scheduler) loop() {
 			s.fireTimers(time.Now())
 			s.compactTimers()
 		}
-		p := s.pop()
+		var p *proc.Process
+		if p = s.next; p != nil {
+			s.next = nil
+			if s.chain >= s.rt.cfg.Budget {
+				s.push(p)
+				p = nil
+			}
+		}
+		if p == nil {
+			s.chain = 0
+			p = s.pop()
+		}
 		if p == nil && s.rt.cfg.Steal && len(s.rt.scheds) > 1 {
 			p = s.steal()
 		}
 		if p != nil {
-			s.runOne(p, s.rt.cfg.Budget)
+			s.chain += s.runOne(p, s.rt.cfg.Budget)
 			if s.turns.Load()%64 == 0 {
 				s.rt.Out.MaybeFlush(time.Now())
 			}
@@ -713,36 +740,62 @@ func (s *Scheduler) sleep() {
 	s.mu.Unlock()
 }
 
-// runOne runs one turn of p of at most budget steps. The VM recovers Go panics inside the
+// wakeNext hands p, which the process running on s just made Runnable
+// (a message to a parked receiver), to s as its next process. With
+// stealing at more than one scheduler p moves to s and runs right after
+// the current turn: no queue lock, no wake-up of another scheduler, and
+// a message chain stays on one scheduler, as on the BEAM, while idle
+// schedulers steal what queues up. A process that was already next goes
+// to the back of s's queue. Otherwise p goes to the back of its own
+// scheduler's queue: at one scheduler that keeps the strict FIFO order
+// that the deterministic FIFO policy reproduces (policy.go), without
+// stealing p stays where it was placed, and deterministic runs leave the
+// choice to their policy.
+func (s *Scheduler) wakeNext(p *proc.Process) {
+	rt := s.rt
+	if rt.det != nil || !rt.cfg.Steal || len(rt.scheds) == 1 {
+		rt.enqueue(p)
+		return
+	}
+	// p is Runnable and in no queue: no one else reads or writes
+	// p.Sched until it has run and parked again (under its lock).
+	p.Sched = s.id
+	if old := s.next; old != nil {
+		s.push(old)
+	}
+	s.next = p
+}
+
+// runOne runs one turn of p of at most budget steps and returns the
+// steps it ran. The VM recovers Go panics inside the
 // interpreter itself; a panic in the scheduler's own handling of the
 // outcome fails the invocation with an internal error instead of killing
 // the scheduler goroutine (and silently every process on it).
-func (s *Scheduler) runOne(p *proc.Process, budget int) {
+func (s *Scheduler) runOne(p *proc.Process, budget int) (steps int) {
 	rt := s.rt
 	defer func() {
 		if r := recover(); r != nil {
 			rt.fatal(fmt.Sprintf("morrow: internal error: scheduler: %v\n", r))
 		}
 	}()
-	p.Lock()
-	if p.StatusLocked() == proc.Done || (p.State == nil && p.Driver == nil) {
-		p.Unlock()
-		return
+	run, kill := p.BeginTurn()
+	if !run {
+		return 0
 	}
-	p.SetStatusLocked(proc.Running)
-	p.Unlock()
 	if d, ok := p.Driver.(*supDriver); ok {
+		// BeginTurn leaves a driven process's terminal signal to
+		// runDriver, which retires it with the reason.
 		s.runDriver(p, d, budget)
-		return
+		return 0
 	}
-	if _, ok := p.KillRequested(); ok {
+	if kill {
 		// A terminal signal: cleanup that is already running completes
 		// first; a direct Kill skips the cleanup that has not begun.
 		skip := p.SkipCleanup()
 		if skip && !p.State.InCleanup() {
 			p.Exiting(true)
 			rt.Inv.Retire(p, value.Unit)
-			return
+			return 0
 		}
 		p.State.AbortAfterCleanup(fault.NewExit(), skip)
 	}
@@ -750,6 +803,7 @@ func (s *Scheduler) runOne(p *proc.Process, budget int) {
 	s.turns.Add(1)
 	o := vm.Run(p.State, s.host, budget)
 	s.host.p = nil
+	steps = o.Steps
 	if rt.det != nil {
 		rt.det.steps += int64(o.Steps)
 	}
@@ -776,21 +830,26 @@ func (s *Scheduler) runOne(p *proc.Process, budget int) {
 		p.Exiting(false)
 		s.fault(p, o.Fault)
 	}
+	return steps
 }
+
+// normalReason is the reason Normal, built once: values are immutable
+// and shared (RUNTIME.md §1), and a retirement then allocates none.
+var normalReason = process.Reason(process.ReasonNormal, value.Unit)
 
 // done handles a process whose entry returned.
 func (s *Scheduler) done(p *proc.Process, v value.Value) {
 	rt := s.rt
 	if p.Kind == proc.KindRoot {
 		rt.Out.Flush()
-		rt.Inv.Retire(p, process.Reason(process.ReasonNormal, value.Unit))
+		rt.Inv.Retire(p, normalReason)
 		rt.rootFinished(v)
 		return
 	}
 	if p.Sup != nil {
 		p.Sup.End(p)
 	}
-	rt.Inv.Retire(p, process.Reason(process.ReasonNormal, value.Unit))
+	rt.Inv.Retire(p, normalReason)
 }
 
 // fault applies the failure policy of p's kind to a fault.
@@ -810,7 +869,7 @@ func (s *Scheduler) fault(p *proc.Process, f *fault.Fault) {
 	}
 	if f.IsExit() {
 		// Process.exit, or a terminal signal after its cleanup ran.
-		r := process.Reason(process.ReasonNormal, value.Unit)
+		r := normalReason
 		if p.ExitReq != nil {
 			r = *p.ExitReq
 		}
