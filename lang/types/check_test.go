@@ -278,7 +278,7 @@ func TestTry(t *testing.T) {
 }
 
 func TestPrintRules(t *testing.T) {
-	expectDiags(t, "type S:\n    a: Int\nfn main():\n    println([S(1)])\n", "E3019 type S has no implementation of Show")
+	expectDiags(t, "type S:\n    a: Int\nfn main():\n    println([S(1)])\n", "E3019 type test.S has no implementation of Show; add derive(Show) to its declaration or write an impl")
 	expectDiags(t, "fn main():\n    print(())\n", "E3018 print argument must be")
 	expectDiags(t, "fn main():\n    println(show(()))\n")
 	expectDiags(t, "fn main():\n    let x = [1]\n    println(\"{x}\")\n", "E3017 string interpolation")
@@ -654,7 +654,7 @@ func TestUserOrderingShadowsPrelude(t *testing.T) {
 }
 
 func TestShowNeedsFieldShow(t *testing.T) {
-	expectDiags(t, "type Inner:\n    n: Int\ntype Outer derive(Show):\n    inner: Inner\nfn main():\n    println(Outer(Inner(1)))\n", "E3019 type Inner has no implementation of Show")
+	expectDiags(t, "type Inner:\n    n: Int\ntype Outer derive(Show):\n    inner: Inner\nfn main():\n    println(Outer(Inner(1)))\n", "E3019 type test.Inner has no implementation of Show; add derive(Show)")
 	expectDiags(t, "type Tree derive(Show):\n    Leaf\n    Node(Tree, Int, Tree)\nfn main():\n    println(Node(Leaf, 1, Leaf))\n")
 }
 

@@ -323,7 +323,8 @@ func (c *Checker) ordError(span source.Span, f *failure) {
 
 func (c *Checker) printError(span source.Span, print bool, f *failure) {
 	if d := f.noImpl; d != nil {
-		c.noShowHelp(c.errorf(ErrNoShow, span, "type %s has no implementation of Show", d.Name), d)
+		// STDLIB.md quotes this message word for word.
+		c.noShowHelp(c.errorf(ErrNoShow, span, "type %s.%s has no implementation of Show; add derive(Show) to its declaration or write an impl", d.Module, d.Name), d)
 		return
 	}
 	if print {
