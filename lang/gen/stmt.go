@@ -292,11 +292,17 @@ func (c *ctx) letStmt(s *scope) []string {
 	}
 	annotated := g.chance(3) || !t.concrete()
 	head := "let " + name
+	// anchored: the right-hand side may take its type from the
+	// annotation (`let x: Int = List.head([])`); a let whose annotation
+	// a mutant makes wrong must carry its own type, or the mutant is a
+	// valid program.
+	anchored := annotated
 	if annotated {
 		ann := g.annotationFor(t)
 		text := head + ": " + ann
 		if t.scalar() && g.chance(4) {
 			text = head + ": " + g.mark(mutWrongLet, ann, wrongAnnotation(t), "annotates a let with the wrong type")
+			anchored = false
 		}
 		head = text
 		g.use("let-annotated")
@@ -306,7 +312,7 @@ func (c *ctx) letStmt(s *scope) []string {
 	l := &local{name: name, t: t}
 	if c.nest < maxBlockNest && g.chance(6) && t.K != tFunc {
 		// let x = match …: / if …:
-		body := c.with(func(d *ctx) { d.ind = c.ind; d.nest = c.nest; d.fall = true; d.unanch = !annotated })
+		body := c.with(func(d *ctx) { d.ind = c.ind; d.nest = c.nest; d.fall = true; d.unanch = !anchored })
 		var rhs []string
 		if g.chance(2) {
 			rhs = body.matchStmt(s, t)
@@ -318,7 +324,7 @@ func (c *ctx) letStmt(s *scope) []string {
 		g.use("let-block-rhs")
 		l.hi = listCap
 	} else {
-		v := c.expr(s, t, eopt{depth: maxDepth, anch: annotated})
+		v := c.expr(s, t, eopt{depth: maxDepth, anch: anchored})
 		l.lo, l.hi = v.lo, v.hi
 		if t.K != tList {
 			l.lo, l.hi = 0, listCap
