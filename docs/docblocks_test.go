@@ -343,6 +343,16 @@ var (
 	buildErr  error
 )
 
+// TestMain removes the toolchain build once every test has run, so a
+// run of the suite leaves nothing behind in the temporary directory.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built != nil {
+		os.RemoveAll(built.bin)
+	}
+	os.Exit(code)
+}
+
 func buildTools(t *testing.T) *toolchain {
 	t.Helper()
 	buildOnce.Do(func() {
@@ -354,6 +364,7 @@ func buildTools(t *testing.T) *toolchain {
 		cmd := exec.Command("go", "build", "-o", dir, "../cmd/morrowc", "../cmd/morrow")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+			os.RemoveAll(dir)
 			return
 		}
 		built = &toolchain{bin: dir}
