@@ -50,7 +50,7 @@
          options/2, await_queued/1]).
 %% The observer steps the scenarios share (they map nothing).
 -export([idle/0, wait_then_exit/1, checked/2, show_trap_exit/1, down/2,
-         next_event/0, drain/0, demonitor_options/0, demonitor_each/2,
+         next_event/0, drain/0, release/2, demonitor_options/0, demonitor_each/2,
          demonitored/4, trapper/2]).
 %% The Supervisor module, the registry and typed call (SUPERVISOR.md),
 %% used by the scenarios in conformance/supervisor/.
@@ -188,26 +188,29 @@ down(Label, Ref) ->
     receive {'DOWN', Ref, process, _, Reason} -> say([Label, "down ", reason(Reason)]) end.
 
 %% next_event() waits for the next event of any kind and prints it.
-next_event() ->
-    receive
-        go -> say("message");
-        N when is_integer(N) -> say(["message ", integer_to_list(N)]);
-        {text, Text} -> say(["message ", Text]);
-        {'DOWN', _, process, _, Reason} -> say(["down ", reason(Reason)]);
-        {'EXIT', _, Reason} -> say(["exit ", reason(Reason)])
-    end.
+next_event() -> event("", infinity).
 
 %% drain() is the barrier that ends a step: an event still queued is
 %% printed as unexpected, otherwise "no more events".
-drain() ->
+drain() -> event("unexpected ", 0).
+
+event(Prefix, Timeout) ->
     receive
-        go -> say("unexpected message");
-        N when is_integer(N) -> say(["unexpected message ", integer_to_list(N)]);
-        {text, Text} -> say(["unexpected message ", Text]);
-        {'DOWN', _, process, _, Reason} -> say(["unexpected down ", reason(Reason)]);
-        {'EXIT', _, Reason} -> say(["unexpected exit ", reason(Reason)])
-    after 0 -> say("no more events")
+        go -> say([Prefix, "message"]);
+        N when is_integer(N) -> say([Prefix, "message ", integer_to_list(N)]);
+        {text, Text} -> say([Prefix, "message ", Text]);
+        {'DOWN', _, process, _, Reason} -> say([Prefix, "down ", reason(Reason)]);
+        {'EXIT', _, Reason} -> say([Prefix, "exit ", reason(Reason)])
+    after Timeout -> say("no more events")
     end.
+
+%% release(W, Events) monitors W, a worker waiting for go, sends it go,
+%% prints the Events events that follow and drains.
+release(W, Events) ->
+    _ = monitor(W),
+    W ! go,
+    [next_event() || _ <- lists:seq(1, Events)],
+    drain().
 
 %% demonitor_options() are the four DemonitorOptions(flush, info), in the
 %% order the demonitor scenarios try them.
