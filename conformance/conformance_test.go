@@ -16,6 +16,8 @@ import (
 
 	"github.com/morrow-lang/morrow/lang/compiler"
 	"github.com/morrow-lang/morrow/lang/diag"
+	"github.com/morrow-lang/morrow/lang/parser"
+	"github.com/morrow-lang/morrow/lang/source"
 	"github.com/morrow-lang/morrow/runtime/engine"
 )
 
@@ -56,11 +58,20 @@ var morrowConfigs = func() []morrowConfig {
 	return cs
 }()
 
-// scenarios lists the scenario names (NAME for NAME.mr + NAME.erl), sorted.
-// Pairing is checked by TestScenarioFiles; here a missing twin is fatal too.
-func scenarios(t *testing.T) []string {
+// helperModules are the Erlang modules that serve every scenario instead of
+// being one: scenarios/morrow_obs.erl, the one mapping module, and
+// supervisor/sup_kit.erl, the supervisor scenarios' shared worker and
+// observer steps. They have no Morrow twin and are compiled with each suite.
+var helperModules = []string{
+	filepath.Join(scenarioDir, mappingModule),
+	filepath.Join(supervisorDir, "sup_kit"),
+}
+
+// scenarioNames lists the scenario names in dir (NAME for NAME.mr +
+// NAME.erl), sorted. Pairing is checked by checkSuiteFiles.
+func scenarioNames(t *testing.T, dir string) []string {
 	t.Helper()
-	mrs, err := filepath.Glob(filepath.Join(scenarioDir, "*.mr"))
+	mrs, err := filepath.Glob(filepath.Join(dir, "*.mr"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,60 +89,82 @@ func scenarios(t *testing.T) []string {
 // identical function, and the Erlang programs go through the mapping module
 // instead of spelling Morrow's reason vocabulary themselves.
 func TestScenarioFiles(t *testing.T) {
-	names := scenarios(t)
-	if len(names) < minScenarios {
-		t.Errorf("%d scenarios, want at least %d", len(names), minScenarios)
+	checkSuiteFiles(t, scenarioDir, "", minScenarios)
+	for _, h := range helperModules {
+		if _, err := os.Stat(h + ".erl"); err != nil {
+			t.Errorf("helper module missing: %v", err)
+		}
 	}
-	erls, err := filepath.Glob(filepath.Join(scenarioDir, "*.erl"))
-	if err != nil {
-		t.Fatal(err)
+}
+
+// checkSuiteFiles checks what every suite promises, without Erlang: at
+// least min scenarios in dir; each NAME.mr with an NAME.erl twin and the
+// reverse (helper modules aside); a row "| `DOCPREFIXNAME` |" in
+// docs/conformance.md; a Morrow program that parses and renders reasons
+// with the suite's one `fn reason_text` (the one in
+// scenarios/kill_linked.mr); an Erlang program that prints through the
+// mapping module. It returns the scenario names.
+func checkSuiteFiles(t *testing.T, dir, docPrefix string, min int) []string {
+	t.Helper()
+	names := scenarioNames(t, dir)
+	if len(names) < min {
+		t.Errorf("%s: %d scenarios, want at least %d", dir, len(names), min)
 	}
 	have := map[string]bool{}
 	for _, n := range names {
-		have[n] = true
+		have[filepath.Join(dir, n)] = true
+	}
+	for _, h := range helperModules {
+		have[h] = true
+	}
+	erls, err := filepath.Glob(filepath.Join(dir, "*.erl"))
+	if err != nil {
+		t.Fatal(err)
 	}
 	for _, p := range erls {
-		n := strings.TrimSuffix(filepath.Base(p), ".erl")
-		if n != mappingModule && !have[n] {
-			t.Errorf("%s has no Morrow twin %s.mr", p, n)
+		if !have[strings.TrimSuffix(p, ".erl")] {
+			t.Errorf("%s has no Morrow twin %s.mr", p, strings.TrimSuffix(filepath.Base(p), ".erl"))
 		}
 	}
-	if _, err := os.Stat(filepath.Join(scenarioDir, mappingModule+".erl")); err != nil {
-		t.Errorf("mapping module missing: %v", err)
-	}
-
 	doc, err := os.ReadFile(filepath.Join("..", "docs", "conformance.md"))
 	if err != nil {
 		t.Fatalf("docs/conformance.md: %v", err)
 	}
-
-	var canonical, canonicalFrom string
+	canonicalSrc, err := os.ReadFile(filepath.Join(scenarioDir, "kill_linked.mr"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	canonical := reasonTextFunc(string(canonicalSrc))
 	for _, n := range names {
-		if !strings.Contains(string(doc), "| `"+n+"` |") {
-			t.Errorf("docs/conformance.md: the scenario table has no row for %s", n)
+		if !strings.Contains(string(doc), "| `"+docPrefix+n+"` |") {
+			t.Errorf("docs/conformance.md: the scenario table has no row for %s%s", docPrefix, n)
 		}
-		mr, err := os.ReadFile(filepath.Join(scenarioDir, n+".mr"))
+		mrPath := filepath.Join(dir, n+".mr")
+		mr, err := os.ReadFile(mrPath)
 		if err != nil {
 			t.Fatal(err)
 		}
-		erl, err := os.ReadFile(filepath.Join(scenarioDir, n+".erl"))
+		if _, diags := parser.Parse(source.NewFile(mrPath, mr)); len(diags) > 0 {
+			for _, d := range diags {
+				t.Errorf("%s does not parse: %v", mrPath, d)
+			}
+		}
+		switch fn := reasonTextFunc(string(mr)); {
+		case fn == "":
+			t.Errorf("%s: no `fn reason_text` (every scenario renders reasons with the shared function)", mrPath)
+		case fn != canonical:
+			t.Errorf("%s: fn reason_text differs from the one in %s/kill_linked.mr; keep all copies identical", mrPath, scenarioDir)
+		}
+		erl, err := os.ReadFile(filepath.Join(dir, n+".erl"))
 		if err != nil {
-			t.Errorf("%s.mr has no Erlang twin: %v", n, err)
+			t.Errorf("%s has no Erlang twin: %v", mrPath, err)
 			continue
 		}
-		fn := reasonTextFunc(string(mr))
-		switch {
-		case fn == "":
-			t.Errorf("%s.mr: no `fn reason_text` (every scenario renders reasons with the shared function)", n)
-		case canonical == "":
-			canonical, canonicalFrom = fn, n
-		case fn != canonical:
-			t.Errorf("%s.mr: fn reason_text differs from the one in %s.mr; keep all copies identical", n, canonicalFrom)
-		}
 		for _, p := range erlangShapeProblems(n, string(erl)) {
-			t.Errorf("%s.erl: %s", n, p)
+			t.Errorf("%s/%s.erl: %s", dir, n, p)
 		}
 	}
+	return names
 }
 
 // reasonTextFunc returns the text of `fn reason_text` in a Morrow source:
@@ -187,14 +220,23 @@ func erlangShapeProblems(name, src string) []string {
 // TestConformance is the differential test of RUNTIME.md §5. It always
 // runs: without erl/erlc on the PATH it fails and asks for erlang-nox
 // (`apt-get install erlang-nox`); MORROW_SKIP_ERLANG=1 is the documented
-// escape that skips only the Erlang side.
+// escape that skips only the Erlang side, and the Morrow side is then only
+// compared across its own configurations.
 func TestConformance(t *testing.T) {
-	names := scenarios(t)
-	erl := setupErlang(t, names)
+	names := scenarioNames(t, scenarioDir)
+	erl := setupErlang(t, scenarioDir, names)
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			runScenario(t, name, erl)
+			// The Erlang side is the reference, identical at every +S.
+			var reference, from string
+			t.Run("erlang", func(t *testing.T) {
+				if erl.skip != "" {
+					t.Skip(erl.skip)
+				}
+				reference, from = erlangOutput(t, erl, name), "Erlang/OTP (+S 1)"
+			})
+			morrowSide(t, filepath.Join(scenarioDir, name+".mr"), reference, from)
 		})
 	}
 }
@@ -206,20 +248,25 @@ type erlang struct {
 	skip    string // non-empty: MORROW_SKIP_ERLANG=1 and no erl
 }
 
-func setupErlang(t *testing.T, names []string) *erlang {
+// setupErlang compiles the helper modules and dir/NAME.erl for every name
+// with erlc -Werror into a temporary directory.
+func setupErlang(t *testing.T, dir string, names []string) *erlang {
 	t.Helper()
 	erlBin, err1 := exec.LookPath("erl")
 	erlc, err2 := exec.LookPath("erlc")
 	if err1 != nil || err2 != nil {
 		if os.Getenv("MORROW_SKIP_ERLANG") == "1" {
-			return &erlang{skip: "MORROW_SKIP_ERLANG=1 and erl/erlc are not installed: the Erlang side is not run and Morrow is only compared across its own configurations"}
+			return &erlang{skip: "MORROW_SKIP_ERLANG=1 and erl/erlc are not installed: the Erlang side is not run"}
 		}
 		t.Fatalf("erl and erlc must be on PATH for the conformance suite: install Erlang/OTP with `apt-get install erlang-nox` (CI installs it), or set MORROW_SKIP_ERLANG=1 to skip the Erlang side")
 	}
-	dir := t.TempDir()
-	args := []string{"-Werror", "-o", dir, filepath.Join(scenarioDir, mappingModule+".erl")}
+	beamDir := t.TempDir()
+	args := []string{"-Werror", "-o", beamDir}
+	for _, h := range helperModules {
+		args = append(args, h+".erl")
+	}
 	for _, n := range names {
-		args = append(args, filepath.Join(scenarioDir, n+".erl"))
+		args = append(args, filepath.Join(dir, n+".erl"))
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), erlTimeout)
 	defer cancel()
@@ -233,10 +280,10 @@ func setupErlang(t *testing.T, names []string) *erlang {
 		t.Fatalf("erlang side: erl does not start: %v", err)
 	}
 	t.Logf("comparing against Erlang/OTP %s (%s)", rel, erlBin)
-	return &erlang{bin: erlBin, beamDir: dir}
+	return &erlang{bin: erlBin, beamDir: beamDir}
 }
 
-// runErlang runs one scenario at +S n and returns its stdout.
+// run runs one scenario at +S n and returns its stdout.
 func (e *erlang) run(name string, n int) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), erlTimeout)
 	defer cancel()
@@ -257,36 +304,37 @@ func (e *erlang) run(name string, n int) (string, error) {
 	return stdout.String(), nil
 }
 
-func runScenario(t *testing.T, name string, erl *erlang) {
-	// The Erlang side: the reference, identical at every +S.
-	var reference string
-	haveReference := false
-	t.Run("erlang", func(t *testing.T) {
-		if erl.skip != "" {
-			t.Skip(erl.skip)
+// erlangOutput runs one scenario at every +S of erlangSchedulers; each run
+// must succeed, print something and print what the first printed. It
+// returns the +S 1 output.
+func erlangOutput(t *testing.T, erl *erlang, name string) string {
+	t.Helper()
+	outs := map[int]string{}
+	for _, n := range erlangSchedulers {
+		out, err := erl.run(name, n)
+		if err != nil {
+			t.Fatalf("erlang side (+S %d) failed: %v\nstdout:\n%s", n, err, out)
 		}
-		outs := map[int]string{}
-		for _, n := range erlangSchedulers {
-			out, err := erl.run(name, n)
-			if err != nil {
-				t.Fatalf("erlang side (+S %d) failed: %v\nstdout:\n%s", n, err, out)
-			}
-			if out == "" {
-				t.Fatalf("erlang side (+S %d) printed nothing", n)
-			}
-			outs[n] = out
+		if out == "" {
+			t.Fatalf("erlang side (+S %d) printed nothing", n)
 		}
-		base := erlangSchedulers[0]
-		for _, n := range erlangSchedulers[1:] {
-			if d := lineDiff(outs[base], outs[n]); d != "" {
-				t.Fatalf("erlang side is not deterministic: +S %d differs from +S %d: %s", n, base, d)
-			}
+		outs[n] = out
+	}
+	base := erlangSchedulers[0]
+	for _, n := range erlangSchedulers[1:] {
+		if d := lineDiff(outs[base], outs[n]); d != "" {
+			t.Fatalf("erlang side is not deterministic: +S %d differs from +S %d: %s", n, base, d)
 		}
-		reference, haveReference = outs[base], true
-	})
+	}
+	return outs[base]
+}
 
-	// The Morrow side, in-process.
-	mrPath := filepath.Join(scenarioDir, name+".mr")
+// morrowSide compiles the Morrow program at mrPath and runs it in every
+// morrowConfig, each as a subtest: a run must exit 0, write nothing to
+// stderr and print reference, the output of from. Without a reference
+// (from == "") every run must print what the first printed.
+func morrowSide(t *testing.T, mrPath, reference, from string) {
+	t.Helper()
 	src, err := os.ReadFile(mrPath)
 	if err != nil {
 		t.Fatal(err)
@@ -312,9 +360,9 @@ func runScenario(t *testing.T, name string, erl *erlang) {
 				t.Errorf("morrow side (%s): exit status %d, stderr:\n%s", c, status, stderr)
 			}
 			switch {
-			case haveReference:
+			case from != "":
 				if d := lineDiff(reference, out); d != "" {
-					t.Errorf("morrow side (%s) disagrees with Erlang/OTP (+S 1): %s", c, d)
+					t.Errorf("morrow side (%s) disagrees with %s: %s", c, from, d)
 				}
 			case i > 0:
 				if d := lineDiff(first, out); d != "" {

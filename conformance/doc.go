@@ -18,6 +18,9 @@
 //
 // supervisor/ holds the scenarios of SUPERVISOR.md (supervisors, registry,
 // typed call): supervisor_test.go runs their Erlang side at +S 1, 2 and 4
-// and their Morrow side in the six configurations, each against the
-// checked-in NAME.expected files.
+// and their Morrow side in the six configurations through the same
+// harness, each against the checked-in NAME.expected files. Steps that
+// several Erlang twins share live in the helper modules
+// scenarios/morrow_obs.erl and supervisor/sup_kit.erl, compiled with every
+// suite.
 package conformance

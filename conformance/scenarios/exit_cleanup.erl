@@ -52,7 +52,7 @@ divider(Divisor) ->
 
 observer() ->
     {_, R1} = spawn_monitor(fun() -> outer(shutdown) end),
-    receive {'DOWN', R1, process, _, Reason1} -> say(["nested: down ", reason(Reason1)]) end,
+    morrow_obs:down("nested: ", R1),
     Reasons = [
         normal,
         shutdown,
@@ -68,13 +68,9 @@ observer() ->
     lists:foreach(
         fun(Reason) ->
             {_, R} = spawn_monitor(fun() -> exiter(Reason) end),
-            receive {'DOWN', R, process, _, Got} -> say(["explicit: down ", reason(Got)]) end
+            morrow_obs:down("explicit: ", R)
         end,
         Reasons),
     {_, R2} = spawn_monitor(fun() -> divider(0) end),
-    receive {'DOWN', R2, process, _, Reason2} -> say(["checked fault: down ", reason(Reason2)]) end,
-    receive
-        {'DOWN', _, process, _, Other} -> say(["unexpected down ", reason(Other)]);
-        {'EXIT', _, Other} -> say(["unexpected exit ", reason(Other)])
-    after 0 -> say("no more events")
-    end.
+    morrow_obs:down("checked fault: ", R2),
+    morrow_obs:drain().

@@ -4,7 +4,7 @@
 -module(kill_direct).
 -export([main/0]).
 
--import(morrow_obs, [say/1, reason/1, bool/1]).
+-import(morrow_obs, [say/1, bool/1, checked/2, down/2]).
 
 main() -> morrow_obs:run(fun observer/0).
 
@@ -26,31 +26,23 @@ self_killer() ->
     true = exit(self(), kill),
     receive go -> ok end.
 
-checked(What, true) -> say([What, " ok"]).
-
 observer() ->
     Own = self(),
     {V1, R1} = spawn_monitor(fun() -> victim(Own, true) end),
     receive {text, T1} -> say(["trapping victim: ", T1]) end,
     checked("direct kill", exit(V1, kill)),
-    receive {'DOWN', R1, process, _, Reason1} -> say(["trapping victim: down ", reason(Reason1)]) end,
+    down("trapping victim: ", R1),
 
     {V2, R2} = spawn_monitor(fun() -> victim(Own, false) end),
     receive {text, T2} -> say(["plain victim: ", T2]) end,
     checked("direct kill", exit(V2, kill)),
-    receive {'DOWN', R2, process, _, Reason2} -> say(["plain victim: down ", reason(Reason2)]) end,
+    down("plain victim: ", R2),
 
     {_, R3} = spawn_monitor(fun self_killer/0),
-    receive {'DOWN', R3, process, _, Reason3} -> say(["self killer: down ", reason(Reason3)]) end,
+    down("self killer: ", R3),
 
     {V4, R4} = spawn_monitor(fun() -> bystander(Own) end),
     receive {text, T4} -> say(["bystander: ", T4]) end,
     checked("direct failure signal", exit(V4, {failure, "stop"})),
-    receive {'DOWN', R4, process, _, Reason4} -> say(["bystander: down ", reason(Reason4)]) end,
-
-    receive
-        {text, Text} -> say(["unexpected message ", Text]);
-        {'DOWN', _, process, _, Reason} -> say(["unexpected down ", reason(Reason)]);
-        {'EXIT', _, Reason} -> say(["unexpected exit ", reason(Reason)])
-    after 0 -> say("no more events")
-    end.
+    down("bystander: ", R4),
+    morrow_obs:drain().

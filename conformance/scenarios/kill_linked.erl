@@ -4,7 +4,7 @@
 -module(kill_linked).
 -export([main/0]).
 
--import(morrow_obs, [say/1, reason/1, bool/1]).
+-import(morrow_obs, [say/1, reason/1, bool/1, down/2]).
 
 main() -> morrow_obs:run(fun observer/0).
 
@@ -21,8 +21,7 @@ middle(Reason) ->
     receive go -> ok end.
 
 observer() ->
-    Was = process_flag(trap_exit, true),
-    say(["trap_exit was ", bool(Was)]),
+    morrow_obs:show_trap_exit(true),
 
     C1 = spawn_link(fun() -> go_then_exit(kill) end),
     C1 ! go,
@@ -33,18 +32,12 @@ observer() ->
     say("observer still running"),
 
     {_, R2} = spawn_monitor(fun() -> middle(kill) end),
-    receive {'DOWN', R2, process, _, Reason2} -> say(["untrapped partner: down ", reason(Reason2)]) end,
+    down("untrapped partner: ", R2),
 
     C3 = spawn_link(fun() -> go_then_exit(killed) end),
     C3 ! go,
     receive {'EXIT', _, Reason3} -> say(["linked child: exit ", reason(Reason3)]) end,
 
     {_, R4} = spawn_monitor(fun() -> middle(killed) end),
-    receive {'DOWN', R4, process, _, Reason4} -> say(["untrapped partner: down ", reason(Reason4)]) end,
-
-    receive
-        {'DOWN', _, process, _, Reason} -> say(["unexpected down ", reason(Reason)]);
-        {'EXIT', _, Reason} -> say(["unexpected exit ", reason(Reason)]);
-        go -> say("unexpected message")
-    after 0 -> say("no more events")
-    end.
+    down("untrapped partner: ", R4),
+    morrow_obs:drain().

@@ -2,56 +2,26 @@
 -module(link_idempotent).
 -export([main/0]).
 
--import(morrow_obs, [say/1, reason/1, bool/1]).
+-import(morrow_obs, [checked/2]).
 
 main() -> morrow_obs:run(fun observer/0).
 
-wait_then_exit(Reason) ->
-    receive go -> exit(Reason) end.
-
-checked(What, true) -> say([What, " ok"]).
+worker(Reason) -> fun() -> morrow_obs:wait_then_exit({failure, Reason}) end.
 
 observer() ->
-    Was = process_flag(trap_exit, true),
-    say(["trap_exit was ", bool(Was)]),
+    morrow_obs:show_trap_exit(true),
 
-    W1 = spawn(fun() -> wait_then_exit({failure, "one"}) end),
+    W1 = spawn(worker("one")),
     checked("link", link(W1)),
     checked("link again", link(W1)),
-    _ = morrow_obs:monitor(W1),
-    W1 ! go,
-    next_event(),
-    next_event(),
-    drain(),
+    morrow_obs:release(W1, 2),
 
-    W2 = spawn(fun() -> wait_then_exit({failure, "two"}) end),
+    W2 = spawn(worker("two")),
     checked("link", link(W2)),
     checked("link again", link(W2)),
     checked("unlink once", unlink(W2)),
-    _ = morrow_obs:monitor(W2),
-    W2 ! go,
-    next_event(),
-    drain(),
+    morrow_obs:release(W2, 1),
 
-    W3 = spawn_link(fun() -> wait_then_exit({failure, "three"}) end),
+    W3 = spawn_link(worker("three")),
     checked("link after spawn_link", link(W3)),
-    _ = morrow_obs:monitor(W3),
-    W3 ! go,
-    next_event(),
-    next_event(),
-    drain().
-
-next_event() ->
-    receive
-        {'DOWN', _, process, _, Reason} -> say(["down ", reason(Reason)]);
-        {'EXIT', _, Reason} -> say(["exit ", reason(Reason)]);
-        go -> say("message")
-    end.
-
-drain() ->
-    receive
-        {'DOWN', _, process, _, Reason} -> say(["unexpected down ", reason(Reason)]);
-        {'EXIT', _, Reason} -> say(["unexpected exit ", reason(Reason)]);
-        go -> say("unexpected message")
-    after 0 -> say("no more events")
-    end.
+    morrow_obs:release(W3, 2).

@@ -9,11 +9,8 @@ main() -> morrow_obs:run(fun observer/0).
 exiter(Reason) ->
     exit(Reason).
 
-go_then_exit(Reason) ->
-    receive go -> exit(Reason) end.
-
 partner(Reason) ->
-    C = spawn_link(fun() -> go_then_exit(Reason) end),
+    C = spawn_link(fun() -> morrow_obs:wait_then_exit(Reason) end),
     R = morrow_obs:monitor(C),
     C ! go,
     receive {'DOWN', R, process, _, _} -> exit({failure, "survived"}) end.
@@ -31,8 +28,7 @@ reasons() ->
     ].
 
 observer() ->
-    Was = process_flag(trap_exit, true),
-    say(["trap_exit was ", bool(Was)]),
+    morrow_obs:show_trap_exit(true),
     lists:foreach(
         fun(Reason) ->
             C = spawn_link(fun() -> exiter(Reason) end),
@@ -45,11 +41,7 @@ observer() ->
     lists:foreach(
         fun(Reason) ->
             {_, R} = spawn_monitor(fun() -> partner(Reason) end),
-            receive {'DOWN', R, process, _, Got} -> say(["untrapped: down ", reason(Got)]) end
+            morrow_obs:down("untrapped: ", R)
         end,
         reasons()),
-    receive
-        {'DOWN', _, process, _, Other} -> say(["unexpected down ", reason(Other)]);
-        {'EXIT', _, Other} -> say(["unexpected exit ", reason(Other)])
-    after 0 -> say("no more events")
-    end.
+    morrow_obs:drain().

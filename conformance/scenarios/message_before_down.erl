@@ -2,7 +2,7 @@
 -module(message_before_down).
 -export([main/0]).
 
--import(morrow_obs, [say/1, reason/1]).
+-import(morrow_obs, [next_event/0, drain/0]).
 
 main() -> morrow_obs:run(fun observer/0).
 
@@ -23,16 +23,4 @@ observer() ->
     next_event(),
     next_event(),
     next_event(),
-    receive
-        N when is_integer(N) -> say(["unexpected message ", integer_to_list(N)]);
-        {'DOWN', _, process, _, Reason} -> say(["unexpected down ", reason(Reason)]);
-        {'EXIT', _, Reason} -> say(["unexpected exit ", reason(Reason)])
-    after 0 -> say("no more events")
-    end.
-
-next_event() ->
-    receive
-        N when is_integer(N) -> say(["message ", integer_to_list(N)]);
-        {'DOWN', _, process, _, Reason} -> say(["down ", reason(Reason)]);
-        {'EXIT', _, Reason} -> say(["exit ", reason(Reason)])
-    end.
+    drain().

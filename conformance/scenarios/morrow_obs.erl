@@ -48,6 +48,10 @@
 
 -export([run/1, say/1, reason/1, bool/1, monitor/1, demonitor/3,
          options/2, await_queued/1]).
+%% The observer steps the scenarios share (they map nothing).
+-export([idle/0, wait_then_exit/1, checked/2, show_trap_exit/1, down/2,
+         next_event/0, drain/0, release/2, demonitor_options/0, demonitor_each/2,
+         demonitored/4, trapper/2]).
 %% The Supervisor module, the registry and typed call (SUPERVISOR.md),
 %% used by the scenarios in conformance/supervisor/.
 -export([init/1, sup_start/2, stop/1, which_children/1, current/2, settle/3,
@@ -144,6 +148,85 @@ demonitor(Ref, Flush, Info) ->
 
 options(Flush, Info) ->
     [flush || Flush] ++ [info || Info].
+
+%% ---- Observer steps shared by the scenarios ----------------------------
+%%
+%% These map nothing; they are the steps many observers repeat. A user
+%% message in the scenarios is go, an integer or {text, Text}.
+
+%% idle() is a worker that waits for go and ends normally; wait_then_exit(R)
+%% waits for go and exits with R (docs/conformance.md, "No races").
+idle() ->
+    receive go -> ok end.
+
+wait_then_exit(Reason) ->
+    receive go -> exit(Reason) end.
+
+%% checked(What, Result) prints "WHAT ok" for an operation that answers
+%% true (link/1, unlink/1, exit/2); any other answer fails the observer.
+checked(What, true) -> say([What, " ok"]).
+
+%% trapper(To, From) is a worker that traps exits, sends To its previous
+%% trap_exit setting as text, waits for one Exit and sends it to To as
+%% text, saying whether it came from From.
+trapper(To, From) ->
+    Was = process_flag(trap_exit, true),
+    To ! {text, ["trap_exit was ", bool(Was)]},
+    receive
+        {'EXIT', Who, Reason} ->
+            To ! {text, ["exit ", reason(Reason), " from observer ", bool(Who =:= From)]}
+    end.
+
+%% show_trap_exit(B) is Process.trap_exit(B), printing the previous setting.
+show_trap_exit(B) ->
+    Was = process_flag(trap_exit, B),
+    say(["trap_exit was ", bool(Was)]).
+
+%% down(Label, Ref) waits for the Down of monitor Ref and prints
+%% "LABELdown REASON".
+down(Label, Ref) ->
+    receive {'DOWN', Ref, process, _, Reason} -> say([Label, "down ", reason(Reason)]) end.
+
+%% next_event() waits for the next event of any kind and prints it.
+next_event() -> event("", infinity).
+
+%% drain() is the barrier that ends a step: an event still queued is
+%% printed as unexpected, otherwise "no more events".
+drain() -> event("unexpected ", 0).
+
+event(Prefix, Timeout) ->
+    receive
+        go -> say([Prefix, "message"]);
+        N when is_integer(N) -> say([Prefix, "message ", integer_to_list(N)]);
+        {text, Text} -> say([Prefix, "message ", Text]);
+        {'DOWN', _, process, _, Reason} -> say([Prefix, "down ", reason(Reason)]);
+        {'EXIT', _, Reason} -> say([Prefix, "exit ", reason(Reason)])
+    after Timeout -> say("no more events")
+    end.
+
+%% release(W, Events) monitors W, a worker waiting for go, sends it go,
+%% prints the Events events that follow and drains.
+release(W, Events) ->
+    _ = monitor(W),
+    W ! go,
+    [next_event() || _ <- lists:seq(1, Events)],
+    drain().
+
+%% demonitor_options() are the four DemonitorOptions(flush, info), in the
+%% order the demonitor scenarios try them.
+demonitor_options() -> [{false, false}, {true, false}, {false, true}, {true, true}].
+
+%% demonitor_each(State, Refs) demonitors the Nth reference with the Nth of
+%% demonitor_options() and prints "demonitor STATE flush=F info=I RESULT".
+demonitor_each(State, Refs) ->
+    [demonitored(State, Ref, Flush, Info)
+     || {Ref, {Flush, Info}} <- lists:zip(Refs, lists:sublist(demonitor_options(), length(Refs)))],
+    ok.
+
+%% demonitored(State, Ref, Flush, Info) is demonitor/3, printed.
+demonitored(State, Ref, Flush, Info) ->
+    say(["demonitor ", State, " flush=", bool(Flush), " info=", bool(Info), " ",
+         bool(demonitor(Ref, Flush, Info))]).
 
 %% ---- Supervisor (SUPERVISOR.md §1) ------------------------------------
 %%

@@ -14,8 +14,7 @@ announce(To) ->
 
 observer() ->
     Own = self(),
-    Was = process_flag(trap_exit, true),
-    say(["trap_exit was ", bool(Was)]),
+    morrow_obs:show_trap_exit(true),
     W = spawn_link(fun() -> announce(Own) end),
     R = morrow_obs:monitor(W),
     W ! go,
@@ -30,11 +29,5 @@ observer() ->
         {'EXIT', Who2, Reason2} -> say(["exit ", reason(Reason2), " from worker ", bool(Who2 =:= W)])
     after 0 -> say("no exit queued")
     end,
-    receive
-        N when is_integer(N) -> say(["unexpected message ", integer_to_list(N)]);
-        {'DOWN', _, process, _, Reason3} -> say(["unexpected down ", reason(Reason3)]);
-        {'EXIT', _, Reason3} -> say(["unexpected exit ", reason(Reason3)])
-    after 0 -> say("no more events")
-    end,
-    Before = process_flag(trap_exit, false),
-    say(["trap_exit was ", bool(Before)]).
+    morrow_obs:drain(),
+    morrow_obs:show_trap_exit(false).

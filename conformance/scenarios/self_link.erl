@@ -37,10 +37,5 @@ observer() ->
     relay(),
     relay(),
     relay(),
-    receive {'DOWN', R, process, _, Reason} -> say(["linker: down ", reason(Reason)]) end,
-    receive
-        {text, Text} -> say(["unexpected message ", Text]);
-        {'DOWN', _, process, _, Other} -> say(["unexpected down ", reason(Other)]);
-        {'EXIT', _, Other} -> say(["unexpected exit ", reason(Other)])
-    after 0 -> say("no more events")
-    end.
+    morrow_obs:down("linker: ", R),
+    morrow_obs:drain().

@@ -3,28 +3,17 @@
 -module(signal_independent).
 -export([main/0]).
 
--import(morrow_obs, [say/1, reason/1, bool/1]).
+-import(morrow_obs, [say/1, reason/1, bool/1, checked/2, next_event/0, drain/0]).
 
 main() -> morrow_obs:run(fun observer/0).
 
 signaller(Target, Direct, Final) ->
     receive go -> true = exit(Target, Direct), exit(Final) end.
 
-trapper(To, ObserverId) ->
-    Was = process_flag(trap_exit, true),
-    To ! {text, ["trap_exit was ", bool(Was)]},
-    receive
-        {'EXIT', Who, Reason} ->
-            To ! {text, ["exit ", reason(Reason), " from observer ", bool(Who =:= ObserverId)]}
-    end.
-
-checked(What, true) -> say([What, " ok"]).
-
 observer() ->
     Own = self(),
     Me = self(),
-    Was = process_flag(trap_exit, true),
-    say(["trap_exit was ", bool(Was)]),
+    morrow_obs:show_trap_exit(true),
 
     W1 = spawn_link(fun() -> signaller(Me, {failure, "direct"}, {failure, "end"}) end),
     _ = morrow_obs:monitor(W1),
@@ -37,7 +26,7 @@ observer() ->
     W2 = spawn_link(fun() -> signaller(Me, shutdown, {failure, "closed"}) end),
     R2 = morrow_obs:monitor(W2),
     W2 ! go,
-    receive {'DOWN', R2, process, _, Reason2} -> say(["down ", reason(Reason2)]) end,
+    morrow_obs:down("", R2),
     checked("unlink after signal", unlink(W2)),
     next_event(),
     next_event(),
@@ -50,24 +39,9 @@ observer() ->
     receive {'EXIT', Who3, Reason3} -> say(["exit ", reason(Reason3), " from self ", bool(Who3 =:= Me)]) end,
     drain(),
 
-    {T, R3} = spawn_monitor(fun() -> trapper(Own, Me) end),
+    {T, R3} = spawn_monitor(fun() -> morrow_obs:trapper(Own, Me) end),
     receive {text, T1} -> say(["trapper: ", T1]) end,
     checked("signal trapper", exit(T, {shutdown, "bye"})),
     receive {text, T2} -> say(["trapper: ", T2]) end,
-    receive {'DOWN', R3, process, _, Reason4} -> say(["trapper: down ", reason(Reason4)]) end,
+    morrow_obs:down("trapper: ", R3),
     drain().
-
-next_event() ->
-    receive
-        {text, Text} -> say(["message ", Text]);
-        {'DOWN', _, process, _, Reason} -> say(["down ", reason(Reason)]);
-        {'EXIT', _, Reason} -> say(["exit ", reason(Reason)])
-    end.
-
-drain() ->
-    receive
-        {text, Text} -> say(["unexpected message ", Text]);
-        {'DOWN', _, process, _, Reason} -> say(["unexpected down ", reason(Reason)]);
-        {'EXIT', _, Reason} -> say(["unexpected exit ", reason(Reason)])
-    after 0 -> say("no more events")
-    end.

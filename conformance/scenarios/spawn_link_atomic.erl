@@ -11,8 +11,7 @@ middle() ->
     receive go -> ok end.
 
 observer() ->
-    Was = process_flag(trap_exit, true),
-    say(["trap_exit was ", bool(Was)]),
+    morrow_obs:show_trap_exit(true),
     C1 = spawn_link(fun() -> exit({failure, "early"}) end),
     receive {'EXIT', Who1, Reason1} -> say(["exit ", reason(Reason1), " from child ", bool(Who1 =:= C1)]) end,
     C2 = spawn_link(fun() -> ok end),
@@ -23,10 +22,5 @@ observer() ->
             say(["down ", reason(Reason3), " from child ", bool(Who3 =:= C3)])
     end,
     {_, R4} = spawn_monitor(fun middle/0),
-    receive {'DOWN', R4, process, _, Reason4} -> say(["untrapped parent: down ", reason(Reason4)]) end,
-    receive
-        {'DOWN', _, process, _, Reason} -> say(["unexpected down ", reason(Reason)]);
-        {'EXIT', _, Reason} -> say(["unexpected exit ", reason(Reason)]);
-        go -> say("unexpected message")
-    after 0 -> say("no more events")
-    end.
+    morrow_obs:down("untrapped parent: ", R4),
+    morrow_obs:drain().

@@ -6,14 +6,11 @@
 
 main() -> morrow_obs:run(fun observer/0).
 
-idle() ->
-    receive go -> ok end.
-
 head_of(First, Xs) ->
     receive go -> say(["head ", integer_to_list(First + hd(Xs))]) end.
 
 observer() ->
-    W = spawn(fun idle/0),
+    W = spawn(fun morrow_obs:idle/0),
     R1 = morrow_obs:monitor(W),
     R2 = morrow_obs:monitor(W),
     say(["distinct ", bool(R1 =/= R2)]),
@@ -33,7 +30,4 @@ observer() ->
     F ! go,
     receive {'DOWN', R3, process, _, Reason3} -> say(["down third ", reason(Reason3)]) end,
     receive {'DOWN', R4, process, _, Reason4} -> say(["down fourth ", reason(Reason4)]) end,
-    receive
-        {'DOWN', _, process, _, Reason} -> say(["unexpected down ", reason(Reason)])
-    after 0 -> say("no more events")
-    end.
+    morrow_obs:drain().

@@ -2,30 +2,26 @@
 -module(unlink_effects).
 -export([main/0]).
 
--import(morrow_obs, [say/1, reason/1, bool/1]).
+-import(morrow_obs, [say/1, reason/1, bool/1, checked/2, next_event/0, drain/0]).
 
 main() -> morrow_obs:run(fun observer/0).
 
-wait_then_exit(Reason) ->
-    receive go -> exit(Reason) end.
-
-checked(What, true) -> say([What, " ok"]).
+worker(Reason) -> fun() -> morrow_obs:wait_then_exit({failure, Reason}) end.
 
 observer() ->
-    Was = process_flag(trap_exit, true),
-    say(["trap_exit was ", bool(Was)]),
+    morrow_obs:show_trap_exit(true),
 
-    W1 = spawn_link(fun() -> wait_then_exit({failure, "gone"}) end),
+    W1 = spawn_link(worker("gone")),
     _ = morrow_obs:monitor(W1),
     checked("unlink before death", unlink(W1)),
     W1 ! go,
     next_event(),
     drain(),
 
-    W2 = spawn_link(fun() -> wait_then_exit({failure, "late"}) end),
+    W2 = spawn_link(worker("late")),
     R2 = morrow_obs:monitor(W2),
     W2 ! go,
-    receive {'DOWN', R2, process, _, Reason2} -> say(["down ", reason(Reason2)]) end,
+    morrow_obs:down("", R2),
     checked("unlink after queued exit", unlink(W2)),
     receive
         {'EXIT', Who, Reason} -> say(["exit ", reason(Reason), " from worker ", bool(Who =:= W2)])
@@ -33,31 +29,12 @@ observer() ->
     end,
     drain(),
 
-    W3 = spawn(fun() -> wait_then_exit({failure, "relinked"}) end),
+    W3 = spawn(worker("relinked")),
     checked("link", link(W3)),
     checked("unlink", unlink(W3)),
     checked("link again", link(W3)),
-    _ = morrow_obs:monitor(W3),
-    W3 ! go,
-    next_event(),
-    next_event(),
-    drain(),
+    morrow_obs:release(W3, 2),
 
     checked("unlink never linked", unlink(W3)),
     checked("unlink self", unlink(self())),
     drain().
-
-next_event() ->
-    receive
-        {'DOWN', _, process, _, Reason} -> say(["down ", reason(Reason)]);
-        {'EXIT', _, Reason} -> say(["exit ", reason(Reason)]);
-        go -> say("message")
-    end.
-
-drain() ->
-    receive
-        {'DOWN', _, process, _, Reason} -> say(["unexpected down ", reason(Reason)]);
-        {'EXIT', _, Reason} -> say(["unexpected exit ", reason(Reason)]);
-        go -> say("unexpected message")
-    after 0 -> say("no more events")
-    end.

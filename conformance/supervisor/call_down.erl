@@ -6,7 +6,7 @@
 -behaviour(gen_server).
 -export([main/0, init/1, handle_call/3, handle_cast/2, handle_info/2]).
 
--import(morrow_obs, [say/1, reason/1, call_result/1]).
+-import(morrow_obs, [say/1, call_result/1]).
 
 main() -> morrow_obs:run(fun observer/0).
 

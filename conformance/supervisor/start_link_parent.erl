@@ -2,29 +2,12 @@
 %% start_link stops its children and exits with its parent's reason when
 %% the parent exits, Normal included.
 -module(start_link_parent).
--export([main/0, start_worker/1, worker/2]).
+-export([main/0]).
 
 -import(morrow_obs, [say/1, reason/1]).
+-import(sup_kit, [spec/1]).
 
 main() -> morrow_obs:run(fun observer/0).
-
-spec(Id) ->
-    #{id => Id, start => {?MODULE, start_worker, [atom_to_list(Id)]},
-      restart => permanent, shutdown => 1000, type => worker}.
-
-start_worker(Name) -> proc_lib:start_link(?MODULE, worker, [Name, self()]).
-
-worker(Name, Parent) ->
-    process_flag(trap_exit, true),
-    say(["start:", Name]),
-    proc_lib:init_ack(Parent, {ok, self()}),
-    serve(Name).
-
-serve(Name) ->
-    receive
-        {'EXIT', _, shutdown} -> say(["stop:", Name]), exit(shutdown);
-        {'EXIT', _, _} -> serve(Name)
-    end.
 
 %% parent(Observer, Reason) starts a linked supervisor, hands its pid to
 %% the observer, and exits with Reason when told to.
