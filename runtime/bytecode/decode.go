@@ -229,24 +229,17 @@ func (r *reader) byte() (byte, bool) {
 	return b, true
 }
 
-func (r *reader) uvarint() uint64 {
-	if r.bad {
-		return 0
-	}
-	v, n := binary.Uvarint(r.buf[r.off:])
-	if n <= 0 {
-		r.bad = true
-		return 0
-	}
-	r.off += n
-	return v
-}
+func (r *reader) uvarint() uint64 { return varint(r, binary.Uvarint) }
 
-func (r *reader) sint() int64 {
+func (r *reader) sint() int64 { return varint(r, binary.Varint) }
+
+// varint reads one varint with read (binary.Uvarint or binary.Varint);
+// a truncated or overlong one makes r bad.
+func varint[T uint64 | int64](r *reader, read func([]byte) (T, int)) T {
 	if r.bad {
 		return 0
 	}
-	v, n := binary.Varint(r.buf[r.off:])
+	v, n := read(r.buf[r.off:])
 	if n <= 0 {
 		r.bad = true
 		return 0
