@@ -13,10 +13,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -99,13 +97,8 @@ func exploreBudget(opts engine.Options) int {
 // explore runs --explore and writes the report. It exits 0 when every
 // schedule had the same outcome and 1 when they differ.
 func (x *exploreFlags) explore(e *env, p *bytecode.Verified, opts engine.Options, seed int64, path string) error {
-	sigs := e.signals
-	if sigs == nil {
-		c := make(chan os.Signal, 2)
-		signal.Notify(c, os.Interrupt, syscall.SIGTERM)
-		defer signal.Stop(c)
-		sigs = c
-	}
+	sigs, unsubscribe := e.subscribe()
+	defer unsubscribe()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var got os.Signal

@@ -27,16 +27,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/morrow-lang/morrow/internal/cli"
-	"github.com/morrow-lang/morrow/internal/gotune"
 	"github.com/morrow-lang/morrow/lang/compiler"
 	"github.com/morrow-lang/morrow/lang/diag"
 	"github.com/morrow-lang/morrow/lang/source"
 )
 
-func main() {
-	gotune.SetGC() // GC percent 400 unless GOGC is set (docs/performance.md)
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
-}
+func main() { cli.Main(run) }
 
 // Exit statuses (shared with cmd/morrow through internal/cli).
 const (
