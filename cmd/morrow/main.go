@@ -82,9 +82,7 @@ const (
 // to finish its cleanup before giving up on it (a variable for tests).
 var graceAfterSignal = 5 * time.Second
 
-type usageError struct{ msg string }
-
-func (e *usageError) Error() string { return e.msg }
+type usageError = cli.UsageError
 
 // env is the outside world of one invocation.
 type env struct {
@@ -224,7 +222,7 @@ func (f *runFlags) options(cmd *cobra.Command, e *env) (engine.Options, error) {
 func intSetting[T int | int64](cmd *cobra.Command, e *env, name string, flag T, envName string, lo, hi T, must, want string, dst *T) error {
 	if cmd.Flags().Changed(name) {
 		if flag < lo || hi >= 0 && flag > hi {
-			return &usageError{fmt.Sprintf("--%s must be %s, got %d", name, must, flag)}
+			return &usageError{Msg: fmt.Sprintf("--%s must be %s, got %d", name, must, flag)}
 		}
 		*dst = flag
 		return nil
@@ -253,10 +251,10 @@ func maxProcesses(n int) int {
 func runProgram(cmd *cobra.Command, e *env, f *runFlags, path string) error {
 	mode, err := diag.ParseColorMode(f.color)
 	if err != nil {
-		return &usageError{"--color: " + err.Error()}
+		return &usageError{Msg: "--color: " + err.Error()}
 	}
 	if f.traceMsgs && f.trace == "" {
-		return &usageError{"--trace-messages needs --trace FILE"}
+		return &usageError{Msg: "--trace-messages needs --trace FILE"}
 	}
 	exploring, replaying, err := f.explore.check(cmd, f)
 	if err != nil {

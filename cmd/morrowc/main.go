@@ -45,11 +45,7 @@ const (
 // outcome and only needs to set the process status.
 type exitStatus = cli.ExitStatus
 
-// usageError is a command-line mistake detected by our own validation;
-// cli.Execute reports it with the usage hint and exit status 2.
-type usageError struct{ msg string }
-
-func (e *usageError) Error() string { return e.msg }
+type usageError = cli.UsageError
 
 // env holds the process environment the commands see; tests replace
 // getenv to control NO_COLOR and friends.
@@ -104,11 +100,11 @@ func (r *renderFlags) failed(l diag.List) bool {
 func (r *renderFlags) options(e *env, w io.Writer) (diag.RenderOptions, error) {
 	f, err := diag.ParseFormat(r.format)
 	if err != nil {
-		return diag.RenderOptions{}, &usageError{"--format: " + err.Error()}
+		return diag.RenderOptions{}, &usageError{Msg: "--format: " + err.Error()}
 	}
 	m, err := diag.ParseColorMode(r.color)
 	if err != nil {
-		return diag.RenderOptions{}, &usageError{"--color: " + err.Error()}
+		return diag.RenderOptions{}, &usageError{Msg: "--color: " + err.Error()}
 	}
 	return diag.RenderOptions{Format: f, Color: f == diag.FormatText && m.Enabled(w, e.getenv)}, nil
 }

@@ -51,6 +51,13 @@ const (
 // Version is the version both tools report with --version.
 const Version = "0.1.0"
 
+// UsageError is a command-line mistake a tool's own validation found
+// (cobra finds the others); Execute reports it with the usage hint and
+// ExitUsage, like any error that is not an ExitStatus.
+type UsageError struct{ Msg string }
+
+func (e *UsageError) Error() string { return e.Msg }
+
 // ExitStatus is returned by a command that has already reported its
 // outcome and only needs to set the process status.
 type ExitStatus int
