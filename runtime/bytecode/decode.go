@@ -249,33 +249,22 @@ func varint[T uint64 | int64](r *reader, read func([]byte) (T, int)) T {
 }
 
 // i32 reads an svarint that must fit an int32 operand.
-func (r *reader) i32() int32 {
-	v := r.sint()
-	if v < math.MinInt32 || v > math.MaxInt32 {
-		r.bad = true
-		return 0
-	}
-	return int32(v)
-}
+func (r *reader) i32() int32 { return within[int32](r, r.sint(), math.MinInt32, math.MaxInt32) }
 
 // uint32 reads a uvarint that must fit 32 bits.
-func (r *reader) uint32() uint32 {
-	v := r.uvarint()
-	if v > math.MaxUint32 {
-		r.bad = true
-		return 0
-	}
-	return uint32(v)
-}
+func (r *reader) uint32() uint32 { return within[uint32](r, r.uvarint(), 0, math.MaxUint32) }
 
 // int reads a uvarint that must fit a non-negative int32 (sizes, indexes).
-func (r *reader) int() int {
-	v := r.uvarint()
-	if v > math.MaxInt32 {
+func (r *reader) int() int { return within[int](r, r.uvarint(), 0, math.MaxInt32) }
+
+// within converts v, read as a varint, to T if it lies in lo..hi;
+// otherwise it makes r bad and returns 0.
+func within[T int32 | uint32 | int, V int64 | uint64](r *reader, v, lo, hi V) T {
+	if v < lo || v > hi {
 		r.bad = true
 		return 0
 	}
-	return int(v)
+	return T(v)
 }
 
 // count reads an element count or byte length; it must not exceed the

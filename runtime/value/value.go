@@ -564,29 +564,17 @@ func (v Value) AsString() string {
 	s, _ := v.Str()
 	return s
 }
-func (v Value) AsTuple() *Tuple {
-	if v.Kind() != KTuple {
-		wrongKind(KTuple, v)
+func (v Value) AsTuple() *Tuple { return mustNodeOf[Tuple](v, KTuple) }
+func (v Value) AsList() *List   { return mustNodeOf[List](v, KList) }
+func (v Value) AsData() *Data   { return mustNodeOf[Data](v, KData) }
+func (v Value) AsRange() *Range { return mustNodeOf[Range](v, KRange) }
+
+// mustNodeOf returns the node of v as a *T; v must be of kind k.
+func mustNodeOf[T any](v Value, k Kind) *T {
+	if v.Kind() != k {
+		wrongKind(k, v)
 	}
-	return (*Tuple)(v.p)
-}
-func (v Value) AsList() *List {
-	if v.Kind() != KList {
-		wrongKind(KList, v)
-	}
-	return (*List)(v.p)
-}
-func (v Value) AsData() *Data {
-	if v.Kind() != KData {
-		wrongKind(KData, v)
-	}
-	return (*Data)(v.p)
-}
-func (v Value) AsRange() *Range {
-	if v.Kind() != KRange {
-		wrongKind(KRange, v)
-	}
-	return (*Range)(v.p)
+	return (*T)(v.p)
 }
 
 // wrongKind panics: an accessor was used on a value of another kind.
