@@ -13,10 +13,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -50,13 +48,13 @@ func (x *exploreFlags) check(cmd *cobra.Command, f *runFlags) (explore, replay b
 	explore, replay = changed("explore"), changed("replay")
 	switch {
 	case explore && replay:
-		return false, false, &usageError{"--explore and --replay cannot be used together"}
+		return false, false, &usageError{Msg: "--explore and --replay cannot be used together"}
 	case changed("format") && !explore:
-		return false, false, &usageError{"--format needs --explore"}
+		return false, false, &usageError{Msg: "--format needs --explore"}
 	case x.format != "text" && x.format != "json":
-		return false, false, &usageError{fmt.Sprintf("--format must be text or json, got %q", x.format)}
+		return false, false, &usageError{Msg: fmt.Sprintf("--format must be text or json, got %q", x.format)}
 	case explore && (x.runs < 1 || x.runs > maxExplore):
-		return false, false, &usageError{fmt.Sprintf("--explore must be between 1 and %d, got %d", maxExplore, x.runs)}
+		return false, false, &usageError{Msg: fmt.Sprintf("--explore must be between 1 and %d, got %d", maxExplore, x.runs)}
 	}
 	if !explore && !replay {
 		return false, false, nil
@@ -66,13 +64,13 @@ func (x *exploreFlags) check(cmd *cobra.Command, f *runFlags) (explore, replay b
 		what = "--replay"
 	}
 	if (changed("schedulers") && f.schedulers != 1) || (changed("steal") && f.steal) {
-		return false, false, &usageError{what + " runs at one scheduler without stealing; drop --schedulers and --steal"}
+		return false, false, &usageError{Msg: what + " runs at one scheduler without stealing; drop --schedulers and --steal"}
 	}
 	if explore && f.trace != "" {
-		return false, false, &usageError{"--explore cannot write a trace; trace one schedule with --replay SEED --trace FILE"}
+		return false, false, &usageError{Msg: "--explore cannot write a trace; trace one schedule with --replay SEED --trace FILE"}
 	}
 	if explore && (f.prof.cpu != "" || f.prof.mem != "") {
-		return false, false, &usageError{"--explore cannot be profiled; profile one schedule with --replay SEED"}
+		return false, false, &usageError{Msg: "--explore cannot be profiled; profile one schedule with --replay SEED"}
 	}
 	return explore, replay, nil
 }
@@ -99,13 +97,8 @@ func exploreBudget(opts engine.Options) int {
 // explore runs --explore and writes the report. It exits 0 when every
 // schedule had the same outcome and 1 when they differ.
 func (x *exploreFlags) explore(e *env, p *bytecode.Verified, opts engine.Options, seed int64, path string) error {
-	sigs := e.signals
-	if sigs == nil {
-		c := make(chan os.Signal, 2)
-		signal.Notify(c, os.Interrupt, syscall.SIGTERM)
-		defer signal.Stop(c)
-		sigs = c
-	}
+	sigs, unsubscribe := e.subscribe()
+	defer unsubscribe()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var got os.Signal

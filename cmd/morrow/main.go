@@ -53,7 +53,6 @@ import (
 
 	"github.com/morrow-lang/morrow/cmd/morrow/internal/load"
 	"github.com/morrow-lang/morrow/internal/cli"
-	"github.com/morrow-lang/morrow/internal/gotune"
 	"github.com/morrow-lang/morrow/lang/compiler"
 	"github.com/morrow-lang/morrow/lang/diag"
 	"github.com/morrow-lang/morrow/lang/source"
@@ -63,10 +62,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func main() {
-	gotune.SetGC() // GC percent 400 unless GOGC is set (docs/performance.md)
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
-}
+func main() { cli.Main(run) }
 
 // Exit statuses of the runner on a signal; a program's own status is
 // forwarded unchanged. The others (cli.ExitOK, cli.ExitError,
@@ -86,9 +82,7 @@ const (
 // to finish its cleanup before giving up on it (a variable for tests).
 var graceAfterSignal = 5 * time.Second
 
-type usageError struct{ msg string }
-
-func (e *usageError) Error() string { return e.msg }
+type usageError = cli.UsageError
 
 // env is the outside world of one invocation.
 type env struct {
@@ -179,20 +173,12 @@ func (c *configError) Error() string { return c.msg }
 // options merges the environment and the flags into engine options.
 func (f *runFlags) options(cmd *cobra.Command, e *env) (engine.Options, error) {
 	opts := engine.Options{Schedulers: 1, Seed: f.seed}
-	changed := cmd.Flags().Changed
-	if changed("schedulers") {
-		if f.schedulers < 1 || f.schedulers > maxSchedulers {
-			return opts, &usageError{fmt.Sprintf("--schedulers must be between 1 and %d, got %d", maxSchedulers, f.schedulers)}
-		}
-		opts.Schedulers = f.schedulers
-	} else if v := e.getenv("MORROW_SCHEDULERS"); v != "" {
-		n, err := strconv.Atoi(strings.TrimSpace(v))
-		if err != nil || n < 1 || n > maxSchedulers {
-			return opts, &configError{fmt.Sprintf("invalid MORROW_SCHEDULERS %q: want an integer from 1 to %d", v, maxSchedulers)}
-		}
-		opts.Schedulers = n
+	err := intSetting(cmd, e, "schedulers", f.schedulers, "MORROW_SCHEDULERS", 1, maxSchedulers,
+		fmt.Sprintf("between 1 and %d", maxSchedulers), fmt.Sprintf("an integer from 1 to %d", maxSchedulers), &opts.Schedulers)
+	if err != nil {
+		return opts, err
 	}
-	if changed("steal") {
+	if cmd.Flags().Changed("steal") {
 		opts.Steal = f.steal
 	} else if v := e.getenv("MORROW_WORK_STEALING"); v != "" {
 		switch strings.TrimSpace(strings.ToLower(v)) {
@@ -204,55 +190,53 @@ func (f *runFlags) options(cmd *cobra.Command, e *env) (engine.Options, error) {
 			return opts, &configError{fmt.Sprintf("invalid MORROW_WORK_STEALING %q: want 1 or 0", v)}
 		}
 	}
-	if changed("reductions") {
-		if f.reductions < 1 || f.reductions > maxReductions {
-			return opts, &usageError{fmt.Sprintf("--reductions must be between 1 and %d, got %d", maxReductions, f.reductions)}
-		}
-		opts.Reductions = f.reductions
-	} else if v := e.getenv("MORROW_REDUCTIONS"); v != "" {
-		n, err := strconv.Atoi(strings.TrimSpace(v))
-		if err != nil || n < 1 || n > maxReductions {
-			return opts, &configError{fmt.Sprintf("invalid MORROW_REDUCTIONS %q: want an integer from 1 to %d", v, maxReductions)}
-		}
-		opts.Reductions = n
+	err = intSetting(cmd, e, "reductions", f.reductions, "MORROW_REDUCTIONS", 1, maxReductions,
+		fmt.Sprintf("between 1 and %d", maxReductions), fmt.Sprintf("an integer from 1 to %d", maxReductions), &opts.Reductions)
+	if err != nil {
+		return opts, err
 	}
-	if changed("max-processes") {
-		if f.maxProcs < 0 {
-			return opts, &usageError{fmt.Sprintf("--max-processes must be 0 (no limit) or positive, got %d", f.maxProcs)}
-		}
-		opts.MaxProcesses = maxProcesses(f.maxProcs)
-	} else if v := e.getenv("MORROW_MAX_PROCESSES"); v != "" {
-		n, err := strconv.Atoi(strings.TrimSpace(v))
-		if err != nil || n < 0 {
-			return opts, &configError{fmt.Sprintf("invalid MORROW_MAX_PROCESSES %q: want 0 (no limit) or a positive integer", v)}
-		}
-		opts.MaxProcesses = maxProcesses(n)
+	procs := -1
+	err = intSetting(cmd, e, "max-processes", f.maxProcs, "MORROW_MAX_PROCESSES", 0, -1,
+		"0 (no limit) or positive", "0 (no limit) or a positive integer", &procs)
+	if err != nil {
+		return opts, err
 	}
-	if changed("memory-budget") {
-		if f.memBudget < 1 {
-			return opts, &usageError{fmt.Sprintf("--memory-budget must be a positive number of bytes, got %d", f.memBudget)}
-		}
-		opts.MemoryBudget = f.memBudget
-	} else if v := e.getenv("MORROW_MEMORY_BUDGET"); v != "" {
-		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
-		if err != nil || n < 1 {
-			return opts, &configError{fmt.Sprintf("invalid MORROW_MEMORY_BUDGET %q: want a positive number of bytes", v)}
-		}
-		opts.MemoryBudget = n
+	if procs >= 0 {
+		opts.MaxProcesses = maxProcesses(procs)
 	}
-	if changed("stack-budget") {
-		if f.stackBytes < 1 {
-			return opts, &usageError{fmt.Sprintf("--stack-budget must be a positive number of bytes, got %d", f.stackBytes)}
-		}
-		opts.StackBudget = f.stackBytes
-	} else if v := e.getenv("MORROW_STACK_BUDGET"); v != "" {
-		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
-		if err != nil || n < 1 {
-			return opts, &configError{fmt.Sprintf("invalid MORROW_STACK_BUDGET %q: want a positive number of bytes", v)}
-		}
-		opts.StackBudget = n
+	const bytes = "a positive number of bytes"
+	if err := intSetting(cmd, e, "memory-budget", f.memBudget, "MORROW_MEMORY_BUDGET", 1, -1, bytes, bytes, &opts.MemoryBudget); err != nil {
+		return opts, err
+	}
+	if err := intSetting(cmd, e, "stack-budget", f.stackBytes, "MORROW_STACK_BUDGET", 1, -1, bytes, bytes, &opts.StackBudget); err != nil {
+		return opts, err
 	}
 	return opts, nil
+}
+
+// intSetting sets *dst from the flag --name when it was given (a value
+// outside lo..hi is a usage error: "--name must be MUST, got N"), or else
+// from the environment variable envName when it is set (anything but an
+// integer in lo..hi is a configuration error: `invalid ENV "v": want
+// WANT`). hi < 0 means no upper bound.
+func intSetting[T int | int64](cmd *cobra.Command, e *env, name string, flag T, envName string, lo, hi T, must, want string, dst *T) error {
+	if cmd.Flags().Changed(name) {
+		if flag < lo || hi >= 0 && flag > hi {
+			return &usageError{Msg: fmt.Sprintf("--%s must be %s, got %d", name, must, flag)}
+		}
+		*dst = flag
+		return nil
+	}
+	v := e.getenv(envName)
+	if v == "" {
+		return nil
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+	if err != nil || n < int64(lo) || hi >= 0 && n > int64(hi) {
+		return &configError{fmt.Sprintf("invalid %s %q: want %s", envName, v, want)}
+	}
+	*dst = T(n)
+	return nil
 }
 
 // maxProcesses maps the runner's --max-processes value (0 = no limit) to
@@ -267,10 +251,10 @@ func maxProcesses(n int) int {
 func runProgram(cmd *cobra.Command, e *env, f *runFlags, path string) error {
 	mode, err := diag.ParseColorMode(f.color)
 	if err != nil {
-		return &usageError{"--color: " + err.Error()}
+		return &usageError{Msg: "--color: " + err.Error()}
 	}
 	if f.traceMsgs && f.trace == "" {
-		return &usageError{"--trace-messages needs --trace FILE"}
+		return &usageError{Msg: "--trace-messages needs --trace FILE"}
 	}
 	exploring, replaying, err := f.explore.check(cmd, f)
 	if err != nil {
@@ -414,18 +398,25 @@ func openTrace(path string, stderr io.Writer) (io.Writer, func(), error) {
 	return bw, func() { bw.Flush(); f.Close() }, nil
 }
 
+// subscribe returns the channel that delivers SIGINT and SIGTERM:
+// e.signals when a test set it, otherwise a subscription to the real
+// process signals, which unsubscribe ends.
+func (e *env) subscribe() (sigs <-chan os.Signal, unsubscribe func()) {
+	if e.signals != nil {
+		return e.signals, func() {}
+	}
+	c := make(chan os.Signal, 2)
+	signal.Notify(c, os.Interrupt, syscall.SIGTERM)
+	return c, func() { signal.Stop(c) }
+}
+
 // execute runs the program under a context that SIGINT/SIGTERM cancel. It
 // returns the program's status, or 130/143 when a signal stopped it. After
 // a signal the program gets graceAfterSignal to finish its cleanup; a
 // second signal stops waiting at once.
 func execute(e *env, p *bytecode.Verified, opts engine.Options, out *outputs) int {
-	sigs := e.signals
-	if sigs == nil {
-		c := make(chan os.Signal, 2)
-		signal.Notify(c, os.Interrupt, syscall.SIGTERM)
-		defer signal.Stop(c)
-		sigs = c
-	}
+	sigs, unsubscribe := e.subscribe()
+	defer unsubscribe()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan int, 1)

@@ -67,17 +67,17 @@ func renderTrace(e *env, f *traceFlags, path string) error {
 	case "mermaid":
 		opt.Format = picture.Mermaid
 	default:
-		return &usageError{fmt.Sprintf("--format must be svg or mermaid, got %q", f.format)}
+		return &usageError{Msg: fmt.Sprintf("--format must be svg or mermaid, got %q", f.format)}
 	}
 	switch f.messages {
 	case "all":
 	case "none":
 		opt.HideMessages = true
 	default:
-		return &usageError{fmt.Sprintf("--messages must be all or none, got %q", f.messages)}
+		return &usageError{Msg: fmt.Sprintf("--messages must be all or none, got %q", f.messages)}
 	}
 	if f.maxMessages < 0 {
-		return &usageError{fmt.Sprintf("--max-messages must be 0 (all) or positive, got %d", f.maxMessages)}
+		return &usageError{Msg: fmt.Sprintf("--max-messages must be 0 (all) or positive, got %d", f.maxMessages)}
 	}
 	var src io.Reader = e.stdin
 	if path != "-" {

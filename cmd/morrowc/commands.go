@@ -144,7 +144,7 @@ func newBuild(e *env) *cobra.Command {
 			path := args[0]
 			if out == "" {
 				if path == "-" {
-					return &usageError{"build from standard input needs -o OUT.mrb"}
+					return &usageError{Msg: "build from standard input needs -o OUT.mrb"}
 				}
 				out = defaultOutput(path)
 			}

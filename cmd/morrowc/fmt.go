@@ -40,7 +40,7 @@ func newFmt(e *env) *cobra.Command {
 			"usage errors.",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
-				return &usageError{"fmt needs at least one PATH (a file, a directory, or - for standard input)"}
+				return &usageError{Msg: "fmt needs at least one PATH (a file, a directory, or - for standard input)"}
 			}
 			return nil
 		},

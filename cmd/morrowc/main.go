@@ -27,16 +27,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/morrow-lang/morrow/internal/cli"
-	"github.com/morrow-lang/morrow/internal/gotune"
 	"github.com/morrow-lang/morrow/lang/compiler"
 	"github.com/morrow-lang/morrow/lang/diag"
 	"github.com/morrow-lang/morrow/lang/source"
 )
 
-func main() {
-	gotune.SetGC() // GC percent 400 unless GOGC is set (docs/performance.md)
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
-}
+func main() { cli.Main(run) }
 
 // Exit statuses (shared with cmd/morrow through internal/cli).
 const (
@@ -49,11 +45,7 @@ const (
 // outcome and only needs to set the process status.
 type exitStatus = cli.ExitStatus
 
-// usageError is a command-line mistake detected by our own validation;
-// cli.Execute reports it with the usage hint and exit status 2.
-type usageError struct{ msg string }
-
-func (e *usageError) Error() string { return e.msg }
+type usageError = cli.UsageError
 
 // env holds the process environment the commands see; tests replace
 // getenv to control NO_COLOR and friends.
@@ -108,11 +100,11 @@ func (r *renderFlags) failed(l diag.List) bool {
 func (r *renderFlags) options(e *env, w io.Writer) (diag.RenderOptions, error) {
 	f, err := diag.ParseFormat(r.format)
 	if err != nil {
-		return diag.RenderOptions{}, &usageError{"--format: " + err.Error()}
+		return diag.RenderOptions{}, &usageError{Msg: "--format: " + err.Error()}
 	}
 	m, err := diag.ParseColorMode(r.color)
 	if err != nil {
-		return diag.RenderOptions{}, &usageError{"--color: " + err.Error()}
+		return diag.RenderOptions{}, &usageError{Msg: "--color: " + err.Error()}
 	}
 	return diag.RenderOptions{Format: f, Color: f == diag.FormatText && m.Enabled(w, e.getenv)}, nil
 }

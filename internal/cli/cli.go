@@ -3,8 +3,9 @@
 // ExitStatus error a command returns when it has already reported its
 // outcome, the root command both binaries start from (with cobra's
 // `completion bash|zsh|fish|powershell` command and "did you mean" for
-// mistyped commands), the --color flag, and Execute, which runs the tree
-// and turns its result into the process exit status.
+// mistyped commands), the --color flag, Execute, which runs the tree
+// and turns its result into the process exit status, and Main, the
+// binaries' common main.
 //
 // Any error other than an ExitStatus is a usage error: cobra's own
 // (unknown command or flag, wrong argument count, a flag value of the
@@ -21,14 +22,24 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/morrow-lang/morrow/internal/gotune"
 	"github.com/morrow-lang/morrow/lang/diag"
 )
+
+// Main is a tool's main: it sets the Go runtime's GC target (gotune.SetGC:
+// GC percent 400 unless GOGC is set, docs/performance.md), runs run on the
+// process's arguments and standard streams and exits with its status.
+func Main(run func(args []string, stdin io.Reader, stdout, stderr io.Writer) int) {
+	gotune.SetGC()
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
 
 // Exit statuses of the tools themselves.
 const (
@@ -39,6 +50,13 @@ const (
 
 // Version is the version both tools report with --version.
 const Version = "0.1.0"
+
+// UsageError is a command-line mistake a tool's own validation found
+// (cobra finds the others); Execute reports it with the usage hint and
+// ExitUsage, like any error that is not an ExitStatus.
+type UsageError struct{ Msg string }
+
+func (e *UsageError) Error() string { return e.Msg }
 
 // ExitStatus is returned by a command that has already reported its
 // outcome and only needs to set the process status.

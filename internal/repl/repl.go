@@ -704,42 +704,23 @@ func (s *Session) dropKept(bad []int) {
 // the named top-level functions.
 func (s *Session) needs(b *binding, owners map[string]bool) bool {
 	keys := s.keysOf(b.img)
-	var walk func(v value.Value) bool
-	walk = func(v value.Value) bool {
-		switch v.Kind() {
-		case value.KFunc:
-			if c, ok := v.Closure(); ok {
-				if c.Fn >= 0 && c.Fn < len(keys.keys) && owners[keys.keys[c.Fn].owner] {
-					return true
-				}
-				for _, f := range c.Free {
-					if walk(f) {
-						return true
-					}
-				}
-			}
-		case value.KTuple:
-			for _, e := range v.AsTuple().Elems {
-				if walk(e) {
-					return true
-				}
-			}
-		case value.KList:
-			for _, e := range v.AsList().Items {
-				if walk(e) {
-					return true
-				}
-			}
-		case value.KData:
-			for _, e := range v.AsData().Fields {
-				if walk(e) {
-					return true
-				}
+	var refers func(v value.Value) bool
+	refers = func(v value.Value) bool {
+		c, ok := v.Closure()
+		if !ok {
+			return false
+		}
+		if c.Fn >= 0 && c.Fn < len(keys.keys) && owners[keys.keys[c.Fn].owner] {
+			return true
+		}
+		for _, f := range c.Free {
+			if anyValue(f, refers) {
+				return true
 			}
 		}
 		return false
 	}
-	return walk(b.val)
+	return anyValue(b.val, refers)
 }
 
 func containsInt(xs []int, x int) bool {

@@ -73,12 +73,7 @@ func (w *typeWriter) write(t types.Type) {
 		w.b.WriteString(") -> ")
 		w.write(x.Ret)
 	case *types.TVar:
-		name, ok := w.vars[x]
-		if !ok {
-			name = varName(len(w.vars))
-			w.vars[x] = name
-		}
-		w.b.WriteString(name)
+		w.b.WriteString(w.varName(x))
 	case *types.TParam:
 		// A generic parameter of another function (the mailbox of a
 		// generic actor): as open as a variable here.
@@ -88,17 +83,23 @@ func (w *typeWriter) write(t types.Type) {
 				key = v
 			}
 		}
-		name, ok := w.vars[key]
-		if !ok {
-			name = varName(len(w.vars))
-			w.vars[key] = name
-		}
-		w.b.WriteString(name)
+		w.b.WriteString(w.varName(key))
 	case *types.Union:
 		w.b.WriteString(x.Name)
 	default:
 		w.ok = false
 	}
+}
+
+// varName is the name of type variable v in this text: a, b, c, ... in
+// the order the variables first appear.
+func (w *typeWriter) varName(v *types.TVar) string {
+	name, ok := w.vars[v]
+	if !ok {
+		name = varName(len(w.vars))
+		w.vars[v] = name
+	}
+	return name
 }
 
 func varName(i int) string {
@@ -115,26 +116,28 @@ func mentions(typeText, name string) bool {
 
 // hasFunc reports whether v holds a function value anywhere.
 func hasFunc(v value.Value) bool {
-	switch v.Kind() {
-	case value.KFunc:
+	return anyValue(v, func(v value.Value) bool { return v.Kind() == value.KFunc })
+}
+
+// anyValue reports whether found holds for v or for a value inside it:
+// the elements of its tuples and lists and the fields of its data values,
+// at any depth (not the captured values of closures).
+func anyValue(v value.Value, found func(value.Value) bool) bool {
+	if found(v) {
 		return true
+	}
+	var inside []value.Value
+	switch v.Kind() {
 	case value.KTuple:
-		for _, e := range v.AsTuple().Elems {
-			if hasFunc(e) {
-				return true
-			}
-		}
+		inside = v.AsTuple().Elems
 	case value.KList:
-		for _, e := range v.AsList().Items {
-			if hasFunc(e) {
-				return true
-			}
-		}
+		inside = v.AsList().Items
 	case value.KData:
-		for _, e := range v.AsData().Fields {
-			if hasFunc(e) {
-				return true
-			}
+		inside = v.AsData().Fields
+	}
+	for _, e := range inside {
+		if anyValue(e, found) {
+			return true
 		}
 	}
 	return false

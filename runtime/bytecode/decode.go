@@ -229,24 +229,17 @@ func (r *reader) byte() (byte, bool) {
 	return b, true
 }
 
-func (r *reader) uvarint() uint64 {
-	if r.bad {
-		return 0
-	}
-	v, n := binary.Uvarint(r.buf[r.off:])
-	if n <= 0 {
-		r.bad = true
-		return 0
-	}
-	r.off += n
-	return v
-}
+func (r *reader) uvarint() uint64 { return varint(r, binary.Uvarint) }
 
-func (r *reader) sint() int64 {
+func (r *reader) sint() int64 { return varint(r, binary.Varint) }
+
+// varint reads one varint with read (binary.Uvarint or binary.Varint);
+// a truncated or overlong one makes r bad.
+func varint[T uint64 | int64](r *reader, read func([]byte) (T, int)) T {
 	if r.bad {
 		return 0
 	}
-	v, n := binary.Varint(r.buf[r.off:])
+	v, n := read(r.buf[r.off:])
 	if n <= 0 {
 		r.bad = true
 		return 0
@@ -256,33 +249,22 @@ func (r *reader) sint() int64 {
 }
 
 // i32 reads an svarint that must fit an int32 operand.
-func (r *reader) i32() int32 {
-	v := r.sint()
-	if v < math.MinInt32 || v > math.MaxInt32 {
-		r.bad = true
-		return 0
-	}
-	return int32(v)
-}
+func (r *reader) i32() int32 { return within[int32](r, r.sint(), math.MinInt32, math.MaxInt32) }
 
 // uint32 reads a uvarint that must fit 32 bits.
-func (r *reader) uint32() uint32 {
-	v := r.uvarint()
-	if v > math.MaxUint32 {
-		r.bad = true
-		return 0
-	}
-	return uint32(v)
-}
+func (r *reader) uint32() uint32 { return within[uint32](r, r.uvarint(), 0, math.MaxUint32) }
 
 // int reads a uvarint that must fit a non-negative int32 (sizes, indexes).
-func (r *reader) int() int {
-	v := r.uvarint()
-	if v > math.MaxInt32 {
+func (r *reader) int() int { return within[int](r, r.uvarint(), 0, math.MaxInt32) }
+
+// within converts v, read as a varint, to T if it lies in lo..hi;
+// otherwise it makes r bad and returns 0.
+func within[T int32 | uint32 | int, V int64 | uint64](r *reader, v, lo, hi V) T {
+	if v < lo || v > hi {
 		r.bad = true
 		return 0
 	}
-	return int(v)
+	return T(v)
 }
 
 // count reads an element count or byte length; it must not exceed the

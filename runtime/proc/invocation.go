@@ -242,16 +242,21 @@ func (inv *Invocation) runCleanupLocked(q *Process) bool {
 	r := q.reason
 	q.killReq = &r
 	q.phase = phaseCleanup
-	wake := false
-	if q.status == Parked {
+	inv.unlockAndWake(q)
+	return true
+}
+
+// unlockAndWake makes q runnable if it is parked, releases q.mu (held on
+// entry) and then hands a q it made runnable to the scheduler.
+func (inv *Invocation) unlockAndWake(q *Process) {
+	wake := q.status == Parked
+	if wake {
 		q.status = Runnable
-		wake = true
 	}
 	q.mu.Unlock()
 	if wake {
 		inv.Wake(q)
 	}
-	return true
 }
 
 // closeMailboxLocked is step 3 of RUNTIME.md §2: close q's mailbox

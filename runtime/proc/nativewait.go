@@ -64,15 +64,7 @@ func (inv *Invocation) CompleteNativeWait(p *Process, w *NativeWait, result valu
 		return
 	}
 	w.done, w.result = true, result
-	wake := false
-	if p.status == Parked {
-		p.status = Runnable
-		wake = true
-	}
-	p.mu.Unlock()
-	if wake {
-		inv.Wake(p)
-	}
+	inv.unlockAndWake(p)
 }
 
 // Startup is the start-up phase of a supervised child (SUPERVISOR.md

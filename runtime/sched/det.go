@@ -29,7 +29,7 @@ var VirtualEpoch = time.Date(2000, time.January, 1, 0, 0, 0, 0, time.UTC)
 type det struct {
 	pol    Policy
 	now    time.Time
-	timers detTimers
+	timers timerHeap[detTimer]
 	tseq   uint64
 	procs  map[uint64]*proc.Process
 	// chans holds the channels the policy has as ready, by agent, with
@@ -48,23 +48,13 @@ type detTimer struct {
 	epoch uint64
 }
 
-type detTimers []detTimer
-
-func (h detTimers) Len() int { return len(h) }
-func (h detTimers) Less(i, j int) bool {
-	if !h[i].at.Equal(h[j].at) {
-		return h[i].at.Before(h[j].at)
+// before orders virtual timers by due time, then by the order they were
+// armed.
+func (t detTimer) before(u detTimer) bool {
+	if !t.at.Equal(u.at) {
+		return t.at.Before(u.at)
 	}
-	return h[i].seq < h[j].seq
-}
-func (h detTimers) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *detTimers) Push(x any)   { *h = append(*h, x.(detTimer)) }
-func (h *detTimers) Pop() any {
-	old := *h
-	t := old[len(old)-1]
-	old[len(old)-1] = detTimer{}
-	*h = old[:len(old)-1]
-	return t
+	return t.seq < u.seq
 }
 
 func newDet(pol Policy) *det {

@@ -482,7 +482,7 @@ type Scheduler struct {
 	sleeping bool
 	wake     chan struct{}
 
-	timers timerHeap // owned by the scheduler goroutine
+	timers timerHeap[timer] // owned by the scheduler goroutine
 	// next is the process this scheduler runs after the current turn,
 	// ahead of its queue: the receiver that the running process woke
 	// with a message (wakeNext, with stealing only). Owned by the
@@ -920,16 +920,22 @@ type timer struct {
 	epoch uint64
 }
 
-type timerHeap []timer
+func (t timer) before(u timer) bool { return t.at.Before(u.at) }
 
-func (h timerHeap) Len() int           { return len(h) }
-func (h timerHeap) Less(i, j int) bool { return h[i].at.Before(h[j].at) }
-func (h timerHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *timerHeap) Push(x any)        { *h = append(*h, x.(timer)) }
-func (h *timerHeap) Pop() any {
+// timerHeap is a container/heap of timers, the first due first: the
+// schedulers' receive timeouts (timer) and the deterministic policy's
+// virtual ones (detTimer).
+type timerHeap[T interface{ before(T) bool }] []T
+
+func (h timerHeap[T]) Len() int           { return len(h) }
+func (h timerHeap[T]) Less(i, j int) bool { return h[i].before(h[j]) }
+func (h timerHeap[T]) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *timerHeap[T]) Push(x any)        { *h = append(*h, x.(T)) }
+func (h *timerHeap[T]) Pop() any {
 	old := *h
 	t := old[len(old)-1]
-	old[len(old)-1] = timer{}
+	var zero T
+	old[len(old)-1] = zero // drop the reference to the process
 	*h = old[:len(old)-1]
 	return t
 }

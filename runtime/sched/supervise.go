@@ -139,6 +139,18 @@ func (rt *Runtime) supSend(from, to *proc.Process, m *supMsg) int {
 	return rt.Inv.SendFrom(from, to, m.value())
 }
 
+// supOps maps the management requests of Host.Supervise to the
+// machine's operations.
+var supOps = map[native.SupOp]supervisor.Op{
+	native.SupCurrent:        supervisor.OpCurrent,
+	native.SupWhichChildren:  supervisor.OpWhichChildren,
+	native.SupStartChild:     supervisor.OpStartChild,
+	native.SupTerminateChild: supervisor.OpTerminateChild,
+	native.SupRestartChild:   supervisor.OpRestartChild,
+	native.SupDeleteChild:    supervisor.OpDeleteChild,
+	native.SupStop:           supervisor.OpStop,
+}
+
 // Supervise implements native.Host.Supervise for the running process.
 func (h *host) Supervise(r *native.SupRequest) (value.Value, *fault.Fault) {
 	switch r.Op {
@@ -165,25 +177,11 @@ func (h *host) Supervise(r *native.SupRequest) (value.Value, *fault.Fault) {
 	if d == nil {
 		return value.Unit, fault.Internalf("supervisor handle of a process that is not a supervisor")
 	}
-	in := supervisor.Request{Name: r.Name, Key: r.Key, Spec: r.Spec}
-	switch r.Op {
-	case native.SupCurrent:
-		in.Op = supervisor.OpCurrent
-	case native.SupWhichChildren:
-		in.Op = supervisor.OpWhichChildren
-	case native.SupStartChild:
-		in.Op = supervisor.OpStartChild
-	case native.SupTerminateChild:
-		in.Op = supervisor.OpTerminateChild
-	case native.SupRestartChild:
-		in.Op = supervisor.OpRestartChild
-	case native.SupDeleteChild:
-		in.Op = supervisor.OpDeleteChild
-	case native.SupStop:
-		in.Op = supervisor.OpStop
-	default:
+	op, ok := supOps[r.Op]
+	if !ok {
 		return value.Unit, fault.Internalf("unknown supervisor operation %d", r.Op)
 	}
+	in := supervisor.Request{Op: op, Name: r.Name, Key: r.Key, Spec: r.Spec}
 	w := h.p.StartNativeWait()
 	q := &supReq{caller: h.p, w: w, op: r.Op, in: in}
 	d.mu.Lock()

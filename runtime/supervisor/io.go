@@ -75,10 +75,7 @@ const (
 var opNames = [...]string{"which_children", "current", "start_child", "terminate_child", "restart_child", "delete_child", "stop"}
 
 func (o Op) String() string {
-	if int(o) < len(opNames) {
-		return opNames[o]
-	}
-	return fmt.Sprintf("Op(%d)", int(o))
+	return tagName(opNames[:], "Op", int(o))
 }
 
 // Request is one management request. Name is the child name (current,

@@ -15,15 +15,7 @@ const (
 )
 
 func (s Strategy) String() string {
-	switch s {
-	case OneForOne:
-		return "OneForOne"
-	case OneForAll:
-		return "OneForAll"
-	case RestForOne:
-		return "RestForOne"
-	}
-	return "Strategy(" + strconv.Itoa(int(s)) + ")"
+	return tagName([]string{"OneForOne", "OneForAll", "RestForOne"}, "Strategy", int(s))
 }
 
 // Restart is Supervisor.Restart, in tag order.
@@ -36,15 +28,16 @@ const (
 )
 
 func (r Restart) String() string {
-	switch r {
-	case Permanent:
-		return "Permanent"
-	case Transient:
-		return "Transient"
-	case Temporary:
-		return "Temporary"
+	return tagName([]string{"Permanent", "Transient", "Temporary"}, "Restart", int(r))
+}
+
+// tagName is the name of tag i in names (a type's tags in tag order), or
+// Type(i) for a tag past the end.
+func tagName(names []string, typ string, i int) string {
+	if i < len(names) {
+		return names[i]
 	}
-	return "Restart(" + strconv.Itoa(int(r)) + ")"
+	return typ + "(" + strconv.Itoa(i) + ")"
 }
 
 // ShutdownKind is the tag of Supervisor.Shutdown, in tag order.
@@ -63,15 +56,10 @@ type Shutdown struct {
 }
 
 func (s Shutdown) String() string {
-	switch s.Kind {
-	case Graceful:
+	if s.Kind == Graceful {
 		return fmt.Sprintf("Graceful(%d)", s.Ms)
-	case Infinity:
-		return "Infinity"
-	case Immediate:
-		return "Immediate"
 	}
-	return "Shutdown(" + strconv.Itoa(int(s.Kind)) + ")"
+	return tagName([]string{"Graceful", "Infinity", "Immediate"}, "Shutdown", int(s.Kind))
 }
 
 // AutoShutdown is Supervisor.AutoShutdown, in tag order.
@@ -109,15 +97,7 @@ const (
 )
 
 func (s State) String() string {
-	switch s {
-	case Running:
-		return "Running"
-	case Stopped:
-		return "Stopped"
-	case Restarting:
-		return "Restarting"
-	}
-	return "State(" + strconv.Itoa(int(s)) + ")"
+	return tagName([]string{"Running", "Stopped", "Restarting"}, "State", int(s))
 }
 
 // Flags is Supervisor.Flags.
@@ -237,10 +217,7 @@ var errorNames = [...]string{
 
 // Error makes Error an error, so the validation functions can return it.
 func (e Error) Error() string {
-	if int(e) < len(errorNames) {
-		return errorNames[e]
-	}
-	return "Error(" + strconv.Itoa(int(e)) + ")"
+	return tagName(errorNames[:], "Error", int(e))
 }
 
 // Gen identifies one started child process (one generation of one child).

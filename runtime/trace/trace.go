@@ -119,6 +119,9 @@ const (
 	SendFull                     // " (full)": a mailbox or memory limit; send returned Err(4)
 )
 
+// sendSuffix is what a send line ends with for each status.
+var sendSuffix = [...]string{SendQueued: "", SendDead: " (dead)", SendFull: " (full)"}
+
 // CellKind is the kind of cell an arrive line delivers.
 type CellKind uint8
 
@@ -205,13 +208,11 @@ func (e Event) String() string {
 	case KindDeadlock:
 		return "deadlock"
 	case KindSend:
-		switch e.Send {
-		case SendDead:
-			return fmt.Sprintf("send %d -> %d (dead)", e.Proc, e.Peer)
-		case SendFull:
-			return fmt.Sprintf("send %d -> %d (full)", e.Proc, e.Peer)
+		suffix := ""
+		if int(e.Send) < len(sendSuffix) {
+			suffix = sendSuffix[e.Send]
 		}
-		return fmt.Sprintf("send %d -> %d", e.Proc, e.Peer)
+		return fmt.Sprintf("send %d -> %d%s", e.Proc, e.Peer, suffix)
 	case KindRecv:
 		return fmt.Sprintf("recv %d <- %d", e.Proc, e.Peer)
 	case KindArrive:
@@ -302,6 +303,17 @@ func (p *lexer) lit(w string) bool {
 		return true
 	}
 	return false
+}
+
+// oneOf consumes the first of alts that the line continues with and
+// returns its index, or -1 (consuming nothing) when none does.
+func (p *lexer) oneOf(alts ...string) int {
+	for i, a := range alts {
+		if p.lit(a) {
+			return i
+		}
+	}
+	return -1
 }
 
 func (p *lexer) expect(w string) error {
@@ -489,11 +501,8 @@ func (p *lexer) event() (Event, error) {
 		if e.Proc, e.Peer, err = p.pair(" -> "); err != nil {
 			return e, err
 		}
-		switch {
-		case p.lit(" (dead)"):
-			e.Send = SendDead
-		case p.lit(" (full)"):
-			e.Send = SendFull
+		if i := p.oneOf(sendSuffix[SendDead:]...); i >= 0 {
+			e.Send = SendDead + SendStatus(i)
 		}
 	case p.lit("recv "):
 		e.Kind = KindRecv
@@ -503,16 +512,11 @@ func (p *lexer) event() (Event, error) {
 		if e.Proc, e.Peer, err = p.pair(" <- "); err != nil {
 			return e, err
 		}
-		switch {
-		case p.lit(" message "):
-			e.Cell = CellMessage
-		case p.lit(" exit "):
-			e.Cell = CellExit
-		case p.lit(" down "):
-			e.Cell = CellDown
-		default:
+		i := p.oneOf(" message ", " exit ", " down ") // cellNames, in tag order
+		if i < 0 {
 			return e, p.errorf(`expected " message ", " exit " or " down "`)
 		}
+		e.Cell = CellKind(i)
 		e.Seq, err = p.num("the cell's number")
 	default:
 		w, _, _ := strings.Cut(p.s, " ")

@@ -564,29 +564,17 @@ func (v Value) AsString() string {
 	s, _ := v.Str()
 	return s
 }
-func (v Value) AsTuple() *Tuple {
-	if v.Kind() != KTuple {
-		wrongKind(KTuple, v)
+func (v Value) AsTuple() *Tuple { return mustNodeOf[Tuple](v, KTuple) }
+func (v Value) AsList() *List   { return mustNodeOf[List](v, KList) }
+func (v Value) AsData() *Data   { return mustNodeOf[Data](v, KData) }
+func (v Value) AsRange() *Range { return mustNodeOf[Range](v, KRange) }
+
+// mustNodeOf returns the node of v as a *T; v must be of kind k.
+func mustNodeOf[T any](v Value, k Kind) *T {
+	if v.Kind() != k {
+		wrongKind(k, v)
 	}
-	return (*Tuple)(v.p)
-}
-func (v Value) AsList() *List {
-	if v.Kind() != KList {
-		wrongKind(KList, v)
-	}
-	return (*List)(v.p)
-}
-func (v Value) AsData() *Data {
-	if v.Kind() != KData {
-		wrongKind(KData, v)
-	}
-	return (*Data)(v.p)
-}
-func (v Value) AsRange() *Range {
-	if v.Kind() != KRange {
-		wrongKind(KRange, v)
-	}
-	return (*Range)(v.p)
+	return (*T)(v.p)
 }
 
 // wrongKind panics: an accessor was used on a value of another kind.
@@ -602,37 +590,25 @@ func (v Value) Str() (string, bool) {
 	return (*str)(v.p).s, true
 }
 
-// Tuple returns the tuple of a Tuple value.
-func (v Value) Tuple() (*Tuple, bool) {
-	if v.Kind() != KTuple {
+// nodeOf returns the node of v as a *T when v is of kind k.
+func nodeOf[T any](v Value, k Kind) (*T, bool) {
+	if v.Kind() != k {
 		return nil, false
 	}
-	return (*Tuple)(v.p), true
+	return (*T)(v.p), true
 }
+
+// Tuple returns the tuple of a Tuple value.
+func (v Value) Tuple() (*Tuple, bool) { return nodeOf[Tuple](v, KTuple) }
 
 // List returns the list of a List value.
-func (v Value) List() (*List, bool) {
-	if v.Kind() != KList {
-		return nil, false
-	}
-	return (*List)(v.p), true
-}
+func (v Value) List() (*List, bool) { return nodeOf[List](v, KList) }
 
 // Data returns the node of a Data value.
-func (v Value) Data() (*Data, bool) {
-	if v.Kind() != KData {
-		return nil, false
-	}
-	return (*Data)(v.p), true
-}
+func (v Value) Data() (*Data, bool) { return nodeOf[Data](v, KData) }
 
 // Range returns the range of a Range value.
-func (v Value) Range() (*Range, bool) {
-	if v.Kind() != KRange {
-		return nil, false
-	}
-	return (*Range)(v.p), true
-}
+func (v Value) Range() (*Range, bool) { return nodeOf[Range](v, KRange) }
 
 // Closure returns the closure of a compiled function value.
 func (v Value) Closure() (*Closure, bool) {

@@ -102,15 +102,14 @@ func (st *State) actorOp(ah Host, in bytecode.Instr, pc, sp int) (int, int, int,
 		stack[sp-1] = r
 		stack[sp] = value.Unit
 		return pc, sp, SendCost, false, nil
-	case bytecode.SELF:
-		r, f := ah.Self()
-		if f != nil {
-			return pc, sp, 0, false, f
+	case bytecode.SELF, bytecode.CALL_REPLY:
+		var r value.Value
+		var f *fault.Fault
+		if in.Op == bytecode.SELF {
+			r, f = ah.Self()
+		} else {
+			r, f = ah.CallReply()
 		}
-		stack[sp] = r
-		sp++
-	case bytecode.CALL_REPLY:
-		r, f := ah.CallReply()
 		if f != nil {
 			return pc, sp, 0, false, f
 		}

@@ -24,13 +24,10 @@ func arith(op bytecode.Opcode, x, y value.Value) (value.Value, *fault.Fault) {
 	switch x.Kind() {
 	case value.KInt:
 		a, b := x.AsInt(), y.AsInt()
+		if r, ok := ringOp(op, a, b); ok {
+			return value.Int(r), nil
+		}
 		switch op {
-		case bytecode.ADD:
-			return value.Int(a + b), nil
-		case bytecode.SUB:
-			return value.Int(a - b), nil
-		case bytecode.MUL:
-			return value.Int(a * b), nil
 		case bytecode.DIV:
 			if b == 0 {
 				return value.Unit, fault.New(fault.DivZero)
@@ -59,13 +56,10 @@ func arith(op bytecode.Opcode, x, y value.Value) (value.Value, *fault.Fault) {
 		}
 	case value.KFloat:
 		a, b := x.AsFloat(), y.AsFloat()
+		if r, ok := ringOp(op, a, b); ok {
+			return value.Float(r), nil
+		}
 		switch op {
-		case bytecode.ADD:
-			return value.Float(a + b), nil
-		case bytecode.SUB:
-			return value.Float(a - b), nil
-		case bytecode.MUL:
-			return value.Float(a * b), nil
 		case bytecode.DIV:
 			return value.Float(a / b), nil
 		case bytecode.POW:
@@ -81,6 +75,20 @@ func arith(op bytecode.Opcode, x, y value.Value) (value.Value, *fault.Fault) {
 		}
 	}
 	return value.Unit, internalFault("%s of %s values", op, x.Kind())
+}
+
+// ringOp applies ADD, SUB or MUL, the operators Int and Float share
+// (Int wrapping, Float by IEEE-754); ok is false for any other op.
+func ringOp[T int64 | float64](op bytecode.Opcode, a, b T) (r T, ok bool) {
+	switch op {
+	case bytecode.ADD:
+		return a + b, true
+	case bytecode.SUB:
+		return a - b, true
+	case bytecode.MUL:
+		return a * b, true
+	}
+	return 0, false
 }
 
 // ipow is wrapping integer exponentiation by squaring; b >= 0.

@@ -3,6 +3,7 @@ package vm
 import (
 	"github.com/morrow-lang/morrow/runtime/bytecode"
 	"github.com/morrow-lang/morrow/runtime/fault"
+	"github.com/morrow-lang/morrow/runtime/native"
 	"github.com/morrow-lang/morrow/runtime/value"
 )
 
@@ -40,6 +41,35 @@ func (st *State) parkOnNative(fr *frame, pc, sp int) (Outcome, bool) {
 	fr.pc = pc - 1
 	st.sp = sp
 	return Outcome{Status: StatusPark}, true
+}
+
+// nativeFailed handles the fault a native answered: fault.Park parks
+// the State on the call, any other fault is raised.
+func (st *State) nativeFailed(fr *frame, pc, sp int, nf *fault.Fault) (Outcome, bool) {
+	if nf.IsPark() {
+		return st.parkOnNative(fr, pc, sp)
+	}
+	return st.fail(fr, pc, sp, nf)
+}
+
+// nativeCallee resolves fv, the callee of CALL_VALUE or TAIL_CALL_VALUE
+// when it is not a closure, to the native it names.
+func (st *State) nativeCallee(fv value.Value) (*native.Native, *fault.Fault) {
+	c, ok := fv.NativeFunc()
+	if !ok {
+		return nil, internalFault("call of a %s value", fv.Kind())
+	}
+	if c.ID < 0 || c.ID >= len(st.img.natives) {
+		return nil, internalFault("call of an unknown native %d", c.ID)
+	}
+	return st.img.natives[c.ID], nil
+}
+
+// callNative calls nat on args and charges the work it reports.
+func (st *State) callNative(host Host, nat *native.Native, args []value.Value) (value.Value, *fault.Fault) {
+	res, nf, work := nat.CallWork(host, args)
+	st.addWork(int(min(work, maxCharge)))
+	return res, nf
 }
 
 // step executes the instruction at the top frame's pc (a normal frame).
@@ -115,15 +145,20 @@ func (st *State) step(host Host) (Outcome, bool) {
 		}
 		st.sp = base + st.img.fns[in.A].Locals
 		return Outcome{}, false
-	case bytecode.CALL_VALUE:
+	case bytecode.CALL_VALUE, bytecode.TAIL_CALL_VALUE:
 		if !st.spend() {
 			return Outcome{Status: StatusYield}, true
 		}
+		tail := in.Op == bytecode.TAIL_CALL_VALUE
 		n := int(in.A)
 		fv := stack[sp-n-1]
 		if c, ok := fv.Closure(); ok {
 			callee, f := st.closureCallee(c, n)
-			if f == nil {
+			switch {
+			case f != nil:
+			case tail:
+				f = st.tailCall(callee, c.Free, n, sp)
+			default:
 				fr.pc = pc
 				base := sp - n
 				f = st.pushFrame(callee, base, base-1, c.Free)
@@ -131,23 +166,28 @@ func (st *State) step(host Host) (Outcome, bool) {
 			if f != nil {
 				return st.fail(fr, pc, sp, f)
 			}
-			st.sp = st.frames[len(st.frames)-1].base + callee.Locals
+			if !tail {
+				st.sp = st.frames[len(st.frames)-1].base + callee.Locals
+			}
 			return Outcome{}, false
 		}
-		c, ok := fv.NativeFunc()
-		if !ok {
-			return st.fail(fr, pc, sp, internalFault("call of a %s value", fv.Kind()))
+		nat, f := st.nativeCallee(fv)
+		if f != nil {
+			return st.fail(fr, pc, sp, f)
 		}
-		if c.ID < 0 || c.ID >= len(st.img.natives) {
-			return st.fail(fr, pc, sp, internalFault("call of an unknown native %d", c.ID))
-		}
-		res, nf, work := st.img.natives[c.ID].CallWork(host, stack[sp-n:sp])
-		st.addWork(int(min(work, maxCharge)))
+		res, nf := st.callNative(host, nat, stack[sp-n:sp])
 		if nf != nil {
-			if nf.IsPark() {
-				return st.parkOnNative(fr, pc, sp)
+			return st.nativeFailed(fr, pc, sp, nf)
+		}
+		if tail {
+			fr.pc = pc
+			st.sp = sp
+			preempt := st.preempt
+			if o, done := st.returnValue(res); done || !preempt {
+				return o, done
 			}
-			return st.fail(fr, pc, sp, nf)
+			st.preempt = false
+			return Outcome{Status: StatusYield}, true
 		}
 		sp -= n + 1
 		stack[sp] = res
@@ -160,13 +200,9 @@ func (st *State) step(host Host) (Outcome, bool) {
 			return Outcome{Status: StatusYield}, true
 		}
 		n := int(in.B)
-		res, nf, work := st.img.natives[in.A].CallWork(host, stack[sp-n:sp])
-		st.addWork(int(min(work, maxCharge)))
+		res, nf := st.callNative(host, st.img.natives[in.A], stack[sp-n:sp])
 		if nf != nil {
-			if nf.IsPark() {
-				return st.parkOnNative(fr, pc, sp)
-			}
-			return st.fail(fr, pc, sp, nf)
+			return st.nativeFailed(fr, pc, sp, nf)
 		}
 		sp -= n
 		stack[sp] = res
@@ -183,45 +219,6 @@ func (st *State) step(host Host) (Outcome, bool) {
 			return st.fail(fr, pc, sp, f)
 		}
 		return Outcome{}, false
-	case bytecode.TAIL_CALL_VALUE:
-		if !st.spend() {
-			return Outcome{Status: StatusYield}, true
-		}
-		n := int(in.A)
-		fv := stack[sp-n-1]
-		if c, ok := fv.Closure(); ok {
-			callee, f := st.closureCallee(c, n)
-			if f == nil {
-				f = st.tailCall(callee, c.Free, n, sp)
-			}
-			if f != nil {
-				return st.fail(fr, pc, sp, f)
-			}
-			return Outcome{}, false
-		}
-		c, ok := fv.NativeFunc()
-		if !ok {
-			return st.fail(fr, pc, sp, internalFault("call of a %s value", fv.Kind()))
-		}
-		if c.ID < 0 || c.ID >= len(st.img.natives) {
-			return st.fail(fr, pc, sp, internalFault("call of an unknown native %d", c.ID))
-		}
-		res, nf, work := st.img.natives[c.ID].CallWork(host, stack[sp-n:sp])
-		st.addWork(int(min(work, maxCharge)))
-		if nf != nil {
-			if nf.IsPark() {
-				return st.parkOnNative(fr, pc, sp)
-			}
-			return st.fail(fr, pc, sp, nf)
-		}
-		fr.pc = pc
-		st.sp = sp
-		preempt := st.preempt
-		if o, done := st.returnValue(res); done || !preempt {
-			return o, done
-		}
-		st.preempt = false
-		return Outcome{Status: StatusYield}, true
 	case bytecode.RETURN:
 		fr.pc = pc
 		st.sp = sp

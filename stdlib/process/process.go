@@ -29,20 +29,22 @@ package process
 import (
 	"github.com/morrow-lang/morrow/runtime/fault"
 	"github.com/morrow-lang/morrow/runtime/native"
+	"github.com/morrow-lang/morrow/runtime/supervisor"
 	"github.com/morrow-lang/morrow/runtime/value"
 	"github.com/morrow-lang/morrow/stdlib/builtins"
 )
 
-// Process.ExitReason tags (LANGUAGE.md §4.1).
+// Process.ExitReason tags (LANGUAGE.md §4.1): supervisor.ReasonKind's,
+// one list for both, since ReasonOf and ReasonValue convert by tag.
 const (
-	ReasonNormal = iota
-	ReasonShutdown
-	ReasonShutdownDetail
-	ReasonFault
-	ReasonFailure
-	ReasonKill
-	ReasonKilled
-	ReasonNoProcess
+	ReasonNormal         = int(supervisor.ReasonNormal)
+	ReasonShutdown       = int(supervisor.ReasonShutdown)
+	ReasonShutdownDetail = int(supervisor.ReasonShutdownDetail)
+	ReasonFault          = int(supervisor.ReasonFault)
+	ReasonFailure        = int(supervisor.ReasonFailure)
+	ReasonKill           = int(supervisor.ReasonKill)
+	ReasonKilled         = int(supervisor.ReasonKilled)
+	ReasonNoProcess      = int(supervisor.ReasonNoProcess)
 )
 
 // Process.Error tags.
