@@ -43,6 +43,7 @@ func (st *State) exec() (yield bool) {
 		bp     int
 		stk    stackRef // st.stack
 		pc, sp int
+		rv     value.Value // the value being returned, at ret
 	)
 reload:
 	fr = &st.frames[len(st.frames)-1]
@@ -52,7 +53,7 @@ reload:
 	pc, sp = fr.pc, st.sp
 	for {
 		in := instrAt(code, pc)
-		switch in.op {
+		switch in.op & opMask {
 		case bytecode.NOP:
 			pc++
 		case bytecode.POP:
@@ -171,10 +172,11 @@ reload:
 			}
 			goto reload
 		case bytecode.RETURN:
+			sp--
+			rv = *slot(stk, sp)
 			goto ret
 		case loadReturn: // LOAD a; RETURN
-			*slot(stk, sp) = *slot(stk, bp+int(in.a))
-			sp++
+			rv = *slot(stk, bp+int(in.a))
 			pc++
 			goto ret
 		case opReturn, opReturn + 1: // ADD|SUB; RETURN
@@ -182,11 +184,11 @@ reload:
 			if !x.IsInt() || !y.IsInt() {
 				goto slow
 			}
-			sp--
+			sp -= 2
 			if in.op == opReturn {
-				*slot(stk, sp-1) = value.Int(x.AsInt() + y.AsInt())
+				rv = value.Int(x.AsInt() + y.AsInt())
 			} else {
-				*slot(stk, sp-1) = value.Int(x.AsInt() - y.AsInt())
+				rv = value.Int(x.AsInt() - y.AsInt())
 			}
 			pc++
 			goto ret
@@ -532,7 +534,8 @@ reload:
 		// The calls and the return, shared by their instruction and
 		// the fused instructions that end with them: pc is the position
 		// of the CALL, TAIL_CALL or RETURN, in.fn and in.c the callee and
-		// the argument count.
+		// the argument count; a return has taken its operand off the
+		// stack into rv.
 	call:
 		{
 			if st.steps >= st.limit {
@@ -540,7 +543,7 @@ reload:
 			}
 			callee := in.fn
 			base := sp - int(in.c)
-			top := base + callee.Locals
+			top := base + callee.locals
 			n := len(st.frames)
 			// The frame table's capacity never exceeds the depth limit.
 			if n >= cap(st.frames) || base+callee.need > len(st.stack) {
@@ -555,7 +558,7 @@ reload:
 			// A frame slot above the top has no defers, no captured
 			// values and mode normal (every pop leaves it so).
 			fr = pushed(st, fr, n)
-			fr.fn, fr.pc, fr.base, fr.retSP = callee, 0, base, base
+			fr.fn, fr.base, fr.retSP = callee, base, base // fr.pc is written when the loop leaves the frame
 			code, pc, bp, sp = codeOf(callee.code), 0, base, top
 			continue
 		}
@@ -566,7 +569,7 @@ reload:
 			}
 			callee := in.fn
 			n := int(in.c)
-			top := bp + callee.Locals
+			top := bp + callee.locals
 			if bp+callee.need > len(st.stack) {
 				goto slow
 			}
@@ -583,12 +586,14 @@ reload:
 		}
 	ret:
 		{
-			if fr.cl != nil || fr.slowRet {
+			if fr.slowRet { // a frame with defers has slowRet too
+				*slot(stk, sp) = rv // the RETURN's operand
+				sp++
 				goto slow
 			}
 			n := len(st.frames)
 			retSP := fr.retSP
-			*slot(stk, retSP) = *slot(stk, sp-1)
+			*slot(stk, retSP) = rv
 			if fr.free != nil {
 				fr.free = nil
 			}
@@ -646,7 +651,7 @@ func (st *State) callClosure(n int) bool {
 		return false
 	}
 	st.steps++
-	top := base + callee.Locals
+	top := base + callee.locals
 	for i := sp; i < top; i++ {
 		stack[i] = value.Unit
 	}
@@ -678,7 +683,7 @@ func (st *State) tailCallClosure(n int) bool {
 	for i := 0; i < n; i++ {
 		stack[bp+i] = stack[sp-n+i]
 	}
-	top := bp + callee.Locals
+	top := bp + callee.locals
 	for i := bp + n; i < top; i++ {
 		stack[i] = value.Unit
 	}

@@ -81,8 +81,13 @@ const (
 	fusedEnd = storeLoad + 1
 )
 
-// Opcodes are bytes.
-var _ [256 - int(fusedEnd)]struct{}
+// opMask covers every opcode the fast loop switches on: it switches on
+// op&opMask, which tells the compiler that the jump table's index is in
+// range (0..127), so the dispatch needs no range check. Opcodes must stay
+// below opMask+1.
+const opMask = 127
+
+var _ [opMask + 1 - int(fusedEnd)]struct{}
 
 // fusedOps are the operations that fuse, indexed by their fused offset.
 var fusedOps = [fusedWidth]bytecode.Opcode{bytecode.ADD, bytecode.SUB, bytecode.LT, bytecode.LE, bytecode.GT, bytecode.GE, bytecode.EQ, bytecode.NE}
