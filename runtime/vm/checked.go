@@ -24,3 +24,5 @@ func instrAt(c codeRef, pc int) *instr { return &c[pc] }
 func pushed(st *State, fr *frame, n int) *frame { return &st.frames[n] }
 
 func popped(st *State, fr *frame, n int) *frame { return &st.frames[n-1] }
+
+func setDepth(st *State, n int) { st.frames = st.frames[:n] }

@@ -397,6 +397,84 @@ reload:
 			} else {
 				pc = int(in.c)
 			}
+		case guardReturn + 2: // LOAD a; INT k; LT; JUMP_IF_FALSE t; LOAD r; RETURN
+			x := *slot(stk, bp+int(in.a))
+			if !x.IsInt() {
+				*slot(stk, sp) = x // just the LOAD
+				sp++
+				pc++
+			} else if x.AsInt() < int64(in.b) {
+				rv = *slot(stk, bp+int(instrAt(code, pc+4).a))
+				pc += 5
+				goto ret
+			} else {
+				pc = int(in.c)
+			}
+		case guardReturn + 3: // LOAD a; INT k; LE; JUMP_IF_FALSE t; LOAD r; RETURN
+			x := *slot(stk, bp+int(in.a))
+			if !x.IsInt() {
+				*slot(stk, sp) = x // just the LOAD
+				sp++
+				pc++
+			} else if x.AsInt() <= int64(in.b) {
+				rv = *slot(stk, bp+int(instrAt(code, pc+4).a))
+				pc += 5
+				goto ret
+			} else {
+				pc = int(in.c)
+			}
+		case guardReturn + 4: // LOAD a; INT k; GT; JUMP_IF_FALSE t; LOAD r; RETURN
+			x := *slot(stk, bp+int(in.a))
+			if !x.IsInt() {
+				*slot(stk, sp) = x // just the LOAD
+				sp++
+				pc++
+			} else if x.AsInt() > int64(in.b) {
+				rv = *slot(stk, bp+int(instrAt(code, pc+4).a))
+				pc += 5
+				goto ret
+			} else {
+				pc = int(in.c)
+			}
+		case guardReturn + 5: // LOAD a; INT k; GE; JUMP_IF_FALSE t; LOAD r; RETURN
+			x := *slot(stk, bp+int(in.a))
+			if !x.IsInt() {
+				*slot(stk, sp) = x // just the LOAD
+				sp++
+				pc++
+			} else if x.AsInt() >= int64(in.b) {
+				rv = *slot(stk, bp+int(instrAt(code, pc+4).a))
+				pc += 5
+				goto ret
+			} else {
+				pc = int(in.c)
+			}
+		case guardReturn + 6: // LOAD a; INT k; EQ; JUMP_IF_FALSE t; LOAD r; RETURN
+			x := *slot(stk, bp+int(in.a))
+			if !x.IsInt() {
+				*slot(stk, sp) = x // just the LOAD
+				sp++
+				pc++
+			} else if x.AsInt() == int64(in.b) {
+				rv = *slot(stk, bp+int(instrAt(code, pc+4).a))
+				pc += 5
+				goto ret
+			} else {
+				pc = int(in.c)
+			}
+		case guardReturn + 7: // LOAD a; INT k; NE; JUMP_IF_FALSE t; LOAD r; RETURN
+			x := *slot(stk, bp+int(in.a))
+			if !x.IsInt() {
+				*slot(stk, sp) = x // just the LOAD
+				sp++
+				pc++
+			} else if x.AsInt() != int64(in.b) {
+				rv = *slot(stk, bp+int(instrAt(code, pc+4).a))
+				pc += 5
+				goto ret
+			} else {
+				pc = int(in.c)
+			}
 		case loadLoadOp: // LOAD; LOAD; ADD
 			x, y := *slot(stk, bp+int(in.a)), *slot(stk, bp+int(in.b))
 			if x.IsInt() && y.IsInt() {
@@ -554,7 +632,7 @@ reload:
 				*slot(stk, i) = value.Unit
 			}
 			fr.pc = pc + 1
-			st.frames = st.frames[:n+1]
+			setDepth(st, n+1)
 			// A frame slot above the top has no defers, no captured
 			// values and mode normal (every pop leaves it so).
 			fr = pushed(st, fr, n)
@@ -597,7 +675,7 @@ reload:
 			if fr.free != nil {
 				fr.free = nil
 			}
-			st.frames = st.frames[:n-1]
+			setDepth(st, n-1)
 			// The bottom frame returns on the general path (slowRet),
 			// so fr has a caller.
 			fr = popped(st, fr, n-1)

@@ -65,3 +65,11 @@ func pushed(st *State, fr *frame, n int) *frame {
 func popped(st *State, fr *frame, n int) *frame {
 	return (*frame)(unsafe.Add(unsafe.Pointer(fr), -int(frameSize)))
 }
+
+// setDepth sets len(st.frames) to n (0 <= n <= cap(st.frames)).
+func setDepth(st *State, n int) {
+	(*struct {
+		data     unsafe.Pointer
+		len, cap int
+	})(unsafe.Pointer(&st.frames)).len = n
+}
