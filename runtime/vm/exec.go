@@ -26,7 +26,9 @@ import (
 // State yields with its pc on that instruction).
 //
 // The loop keeps pc, sp, the top frame, its base and code and the stack
-// in locals; the step count stays in st (it changes only at charged
+// in locals, and indexes the code, the stack and the frame table without
+// bounds checks (unchecked.go says why that is sound and how to build a
+// checked loop); the step count stays in st (it changes only at charged
 // instructions). The calls of known functions and the return check
 // their conditions (handing over to step, with the state saved, if one
 // fails) and switch the locals to the new frame. The closure calls save
@@ -37,92 +39,93 @@ import (
 func (st *State) exec() (yield bool) {
 	var (
 		fr     *frame
-		code   []instr
+		code   codeRef // fr.fn.code
 		bp     int
-		stack  []value.Value
+		stk    stackRef // st.stack
 		pc, sp int
+		rv     value.Value // the value being returned, at ret
 	)
 reload:
 	fr = &st.frames[len(st.frames)-1]
-	code = fr.fn.code
+	code = codeOf(fr.fn.code)
 	bp = fr.base
-	stack = st.stack
+	stk = stackOf(st.stack)
 	pc, sp = fr.pc, st.sp
 	for {
-		in := &code[pc]
-		switch in.op {
+		in := instrAt(code, pc)
+		switch in.op & opMask {
 		case bytecode.NOP:
 			pc++
 		case bytecode.POP:
 			sp--
 			pc++
 		case bytecode.DUP:
-			stack[sp] = stack[sp-1]
+			*slot(stk, sp) = *slot(stk, sp-1)
 			sp++
 			pc++
 		case bytecode.SWAP:
-			stack[sp-1], stack[sp-2] = stack[sp-2], stack[sp-1]
+			*slot(stk, sp-1), *slot(stk, sp-2) = *slot(stk, sp-2), *slot(stk, sp-1)
 			pc++
 		case bytecode.UNIT:
-			stack[sp] = value.Unit
+			*slot(stk, sp) = value.Unit
 			sp++
 			pc++
 		case bytecode.TRUE:
-			stack[sp] = value.Bool(true)
+			*slot(stk, sp) = value.Bool(true)
 			sp++
 			pc++
 		case bytecode.FALSE:
-			stack[sp] = value.Bool(false)
+			*slot(stk, sp) = value.Bool(false)
 			sp++
 			pc++
 		case bytecode.INT:
-			stack[sp] = value.Int(int64(in.a))
+			*slot(stk, sp) = value.Int(int64(in.a))
 			sp++
 			pc++
 		case bytecode.CONST:
-			stack[sp] = st.img.Prog.Consts[in.a]
+			*slot(stk, sp) = st.img.Prog.Consts[in.a]
 			sp++
 			pc++
 		case bytecode.LOAD:
-			stack[sp] = stack[bp+int(in.a)]
+			*slot(stk, sp) = *slot(stk, bp+int(in.a))
 			sp++
 			pc++
 		case bytecode.STORE:
 			sp--
-			stack[bp+int(in.a)] = stack[sp]
+			*slot(stk, bp+int(in.a)) = *slot(stk, sp)
 			pc++
 		case bytecode.FREE:
-			stack[sp] = fr.free[in.a]
+			*slot(stk, sp) = fr.free[in.a]
 			sp++
 			pc++
 		case bytecode.FUNC:
-			stack[sp] = st.img.funcVals[in.a]
+			*slot(stk, sp) = st.img.funcVals[in.a]
 			sp++
 			pc++
 		case bytecode.NATIVE:
-			stack[sp] = st.img.nativeVals[in.a]
+			*slot(stk, sp) = st.img.nativeVals[in.a]
 			sp++
 			pc++
 
 		case bytecode.CALL:
 			goto call
 		case loadCall: // LOAD a; CALL
-			stack[sp] = stack[bp+int(in.a)]
+			*slot(stk, sp) = *slot(stk, bp+int(in.a))
 			sp++
 			pc++ // the CALL; in carries its callee and argument count
 			goto call
 		case loadIntCall, loadIntCall + 1: // LOAD a; INT k; ADD|SUB; CALL
-			x := stack[bp+int(in.a)]
+			x := *slot(stk, bp+int(in.a))
 			if !x.IsInt() {
-				stack[sp] = x // just the LOAD
+				*slot(stk, sp) = x // just the LOAD
 				sp++
 				pc++
 				continue
 			}
 			if in.op == loadIntCall {
-				stack[sp] = value.Int(x.AsInt() + int64(in.b))
+				*slot(stk, sp) = value.Int(x.AsInt() + int64(in.b))
 			} else {
-				stack[sp] = value.Int(x.AsInt() - int64(in.b))
+				*slot(stk, sp) = value.Int(x.AsInt() - int64(in.b))
 			}
 			sp++
 			pc += 3 // the CALL; in carries its callee and argument count
@@ -139,22 +142,22 @@ reload:
 		case bytecode.TAIL_CALL:
 			goto tailCall
 		case loadTailCall: // LOAD a; TAIL_CALL
-			stack[sp] = stack[bp+int(in.a)]
+			*slot(stk, sp) = *slot(stk, bp+int(in.a))
 			sp++
 			pc++ // the TAIL_CALL; in carries its callee and argument count
 			goto tailCall
 		case loadIntTailCall, loadIntTailCall + 1: // LOAD a; INT k; ADD|SUB; TAIL_CALL
-			x := stack[bp+int(in.a)]
+			x := *slot(stk, bp+int(in.a))
 			if !x.IsInt() {
-				stack[sp] = x // just the LOAD
+				*slot(stk, sp) = x // just the LOAD
 				sp++
 				pc++
 				continue
 			}
 			if in.op == loadIntTailCall {
-				stack[sp] = value.Int(x.AsInt() + int64(in.b))
+				*slot(stk, sp) = value.Int(x.AsInt() + int64(in.b))
 			} else {
-				stack[sp] = value.Int(x.AsInt() - int64(in.b))
+				*slot(stk, sp) = value.Int(x.AsInt() - int64(in.b))
 			}
 			sp++
 			pc += 3 // the TAIL_CALL; in carries its callee and argument count
@@ -169,22 +172,23 @@ reload:
 			}
 			goto reload
 		case bytecode.RETURN:
+			sp--
+			rv = *slot(stk, sp)
 			goto ret
 		case loadReturn: // LOAD a; RETURN
-			stack[sp] = stack[bp+int(in.a)]
-			sp++
+			rv = *slot(stk, bp+int(in.a))
 			pc++
 			goto ret
 		case opReturn, opReturn + 1: // ADD|SUB; RETURN
-			x, y := stack[sp-2], stack[sp-1]
+			x, y := *slot(stk, sp-2), *slot(stk, sp-1)
 			if !x.IsInt() || !y.IsInt() {
 				goto slow
 			}
-			sp--
+			sp -= 2
 			if in.op == opReturn {
-				stack[sp-1] = value.Int(x.AsInt() + y.AsInt())
+				rv = value.Int(x.AsInt() + y.AsInt())
 			} else {
-				stack[sp-1] = value.Int(x.AsInt() - y.AsInt())
+				rv = value.Int(x.AsInt() - y.AsInt())
 			}
 			pc++
 			goto ret
@@ -199,7 +203,7 @@ reload:
 				pc = t
 			}
 		case bytecode.JUMP_IF_FALSE:
-			if stack[sp-1].AsBool() {
+			if slot(stk, sp-1).AsBool() {
 				sp--
 				pc++
 			} else if t := int(in.a); t > pc {
@@ -209,7 +213,7 @@ reload:
 				goto slow
 			}
 		case bytecode.JUMP_IF_TRUE:
-			if !stack[sp-1].AsBool() {
+			if !slot(stk, sp-1).AsBool() {
 				sp--
 				pc++
 			} else if t := int(in.a); t > pc {
@@ -220,117 +224,117 @@ reload:
 			}
 
 		case bytecode.ADD:
-			x, y := stack[sp-2], stack[sp-1]
+			x, y := *slot(stk, sp-2), *slot(stk, sp-1)
 			if !x.IsInt() || !y.IsInt() {
 				goto slow
 			}
 			sp--
-			stack[sp-1] = value.Int(x.AsInt() + y.AsInt())
+			*slot(stk, sp-1) = value.Int(x.AsInt() + y.AsInt())
 			pc++
 		case bytecode.SUB:
-			x, y := stack[sp-2], stack[sp-1]
+			x, y := *slot(stk, sp-2), *slot(stk, sp-1)
 			if !x.IsInt() || !y.IsInt() {
 				goto slow
 			}
 			sp--
-			stack[sp-1] = value.Int(x.AsInt() - y.AsInt())
+			*slot(stk, sp-1) = value.Int(x.AsInt() - y.AsInt())
 			pc++
 		case bytecode.MUL:
-			x, y := stack[sp-2], stack[sp-1]
+			x, y := *slot(stk, sp-2), *slot(stk, sp-1)
 			if !x.IsInt() || !y.IsInt() {
 				goto slow
 			}
 			sp--
-			stack[sp-1] = value.Int(x.AsInt() * y.AsInt())
+			*slot(stk, sp-1) = value.Int(x.AsInt() * y.AsInt())
 			pc++
 		case bytecode.LT, bytecode.LE, bytecode.GT, bytecode.GE, bytecode.EQ, bytecode.NE:
-			x, y := stack[sp-2], stack[sp-1]
+			x, y := *slot(stk, sp-2), *slot(stk, sp-1)
 			if !x.IsInt() || !y.IsInt() {
 				goto slow
 			}
 			sp--
-			stack[sp-1] = value.Bool(compareInts(in.op, x.AsInt(), y.AsInt()))
+			*slot(stk, sp-1) = value.Bool(compareInts(in.op, x.AsInt(), y.AsInt()))
 			pc++
 		case bytecode.NOT:
-			x := stack[sp-1]
+			x := *slot(stk, sp-1)
 			if x.Kind() != value.KBool {
 				goto slow
 			}
-			stack[sp-1] = value.Bool(!x.AsBool())
+			*slot(stk, sp-1) = value.Bool(!x.AsBool())
 			pc++
 
 		case bytecode.TEST_TAG:
-			d, ok := stack[sp-1].Data()
-			stack[sp-1] = value.Bool(ok && d.Tag == int(in.a))
+			d, ok := slot(stk, sp-1).Data()
+			*slot(stk, sp-1) = value.Bool(ok && d.Tag == int(in.a))
 			pc++
 		case bytecode.TEST_KIND:
-			stack[sp-1] = value.Bool(stack[sp-1].Kind() == value.Kind(in.a))
+			*slot(stk, sp-1) = value.Bool(slot(stk, sp-1).Kind() == value.Kind(in.a))
 			pc++
 		case bytecode.ELEM:
-			x := stack[sp-1]
+			x := *slot(stk, sp-1)
 			i := int(in.a)
 			if d, ok := x.Data(); ok && i < len(d.Fields) {
-				stack[sp-1] = d.Fields[i]
+				*slot(stk, sp-1) = d.Fields[i]
 			} else if t, ok := x.Tuple(); ok && i < len(t.Elems) {
-				stack[sp-1] = t.Elems[i]
+				*slot(stk, sp-1) = t.Elems[i]
 			} else {
 				goto slow
 			}
 			pc++
 		case bytecode.LIST_LEN:
-			l, ok := stack[sp-1].List()
+			l, ok := slot(stk, sp-1).List()
 			if !ok {
 				goto slow
 			}
-			stack[sp-1] = value.Int(int64(len(l.Items)))
+			*slot(stk, sp-1) = value.Int(int64(len(l.Items)))
 			pc++
 		case bytecode.LIST_ELEM:
-			l, ok := stack[sp-1].List()
+			l, ok := slot(stk, sp-1).List()
 			if !ok || int(in.a) >= len(l.Items) {
 				goto slow
 			}
-			stack[sp-1] = l.Items[in.a]
+			*slot(stk, sp-1) = l.Items[in.a]
 			pc++
 		case bytecode.DATA:
 			vs := st.img.nullary[in.a]
 			if int(in.b) >= len(vs) || vs[in.b].Kind() != value.KData {
 				goto slow
 			}
-			stack[sp] = vs[in.b]
+			*slot(stk, sp) = vs[in.b]
 			sp++
 			pc++
 
 		case loadIntOp: // LOAD; INT; ADD
-			x := stack[bp+int(in.a)]
+			x := *slot(stk, bp+int(in.a))
 			if x.IsInt() {
 				x = value.Int(x.AsInt() + int64(in.b))
 				pc += 2
 			}
-			stack[sp] = x // or just the LOAD
+			*slot(stk, sp) = x // or just the LOAD
 			sp++
 			pc++
 		case loadIntOp + 1: // LOAD; INT; SUB
-			x := stack[bp+int(in.a)]
+			x := *slot(stk, bp+int(in.a))
 			if x.IsInt() {
 				x = value.Int(x.AsInt() - int64(in.b))
 				pc += 2
 			}
-			stack[sp] = x // or just the LOAD
+			*slot(stk, sp) = x // or just the LOAD
 			sp++
 			pc++
 		case loadIntOp + 2, loadIntOp + 3, loadIntOp + 4, loadIntOp + 5, loadIntOp + 6, loadIntOp + 7:
-			x := stack[bp+int(in.a)]
+			x := *slot(stk, bp+int(in.a))
 			if x.IsInt() {
 				x = value.Bool(compareInts(fusedOps[in.op-loadIntOp], x.AsInt(), int64(in.b)))
 				pc += 2
 			}
-			stack[sp] = x // or just the LOAD
+			*slot(stk, sp) = x // or just the LOAD
 			sp++
 			pc++
 		case loadIntCmpJump + 2: // LOAD a; INT k; LT; JUMP_IF_FALSE
-			x := stack[bp+int(in.a)]
+			x := *slot(stk, bp+int(in.a))
 			if !x.IsInt() {
-				stack[sp] = x // just the LOAD
+				*slot(stk, sp) = x // just the LOAD
 				sp++
 				pc++
 			} else if x.AsInt() < int64(in.b) {
@@ -339,9 +343,9 @@ reload:
 				pc = int(in.c)
 			}
 		case loadIntCmpJump + 3: // LOAD a; INT k; LE; JUMP_IF_FALSE
-			x := stack[bp+int(in.a)]
+			x := *slot(stk, bp+int(in.a))
 			if !x.IsInt() {
-				stack[sp] = x // just the LOAD
+				*slot(stk, sp) = x // just the LOAD
 				sp++
 				pc++
 			} else if x.AsInt() <= int64(in.b) {
@@ -350,9 +354,9 @@ reload:
 				pc = int(in.c)
 			}
 		case loadIntCmpJump + 4: // LOAD a; INT k; GT; JUMP_IF_FALSE
-			x := stack[bp+int(in.a)]
+			x := *slot(stk, bp+int(in.a))
 			if !x.IsInt() {
-				stack[sp] = x // just the LOAD
+				*slot(stk, sp) = x // just the LOAD
 				sp++
 				pc++
 			} else if x.AsInt() > int64(in.b) {
@@ -361,9 +365,9 @@ reload:
 				pc = int(in.c)
 			}
 		case loadIntCmpJump + 5: // LOAD a; INT k; GE; JUMP_IF_FALSE
-			x := stack[bp+int(in.a)]
+			x := *slot(stk, bp+int(in.a))
 			if !x.IsInt() {
-				stack[sp] = x // just the LOAD
+				*slot(stk, sp) = x // just the LOAD
 				sp++
 				pc++
 			} else if x.AsInt() >= int64(in.b) {
@@ -372,9 +376,9 @@ reload:
 				pc = int(in.c)
 			}
 		case loadIntCmpJump + 6: // LOAD a; INT k; EQ; JUMP_IF_FALSE
-			x := stack[bp+int(in.a)]
+			x := *slot(stk, bp+int(in.a))
 			if !x.IsInt() {
-				stack[sp] = x // just the LOAD
+				*slot(stk, sp) = x // just the LOAD
 				sp++
 				pc++
 			} else if x.AsInt() == int64(in.b) {
@@ -383,9 +387,9 @@ reload:
 				pc = int(in.c)
 			}
 		case loadIntCmpJump + 7: // LOAD a; INT k; NE; JUMP_IF_FALSE
-			x := stack[bp+int(in.a)]
+			x := *slot(stk, bp+int(in.a))
 			if !x.IsInt() {
-				stack[sp] = x // just the LOAD
+				*slot(stk, sp) = x // just the LOAD
 				sp++
 				pc++
 			} else if x.AsInt() != int64(in.b) {
@@ -393,37 +397,115 @@ reload:
 			} else {
 				pc = int(in.c)
 			}
+		case guardReturn + 2: // LOAD a; INT k; LT; JUMP_IF_FALSE t; LOAD r; RETURN
+			x := *slot(stk, bp+int(in.a))
+			if !x.IsInt() {
+				*slot(stk, sp) = x // just the LOAD
+				sp++
+				pc++
+			} else if x.AsInt() < int64(in.b) {
+				rv = *slot(stk, bp+int(instrAt(code, pc+4).a))
+				pc += 5
+				goto ret
+			} else {
+				pc = int(in.c)
+			}
+		case guardReturn + 3: // LOAD a; INT k; LE; JUMP_IF_FALSE t; LOAD r; RETURN
+			x := *slot(stk, bp+int(in.a))
+			if !x.IsInt() {
+				*slot(stk, sp) = x // just the LOAD
+				sp++
+				pc++
+			} else if x.AsInt() <= int64(in.b) {
+				rv = *slot(stk, bp+int(instrAt(code, pc+4).a))
+				pc += 5
+				goto ret
+			} else {
+				pc = int(in.c)
+			}
+		case guardReturn + 4: // LOAD a; INT k; GT; JUMP_IF_FALSE t; LOAD r; RETURN
+			x := *slot(stk, bp+int(in.a))
+			if !x.IsInt() {
+				*slot(stk, sp) = x // just the LOAD
+				sp++
+				pc++
+			} else if x.AsInt() > int64(in.b) {
+				rv = *slot(stk, bp+int(instrAt(code, pc+4).a))
+				pc += 5
+				goto ret
+			} else {
+				pc = int(in.c)
+			}
+		case guardReturn + 5: // LOAD a; INT k; GE; JUMP_IF_FALSE t; LOAD r; RETURN
+			x := *slot(stk, bp+int(in.a))
+			if !x.IsInt() {
+				*slot(stk, sp) = x // just the LOAD
+				sp++
+				pc++
+			} else if x.AsInt() >= int64(in.b) {
+				rv = *slot(stk, bp+int(instrAt(code, pc+4).a))
+				pc += 5
+				goto ret
+			} else {
+				pc = int(in.c)
+			}
+		case guardReturn + 6: // LOAD a; INT k; EQ; JUMP_IF_FALSE t; LOAD r; RETURN
+			x := *slot(stk, bp+int(in.a))
+			if !x.IsInt() {
+				*slot(stk, sp) = x // just the LOAD
+				sp++
+				pc++
+			} else if x.AsInt() == int64(in.b) {
+				rv = *slot(stk, bp+int(instrAt(code, pc+4).a))
+				pc += 5
+				goto ret
+			} else {
+				pc = int(in.c)
+			}
+		case guardReturn + 7: // LOAD a; INT k; NE; JUMP_IF_FALSE t; LOAD r; RETURN
+			x := *slot(stk, bp+int(in.a))
+			if !x.IsInt() {
+				*slot(stk, sp) = x // just the LOAD
+				sp++
+				pc++
+			} else if x.AsInt() != int64(in.b) {
+				rv = *slot(stk, bp+int(instrAt(code, pc+4).a))
+				pc += 5
+				goto ret
+			} else {
+				pc = int(in.c)
+			}
 		case loadLoadOp: // LOAD; LOAD; ADD
-			x, y := stack[bp+int(in.a)], stack[bp+int(in.b)]
+			x, y := *slot(stk, bp+int(in.a)), *slot(stk, bp+int(in.b))
 			if x.IsInt() && y.IsInt() {
 				x = value.Int(x.AsInt() + y.AsInt())
 				pc += 2
 			}
-			stack[sp] = x // or just the first LOAD
+			*slot(stk, sp) = x // or just the first LOAD
 			sp++
 			pc++
 		case loadLoadOp + 1: // LOAD; LOAD; SUB
-			x, y := stack[bp+int(in.a)], stack[bp+int(in.b)]
+			x, y := *slot(stk, bp+int(in.a)), *slot(stk, bp+int(in.b))
 			if x.IsInt() && y.IsInt() {
 				x = value.Int(x.AsInt() - y.AsInt())
 				pc += 2
 			}
-			stack[sp] = x // or just the first LOAD
+			*slot(stk, sp) = x // or just the first LOAD
 			sp++
 			pc++
 		case loadLoadOp + 2, loadLoadOp + 3, loadLoadOp + 4, loadLoadOp + 5, loadLoadOp + 6, loadLoadOp + 7:
-			x, y := stack[bp+int(in.a)], stack[bp+int(in.b)]
+			x, y := *slot(stk, bp+int(in.a)), *slot(stk, bp+int(in.b))
 			if x.IsInt() && y.IsInt() {
 				x = value.Bool(compareInts(fusedOps[in.op-loadLoadOp], x.AsInt(), y.AsInt()))
 				pc += 2
 			}
-			stack[sp] = x // or just the first LOAD
+			*slot(stk, sp) = x // or just the first LOAD
 			sp++
 			pc++
 		case loadLoadCmpJump + 2: // LOAD a; LOAD b; LT; JUMP_IF_FALSE
-			x, y := stack[bp+int(in.a)], stack[bp+int(in.b)]
+			x, y := *slot(stk, bp+int(in.a)), *slot(stk, bp+int(in.b))
 			if !x.IsInt() || !y.IsInt() {
-				stack[sp] = x // just the first LOAD
+				*slot(stk, sp) = x // just the first LOAD
 				sp++
 				pc++
 			} else if x.AsInt() < y.AsInt() {
@@ -432,9 +514,9 @@ reload:
 				pc = int(in.c)
 			}
 		case loadLoadCmpJump + 3: // LOAD a; LOAD b; LE; JUMP_IF_FALSE
-			x, y := stack[bp+int(in.a)], stack[bp+int(in.b)]
+			x, y := *slot(stk, bp+int(in.a)), *slot(stk, bp+int(in.b))
 			if !x.IsInt() || !y.IsInt() {
-				stack[sp] = x // just the first LOAD
+				*slot(stk, sp) = x // just the first LOAD
 				sp++
 				pc++
 			} else if x.AsInt() <= y.AsInt() {
@@ -443,9 +525,9 @@ reload:
 				pc = int(in.c)
 			}
 		case loadLoadCmpJump + 4: // LOAD a; LOAD b; GT; JUMP_IF_FALSE
-			x, y := stack[bp+int(in.a)], stack[bp+int(in.b)]
+			x, y := *slot(stk, bp+int(in.a)), *slot(stk, bp+int(in.b))
 			if !x.IsInt() || !y.IsInt() {
-				stack[sp] = x // just the first LOAD
+				*slot(stk, sp) = x // just the first LOAD
 				sp++
 				pc++
 			} else if x.AsInt() > y.AsInt() {
@@ -454,9 +536,9 @@ reload:
 				pc = int(in.c)
 			}
 		case loadLoadCmpJump + 5: // LOAD a; LOAD b; GE; JUMP_IF_FALSE
-			x, y := stack[bp+int(in.a)], stack[bp+int(in.b)]
+			x, y := *slot(stk, bp+int(in.a)), *slot(stk, bp+int(in.b))
 			if !x.IsInt() || !y.IsInt() {
-				stack[sp] = x // just the first LOAD
+				*slot(stk, sp) = x // just the first LOAD
 				sp++
 				pc++
 			} else if x.AsInt() >= y.AsInt() {
@@ -465,9 +547,9 @@ reload:
 				pc = int(in.c)
 			}
 		case loadLoadCmpJump + 6: // LOAD a; LOAD b; EQ; JUMP_IF_FALSE
-			x, y := stack[bp+int(in.a)], stack[bp+int(in.b)]
+			x, y := *slot(stk, bp+int(in.a)), *slot(stk, bp+int(in.b))
 			if !x.IsInt() || !y.IsInt() {
-				stack[sp] = x // just the first LOAD
+				*slot(stk, sp) = x // just the first LOAD
 				sp++
 				pc++
 			} else if x.AsInt() == y.AsInt() {
@@ -476,9 +558,9 @@ reload:
 				pc = int(in.c)
 			}
 		case loadLoadCmpJump + 7: // LOAD a; LOAD b; NE; JUMP_IF_FALSE
-			x, y := stack[bp+int(in.a)], stack[bp+int(in.b)]
+			x, y := *slot(stk, bp+int(in.a)), *slot(stk, bp+int(in.b))
 			if !x.IsInt() || !y.IsInt() {
-				stack[sp] = x // just the first LOAD
+				*slot(stk, sp) = x // just the first LOAD
 				sp++
 				pc++
 			} else if x.AsInt() != y.AsInt() {
@@ -487,7 +569,7 @@ reload:
 				pc = int(in.c)
 			}
 		case cmpJump + 2, cmpJump + 3, cmpJump + 4, cmpJump + 5, cmpJump + 6, cmpJump + 7:
-			x, y := stack[sp-2], stack[sp-1]
+			x, y := *slot(stk, sp-2), *slot(stk, sp-1)
 			if !x.IsInt() || !y.IsInt() {
 				goto slow
 			}
@@ -499,28 +581,28 @@ reload:
 			}
 
 		case loadTestTagJump: // LOAD a; TEST_TAG t; JUMP_IF_FALSE
-			if d, ok := stack[bp+int(in.a)].Data(); ok && d.Tag == int(in.b) {
+			if d, ok := slot(stk, bp+int(in.a)).Data(); ok && d.Tag == int(in.b) {
 				pc += 3
 			} else {
 				pc = int(in.c)
 			}
 		case loadElemStore: // LOAD a; ELEM i; STORE b
-			x := stack[bp+int(in.a)]
+			x := *slot(stk, bp+int(in.a))
 			i := int(in.b)
 			if d, ok := x.Data(); ok && i < len(d.Fields) {
-				stack[bp+int(in.c)] = d.Fields[i]
+				*slot(stk, bp+int(in.c)) = d.Fields[i]
 			} else if t, ok := x.Tuple(); ok && i < len(t.Elems) {
-				stack[bp+int(in.c)] = t.Elems[i]
+				*slot(stk, bp+int(in.c)) = t.Elems[i]
 			} else {
-				stack[sp] = x // just the LOAD
+				*slot(stk, sp) = x // just the LOAD
 				sp++
 				pc++
 				continue
 			}
 			pc += 3
 		case storeLoad: // STORE a; LOAD b
-			stack[bp+int(in.a)] = stack[sp-1]
-			stack[sp-1] = stack[bp+int(in.b)]
+			*slot(stk, bp+int(in.a)) = *slot(stk, sp-1)
+			*slot(stk, sp-1) = *slot(stk, bp+int(in.b))
 			pc += 2
 
 		default:
@@ -530,7 +612,8 @@ reload:
 		// The calls and the return, shared by their instruction and
 		// the fused instructions that end with them: pc is the position
 		// of the CALL, TAIL_CALL or RETURN, in.fn and in.c the callee and
-		// the argument count.
+		// the argument count; a return has taken its operand off the
+		// stack into rv.
 	call:
 		{
 			if st.steps >= st.limit {
@@ -538,23 +621,23 @@ reload:
 			}
 			callee := in.fn
 			base := sp - int(in.c)
-			top := base + callee.Locals
+			top := base + callee.locals
 			n := len(st.frames)
 			// The frame table's capacity never exceeds the depth limit.
-			if n >= cap(st.frames) || base+callee.need > len(stack) {
+			if n >= cap(st.frames) || base+callee.need > len(st.stack) {
 				goto slow
 			}
 			st.steps++
 			for i := sp; i < top; i++ {
-				stack[i] = value.Unit
+				*slot(stk, i) = value.Unit
 			}
 			fr.pc = pc + 1
-			st.frames = st.frames[:n+1]
+			setDepth(st, n+1)
 			// A frame slot above the top has no defers, no captured
 			// values and mode normal (every pop leaves it so).
-			fr = &st.frames[n]
-			fr.fn, fr.pc, fr.base, fr.retSP = callee, 0, base, base
-			code, pc, bp, sp = callee.code, 0, base, top
+			fr = pushed(st, fr, n)
+			fr.fn, fr.base, fr.retSP = callee, base, base // fr.pc is written when the loop leaves the frame
+			code, pc, bp, sp = codeOf(callee.code), 0, base, top
 			continue
 		}
 	tailCall:
@@ -564,35 +647,39 @@ reload:
 			}
 			callee := in.fn
 			n := int(in.c)
-			top := bp + callee.Locals
-			if bp+callee.need > len(stack) {
+			top := bp + callee.locals
+			if bp+callee.need > len(st.stack) {
 				goto slow
 			}
 			st.steps++
 			for i := 0; i < n; i++ {
-				stack[bp+i] = stack[sp-n+i]
+				*slot(stk, bp+i) = *slot(stk, sp-n+i)
 			}
 			for i := bp + n; i < top; i++ {
-				stack[i] = value.Unit
+				*slot(stk, i) = value.Unit
 			}
 			fr.fn, fr.pc, fr.free = callee, 0, nil
-			code, pc, sp = callee.code, 0, top
+			code, pc, sp = codeOf(callee.code), 0, top
 			continue
 		}
 	ret:
 		{
-			if fr.cl != nil || fr.slowRet {
+			if fr.slowRet { // a frame with defers has slowRet too
+				*slot(stk, sp) = rv // the RETURN's operand
+				sp++
 				goto slow
 			}
 			n := len(st.frames)
 			retSP := fr.retSP
-			stack[retSP] = stack[sp-1]
+			*slot(stk, retSP) = rv
 			if fr.free != nil {
 				fr.free = nil
 			}
-			st.frames = st.frames[:n-1]
-			fr = &st.frames[n-2]
-			code, pc, bp, sp = fr.fn.code, fr.pc, fr.base, retSP+1
+			setDepth(st, n-1)
+			// The bottom frame returns on the general path (slowRet),
+			// so fr has a caller.
+			fr = popped(st, fr, n-1)
+			code, pc, bp, sp = codeOf(fr.fn.code), fr.pc, fr.base, retSP+1
 			continue
 		}
 	}
@@ -642,7 +729,7 @@ func (st *State) callClosure(n int) bool {
 		return false
 	}
 	st.steps++
-	top := base + callee.Locals
+	top := base + callee.locals
 	for i := sp; i < top; i++ {
 		stack[i] = value.Unit
 	}
@@ -674,7 +761,7 @@ func (st *State) tailCallClosure(n int) bool {
 	for i := 0; i < n; i++ {
 		stack[bp+i] = stack[sp-n+i]
 	}
-	top := bp + callee.Locals
+	top := bp + callee.locals
 	for i := bp + n; i < top; i++ {
 		stack[i] = value.Unit
 	}

@@ -15,6 +15,9 @@ import (
 //
 //	LOAD a; INT k; OP                   -> loadIntOp[OP] a k
 //	LOAD a; INT k; CMP; JUMP_IF_FALSE t -> loadIntCmpJump[CMP] a k t
+//	LOAD a; INT k; CMP; JUMP_IF_FALSE t; LOAD r; RETURN
+//	                                    -> guardReturn[CMP] a k t (r is read
+//	                                       from the LOAD, still in place)
 //	LOAD a; LOAD b; OP                  -> loadLoadOp[OP] a b
 //	LOAD a; LOAD b; CMP; JUMP_IF_FALSE t -> loadLoadCmpJump[CMP] a b t
 //	CMP; JUMP_IF_FALSE t                -> cmpJump[CMP] t
@@ -58,19 +61,22 @@ type instr struct {
 // the interpreter switches on stay dense (the compiler turns a dense
 // switch into a jump table, a sparse one into a binary search). The
 // groups indexed by an operation have fusedWidth members (one per
-// operation of fusedOps; ADD and SUB are 0 and 1).
+// operation of fusedOps; ADD and SUB are 0 and 1); the groups of
+// comparisons only have cmpWidth, their first member being group+2.
 const (
 	fusedBase  = bytecode.OpcodeCount
 	fusedWidth = 8
+	cmpWidth   = fusedWidth - 2
 
-	loadIntOp       = fusedBase                    // + fusedOps index
-	loadIntCmpJump  = loadIntOp + fusedWidth       // + fusedOps index (comparisons)
-	cmpJump         = loadIntCmpJump + fusedWidth  // + fusedOps index (comparisons)
-	loadLoadOp      = cmpJump + fusedWidth         // + fusedOps index
-	loadLoadCmpJump = loadLoadOp + fusedWidth      // + fusedOps index (comparisons)
-	loadIntCall     = loadLoadCmpJump + fusedWidth // + 0 ADD, 1 SUB
-	loadIntTailCall = loadIntCall + 2              // + 0 ADD, 1 SUB
-	opReturn        = loadIntTailCall + 2          // + 0 ADD, 1 SUB
+	loadIntOp       = fusedBase                   // + fusedOps index
+	loadIntCmpJump  = loadIntOp + fusedWidth - 2  // + fusedOps index (comparisons)
+	cmpJump         = loadIntCmpJump + cmpWidth   // + fusedOps index (comparisons)
+	loadLoadOp      = cmpJump + cmpWidth + 2      // + fusedOps index
+	loadLoadCmpJump = loadLoadOp + fusedWidth - 2 // + fusedOps index (comparisons)
+	guardReturn     = loadLoadCmpJump + cmpWidth  // + fusedOps index (comparisons)
+	loadIntCall     = guardReturn + cmpWidth + 2  // + 0 ADD, 1 SUB
+	loadIntTailCall = loadIntCall + 2             // + 0 ADD, 1 SUB
+	opReturn        = loadIntTailCall + 2         // + 0 ADD, 1 SUB
 	loadCall        = opReturn + 2
 	loadTailCall    = loadCall + 1
 	loadReturn      = loadTailCall + 1
@@ -81,8 +87,13 @@ const (
 	fusedEnd = storeLoad + 1
 )
 
-// Opcodes are bytes.
-var _ [256 - int(fusedEnd)]struct{}
+// opMask covers every opcode the fast loop switches on: it switches on
+// op&opMask, which tells the compiler that the jump table's index is in
+// range (0..127), so the dispatch needs no range check. Opcodes must stay
+// below opMask+1.
+const opMask = 127
+
+var _ [opMask + 1 - int(fusedEnd)]struct{}
 
 // fusedOps are the operations that fuse, indexed by their fused offset.
 var fusedOps = [fusedWidth]bytecode.Opcode{bytecode.ADD, bytecode.SUB, bytecode.LT, bytecode.LE, bytecode.GT, bytecode.GE, bytecode.EQ, bytecode.NE}
@@ -130,6 +141,9 @@ func candidates(src []bytecode.Instr, i int, fns []*function) []fusion {
 				out = append(out, fusion{instr{op: plain + bytecode.Opcode(k), a: in.A, b: src[i+1].A}, 3})
 				if isCompare(op) && at(3, bytecode.JUMP_IF_FALSE) && forward(3) {
 					out = append(out, fusion{instr{op: branch + bytecode.Opcode(k), a: in.A, b: src[i+1].A, c: src[i+3].A}, 4})
+					if at(1, bytecode.INT) && at(4, bytecode.LOAD) && at(5, bytecode.RETURN) {
+						out = append(out, fusion{instr{op: guardReturn + bytecode.Opcode(k), a: in.A, b: src[i+1].A, c: src[i+3].A}, 6})
+					}
 				}
 				if at(1, bytecode.INT) && k < 2 {
 					if at(3, bytecode.CALL) {

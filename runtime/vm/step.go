@@ -434,6 +434,7 @@ func (st *State) step(host Host) (Outcome, bool) {
 		}
 		if fr.cl == nil {
 			fr.cl = &cleanup{}
+			fr.slowRet = true // its return runs the defers
 		}
 		fr.cl.defers = append(fr.cl.defers, stack[sp])
 		st.defers++

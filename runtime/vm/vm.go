@@ -182,8 +182,9 @@ func Load(v *bytecode.Verified, natives native.Table) (*Image, error) {
 // what faults point into) with the internal code of the fast loop.
 type function struct {
 	*bytecode.Function
-	code []instr // Code with fused instructions and resolved callees (fuse.go)
-	need int     // Locals + MaxStack: the stack slots a call needs
+	code   []instr // Code with fused instructions and resolved callees (fuse.go)
+	locals int     // Locals, here to save the fast loop's calls an indirection
+	need   int     // Locals + MaxStack: the stack slots a call needs
 }
 
 // functions returns the interpreter's functions for fs, with their
@@ -191,7 +192,7 @@ type function struct {
 func functions(fs []*bytecode.Function) []*function {
 	fns := make([]*function, len(fs))
 	for i, f := range fs {
-		fns[i] = &function{Function: f, need: f.Locals + f.MaxStack}
+		fns[i] = &function{Function: f, locals: f.Locals, need: f.Locals + f.MaxStack}
 	}
 	for _, f := range fns {
 		f.code = fuse(f.Code, fns)
@@ -259,9 +260,10 @@ type frame struct {
 	cl    *cleanup // registered defers; nil until the first DEFER
 	mode  frameMode
 	// slowRet says that the frame's return needs the general path: the
-	// bottom frame (its return ends the computation) and the frame of a
-	// defer body (its caller is running cleanup). With the defers in cl,
-	// it is all the fast return has to check.
+	// bottom frame (its return ends the computation), the frame of a
+	// defer body (its caller is running cleanup) and a frame that has
+	// registered a defer (cl set). It is all the fast return has to
+	// check.
 	slowRet bool
 }
 

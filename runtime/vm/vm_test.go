@@ -647,12 +647,15 @@ func TestWrongKindsAreInternalFaults(t *testing.T) {
 
 func TestGoPanicBecomesInternalFault(t *testing.T) {
 	// Build an image by hand, bypassing the verifier, with an
-	// out-of-range local: the interpreter panics and must recover.
+	// out-of-range captured value (the function captures nothing): the
+	// interpreter panics and must recover. (Not an out-of-range local:
+	// the fast loop indexes the stack without bounds checks, relying on
+	// the verifier, unless built with -tags vmcheck; see unchecked.go.)
 	p := vmtest.MustAssemble("func main flags=hasdefer\n FUNC c\n DEFER\n LOAD 0\n RETURN\nfunc c\n CONST \"cleanup\"\n CALL_NATIVE println 1\n RETURN\n")
-	p.Functions[0].Code[2].A = 1 << 20
+	p.Functions[0].Code[2] = bytecode.Instr{Op: bytecode.FREE, A: 3}
 	img := &Image{Prog: p}
 	if _, err := load(p); err == nil {
-		t.Fatalf("verifier accepted an out-of-range local")
+		t.Fatalf("verifier accepted an out-of-range captured value")
 	}
 	good, _ := load(vmtest.MustAssemble("func main\n UNIT\n RETURN\nfunc c\n CONST \"cleanup\"\n CALL_NATIVE println 1\n RETURN\n"))
 	img.natives, img.funcVals, img.nativeVals, img.nullary = good.natives, good.funcVals, good.nativeVals, good.nullary
@@ -1095,6 +1098,65 @@ func last
 		}
 		if o := Run(st, h, 1<<20); o.Status != StatusDone || h.out.String() != "a\nb\nc\n" {
 			t.Fatalf("general=%v: last run: %s, output %q", general, describe(o), h.out.String())
+		}
+	}
+}
+
+// TestFusedCallsAndGuards covers the argument-and-call superinstructions
+// at the edges of Int and int32 arithmetic, and the guard-and-return superinstruction for
+// every comparison, taken and not taken; it checks that the sequences
+// really fused.
+func TestFusedCallsAndGuards(t *testing.T) {
+	fusedAt := func(src, fn string, op bytecode.Opcode) {
+		t.Helper()
+		img, err := load(vmtest.MustAssemble(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range img.fns {
+			if f.Name == fn && f.code[0].op != op {
+				t.Fatalf("%s starts with opcode %d, want %d", fn, f.code[0].op, op)
+			}
+		}
+	}
+	for _, c := range []struct {
+		x, op, k, call string
+		want           int64
+	}{
+		{"INT 5", "SUB", "-2147483648", "CALL", 5 + 2147483648},
+		{"INT 5", "SUB", "-2147483648", "TAIL_CALL", 5 + 2147483648},
+		{"INT 5", "SUB", "2147483647", "CALL", 5 - 2147483647},
+		{"INT 5", "ADD", "-2147483648", "TAIL_CALL", 5 - 2147483648},
+		{"CONST -9223372036854775808", "SUB", "1", "CALL", math.MaxInt64},
+		{"CONST -9223372036854775808", "SUB", "1", "TAIL_CALL", math.MaxInt64},
+		{"CONST 9223372036854775807", "ADD", "1", "CALL", math.MinInt64},
+		{"CONST 9223372036854775807", "ADD", "1", "TAIL_CALL", math.MinInt64},
+	} {
+		src := "func main\n " + c.x + "\n CALL f 1\n RETURN\nfunc f params=1\n LOAD 0\n INT " + c.k + "\n " + c.op + "\n " + c.call + " id 1\n RETURN\nfunc id params=1\n LOAD 0\n RETURN\n"
+		op := bytecode.Opcode(loadIntCall)
+		if c.call == "TAIL_CALL" {
+			op = loadIntTailCall
+		}
+		if c.op == "SUB" {
+			op++
+		}
+		fusedAt(src, "f", op)
+		o, _ := run(t, src, 1000)
+		if o.Status != StatusDone || o.Value.AsInt() != c.want {
+			t.Errorf("%s %s %s then %s: %+v, want %d", c.x, c.op, c.k, c.call, o, c.want)
+		}
+	}
+	for _, c := range []struct {
+		op   string
+		x    int
+		want int64
+	}{{"LT", 1, 1}, {"LT", 2, 100}, {"LE", 2, 2}, {"LE", 3, 100}, {"GT", 3, 3}, {"GT", 2, 100},
+		{"GE", 2, 2}, {"GE", 1, 100}, {"EQ", 2, 2}, {"EQ", 1, 100}, {"NE", 1, 1}, {"NE", 2, 100}} {
+		src := "func main\n INT " + strconv.Itoa(c.x) + "\n CALL g 1\n RETURN\nfunc g params=1\n LOAD 0\n INT 2\n " + c.op + "\n JUMP_IF_FALSE no\n LOAD 0\n RETURN\nno:\n INT 100\n RETURN\n"
+		k, _ := fusedIndex(map[string]bytecode.Opcode{"LT": bytecode.LT, "LE": bytecode.LE, "GT": bytecode.GT, "GE": bytecode.GE, "EQ": bytecode.EQ, "NE": bytecode.NE}[c.op])
+		fusedAt(src, "g", guardReturn+bytecode.Opcode(k))
+		if o, _ := run(t, src, 1000); o.Status != StatusDone || o.Value.AsInt() != c.want {
+			t.Errorf("guard %d %s 2: %+v, want %d", c.x, c.op, o, c.want)
 		}
 	}
 }
