@@ -16,15 +16,14 @@
 package ordering
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/morrow-lang/morrow/internal/testrun"
 	"github.com/morrow-lang/morrow/lang/compiler"
 	"github.com/morrow-lang/morrow/runtime/engine"
 	"github.com/morrow-lang/morrow/runtime/explore"
@@ -51,7 +50,7 @@ func TestExplore(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
 			// A normal run gets it right.
-			var out syncBuffer
+			var out testrun.Buffer
 			if code := engine.RunVerified(ctx, u.Verified, engine.Options{Stdout: &out, Stderr: io.Discard}); code != 0 || out.String() != c.good {
 				t.Fatalf("a normal run: status %d, output %q", code, out.String())
 			}
@@ -78,24 +77,6 @@ func TestExplore(t *testing.T) {
 			t.Logf("%d of 1000 schedules show the bug", seen[c.bad])
 		})
 	}
-}
-
-// syncBuffer collects output.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // TestDocExcerpts keeps the code excerpts of docs/exploring.md (its

@@ -1,12 +1,12 @@
 package engine_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/morrow-lang/morrow/internal/testrun"
 	"github.com/morrow-lang/morrow/runtime/engine"
 	"github.com/morrow-lang/morrow/runtime/proc"
 )
@@ -86,13 +86,10 @@ fn main():
     release(ps)
 `
 
+// runWith compiles src and runs it with opts.
 func runWith(t *testing.T, src string, opts engine.Options) (int, string, string) {
 	t.Helper()
-	p := compile(t, src)
-	var out, errb bytes.Buffer
-	opts.Stdout, opts.Stderr = &out, &errb
-	code := engine.Run(context.Background(), p, opts)
-	return code, out.String(), errb.String()
+	return testrun.Run(context.Background(), testrun.Compile(t, "e2e.mr", src), opts)
 }
 
 // TestMaxProcesses checks Options.MaxProcesses on every spawn kind

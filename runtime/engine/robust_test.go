@@ -1,14 +1,14 @@
 package engine_test
 
 import (
-	"bytes"
 	"context"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/morrow-lang/morrow/internal/testrun"
 	"github.com/morrow-lang/morrow/runtime/engine"
+	"github.com/morrow-lang/morrow/runtime/vm/vmtest"
 )
 
 // Robustness (RUNTIME.md §1 "Values and messages", issue 9): a value with
@@ -39,8 +39,8 @@ fn build(n: Int, acc: Tree) -> Tree:
 // does not end within watchdogLimit.
 func runWatched(t *testing.T, src string, opts engine.Options) (int, string, string) {
 	t.Helper()
-	p := compile(t, src)
-	out, errb := &lockedBuffer{}, &lockedBuffer{}
+	p := testrun.Compile(t, "e2e.mr", src)
+	out, errb := &testrun.Buffer{}, &testrun.Buffer{}
 	opts.Stdout, opts.Stderr = out, errb
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -268,25 +268,6 @@ fn main():
 	}
 }
 
-// lockedBuffer is a bytes.Buffer that the engine's goroutines and the
-// test may use at once.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // TestStackBudget: process stacks count against one budget. 40 processes
 // each recursing 500,000 frames deep need about 3 GB together (some 70 MB
 // each); under a 32 MiB budget every one of them faults with code 9
@@ -379,5 +360,43 @@ fn main():
 	code, out, errb := runWatched(t, src, engine.Options{MaxSteps: 100_000})
 	if code != engine.ExitFault || out != "" || errb != "morrow: stopped after the step limit of 100000 steps\n" {
 		t.Fatalf("status %d, stdout %q, stderr %q", code, out, errb)
+	}
+}
+
+// TestCancelRunsCleanup: cancelling the context of a run that loops
+// forever still runs main's deferred cleanup before Run returns.
+func TestCancelRunsCleanup(t *testing.T) {
+	src := `
+func main flags=hasdefer
+    FUNC bye
+    DEFER
+    CONST "started"
+    CALL_NATIVE println 1
+    POP
+loop:
+    JUMP loop
+func bye
+    CONST "cleanup"
+    CALL_NATIVE println 1
+    RETURN
+`
+	p := vmtest.MustAssemble(src)
+	ctx, cancel := context.WithCancel(context.Background())
+	out := &testrun.Buffer{}
+	done := make(chan int)
+	go func() { done <- engine.Run(ctx, p, engine.Options{Stdout: out, Reductions: 1000}) }()
+	for !strings.Contains(out.String(), "started") {
+		select {
+		case code := <-done:
+			t.Fatalf("finished early with %d", code)
+		default:
+		}
+	}
+	cancel()
+	if code := <-done; code != engine.ExitInterrupted {
+		t.Fatalf("status %d", code)
+	}
+	if got := out.String(); got != "started\ncleanup\n" {
+		t.Fatalf("stdout %q", got)
 	}
 }

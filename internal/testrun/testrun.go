@@ -1,0 +1,68 @@
+// Package testrun is support code for the tests of the toolchain, imported
+// only by _test.go files (internal/archtest keeps it so): it compiles a
+// Morrow program from source and runs it through the engine with its
+// stdout and stderr captured in goroutine-safe buffers.
+//
+// The buffers are locked because every scheduler of a run may write at
+// once, and because a test that gives up on a run (a watchdog, a
+// cancelled context) may read them while the abandoned engine still
+// writes.
+package testrun
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/morrow-lang/morrow/lang/compiler"
+	"github.com/morrow-lang/morrow/lang/diag"
+	"github.com/morrow-lang/morrow/runtime/bytecode"
+	"github.com/morrow-lang/morrow/runtime/engine"
+)
+
+// Buffer is a bytes.Buffer that several goroutines may write and read.
+type Buffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+// Write appends p to the buffer.
+func (s *Buffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+// String returns what has been written so far.
+func (s *Buffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// Compile compiles src (as the file name) to a verified program, failing
+// t with the diagnostics when it does not compile.
+func Compile(t testing.TB, name, src string) *bytecode.Program {
+	t.Helper()
+	p, diags, err := compiler.Compile(name, []byte(src))
+	if err != nil {
+		t.Fatalf("internal compiler error: %v", err)
+	}
+	if p == nil {
+		var b strings.Builder
+		diag.Render(&b, diags, diag.RenderOptions{})
+		t.Fatalf("program does not compile:\n%s", b.String())
+	}
+	return p
+}
+
+// Run runs p with opts, its stdout and stderr captured, and returns the
+// exit status, stdout and stderr.
+func Run(ctx context.Context, p *bytecode.Program, opts engine.Options) (int, string, string) {
+	var out, errb Buffer
+	opts.Stdout, opts.Stderr = &out, &errb
+	code := engine.Run(ctx, p, opts)
+	return code, out.String(), errb.String()
+}
