@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/morrow-lang/morrow/internal/testrun"
 	"github.com/morrow-lang/morrow/runtime/engine"
 )
 
@@ -33,26 +34,9 @@ func TestGovernorOptions(t *testing.T) {
 		{map[string]string{"MORROW_MEMORY_BUDGET": "64MiB"}, nil, 0, 0, "config"},
 	}
 	for i, c := range cases {
-		e := &env{getenv: func(k string) string { return c.vars[k] }}
-		f := &runFlags{}
-		cmd := newRunWith(e, f)
-		if err := cmd.ParseFlags(c.args); err != nil {
-			t.Fatalf("case %d: %v", i, err)
-		}
-		opts, err := f.options(cmd, e)
-		switch c.err {
-		case "":
-			if err != nil || opts.MaxProcesses != c.max || opts.MemoryBudget != c.budget {
-				t.Errorf("case %d: got max %d budget %d, %v", i, opts.MaxProcesses, opts.MemoryBudget, err)
-			}
-		case "config":
-			if _, ok := err.(*configError); !ok {
-				t.Errorf("case %d: want a configuration error, got %v", i, err)
-			}
-		case "usage":
-			if _, ok := err.(*usageError); !ok {
-				t.Errorf("case %d: want a usage error, got %v", i, err)
-			}
+		opts, err := runOptions(t, i, c.vars, c.args)
+		if wantOptionsError(t, i, c.err, err) && (err != nil || opts.MaxProcesses != c.max || opts.MemoryBudget != c.budget) {
+			t.Errorf("case %d: got max %d budget %d, %v", i, opts.MaxProcesses, opts.MemoryBudget, err)
 		}
 	}
 }
@@ -88,7 +72,7 @@ fn main():
 // TestMaxProcessesRun runs a program that parks 1,500 actors under the
 // default limit, a small one, no limit, and the environment variable.
 func TestMaxProcessesRun(t *testing.T) {
-	file := writeFile(t, t.TempDir(), "park.mr", parkSrc)
+	file := testrun.WriteFile(t, t.TempDir(), "park.mr", parkSrc)
 	for _, c := range []struct {
 		vars map[string]string
 		args []string

@@ -24,26 +24,9 @@ func TestStackBudgetOption(t *testing.T) {
 		{map[string]string{"MORROW_STACK_BUDGET": "1GiB"}, nil, 0, "config"},
 	}
 	for i, c := range cases {
-		e := &env{getenv: func(k string) string { return c.vars[k] }}
-		f := &runFlags{}
-		cmd := newRunWith(e, f)
-		if err := cmd.ParseFlags(c.args); err != nil {
-			t.Fatalf("case %d: %v", i, err)
-		}
-		opts, err := f.options(cmd, e)
-		switch c.err {
-		case "":
-			if err != nil || opts.StackBudget != c.want {
-				t.Errorf("case %d: got stack budget %d, %v", i, opts.StackBudget, err)
-			}
-		case "config":
-			if _, ok := err.(*configError); !ok {
-				t.Errorf("case %d: want a configuration error, got %v", i, err)
-			}
-		case "usage":
-			if _, ok := err.(*usageError); !ok {
-				t.Errorf("case %d: want a usage error, got %v", i, err)
-			}
+		opts, err := runOptions(t, i, c.vars, c.args)
+		if wantOptionsError(t, i, c.err, err) && (err != nil || opts.StackBudget != c.want) {
+			t.Errorf("case %d: got stack budget %d, %v", i, opts.StackBudget, err)
 		}
 	}
 	raw, err := os.ReadFile("../../docs/cli.md")

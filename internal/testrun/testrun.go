@@ -12,6 +12,8 @@ package testrun
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -65,4 +67,15 @@ func Run(ctx context.Context, p *bytecode.Program, opts engine.Options) (int, st
 	opts.Stdout, opts.Stderr = &out, &errb
 	code := engine.Run(ctx, p, opts)
 	return code, out.String(), errb.String()
+}
+
+// WriteFile writes content to the file name in dir and returns its path,
+// failing t when it cannot.
+func WriteFile(t testing.TB, dir, name, content string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
