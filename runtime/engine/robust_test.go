@@ -56,6 +56,20 @@ func runWatched(t *testing.T, src string, opts engine.Options) (int, string, str
 	}
 }
 
+// wantOutput runs src under the watchdog once at each scheduler count
+// given (opts otherwise as they are) and fails the test unless the run
+// exits 0, prints want on stdout and nothing on stderr.
+func wantOutput(t *testing.T, src string, opts engine.Options, want string, schedulers ...int) {
+	t.Helper()
+	for _, scheds := range schedulers {
+		opts.Schedulers = scheds
+		code, out, errb := runWatched(t, src, opts)
+		if code != 0 || out != want || errb != "" {
+			t.Fatalf("schedulers %d: status %d, stdout %q, stderr %q; want stdout %q", scheds, code, out, errb, want)
+		}
+	}
+}
+
 // TestSendOfSharedValueIsRefusedAtOnce: the logical size of a message is
 // known from its construction, so a 62-node value whose unfolding has
 // 2^61 leaves is refused with Err(4) instead of being measured (or
@@ -77,11 +91,7 @@ fn main():
         Ok(()) -> println("sent a small value")
         Err(code) -> println("send failed: {code}")
 `
-	code, out, errb := runWatched(t, src, engine.Options{})
-	want := "send failed: 4\nsent a small value\nsink got N(N(Leaf(1), Leaf(1)), N(Leaf(1), Leaf(1)))\n"
-	if code != 0 || out != want || errb != "" {
-		t.Fatalf("status %d, stdout %q, stderr %q; want stdout %q", code, out, errb, want)
-	}
+	wantOutput(t, src, engine.Options{}, "send failed: 4\nsent a small value\nsink got N(N(Leaf(1), Leaf(1)), N(Leaf(1), Leaf(1)))\n", 0)
 }
 
 // TestEqualityOnSharedValues: ==, !=, compare and List.sort on two separately built shared values finish in time
@@ -109,11 +119,7 @@ fn main():
     println((a, 1) == (b, 1))
     println([a, b, c] == [b, a, c])
 `
-	code, out, errb := runWatched(t, src, engine.Options{})
-	want := "true\nfalse\nfalse\nEqual\nLess\n3\ntrue\ntrue\ntrue\n"
-	if code != 0 || out != want || errb != "" {
-		t.Fatalf("status %d, stdout %q, stderr %q; want stdout %q", code, out, errb, want)
-	}
+	wantOutput(t, src, engine.Options{}, "true\nfalse\nfalse\nEqual\nLess\n3\ntrue\ntrue\ntrue\n", 0)
 }
 
 // TestRenderingSharedValuesIsBounded: show and print of a shared value
@@ -140,11 +146,7 @@ fn main():
         Ok(_) -> ()
         Err(e) -> println("spawn failed {show(e)}")
 `
-	code, out, errb := runWatched(t, src, engine.Options{})
-	want := "show: Fault(14)\nprint: Fault(14)\n"
-	if code != 0 || out != want || errb != "" {
-		t.Fatalf("status %d, stdout %q, stderr %q; want stdout %q", code, out, errb, want)
-	}
+	wantOutput(t, src, engine.Options{}, "show: Fault(14)\nprint: Fault(14)\n", 0)
 }
 
 // TestLongComparisonsArePreemptibleAndKillable: a process that compares
@@ -206,13 +208,7 @@ fn main():
         Ok(_) -> ()
         Err(e) -> println("spawn failed {show(e)}")
 `
-	for _, scheds := range []int{1, 2} {
-		code, out, errb := runWatched(t, src, engine.Options{Schedulers: scheds})
-		want := "observer: comparing\ntick 3\ntick 2\ntick 1\nobserver: ticked\nobserver: comparer ended with Killed\n"
-		if code != 0 || out != want || errb != "" {
-			t.Fatalf("schedulers %d: status %d, stdout %q, stderr %q; want stdout %q", scheds, code, out, errb, want)
-		}
-	}
+	wantOutput(t, src, engine.Options{}, "observer: comparing\ntick 3\ntick 2\ntick 1\nobserver: ticked\nobserver: comparer ended with Killed\n", 1, 2)
 }
 
 // TestSharedMessagesKeepIdentityAndSharing: a message is shared with the
@@ -259,13 +255,7 @@ fn main():
         Ok(_) -> ()
         Err(e) -> println("spawn failed {show(e)}")
 `
-	for _, scheds := range []int{1, 2} {
-		code, out, errb := runWatched(t, src, engine.Options{Schedulers: scheds, Steal: true})
-		want := "receiver: id kept true, 4 -> 1004, sum 500510\nobserver: 4 -> 14, sum 65, base [1, 2, 3, 4]\n"
-		if code != 0 || out != want || errb != "" {
-			t.Fatalf("schedulers %d: status %d, stdout %q, stderr %q; want stdout %q", scheds, code, out, errb, want)
-		}
-	}
+	wantOutput(t, src, engine.Options{Steal: true}, "receiver: id kept true, 4 -> 1004, sum 500510\nobserver: 4 -> 14, sum 65, base [1, 2, 3, 4]\n", 1, 2)
 }
 
 // TestStackBudget: process stacks count against one budget. 40 processes
@@ -313,13 +303,7 @@ fn main():
         Ok(_) -> ()
         Err(e) -> println("spawn failed {show(e)}")
 `
-	for _, scheds := range []int{1, 2} {
-		code, out, errb := runWatched(t, src, engine.Options{Schedulers: scheds, Steal: true, StackBudget: 32 << 20})
-		want := "faults: 40 of 40\nfinished 1000\nfaults: 0 of 1\n"
-		if code != 0 || out != want || errb != "" {
-			t.Fatalf("schedulers %d: status %d, stdout %q, stderr %q; want stdout %q", scheds, code, out, errb, want)
-		}
-	}
+	wantOutput(t, src, engine.Options{Steal: true, StackBudget: 32 << 20}, "faults: 40 of 40\nfinished 1000\nfaults: 0 of 1\n", 1, 2)
 }
 
 // TestStackBudgetOfTheRoot: the root context's stack counts too; its
