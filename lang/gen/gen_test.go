@@ -132,15 +132,7 @@ func TestWellTyped(t *testing.T) {
 		}
 		t.Logf("constructs (programs using each): %s", b.String())
 	}
-	sort.Strings(failures)
-	for i, f := range failures {
-		if i < 3 {
-			t.Error(f)
-			continue
-		}
-		first, _, _ := strings.Cut(f, "\n--- program")
-		t.Error(first)
-	}
+	reportFailures(t, failures, "\n--- program")
 }
 
 // FuzzWellTyped is TestWellTyped driven by the fuzzer: the input bytes

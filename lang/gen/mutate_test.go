@@ -128,15 +128,7 @@ func TestMutations(t *testing.T) {
 			}
 		}
 	}
-	sort.Strings(failures)
-	for i, f := range failures {
-		if i < 3 {
-			t.Error(f)
-			continue
-		}
-		first, _, _ := strings.Cut(f, "\n--- mutant")
-		t.Error(first)
-	}
+	reportFailures(t, failures, "\n--- mutant")
 }
 
 // FuzzMutated is TestMutations driven by the fuzzer: the seed picks the
