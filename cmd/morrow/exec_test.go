@@ -60,17 +60,14 @@ func TestBinary(t *testing.T) {
 	if err := cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		if !errors.As(err, &ee) || ee.ExitCode() != exitSIGINT {
-			t.Errorf("after SIGINT: %v, want exit status 130", err)
-		}
-		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			t.Errorf("the runner was killed by the signal instead of handling it")
-		}
-	case <-time.After(15 * time.Second):
+	exited, err := testrun.Wait(cmd, 15*time.Second)
+	if !exited {
 		t.Fatal("the runner did not stop after SIGINT")
+	}
+	if !errors.As(err, &ee) || ee.ExitCode() != exitSIGINT {
+		t.Errorf("after SIGINT: %v, want exit status 130", err)
+	}
+	if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		t.Errorf("the runner was killed by the signal instead of handling it")
 	}
 }

@@ -141,16 +141,12 @@ func TestReplTerminal(t *testing.T) {
 			out.waitFor(t, st.want, st.n)
 		}
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("repl exited with %v\n%q", err, out.String())
-		}
-	case <-time.After(30 * time.Second):
-		cmd.Process.Kill()
+	exited, err := testrun.Wait(cmd, 30*time.Second)
+	if !exited {
 		t.Fatalf("repl did not exit on Ctrl-D:\n%q", out.String())
+	}
+	if err != nil {
+		t.Fatalf("repl exited with %v\n%q", err, out.String())
 	}
 	hist, err := os.ReadFile(filepath.Join(config, "morrow", "repl_history"))
 	if err != nil {

@@ -13,10 +13,12 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/morrow-lang/morrow/lang/compiler"
 	"github.com/morrow-lang/morrow/lang/diag"
@@ -78,4 +80,19 @@ func WriteFile(t testing.TB, dir, name, content string) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// Wait waits up to limit for the started cmd to exit. It returns true and
+// what cmd.Wait returned, or false once the limit has passed, having then
+// killed the process.
+func Wait(cmd *exec.Cmd, limit time.Duration) (bool, error) {
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		return true, err
+	case <-time.After(limit):
+		cmd.Process.Kill()
+		return false, nil
+	}
 }
