@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/morrow-lang/morrow/internal/testrun"
-	"github.com/morrow-lang/morrow/lang/compiler"
 	"github.com/morrow-lang/morrow/runtime/bytecode"
 	"github.com/morrow-lang/morrow/runtime/engine"
 )
@@ -174,11 +173,7 @@ func TestExitStatusForwarding(t *testing.T) {
 // buildImage compiles src the way `morrowc build` does.
 func buildImage(t *testing.T, src string) []byte {
 	t.Helper()
-	p, ds, err := compiler.Compile("prog.mr", []byte(src))
-	if err != nil || p == nil {
-		t.Fatalf("compile: %v %v", err, ds.Err())
-	}
-	return bytecode.Encode(p)
+	return bytecode.Encode(testrun.Compile(t, "prog.mr", src))
 }
 
 func TestRunBytecode(t *testing.T) {

@@ -1,9 +1,10 @@
 package main
 
 import (
-	"os"
 	"strings"
 	"testing"
+
+	"github.com/morrow-lang/morrow/internal/testrun"
 )
 
 // TestStackBudgetOption checks how --stack-budget and MORROW_STACK_BUDGET
@@ -29,11 +30,7 @@ func TestStackBudgetOption(t *testing.T) {
 			t.Errorf("case %d: got stack budget %d, %v", i, opts.StackBudget, err)
 		}
 	}
-	raw, err := os.ReadFile("../../docs/cli.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(raw), "MORROW_STACK_BUDGET") {
+	if !strings.Contains(testrun.ReadDoc(t, "cli.md"), "MORROW_STACK_BUDGET") {
 		t.Error("docs/cli.md does not mention MORROW_STACK_BUDGET")
 	}
 }

@@ -137,11 +137,7 @@ func TestTraceRenderErrors(t *testing.T) {
 // TestCLIDocCoversTraceRender keeps docs/cli.md in step with `morrow
 // trace render`.
 func TestCLIDocCoversTraceRender(t *testing.T) {
-	raw, err := os.ReadFile("../../docs/cli.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc := string(raw)
+	doc := testrun.ReadDoc(t, "cli.md")
 	i := strings.Index(doc, "## morrow trace render")
 	if i < 0 {
 		t.Fatal("docs/cli.md has no section for morrow trace render")

@@ -659,11 +659,7 @@ func TestLSPNeovim(t *testing.T) {
 // TestLSPEditorsDocExample replays the session shown in docs/editors.md
 // and requires the documented output to be what the server writes.
 func TestLSPEditorsDocExample(t *testing.T) {
-	raw, err := os.ReadFile("../../docs/editors.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc := string(raw)
+	doc := testrun.ReadDoc(t, "editors.md")
 	i := strings.Index(doc, "Example (`morrowc lsp < session`")
 	if i < 0 {
 		t.Fatal("docs/editors.md has no example session")

@@ -24,7 +24,6 @@ import (
 	"time"
 
 	"github.com/morrow-lang/morrow/internal/testrun"
-	"github.com/morrow-lang/morrow/lang/compiler"
 	"github.com/morrow-lang/morrow/runtime/engine"
 	"github.com/morrow-lang/morrow/runtime/explore"
 )
@@ -39,13 +38,9 @@ func TestExplore(t *testing.T) {
 		{"reply_or_down_fixed.mr", "7 squared is 49\n", ""},
 	} {
 		t.Run(c.file, func(t *testing.T) {
-			src, err := os.ReadFile(c.file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			u, err := compiler.Build(c.file, src)
-			if err != nil || u.Verified == nil || len(u.Diags) > 0 {
-				t.Fatalf("does not compile cleanly: %v %v", err, u.Diags)
+			u := testrun.CompileFile(t, c.file)
+			if len(u.Diags) > 0 {
+				t.Fatalf("does not compile cleanly: %v", u.Diags)
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()

@@ -1,7 +1,10 @@
 // Package testrun is support code for the tests of the toolchain, imported
 // only by _test.go files (internal/archtest keeps it so): it compiles a
-// Morrow program from source and runs it through the engine with its
-// stdout and stderr captured in goroutine-safe buffers.
+// Morrow program from source or from a file and runs it through the
+// engine with its stdout and stderr captured in goroutine-safe buffers.
+// It also holds the small chores that several packages' tests repeat:
+// writing a temporary file, waiting for a command with a deadline, and
+// reading a page of docs/.
 //
 // The buffers are locked because every scheduler of a run may write at
 // once, and because a test that gives up on a run (a watchdog, a
@@ -15,6 +18,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -50,16 +54,33 @@ func (s *Buffer) String() string {
 // t with the diagnostics when it does not compile.
 func Compile(t testing.TB, name, src string) *bytecode.Program {
 	t.Helper()
-	p, diags, err := compiler.Compile(name, []byte(src))
+	return build(t, name, []byte(src)).Program
+}
+
+// CompileFile reads the Morrow file at path and builds it, failing t when
+// it cannot be read or does not compile; the unit's Program and Verified
+// are then set.
+func CompileFile(t testing.TB, path string) *compiler.Unit {
+	t.Helper()
+	src, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("internal compiler error: %v", err)
+		t.Fatal(err)
 	}
-	if p == nil {
+	return build(t, path, src)
+}
+
+func build(t testing.TB, name string, src []byte) *compiler.Unit {
+	t.Helper()
+	u, err := compiler.Build(name, src)
+	if err != nil {
+		t.Fatalf("%s: internal compiler error: %v", name, err)
+	}
+	if u.Verified == nil {
 		var b strings.Builder
-		diag.Render(&b, diags, diag.RenderOptions{})
-		t.Fatalf("program does not compile:\n%s", b.String())
+		diag.Render(&b, u.Diags, diag.RenderOptions{})
+		t.Fatalf("%s does not compile:\n%s", name, b.String())
 	}
-	return p
+	return u
 }
 
 // Run runs p with opts, its stdout and stderr captured, and returns the
@@ -95,4 +116,20 @@ func Wait(cmd *exec.Cmd, limit time.Duration) (bool, error) {
 		cmd.Process.Kill()
 		return false, nil
 	}
+}
+
+// ReadDoc returns the text of the repository's docs/name, failing t when
+// it cannot be read. The repository is found from this file's own path,
+// so the tests of any package may call it.
+func ReadDoc(t testing.TB, name string) string {
+	t.Helper()
+	_, file, _, ok := runtime.Caller(0)
+	if !ok {
+		t.Fatal("cannot locate the repository")
+	}
+	b, err := os.ReadFile(filepath.Join(filepath.Dir(file), "..", "..", "docs", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/morrow-lang/morrow/internal/testrun"
-	"github.com/morrow-lang/morrow/lang/compiler"
 	"github.com/morrow-lang/morrow/runtime/bytecode"
 	"github.com/morrow-lang/morrow/runtime/engine"
 	"github.com/morrow-lang/morrow/runtime/trace"
@@ -57,15 +56,7 @@ func processFixtures(t *testing.T) []string {
 
 func compile(t testing.TB, path string) *bytecode.Verified {
 	t.Helper()
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	u, err := compiler.Build(path, src)
-	if err != nil || u.Verified == nil {
-		t.Fatalf("%s does not compile: %v", path, err)
-	}
-	return u.Verified
+	return testrun.CompileFile(t, path).Verified
 }
 
 // schedulesPerFixture is how many schedules TestInvariants explores of

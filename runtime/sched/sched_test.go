@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/morrow-lang/morrow/lang/compiler"
+	"github.com/morrow-lang/morrow/internal/testrun"
 	"github.com/morrow-lang/morrow/runtime/bytecode"
 	"github.com/morrow-lang/morrow/runtime/sched"
 	"github.com/morrow-lang/morrow/runtime/vm"
@@ -17,15 +17,7 @@ import (
 
 func load(t *testing.T, src string) *vm.Image {
 	t.Helper()
-	p, diags, err := compiler.Compile("t.mr", []byte(src))
-	if err != nil || p == nil {
-		var b strings.Builder
-		for _, d := range diags {
-			b.WriteString(d.Message + "\n")
-		}
-		t.Fatalf("compile: %v\n%s", err, b.String())
-	}
-	img, err := vm.Load(verified(t, p), stdlib.Natives())
+	img, err := vm.Load(verified(t, testrun.Compile(t, "t.mr", src)), stdlib.Natives())
 	if err != nil {
 		t.Fatal(err)
 	}
