@@ -231,32 +231,21 @@ func TestRunRefusesBadBytecode(t *testing.T) {
 }
 
 func TestSchedulerSettings(t *testing.T) {
-	cases := []struct {
-		vars  map[string]string
-		args  []string
-		sched int
-		steal bool
-		red   int
-		err   string // "config" or "usage" or ""
-	}{
-		{nil, nil, 1, false, 0, ""},
-		{map[string]string{"MORROW_SCHEDULERS": "4", "MORROW_WORK_STEALING": "1", "MORROW_REDUCTIONS": "100"}, nil, 4, true, 100, ""},
-		{map[string]string{"MORROW_SCHEDULERS": "4", "MORROW_WORK_STEALING": "1"}, []string{"--schedulers=2", "--steal=false"}, 2, false, 0, ""},
-		{map[string]string{"MORROW_REDUCTIONS": "5"}, []string{"--reductions=9", "--steal"}, 1, true, 9, ""},
-		{map[string]string{"MORROW_SCHEDULERS": "0"}, nil, 0, false, 0, "config"},
-		{map[string]string{"MORROW_SCHEDULERS": "65"}, nil, 0, false, 0, "config"},
-		{map[string]string{"MORROW_SCHEDULERS": "many"}, nil, 0, false, 0, "config"},
-		{map[string]string{"MORROW_SCHEDULERS": "many"}, []string{"--schedulers=3"}, 3, false, 0, ""},
-		{map[string]string{"MORROW_REDUCTIONS": "70000"}, nil, 0, false, 0, "config"},
-		{map[string]string{"MORROW_WORK_STEALING": "maybe"}, nil, 0, false, 0, "config"},
-		{nil, []string{"--schedulers=0"}, 0, false, 0, "usage"},
-	}
-	for i, c := range cases {
-		opts, err := runOptions(t, i, c.vars, c.args)
-		if wantOptionsError(t, i, c.err, err) && (err != nil || opts.Schedulers != c.sched || opts.Steal != c.steal || opts.Reductions != c.red) {
-			t.Errorf("case %d: got %+v, %v", i, opts, err)
-		}
-	}
+	checkOptions(t, []optionsCase{
+		{nil, nil, engine.Options{Schedulers: 1}, ""},
+		{map[string]string{"MORROW_SCHEDULERS": "4", "MORROW_WORK_STEALING": "1", "MORROW_REDUCTIONS": "100"}, nil, engine.Options{Schedulers: 4, Steal: true, Reductions: 100}, ""},
+		{map[string]string{"MORROW_SCHEDULERS": "4", "MORROW_WORK_STEALING": "1"}, []string{"--schedulers=2", "--steal=false"}, engine.Options{Schedulers: 2}, ""},
+		{map[string]string{"MORROW_REDUCTIONS": "5"}, []string{"--reductions=9", "--steal"}, engine.Options{Schedulers: 1, Steal: true, Reductions: 9}, ""},
+		{map[string]string{"MORROW_SCHEDULERS": "0"}, nil, engine.Options{}, "config"},
+		{map[string]string{"MORROW_SCHEDULERS": "65"}, nil, engine.Options{}, "config"},
+		{map[string]string{"MORROW_SCHEDULERS": "many"}, nil, engine.Options{}, "config"},
+		{map[string]string{"MORROW_SCHEDULERS": "many"}, []string{"--schedulers=3"}, engine.Options{Schedulers: 3}, ""},
+		{map[string]string{"MORROW_REDUCTIONS": "70000"}, nil, engine.Options{}, "config"},
+		{map[string]string{"MORROW_WORK_STEALING": "maybe"}, nil, engine.Options{}, "config"},
+		{nil, []string{"--schedulers=0"}, engine.Options{}, "usage"},
+	}, func(o engine.Options) engine.Options {
+		return engine.Options{Schedulers: o.Schedulers, Steal: o.Steal, Reductions: o.Reductions}
+	})
 	hello := testrun.WriteFile(t, t.TempDir(), "hello.mr", helloSrc)
 	r := runCLI(t, map[string]string{"MORROW_SCHEDULERS": "zero"}, "run", hello)
 	if r.code != 1 || r.stdout != "" || !strings.HasPrefix(r.stderr, "morrow: runtime error: actor resource limit exceeded\n") {
@@ -396,6 +385,29 @@ func TestRunWarnings(t *testing.T) {
 	r = runCLI(t, nil, "run", "--deny-warnings", w)
 	if r.code != 1 || r.stdout != "" || !strings.HasSuffix(r.stderr, "1 warning (denied by --deny-warnings)\n") {
 		t.Errorf("run --deny-warnings: %+v", r)
+	}
+}
+
+// optionsCase is a row of the tables of how flags (args) and environment
+// variables (vars) of `morrow run` become engine options: err is the kind
+// of error wanted ("config", "usage"), or "" for want, the options that
+// the table is about.
+type optionsCase struct {
+	vars map[string]string
+	args []string
+	want engine.Options
+	err  string
+}
+
+// checkOptions checks each case; fields keeps the options the table is
+// about and zeroes the others.
+func checkOptions(t *testing.T, cases []optionsCase, fields func(engine.Options) engine.Options) {
+	t.Helper()
+	for i, c := range cases {
+		opts, err := runOptions(t, i, c.vars, c.args)
+		if wantOptionsError(t, i, c.err, err) && (err != nil || fields(opts) != c.want) {
+			t.Errorf("case %d: got %+v, %v; want %+v", i, fields(opts), err, c.want)
+		}
 	}
 }
 
