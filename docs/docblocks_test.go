@@ -45,6 +45,7 @@ import (
 	"time"
 
 	"github.com/morrow-lang/morrow/internal/repl"
+	"github.com/morrow-lang/morrow/internal/testrun"
 	"github.com/morrow-lang/morrow/lang/compiler"
 	"github.com/morrow-lang/morrow/lang/diag"
 	"github.com/morrow-lang/morrow/runtime/engine"
@@ -268,7 +269,7 @@ func runProgram(prog, b *block) []string {
 	if m := exitRE.FindStringSubmatch(prog.body); m != nil {
 		wantExit, _ = strconv.Atoi(m[1])
 	}
-	var stdout, stderr, trace syncBuffer
+	var stdout, stderr, trace testrun.Buffer
 	opts := engine.Options{Stdout: &stdout, Stderr: &stderr, Schedulers: 1}
 	if b.info == "trace" {
 		opts.Trace = &trace
@@ -435,28 +436,10 @@ func (tc *toolchain) run(t *testing.T, files map[string]string, args ...string) 
 // exit status.
 func (tc *toolchain) combined(t *testing.T, files map[string]string, args ...string) (string, int) {
 	cmd := tc.command(t, files, args...)
-	var out syncBuffer
+	var out testrun.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	code := exitCode(t, cmd.Run())
 	return out.String(), code
-}
-
-// syncBuffer is a goroutine-safe buffer.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // runRepl feeds the typed lines of a ```repl block to a session and

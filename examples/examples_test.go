@@ -6,21 +6,18 @@
 package examples
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/sebdah/goldie/v2"
 
-	"github.com/morrow-lang/morrow/lang/compiler"
-	"github.com/morrow-lang/morrow/lang/diag"
+	"github.com/morrow-lang/morrow/internal/testrun"
 	"github.com/morrow-lang/morrow/runtime/bytecode"
 	"github.com/morrow-lang/morrow/runtime/engine"
 )
@@ -51,22 +48,14 @@ func TestExamplesRun(t *testing.T) {
 			if m := exitRE.FindSubmatch(src); m != nil {
 				want, _ = strconv.Atoi(string(m[1]))
 			}
-			u, err := compiler.Build("examples/"+file, src)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if u.Program == nil {
-				var b bytes.Buffer
-				diag.Render(&b, u.Diags, diag.RenderOptions{})
-				t.Fatalf("does not compile:\n%s", b.String())
-			}
+			p := testrun.Compile(t, "examples/"+file, string(src))
 			// Every example behaves the same at 1, 2 and 4 schedulers, with
 			// and without work stealing; the first run is compared with the
 			// golden, the others with the first.
 			var first string
 			for i, sched := range []int{1, 2, 4} {
 				for _, steal := range []bool{false, true} {
-					out := runExample(t, u.Program, engine.Options{Schedulers: sched, Steal: steal}, want)
+					out := runExample(t, p, engine.Options{Schedulers: sched, Steal: steal}, want)
 					if i == 0 && !steal {
 						first = out
 						goldie.New(t, goldie.WithFixtureDir("."), goldie.WithNameSuffix(".out.golden")).Assert(t, name, []byte(out))
@@ -85,31 +74,11 @@ func runExample(t *testing.T, p *bytecode.Program, opts engine.Options, want int
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	var stdout, stderr lockedBuffer
-	opts.Stdout, opts.Stderr = &stdout, &stderr
-	code := engine.Run(ctx, p, opts)
-	if code != want || stderr.String() != "" {
-		t.Errorf("schedulers %d steal %v: exit status %d (want %d), stderr:\n%s", opts.Schedulers, opts.Steal, code, want, stderr.String())
+	code, stdout, stderr := testrun.Run(ctx, p, opts)
+	if code != want || stderr != "" {
+		t.Errorf("schedulers %d steal %v: exit status %d (want %d), stderr:\n%s", opts.Schedulers, opts.Steal, code, want, stderr)
 	}
-	return stdout.String()
-}
-
-// lockedBuffer collects output that several schedulers may write.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
+	return stdout
 }
 
 // tourBlock is a fenced block in docs/tour.md introduced by a marker

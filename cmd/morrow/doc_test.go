@@ -1,19 +1,16 @@
 package main
 
 import (
-	"os"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/morrow-lang/morrow/internal/testrun"
 )
 
 // TestCLIDocCoversEveryFlag keeps docs/cli.md in step with `morrow run`.
 func TestCLIDocCoversEveryFlag(t *testing.T) {
-	raw, err := os.ReadFile("../../docs/cli.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc := string(raw)
+	doc := testrun.ReadDoc(t, "cli.md")
 	if !strings.Contains(doc, "## morrow run") {
 		t.Error("docs/cli.md has no section for morrow run")
 	}

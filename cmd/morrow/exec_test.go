@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/morrow-lang/morrow/internal/testrun"
 )
 
 // TestBinary builds the real morrow binary and checks what in-process tests
@@ -25,14 +27,14 @@ func TestBinary(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 
-	exitSrc := writeFile(t, dir, "exit.mr", "fn main() -> Int:\n    println(\"x\")\n    5\n")
+	exitSrc := testrun.WriteFile(t, dir, "exit.mr", "fn main() -> Int:\n    println(\"x\")\n    5\n")
 	out, err := exec.Command(bin, "run", exitSrc).Output()
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) || ee.ExitCode() != 5 || string(out) != "x\n" {
 		t.Errorf("exit forwarding through os.Exit: out %q err %v", out, err)
 	}
 
-	spin := writeFile(t, dir, "spin.mr", spinSrc)
+	spin := testrun.WriteFile(t, dir, "spin.mr", spinSrc)
 	cmd := exec.Command(bin, "run", spin)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -58,17 +60,14 @@ func TestBinary(t *testing.T) {
 	if err := cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		if !errors.As(err, &ee) || ee.ExitCode() != exitSIGINT {
-			t.Errorf("after SIGINT: %v, want exit status 130", err)
-		}
-		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			t.Errorf("the runner was killed by the signal instead of handling it")
-		}
-	case <-time.After(15 * time.Second):
+	exited, err := testrun.Wait(cmd, 15*time.Second)
+	if !exited {
 		t.Fatal("the runner did not stop after SIGINT")
+	}
+	if !errors.As(err, &ee) || ee.ExitCode() != exitSIGINT {
+		t.Errorf("after SIGINT: %v, want exit status 130", err)
+	}
+	if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		t.Errorf("the runner was killed by the signal instead of handling it")
 	}
 }

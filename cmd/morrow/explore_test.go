@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/morrow-lang/morrow/internal/testrun"
 	"github.com/morrow-lang/morrow/runtime/explore"
 	"github.com/morrow-lang/morrow/runtime/trace"
 )
@@ -67,7 +68,7 @@ type jsonOut struct {
 // run wrote, and exits with its status.
 func TestExploreReplay(t *testing.T) {
 	dir := t.TempDir()
-	racy := writeFile(t, dir, "racy.mr", racySrc)
+	racy := testrun.WriteFile(t, dir, "racy.mr", racySrc)
 	kinds := map[string]bool{}
 	for _, file := range []string{racy, "../../examples/ordering/lost_update.mr", "../../examples/ordering/reply_or_down.mr"} {
 		r := runCLI(t, nil, "run", "--explore", "300", "--format", "json", file)
@@ -129,7 +130,7 @@ func TestExploreReplay(t *testing.T) {
 // every schedule agrees, 1 when they do not.
 func TestExploreText(t *testing.T) {
 	dir := t.TempDir()
-	one := writeFile(t, dir, "one.mr", helloSrc)
+	one := testrun.WriteFile(t, dir, "one.mr", helloSrc)
 	r := runCLI(t, nil, "run", "--explore", "5", one)
 	seed := explore.SeedFor(0, 0)
 	want := "explored 5 schedules of " + filepath.ToSlash(one) + " (seed 0): 1 outcome\n\n" +
@@ -138,7 +139,7 @@ func TestExploreText(t *testing.T) {
 	if r.code != 0 || r.stdout != want || r.stderr != "" {
 		t.Errorf("exit %d, stdout:\n%s\nwant:\n%s\nstderr %q", r.code, r.stdout, want, r.stderr)
 	}
-	racy := writeFile(t, dir, "racy.mr", racySrc)
+	racy := testrun.WriteFile(t, dir, "racy.mr", racySrc)
 	r = runCLI(t, nil, "run", "--explore", "200", "--seed", "7", racy)
 	if r.code != 1 || !strings.HasPrefix(r.stdout, "explored 200 schedules of "+filepath.ToSlash(racy)+" (seed 7): ") ||
 		!strings.Contains(r.stdout, "\noutcome 2: ") || !strings.Contains(r.stdout, "  stderr:\n    morrow: deadlock:") {
@@ -148,12 +149,12 @@ func TestExploreText(t *testing.T) {
 	if again := runCLI(t, nil, "run", "--explore", "200", "--seed", "7", racy); again.stdout != r.stdout {
 		t.Errorf("two explorations with one seed differ:\n%s\n---\n%s", r.stdout, again.stdout)
 	}
-	noNewline := writeFile(t, dir, "nonl.mr", "fn main():\n    print(\"a\\nb\")\n")
+	noNewline := testrun.WriteFile(t, dir, "nonl.mr", "fn main():\n    print(\"a\\nb\")\n")
 	r = runCLI(t, nil, "run", "--explore", "1", noNewline)
 	if !strings.Contains(r.stdout, "  stdout:\n    a\n    b\n    (no newline at the end)\n") {
 		t.Errorf("stdout:\n%s", r.stdout)
 	}
-	quiet := writeFile(t, dir, "quiet.mr", "fn main():\n    ()\n")
+	quiet := testrun.WriteFile(t, dir, "quiet.mr", "fn main():\n    ()\n")
 	r = runCLI(t, nil, "run", "--explore", "1", quiet)
 	if !strings.Contains(r.stdout, "  stdout: (empty)\n") {
 		t.Errorf("stdout:\n%s", r.stdout)
@@ -162,7 +163,7 @@ func TestExploreText(t *testing.T) {
 
 func TestExploreUsage(t *testing.T) {
 	dir := t.TempDir()
-	f := writeFile(t, dir, "one.mr", helloSrc)
+	f := testrun.WriteFile(t, dir, "one.mr", helloSrc)
 	for _, c := range []struct {
 		args []string
 		want string

@@ -4,57 +4,31 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/morrow-lang/morrow/internal/testrun"
 	"github.com/morrow-lang/morrow/runtime/engine"
 )
 
 // TestGovernorOptions checks how --max-processes and --memory-budget and
 // their environment variables become engine options.
 func TestGovernorOptions(t *testing.T) {
-	cases := []struct {
-		vars   map[string]string
-		args   []string
-		max    int
-		budget int64
-		err    string
-	}{
-		{nil, nil, 0, 0, ""},
-		{nil, []string{"--max-processes=5"}, 5, 0, ""},
-		{nil, []string{"--max-processes=0"}, engine.Unlimited, 0, ""},
-		{nil, []string{"--max-processes=-1"}, 0, 0, "usage"},
-		{nil, []string{"--memory-budget=4096"}, 0, 4096, ""},
-		{nil, []string{"--memory-budget=0"}, 0, 0, "usage"},
-		{map[string]string{"MORROW_MAX_PROCESSES": "7", "MORROW_MEMORY_BUDGET": "9000"}, nil, 7, 9000, ""},
-		{map[string]string{"MORROW_MAX_PROCESSES": "0"}, nil, engine.Unlimited, 0, ""},
-		{map[string]string{"MORROW_MAX_PROCESSES": "7"}, []string{"--max-processes=3"}, 3, 0, ""},
-		{map[string]string{"MORROW_MEMORY_BUDGET": "9000"}, []string{"--memory-budget=100"}, 0, 100, ""},
-		{map[string]string{"MORROW_MAX_PROCESSES": "-2"}, nil, 0, 0, "config"},
-		{map[string]string{"MORROW_MAX_PROCESSES": "lots"}, nil, 0, 0, "config"},
-		{map[string]string{"MORROW_MEMORY_BUDGET": "0"}, nil, 0, 0, "config"},
-		{map[string]string{"MORROW_MEMORY_BUDGET": "64MiB"}, nil, 0, 0, "config"},
-	}
-	for i, c := range cases {
-		e := &env{getenv: func(k string) string { return c.vars[k] }}
-		f := &runFlags{}
-		cmd := newRunWith(e, f)
-		if err := cmd.ParseFlags(c.args); err != nil {
-			t.Fatalf("case %d: %v", i, err)
-		}
-		opts, err := f.options(cmd, e)
-		switch c.err {
-		case "":
-			if err != nil || opts.MaxProcesses != c.max || opts.MemoryBudget != c.budget {
-				t.Errorf("case %d: got max %d budget %d, %v", i, opts.MaxProcesses, opts.MemoryBudget, err)
-			}
-		case "config":
-			if _, ok := err.(*configError); !ok {
-				t.Errorf("case %d: want a configuration error, got %v", i, err)
-			}
-		case "usage":
-			if _, ok := err.(*usageError); !ok {
-				t.Errorf("case %d: want a usage error, got %v", i, err)
-			}
-		}
-	}
+	checkOptions(t, []optionsCase{
+		{nil, nil, engine.Options{}, ""},
+		{nil, []string{"--max-processes=5"}, engine.Options{MaxProcesses: 5}, ""},
+		{nil, []string{"--max-processes=0"}, engine.Options{MaxProcesses: engine.Unlimited}, ""},
+		{nil, []string{"--max-processes=-1"}, engine.Options{}, "usage"},
+		{nil, []string{"--memory-budget=4096"}, engine.Options{MemoryBudget: 4096}, ""},
+		{nil, []string{"--memory-budget=0"}, engine.Options{}, "usage"},
+		{map[string]string{"MORROW_MAX_PROCESSES": "7", "MORROW_MEMORY_BUDGET": "9000"}, nil, engine.Options{MaxProcesses: 7, MemoryBudget: 9000}, ""},
+		{map[string]string{"MORROW_MAX_PROCESSES": "0"}, nil, engine.Options{MaxProcesses: engine.Unlimited}, ""},
+		{map[string]string{"MORROW_MAX_PROCESSES": "7"}, []string{"--max-processes=3"}, engine.Options{MaxProcesses: 3}, ""},
+		{map[string]string{"MORROW_MEMORY_BUDGET": "9000"}, []string{"--memory-budget=100"}, engine.Options{MemoryBudget: 100}, ""},
+		{map[string]string{"MORROW_MAX_PROCESSES": "-2"}, nil, engine.Options{}, "config"},
+		{map[string]string{"MORROW_MAX_PROCESSES": "lots"}, nil, engine.Options{}, "config"},
+		{map[string]string{"MORROW_MEMORY_BUDGET": "0"}, nil, engine.Options{}, "config"},
+		{map[string]string{"MORROW_MEMORY_BUDGET": "64MiB"}, nil, engine.Options{}, "config"},
+	}, func(o engine.Options) engine.Options {
+		return engine.Options{MaxProcesses: o.MaxProcesses, MemoryBudget: o.MemoryBudget}
+	})
 }
 
 const parkSrc = `fn parked():
@@ -88,7 +62,7 @@ fn main():
 // TestMaxProcessesRun runs a program that parks 1,500 actors under the
 // default limit, a small one, no limit, and the environment variable.
 func TestMaxProcessesRun(t *testing.T) {
-	file := writeFile(t, t.TempDir(), "park.mr", parkSrc)
+	file := testrun.WriteFile(t, t.TempDir(), "park.mr", parkSrc)
 	for _, c := range []struct {
 		vars map[string]string
 		args []string

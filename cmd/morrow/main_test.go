@@ -12,8 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/morrow-lang/morrow/lang/compiler"
+	"github.com/morrow-lang/morrow/internal/testrun"
 	"github.com/morrow-lang/morrow/runtime/bytecode"
+	"github.com/morrow-lang/morrow/runtime/engine"
 )
 
 type result struct {
@@ -35,15 +36,6 @@ func runCLI(t *testing.T, vars map[string]string, args ...string) result {
 	return result{code, out.String(), errb.String()}
 }
 
-func writeFile(t *testing.T, dir, name, content string) string {
-	t.Helper()
-	p := filepath.Join(dir, name)
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 const helloSrc = "fn main():\n    println(\"hello\")\n"
 
 func TestHelpAndUsage(t *testing.T) {
@@ -59,7 +51,7 @@ func TestHelpAndUsage(t *testing.T) {
 			t.Errorf("run --help does not mention %s", flag)
 		}
 	}
-	hello := writeFile(t, t.TempDir(), "hello.mr", helloSrc)
+	hello := testrun.WriteFile(t, t.TempDir(), "hello.mr", helloSrc)
 	for _, args := range [][]string{
 		{},
 		{"walk"},
@@ -80,7 +72,7 @@ func TestHelpAndUsage(t *testing.T) {
 }
 
 func TestRunSource(t *testing.T) {
-	hello := writeFile(t, t.TempDir(), "hello.mr", helloSrc)
+	hello := testrun.WriteFile(t, t.TempDir(), "hello.mr", helloSrc)
 	r := runCLI(t, nil, "run", hello)
 	if r.code != 0 || r.stdout != "hello\n" || r.stderr != "" {
 		t.Errorf("run hello: %+v", r)
@@ -93,7 +85,7 @@ func TestRunSource(t *testing.T) {
 }
 
 func TestRunReportsCheckErrors(t *testing.T) {
-	bad := writeFile(t, t.TempDir(), "bad.mr", "fn main():\n    println(nope)\n")
+	bad := testrun.WriteFile(t, t.TempDir(), "bad.mr", "fn main():\n    println(nope)\n")
 	r := runCLI(t, nil, "run", bad)
 	if r.code != 1 || r.stdout != "" || !strings.Contains(r.stderr, "error[E") || !strings.Contains(r.stderr, bad+":2:") {
 		t.Errorf("run of a bad file: %+v", r)
@@ -110,7 +102,7 @@ func TestRunReportsCheckErrors(t *testing.T) {
 	if !strings.HasSuffix(r.stderr, "\n\n1 error\n") {
 		t.Errorf("diagnostics do not end with the summary line: %q", r.stderr)
 	}
-	two := writeFile(t, t.TempDir(), "two.mr", "fn main():\n    println(nope)\n    println(nada)\n")
+	two := testrun.WriteFile(t, t.TempDir(), "two.mr", "fn main():\n    println(nope)\n    println(nada)\n")
 	if r := runCLI(t, nil, "run", two); r.code != 1 || !strings.HasSuffix(r.stderr, "\n\n2 errors\n") {
 		t.Errorf("two errors: %+v", r)
 	}
@@ -119,7 +111,7 @@ func TestRunReportsCheckErrors(t *testing.T) {
 // TestRunUsageMessages: a flag value of the wrong kind names what was
 // expected, and --color behaves as in morrowc (value only with '=').
 func TestRunUsageMessages(t *testing.T) {
-	hello := writeFile(t, t.TempDir(), "hello.mr", helloSrc)
+	hello := testrun.WriteFile(t, t.TempDir(), "hello.mr", helloSrc)
 	r := runCLI(t, nil, "run", "--schedulers", "abc", hello)
 	if r.code != 2 || !strings.HasPrefix(r.stderr, `morrow: invalid value "abc" for --schedulers: want an integer (number of schedulers, 1..64`) || strings.Contains(r.stderr, "strconv") {
 		t.Errorf("--schedulers abc: %+v", r)
@@ -143,11 +135,11 @@ func TestRunUsageMessages(t *testing.T) {
 func TestRunBytecodeByContent(t *testing.T) {
 	dir := t.TempDir()
 	img := buildImage(t, helloSrc)
-	renamed := writeFile(t, dir, "hello.bin", string(img))
+	renamed := testrun.WriteFile(t, dir, "hello.bin", string(img))
 	if r := runCLI(t, nil, "run", renamed); r.code != 0 || r.stdout != "hello\n" || r.stderr != "" {
 		t.Errorf("bytecode named .bin: %+v", r)
 	}
-	blob := writeFile(t, dir, "blob.mr", "\x7fELF\x02\x01\x01\x00\x00\x00\x00")
+	blob := testrun.WriteFile(t, dir, "blob.mr", "\x7fELF\x02\x01\x01\x00\x00\x00\x00")
 	if r := runCLI(t, nil, "run", blob); r.code != 1 || r.stderr != "morrow: "+blob+" is a binary file, not Morrow source\n" {
 		t.Errorf("binary file: %+v", r)
 	}
@@ -170,7 +162,7 @@ func TestExitStatusForwarding(t *testing.T) {
 		{"fn div(a: Int, b: Int) -> Int: a / b\n\nfn main():\n    println(\"before\")\n    println(div(a: 1, b: 0))\n", 1, "before\n", "morrow: runtime error: integer division by zero"},
 	}
 	for i, c := range cases {
-		p := writeFile(t, dir, "p"+string(rune('a'+i))+".mr", c.src)
+		p := testrun.WriteFile(t, dir, "p"+string(rune('a'+i))+".mr", c.src)
 		r := runCLI(t, nil, "run", p)
 		if r.code != c.code || r.stdout != c.stdout || !strings.Contains(r.stderr, c.stderr) || (c.stderr == "" && r.stderr != "") {
 			t.Errorf("case %d: got %+v, want code %d stdout %q stderr ~%q", i, r, c.code, c.stdout, c.stderr)
@@ -181,11 +173,7 @@ func TestExitStatusForwarding(t *testing.T) {
 // buildImage compiles src the way `morrowc build` does.
 func buildImage(t *testing.T, src string) []byte {
 	t.Helper()
-	p, ds, err := compiler.Compile("prog.mr", []byte(src))
-	if err != nil || p == nil {
-		t.Fatalf("compile: %v %v", err, ds.Err())
-	}
-	return bytecode.Encode(p)
+	return bytecode.Encode(testrun.Compile(t, "prog.mr", src))
 }
 
 func TestRunBytecode(t *testing.T) {
@@ -205,7 +193,7 @@ func TestVerifiedOncePerRun(t *testing.T) {
 	dir := t.TempDir()
 	mrb := filepath.Join(dir, "prog.mrb")
 	os.WriteFile(mrb, buildImage(t, "fn main() -> Int:\n    println(\"once\")\n    3\n"), 0o644)
-	src := writeFile(t, dir, "prog.mr", "fn main() -> Int:\n    println(\"once\")\n    3\n")
+	src := testrun.WriteFile(t, dir, "prog.mr", "fn main() -> Int:\n    println(\"once\")\n    3\n")
 	for _, path := range []string{mrb, src} {
 		before := bytecode.Verifications()
 		r := runCLI(t, nil, "run", path)
@@ -243,50 +231,22 @@ func TestRunRefusesBadBytecode(t *testing.T) {
 }
 
 func TestSchedulerSettings(t *testing.T) {
-	cases := []struct {
-		vars  map[string]string
-		args  []string
-		sched int
-		steal bool
-		red   int
-		err   string // "config" or "usage" or ""
-	}{
-		{nil, nil, 1, false, 0, ""},
-		{map[string]string{"MORROW_SCHEDULERS": "4", "MORROW_WORK_STEALING": "1", "MORROW_REDUCTIONS": "100"}, nil, 4, true, 100, ""},
-		{map[string]string{"MORROW_SCHEDULERS": "4", "MORROW_WORK_STEALING": "1"}, []string{"--schedulers=2", "--steal=false"}, 2, false, 0, ""},
-		{map[string]string{"MORROW_REDUCTIONS": "5"}, []string{"--reductions=9", "--steal"}, 1, true, 9, ""},
-		{map[string]string{"MORROW_SCHEDULERS": "0"}, nil, 0, false, 0, "config"},
-		{map[string]string{"MORROW_SCHEDULERS": "65"}, nil, 0, false, 0, "config"},
-		{map[string]string{"MORROW_SCHEDULERS": "many"}, nil, 0, false, 0, "config"},
-		{map[string]string{"MORROW_SCHEDULERS": "many"}, []string{"--schedulers=3"}, 3, false, 0, ""},
-		{map[string]string{"MORROW_REDUCTIONS": "70000"}, nil, 0, false, 0, "config"},
-		{map[string]string{"MORROW_WORK_STEALING": "maybe"}, nil, 0, false, 0, "config"},
-		{nil, []string{"--schedulers=0"}, 0, false, 0, "usage"},
-	}
-	for i, c := range cases {
-		e := &env{getenv: func(k string) string { return c.vars[k] }}
-		f := &runFlags{}
-		cmd := newRunWith(e, f)
-		if err := cmd.ParseFlags(c.args); err != nil {
-			t.Fatalf("case %d: %v", i, err)
-		}
-		opts, err := f.options(cmd, e)
-		switch c.err {
-		case "":
-			if err != nil || opts.Schedulers != c.sched || opts.Steal != c.steal || opts.Reductions != c.red {
-				t.Errorf("case %d: got %+v, %v", i, opts, err)
-			}
-		case "config":
-			if _, ok := err.(*configError); !ok {
-				t.Errorf("case %d: want a configuration error, got %v", i, err)
-			}
-		case "usage":
-			if _, ok := err.(*usageError); !ok {
-				t.Errorf("case %d: want a usage error, got %v", i, err)
-			}
-		}
-	}
-	hello := writeFile(t, t.TempDir(), "hello.mr", helloSrc)
+	checkOptions(t, []optionsCase{
+		{nil, nil, engine.Options{Schedulers: 1}, ""},
+		{map[string]string{"MORROW_SCHEDULERS": "4", "MORROW_WORK_STEALING": "1", "MORROW_REDUCTIONS": "100"}, nil, engine.Options{Schedulers: 4, Steal: true, Reductions: 100}, ""},
+		{map[string]string{"MORROW_SCHEDULERS": "4", "MORROW_WORK_STEALING": "1"}, []string{"--schedulers=2", "--steal=false"}, engine.Options{Schedulers: 2}, ""},
+		{map[string]string{"MORROW_REDUCTIONS": "5"}, []string{"--reductions=9", "--steal"}, engine.Options{Schedulers: 1, Steal: true, Reductions: 9}, ""},
+		{map[string]string{"MORROW_SCHEDULERS": "0"}, nil, engine.Options{}, "config"},
+		{map[string]string{"MORROW_SCHEDULERS": "65"}, nil, engine.Options{}, "config"},
+		{map[string]string{"MORROW_SCHEDULERS": "many"}, nil, engine.Options{}, "config"},
+		{map[string]string{"MORROW_SCHEDULERS": "many"}, []string{"--schedulers=3"}, engine.Options{Schedulers: 3}, ""},
+		{map[string]string{"MORROW_REDUCTIONS": "70000"}, nil, engine.Options{}, "config"},
+		{map[string]string{"MORROW_WORK_STEALING": "maybe"}, nil, engine.Options{}, "config"},
+		{nil, []string{"--schedulers=0"}, engine.Options{}, "usage"},
+	}, func(o engine.Options) engine.Options {
+		return engine.Options{Schedulers: o.Schedulers, Steal: o.Steal, Reductions: o.Reductions}
+	})
+	hello := testrun.WriteFile(t, t.TempDir(), "hello.mr", helloSrc)
 	r := runCLI(t, map[string]string{"MORROW_SCHEDULERS": "zero"}, "run", hello)
 	if r.code != 1 || r.stdout != "" || !strings.HasPrefix(r.stderr, "morrow: runtime error: actor resource limit exceeded\n") {
 		t.Errorf("invalid MORROW_SCHEDULERS: %+v", r)
@@ -295,7 +255,7 @@ func TestSchedulerSettings(t *testing.T) {
 
 func TestTraceFile(t *testing.T) {
 	dir := t.TempDir()
-	hello := writeFile(t, dir, "hello.mr", helloSrc)
+	hello := testrun.WriteFile(t, dir, "hello.mr", helloSrc)
 	trace := filepath.Join(dir, "trace.txt")
 	if r := runCLI(t, nil, "run", "--trace", trace, hello); r.code != 0 || r.stdout != "hello\n" {
 		t.Errorf("run --trace: %+v", r)
@@ -330,7 +290,7 @@ func TestSignalsCancel(t *testing.T) {
 	old := graceAfterSignal
 	graceAfterSignal = 20 * time.Second
 	defer func() { graceAfterSignal = old }()
-	spin := writeFile(t, t.TempDir(), "spin.mr", spinSrc)
+	spin := testrun.WriteFile(t, t.TempDir(), "spin.mr", spinSrc)
 
 	for _, c := range []struct {
 		name string
@@ -405,8 +365,8 @@ fn main():
         Ok(_) -> println("spawned")
         Err(_) -> println("failed")
 `
-	p := writeFile(t, t.TempDir(), "tr.mr", src)
-	var both lockedBytes
+	p := testrun.WriteFile(t, t.TempDir(), "tr.mr", src)
+	var both testrun.Buffer // one destination shared by stdout and stderr
 	code := runEnv([]string{"run", "--trace", "-", p}, &env{stdin: strings.NewReader(""), stdout: &both, stderr: &both, getenv: func(string) string { return "" }})
 	want := "spawn 1 root\nbefore spawn\nspawn 2 by 1 child\nspawned\nretire 1 Normal\nchild runs\nretire 2 Normal\n"
 	if code != 0 || both.String() != want {
@@ -414,28 +374,10 @@ fn main():
 	}
 }
 
-// lockedBytes is one destination shared by stdout and stderr.
-type lockedBytes struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBytes) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBytes) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // TestRunWarnings: warnings are shown before the program runs; under
 // --deny-warnings the program does not run.
 func TestRunWarnings(t *testing.T) {
-	w := writeFile(t, t.TempDir(), "w.mr", "fn main():\n    let unused = 1\n    println(\"hi\")\n")
+	w := testrun.WriteFile(t, t.TempDir(), "w.mr", "fn main():\n    let unused = 1\n    println(\"hi\")\n")
 	r := runCLI(t, nil, "run", w)
 	if r.code != 0 || r.stdout != "hi\n" || !strings.Contains(r.stderr, "warning[W0001]: unused variable 'unused'") || !strings.HasSuffix(r.stderr, "\n\n1 warning\n") {
 		t.Errorf("run with a warning: %+v", r)
@@ -444,4 +386,58 @@ func TestRunWarnings(t *testing.T) {
 	if r.code != 1 || r.stdout != "" || !strings.HasSuffix(r.stderr, "1 warning (denied by --deny-warnings)\n") {
 		t.Errorf("run --deny-warnings: %+v", r)
 	}
+}
+
+// optionsCase is a row of the tables of how flags (args) and environment
+// variables (vars) of `morrow run` become engine options: err is the kind
+// of error wanted ("config", "usage"), or "" for want, the options that
+// the table is about.
+type optionsCase struct {
+	vars map[string]string
+	args []string
+	want engine.Options
+	err  string
+}
+
+// checkOptions checks each case; fields keeps the options the table is
+// about and zeroes the others.
+func checkOptions(t *testing.T, cases []optionsCase, fields func(engine.Options) engine.Options) {
+	t.Helper()
+	for i, c := range cases {
+		opts, err := runOptions(t, i, c.vars, c.args)
+		if wantOptionsError(t, i, c.err, err) && (err != nil || fields(opts) != c.want) {
+			t.Errorf("case %d: got %+v, %v; want %+v", i, fields(opts), err, c.want)
+		}
+	}
+}
+
+// runOptions parses args, with the environment variables vars, as `morrow
+// run` does and returns the engine options they give. i names the case.
+func runOptions(t *testing.T, i int, vars map[string]string, args []string) (engine.Options, error) {
+	t.Helper()
+	e := &env{getenv: func(k string) string { return vars[k] }}
+	f := &runFlags{}
+	cmd := newRunWith(e, f)
+	if err := cmd.ParseFlags(args); err != nil {
+		t.Fatalf("case %d: %v", i, err)
+	}
+	return f.options(cmd, e)
+}
+
+// wantOptionsError checks that err is of the kind case i wants: "config"
+// (a configuration error) or "usage" (a usage error). It returns true
+// when the case wants no error, so that the caller compares the options.
+func wantOptionsError(t *testing.T, i int, kind string, err error) bool {
+	t.Helper()
+	switch kind {
+	case "config":
+		if _, ok := err.(*configError); !ok {
+			t.Errorf("case %d: want a configuration error, got %v", i, err)
+		}
+	case "usage":
+		if _, ok := err.(*usageError); !ok {
+			t.Errorf("case %d: want a usage error, got %v", i, err)
+		}
+	}
+	return kind == ""
 }

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/morrow-lang/morrow/internal/testrun"
 )
 
 // readProfile checks that path holds a pprof profile (a gzip-compressed
@@ -46,7 +48,7 @@ func readProfile(t *testing.T, path string, want ...string) []byte {
 // names the interpreter among its allocation sites.
 func TestProfileFlags(t *testing.T) {
 	dir := t.TempDir()
-	src := writeFile(t, dir, "busy.mr", `
+	src := testrun.WriteFile(t, dir, "busy.mr", `
 fn count(n: Int, acc: List(Int)) -> Int:
     if n == 0: List.len(acc) else: count(n - 1, List.push(acc, n))
 
@@ -63,7 +65,7 @@ fn main():
 
 	// the program's exit status is kept, and the profiles are written
 	// when it faults too
-	bad := writeFile(t, dir, "bad.mr", "fn main():\n    let xs: List(Int) = []\n    println(List.head(xs))\n")
+	bad := testrun.WriteFile(t, dir, "bad.mr", "fn main():\n    let xs: List(Int) = []\n    println(List.head(xs))\n")
 	r = runCLI(t, nil, "run", "--cpuprofile", cpu, "--memprofile", mem, bad)
 	if r.code != 1 || !strings.Contains(r.stderr, "runtime error") {
 		t.Errorf("faulting run: %+v", r)
@@ -74,7 +76,7 @@ fn main():
 
 func TestProfileFlagErrors(t *testing.T) {
 	dir := t.TempDir()
-	hello := writeFile(t, dir, "hello.mr", helloSrc)
+	hello := testrun.WriteFile(t, dir, "hello.mr", helloSrc)
 	missing := filepath.Join(dir, "no", "such", "dir", "p.pprof")
 	for _, flag := range []string{"--cpuprofile", "--memprofile"} {
 		r := runCLI(t, nil, "run", flag, missing, hello)

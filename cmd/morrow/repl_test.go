@@ -7,11 +7,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/creack/pty"
+
+	"github.com/morrow-lang/morrow/internal/testrun"
 )
 
 // TestReplPipe: from a pipe, `morrow repl` prints no banner and no
@@ -32,20 +33,7 @@ func TestReplPipe(t *testing.T) {
 
 // ptyOutput collects what the REPL writes to its terminal.
 type ptyOutput struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (o *ptyOutput) Write(b []byte) (int, error) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return o.buf.Write(b)
-}
-
-func (o *ptyOutput) String() string {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return o.buf.String()
+	testrun.Buffer
 }
 
 // waitFor waits until the output holds want n times.
@@ -95,69 +83,70 @@ func TestReplTerminal(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	out.waitFor(t, "Morrow REPL", 1)
-	out.waitFor(t, "morrow> ", 1)
+	// The session, step by step: each step waits a moment first when
+	// settle is set, types send, then waits until the terminal shows want
+	// n times in all.
+	type step struct {
+		send, want string
+		n          int
+		settle     bool
+	}
+	script := []step{
+		{want: "Morrow REPL", n: 1},
+		{want: "morrow> ", n: 1},
+		{send: "println(\"found by search\")\r", want: "found by search\r\n", n: 1},
+		{send: "let x = 41\r", want: "morrow> ", n: 3},
+		{send: "x + 1\r", want: "42 : Int", n: 1},
 
-	send("println(\"found by search\")\r")
-	out.waitFor(t, "found by search\r\n", 1)
-	send("let x = 41\r")
-	out.waitFor(t, "morrow> ", 3)
-	send("x + 1\r")
-	out.waitFor(t, "42 : Int", 1)
+		// Arrow up recalls the last entry.
+		{send: "\x1b[A\r", want: "42 : Int", n: 2},
 
-	// Arrow up recalls the last entry.
-	send("\x1b[A\r")
-	out.waitFor(t, "42 : Int", 2)
+		// Ctrl-R searches the history backwards.
+		{send: "\x12found by", want: "bck-i-search: found by", n: 1},
+		{send: "\r\r", want: "found by search\r\n", n: 2},
 
-	// Ctrl-R searches the history backwards.
-	send("\x12found by")
-	out.waitFor(t, "bck-i-search: found by", 1)
-	send("\r\r")
-	out.waitFor(t, "found by search\r\n", 2)
+		// Ctrl-C while an entry runs cancels it (each turn of heavy runs a
+		// few hundred slow native calls, so it takes many seconds in all).
+		{send: "fn heavy(n: Int) -> Int:\r    if n == 0:\r        0\r    else:\r        List.len(List.range(0, 50000)) + heavy(n - 1)\r\r"},
+		{send: "fn slow():\r    println(\"slow starts\")\r    println(heavy(10000))\r\r"},
+		{send: "slow()\r", want: "slow starts\r\n", n: 1},
+		{send: "\x03", want: "error: interrupted", n: 1, settle: true},
 
-	// Ctrl-C while an entry runs cancels it (each turn of heavy runs a
-	// few hundred slow native calls, so it takes many seconds in all).
-	send("fn heavy(n: Int) -> Int:\r    if n == 0:\r        0\r    else:\r        List.len(List.range(0, 50000)) + heavy(n - 1)\r\r")
-	send("fn slow():\r    println(\"slow starts\")\r    println(heavy(10000))\r\r")
-	send("slow()\r")
-	out.waitFor(t, "slow starts\r\n", 1)
-	time.Sleep(100 * time.Millisecond)
-	send("\x03")
-	out.waitFor(t, "error: interrupted", 1)
+		// Ctrl-C at the prompt drops the line being typed.
+		{send: "1 + "},
+		{send: "\x03", want: "^C", n: 1},
+		{send: "\"after ctrl-c\"\r", want: "\"after ctrl-c\" : String", n: 1},
 
-	// Ctrl-C at the prompt drops the line being typed.
-	send("1 + ")
-	send("\x03")
-	out.waitFor(t, "^C", 1)
-	send("\"after ctrl-c\"\r")
-	out.waitFor(t, "\"after ctrl-c\" : String", 1)
+		// A continued entry shows the continuation prompt.
+		{send: "if x > 1:\r", want: "...> ", n: 1},
+		{send: "    \"big\"\r"},
+		{send: "else:\r"},
+		{send: "    \"small\"\r"},
+		{send: "\r", want: "\"big\" : String", n: 1},
 
-	// A continued entry shows the continuation prompt.
-	send("if x > 1:\r")
-	out.waitFor(t, "...> ", 1)
-	send("    \"big\"\r")
-	send("else:\r")
-	send("    \"small\"\r")
-	send("\r")
-	out.waitFor(t, "\"big\" : String", 1)
-
-	// An actor waiting at the end: Ctrl-D leaves and runs its defer.
-	send("fn w():\r    defer println(\"w cleanup\")\r    receive:\r        0 -> ()\r\r")
-	send("let p = spawn(w)\r")
-	send(":actors\r")
-	out.waitFor(t, "spawn w, waiting", 1)
-	send("\x04")
-	out.waitFor(t, "w cleanup", 1)
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("repl exited with %v\n%q", err, out.String())
+		// An actor waiting at the end: Ctrl-D leaves and runs its defer.
+		{send: "fn w():\r    defer println(\"w cleanup\")\r    receive:\r        0 -> ()\r\r"},
+		{send: "let p = spawn(w)\r"},
+		{send: ":actors\r", want: "spawn w, waiting", n: 1},
+		{send: "\x04", want: "w cleanup", n: 1},
+	}
+	for _, st := range script {
+		if st.settle {
+			time.Sleep(100 * time.Millisecond)
 		}
-	case <-time.After(30 * time.Second):
-		cmd.Process.Kill()
+		if st.send != "" {
+			send(st.send)
+		}
+		if st.want != "" {
+			out.waitFor(t, st.want, st.n)
+		}
+	}
+	exited, err := testrun.Wait(cmd, 30*time.Second)
+	if !exited {
 		t.Fatalf("repl did not exit on Ctrl-D:\n%q", out.String())
+	}
+	if err != nil {
+		t.Fatalf("repl exited with %v\n%q", err, out.String())
 	}
 	hist, err := os.ReadFile(filepath.Join(config, "morrow", "repl_history"))
 	if err != nil {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/morrow-lang/morrow/internal/testrun"
 )
 
 // stuckCleanupSrc prints, then spins; its cleanup prints and then runs
@@ -35,7 +37,7 @@ fn main():
 func TestOutputSurvivesGivingUp(t *testing.T) {
 	old := graceAfterSignal
 	defer func() { graceAfterSignal = old }()
-	src := writeFile(t, t.TempDir(), "stuck.mr", stuckCleanupSrc)
+	src := testrun.WriteFile(t, t.TempDir(), "stuck.mr", stuckCleanupSrc)
 	for _, second := range []bool{false, true} {
 		graceAfterSignal = 300 * time.Millisecond
 		if second {

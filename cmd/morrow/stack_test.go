@@ -1,56 +1,26 @@
 package main
 
 import (
-	"os"
 	"strings"
 	"testing"
+
+	"github.com/morrow-lang/morrow/internal/testrun"
+	"github.com/morrow-lang/morrow/runtime/engine"
 )
 
 // TestStackBudgetOption checks how --stack-budget and MORROW_STACK_BUDGET
 // become engine options, and that docs/cli.md documents both.
 func TestStackBudgetOption(t *testing.T) {
-	cases := []struct {
-		vars map[string]string
-		args []string
-		want int64
-		err  string
-	}{
-		{nil, nil, 0, ""},
-		{nil, []string{"--stack-budget=1048576"}, 1 << 20, ""},
-		{nil, []string{"--stack-budget=0"}, 0, "usage"},
-		{map[string]string{"MORROW_STACK_BUDGET": "9000"}, nil, 9000, ""},
-		{map[string]string{"MORROW_STACK_BUDGET": "9000"}, []string{"--stack-budget=100"}, 100, ""},
-		{map[string]string{"MORROW_STACK_BUDGET": "-1"}, nil, 0, "config"},
-		{map[string]string{"MORROW_STACK_BUDGET": "1GiB"}, nil, 0, "config"},
-	}
-	for i, c := range cases {
-		e := &env{getenv: func(k string) string { return c.vars[k] }}
-		f := &runFlags{}
-		cmd := newRunWith(e, f)
-		if err := cmd.ParseFlags(c.args); err != nil {
-			t.Fatalf("case %d: %v", i, err)
-		}
-		opts, err := f.options(cmd, e)
-		switch c.err {
-		case "":
-			if err != nil || opts.StackBudget != c.want {
-				t.Errorf("case %d: got stack budget %d, %v", i, opts.StackBudget, err)
-			}
-		case "config":
-			if _, ok := err.(*configError); !ok {
-				t.Errorf("case %d: want a configuration error, got %v", i, err)
-			}
-		case "usage":
-			if _, ok := err.(*usageError); !ok {
-				t.Errorf("case %d: want a usage error, got %v", i, err)
-			}
-		}
-	}
-	raw, err := os.ReadFile("../../docs/cli.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(raw), "MORROW_STACK_BUDGET") {
+	checkOptions(t, []optionsCase{
+		{nil, nil, engine.Options{}, ""},
+		{nil, []string{"--stack-budget=1048576"}, engine.Options{StackBudget: 1 << 20}, ""},
+		{nil, []string{"--stack-budget=0"}, engine.Options{}, "usage"},
+		{map[string]string{"MORROW_STACK_BUDGET": "9000"}, nil, engine.Options{StackBudget: 9000}, ""},
+		{map[string]string{"MORROW_STACK_BUDGET": "9000"}, []string{"--stack-budget=100"}, engine.Options{StackBudget: 100}, ""},
+		{map[string]string{"MORROW_STACK_BUDGET": "-1"}, nil, engine.Options{}, "config"},
+		{map[string]string{"MORROW_STACK_BUDGET": "1GiB"}, nil, engine.Options{}, "config"},
+	}, func(o engine.Options) engine.Options { return engine.Options{StackBudget: o.StackBudget} })
+	if !strings.Contains(testrun.ReadDoc(t, "cli.md"), "MORROW_STACK_BUDGET") {
 		t.Error("docs/cli.md does not mention MORROW_STACK_BUDGET")
 	}
 }

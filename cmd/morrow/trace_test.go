@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/morrow-lang/morrow/internal/testrun"
 )
 
 const pingSrc = `fn echo():
@@ -53,7 +55,7 @@ func wellFormed(t *testing.T, b []byte) {
 // file, to stdout, as Mermaid, with the message options.
 func TestTraceRender(t *testing.T) {
 	dir := t.TempDir()
-	src := writeFile(t, dir, "ping.mr", pingSrc)
+	src := testrun.WriteFile(t, dir, "ping.mr", pingSrc)
 	tr := filepath.Join(dir, "ping.trace")
 	if r := runCLI(t, nil, "run", "--trace", tr, "--trace-messages", src); r.code != 0 || r.stdout != "got 42\n" {
 		t.Fatalf("run: %+v", r)
@@ -102,8 +104,8 @@ func TestTraceRender(t *testing.T) {
 
 func TestTraceRenderErrors(t *testing.T) {
 	dir := t.TempDir()
-	bad := writeFile(t, dir, "bad.trace", "spawn 1 root\nspawn 2 by 1 worker\nretire 2 Fine\n")
-	good := writeFile(t, dir, "good.trace", "spawn 1 root\n")
+	bad := testrun.WriteFile(t, dir, "bad.trace", "spawn 1 root\nspawn 2 by 1 worker\nretire 2 Fine\n")
+	good := testrun.WriteFile(t, dir, "good.trace", "spawn 1 root\n")
 	for _, c := range []struct {
 		args   []string
 		code   int
@@ -135,11 +137,7 @@ func TestTraceRenderErrors(t *testing.T) {
 // TestCLIDocCoversTraceRender keeps docs/cli.md in step with `morrow
 // trace render`.
 func TestCLIDocCoversTraceRender(t *testing.T) {
-	raw, err := os.ReadFile("../../docs/cli.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc := string(raw)
+	doc := testrun.ReadDoc(t, "cli.md")
 	i := strings.Index(doc, "## morrow trace render")
 	if i < 0 {
 		t.Fatal("docs/cli.md has no section for morrow trace render")

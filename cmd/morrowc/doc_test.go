@@ -1,12 +1,13 @@
 package main
 
 import (
-	"os"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/spf13/cobra"
+
+	"github.com/morrow-lang/morrow/internal/testrun"
 )
 
 // flagNames lists the long flag names of a command (from its usage text,
@@ -26,11 +27,7 @@ var flagRE = regexp.MustCompile(`(?m)^\s+(?:-\w, )?--([\w-]+)`)
 // TestCLIDocCoversEveryFlag keeps docs/cli.md in step with the commands:
 // every command and flag of morrowc must be mentioned there.
 func TestCLIDocCoversEveryFlag(t *testing.T) {
-	raw, err := os.ReadFile("../../docs/cli.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc := string(raw)
+	doc := testrun.ReadDoc(t, "cli.md")
 	root := newRoot(&env{getenv: func(string) string { return "" }})
 	for _, c := range root.Commands() {
 		if c.Hidden || c.Name() == "help" {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/morrow-lang/morrow/internal/testrun"
 	"github.com/morrow-lang/morrow/lang/format"
 )
 
@@ -30,11 +31,11 @@ func TestFmtDirectoryInPlace(t *testing.T) {
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, "sub", "deeper"), 0o755)
 	os.MkdirAll(filepath.Join(dir, ".hidden"), 0o755)
-	a := writeFile(t, dir, "a.mr", messySrc)
-	b := writeFile(t, filepath.Join(dir, "sub", "deeper"), "b.mr", undefinedSrc)
-	clean := writeFile(t, dir, "clean.mr", tidySrc)
-	other := writeFile(t, dir, "notes.txt", messySrc)
-	hidden := writeFile(t, filepath.Join(dir, ".hidden"), "h.mr", messySrc)
+	a := testrun.WriteFile(t, dir, "a.mr", messySrc)
+	b := testrun.WriteFile(t, filepath.Join(dir, "sub", "deeper"), "b.mr", undefinedSrc)
+	clean := testrun.WriteFile(t, dir, "clean.mr", tidySrc)
+	other := testrun.WriteFile(t, dir, "notes.txt", messySrc)
+	hidden := testrun.WriteFile(t, filepath.Join(dir, ".hidden"), "h.mr", messySrc)
 	if err := os.Chmod(a, 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -66,9 +67,9 @@ func TestFmtDirectoryInPlace(t *testing.T) {
 
 func TestFmtCheck(t *testing.T) {
 	dir := t.TempDir()
-	a := writeFile(t, dir, "a.mr", messySrc)
-	writeFile(t, dir, "b.mr", tidySrc)
-	c := writeFile(t, dir, "c.mr", undefinedSrc)
+	a := testrun.WriteFile(t, dir, "a.mr", messySrc)
+	testrun.WriteFile(t, dir, "b.mr", tidySrc)
+	c := testrun.WriteFile(t, dir, "c.mr", undefinedSrc)
 	r := runCLI(t, "", nil, "fmt", "--check", dir)
 	want := a + ": formatting changes required\n" + c + ": formatting changes required\n"
 	if r.code != 1 || r.stdout != "" || r.stderr != want {
@@ -89,7 +90,7 @@ func TestFmtCheck(t *testing.T) {
 
 func TestFmtDiff(t *testing.T) {
 	dir := t.TempDir()
-	a := writeFile(t, dir, "a.mr", messySrc)
+	a := testrun.WriteFile(t, dir, "a.mr", messySrc)
 	r := runCLI(t, "", nil, "fmt", "--diff", a)
 	want := "--- " + a + "\n+++ " + a + " (formatted)\n@@ -1,3 +1,3 @@\n" +
 		"-fn main( ):\n-  let x=1+2\n-  println( x )\n+fn main():\n+    let x = 1 + 2\n+    println(x)\n"
@@ -115,8 +116,8 @@ func TestFmtStdin(t *testing.T) {
 // A syntax error anywhere means no file is written at all.
 func TestFmtSyntaxErrorWritesNothing(t *testing.T) {
 	dir := t.TempDir()
-	a := writeFile(t, dir, "a.mr", messySrc)
-	bad := writeFile(t, dir, "bad.mr", brokenSrc)
+	a := testrun.WriteFile(t, dir, "a.mr", messySrc)
+	bad := testrun.WriteFile(t, dir, "bad.mr", brokenSrc)
 	r := runCLI(t, "", map[string]string{}, "fmt", dir)
 	if r.code != 1 {
 		t.Fatalf("exit %d, want 1", r.code)
@@ -135,7 +136,7 @@ func TestFmtSyntaxErrorWritesNothing(t *testing.T) {
 
 func TestFmtInvalidUTF8(t *testing.T) {
 	dir := t.TempDir()
-	p := writeFile(t, dir, "u.mr", "# caf\xe9\nfn main():\n  println(1)\n")
+	p := testrun.WriteFile(t, dir, "u.mr", "# caf\xe9\nfn main():\n  println(1)\n")
 	r := runCLI(t, "", map[string]string{}, "fmt", p)
 	if r.code != 1 || !strings.Contains(r.stderr, "E0021") || !strings.Contains(r.stderr, "UTF-8") {
 		t.Errorf("exit %d, stderr %q", r.code, r.stderr)

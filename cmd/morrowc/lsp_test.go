@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/morrow-lang/morrow/internal/testrun"
 	"github.com/morrow-lang/morrow/lang/compiler"
 )
 
@@ -614,21 +615,17 @@ func TestLSPNeovim(t *testing.T) {
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "MORROWC_LSP_HELPER=1", "MORROW_NV_SERVER="+exe, "MORROW_NV_DIR="+dir,
 		"MORROW_NV_FILE="+file, "MORROW_NV_OUT="+outFile, "XDG_STATE_HOME="+dir, "XDG_CACHE_HOME="+dir, "XDG_DATA_HOME="+dir)
-	done := make(chan error, 1)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("nvim: %v\n%s", err, stderr.String())
-		}
-	case <-time.After(60 * time.Second):
-		cmd.Process.Kill()
+	exited, err := testrun.Wait(cmd, 60*time.Second)
+	if !exited {
 		t.Fatalf("nvim did not finish within 60s\n%s", stderr.String())
+	}
+	if err != nil {
+		t.Fatalf("nvim: %v\n%s", err, stderr.String())
 	}
 	got, err := os.ReadFile(outFile)
 	if err != nil {
@@ -662,11 +659,7 @@ func TestLSPNeovim(t *testing.T) {
 // TestLSPEditorsDocExample replays the session shown in docs/editors.md
 // and requires the documented output to be what the server writes.
 func TestLSPEditorsDocExample(t *testing.T) {
-	raw, err := os.ReadFile("../../docs/editors.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc := string(raw)
+	doc := testrun.ReadDoc(t, "editors.md")
 	i := strings.Index(doc, "Example (`morrowc lsp < session`")
 	if i < 0 {
 		t.Fatal("docs/editors.md has no example session")

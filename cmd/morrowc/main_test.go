@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/morrow-lang/morrow/internal/testrun"
 )
 
 const helloSrc = "fn main():\n    println(\"hello\")\n"
@@ -34,15 +36,6 @@ func runCLI(t *testing.T, stdin string, vars map[string]string, args ...string) 
 	return result{code, out.String(), errb.String()}
 }
 
-func writeFile(t *testing.T, dir, name, content string) string {
-	t.Helper()
-	p := filepath.Join(dir, name)
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 func TestHelp(t *testing.T) {
 	for _, args := range [][]string{{"--help"}, {"check", "--help"}, {"build", "--help"}, {"disasm", "--help"}, {"help", "check"}} {
 		r := runCLI(t, "", nil, args...)
@@ -63,7 +56,7 @@ func TestHelp(t *testing.T) {
 
 func TestUsageErrors(t *testing.T) {
 	dir := t.TempDir()
-	hello := writeFile(t, dir, "hello.mr", helloSrc)
+	hello := testrun.WriteFile(t, dir, "hello.mr", helloSrc)
 	cases := [][]string{
 		{},
 		{"frobnicate"},
@@ -90,7 +83,7 @@ func TestUsageErrors(t *testing.T) {
 
 func TestCheckClean(t *testing.T) {
 	dir := t.TempDir()
-	hello := writeFile(t, dir, "hello.mr", helloSrc)
+	hello := testrun.WriteFile(t, dir, "hello.mr", helloSrc)
 	r := runCLI(t, "", nil, "check", hello)
 	if r.code != 0 || r.stdout != "" || r.stderr != "" {
 		t.Errorf("clean check: %+v", r)
@@ -107,8 +100,8 @@ func TestCheckClean(t *testing.T) {
 
 func TestCheckFormats(t *testing.T) {
 	dir := t.TempDir()
-	bad := writeFile(t, dir, "bad.mr", badSrc)
-	hello := writeFile(t, dir, "hello.mr", helloSrc)
+	bad := testrun.WriteFile(t, dir, "bad.mr", badSrc)
+	hello := testrun.WriteFile(t, dir, "hello.mr", helloSrc)
 
 	text := runCLI(t, "", nil, "check", hello, bad)
 	if text.code != 1 || text.stdout != "" {
@@ -167,8 +160,8 @@ func TestCheckFormats(t *testing.T) {
 // like a value gets a reminder.
 func TestColorFlagTakesValueWithEquals(t *testing.T) {
 	dir := t.TempDir()
-	bad := writeFile(t, dir, "bad.mr", badSrc)
-	ok := writeFile(t, dir, "ok.mr", helloSrc)
+	bad := testrun.WriteFile(t, dir, "bad.mr", badSrc)
+	ok := testrun.WriteFile(t, dir, "ok.mr", helloSrc)
 	if r := runCLI(t, "", nil, "check", "--color", ok); r.code != 0 || r.stderr != "" {
 		t.Errorf("check --color ok.mr: %+v", r)
 	}
@@ -191,8 +184,8 @@ func TestColorFlagTakesValueWithEquals(t *testing.T) {
 func TestCheckReadErrorsInJSON(t *testing.T) {
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "missing.mr")
-	ok := writeFile(t, dir, "ok.mr", helloSrc)
-	bad := writeFile(t, dir, "bad.mr", badSrc)
+	ok := testrun.WriteFile(t, dir, "ok.mr", helloSrc)
+	bad := testrun.WriteFile(t, dir, "bad.mr", badSrc)
 	r := runCLI(t, "", nil, "check", "--format", "json", missing, ok, bad)
 	if r.code != 1 || r.stderr != "" {
 		t.Fatalf("json with a missing file: %+v", r)
@@ -220,14 +213,14 @@ func TestCheckReadErrorsInJSON(t *testing.T) {
 // file is called.
 func TestCheckRefusesBytecodeAndBinary(t *testing.T) {
 	dir := t.TempDir()
-	hello := writeFile(t, dir, "hello.mr", helloSrc)
+	hello := testrun.WriteFile(t, dir, "hello.mr", helloSrc)
 	if r := runCLI(t, "", nil, "build", hello); r.code != 0 {
 		t.Fatalf("build: %+v", r)
 	}
 	mrb := filepath.Join(dir, "hello.mrb")
 	img, _ := os.ReadFile(mrb)
-	renamed := writeFile(t, dir, "renamed.mr", string(img))
-	bin := writeFile(t, dir, "blob.mr", "\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00")
+	renamed := testrun.WriteFile(t, dir, "renamed.mr", string(img))
+	bin := testrun.WriteFile(t, dir, "blob.mr", "\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00")
 	for _, args := range [][]string{{"check", mrb}, {"check", renamed}, {"build", "-o", filepath.Join(dir, "x.mrb"), renamed}, {"check", "--format=short", bin}} {
 		r := runCLI(t, "", nil, args...)
 		path := args[len(args)-1]
@@ -291,7 +284,7 @@ func TestCheckUnreadableFile(t *testing.T) {
 
 func TestBuildAndDisasm(t *testing.T) {
 	dir := t.TempDir()
-	hello := writeFile(t, dir, "hello.mr", helloSrc)
+	hello := testrun.WriteFile(t, dir, "hello.mr", helloSrc)
 	r := runCLI(t, "", nil, "build", hello)
 	if r.code != 0 || r.stdout != "" || r.stderr != "" {
 		t.Fatalf("build must be silent on success: %+v", r)
@@ -338,7 +331,7 @@ func TestBuildAndDisasm(t *testing.T) {
 
 func TestBuildErrorsWriteNothing(t *testing.T) {
 	dir := t.TempDir()
-	bad := writeFile(t, dir, "bad.mr", badSrc)
+	bad := testrun.WriteFile(t, dir, "bad.mr", badSrc)
 	r := runCLI(t, "", nil, "build", bad)
 	if r.code != 1 || !strings.Contains(r.stderr, "error[E") || r.stdout != "" {
 		t.Errorf("build of a bad file: %+v", r)
@@ -350,7 +343,7 @@ func TestBuildErrorsWriteNothing(t *testing.T) {
 	if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(bad) + `:\d+:\d+: error\[E`).MatchString(r.stderr) {
 		t.Errorf("build --format short: %q", r.stderr)
 	}
-	r = runCLI(t, "", nil, "build", "-o", filepath.Join(dir, "no", "such", "dir.mrb"), writeFile(t, dir, "ok.mr", helloSrc))
+	r = runCLI(t, "", nil, "build", "-o", filepath.Join(dir, "no", "such", "dir.mrb"), testrun.WriteFile(t, dir, "ok.mr", helloSrc))
 	if r.code != 1 || !strings.Contains(r.stderr, "cannot write") {
 		t.Errorf("unwritable output: %+v", r)
 	}
@@ -364,7 +357,7 @@ func TestBuildErrorsWriteNothing(t *testing.T) {
 
 func TestDisasmRefusesBadBytecode(t *testing.T) {
 	dir := t.TempDir()
-	hello := writeFile(t, dir, "hello.mr", helloSrc)
+	hello := testrun.WriteFile(t, dir, "hello.mr", helloSrc)
 	if r := runCLI(t, "", nil, "build", hello); r.code != 0 {
 		t.Fatalf("build: %+v", r)
 	}
@@ -398,7 +391,7 @@ const warnSrc = "fn main():\n    let unused = 1\n    println(\"hi\")\n"
 // --deny-warnings (build then writes nothing).
 func TestWarnings(t *testing.T) {
 	dir := t.TempDir()
-	w := writeFile(t, dir, "w.mr", warnSrc)
+	w := testrun.WriteFile(t, dir, "w.mr", warnSrc)
 	r := runCLI(t, "", nil, "check", w)
 	if r.code != 0 || !strings.Contains(r.stderr, "warning[W0001]: unused variable 'unused'") || !strings.HasSuffix(r.stderr, "\n\n1 warning\n") {
 		t.Errorf("check with a warning: %+v", r)

@@ -9,12 +9,13 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"reflect"
 	"regexp"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/morrow-lang/morrow/internal/testrun"
 )
 
 type schemaValidator struct {
@@ -173,11 +174,7 @@ func jsonEqual(a, b any) bool { return reflect.DeepEqual(a, b) }
 // loadSchema extracts the schema block of docs/diagnostics.md.
 func loadSchema(t *testing.T) *schemaValidator {
 	t.Helper()
-	raw, err := os.ReadFile("../../docs/diagnostics.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc := string(raw)
+	doc := testrun.ReadDoc(t, "diagnostics.md")
 	const begin, end = "<!-- diagnostics-schema:begin -->", "<!-- diagnostics-schema:end -->"
 	i, j := strings.Index(doc, begin), strings.Index(doc, end)
 	if i < 0 || j < i {

@@ -16,16 +16,14 @@
 package ordering
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/morrow-lang/morrow/lang/compiler"
+	"github.com/morrow-lang/morrow/internal/testrun"
 	"github.com/morrow-lang/morrow/runtime/engine"
 	"github.com/morrow-lang/morrow/runtime/explore"
 )
@@ -40,18 +38,14 @@ func TestExplore(t *testing.T) {
 		{"reply_or_down_fixed.mr", "7 squared is 49\n", ""},
 	} {
 		t.Run(c.file, func(t *testing.T) {
-			src, err := os.ReadFile(c.file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			u, err := compiler.Build(c.file, src)
-			if err != nil || u.Verified == nil || len(u.Diags) > 0 {
-				t.Fatalf("does not compile cleanly: %v %v", err, u.Diags)
+			u := testrun.CompileFile(t, c.file)
+			if len(u.Diags) > 0 {
+				t.Fatalf("does not compile cleanly: %v", u.Diags)
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
 			// A normal run gets it right.
-			var out syncBuffer
+			var out testrun.Buffer
 			if code := engine.RunVerified(ctx, u.Verified, engine.Options{Stdout: &out, Stderr: io.Discard}); code != 0 || out.String() != c.good {
 				t.Fatalf("a normal run: status %d, output %q", code, out.String())
 			}
@@ -78,24 +72,6 @@ func TestExplore(t *testing.T) {
 			t.Logf("%d of 1000 schedules show the bug", seen[c.bad])
 		})
 	}
-}
-
-// syncBuffer collects output.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // TestDocExcerpts keeps the code excerpts of docs/exploring.md (its

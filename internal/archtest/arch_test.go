@@ -3,7 +3,8 @@
 // runtime, the VM never reaches into the scheduler or process table (it
 // calls back through its Host interface), and running a .mrb file never
 // needs the front end. It also keeps the package lists of README.md and
-// docs/architecture.md complete.
+// docs/architecture.md complete, and keeps the test-support packages
+// (testOnly) out of everything but tests.
 package archtest
 
 import (
@@ -46,6 +47,11 @@ var rules = []rule{
 		"runtime/bytecode/...", "runtime/native", "stdlib/core", "stdlib/process", "lang/..."},
 		Reason: "the builtin registry is data that the checker, the code generator and the runtime read: it names implementations, it does not import them"},
 }
+
+// testOnly lists the packages that hold test support: only _test.go files
+// import them, so no package of the module may depend on them (.Deps
+// leaves test imports out).
+var testOnly = []string{"internal/testrun"}
 
 func match(pattern, pkg string) bool {
 	if strings.HasSuffix(pattern, "/...") {
@@ -117,6 +123,27 @@ func TestImportEdges(t *testing.T) {
 					if match(deny, d) {
 						t.Errorf("%s depends on %s: %s", p, d, r.Reason)
 					}
+				}
+			}
+		}
+	}
+}
+
+// TestTestOnlyPackages: the test-support packages exist, and nothing but
+// tests imports them.
+func TestTestOnlyPackages(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list for every package")
+	}
+	graph := deps(t)
+	for _, tp := range testOnly {
+		if _, ok := graph[tp]; !ok {
+			t.Errorf("test-support package %s not found; the check below would be vacuous", tp)
+		}
+		for p, ds := range graph {
+			for _, d := range ds {
+				if d == tp {
+					t.Errorf("%s depends on %s, which only tests may import", p, tp)
 				}
 			}
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/morrow-lang/morrow/lang/ast"
 	"github.com/morrow-lang/morrow/lang/source"
+	"github.com/morrow-lang/morrow/lang/types"
 	"github.com/morrow-lang/morrow/runtime/bytecode"
 	"github.com/morrow-lang/morrow/runtime/value"
 )
@@ -57,7 +58,15 @@ func file(decls ...ast.Decl) *ast.File {
 
 func mustCompile(t *testing.T, f *ast.File) *bytecode.Program {
 	t.Helper()
-	p, err := Compile(f, nil)
+	return compileFile(t, f, nil)
+}
+
+// compileFile compiles f (with the checker's info, or nil to bypass the
+// checker), then checks the program's invariants and verifies it, failing
+// the test on any error.
+func compileFile(t *testing.T, f *ast.File, info *types.Info) *bytecode.Program {
+	t.Helper()
+	p, err := Compile(f, info)
 	if err != nil {
 		t.Fatalf("Compile: %v", err)
 	}

@@ -27,17 +27,7 @@ func compileSource(t *testing.T, src string) *bytecode.Program {
 	if diags.HasErrors() {
 		t.Fatalf("parse: %v", diags.Err())
 	}
-	p, err := Compile(f, nil)
-	if err != nil {
-		t.Fatalf("compile: %v", err)
-	}
-	if err := checkProgram(p); err != nil {
-		t.Fatalf("%v\n%s", err, listing(p))
-	}
-	if err := bytecode.Verify(p); err != nil {
-		t.Fatalf("verify: %v\n%s", err, listing(p))
-	}
-	return p
+	return compileFile(t, f, nil)
 }
 
 // runSource compiles and runs src and returns stdout, stderr and the exit
@@ -486,21 +476,7 @@ fn main():
     println(show((maybe(c: false), 1)))
     tick(100000)
 `
-	f, diags := parser.Parse(source.NewFile("e2e.mr", []byte(strings.TrimLeft(src, "\n"))))
-	if diags.HasErrors() {
-		t.Fatalf("parse: %v", diags.Err())
-	}
-	info, diags := types.Check(f)
-	if diags.HasErrors() {
-		t.Fatalf("check: %v", diags.Err())
-	}
-	p, err := Compile(f, info)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := bytecode.Verify(p); err != nil {
-		t.Fatal(err)
-	}
+	p := compileChecked(t, src)
 	_, m := fnNamed(t, p, "maybe")
 	if count(m, bytecode.TAIL_CALL, -1) != 0 {
 		t.Errorf("an Int call in an else-less if must not be a tail call:\n%s", listing(p))

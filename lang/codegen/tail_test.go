@@ -21,17 +21,7 @@ func compileChecked(t *testing.T, src string) *bytecode.Program {
 	if diags.HasErrors() {
 		t.Fatalf("check: %v", diags.Err())
 	}
-	p, err := Compile(f, info)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := checkProgram(p); err != nil {
-		t.Fatalf("%v\n%s", err, listing(p))
-	}
-	if err := bytecode.Verify(p); err != nil {
-		t.Fatalf("verify: %v\n%s", err, listing(p))
-	}
-	return p
+	return compileFile(t, f, info)
 }
 
 // TestTailCallShapes checks the emitted opcodes for every shape of tail

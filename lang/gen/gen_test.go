@@ -3,10 +3,10 @@ package gen_test
 import (
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"runtime"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -121,26 +121,13 @@ func TestWellTyped(t *testing.T) {
 	t.Logf("%d programs (%d lines, %d with processes, %d allowed to fault) in %s (slowest: seed %d, %s); documented faults by code: %v",
 		len(ss), lines, actors, faulty, time.Since(start).Round(time.Millisecond), slowSeed, slowest.Round(time.Millisecond), faults)
 	if testing.Verbose() {
-		var names []string
-		for f := range features {
-			names = append(names, f)
-		}
-		sort.Strings(names)
 		var b strings.Builder
-		for _, n := range names {
+		for _, n := range slices.Sorted(maps.Keys(features)) {
 			fmt.Fprintf(&b, "%s=%d ", n, features[n])
 		}
 		t.Logf("constructs (programs using each): %s", b.String())
 	}
-	sort.Strings(failures)
-	for i, f := range failures {
-		if i < 3 {
-			t.Error(f)
-			continue
-		}
-		first, _, _ := strings.Cut(f, "\n--- program")
-		t.Error(first)
-	}
+	reportFailures(t, failures, "\n--- program")
 }
 
 // FuzzWellTyped is TestWellTyped driven by the fuzzer: the input bytes

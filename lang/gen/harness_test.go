@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+	"sort"
 	"strings"
+	"testing"
 	"time"
 
 	"github.com/morrow-lang/morrow/lang/compiler"
@@ -175,4 +177,21 @@ func numbered(src string) string {
 		fmt.Fprintf(&b, "%4d  %s\n", i+1, l)
 	}
 	return b.String()
+}
+
+// reportFailures reports each failure in sorted order: the first three in
+// full, the others only up to marker (the line that starts the program
+// listing), so that a broken generator does not print thousands of
+// programs.
+func reportFailures(t *testing.T, failures []string, marker string) {
+	t.Helper()
+	sort.Strings(failures)
+	for i, f := range failures {
+		if i < 3 {
+			t.Error(f)
+			continue
+		}
+		first, _, _ := strings.Cut(f, marker)
+		t.Error(first)
+	}
 }

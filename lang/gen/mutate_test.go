@@ -3,10 +3,11 @@ package gen_test
 import (
 	"flag"
 	"fmt"
+	"maps"
 	"math/rand"
 	"os"
 	"runtime/debug"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -105,18 +106,9 @@ func TestMutations(t *testing.T) {
 			mu.Unlock()
 		}
 	})
-	var kinds []string
-	for k := range perKind {
-		kinds = append(kinds, k)
-	}
-	sort.Strings(kinds)
 	var b strings.Builder
-	for _, k := range kinds {
-		var cs []string
-		for c := range codes[k] {
-			cs = append(cs, c)
-		}
-		sort.Strings(cs)
+	for _, k := range slices.Sorted(maps.Keys(perKind)) {
+		cs := slices.Sorted(maps.Keys(codes[k]))
 		fmt.Fprintf(&b, "\n  %-24s %5d mutants, codes %s", k, perKind[k], strings.Join(cs, " "))
 	}
 	t.Logf("%d mutants of %d programs in %s:%s", total, len(ss), time.Since(start).Round(time.Millisecond), b.String())
@@ -128,15 +120,7 @@ func TestMutations(t *testing.T) {
 			}
 		}
 	}
-	sort.Strings(failures)
-	for i, f := range failures {
-		if i < 3 {
-			t.Error(f)
-			continue
-		}
-		first, _, _ := strings.Cut(f, "\n--- mutant")
-		t.Error(first)
-	}
+	reportFailures(t, failures, "\n--- mutant")
 }
 
 // FuzzMutated is TestMutations driven by the fuzzer: the seed picks the

@@ -1,8 +1,6 @@
 package parser
 
 import (
-	"fmt"
-	"strings"
 	"testing"
 )
 
@@ -37,10 +35,7 @@ func TestArmArrowEndsGuard(t *testing.T) {
 			`Body=(Lambda`},
 	}
 	for _, tc := range tests {
-		got := bodyOf(t, tc.src)
-		if !strings.Contains(got, tc.want) {
-			t.Errorf("%q:\n got %s\nwant substring %s", tc.src, got, tc.want)
-		}
+		wantBodyHas(t, tc.src, tc.want)
 	}
 }
 
@@ -60,19 +55,10 @@ func TestArmTupleType(t *testing.T) {
 			`Type=(TupleType Elems=[(NamedType Name="Int") (NamedType Name="Int")])) Body=(TupleIndex`},
 	}
 	for _, tc := range tests {
-		got := bodyOf(t, tc.src)
-		if !strings.Contains(got, tc.want) {
-			t.Errorf("%q:\n got %s\nwant substring %s", tc.src, got, tc.want)
-		}
+		wantBodyHas(t, tc.src, tc.want)
 	}
 	// Outside arms `(A) -> B` is still a function type.
-	f, dl := parseString("fn f(g: (Int, Int) -> Int) -> Int:\n    g(1, 2)\n")
-	if len(dl) > 0 {
-		t.Fatal(dl)
-	}
-	if got := sexpr(f.Decls[0]); !strings.Contains(got, `(FuncType Params=[(NamedType Name="Int") (NamedType Name="Int")] Ret=(NamedType Name="Int"))`) {
-		t.Errorf("parameter type: %s", got)
-	}
+	wantDeclHas(t, "fn f(g: (Int, Int) -> Int) -> Int:\n    g(1, 2)\n", `(FuncType Params=[(NamedType Name="Int") (NamedType Name="Int")] Ret=(NamedType Name="Int"))`, "parameter type")
 }
 
 // TestEdgeForms covers forms that used to give generic messages: keywords
@@ -88,10 +74,7 @@ func TestEdgeForms(t *testing.T) {
 		{"fn main():\n    let y = match x: 1 -> 2, 3\n", "expected '->', found end of line"},
 	}
 	for _, tc := range errs {
-		_, dl := parseString(tc.src)
-		if len(dl) != 1 || !strings.Contains(fmt.Sprint(dl), tc.want) {
-			t.Errorf("%q: got %v, want one diagnostic containing %q", tc.src, dl, tc.want)
-		}
+		wantOneDiag(t, tc.src, tc.want)
 	}
 	exprs := []struct{ src, want string }{
 		{`f(match x: 1 -> "a", _ -> "b", 7)`, `Args=[(Arg Value=(Match Subject=(Ident Name="x") Arms=[(Arm Pattern=(LitPat Value=(IntLit Value=1)) Body=(StringLit Value="a")) (Arm Pattern=(WildcardPat) Body=(StringLit Value="b"))])) (Arg Value=(IntLit Value=7))]`},
@@ -108,18 +91,9 @@ func TestEdgeForms(t *testing.T) {
 		{"f(match a: 1 -> x, _ -> y, [1], (z) ->\n        z\n    )", `(Arg Value=(ListLit Elems=[(IntLit Value=1)])) (Arg Value=(Lambda`},
 	}
 	for _, tc := range exprs {
-		got := bodyOf(t, tc.src)
-		if !strings.Contains(got, tc.want) {
-			t.Errorf("%q:\n got %s\nwant substring %s", tc.src, got, tc.want)
-		}
+		wantBodyHas(t, tc.src, tc.want)
 	}
-	f, dl := parseString("type V =\n    Int | String\n")
-	if len(dl) > 0 {
-		t.Fatal(dl)
-	}
-	if got := sexpr(f.Decls[0]); !strings.Contains(got, `(UnionType Alts=[(NamedType Name="Int") (NamedType Name="String")])`) {
-		t.Errorf("multi-line alias: %s", got)
-	}
+	wantDeclHas(t, "type V =\n    Int | String\n", `(UnionType Alts=[(NamedType Name="Int") (NamedType Name="String")])`, "multi-line alias")
 }
 
 // TestClauseForms: multi-clause function forms get a diagnostic naming the
@@ -134,10 +108,7 @@ func TestClauseForms(t *testing.T) {
 		{"pub fn f(x) if x > 0 -> x\n", "1:13: error[E1018]: function clause guards"},
 	}
 	for _, tc := range tests {
-		_, dl := parseString(tc.src)
-		if len(dl) != 1 || !strings.Contains(fmt.Sprint(dl), tc.want) {
-			t.Errorf("%q: got %v, want one diagnostic containing %q", tc.src, dl, tc.want)
-		}
+		wantOneDiag(t, tc.src, tc.want)
 	}
 	// adjacent clauses without literal patterns or guards parse as two
 	// declarations for the checker to report

@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -36,6 +37,49 @@ func bodyOf(t *testing.T, body string) string {
 		return sexpr(es.X)
 	}
 	return sexpr(b.Stmts[0])
+}
+
+// parseDecls parses src and fails the test unless it gives no
+// diagnostics and n declarations.
+func parseDecls(t *testing.T, src string, n int) *ast.File {
+	t.Helper()
+	f, dl := parseString(src)
+	if len(dl) != 0 || len(f.Decls) != n {
+		t.Fatalf("diags %v decls %d", dl, len(f.Decls))
+	}
+	return f
+}
+
+// wantBodyHas fails the test unless the s-expression of body, parsed as
+// bodyOf does, contains want.
+func wantBodyHas(t *testing.T, body, want string) {
+	t.Helper()
+	if got := bodyOf(t, body); !strings.Contains(got, want) {
+		t.Errorf("%q:\n got %s\nwant substring %s", body, got, want)
+	}
+}
+
+// wantOneDiag fails the test unless parsing src gives exactly one
+// diagnostic, and it contains want.
+func wantOneDiag(t *testing.T, src, want string) {
+	t.Helper()
+	if _, dl := parseString(src); len(dl) != 1 || !strings.Contains(fmt.Sprint(dl), want) {
+		t.Errorf("%q: got %v, want one diagnostic containing %q", src, dl, want)
+	}
+}
+
+// wantDeclHas parses src, which must parse without diagnostics, and fails
+// the test unless the s-expression of its first declaration contains
+// want; what names the declaration in the message.
+func wantDeclHas(t *testing.T, src, want, what string) {
+	t.Helper()
+	f, dl := parseString(src)
+	if len(dl) > 0 {
+		t.Fatal(dl)
+	}
+	if got := sexpr(f.Decls[0]); !strings.Contains(got, want) {
+		t.Errorf("%s: %s", what, got)
+	}
 }
 
 func TestExpressions(t *testing.T) {
@@ -165,10 +209,7 @@ func TestDeclarations(t *testing.T) {
 }
 
 func TestDocAttached(t *testing.T) {
-	f, dl := parseString("@moduledoc \"m\"\n@doc \"\"\"Adds one.\"\"\"\nfn f(x) -> x + 1\nfn g(): 2\n")
-	if len(dl) != 0 || len(f.Decls) != 2 {
-		t.Fatalf("diags %v decls %d", dl, len(f.Decls))
-	}
+	f := parseDecls(t, "@moduledoc \"m\"\n@doc \"\"\"Adds one.\"\"\"\nfn f(x) -> x + 1\nfn g(): 2\n", 2)
 	if d := f.Decls[0].(*ast.FnDecl).Docs; d != "Adds one." {
 		t.Errorf("docs of f = %q", d)
 	}
@@ -322,10 +363,7 @@ func TestTokenLimitCountsInterpolations(t *testing.T) {
 }
 
 func TestDocNotStolen(t *testing.T) {
-	f, dl := parseString("@doc \"type doc\"\ntype T:\n    A\nfn f(): 1\n")
-	if len(dl) != 0 || len(f.Decls) != 2 {
-		t.Fatalf("diags %v decls %d", dl, len(f.Decls))
-	}
+	f := parseDecls(t, "@doc \"type doc\"\ntype T:\n    A\nfn f(): 1\n", 2)
 	if d := f.Decls[1].(*ast.FnDecl).Docs; d != "" {
 		t.Errorf("a type's doc was attached to the next function: %q", d)
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/morrow-lang/morrow/lang/diag"
 	"github.com/morrow-lang/morrow/lang/parser"
 	"github.com/morrow-lang/morrow/lang/source"
 )
@@ -14,11 +15,13 @@ func nestedLambdas(n int) string {
 	return "fn main():\n    let f = " + strings.Repeat("() -> ", n) + "1\n    println(f != f)\n"
 }
 
-// checkWork checks src and returns the composite nodes the occurs check
-// entered and the bytes the check allocated.
-func checkWork(t *testing.T, src string) (nodes int64, bytes uint64) {
+// CheckMeasured parses and checks src (as the file name) and returns the
+// diagnostics, the composite nodes the occurs check entered and the bytes
+// the check allocated. It is exported for the external tests of the
+// package (shared_test.go); being in a _test.go file, it is not API.
+func CheckMeasured(t *testing.T, name, src string) (diag.List, int64, uint64) {
 	t.Helper()
-	f := source.NewFile("deep.mr", []byte(src))
+	f := source.NewFile(name, []byte(src))
 	af, pd := parser.Parse(f)
 	if pd.HasErrors() {
 		t.Fatalf("syntax errors: %v", pd.Err())
@@ -27,10 +30,18 @@ func checkWork(t *testing.T, src string) (nodes int64, bytes uint64) {
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	n0 := occursWalks.Load()
-	_, _ = Check(af)
+	_, d := Check(af)
 	n1 := occursWalks.Load()
 	runtime.ReadMemStats(&after)
-	return n1 - n0, after.TotalAlloc - before.TotalAlloc
+	return d, n1 - n0, after.TotalAlloc - before.TotalAlloc
+}
+
+// checkWork checks src and returns the composite nodes the occurs check
+// entered and the bytes the check allocated.
+func checkWork(t *testing.T, src string) (nodes int64, bytes uint64) {
+	t.Helper()
+	_, nodes, bytes = CheckMeasured(t, "deep.mr", src)
+	return nodes, bytes
 }
 
 // TestNestedLambdasLinear: checking n nested lambdas does work linear in

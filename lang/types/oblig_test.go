@@ -15,6 +15,14 @@ fn handle(r: Result(Int, String)):
         Err(_) -> ()
 `
 
+// mayExitSrc is a helper that may end the process: a call of it is an
+// exit of its caller.
+const mayExitSrc = `
+fn check(n: Int):
+    let own: Pid(Int) = Process.self()
+    if n > 3: Process.exit(Process.Normal)
+`
+
 func TestObligationPaths(t *testing.T) {
 	cases := []struct {
 		name, body string
@@ -109,21 +117,13 @@ fn run(n: Int):
         x
     println(f(n))
 `, []string{"E5002 Result value must be handled; this Result binding is never used"}},
-		{"may-exit helper is an exit", `
-fn check(n: Int):
-    let own: Pid(Int) = Process.self()
-    if n > 3: Process.exit(Process.Normal)
-fn run(n: Int):
+		{"may-exit helper is an exit", mayExitSrc + `fn run(n: Int):
     let own: Pid(Int) = Process.self()
     let r = risky(n)
     check(n)
     handle(r)
 `, []string{"E5007 Result obligation remains unhandled on this exit"}},
-		{"defer handler covers the exit", `
-fn check(n: Int):
-    let own: Pid(Int) = Process.self()
-    if n > 3: Process.exit(Process.Normal)
-fn run(n: Int):
+		{"defer handler covers the exit", mayExitSrc + `fn run(n: Int):
     let own: Pid(Int) = Process.self()
     let r = risky(n)
     defer handle(r)

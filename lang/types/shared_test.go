@@ -2,13 +2,10 @@ package types_test
 
 import (
 	"fmt"
-	"runtime"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
-	"github.com/morrow-lang/morrow/lang/parser"
-	"github.com/morrow-lang/morrow/lang/source"
 	"github.com/morrow-lang/morrow/lang/types"
 )
 
@@ -42,18 +39,8 @@ func TestSharedTypesBounded(t *testing.T) {
 	}
 	for name, use := range cases {
 		t.Run(name, func(t *testing.T) {
-			src := doublings(64, use)
-			f := source.NewFile("doubling.mr", []byte(src))
-			af, pd := parser.Parse(f)
-			if pd.HasErrors() {
-				t.Fatalf("syntax errors: %v", pd.Err())
-			}
-			var before, after runtime.MemStats
-			runtime.GC()
-			runtime.ReadMemStats(&before)
-			_, d := types.Check(af)
-			runtime.ReadMemStats(&after)
-			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 64<<20 {
+			d, _, alloc := types.CheckMeasured(t, "doubling.mr", doublings(64, use))
+			if alloc > 64<<20 {
 				t.Errorf("checking allocated %d MB; types are not shared", alloc>>20)
 			}
 			if name == "mismatch" {

@@ -1,14 +1,13 @@
 package engine_test
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/morrow-lang/morrow/lang/compiler"
+	"github.com/morrow-lang/morrow/internal/testrun"
 	"github.com/morrow-lang/morrow/runtime/bytecode"
 	"github.com/morrow-lang/morrow/runtime/engine"
 )
@@ -356,28 +355,6 @@ fn main() -> Int:
 `, stdout: "main returns\nactor finished\n", status: 7},
 }
 
-func compile(t *testing.T, src string) *bytecode.Program {
-	t.Helper()
-	p, diags, err := compiler.Compile("e2e.mr", []byte(src))
-	if err != nil {
-		t.Fatalf("internal compiler error: %v", err)
-	}
-	if p == nil {
-		var b strings.Builder
-		for _, d := range diags {
-			b.WriteString(d.Message + "\n")
-		}
-		t.Fatalf("program does not compile:\n%s", b.String())
-	}
-	return p
-}
-
-func runProgram(p *bytecode.Program) (int, string, string) {
-	var out, errb bytes.Buffer
-	code := engine.Run(context.Background(), p, engine.Options{Stdout: &out, Stderr: &errb})
-	return code, out.String(), errb.String()
-}
-
 func check(t *testing.T, c e2eCase, code int, stdout, stderr string) {
 	t.Helper()
 	if code != c.status {
@@ -401,8 +378,8 @@ func check(t *testing.T, c e2eCase, code int, stdout, stderr string) {
 func TestEndToEnd(t *testing.T) {
 	for _, c := range e2eCases {
 		t.Run(c.name, func(t *testing.T) {
-			p := compile(t, c.src)
-			code, stdout, stderr := runProgram(p)
+			p := testrun.Compile(t, "e2e.mr", c.src)
+			code, stdout, stderr := testrun.Run(context.Background(), p, engine.Options{})
 			check(t, c, code, stdout, stderr)
 
 			q, err := bytecode.Decode(bytecode.Encode(p))
@@ -412,7 +389,7 @@ func TestEndToEnd(t *testing.T) {
 			if err := bytecode.Verify(q); err != nil {
 				t.Fatalf("verify after round trip: %v", err)
 			}
-			code, stdout, stderr = runProgram(q)
+			code, stdout, stderr = testrun.Run(context.Background(), q, engine.Options{})
 			check(t, c, code, stdout, stderr)
 		})
 	}
@@ -429,7 +406,7 @@ func TestWriteSeeds(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range e2eCases {
-		p := compile(t, c.src)
+		p := testrun.Compile(t, "e2e.mr", c.src)
 		if err := os.WriteFile(filepath.Join(dir, c.name+".mrb"), bytecode.Encode(p), 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"strings"
-	"sync"
 	"testing"
 	"unicode/utf8"
 
@@ -98,61 +97,6 @@ func TestUnknownNativeIsRefused(t *testing.T) {
 	code, _, stderr := runAsm(t, context.Background(), "func main\n UNIT\n CALL_NATIVE Nope.nope 1\n RETURN\n")
 	if code != 1 || !strings.Contains(stderr, "Nope.nope") {
 		t.Fatalf("status %d stderr %q", code, stderr)
-	}
-}
-
-// syncBuffer is a bytes.Buffer safe for the reader in the test and the
-// engine goroutine.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-func TestCancelRunsCleanup(t *testing.T) {
-	src := `
-func main flags=hasdefer
-    FUNC bye
-    DEFER
-    CONST "started"
-    CALL_NATIVE println 1
-    POP
-loop:
-    JUMP loop
-func bye
-    CONST "cleanup"
-    CALL_NATIVE println 1
-    RETURN
-`
-	p := vmtest.MustAssemble(src)
-	ctx, cancel := context.WithCancel(context.Background())
-	out := &syncBuffer{}
-	done := make(chan int)
-	go func() { done <- Run(ctx, p, Options{Stdout: out, Reductions: 1000}) }()
-	for !strings.Contains(out.String(), "started") {
-		select {
-		case code := <-done:
-			t.Fatalf("finished early with %d", code)
-		default:
-		}
-	}
-	cancel()
-	if code := <-done; code != ExitInterrupted {
-		t.Fatalf("status %d", code)
-	}
-	if got := out.String(); got != "started\ncleanup\n" {
-		t.Fatalf("stdout %q", got)
 	}
 }
 

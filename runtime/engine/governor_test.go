@@ -1,21 +1,19 @@
 package engine_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/morrow-lang/morrow/internal/testrun"
 	"github.com/morrow-lang/morrow/runtime/engine"
 	"github.com/morrow-lang/morrow/runtime/proc"
 )
 
-// governorSrc parks up to WANT actors with the given spawn kind, reports
-// how many it got and how the first refusal looked, then releases them.
-// The spawn_monitor and spawn_link kinds need a mailbox, so a legacy
-// "boss" actor does the parking for them.
-const governorSrc = `
+// parkSrc is what the programs below share: an actor that waits for one
+// message, and release, which sends it to each of a list of them.
+const parkSrc = `
 fn parked():
     receive:
         () -> ()
@@ -27,7 +25,13 @@ fn release(ps: List(Pid(()))):
             match send(p, ()):
                 Ok(()) -> release(rest)
                 Err(_) -> release(rest)
+`
 
+// governorSrc parks up to WANT actors with the given spawn kind, reports
+// how many it got and how the first refusal looked, then releases them.
+// The spawn_monitor and spawn_link kinds need a mailbox, so a legacy
+// "boss" actor does the parking for them.
+const governorSrc = parkSrc + `
 fn spawn_one(kind: String) -> Result(Pid(()), Process.Error):
     if kind == "spawn":
         Process.spawn(parked)
@@ -60,11 +64,7 @@ fn main():
 
 // legacySrc parks WANT actors with the legacy spawn, which faults with
 // code 9 past the limit.
-const legacySrc = `
-fn parked():
-    receive:
-        () -> ()
-
+const legacySrc = parkSrc + `
 fn park(n: Int, acc: List(Pid(()))) -> List(Pid(())):
     if n == 0:
         acc
@@ -72,27 +72,16 @@ fn park(n: Int, acc: List(Pid(()))) -> List(Pid(())):
         let p: Pid(()) = spawn(parked)
         park(n - 1, List.push(acc, p))
 
-fn release(ps: List(Pid(()))):
-    match ps:
-        [] -> ()
-        [p, ..rest] ->
-            match send(p, ()):
-                Ok(()) -> release(rest)
-                Err(_) -> release(rest)
-
 fn main():
     let ps = park(WANT, [])
     println("legacy: parked {List.len(ps)}")
     release(ps)
 `
 
+// runWith compiles src and runs it with opts.
 func runWith(t *testing.T, src string, opts engine.Options) (int, string, string) {
 	t.Helper()
-	p := compile(t, src)
-	var out, errb bytes.Buffer
-	opts.Stdout, opts.Stderr = &out, &errb
-	code := engine.Run(context.Background(), p, opts)
-	return code, out.String(), errb.String()
+	return testrun.Run(context.Background(), testrun.Compile(t, "e2e.mr", src), opts)
 }
 
 // TestMaxProcesses checks Options.MaxProcesses on every spawn kind

@@ -1,14 +1,14 @@
 package engine_test
 
 import (
-	"bytes"
 	"context"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/morrow-lang/morrow/internal/testrun"
 	"github.com/morrow-lang/morrow/runtime/engine"
+	"github.com/morrow-lang/morrow/runtime/vm/vmtest"
 )
 
 // Robustness (RUNTIME.md §1 "Values and messages", issue 9): a value with
@@ -39,8 +39,8 @@ fn build(n: Int, acc: Tree) -> Tree:
 // does not end within watchdogLimit.
 func runWatched(t *testing.T, src string, opts engine.Options) (int, string, string) {
 	t.Helper()
-	p := compile(t, src)
-	out, errb := &lockedBuffer{}, &lockedBuffer{}
+	p := testrun.Compile(t, "e2e.mr", src)
+	out, errb := &testrun.Buffer{}, &testrun.Buffer{}
 	opts.Stdout, opts.Stderr = out, errb
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -53,6 +53,20 @@ func runWatched(t *testing.T, src string, opts engine.Options) (int, string, str
 		cancel()
 		t.Fatalf("the program did not finish within %s; output so far:\n%s", watchdogLimit, out.String())
 		return 0, "", ""
+	}
+}
+
+// wantOutput runs src under the watchdog once at each scheduler count
+// given (opts otherwise as they are) and fails the test unless the run
+// exits 0, prints want on stdout and nothing on stderr.
+func wantOutput(t *testing.T, src string, opts engine.Options, want string, schedulers ...int) {
+	t.Helper()
+	for _, scheds := range schedulers {
+		opts.Schedulers = scheds
+		code, out, errb := runWatched(t, src, opts)
+		if code != 0 || out != want || errb != "" {
+			t.Fatalf("schedulers %d: status %d, stdout %q, stderr %q; want stdout %q", scheds, code, out, errb, want)
+		}
 	}
 }
 
@@ -77,11 +91,7 @@ fn main():
         Ok(()) -> println("sent a small value")
         Err(code) -> println("send failed: {code}")
 `
-	code, out, errb := runWatched(t, src, engine.Options{})
-	want := "send failed: 4\nsent a small value\nsink got N(N(Leaf(1), Leaf(1)), N(Leaf(1), Leaf(1)))\n"
-	if code != 0 || out != want || errb != "" {
-		t.Fatalf("status %d, stdout %q, stderr %q; want stdout %q", code, out, errb, want)
-	}
+	wantOutput(t, src, engine.Options{}, "send failed: 4\nsent a small value\nsink got N(N(Leaf(1), Leaf(1)), N(Leaf(1), Leaf(1)))\n", 0)
 }
 
 // TestEqualityOnSharedValues: ==, !=, compare and List.sort on two separately built shared values finish in time
@@ -109,11 +119,7 @@ fn main():
     println((a, 1) == (b, 1))
     println([a, b, c] == [b, a, c])
 `
-	code, out, errb := runWatched(t, src, engine.Options{})
-	want := "true\nfalse\nfalse\nEqual\nLess\n3\ntrue\ntrue\ntrue\n"
-	if code != 0 || out != want || errb != "" {
-		t.Fatalf("status %d, stdout %q, stderr %q; want stdout %q", code, out, errb, want)
-	}
+	wantOutput(t, src, engine.Options{}, "true\nfalse\nfalse\nEqual\nLess\n3\ntrue\ntrue\ntrue\n", 0)
 }
 
 // TestRenderingSharedValuesIsBounded: show and print of a shared value
@@ -140,11 +146,7 @@ fn main():
         Ok(_) -> ()
         Err(e) -> println("spawn failed {show(e)}")
 `
-	code, out, errb := runWatched(t, src, engine.Options{})
-	want := "show: Fault(14)\nprint: Fault(14)\n"
-	if code != 0 || out != want || errb != "" {
-		t.Fatalf("status %d, stdout %q, stderr %q; want stdout %q", code, out, errb, want)
-	}
+	wantOutput(t, src, engine.Options{}, "show: Fault(14)\nprint: Fault(14)\n", 0)
 }
 
 // TestLongComparisonsArePreemptibleAndKillable: a process that compares
@@ -206,13 +208,7 @@ fn main():
         Ok(_) -> ()
         Err(e) -> println("spawn failed {show(e)}")
 `
-	for _, scheds := range []int{1, 2} {
-		code, out, errb := runWatched(t, src, engine.Options{Schedulers: scheds})
-		want := "observer: comparing\ntick 3\ntick 2\ntick 1\nobserver: ticked\nobserver: comparer ended with Killed\n"
-		if code != 0 || out != want || errb != "" {
-			t.Fatalf("schedulers %d: status %d, stdout %q, stderr %q; want stdout %q", scheds, code, out, errb, want)
-		}
-	}
+	wantOutput(t, src, engine.Options{}, "observer: comparing\ntick 3\ntick 2\ntick 1\nobserver: ticked\nobserver: comparer ended with Killed\n", 1, 2)
 }
 
 // TestSharedMessagesKeepIdentityAndSharing: a message is shared with the
@@ -259,32 +255,7 @@ fn main():
         Ok(_) -> ()
         Err(e) -> println("spawn failed {show(e)}")
 `
-	for _, scheds := range []int{1, 2} {
-		code, out, errb := runWatched(t, src, engine.Options{Schedulers: scheds, Steal: true})
-		want := "receiver: id kept true, 4 -> 1004, sum 500510\nobserver: 4 -> 14, sum 65, base [1, 2, 3, 4]\n"
-		if code != 0 || out != want || errb != "" {
-			t.Fatalf("schedulers %d: status %d, stdout %q, stderr %q; want stdout %q", scheds, code, out, errb, want)
-		}
-	}
-}
-
-// lockedBuffer is a bytes.Buffer that the engine's goroutines and the
-// test may use at once.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
+	wantOutput(t, src, engine.Options{Steal: true}, "receiver: id kept true, 4 -> 1004, sum 500510\nobserver: 4 -> 14, sum 65, base [1, 2, 3, 4]\n", 1, 2)
 }
 
 // TestStackBudget: process stacks count against one budget. 40 processes
@@ -332,13 +303,7 @@ fn main():
         Ok(_) -> ()
         Err(e) -> println("spawn failed {show(e)}")
 `
-	for _, scheds := range []int{1, 2} {
-		code, out, errb := runWatched(t, src, engine.Options{Schedulers: scheds, Steal: true, StackBudget: 32 << 20})
-		want := "faults: 40 of 40\nfinished 1000\nfaults: 0 of 1\n"
-		if code != 0 || out != want || errb != "" {
-			t.Fatalf("schedulers %d: status %d, stdout %q, stderr %q; want stdout %q", scheds, code, out, errb, want)
-		}
-	}
+	wantOutput(t, src, engine.Options{Steal: true, StackBudget: 32 << 20}, "faults: 40 of 40\nfinished 1000\nfaults: 0 of 1\n", 1, 2)
 }
 
 // TestStackBudgetOfTheRoot: the root context's stack counts too; its
@@ -379,5 +344,43 @@ fn main():
 	code, out, errb := runWatched(t, src, engine.Options{MaxSteps: 100_000})
 	if code != engine.ExitFault || out != "" || errb != "morrow: stopped after the step limit of 100000 steps\n" {
 		t.Fatalf("status %d, stdout %q, stderr %q", code, out, errb)
+	}
+}
+
+// TestCancelRunsCleanup: cancelling the context of a run that loops
+// forever still runs main's deferred cleanup before Run returns.
+func TestCancelRunsCleanup(t *testing.T) {
+	src := `
+func main flags=hasdefer
+    FUNC bye
+    DEFER
+    CONST "started"
+    CALL_NATIVE println 1
+    POP
+loop:
+    JUMP loop
+func bye
+    CONST "cleanup"
+    CALL_NATIVE println 1
+    RETURN
+`
+	p := vmtest.MustAssemble(src)
+	ctx, cancel := context.WithCancel(context.Background())
+	out := &testrun.Buffer{}
+	done := make(chan int)
+	go func() { done <- engine.Run(ctx, p, engine.Options{Stdout: out, Reductions: 1000}) }()
+	for !strings.Contains(out.String(), "started") {
+		select {
+		case code := <-done:
+			t.Fatalf("finished early with %d", code)
+		default:
+		}
+	}
+	cancel()
+	if code := <-done; code != engine.ExitInterrupted {
+		t.Fatalf("status %d", code)
+	}
+	if got := out.String(); got != "started\ncleanup\n" {
+		t.Fatalf("stdout %q", got)
 	}
 }

@@ -1,42 +1,22 @@
 package explore
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/morrow-lang/morrow/lang/compiler"
+	"github.com/morrow-lang/morrow/internal/testrun"
 	"github.com/morrow-lang/morrow/runtime/bytecode"
 	"github.com/morrow-lang/morrow/runtime/engine"
 	"github.com/morrow-lang/morrow/runtime/trace"
 )
 
 const repo = "../.."
-
-// syncBuffer is a bytes.Buffer safe for the engine's writers.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 var errorAnnotation = regexp.MustCompile(`#\s*(ERROR|WARNING)\b`)
 
@@ -76,15 +56,7 @@ func processFixtures(t *testing.T) []string {
 
 func compile(t testing.TB, path string) *bytecode.Verified {
 	t.Helper()
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	u, err := compiler.Build(path, src)
-	if err != nil || u.Verified == nil {
-		t.Fatalf("%s does not compile: %v", path, err)
-	}
-	return u.Verified
+	return testrun.CompileFile(t, path).Verified
 }
 
 // schedulesPerFixture is how many schedules TestInvariants explores of
@@ -139,7 +111,7 @@ func TestInvariants(t *testing.T) {
 			n := limit
 			for i := 0; i < n; i++ {
 				seed := SeedFor(0, i)
-				var out, errs, tr syncBuffer
+				var out, errs, tr testrun.Buffer
 				o := base
 				o.Stdout, o.Stderr, o.Trace, o.TraceMessages = &out, &errs, &tr, true
 				r := pl.Run(ctx, v, o, seed)

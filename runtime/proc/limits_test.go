@@ -70,11 +70,7 @@ func TestProcessReservationLimitAndFullMailbox(t *testing.T) {
 	}
 	wantResv(t, inv, MaxProcReservations, MaxProcReservations*CompletionBytes)
 	// Fill the user mailbox.
-	for i := 0; i < MaxMailbox; i++ {
-		if r := inv.Send(owner, value.Int(int64(i))); r != SendOK {
-			t.Fatalf("send %d = %d", i, r)
-		}
-	}
+	fillMailbox(t, inv, owner)
 	if r := inv.Send(owner, value.Int(0)); r != SendFull {
 		t.Fatalf("send to a full mailbox = %d", r)
 	}

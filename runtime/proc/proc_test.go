@@ -11,6 +11,17 @@ import (
 	"github.com/morrow-lang/morrow/stdlib/process"
 )
 
+// fillMailbox sends p the integers 0 to MaxMailbox-1, failing t unless
+// each is accepted.
+func fillMailbox(t *testing.T, inv *Invocation, p *Process) {
+	t.Helper()
+	for i := 0; i < MaxMailbox; i++ {
+		if r := inv.Send(p, value.Int(int64(i))); r != SendOK {
+			t.Fatalf("send %d: %d", i, r)
+		}
+	}
+}
+
 func newInv() (*Invocation, *[]*Process) {
 	inv := NewInvocation()
 	var woken []*Process
@@ -109,11 +120,7 @@ func TestPlainReceiveSkipsLifecycleCells(t *testing.T) {
 func TestMailboxLimitAndDeadTarget(t *testing.T) {
 	inv, _ := newInv()
 	p := inv.NewProcess(KindLegacy, nil, 0)
-	for i := 0; i < MaxMailbox; i++ {
-		if r := inv.Send(p, value.Int(int64(i))); r != SendOK {
-			t.Fatalf("send %d: %d", i, r)
-		}
-	}
+	fillMailbox(t, inv, p)
 	if r := inv.Send(p, value.Int(0)); r != SendFull {
 		t.Fatalf("send to a full mailbox = %d, want 4", r)
 	}

@@ -113,11 +113,7 @@ func TestRegistry(t *testing.T) {
 func TestSendWaitAdmission(t *testing.T) {
 	inv, woken := newInv()
 	target := inv.NewProcess(KindIsolated, nil, 0)
-	for i := 0; i < MaxMailbox; i++ {
-		if c := inv.Send(target, value.Int(int64(i))); c != SendOK {
-			t.Fatalf("fill %d: %d", i, c)
-		}
-	}
+	fillMailbox(t, inv, target)
 	var senders []*Process
 	for i := 0; i < 4; i++ {
 		s := inv.NewProcess(KindIsolated, nil, 0)

@@ -45,13 +45,7 @@ fn observer():
             receive_event:
                 Process.Down(x, _, reason) if x == m -> println("down: {show(reason)}")
         Err(_) -> println("spawn failed")
-
-fn main():
-    let o: Result(Pid(()), Process.Error) = Process.spawn(observer)
-    match o:
-        Ok(_) -> ()
-        Err(_) -> println("spawn failed")
-`
+` + observerMain
 
 // A direct Kill from another process arriving while the target's
 // cleanup runs lets that cleanup complete and skips only the cleanup not

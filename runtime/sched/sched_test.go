@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/morrow-lang/morrow/lang/compiler"
+	"github.com/morrow-lang/morrow/internal/testrun"
 	"github.com/morrow-lang/morrow/runtime/bytecode"
 	"github.com/morrow-lang/morrow/runtime/sched"
 	"github.com/morrow-lang/morrow/runtime/vm"
@@ -17,15 +17,7 @@ import (
 
 func load(t *testing.T, src string) *vm.Image {
 	t.Helper()
-	p, diags, err := compiler.Compile("t.mr", []byte(src))
-	if err != nil || p == nil {
-		var b strings.Builder
-		for _, d := range diags {
-			b.WriteString(d.Message + "\n")
-		}
-		t.Fatalf("compile: %v\n%s", err, b.String())
-	}
-	img, err := vm.Load(verified(t, p), stdlib.Natives())
+	img, err := vm.Load(verified(t, testrun.Compile(t, "t.mr", src)), stdlib.Natives())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -292,6 +284,16 @@ fn main():
 	}
 }
 
+// observerMain is the main of the programs that do their work in an
+// observer actor, spawned with an inbox of Unit.
+const observerMain = `
+fn main():
+    let o: Result(Pid(()), Process.Error) = Process.spawn(observer)
+    match o:
+        Ok(_) -> ()
+        Err(_) -> println("spawn failed")
+`
+
 const lifecycle = `fn crash():
     let z = 0
     println("child: {1 / z}")
@@ -348,13 +350,7 @@ fn observer():
     println("trapper down: {watch(1)}")
     println("kill: {kill(Process.Kill)}")
     println("shutdown: {kill(Process.Shutdown)}")
-
-fn main():
-    let o: Result(Pid(()), Process.Error) = Process.spawn(observer)
-    match o:
-        Ok(_) -> ()
-        Err(_) -> println("spawn failed")
-`
+` + observerMain
 
 // Links, trapping, monitors and direct exit signals: a linked fault kills
 // a non-trapping partner with the same reason, a trapping one gets an
@@ -435,13 +431,7 @@ fn watch(mode: Int) -> String:
 fn observer():
     println("self kill: {watch(0)}")
     println("self shutdown: {watch(1)}")
-
-fn main():
-    let o: Result(Pid(()), Process.Error) = Process.spawn(observer)
-    match o:
-        Ok(_) -> ()
-        Err(_) -> println("spawn failed")
-`
+` + observerMain
 
 // A direct Kill of oneself skips cleanup that has not begun; another
 // self-signalled reason terminates the process and runs its cleanup.

@@ -10,10 +10,7 @@ var fibSrc = vmtest.Fib(25)
 
 // BenchmarkFib25 measures calls and arithmetic: fib(25) is 242,785 calls.
 func BenchmarkFib25(b *testing.B) {
-	img, err := load(vmtest.MustAssemble(fibSrc))
-	if err != nil {
-		b.Fatal(err)
-	}
+	img := mustLoad(b, vmtest.MustAssemble(fibSrc))
 	h := &testHost{}
 	for i := 0; i < b.N; i++ {
 		st, _ := NewState(img, img.Prog.Entry, nil)
@@ -34,10 +31,7 @@ func BenchmarkFib25(b *testing.B) {
 
 // BenchmarkSumLoop measures a plain loop of 1000 iterations.
 func BenchmarkSumLoop(b *testing.B) {
-	img, err := load(vmtest.MustAssemble(sumLoop))
-	if err != nil {
-		b.Fatal(err)
-	}
+	img := mustLoad(b, vmtest.MustAssemble(sumLoop))
 	h := &testHost{}
 	for i := 0; i < b.N; i++ {
 		st, _ := NewState(img, img.Prog.Entry, nil)

@@ -34,14 +34,7 @@ func TestNativeParks(t *testing.T) {
 		"func main\n NATIVE Process.init_ack\n CALL_VALUE 0\n RETURN\n",
 	} {
 		p := vmtest.MustAssemble(src)
-		img, err := load(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		st, err := NewState(img, p.Entry, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		st := mustState(t, p)
 		h := &parkHost{parks: 2}
 		for i := 0; i < 2; i++ {
 			if o := Run(st, h, 100); o.Status != StatusPark {

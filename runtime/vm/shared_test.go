@@ -77,14 +77,7 @@ func id params=1
     LOAD 0
     RETURN
 `)
-	img, err := load(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := NewState(img, p.Entry, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := mustState(t, p)
 	o := Run(st, &testHost{}, 100)
 	if o.Status != StatusYield || o.Steps < 5000 {
 		t.Fatalf("after the comparison: status %s, %d steps", o.Status, o.Steps)

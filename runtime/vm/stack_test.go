@@ -33,10 +33,7 @@ more:
 // when their growth would cross it, and give the memory back when they
 // finish.
 func TestStackBudgetIsShared(t *testing.T) {
-	img, err := load(vmtest.MustAssemble(deepRecursion))
-	if err != nil {
-		t.Fatal(err)
-	}
+	img := mustLoad(t, vmtest.MustAssemble(deepRecursion))
 	b := NewStackBudget(8 << 20) // a 100,000-deep recursion needs about 12 MB
 	a, _ := NewState(img, 0, nil)
 	a.SetStackBudget(b)

@@ -32,6 +32,27 @@ func load(p *bytecode.Program) (*Image, error) {
 	return Load(v, stdlib.Natives())
 }
 
+// mustLoad is load for a program that must load: it fails tb otherwise.
+func mustLoad(tb testing.TB, p *bytecode.Program) *Image {
+	tb.Helper()
+	img, err := load(p)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return img
+}
+
+// mustState loads p and makes a state at its entry, failing tb on any
+// error.
+func mustState(tb testing.TB, p *bytecode.Program) *State {
+	tb.Helper()
+	st, err := NewState(mustLoad(tb, p), p.Entry, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return st
+}
+
 // run assembles src, runs its entry to completion in slices of budget
 // steps and returns the final outcome and stdout. It runs the program
 // twice, with the fast loop and with the general path alone (the State's
@@ -134,11 +155,7 @@ func TestSumLoop(t *testing.T) {
 
 func TestYieldAndResume(t *testing.T) {
 	p := vmtest.MustAssemble(sumLoop)
-	img, err := load(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, _ := NewState(img, p.Entry, nil)
+	st := mustState(t, p)
 	h := &testHost{}
 	yields, total := 0, 0
 	for {
@@ -312,11 +329,7 @@ more:
     TAIL_CALL count 2
 `
 	p := vmtest.MustAssemble(src)
-	img, err := load(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, _ := NewState(img, p.Entry, nil)
+	st := mustState(t, p)
 	st.SetMaxDepth(2)
 	o := Run(st, &testHost{}, 1<<30)
 	wantInt(t, o, 1000000)
@@ -753,10 +766,7 @@ func pick params=2 locals=3
 func TestFusionKeepsStepCountsExact(t *testing.T) {
 	for _, src := range []string{sumLoop, fibProgram(15)} {
 		p := vmtest.MustAssemble(src)
-		img, err := load(p)
-		if err != nil {
-			t.Fatal(err)
-		}
+		img := mustLoad(t, p)
 		fused := 0
 		for _, f := range img.fns {
 			for _, in := range f.code {
@@ -896,11 +906,7 @@ func big locals=65536
     RETURN
 `
 	p := vmtest.MustAssemble(src)
-	img, err := load(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, _ := NewState(img, p.Entry, nil)
+	st := mustState(t, p)
 	st.SetMaxStackSlots(1 << 18)
 	o := Run(st, &testHost{}, 1<<20)
 	if o.Status != StatusFault || o.Fault.Code != fault.Resource || o.Steps > 10 {
@@ -1010,10 +1016,7 @@ func fwd params=1
 // JUMP_IF_FALSE fuses as STORE and a load-test-jump (two dispatches), not
 // as a store-load followed by the test and the jump (three).
 func TestFusionChoosesFewestDispatches(t *testing.T) {
-	img, err := load(vmtest.MustAssemble("func main locals=2\n DATA Option 0\n STORE 0\n LOAD 0\n TEST_TAG 1\n JUMP_IF_FALSE no\n INT 1\n RETURN\nno:\n INT 0\n RETURN\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	img := mustLoad(t, vmtest.MustAssemble("func main locals=2\n DATA Option 0\n STORE 0\n LOAD 0\n TEST_TAG 1\n JUMP_IF_FALSE no\n INT 1\n RETURN\nno:\n INT 0\n RETURN\n"))
 	code := img.fns[img.Prog.Entry].code
 	if code[1].op != bytecode.STORE || code[2].op != loadTestTagJump {
 		t.Errorf("fused as %s", disasmFused(img))
@@ -1079,10 +1082,7 @@ func last
     CONST "c"
     TAIL_CALL_VALUE 1
 `
-	img, err := load(vmtest.MustAssemble(src))
-	if err != nil {
-		t.Fatal(err)
-	}
+	img := mustLoad(t, vmtest.MustAssemble(src))
 	for _, general := range []bool{false, true} {
 		st, err := NewState(img, img.Prog.Entry, nil)
 		if err != nil {

@@ -5,7 +5,6 @@ package core_test
 // their output is compared with the same computation done in Go.
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"math/rand"
@@ -13,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/morrow-lang/morrow/lang/compiler"
+	"github.com/morrow-lang/morrow/internal/testrun"
 	"github.com/morrow-lang/morrow/lang/parser"
 	"github.com/morrow-lang/morrow/lang/source"
 	"github.com/morrow-lang/morrow/runtime/engine"
@@ -23,19 +22,11 @@ import (
 // run compiles and runs a program, returning stdout and the exit status.
 func run(t *testing.T, src string) (string, int) {
 	t.Helper()
-	prog, diags, err := compiler.Compile("e2e.mr", []byte(src))
-	if err != nil {
-		t.Fatalf("internal compiler error: %v", err)
-	}
-	if diags.HasErrors() {
-		t.Fatalf("program does not check: %v\n%s", diags.Err(), src)
-	}
-	var out, errOut bytes.Buffer
-	status := engine.Run(context.Background(), prog, engine.Options{Stdout: &out, Stderr: &errOut})
+	status, out, errOut := testrun.Run(context.Background(), testrun.Compile(t, "e2e.mr", src), engine.Options{})
 	if status != 0 {
-		t.Logf("stderr: %s", errOut.String())
+		t.Logf("stderr: %s", errOut)
 	}
-	return out.String(), status
+	return out, status
 }
 
 func TestPreludeParses(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/morrow-lang/morrow/lang/compiler"
+	"github.com/morrow-lang/morrow/internal/testrun"
 	"github.com/morrow-lang/morrow/runtime/engine"
 	"github.com/morrow-lang/morrow/runtime/sched"
 	"github.com/morrow-lang/morrow/runtime/trace"
@@ -28,14 +28,7 @@ func traceOf(t *testing.T, path string) string {
 // traceWith is traceOf under a scheduling policy (nil: none).
 func traceWith(t *testing.T, path string, pol sched.Policy) string {
 	t.Helper()
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	u, err := compiler.Build(path, src)
-	if err != nil || u.Program == nil {
-		t.Fatalf("%s does not compile: %v", path, err)
-	}
+	u := testrun.CompileFile(t, path)
 	var tr bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

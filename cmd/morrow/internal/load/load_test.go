@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/morrow-lang/morrow/lang/compiler"
+	"github.com/morrow-lang/morrow/internal/testrun"
 	"github.com/morrow-lang/morrow/runtime/bytecode"
 )
 
@@ -12,11 +12,7 @@ const src = "fn add(a: Int, b: Int) -> Int: a + b\n\nfn main() -> Int:\n    prin
 
 func image(t *testing.T) []byte {
 	t.Helper()
-	p, ds, err := compiler.Compile("p.mr", []byte(src))
-	if err != nil || p == nil {
-		t.Fatalf("compile: %v %v", err, ds.Err())
-	}
-	return bytecode.Encode(p)
+	return bytecode.Encode(testrun.Compile(t, "p.mr", src))
 }
 
 func TestLoadsItsOwnEncoding(t *testing.T) {

@@ -1,0 +1,135 @@
+// Package testrun is support code for the tests of the toolchain, imported
+// only by _test.go files (internal/archtest keeps it so): it compiles a
+// Morrow program from source or from a file and runs it through the
+// engine with its stdout and stderr captured in goroutine-safe buffers.
+// It also holds the small chores that several packages' tests repeat:
+// writing a temporary file, waiting for a command with a deadline, and
+// reading a page of docs/.
+//
+// The buffers are locked because every scheduler of a run may write at
+// once, and because a test that gives up on a run (a watchdog, a
+// cancelled context) may read them while the abandoned engine still
+// writes.
+package testrun
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/morrow-lang/morrow/lang/compiler"
+	"github.com/morrow-lang/morrow/lang/diag"
+	"github.com/morrow-lang/morrow/runtime/bytecode"
+	"github.com/morrow-lang/morrow/runtime/engine"
+)
+
+// Buffer is a bytes.Buffer that several goroutines may write and read.
+type Buffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+// Write appends p to the buffer.
+func (s *Buffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+// String returns what has been written so far.
+func (s *Buffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// Compile compiles src (as the file name) to a verified program, failing
+// t with the diagnostics when it does not compile.
+func Compile(t testing.TB, name, src string) *bytecode.Program {
+	t.Helper()
+	return build(t, name, []byte(src)).Program
+}
+
+// CompileFile reads the Morrow file at path and builds it, failing t when
+// it cannot be read or does not compile; the unit's Program and Verified
+// are then set.
+func CompileFile(t testing.TB, path string) *compiler.Unit {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return build(t, path, src)
+}
+
+func build(t testing.TB, name string, src []byte) *compiler.Unit {
+	t.Helper()
+	u, err := compiler.Build(name, src)
+	if err != nil {
+		t.Fatalf("%s: internal compiler error: %v", name, err)
+	}
+	if u.Verified == nil {
+		var b strings.Builder
+		diag.Render(&b, u.Diags, diag.RenderOptions{})
+		t.Fatalf("%s does not compile:\n%s", name, b.String())
+	}
+	return u
+}
+
+// Run runs p with opts, its stdout and stderr captured, and returns the
+// exit status, stdout and stderr.
+func Run(ctx context.Context, p *bytecode.Program, opts engine.Options) (int, string, string) {
+	var out, errb Buffer
+	opts.Stdout, opts.Stderr = &out, &errb
+	code := engine.Run(ctx, p, opts)
+	return code, out.String(), errb.String()
+}
+
+// WriteFile writes content to the file name in dir and returns its path,
+// failing t when it cannot.
+func WriteFile(t testing.TB, dir, name, content string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// Wait waits up to limit for the started cmd to exit. It returns true and
+// what cmd.Wait returned, or false once the limit has passed, having then
+// killed the process.
+func Wait(cmd *exec.Cmd, limit time.Duration) (bool, error) {
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		return true, err
+	case <-time.After(limit):
+		cmd.Process.Kill()
+		return false, nil
+	}
+}
+
+// ReadDoc returns the text of the repository's docs/name, failing t when
+// it cannot be read. The repository is found from this file's own path,
+// so the tests of any package may call it.
+func ReadDoc(t testing.TB, name string) string {
+	t.Helper()
+	_, file, _, ok := runtime.Caller(0)
+	if !ok {
+		t.Fatal("cannot locate the repository")
+	}
+	b, err := os.ReadFile(filepath.Join(filepath.Dir(file), "..", "..", "docs", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
