@@ -141,6 +141,7 @@ func (rt *Runtime) supSend(from, to *proc.Process, m *supMsg) int {
 
 // Supervise implements native.Host.Supervise for the running process.
 func (h *host) Supervise(r *native.SupRequest) (value.Value, *fault.Fault) {
+	h.settle()
 	switch r.Op {
 	case native.InitAck, native.InitIgnore, native.InitFail:
 		return h.initOp(r)
@@ -322,6 +323,7 @@ func (s *Scheduler) runDriver(p *proc.Process, d *supDriver, budget int) {
 			break
 		}
 		h.RecvTake()
+		h.settle() // the driver acts on the event directly, not through the host
 		d.event(v)
 	}
 	if d.retired {
