@@ -325,11 +325,8 @@ func (st *State) step(host Host) (Outcome, bool) {
 			sp++
 			break
 		}
-		fields := make([]value.Value, n)
-		copy(fields, stack[sp-n:sp])
-		sp -= n
-		stack[sp] = value.NewData(t, int(in.B), fields...)
-		sp++
+		stack[sp-n] = value.NewDataCopy(t, int(in.B), stack[sp-n:sp])
+		sp -= n - 1
 	case bytecode.RANGE:
 		lo, hi := stack[sp-2], stack[sp-1]
 		sp--
