@@ -217,7 +217,7 @@ func (inv *Invocation) CallDecide(p *Process, now time.Time) (st CallStatus, v v
 	if c != nil {
 		t = c.target
 		if c.bytes > 0 {
-			p.msgBytes.Add(-c.bytes)
+			p.msgBytes -= c.bytes
 			inv.bytes.Add(-c.bytes)
 		}
 	}
@@ -258,7 +258,7 @@ func (inv *Invocation) Reply(from *Process, reply, msg value.Value) int {
 		c.mu.Unlock()
 		return SendFull
 	}
-	c.msgBytes.Add(size)
+	c.msgBytes += size
 	call := x.call
 	call.replied, call.reply, call.bytes = true, msg, size
 	wake := inv.resumeLocked(c, from)

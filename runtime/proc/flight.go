@@ -42,7 +42,7 @@ type flight struct {
 // A message is counted as queued now.
 func (inv *Invocation) deferLocked(from, p *Process, c Cell) {
 	if c.Kind == CellMessage {
-		p.user.Add(1)
+		p.user++
 	}
 	c.From = from.gen
 	f := p.inflight

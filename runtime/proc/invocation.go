@@ -269,9 +269,10 @@ func (inv *Invocation) unlockAndWake(q *Process) {
 func (inv *Invocation) closeMailboxLocked(q *Process) death {
 	inv.releaseAllLocked(q)
 	q.closed = true
-	inv.queued.Add(int64(-q.user.Swap(0)))
+	inv.queued.Add(int64(-q.user))
+	q.user = 0
 	q.box, q.head, q.cursor, q.inbox = nil, 0, 0, nil
-	q.inboxLen.Store(0)
+	q.inboxAny.Store(false)
 	q.inflight = nil
 	armed := q.armed != 0
 	q.armed, q.timedOut = 0, false

@@ -24,10 +24,10 @@ import (
 // reservations are separate from the user-message slots of the mailbox,
 // so a full mailbox never loses a Down or Exit.
 //
-// Every counter of a process is guarded by its lock, except the user
-// messages and their bytes, atomics that the receive side decrements
-// without it (proc.go, "Locking and wake-ups"); the invocation totals
-// are atomics updated together with them.
+// Every counter of a process is guarded by its lock (the receive side
+// subtracts what it took in one locked step, proc.go "Locking and
+// wake-ups"); the invocation totals are atomics updated together with
+// them.
 const (
 	MaxProcReservations = 256
 	MaxInvReservations  = 4096
@@ -100,8 +100,8 @@ func (inv *Invocation) unreserveLocked(p *Process, n int64) {
 // must be held, just before its mailbox is closed.
 func (inv *Invocation) releaseAllLocked(p *Process) {
 	inv.reservations.Add(int64(-p.resv))
-	inv.bytes.Add(-(p.resvBytes + p.msgBytes.Swap(0)))
-	p.resv, p.resvBytes = 0, 0
+	inv.bytes.Add(-(p.resvBytes + p.msgBytes))
+	p.resv, p.resvBytes, p.msgBytes = 0, 0, 0
 }
 
 // Reservations returns the invocation's outstanding lifecycle

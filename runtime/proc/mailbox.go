@@ -18,7 +18,7 @@ const (
 // process was Parked and is now Runnable (the caller must wake it).
 func (p *Process) deliverLocked(c Cell) bool {
 	if c.Kind == CellMessage {
-		p.user.Add(1)
+		p.user++
 	}
 	return p.appendLocked(c)
 }
@@ -28,7 +28,9 @@ func (p *Process) deliverLocked(c Cell) bool {
 // whether the process must be woken, as deliverLocked does.
 func (p *Process) appendLocked(c Cell) bool {
 	p.inbox = append(p.inbox, c)
-	p.inboxLen.Store(int32(len(p.inbox)))
+	if len(p.inbox) == 1 {
+		p.inboxAny.Store(true)
+	}
 	if p.status == Parked {
 		p.status = Runnable
 		return true
@@ -56,13 +58,13 @@ func (p *Process) takeInboxLocked() {
 		clear(p.inbox)
 		p.inbox = p.inbox[:0]
 	}
-	p.inboxLen.Store(0)
+	p.inboxAny.Store(false)
 }
 
 // takeInbox is takeInboxLocked for the owner of the receive side, which
 // takes the lock only when the inbox is not empty.
 func (p *Process) takeInbox() bool {
-	if p.inboxLen.Load() == 0 {
+	if !p.inboxAny.Load() {
 		return false
 	}
 	p.mu.Lock()
@@ -140,7 +142,7 @@ func (inv *Invocation) Post(from, p *Process, msg value.Value) (code int, wake b
 		p.mu.Unlock()
 		return SendDead, false
 	}
-	if p.user.Load() >= MaxMailbox || p.sendersWaitLocked() {
+	if p.user >= MaxMailbox || p.sendersWaitLocked() {
 		inv.traceSendLocked(from, p, false, true)
 		p.mu.Unlock()
 		return SendFull, false
@@ -157,7 +159,7 @@ func (inv *Invocation) Post(from, p *Process, msg value.Value) (code int, wake b
 		p.mu.Unlock()
 		return SendFull, false
 	}
-	p.msgBytes.Add(size)
+	p.msgBytes += size
 	c := Cell{Kind: CellMessage, Value: msg, Bytes: size}
 	if inv.TraceMessages && from != nil {
 		c.From = from.Gen()
@@ -197,7 +199,7 @@ func (inv *Invocation) traceSendLocked(from, p *Process, dead, full bool) {
 func (inv *Invocation) flushDownsLocked(p *Process, m *Monitor) {
 	p.box = inv.flushDowns(p, m, p.box, p.head)
 	p.inbox = inv.flushDowns(p, m, p.inbox, 0)
-	p.inboxLen.Store(int32(len(p.inbox)))
+	p.inboxAny.Store(len(p.inbox) > 0)
 }
 
 // flushDowns filters the Downs of m out of cells[from:], keeping the
@@ -293,7 +295,69 @@ func (p *Process) RecvPeek() (value.Value, bool) {
 // RecvTake removes the cell at the cursor and ends the receive. It
 // returns true when the receive had an armed timer (the caller drops it
 // from the pending count).
-func (p *Process) RecvTake(inv *Invocation) bool {
+func (p *Process) RecvTake(inv *Invocation) bool { return p.recvTake(inv, nil) }
+
+// Taken is what a receive side took without subtracting it yet from the
+// counters that senders check (the user messages and their bytes, of the
+// process and of the invocation): a count and a byte total, owned by the
+// scheduler running the process. RecvTakeDeferred fills it and
+// SettleTaken applies it in one locked step.
+//
+// Deferring is exact for everything a program can observe. The counters
+// only ever overstate what is queued while something is pending, so a
+// send that sees them can only be refused as if it had come before the
+// takes; the owner settles before every operation through which another
+// process could learn that the takes happened (every host operation
+// other than a receive) and at the end of each turn, so no send that is
+// causally after a take sees the take's message still counted. At one
+// scheduler nothing runs during the owner's turn, so every other process
+// sees exact counters. A take then costs no lock and no atomic
+// operation, and the process's counters need no atomics at all (senders
+// update them under the lock they hold anyway): docs/performance.md.
+type Taken struct {
+	n     int64
+	bytes int64
+}
+
+// RecvTakeDeferred is RecvTake that adds a user message to t instead of
+// subtracting it from the counters. While senders wait in send_wait on p
+// (p.rc), a take settles t and frees the slot at once, as RecvTake does,
+// since it admits the oldest waiter into it.
+func (p *Process) RecvTakeDeferred(inv *Invocation, t *Taken) bool { return p.recvTake(inv, t) }
+
+// SettleTaken subtracts what t holds from the counters and empties it;
+// p is the running process that took the messages (its owner calls it).
+// A send_wait sender that parked meanwhile is admitted into each slot
+// freed, as RecvTake would have done; the caller wakes the admitted ones
+// (WakeAdmitted).
+func (p *Process) SettleTaken(inv *Invocation, t *Taken) {
+	if t.n == 0 {
+		return
+	}
+	p.mu.Lock()
+	p.settleLocked(inv, t)
+	p.mu.Unlock()
+}
+
+// settleLocked is SettleTaken with p.mu held.
+func (p *Process) settleLocked(inv *Invocation, t *Taken) {
+	n := t.n
+	if n == 0 {
+		return
+	}
+	p.user -= int32(n)
+	p.msgBytes -= t.bytes
+	inv.queued.Add(-n)
+	inv.bytes.Add(-t.bytes)
+	*t = Taken{}
+	if p.rc.Load() != nil {
+		for ; n > 0; n-- {
+			inv.admitOneLocked(p)
+		}
+	}
+}
+
+func (p *Process) recvTake(inv *Invocation, t *Taken) bool {
 	i := p.head + p.cursor
 	if i >= len(p.box) {
 		p.takeInbox() // a take without a peek first (the VM always peeks)
@@ -305,17 +369,23 @@ func (p *Process) RecvTake(inv *Invocation) bool {
 			if c.From != 0 && inv.TraceMessages {
 				inv.trace("recv %d <- %d", p.Gen(), c.From)
 			}
-			if p.rc.Load() != nil {
+			switch {
+			case t != nil && p.rc.Load() == nil:
+				// Counted later (SettleTaken), which also admits a
+				// first send_wait that raced with this take.
+				t.n++
+				t.bytes += c.Bytes
+			default:
 				// Senders may be parked in send_wait: the slot is freed
 				// and given to the oldest one in one locked step, so no
 				// plain send takes it first (sendwait.go).
 				p.mu.Lock()
-				p.dropMessage(inv, c.Bytes)
+				if t != nil {
+					p.settleLocked(inv, t)
+				}
+				p.dropMessageLocked(inv, c.Bytes)
 				inv.admitOneLocked(p)
 				p.mu.Unlock()
-				msg = false
-			} else {
-				p.dropMessage(inv, c.Bytes)
 			}
 		}
 		if c.Resv {
@@ -335,15 +405,6 @@ func (p *Process) RecvTake(inv *Invocation) bool {
 			p.box = p.box[:0]
 			p.head = 0
 		}
-		if msg && p.rc.Load() != nil {
-			// The first send_wait on p raced with this take (its sender
-			// saw the mailbox full before the slot was freed): admit it
-			// now. Post refuses plain sends while senders wait, so the
-			// slot is still free.
-			p.mu.Lock()
-			inv.admitOneLocked(p)
-			p.mu.Unlock()
-		}
 	}
 	p.cursor = 0
 	p.Wait.Active = false
@@ -354,12 +415,12 @@ func (p *Process) RecvTake(inv *Invocation) bool {
 	return false
 }
 
-// dropMessage releases the counts and the charge of a user message the
-// receive side took: the counters are atomics, so p.mu need not be held.
-func (p *Process) dropMessage(inv *Invocation, bytes int64) {
-	p.user.Add(-1)
+// dropMessageLocked releases the counts and the charge of a user message
+// the receive side took; p.mu is held.
+func (p *Process) dropMessageLocked(inv *Invocation, bytes int64) {
+	p.user--
+	p.msgBytes -= bytes
 	inv.queued.Add(-1)
-	p.msgBytes.Add(-bytes)
 	inv.bytes.Add(-bytes)
 }
 
@@ -394,7 +455,7 @@ const (
 // lock, so a message that arrives after this answer still wakes the
 // process.
 func (p *Process) RecvWait(now time.Time) (d WaitDecision, disarm bool) {
-	if p.head+p.cursor < len(p.box) || p.inboxLen.Load() > 0 {
+	if p.head+p.cursor < len(p.box) || p.inboxAny.Load() {
 		return DecideRetry, false
 	}
 	w := &p.Wait

@@ -1,6 +1,7 @@
 package proc
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -111,4 +112,112 @@ func TestFlushDownsInBothHalves(t *testing.T) {
 	if d, _ := v.Data(); !ok || d == nil || d.Tag != process.EventMessage || d.Fields[0].AsInt() != 2 {
 		t.Fatalf("event after the flush = %v", v)
 	}
+}
+
+// A deferred take leaves the message counted (user messages and bytes,
+// of the process and of the invocation) until SettleTaken, which
+// subtracts everything taken in one step; a full mailbox stays full for
+// senders until then, as if their sends had come before the takes.
+func TestRecvTakeDeferredSettles(t *testing.T) {
+	inv, _ := newInv()
+	p := inv.NewProcess(KindIsolated, nil, 0)
+	for i := 0; i < MaxMailbox; i++ {
+		if c := inv.Send(p, value.Int(int64(i))); c != SendOK {
+			t.Fatalf("fill %d: %d", i, c)
+		}
+	}
+	_, full := inv.Reservations()
+	var tk Taken
+	for i := 0; i < 3; i++ {
+		p.RecvStart(-1, false, time.Now())
+		mustPeek(t, p, int64(i))
+		p.RecvTakeDeferred(inv, &tk)
+	}
+	if userCount(p) != MaxMailbox || inv.Queued() != MaxMailbox {
+		t.Fatalf("queued %d/%d before the settle, want the takes still counted", userCount(p), inv.Queued())
+	}
+	if c := inv.Send(p, value.Int(-1)); c != SendFull {
+		t.Fatalf("send before the settle: %d, want SendFull", c)
+	}
+	p.SettleTaken(inv, &tk)
+	if tk != (Taken{}) {
+		t.Fatalf("settled Taken not empty: %+v", tk)
+	}
+	if userCount(p) != MaxMailbox-3 || inv.Queued() != MaxMailbox-3 {
+		t.Fatalf("queued %d/%d after the settle, want %d", userCount(p), inv.Queued(), MaxMailbox-3)
+	}
+	per := full / MaxMailbox
+	if _, b := inv.Reservations(); b != full-3*per || msgBytesOf(p) != b {
+		t.Fatalf("bytes %d (process %d) after the settle, want %d", b, msgBytesOf(p), full-3*per)
+	}
+	if c := inv.Send(p, value.Int(-1)); c != SendOK {
+		t.Fatalf("send after the settle: %d, want SendOK", c)
+	}
+	p.SettleTaken(inv, &tk) // nothing pending: no change
+	if userCount(p) != MaxMailbox-2 {
+		t.Fatalf("queued %d after an empty settle, want %d", userCount(p), MaxMailbox-2)
+	}
+}
+
+// A sender that parked in send_wait on a mailbox that looked full
+// because takes were not settled yet is admitted by the settle, one per
+// slot freed, and woken by WakeAdmitted; once a sender waits, a deferred
+// take frees its slot at once (settling what was pending), as RecvTake
+// does.
+func TestRecvTakeDeferredAdmitsSendWait(t *testing.T) {
+	inv, woken := newInv()
+	p := inv.NewProcess(KindIsolated, nil, 0)
+	for i := 0; i < MaxMailbox; i++ {
+		inv.Send(p, value.Int(int64(i)))
+	}
+	var tk Taken
+	p.RecvStart(-1, false, time.Now())
+	mustPeek(t, p, 0)
+	p.RecvTakeDeferred(inv, &tk)
+	var senders []*Process
+	for i := 0; i < 3; i++ {
+		s := inv.NewProcess(KindIsolated, nil, 0)
+		senders = append(senders, s)
+		if _, parked := inv.SendWait(s, p, value.Int(int64(100+i))); !parked {
+			t.Fatalf("sender %d did not park on a mailbox full of unsettled takes", i)
+		}
+		inv.SendWaitDecide(s)
+		park(s)
+	}
+	*woken = nil
+	p.SettleTaken(inv, &tk)
+	inv.WakeAdmitted(p)
+	if !slices.Equal(*woken, senders[:1]) {
+		t.Fatalf("settle of one take woke %d senders, want the oldest", len(*woken))
+	}
+	if userCount(p) != MaxMailbox {
+		t.Fatalf("queued %d after the admission, want a full mailbox", userCount(p))
+	}
+	// With senders waiting, a deferred take admits at once.
+	*woken = nil
+	p.RecvStart(-1, false, time.Now())
+	mustPeek(t, p, 1)
+	p.RecvTakeDeferred(inv, &tk)
+	if tk != (Taken{}) {
+		t.Fatalf("take with senders waiting was deferred: %+v", tk)
+	}
+	inv.WakeAdmitted(p)
+	if !slices.Equal(*woken, senders[1:2]) {
+		t.Fatalf("take woke %d senders, want the next one", len(*woken))
+	}
+}
+
+// userCount reads p's count of queued user messages under its lock.
+func userCount(p *Process) int32 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.user
+}
+
+// msgBytesOf reads p's logical bytes of queued user messages under its
+// lock.
+func msgBytesOf(p *Process) int64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.msgBytes
 }

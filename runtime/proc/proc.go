@@ -45,14 +45,18 @@
 // same when a turn begins (BeginTurn), so a woken receiver finds its
 // messages without another lock. Cells keep one order: the private
 // cells are older than every inbox cell. The counters a sender checks
-// against the limits (user messages, their bytes) are atomics, so taking
-// a message needs no lock either; taking a Down or Exit, which releases
-// a reservation, does. So does taking a message from a process that has
-// a registry/call/send_wait record (Process.rc): freeing the slot and
-// admitting the oldest sender parked in send_wait into it is one locked
-// step (sendwait.go). The record can appear while a take runs without
-// the lock; the take then admits once it has freed the slot, and Post
-// refuses plain sends while senders wait, so none takes the slot first.
+// against the limits (user messages and their bytes, guarded by the
+// lock) are not touched by each take: the scheduler collects what its
+// receives took (Taken) and subtracts it in one locked step before any
+// other operation of the process and at the end of its turn
+// (SettleTaken), so taking a message needs no lock either; taking a Down
+// or Exit, which releases a reservation, does. So does taking a message
+// from a process that has a registry/call/send_wait record
+// (Process.rc): freeing the slot and admitting the oldest sender parked
+// in send_wait into it is one locked step (sendwait.go). The record can
+// appear while takes are pending; the settle then admits into the slots
+// it frees, and Post refuses plain sends while senders wait, so none
+// takes a slot first.
 //
 // A sender appends under the lock and, if the target is Parked, marks it
 // Runnable and hands it to the scheduler (Invocation.Wake, or the
@@ -212,13 +216,15 @@ type Process struct {
 	Wait   Wait
 
 	// Send side, guarded by mu: cells appended since the receive side
-	// last took the inbox (all younger than box's), and inboxLen =
-	// len(inbox), readable without the lock. Both buffers keep their
-	// capacity and swap roles, so steady messaging allocates nothing;
-	// cells past len are always zero.
+	// last took the inbox (all younger than box's), and inboxAny, which
+	// says without the lock whether the inbox is empty (it is written
+	// only when the inbox becomes empty or stops being empty, so a
+	// burst of sends into a non-empty inbox pays no atomic store for
+	// it). Both buffers keep their capacity and swap roles, so steady
+	// messaging allocates nothing; cells past len are always zero.
 	inbox    []Cell
-	inboxLen atomic.Int32
-	user     atomic.Int32 // queued user messages (and those in flight)
+	inboxAny atomic.Bool
+	user     int32 // queued user messages (and those in flight), guarded by mu
 	// armed is the epoch of the wait whose receive timer is armed
 	// (counted as pending), 0 if none; timedOut is set when that timer
 	// fires. Both are guarded by mu (the owner reads armed without it:
@@ -228,11 +234,10 @@ type Process struct {
 	// until the first one.
 	inflight *flight
 
-	// Accounting (limits.go), guarded by mu except msgBytes, an atomic
-	// (a sender adds under mu, the receive side subtracts without it).
-	resv      int          // lifecycle reservations held
-	resvBytes int64        // their logical bytes (registrations and queued cells)
-	msgBytes  atomic.Int64 // logical bytes of queued user messages
+	// Accounting (limits.go), guarded by mu.
+	resv      int   // lifecycle reservations held
+	resvBytes int64 // their logical bytes (registrations and queued cells)
+	msgBytes  int64 // logical bytes of queued user messages
 
 	// Lifecycle.
 	reason   value.Value

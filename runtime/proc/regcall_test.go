@@ -314,7 +314,9 @@ func TestSendWaitSlotNotStolen(t *testing.T) {
 	if _, ok := target.RecvPeek(); !ok {
 		t.Fatal("nothing to take")
 	}
-	target.dropMessage(inv, target.box[target.head].Bytes)
+	target.mu.Lock()
+	target.dropMessageLocked(inv, target.box[target.head].Bytes)
+	target.mu.Unlock()
 	if c := inv.Send(target, value.Int(-2)); c != SendFull {
 		t.Fatalf("plain send while a sender waits: %d, want SendFull", c)
 	}
@@ -329,7 +331,7 @@ func TestSendWaitSlotNotStolen(t *testing.T) {
 	if c, parked := inv.SendWaitDecide(s); parked || c != SendOK {
 		t.Fatalf("waiting sender: %d %v", c, parked)
 	}
-	if n := target.user.Load(); n != MaxMailbox {
+	if n := userCount(target); n != MaxMailbox {
 		t.Fatalf("%d user messages counted after the admission, want a full mailbox", n)
 	}
 }
@@ -402,7 +404,7 @@ func TestSendWaitConcurrent(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("stuck after %d takes (a lost admission?)", taken)
 		}
-		if n := target.user.Load(); n > MaxMailbox {
+		if n := userCount(target); n > MaxMailbox {
 			t.Fatalf("%d user messages queued", n)
 		}
 		target.RecvStart(-1, false, time.Now())

@@ -58,7 +58,7 @@ func (inv *Invocation) SendWait(p, t *Process, msg value.Value) (code int, parke
 			t.mu.Unlock()
 			return SendDead, false
 		}
-		if t.user.Load() >= MaxMailbox || len(tx.waiters) > 0 {
+		if t.user >= MaxMailbox || len(tx.waiters) > 0 {
 			w := &sendWaiter{p: p, target: t, msg: msg}
 			tx.waiters = append(tx.waiters, w)
 			t.mu.Unlock()
@@ -120,7 +120,7 @@ func (inv *Invocation) admitOneLocked(p *Process) {
 	if x == nil {
 		return
 	}
-	for len(x.waiters) > 0 && p.user.Load() < MaxMailbox && !p.closed {
+	for len(x.waiters) > 0 && p.user < MaxMailbox && !p.closed {
 		w := x.waiters[0]
 		if w.state.Load() != waitPending {
 			x.waiters[0] = nil
@@ -139,7 +139,7 @@ func (inv *Invocation) admitOneLocked(p *Process) {
 		x.waiters[0] = nil
 		x.waiters = x.waiters[1:]
 		w.state.Store(waitAdmitted)
-		p.msgBytes.Add(size)
+		p.msgBytes += size
 		c := Cell{Kind: CellMessage, Value: w.msg, Bytes: size}
 		if inv.TraceMessages {
 			c.From = w.p.Gen()

@@ -19,6 +19,22 @@ import (
 type host struct {
 	s *Scheduler
 	p *proc.Process
+	// taken holds the user messages p's receives took in this turn and
+	// not yet subtracted from the limit counters (proc.Taken): settle
+	// applies it before every operation other than a receive, and the
+	// scheduler after every vm.Run.
+	taken proc.Taken
+}
+
+// settle applies the messages the running process took to the limit
+// counters and wakes the send_wait senders admitted into the freed
+// slots. Every host operation through which another process could learn
+// of the takes calls it first (proc.Taken says why that is exact).
+func (h *host) settle() {
+	if h.taken != (proc.Taken{}) {
+		h.p.SettleTaken(h.s.rt.Inv, &h.taken)
+		h.s.rt.Inv.WakeAdmitted(h.p)
+	}
 }
 
 var _ vm.Host = (*host)(nil)
@@ -69,7 +85,7 @@ func (h *host) RecvStart(timeout int64, event bool) *fault.Fault {
 func (h *host) RecvPeek() (value.Value, bool) { return h.p.RecvPeek() }
 
 func (h *host) RecvTake() {
-	if h.p.RecvTake(h.s.rt.Inv) {
+	if h.p.RecvTakeDeferred(h.s.rt.Inv, &h.taken) {
 		h.s.rt.pendingTimers.Add(-1)
 	}
 	h.s.rt.Inv.WakeAdmitted(h.p) // senders parked in send_wait (proc/sendwait.go)
@@ -99,6 +115,7 @@ func (h *host) RecvWait() vm.WaitResult {
 }
 
 func (h *host) Spawn(mode int, entry value.Value) (value.Value, *fault.Fault) {
+	h.settle()
 	rt := h.s.rt
 	kind := proc.KindIsolated
 	budget := 0
@@ -217,6 +234,7 @@ func errInt(code int) value.Value { return value.Err(value.Int(int64(code))) }
 var okUnit = value.Ok(value.Unit)
 
 func (h *host) Send(pid, msg value.Value) (value.Value, *fault.Fault) {
+	h.settle()
 	if proc.IsReply(pid) {
 		// A reply to a Process.call: delivered to the waiting caller, or
 		// dropped once that call is over (proc/call.go); Ok(()) either way.
@@ -259,6 +277,7 @@ func (h *host) Self() (value.Value, *fault.Fault) {
 
 // SupervisedCurrent implements supervised_current.
 func (h *host) SupervisedCurrent(pid value.Value) (value.Value, *fault.Fault) {
+	h.settle()
 	t, e := h.target(pid)
 	if e >= 0 || t.Sup == nil {
 		return errInt(proc.SendDead), nil
@@ -271,6 +290,7 @@ func (h *host) SupervisedCurrent(pid value.Value) (value.Value, *fault.Fault) {
 }
 
 func (h *host) Monitor(id value.Value) (value.Value, *fault.Fault) {
+	h.settle()
 	t, refused := h.peer(id)
 	if t == nil {
 		return refused, nil
@@ -284,6 +304,7 @@ func (h *host) Monitor(id value.Value) (value.Value, *fault.Fault) {
 }
 
 func (h *host) Demonitor(ref value.Value, flush, info bool) (value.Value, *fault.Fault) {
+	h.settle()
 	rt := h.s.rt
 	m := proc.MonitorOf(ref)
 	if m == nil {
@@ -307,6 +328,7 @@ func (h *host) die(reason value.Value) *fault.Fault {
 }
 
 func (h *host) Link(id value.Value) (value.Value, *fault.Fault) {
+	h.settle()
 	t, refused := h.peer(id)
 	if t == nil {
 		return refused, nil
@@ -333,6 +355,7 @@ func (h *host) Link(id value.Value) (value.Value, *fault.Fault) {
 }
 
 func (h *host) Unlink(id value.Value) (value.Value, *fault.Fault) {
+	h.settle()
 	t, e := h.target(id)
 	if e >= 0 {
 		return process.ErrProcess(e), nil
@@ -344,6 +367,7 @@ func (h *host) Unlink(id value.Value) (value.Value, *fault.Fault) {
 }
 
 func (h *host) TrapExit(on bool) (value.Value, *fault.Fault) {
+	h.settle()
 	old := h.p.SetTrap(on)
 	defer h.visible(OpLifecycle)
 	if old != on {
@@ -372,6 +396,7 @@ func reasonOK(r value.Value) bool {
 }
 
 func (h *host) SignalExit(id, reason value.Value) (value.Value, *fault.Fault) {
+	h.settle()
 	t, refused := h.peer(id)
 	if t == nil {
 		return refused, nil
@@ -405,6 +430,7 @@ func (h *host) SignalExit(id, reason value.Value) (value.Value, *fault.Fault) {
 }
 
 func (h *host) Exit(reason value.Value) *fault.Fault {
+	h.settle()
 	// An oversized text, or a reason the budget cannot admit, is a
 	// checked Fault(9) (LANGUAGE.md §7.4).
 	if !reasonOK(reason) || !h.s.rt.Inv.Admits(proc.SignalBaseBytes+int64(len(reasonTextOf(reason)))) {
@@ -430,6 +456,7 @@ func reasonTextOf(r value.Value) string {
 
 // CallReply mints the reply address of a Process.call.
 func (h *host) CallReply() (value.Value, *fault.Fault) {
+	h.settle()
 	if h.p.Kind == proc.KindRoot {
 		return value.Unit, h.noMailbox("Process.call")
 	}
@@ -439,6 +466,7 @@ func (h *host) CallReply() (value.Value, *fault.Fault) {
 // CallWait sends the request of a Process.call once, then decides it:
 // the reply, CallDown with the target's reason, CallTimeout, or park.
 func (h *host) CallWait(pid, msg value.Value, timeout int64, reply value.Value) (value.Value, bool, *fault.Fault) {
+	h.settle()
 	if h.p.Kind == proc.KindRoot || !proc.IsReply(reply) || proc.Of(reply) != h.p {
 		return value.Unit, false, h.noMailbox("Process.call")
 	}
@@ -494,6 +522,7 @@ func callRejected(code int) value.Value {
 // SendWait sends with back-pressure: a full mailbox parks the sender
 // until a message taken by the target admits it.
 func (h *host) SendWait(pid, msg value.Value) (value.Value, bool, *fault.Fault) {
+	h.settle()
 	if h.p.Kind == proc.KindRoot {
 		return value.Unit, false, h.noMailbox("Process.send_wait")
 	}
@@ -535,6 +564,7 @@ func (h *host) SendWait(pid, msg value.Value) (value.Value, bool, *fault.Fault) 
 
 // Register implements Process.register (proc/registry.go).
 func (h *host) Register(name string, pid value.Value, key string) (value.Value, *fault.Fault) {
+	h.settle()
 	r := h.s.rt.Inv.Register(name, pid, key)
 	h.visible(OpLifecycle)
 	return r, nil
@@ -542,6 +572,7 @@ func (h *host) Register(name string, pid value.Value, key string) (value.Value, 
 
 // Whereis implements Process.whereis.
 func (h *host) Whereis(name, key string) (value.Value, *fault.Fault) {
+	h.settle()
 	r := h.s.rt.Inv.Whereis(name, key)
 	h.visible(OpLifecycle)
 	return r, nil
@@ -549,6 +580,7 @@ func (h *host) Whereis(name, key string) (value.Value, *fault.Fault) {
 
 // Unregister implements Process.unregister.
 func (h *host) Unregister(name string) (value.Value, *fault.Fault) {
+	h.settle()
 	r := h.s.rt.Inv.Unregister(name)
 	h.visible(OpLifecycle)
 	return value.Bool(r), nil

@@ -366,6 +366,7 @@ func (rt *Runtime) cleanupAll() {
 		h := &host{s: rt.scheds[0], p: p}
 		for i := 0; i < 1<<16 && !st.Finished(); i++ {
 			o := vm.Run(st, h, 1<<16)
+			h.settle()
 			if limit := rt.cfg.MaxSteps; limit > 0 && rt.steps.Add(int64(o.Steps)) > limit {
 				return // the step limit also bounds cleanup after a cancellation
 			}
@@ -802,6 +803,7 @@ func (s *Scheduler) runOne(p *proc.Process, budget int) (steps int) {
 	s.host.p = p
 	s.turns.Add(1)
 	o := vm.Run(p.State, s.host, budget)
+	s.host.settle()
 	s.host.p = nil
 	steps = o.Steps
 	if rt.det != nil {

@@ -101,6 +101,7 @@ func (rt *Runtime) finish(p *proc.Process) {
 		h := &host{s: rt.scheds[0], p: p}
 		for i := 0; i < 1<<16 && !st.Finished(); i++ {
 			o := vm.Run(st, h, 1<<16)
+			h.settle()
 			if limit := rt.cfg.MaxSteps; limit > 0 && rt.steps.Add(int64(o.Steps)) > limit {
 				break
 			}

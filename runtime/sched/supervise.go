@@ -153,6 +153,7 @@ var supOps = map[native.SupOp]supervisor.Op{
 
 // Supervise implements native.Host.Supervise for the running process.
 func (h *host) Supervise(r *native.SupRequest) (value.Value, *fault.Fault) {
+	h.settle()
 	switch r.Op {
 	case native.InitAck, native.InitIgnore, native.InitFail:
 		return h.initOp(r)
@@ -320,6 +321,7 @@ func (s *Scheduler) runDriver(p *proc.Process, d *supDriver, budget int) {
 			break
 		}
 		h.RecvTake()
+		h.settle() // the driver acts on the event directly, not through the host
 		d.event(v)
 	}
 	if d.retired {

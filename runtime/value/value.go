@@ -384,6 +384,63 @@ func NewData(t *TypeInfo, tag int, fields ...Value) Value {
 	return Value{p: unsafe.Pointer(&Data{h: header{kind: KData}, Type: t, Tag: tag, Fields: fields, size: sumSizes(fields)})}
 }
 
+// A node of up to four fields is allocated together with its fields, in
+// one object whose first field is the Data (so the value's pointer is the
+// object's start, as for a lone Data): one allocation instead of two for
+// the common variants (Ok, Some, Err, a message with a few fields).
+type (
+	data1 struct {
+		d Data
+		f [1]Value
+	}
+	data2 struct {
+		d Data
+		f [2]Value
+	}
+	data3 struct {
+		d Data
+		f [3]Value
+	}
+	data4 struct {
+		d Data
+		f [4]Value
+	}
+)
+
+// NewDataCopy returns a variant value with a copy of fields (which the
+// caller may reuse), allocated in one object when it has at most four.
+func NewDataCopy(t *TypeInfo, tag int, fields []Value) Value {
+	var d *Data
+	var fs []Value
+	switch len(fields) {
+	case 1:
+		x := &data1{}
+		d, fs = &x.d, x.f[:]
+	case 2:
+		x := &data2{}
+		d, fs = &x.d, x.f[:]
+	case 3:
+		x := &data3{}
+		d, fs = &x.d, x.f[:]
+	case 4:
+		x := &data4{}
+		d, fs = &x.d, x.f[:]
+	default:
+		d, fs = &Data{}, make([]Value, len(fields))
+	}
+	copy(fs, fields)
+	*d = Data{h: header{kind: KData}, Type: t, Tag: tag, Fields: fs, size: sumSizes(fs)}
+	return Value{p: unsafe.Pointer(d)}
+}
+
+// newData1 is NewData of one field in one allocation.
+func newData1(t *TypeInfo, tag int, v Value) Value {
+	x := &data1{}
+	x.f[0] = v
+	x.d = Data{h: header{kind: KData}, Type: t, Tag: tag, Fields: x.f[:], size: sumSizes(x.f[:])}
+	return Value{p: unsafe.Pointer(&x.d)}
+}
+
 // NewClosure returns the closure of compiled function fn capturing free
 // (kept, not copied).
 func NewClosure(fn int, free []Value) Value {
@@ -541,10 +598,10 @@ func (l *List) Append(extra ...Value) Value {
 	a.used.Store(int64(n + m))
 	return listValue(&List{Items: buf[:n+m], size: size, arr: a})
 }
-func Some(v Value) Value { return NewData(OptionType, TagSome, v) }
+func Some(v Value) Value { return newData1(OptionType, TagSome, v) }
 func None() Value        { return NewData(OptionType, TagNone) }
-func Ok(v Value) Value   { return NewData(ResultType, TagOk, v) }
-func Err(v Value) Value  { return NewData(ResultType, TagErr, v) }
+func Ok(v Value) Value   { return newData1(ResultType, TagOk, v) }
+func Err(v Value) Value  { return newData1(ResultType, TagErr, v) }
 
 // Accessors. The As accessors assume the kind is right (the checker
 // guarantees it for verified programs): the scalar ones read the payload

@@ -47,6 +47,48 @@ func (img *Image) maxTimeout() int64 {
 	return MaxTimeout
 }
 
+// isActorOp reports whether op is an actor opcode (RECV_START through
+// SEND_WAIT, which bytecode numbers consecutively).
+func isActorOp(op bytecode.Opcode) bool {
+	return op >= bytecode.RECV_START && op <= bytecode.SEND_WAIT
+}
+
+// actorStep executes the actor instruction at the pc of fr (the top
+// frame, normal), charging it as step does, and goes on with the next
+// one while that is an actor instruction too (RECV_START is always
+// followed by RECV_PEEK): the charges and the budget checks are those of
+// executing them one at a time. It returns stop = true with the outcome
+// Run reports when the State yields, parks or faults.
+func (st *State) actorStep(host Host, fr *frame) (Outcome, bool) {
+	for {
+		pc := fr.pc
+		in := fr.fn.Code[pc]
+		if !st.spend() {
+			return Outcome{Status: StatusYield}, true
+		}
+		pc++
+		sp := st.sp
+		fr.pc = pc
+		npc, nsp, cost, park, f := st.actorOp(host, in, pc, sp)
+		if f != nil {
+			return st.fail(fr, pc, sp, f)
+		}
+		fr.pc, st.sp = npc, nsp
+		st.addWork(cost)
+		if park {
+			st.preempt = false
+			return Outcome{Status: StatusPark}, true
+		}
+		if st.preempt {
+			st.preempt = false
+			return Outcome{Status: StatusYield}, true
+		}
+		if !isActorOp(fr.fn.Code[npc].Op) || fr.mode != modeNormal || fr != &st.frames[len(st.frames)-1] {
+			return Outcome{}, false
+		}
+	}
+}
+
 // actorOp executes one actor instruction. It returns the new pc and sp,
 // the extra steps to charge, whether the State parks, and a fault.
 func (st *State) actorOp(ah Host, in bytecode.Instr, pc, sp int) (int, int, int, bool, *fault.Fault) {

@@ -97,6 +97,14 @@ func (st *State) run(host Host) (out Outcome, crashed bool) {
 		if !st.generalOnly && st.exec() {
 			return Outcome{Status: StatusYield}, false
 		}
+		if fr := &st.frames[len(st.frames)-1]; isActorOp(fr.fn.Code[fr.pc].Op) {
+			// A small function of its own, not step's big switch: a
+			// receive executes several actor instructions per message.
+			if o, stop := st.actorStep(host, fr); stop {
+				return o, false
+			}
+			continue
+		}
 		if o, stop := st.step(host); stop {
 			return o, false
 		}

@@ -322,11 +322,8 @@ func (st *State) step(host Host) (Outcome, bool) {
 			sp++
 			break
 		}
-		fields := make([]value.Value, n)
-		copy(fields, stack[sp-n:sp])
-		sp -= n
-		stack[sp] = value.NewData(t, int(in.B), fields...)
-		sp++
+		stack[sp-n] = value.NewDataCopy(t, int(in.B), stack[sp-n:sp])
+		sp -= n - 1
 	case bytecode.RANGE:
 		lo, hi := stack[sp-2], stack[sp-1]
 		sp--
@@ -442,27 +439,12 @@ func (st *State) step(host Host) (Outcome, bool) {
 		return st.fail(fr, pc, sp, internalFault("%s", consts[in.A].AsString()))
 
 	default:
-		// The actor opcodes (RECV_*, SPAWN, SEND, SELF): actor.go.
-		if !st.spend() {
-			return Outcome{Status: StatusYield}, true
-		}
-		fr.pc = pc
+		// The actor opcodes (RECV_*, SPAWN, SEND, SELF): actor.go. run
+		// sends them to actorStep directly; this is the same for a
+		// caller of step.
+		fr.pc = pc - 1
 		st.sp = sp
-		npc, nsp, cost, park, f := st.actorOp(host, in, pc, sp)
-		if f != nil {
-			return st.fail(fr, pc, sp, f)
-		}
-		fr.pc, st.sp = npc, nsp
-		st.addWork(cost)
-		if park {
-			st.preempt = false
-			return Outcome{Status: StatusPark}, true
-		}
-		if st.preempt {
-			st.preempt = false
-			return Outcome{Status: StatusYield}, true
-		}
-		return Outcome{}, false
+		return st.actorStep(host, fr)
 	}
 	fr.pc = pc
 	st.sp = sp
