@@ -72,15 +72,7 @@ func (p *printer) rawDecl(d *rawDecl) {
 		p.s.cur++
 		p.s.lastSrcLine = p.L.toks[i].endLine
 	}
-	// trailing comments of the last token wait for the line end
-	for p.s.ci < len(p.L.comments) {
-		c := &p.L.comments[p.s.ci]
-		if c.prevTok != p.s.cur-1 || c.kind != trailing {
-			break
-		}
-		p.s.pending = append(p.s.pending, p.s.ci)
-		p.s.ci++
-	}
+	p.queueTrailing()
 }
 
 func (p *printer) fnDecl(d *fnDecl) {
@@ -120,16 +112,8 @@ func (p *printer) fnDecl(d *fnDecl) {
 // retWidth measures ` -> Ret:` after the parameter list.
 func (p *printer) retWidth(d *fnDecl) int {
 	st := p.save()
-	p.flat++
 	w := maxWidth + 1
-	func() {
-		defer func() {
-			if r := recover(); r != nil {
-				if _, ok := r.(abortFlat); !ok {
-					panic(r)
-				}
-			}
-		}()
+	p.flatRun(func() {
 		p.paramsFlat(d.params)
 		start := p.s.col
 		p.sp()
@@ -138,8 +122,7 @@ func (p *printer) retWidth(d *fnDecl) int {
 		p.expr(d.arrow, 0, false)
 		p.tok(":")
 		w = p.s.col - start
-	}()
-	p.flat--
+	})
 	p.restore(st)
 	return w
 }
@@ -749,21 +732,8 @@ func (p *printer) callArgs(args []*arg, trail int) {
 // groupFlatLong prints a list on one line even though it is too long.
 func (p *printer) groupFlatLong(open, close string, n int, elem func(i, trail int)) {
 	st := p.save()
-	p.flat++
 	p.noWidth++
-	ok := func() (ok bool) {
-		defer func() {
-			if r := recover(); r != nil {
-				if _, isAbort := r.(abortFlat); !isAbort {
-					panic(r)
-				}
-				ok = false
-			}
-		}()
-		p.groupFlat(open, close, n, elem, false)
-		return true
-	}()
-	p.flat--
+	ok := p.flatRun(func() { p.groupFlat(open, close, n, elem, false) })
 	p.noWidth--
 	if !ok {
 		p.restore(st)
