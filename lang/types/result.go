@@ -172,6 +172,12 @@ func wildcardOnlyResultMatch(st Type, arms []*ast.Arm) bool {
 	return true
 }
 
+// discardedResult reports a wildcard at sp that throws away a Result;
+// hint says how to keep it.
+func (c *Checker) discardedResult(sp source.Span, hint string) {
+	c.errorf(ErrResultPayload, sp, "Result payload cannot be discarded by a wildcard pattern").Hint = hint
+}
+
 // checkNestedWildcards reports `_` sub-patterns that throw away a Result
 // nested in a payload, tuple or list, or a value carrying one, and list
 // rests `.._` and `..` that throw away elements carrying Results (§5.2).
@@ -181,8 +187,7 @@ func (c *Checker) checkNestedWildcards(p ast.Pattern, depth int) {
 	switch p := p.(type) {
 	case *ast.WildcardPat:
 		if depth > 0 && containsResult(c.info.PatTypes[p]) && !hasInvalid(c.info.PatTypes[p]) {
-			c.errorf(ErrResultPayload, p.Span(), "Result payload cannot be discarded by a wildcard pattern").Hint =
-				"bind it and handle it, or match on Ok(…)/Err(…)"
+			c.discardedResult(p.Span(), "bind it and handle it, or match on Ok(…)/Err(…)")
 		}
 	case *ast.TuplePat:
 		for _, e := range p.Elems {
@@ -195,8 +200,7 @@ func (c *Checker) checkNestedWildcards(p ast.Pattern, depth int) {
 				if p.Rest != nil {
 					sp = p.Rest.Span()
 				}
-				c.errorf(ErrResultPayload, sp, "Result payload cannot be discarded by a wildcard pattern").Hint =
-					"bind the rest with `..name` and handle it, or name each element"
+				c.discardedResult(sp, "bind the rest with `..name` and handle it, or name each element")
 			}
 		}
 	case *ast.ListPat:
@@ -209,8 +213,7 @@ func (c *Checker) checkNestedWildcards(p ast.Pattern, depth int) {
 			if w {
 				sp = p.Rest.Span()
 			}
-			c.errorf(ErrResultPayload, sp, "Result payload cannot be discarded by a wildcard pattern").Hint =
-				"bind the rest (`..rest`) and handle its Results"
+			c.discardedResult(sp, "bind the rest (`..rest`) and handle its Results")
 		}
 	case *ast.CtorPat:
 		for _, e := range p.Args {
