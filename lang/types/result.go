@@ -1,6 +1,7 @@
 package types
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/morrow-lang/morrow/lang/ast"
@@ -32,6 +33,7 @@ func containsResultIn(t Type, seen map[*TypeDef]bool, v *visited) bool {
 	if composite(t) && !v.first(t) {
 		return false
 	}
+	in := func(t Type) bool { return containsResultIn(t, seen, v) }
 	switch r := t.(type) {
 	case *Named:
 		if r.Def == ResultDef {
@@ -40,10 +42,8 @@ func containsResultIn(t Type, seen map[*TypeDef]bool, v *visited) bool {
 		if r.Def == PidDef {
 			return false // a Pid carries no message value
 		}
-		for _, a := range r.Args {
-			if containsResultIn(a, seen, v) {
-				return true
-			}
+		if slices.ContainsFunc(r.Args, in) {
+			return true
 		}
 		if seen[r.Def] {
 			return false
@@ -53,25 +53,15 @@ func containsResultIn(t Type, seen map[*TypeDef]bool, v *visited) bool {
 		}
 		seen[r.Def] = true
 		for _, ct := range r.Def.Ctors {
-			for _, f := range ct.Fields {
-				if containsResultIn(f, seen, v) {
-					return true
-				}
+			if slices.ContainsFunc(ct.Fields, in) {
+				return true
 			}
 		}
 	case *Tuple:
-		for _, e := range r.Elems {
-			if containsResultIn(e, seen, v) {
-				return true
-			}
-		}
+		return slices.ContainsFunc(r.Elems, in)
 	case *Union:
 		// A union value may be the Result member (type V = Int | Result(…)).
-		for _, e := range r.Alts {
-			if containsResultIn(e, seen, v) {
-				return true
-			}
-		}
+		return slices.ContainsFunc(r.Alts, in)
 	}
 	return false
 }
