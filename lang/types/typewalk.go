@@ -200,40 +200,32 @@ func subst(t Type, m map[*TParam]Type) Type {
 	if len(m) == 0 {
 		return t
 	}
-	var r rebuilt
-	var f func(Type) Type
-	f = func(t Type) Type {
-		t = Resolve(t)
-		if p, ok := t.(*TParam); ok {
-			if x, ok := m[p]; ok {
-				return x
-			}
-			return t
-		}
-		if _, ok := t.(*Union); !ok && !composite(t) {
-			return t
-		}
-		if x, ok := r.get(t); ok {
-			return x
-		}
-		return r.put(t, r.mapKids(t, f))
-	}
-	return f(t)
+	return replace(t, m, true)
 }
 
 // substVars replaces unbound variables according to m.
 func substVars(t Type, m map[*TVar]Type) Type {
+	return replace(t, m, false)
+}
+
+// replace rebuilds t with every parameter or unbound variable k that m
+// maps replaced by m[k]. unions says whether it looks inside union types
+// (a parameter may stand in one, an unbound variable never does).
+func replace[K interface {
+	comparable
+	Type
+}](t Type, m map[K]Type, unions bool) Type {
 	var r rebuilt
 	var f func(Type) Type
 	f = func(t Type) Type {
 		t = Resolve(t)
-		if v, ok := t.(*TVar); ok {
-			if x, ok := m[v]; ok {
+		if k, ok := t.(K); ok {
+			if x, ok := m[k]; ok {
 				return x
 			}
 			return t
 		}
-		if !composite(t) {
+		if _, u := t.(*Union); !(unions && u) && !composite(t) {
 			return t
 		}
 		if x, ok := r.get(t); ok {
