@@ -29,16 +29,22 @@ type param struct {
 	typ   *typeN
 }
 
-type typeDecl struct {
+// typeHead is what type and newtype declarations share: `[pub] type
+// Name [(params)] [derive(names)]`.
+type typeHead struct {
 	lo, hi    int
 	pub       bool
 	nparams   int
 	hasParams bool
 	derive    int
 	hasDerive bool
-	alias     *typeN
-	colon     bool
-	lines     []*typeLine
+}
+
+type typeDecl struct {
+	typeHead
+	alias *typeN
+	colon bool
+	lines []*typeLine
 }
 
 type typeLine struct {
@@ -54,13 +60,8 @@ type vfield struct {
 }
 
 type newtypeDecl struct {
-	lo, hi    int
-	pub       bool
-	nparams   int
-	hasParams bool
-	derive    int
-	hasDerive bool
-	typ       *typeN
+	typeHead
+	typ *typeN
 }
 
 // rawDecl is an out-of-scope declaration (module, import, const, trait,
@@ -487,20 +488,31 @@ func (p *cstParser) fnDecl(lo int, pub bool) *fnDecl {
 	return d
 }
 
-func (p *cstParser) params() []*param {
-	p.expect("(")
-	var out []*param
-	for !p.isP(")") {
-		out = append(out, p.param())
+// items parses `item {, item} [,] close` (the opening bracket is already
+// consumed), calling item for each element, and consumes close. trail
+// reports a trailing comma.
+func (p *cstParser) items(close string, item func()) (trail bool) {
+	for !p.isP(close) {
+		item()
 		if p.isP(",") {
 			p.next()
+			trail = p.isP(close)
 			continue
 		}
-		if !p.isP(")") {
-			p.fail(`expected ")"`)
+		if !p.isP(close) {
+			p.fail("expected %q", close)
 		}
 	}
 	p.next()
+	return trail
+}
+
+func (p *cstParser) params() []*param {
+	p.expect("(")
+	var out []*param
+	p.items(")", func() {
+		out = append(out, p.param())
+	})
 	return out
 }
 
@@ -522,34 +534,32 @@ func (p *cstParser) param() *param {
 func (p *cstParser) idents() int {
 	p.expect("(")
 	n := 0
-	for !p.isP(")") {
+	p.items(")", func() {
 		p.expectKind(kIdent)
 		n++
-		if p.isP(",") {
-			p.next()
-			continue
-		}
-		if !p.isP(")") {
-			p.fail(`expected ")"`)
-		}
-	}
-	p.next()
+	})
 	return n
 }
 
-func (p *cstParser) typeDecl(lo int, pub bool) *typeDecl {
-	d := &typeDecl{lo: lo, pub: pub}
-	p.expect("type")
+// typeHead parses the head of a type or newtype declaration (keyword kw).
+func (p *cstParser) typeHead(kw string, lo int, pub bool) typeHead {
+	h := typeHead{lo: lo, pub: pub}
+	p.expect(kw)
 	p.expectKind(kIdent)
 	if p.isP("(") {
-		d.hasParams = true
-		d.nparams = p.idents()
+		h.hasParams = true
+		h.nparams = p.idents()
 	}
 	if p.isKw("derive") {
 		p.next()
-		d.hasDerive = true
-		d.derive = p.idents()
+		h.hasDerive = true
+		h.derive = p.idents()
 	}
+	return h
+}
+
+func (p *cstParser) typeDecl(lo int, pub bool) *typeDecl {
+	d := &typeDecl{typeHead: p.typeHead("type", lo, pub)}
 	switch {
 	case p.isP("="):
 		p.next()
@@ -590,7 +600,7 @@ func (p *cstParser) typeLine() *typeLine {
 	if p.isP("(") {
 		p.next()
 		l.paren = true
-		for !p.isP(")") {
+		p.items(")", func() {
 			f := &vfield{}
 			if p.peek().kind == kIdent && p.peekAt(1).is(":") {
 				p.next()
@@ -599,15 +609,7 @@ func (p *cstParser) typeLine() *typeLine {
 			}
 			f.typ = p.typ(false)
 			l.fields = append(l.fields, f)
-			if p.isP(",") {
-				p.next()
-				continue
-			}
-			if !p.isP(")") {
-				p.fail(`expected ")"`)
-			}
-		}
-		p.next()
+		})
 	}
 	l.hi = p.lastReal()
 	p.expectKind(kNewline)
@@ -615,18 +617,7 @@ func (p *cstParser) typeLine() *typeLine {
 }
 
 func (p *cstParser) newtypeDecl(lo int, pub bool) *newtypeDecl {
-	d := &newtypeDecl{lo: lo, pub: pub}
-	p.expect("newtype")
-	p.expectKind(kIdent)
-	if p.isP("(") {
-		d.hasParams = true
-		d.nparams = p.idents()
-	}
-	if p.isKw("derive") {
-		p.next()
-		d.hasDerive = true
-		d.derive = p.idents()
-	}
+	d := &newtypeDecl{typeHead: p.typeHead("newtype", lo, pub)}
 	p.expect("=")
 	p.expectKind(kIdent)
 	p.expect("(")
@@ -660,19 +651,7 @@ func (p *cstParser) typ(arm bool) *typeN {
 func (p *cstParser) typeList() ([]*typeN, bool) {
 	p.expect("(")
 	var out []*typeN
-	trail := false
-	for !p.isP(")") {
-		out = append(out, p.typ(false))
-		if p.isP(",") {
-			p.next()
-			trail = p.isP(")")
-			continue
-		}
-		if !p.isP(")") {
-			p.fail(`expected ")"`)
-		}
-	}
-	p.next()
+	trail := p.items(")", func() { out = append(out, p.typ(false)) })
 	return out, trail
 }
 
@@ -774,7 +753,7 @@ func (p *cstParser) pattern() *pattern {
 	case p.isP("("):
 		p.next()
 		pt := &pattern{kind: patTuple}
-		for !p.isP(")") {
+		pt.trail = p.items(")", func() {
 			if p.isP("..") {
 				p.next()
 				rest := &pattern{kind: patRest}
@@ -786,21 +765,12 @@ func (p *cstParser) pattern() *pattern {
 			} else {
 				pt.elems = append(pt.elems, p.pattern())
 			}
-			if p.isP(",") {
-				p.next()
-				pt.trail = p.isP(")")
-				continue
-			}
-			if !p.isP(")") {
-				p.fail(`expected ")"`)
-			}
-		}
-		p.next()
+		})
 		return pt
 	case p.isP("["):
 		p.next()
 		pt := &pattern{kind: patList}
-		for !p.isP("]") {
+		p.items("]", func() {
 			e := &patElem{}
 			if p.isP("..") {
 				p.next()
@@ -813,15 +783,7 @@ func (p *cstParser) pattern() *pattern {
 				e.pat = p.pattern()
 			}
 			pt.list = append(pt.list, e)
-			if p.isP(",") {
-				p.next()
-				continue
-			}
-			if !p.isP("]") {
-				p.fail(`expected "]"`)
-			}
-		}
-		p.next()
+		})
 		return pt
 	case t.kind == kIdent:
 		p.next()
@@ -837,17 +799,9 @@ func (p *cstParser) pattern() *pattern {
 		if p.isP("(") {
 			p.next()
 			pt.parens = true
-			for !p.isP(")") {
+			p.items(")", func() {
 				pt.elems = append(pt.elems, p.pattern())
-				if p.isP(",") {
-					p.next()
-					continue
-				}
-				if !p.isP(")") {
-					p.fail(`expected ")"`)
-				}
-			}
-			p.next()
+			})
 		}
 		return pt
 	}
@@ -1000,7 +954,7 @@ func (p *cstParser) postfix(noLam bool) *postfix {
 func (p *cstParser) callArgs() []*arg {
 	p.expect("(")
 	out := []*arg{}
-	for !p.isP(")") {
+	p.items(")", func() {
 		a := &arg{}
 		if p.peek().kind == kIdent && p.peekAt(1).is(":") {
 			p.next()
@@ -1009,15 +963,7 @@ func (p *cstParser) callArgs() []*arg {
 		}
 		a.value = p.exprReq(false)
 		out = append(out, a)
-		if p.isP(",") {
-			p.next()
-			continue
-		}
-		if !p.isP(")") {
-			p.fail(`expected ")"`)
-		}
-	}
-	p.next()
+	})
 	return out
 }
 
@@ -1033,17 +979,9 @@ func (p *cstParser) primary(noLam bool) primary {
 	case p.isP("["):
 		p.next()
 		l := &listP{}
-		for !p.isP("]") {
+		p.items("]", func() {
 			l.elems = append(l.elems, p.exprReq(false))
-			if p.isP(",") {
-				p.next()
-				continue
-			}
-			if !p.isP("]") {
-				p.fail(`expected "]"`)
-			}
-		}
-		p.next()
+		})
 		return l
 	case t.is("if"):
 		p.next()
@@ -1108,25 +1046,14 @@ func (p *cstParser) primary(noLam bool) primary {
 func (p *cstParser) paren(noLam bool) *parenP {
 	p.expect("(")
 	g := &parenP{}
-	for !p.isP(")") {
+	g.trail = p.items(")", func() {
 		e := &parenElem{x: p.exprReq(false)}
 		if p.isP(":") {
 			p.next()
 			e.typ = p.typ(false)
 		}
 		g.elems = append(g.elems, e)
-		if p.isP(",") {
-			p.next()
-			if p.isP(")") {
-				g.trail = true
-			}
-			continue
-		}
-		if !p.isP(")") {
-			p.fail(`expected ")"`)
-		}
-	}
-	p.next()
+	})
 	if !noLam && p.isP("->") {
 		p.next()
 		g.arrow = true

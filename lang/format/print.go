@@ -162,22 +162,27 @@ func (p *printer) names(n int) {
 	p.tok(")")
 }
 
-func (p *printer) typeDecl(d *typeDecl) {
-	if d.pub {
+// typeHead prints the head of a type or newtype declaration (keyword kw).
+func (p *printer) typeHead(kw string, h *typeHead) {
+	if h.pub {
 		p.tok("pub")
 		p.sp()
 	}
-	p.tok("type")
+	p.tok(kw)
 	p.sp()
 	p.word()
-	if d.hasParams {
-		p.names(d.nparams)
+	if h.hasParams {
+		p.names(h.nparams)
 	}
-	if d.hasDerive {
+	if h.hasDerive {
 		p.sp()
 		p.tok("derive")
-		p.names(d.derive)
+		p.names(h.derive)
 	}
+}
+
+func (p *printer) typeDecl(d *typeDecl) {
+	p.typeHead("type", &d.typeHead)
 	if d.alias != nil {
 		p.sp()
 		p.tok("=")
@@ -227,21 +232,7 @@ func (p *printer) typeDecl(d *typeDecl) {
 }
 
 func (p *printer) newtypeDecl(d *newtypeDecl) {
-	if d.pub {
-		p.tok("pub")
-		p.sp()
-	}
-	p.tok("newtype")
-	p.sp()
-	p.word()
-	if d.hasParams {
-		p.names(d.nparams)
-	}
-	if d.hasDerive {
-		p.sp()
-		p.tok("derive")
-		p.names(d.derive)
-	}
+	p.typeHead("newtype", &d.typeHead)
 	p.sp()
 	p.tok("=")
 	p.sp()
