@@ -601,12 +601,7 @@ func (p *cstParser) typeLine() *typeLine {
 		p.next()
 		l.paren = true
 		p.items(")", func() {
-			f := &vfield{}
-			if p.peek().kind == kIdent && p.peekAt(1).is(":") {
-				p.next()
-				p.next()
-				f.named = true
-			}
+			f := &vfield{named: p.label()}
 			f.typ = p.typ(false)
 			l.fields = append(l.fields, f)
 		})
@@ -951,16 +946,22 @@ func (p *cstParser) postfix(noLam bool) *postfix {
 	}
 }
 
+// label consumes a `name:` label when one comes next and reports whether
+// it did.
+func (p *cstParser) label() bool {
+	if p.peek().kind == kIdent && p.peekAt(1).is(":") {
+		p.next()
+		p.next()
+		return true
+	}
+	return false
+}
+
 func (p *cstParser) callArgs() []*arg {
 	p.expect("(")
 	out := []*arg{}
 	p.items(")", func() {
-		a := &arg{}
-		if p.peek().kind == kIdent && p.peekAt(1).is(":") {
-			p.next()
-			p.next()
-			a.label = true
-		}
+		a := &arg{label: p.label()}
 		a.value = p.exprReq(false)
 		out = append(out, a)
 	})
