@@ -335,6 +335,16 @@ func (p *cstParser) isP(v string) bool {
 	return (t.kind == kPunct || t.kind == kOp) && t.val == v
 }
 
+// accept consumes the punctuation v when it comes next and reports
+// whether it did.
+func (p *cstParser) accept(v string) bool {
+	if p.isP(v) {
+		p.next()
+		return true
+	}
+	return false
+}
+
 func (p *cstParser) isKw(v ...string) bool {
 	t := p.peek()
 	if t.kind != kKeyword {
@@ -475,12 +485,10 @@ func (p *cstParser) fnDecl(lo int, pub bool) *fnDecl {
 	p.expect("fn")
 	p.expectKind(kIdent)
 	d.params = p.params()
-	if p.isP("->") {
-		p.next()
+	if p.accept("->") {
 		d.arrow = p.exprReq(false)
 	}
-	if p.isP(":") {
-		p.next()
+	if p.accept(":") {
 		d.colon = true
 		d.body = p.bodyReq()
 	}
@@ -494,8 +502,7 @@ func (p *cstParser) fnDecl(lo int, pub bool) *fnDecl {
 func (p *cstParser) items(close string, item func()) (trail bool) {
 	for !p.isP(close) {
 		item()
-		if p.isP(",") {
-			p.next()
+		if p.accept(",") {
 			trail = p.isP(close)
 			continue
 		}
@@ -523,8 +530,7 @@ func (p *cstParser) param() *param {
 		pr.label = true
 	}
 	pr.pat = p.pattern()
-	if p.isP(":") {
-		p.next()
+	if p.accept(":") {
 		pr.typ = p.typ(false)
 	}
 	return pr
@@ -593,12 +599,10 @@ func (p *cstParser) typeDecl(lo int, pub bool) *typeDecl {
 func (p *cstParser) typeLine() *typeLine {
 	l := &typeLine{lo: p.curReal()}
 	p.expectKind(kIdent)
-	if p.isP(":") {
-		p.next()
+	if p.accept(":") {
 		l.fieldType = p.typ(false)
 	}
-	if p.isP("(") {
-		p.next()
+	if p.accept("(") {
 		l.paren = true
 		p.items(")", func() {
 			f := &vfield{named: p.label()}
@@ -723,11 +727,8 @@ func (p *cstParser) fnTypeRet(arm bool) (ret *typeAtom) {
 
 func (p *cstParser) startsPattern() bool {
 	t := p.peek()
-	switch t.kind {
-	case kIdent, kInt, kFloat, kString:
+	if t.wordLike() || t.is("true") || t.is("false") {
 		return true
-	case kKeyword:
-		return t.val == "true" || t.val == "false"
 	}
 	return p.isP("(") || p.isP("[") || p.isP("-")
 }
@@ -749,8 +750,7 @@ func (p *cstParser) pattern() *pattern {
 		p.next()
 		pt := &pattern{kind: patTuple}
 		pt.trail = p.items(")", func() {
-			if p.isP("..") {
-				p.next()
+			if p.accept("..") {
 				rest := &pattern{kind: patRest}
 				if p.peek().kind == kIdent {
 					p.next()
@@ -767,8 +767,7 @@ func (p *cstParser) pattern() *pattern {
 		pt := &pattern{kind: patList}
 		p.items("]", func() {
 			e := &patElem{}
-			if p.isP("..") {
-				p.next()
+			if p.accept("..") {
 				e.rest = true
 				if p.peek().kind == kIdent {
 					p.next()
@@ -791,8 +790,7 @@ func (p *cstParser) pattern() *pattern {
 			p.next()
 			pt.nparts++
 		}
-		if p.isP("(") {
-			p.next()
+		if p.accept("(") {
 			pt.parens = true
 			p.items(")", func() {
 				pt.elems = append(pt.elems, p.pattern())
@@ -808,9 +806,10 @@ func (p *cstParser) pattern() *pattern {
 
 func (p *cstParser) startsExpr() bool {
 	t := p.peek()
-	switch t.kind {
-	case kIdent, kInt, kFloat, kString:
+	if t.wordLike() {
 		return true
+	}
+	switch t.kind {
 	case kKeyword:
 		switch t.val {
 		case "spawn", "send", "true", "false", "fn", "if", "match", "receive", "receive_event",
@@ -853,8 +852,7 @@ func (p *cstParser) stmt() *stmt {
 	case p.isKw("let"):
 		p.next()
 		l := &letStmt{pat: p.pattern()}
-		if p.isP(":") {
-			p.next()
+		if p.accept(":") {
 			l.typ = p.typ(false)
 		}
 		p.expect("=")
@@ -971,8 +969,7 @@ func (p *cstParser) callArgs() []*arg {
 func (p *cstParser) primary(noLam bool) primary {
 	t := p.peek()
 	switch {
-	case t.kind == kIdent || t.kind == kInt || t.kind == kString || t.kind == kFloat ||
-		t.is("spawn") || t.is("send") || t.is("true") || t.is("false") || t.is("break") || t.is("continue"):
+	case t.wordLike() || t.is("spawn") || t.is("send") || t.is("true") || t.is("false") || t.is("break") || t.is("continue"):
 		p.next()
 		return &wordP{}
 	case p.isP("("):
@@ -999,8 +996,7 @@ func (p *cstParser) primary(noLam bool) primary {
 	case t.is("match"):
 		p.next()
 		m := &matchP{}
-		if p.isP(":") {
-			p.next()
+		if p.accept(":") {
 			m.arms, m.block = p.arms(armCond)
 			return m
 		}
@@ -1049,8 +1045,7 @@ func (p *cstParser) paren(noLam bool) *parenP {
 	g := &parenP{}
 	g.trail = p.items(")", func() {
 		e := &parenElem{x: p.exprReq(false)}
-		if p.isP(":") {
-			p.next()
+		if p.accept(":") {
 			e.typ = p.typ(false)
 		}
 		g.elems = append(g.elems, e)
@@ -1066,8 +1061,7 @@ func (p *cstParser) paren(noLam bool) *parenP {
 func (p *cstParser) brace() *braceP {
 	p.expect("%{")
 	b := &braceP{}
-	if p.isP("}") {
-		p.next()
+	if p.accept("}") {
 		return b
 	}
 	b.first = p.exprReq(false)
@@ -1079,8 +1073,7 @@ func (p *cstParser) brace() *braceP {
 			p.expectKind(kIdent)
 			p.expect(":")
 			b.upd = append(b.upd, p.exprReq(false))
-			if p.isP(",") {
-				p.next()
+			if p.accept(",") {
 				if p.isP("}") {
 					break
 				}
@@ -1143,16 +1136,14 @@ func (p *cstParser) with() *withP {
 		}
 	}
 	w.doOwnLn = p.L.toks[p.expect("do").ri].firstOnLine
-	if p.isP(":") {
-		p.next()
+	if p.accept(":") {
 		w.doColon = true
 	}
 	w.body = p.bodyReq()
 	if p.isKw("else") {
 		w.elseOwnLn = p.L.toks[p.next().ri].firstOnLine
 		w.hasElse = true
-		if p.isP(":") {
-			p.next()
+		if p.accept(":") {
 			w.elseColon = true
 		}
 		if p.peek().kind == kNewline {
@@ -1273,8 +1264,7 @@ func (p *cstParser) arm(kind armKind) *arm {
 
 func (p *cstParser) armPat(a *arm) {
 	a.pat = p.pattern()
-	if p.isP(":") {
-		p.next()
+	if p.accept(":") {
 		a.typ = p.typ(true)
 	}
 }
