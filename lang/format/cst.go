@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/morrow-lang/morrow/lang/parser"
 )
 
 // The formatter's concrete syntax tree. It mirrors the parser's grammar
@@ -811,11 +813,7 @@ func (p *cstParser) startsExpr() bool {
 	}
 	switch t.kind {
 	case kKeyword:
-		switch t.val {
-		case "spawn", "send", "true", "false", "fn", "if", "match", "receive", "receive_event",
-			"for", "return", "break", "continue", "with", "not":
-			return true
-		}
+		return parser.StartsExprKeyword(t.val)
 	case kPunct:
 		return t.val == "(" || t.val == "[" || t.val == "%{" || t.val == "~~~"
 	case kOp:

@@ -84,17 +84,24 @@ func isBinOp(t *lexer.Token) bool {
 	return t.Type == tOp || isKw(t, "and", "or", "in")
 }
 
+// StartsExprKeyword reports whether the keyword kw can begin an
+// expression (the formatter's parser asks too).
+func StartsExprKeyword(kw string) bool {
+	switch kw {
+	case "spawn", "send", "true", "false", "fn", "if", "match", "receive", "receive_event",
+		"for", "return", "break", "continue", "with", "not":
+		return true
+	}
+	return false
+}
+
 // startsExpr reports whether t can begin an expression.
 func startsExpr(t *lexer.Token) bool {
 	switch int(t.Type) {
 	case tIdent, tInt, tFloat, tString:
 		return true
 	case tKeyword:
-		switch t.Value {
-		case "spawn", "send", "true", "false", "fn", "if", "match", "receive", "receive_event",
-			"for", "return", "break", "continue", "with", "not":
-			return true
-		}
+		return StartsExprKeyword(t.Value)
 	case tPunct:
 		return t.Value == "(" || t.Value == "[" || t.Value == "%{" || t.Value == "~~~"
 	case tOp:
