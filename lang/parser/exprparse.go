@@ -169,10 +169,9 @@ func parsePostfix(lex *cursor, noLam bool) (*gPostfix, error) {
 			if err != nil {
 				return nil, err
 			}
-			if !isPunct(lex.Peek(), "]") {
-				return nil, unexpected(lex, `"]"`)
+			if err := expectPunct(lex, "]"); err != nil {
+				return nil, err
 			}
-			lex.Next()
 			s.Index = x
 		case isPunct(t, "?"):
 			lex.Next()
@@ -218,8 +217,7 @@ func parseCallArgs(lex *cursor) (*gCallArgs, error) {
 		a.Value = x
 		a.Tokens = lex.Range(aStart, lex.RawCursor())
 		c.Args = append(c.Args, a)
-		if isPunct(lex.Peek(), ",") {
-			lex.Next()
+		if acceptPunct(lex, ",") {
 			continue
 		}
 		if !isPunct(lex.Peek(), ")") {
@@ -326,8 +324,7 @@ func parseParen(lex *cursor, noLam bool) (*gParen, error) {
 			return nil, err
 		}
 		e.X = x
-		if isPunct(lex.Peek(), ":") {
-			lex.Next()
+		if acceptPunct(lex, ":") {
 			ty, err := requireType(lex, "GType")
 			if err != nil {
 				return nil, err
@@ -336,8 +333,7 @@ func parseParen(lex *cursor, noLam bool) (*gParen, error) {
 		}
 		e.Tokens = lex.Range(eStart, lex.RawCursor())
 		g.Elems = append(g.Elems, e)
-		if isPunct(lex.Peek(), ",") {
-			lex.Next()
+		if acceptPunct(lex, ",") {
 			if isPunct(lex.Peek(), ")") {
 				g.Trail = true
 			}
@@ -425,8 +421,7 @@ func parseList(lex *cursor) (*gList, error) {
 			return nil, err
 		}
 		g.Elems = append(g.Elems, x)
-		if isPunct(lex.Peek(), ",") {
-			lex.Next()
+		if acceptPunct(lex, ",") {
 			continue
 		}
 		if !isPunct(lex.Peek(), "]") {
@@ -522,8 +517,7 @@ func (g *gStmt) Parse(lex *cursor) error {
 	default:
 		return participle.NextMatch
 	}
-	if isKw(lex.Peek(), "if") {
-		lex.Next()
+	if acceptKw(lex, "if") {
 		c, err := expectExpr(lex)
 		if err != nil {
 			return err
@@ -552,38 +546,33 @@ func startsPattern(t *lexer.Token) bool {
 // Parse matches for `let PAT [: T] = X [else: BODY]`.
 func (g *gLet) Parse(lex *cursor) error {
 	start := lex.RawCursor()
-	if !isKw(lex.Peek(), "let") {
+	if !acceptKw(lex, "let") {
 		return participle.NextMatch
 	}
-	lex.Next()
 	pat := lex.a.pattern()
 	if err := require(lex, "GPattern", pat.Parse); err != nil {
 		return err
 	}
 	g.Pat = pat
-	if isPunct(lex.Peek(), ":") {
-		lex.Next()
+	if acceptPunct(lex, ":") {
 		ty, err := requireType(lex, "GType")
 		if err != nil {
 			return err
 		}
 		g.Type = ty
 	}
-	if !isPunct(lex.Peek(), "=") {
-		return unexpected(lex, `"="`)
+	if err := expectPunct(lex, "="); err != nil {
+		return err
 	}
-	lex.Next()
 	x, err := expectExpr(lex)
 	if err != nil {
 		return err
 	}
 	g.Value = x
-	if isKw(lex.Peek(), "else") {
-		lex.Next()
-		if !isPunct(lex.Peek(), ":") {
-			return unexpected(lex, `":"`)
+	if acceptKw(lex, "else") {
+		if err := expectPunct(lex, ":"); err != nil {
+			return err
 		}
-		lex.Next()
 		b, err := expectBody(lex)
 		if err != nil {
 			return err
@@ -678,8 +667,7 @@ func parseTypeList(lex *cursor) ([]*gType, bool, error) {
 			return nil, false, err
 		}
 		out = append(out, t)
-		if isPunct(lex.Peek(), ",") {
-			lex.Next()
+		if acceptPunct(lex, ",") {
 			trail = isPunct(lex.Peek(), ")")
 			continue
 		}
@@ -705,10 +693,9 @@ func parseTypeAtom(lex *cursor, arm bool) (*gTypeAtom, error) {
 		if err != nil {
 			return nil, err
 		}
-		if !isPunct(lex.Peek(), "->") {
-			return nil, unexpected(lex, `"->"`)
+		if err := expectPunct(lex, "->"); err != nil {
+			return nil, err
 		}
-		lex.Next()
 		if !startsType(lex.Peek()) {
 			return nil, unexpected(lex, "GType")
 		}
@@ -802,9 +789,7 @@ func (g *gPattern) Parse(lex *cursor) error {
 				}
 				r.Tokens = lex.Range(rStart, lex.RawCursor())
 				p.Rest = r
-				if isPunct(lex.Peek(), ",") {
-					lex.Next()
-				}
+				acceptPunct(lex, ",")
 				if !isPunct(lex.Peek(), ")") {
 					return unexpected(lex, `")"`)
 				}
@@ -820,8 +805,7 @@ func (g *gPattern) Parse(lex *cursor) error {
 				return err
 			}
 			p.Elems = append(p.Elems, e)
-			if isPunct(lex.Peek(), ",") {
-				lex.Next()
+			if acceptPunct(lex, ",") {
 				p.Trail = isPunct(lex.Peek(), ")")
 				continue
 			}
@@ -838,8 +822,7 @@ func (g *gPattern) Parse(lex *cursor) error {
 		for !isPunct(lex.Peek(), "]") {
 			eStart := lex.RawCursor()
 			e := &gPatElem{}
-			if isPunct(lex.Peek(), "..") {
-				lex.Next()
+			if acceptPunct(lex, "..") {
 				e.Rest = true
 				if lex.Peek().Type == tIdent {
 					e.Name = lex.Next().Value
@@ -858,8 +841,7 @@ func (g *gPattern) Parse(lex *cursor) error {
 			}
 			e.Tokens = lex.Range(eStart, lex.RawCursor())
 			l.Elems = append(l.Elems, e)
-			if isPunct(lex.Peek(), ",") {
-				lex.Next()
+			if acceptPunct(lex, ",") {
 				continue
 			}
 			if !isPunct(lex.Peek(), "]") {
@@ -879,8 +861,7 @@ func (g *gPattern) Parse(lex *cursor) error {
 			}
 			n.Parts = append(n.Parts, lex.Next().Value)
 		}
-		if isPunct(lex.Peek(), "(") {
-			lex.Next()
+		if acceptPunct(lex, "(") {
 			n.Parens = true
 			for !isPunct(lex.Peek(), ")") {
 				a := &gPattern{}
@@ -893,8 +874,7 @@ func (g *gPattern) Parse(lex *cursor) error {
 					return err
 				}
 				n.Args = append(n.Args, a)
-				if isPunct(lex.Peek(), ",") {
-					lex.Next()
+				if acceptPunct(lex, ",") {
 					continue
 				}
 				if !isPunct(lex.Peek(), ")") {
@@ -984,6 +964,28 @@ func expectArrowBody(lex *cursor) (*gBody, error) {
 // expectBody parses a required body (block or inline expression).
 func expectBody(lex *cursor) (*gBody, error) { return requireBody(lex, "GBody") }
 
+// acceptPunct consumes the punctuation or operator v when it comes next
+// and reports whether it did.
+func acceptPunct(lex *cursor, v string) bool {
+	if isPunct(lex.Peek(), v) {
+		lex.Next()
+		return true
+	}
+	return false
+}
+
+// acceptKw consumes the keyword kw when it comes next and reports whether
+// it did.
+func acceptKw(lex *cursor, kw string) bool {
+	if isKw(lex.Peek(), kw) {
+		lex.Next()
+		return true
+	}
+	return false
+}
+
+// expectPunct consumes the punctuation or operator v that the grammar
+// requires here.
 func expectPunct(lex *cursor, v string) error {
 	if !isPunct(lex.Peek(), v) {
 		return unexpected(lex, `"`+v+`"`)
@@ -995,8 +997,7 @@ func expectPunct(lex *cursor, v string) error {
 // Parse matches for `[pub] (fn | type | newtype) …`.
 func (g *gDecl) Parse(lex *cursor) error {
 	start := lex.RawCursor()
-	if isKw(lex.Peek(), "pub") {
-		lex.Next()
+	if acceptKw(lex, "pub") {
 		g.Pub = true
 	}
 	t := lex.Peek()
@@ -1050,8 +1051,7 @@ func parseParams(lex *cursor) ([]*gParam, error) {
 			return nil, err
 		}
 		out = append(out, prm)
-		if isPunct(lex.Peek(), ",") {
-			lex.Next()
+		if acceptPunct(lex, ",") {
 			continue
 		}
 		if !isPunct(lex.Peek(), ")") {
@@ -1065,10 +1065,9 @@ func parseParams(lex *cursor) ([]*gParam, error) {
 // Parse matches for `fn name(params) [-> X] [: body]`.
 func (g *gFn) Parse(lex *cursor) error {
 	start := lex.RawCursor()
-	if !isKw(lex.Peek(), "fn") {
+	if !acceptKw(lex, "fn") {
 		return participle.NextMatch
 	}
-	lex.Next()
 	n, err := parseName(lex)
 	if err != nil {
 		return err
@@ -1077,14 +1076,12 @@ func (g *gFn) Parse(lex *cursor) error {
 	if g.Params, err = parseParams(lex); err != nil {
 		return err
 	}
-	if isPunct(lex.Peek(), "->") {
-		lex.Next()
+	if acceptPunct(lex, "->") {
 		if g.Arrow, err = expectExpr(lex); err != nil {
 			return err
 		}
 	}
-	if isPunct(lex.Peek(), ":") {
-		lex.Next()
+	if acceptPunct(lex, ":") {
 		g.Colon = true
 		if g.Body, err = expectBody(lex); err != nil {
 			return err
@@ -1120,8 +1117,7 @@ func (g *gParam) Parse(lex *cursor) error {
 		return err
 	}
 	g.Pat = pat
-	if isPunct(lex.Peek(), ":") {
-		lex.Next()
+	if acceptPunct(lex, ":") {
 		ty, err := requireType(lex, "GType")
 		if err != nil {
 			return err
@@ -1135,10 +1131,9 @@ func (g *gParam) Parse(lex *cursor) error {
 // Parse matches for `if C: body [else: body]`.
 func (g *gIf) Parse(lex *cursor) error {
 	start := lex.RawCursor()
-	if !isKw(lex.Peek(), "if") {
+	if !acceptKw(lex, "if") {
 		return participle.NextMatch
 	}
-	lex.Next()
 	var err error
 	if g.Cond, err = expectExpr(lex); err != nil {
 		return err
@@ -1149,8 +1144,7 @@ func (g *gIf) Parse(lex *cursor) error {
 	if g.Then, err = expectBody(lex); err != nil {
 		return err
 	}
-	if isKw(lex.Peek(), "else") {
-		lex.Next()
+	if acceptKw(lex, "else") {
 		if err := expectPunct(lex, ":"); err != nil {
 			return err
 		}
@@ -1165,10 +1159,9 @@ func (g *gIf) Parse(lex *cursor) error {
 // Parse matches for `fn(params) -> body`.
 func (g *gFnLambda) Parse(lex *cursor) error {
 	start := lex.RawCursor()
-	if !isKw(lex.Peek(), "fn") {
+	if !acceptKw(lex, "fn") {
 		return participle.NextMatch
 	}
-	lex.Next()
 	var err error
 	if g.Params, err = parseParams(lex); err != nil {
 		return err
@@ -1190,8 +1183,7 @@ func (g *gArmPat) Parse(lex *cursor) error {
 		return err
 	}
 	g.Pat = pat
-	if isPunct(lex.Peek(), ":") {
-		lex.Next()
+	if acceptPunct(lex, ":") {
 		ty := lex.a.typ()
 		if err := require(lex, "GType", func(lex *cursor) error { return ty.parse(lex, true) }); err != nil {
 			return err
@@ -1398,10 +1390,9 @@ func armFollowsComma(lex *cursor) bool {
 // Parse matches for `match [X]:` and its arms.
 func (g *gMatch) Parse(lex *cursor) error {
 	start := lex.RawCursor()
-	if !isKw(lex.Peek(), "match") {
+	if !acceptKw(lex, "match") {
 		return participle.NextMatch
 	}
-	lex.Next()
 	if isPunct(lex.Peek(), ":") {
 		cStart := lex.RawCursor()
 		lex.Next()
@@ -1464,10 +1455,9 @@ func (g *gReceive) Parse(lex *cursor) error {
 // Parse matches for `for PAT in X: body`.
 func (g *gFor) Parse(lex *cursor) error {
 	start := lex.RawCursor()
-	if !isKw(lex.Peek(), "for") {
+	if !acceptKw(lex, "for") {
 		return participle.NextMatch
 	}
-	lex.Next()
 	pat := lex.a.pattern()
 	if err := require(lex, "GPattern", pat.Parse); err != nil {
 		return err
@@ -1494,10 +1484,9 @@ func (g *gFor) Parse(lex *cursor) error {
 // Parse matches for `return [X]`.
 func (g *gReturn) Parse(lex *cursor) error {
 	start := lex.RawCursor()
-	if !isKw(lex.Peek(), "return") {
+	if !acceptKw(lex, "return") {
 		return participle.NextMatch
 	}
-	lex.Next()
 	g.Kw = true
 	x := lex.a.expr()
 	if err := x.Parse(lex); err == nil {
