@@ -2,6 +2,7 @@ package format
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/alecthomas/participle/v2/lexer"
 
@@ -349,15 +350,7 @@ func (p *cstParser) accept(v string) bool {
 
 func (p *cstParser) isKw(v ...string) bool {
 	t := p.peek()
-	if t.kind != kKeyword {
-		return false
-	}
-	for _, w := range v {
-		if t.val == w {
-			return true
-		}
-	}
-	return false
+	return t.kind == kKeyword && slices.Contains(v, t.val)
 }
 
 func (p *cstParser) expect(v string) *token {

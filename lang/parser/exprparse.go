@@ -1,6 +1,8 @@
 package parser
 
 import (
+	"slices"
+
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
 )
@@ -65,15 +67,7 @@ func unexpected(lex *cursor, expect string) error {
 }
 
 func isKw(t *lexer.Token, words ...string) bool {
-	if t.Type != tKeyword {
-		return false
-	}
-	for _, w := range words {
-		if t.Value == w {
-			return true
-		}
-	}
-	return false
+	return t.Type == tKeyword && slices.Contains(words, t.Value)
 }
 
 func isPunct(t *lexer.Token, v string) bool {
