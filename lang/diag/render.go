@@ -46,21 +46,11 @@ const (
 
 var formatNames = [...]string{FormatText: "text", FormatShort: "short", FormatJSON: "json"}
 
-func (f Format) String() string {
-	if f >= 0 && int(f) < len(formatNames) {
-		return formatNames[f]
-	}
-	return fmt.Sprintf("Format(%d)", int(f))
-}
+func (f Format) String() string { return enumName(formatNames[:], f, "Format") }
 
 // ParseFormat maps a --format value ("text", "short", "json") to a Format.
 func ParseFormat(s string) (Format, error) {
-	for i, n := range formatNames {
-		if s == n {
-			return Format(i), nil
-		}
-	}
-	return FormatText, fmt.Errorf("invalid format %q (want text, short or json)", s)
+	return parseEnum[Format](formatNames[:], s, "format", "text, short or json")
 }
 
 // ColorMode is the user's --color choice.
@@ -75,22 +65,32 @@ const (
 
 var colorModeNames = [...]string{ColorAuto: "auto", ColorAlways: "always", ColorNever: "never"}
 
-func (m ColorMode) String() string {
-	if m >= 0 && int(m) < len(colorModeNames) {
-		return colorModeNames[m]
-	}
-	return fmt.Sprintf("ColorMode(%d)", int(m))
-}
+func (m ColorMode) String() string { return enumName(colorModeNames[:], m, "ColorMode") }
 
 // ParseColorMode maps a --color value ("auto", "always", "never") to a
 // ColorMode.
 func ParseColorMode(s string) (ColorMode, error) {
-	for i, n := range colorModeNames {
+	return parseEnum[ColorMode](colorModeNames[:], s, "color mode", "auto, always or never")
+}
+
+// enumName is the flag spelling of v, an index into names, or
+// "Type(v)" for a value outside the table.
+func enumName[T ~int](names []string, v T, typ string) string {
+	if v >= 0 && int(v) < len(names) {
+		return names[v]
+	}
+	return fmt.Sprintf("%s(%d)", typ, int(v))
+}
+
+// parseEnum maps a flag value to its index in names; an unknown value
+// is an error that lists the valid ones (want) and yields index 0.
+func parseEnum[T ~int](names []string, s, what, want string) (T, error) {
+	for i, n := range names {
 		if s == n {
-			return ColorMode(i), nil
+			return T(i), nil
 		}
 	}
-	return ColorAuto, fmt.Errorf("invalid color mode %q (want auto, always or never)", s)
+	return 0, fmt.Errorf("invalid %s %q (want %s)", what, s, want)
 }
 
 // Enabled decides whether output written to w should be coloured. "always"

@@ -2,8 +2,11 @@ package format
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/morrow-lang/morrow/lang/parser"
 )
 
 // The formatter's concrete syntax tree. It mirrors the parser's grammar
@@ -29,16 +32,22 @@ type param struct {
 	typ   *typeN
 }
 
-type typeDecl struct {
+// typeHead is what type and newtype declarations share: `[pub] type
+// Name [(params)] [derive(names)]`.
+type typeHead struct {
 	lo, hi    int
 	pub       bool
 	nparams   int
 	hasParams bool
 	derive    int
 	hasDerive bool
-	alias     *typeN
-	colon     bool
-	lines     []*typeLine
+}
+
+type typeDecl struct {
+	typeHead
+	alias *typeN
+	colon bool
+	lines []*typeLine
 }
 
 type typeLine struct {
@@ -54,13 +63,8 @@ type vfield struct {
 }
 
 type newtypeDecl struct {
-	lo, hi    int
-	pub       bool
-	nparams   int
-	hasParams bool
-	derive    int
-	hasDerive bool
-	typ       *typeN
+	typeHead
+	typ *typeN
 }
 
 // rawDecl is an out-of-scope declaration (module, import, const, trait,
@@ -334,17 +338,19 @@ func (p *cstParser) isP(v string) bool {
 	return (t.kind == kPunct || t.kind == kOp) && t.val == v
 }
 
-func (p *cstParser) isKw(v ...string) bool {
-	t := p.peek()
-	if t.kind != kKeyword {
-		return false
-	}
-	for _, w := range v {
-		if t.val == w {
-			return true
-		}
+// accept consumes the punctuation v when it comes next and reports
+// whether it did.
+func (p *cstParser) accept(v string) bool {
+	if p.isP(v) {
+		p.next()
+		return true
 	}
 	return false
+}
+
+func (p *cstParser) isKw(v ...string) bool {
+	t := p.peek()
+	return t.kind == kKeyword && slices.Contains(v, t.val)
 }
 
 func (p *cstParser) expect(v string) *token {
@@ -474,12 +480,10 @@ func (p *cstParser) fnDecl(lo int, pub bool) *fnDecl {
 	p.expect("fn")
 	p.expectKind(kIdent)
 	d.params = p.params()
-	if p.isP("->") {
-		p.next()
+	if p.accept("->") {
 		d.arrow = p.exprReq(false)
 	}
-	if p.isP(":") {
-		p.next()
+	if p.accept(":") {
 		d.colon = true
 		d.body = p.bodyReq()
 	}
@@ -487,20 +491,30 @@ func (p *cstParser) fnDecl(lo int, pub bool) *fnDecl {
 	return d
 }
 
-func (p *cstParser) params() []*param {
-	p.expect("(")
-	var out []*param
-	for !p.isP(")") {
-		out = append(out, p.param())
-		if p.isP(",") {
-			p.next()
+// items parses `item {, item} [,] close` (the opening bracket is already
+// consumed), calling item for each element, and consumes close. trail
+// reports a trailing comma.
+func (p *cstParser) items(close string, item func()) (trail bool) {
+	for !p.isP(close) {
+		item()
+		if p.accept(",") {
+			trail = p.isP(close)
 			continue
 		}
-		if !p.isP(")") {
-			p.fail(`expected ")"`)
+		if !p.isP(close) {
+			p.fail("expected %q", close)
 		}
 	}
 	p.next()
+	return trail
+}
+
+func (p *cstParser) params() []*param {
+	p.expect("(")
+	var out []*param
+	p.items(")", func() {
+		out = append(out, p.param())
+	})
 	return out
 }
 
@@ -511,8 +525,7 @@ func (p *cstParser) param() *param {
 		pr.label = true
 	}
 	pr.pat = p.pattern()
-	if p.isP(":") {
-		p.next()
+	if p.accept(":") {
 		pr.typ = p.typ(false)
 	}
 	return pr
@@ -522,34 +535,32 @@ func (p *cstParser) param() *param {
 func (p *cstParser) idents() int {
 	p.expect("(")
 	n := 0
-	for !p.isP(")") {
+	p.items(")", func() {
 		p.expectKind(kIdent)
 		n++
-		if p.isP(",") {
-			p.next()
-			continue
-		}
-		if !p.isP(")") {
-			p.fail(`expected ")"`)
-		}
-	}
-	p.next()
+	})
 	return n
 }
 
-func (p *cstParser) typeDecl(lo int, pub bool) *typeDecl {
-	d := &typeDecl{lo: lo, pub: pub}
-	p.expect("type")
+// typeHead parses the head of a type or newtype declaration (keyword kw).
+func (p *cstParser) typeHead(kw string, lo int, pub bool) typeHead {
+	h := typeHead{lo: lo, pub: pub}
+	p.expect(kw)
 	p.expectKind(kIdent)
 	if p.isP("(") {
-		d.hasParams = true
-		d.nparams = p.idents()
+		h.hasParams = true
+		h.nparams = p.idents()
 	}
 	if p.isKw("derive") {
 		p.next()
-		d.hasDerive = true
-		d.derive = p.idents()
+		h.hasDerive = true
+		h.derive = p.idents()
 	}
+	return h
+}
+
+func (p *cstParser) typeDecl(lo int, pub bool) *typeDecl {
+	d := &typeDecl{typeHead: p.typeHead("type", lo, pub)}
 	switch {
 	case p.isP("="):
 		p.next()
@@ -583,31 +594,16 @@ func (p *cstParser) typeDecl(lo int, pub bool) *typeDecl {
 func (p *cstParser) typeLine() *typeLine {
 	l := &typeLine{lo: p.curReal()}
 	p.expectKind(kIdent)
-	if p.isP(":") {
-		p.next()
+	if p.accept(":") {
 		l.fieldType = p.typ(false)
 	}
-	if p.isP("(") {
-		p.next()
+	if p.accept("(") {
 		l.paren = true
-		for !p.isP(")") {
-			f := &vfield{}
-			if p.peek().kind == kIdent && p.peekAt(1).is(":") {
-				p.next()
-				p.next()
-				f.named = true
-			}
+		p.items(")", func() {
+			f := &vfield{named: p.label()}
 			f.typ = p.typ(false)
 			l.fields = append(l.fields, f)
-			if p.isP(",") {
-				p.next()
-				continue
-			}
-			if !p.isP(")") {
-				p.fail(`expected ")"`)
-			}
-		}
-		p.next()
+		})
 	}
 	l.hi = p.lastReal()
 	p.expectKind(kNewline)
@@ -615,18 +611,7 @@ func (p *cstParser) typeLine() *typeLine {
 }
 
 func (p *cstParser) newtypeDecl(lo int, pub bool) *newtypeDecl {
-	d := &newtypeDecl{lo: lo, pub: pub}
-	p.expect("newtype")
-	p.expectKind(kIdent)
-	if p.isP("(") {
-		d.hasParams = true
-		d.nparams = p.idents()
-	}
-	if p.isKw("derive") {
-		p.next()
-		d.hasDerive = true
-		d.derive = p.idents()
-	}
+	d := &newtypeDecl{typeHead: p.typeHead("newtype", lo, pub)}
 	p.expect("=")
 	p.expectKind(kIdent)
 	p.expect("(")
@@ -660,19 +645,7 @@ func (p *cstParser) typ(arm bool) *typeN {
 func (p *cstParser) typeList() ([]*typeN, bool) {
 	p.expect("(")
 	var out []*typeN
-	trail := false
-	for !p.isP(")") {
-		out = append(out, p.typ(false))
-		if p.isP(",") {
-			p.next()
-			trail = p.isP(")")
-			continue
-		}
-		if !p.isP(")") {
-			p.fail(`expected ")"`)
-		}
-	}
-	p.next()
+	trail := p.items(")", func() { out = append(out, p.typ(false)) })
 	return out, trail
 }
 
@@ -749,11 +722,8 @@ func (p *cstParser) fnTypeRet(arm bool) (ret *typeAtom) {
 
 func (p *cstParser) startsPattern() bool {
 	t := p.peek()
-	switch t.kind {
-	case kIdent, kInt, kFloat, kString:
+	if t.wordLike() || t.is("true") || t.is("false") {
 		return true
-	case kKeyword:
-		return t.val == "true" || t.val == "false"
 	}
 	return p.isP("(") || p.isP("[") || p.isP("-")
 }
@@ -774,9 +744,8 @@ func (p *cstParser) pattern() *pattern {
 	case p.isP("("):
 		p.next()
 		pt := &pattern{kind: patTuple}
-		for !p.isP(")") {
-			if p.isP("..") {
-				p.next()
+		pt.trail = p.items(")", func() {
+			if p.accept("..") {
 				rest := &pattern{kind: patRest}
 				if p.peek().kind == kIdent {
 					p.next()
@@ -786,24 +755,14 @@ func (p *cstParser) pattern() *pattern {
 			} else {
 				pt.elems = append(pt.elems, p.pattern())
 			}
-			if p.isP(",") {
-				p.next()
-				pt.trail = p.isP(")")
-				continue
-			}
-			if !p.isP(")") {
-				p.fail(`expected ")"`)
-			}
-		}
-		p.next()
+		})
 		return pt
 	case p.isP("["):
 		p.next()
 		pt := &pattern{kind: patList}
-		for !p.isP("]") {
+		p.items("]", func() {
 			e := &patElem{}
-			if p.isP("..") {
-				p.next()
+			if p.accept("..") {
 				e.rest = true
 				if p.peek().kind == kIdent {
 					p.next()
@@ -813,15 +772,7 @@ func (p *cstParser) pattern() *pattern {
 				e.pat = p.pattern()
 			}
 			pt.list = append(pt.list, e)
-			if p.isP(",") {
-				p.next()
-				continue
-			}
-			if !p.isP("]") {
-				p.fail(`expected "]"`)
-			}
-		}
-		p.next()
+		})
 		return pt
 	case t.kind == kIdent:
 		p.next()
@@ -834,20 +785,11 @@ func (p *cstParser) pattern() *pattern {
 			p.next()
 			pt.nparts++
 		}
-		if p.isP("(") {
-			p.next()
+		if p.accept("(") {
 			pt.parens = true
-			for !p.isP(")") {
+			p.items(")", func() {
 				pt.elems = append(pt.elems, p.pattern())
-				if p.isP(",") {
-					p.next()
-					continue
-				}
-				if !p.isP(")") {
-					p.fail(`expected ")"`)
-				}
-			}
-			p.next()
+			})
 		}
 		return pt
 	}
@@ -859,15 +801,12 @@ func (p *cstParser) pattern() *pattern {
 
 func (p *cstParser) startsExpr() bool {
 	t := p.peek()
-	switch t.kind {
-	case kIdent, kInt, kFloat, kString:
+	if t.wordLike() {
 		return true
+	}
+	switch t.kind {
 	case kKeyword:
-		switch t.val {
-		case "spawn", "send", "true", "false", "fn", "if", "match", "receive", "receive_event",
-			"for", "return", "break", "continue", "with", "not":
-			return true
-		}
+		return parser.StartsExprKeyword(t.val)
 	case kPunct:
 		return t.val == "(" || t.val == "[" || t.val == "%{" || t.val == "~~~"
 	case kOp:
@@ -904,8 +843,7 @@ func (p *cstParser) stmt() *stmt {
 	case p.isKw("let"):
 		p.next()
 		l := &letStmt{pat: p.pattern()}
-		if p.isP(":") {
-			p.next()
+		if p.accept(":") {
 			l.typ = p.typ(false)
 		}
 		p.expect("=")
@@ -997,35 +935,32 @@ func (p *cstParser) postfix(noLam bool) *postfix {
 	}
 }
 
+// label consumes a `name:` label when one comes next and reports whether
+// it did.
+func (p *cstParser) label() bool {
+	if p.peek().kind == kIdent && p.peekAt(1).is(":") {
+		p.next()
+		p.next()
+		return true
+	}
+	return false
+}
+
 func (p *cstParser) callArgs() []*arg {
 	p.expect("(")
 	out := []*arg{}
-	for !p.isP(")") {
-		a := &arg{}
-		if p.peek().kind == kIdent && p.peekAt(1).is(":") {
-			p.next()
-			p.next()
-			a.label = true
-		}
+	p.items(")", func() {
+		a := &arg{label: p.label()}
 		a.value = p.exprReq(false)
 		out = append(out, a)
-		if p.isP(",") {
-			p.next()
-			continue
-		}
-		if !p.isP(")") {
-			p.fail(`expected ")"`)
-		}
-	}
-	p.next()
+	})
 	return out
 }
 
 func (p *cstParser) primary(noLam bool) primary {
 	t := p.peek()
 	switch {
-	case t.kind == kIdent || t.kind == kInt || t.kind == kString || t.kind == kFloat ||
-		t.is("spawn") || t.is("send") || t.is("true") || t.is("false") || t.is("break") || t.is("continue"):
+	case t.wordLike() || t.is("spawn") || t.is("send") || t.is("true") || t.is("false") || t.is("break") || t.is("continue"):
 		p.next()
 		return &wordP{}
 	case p.isP("("):
@@ -1033,17 +968,9 @@ func (p *cstParser) primary(noLam bool) primary {
 	case p.isP("["):
 		p.next()
 		l := &listP{}
-		for !p.isP("]") {
+		p.items("]", func() {
 			l.elems = append(l.elems, p.exprReq(false))
-			if p.isP(",") {
-				p.next()
-				continue
-			}
-			if !p.isP("]") {
-				p.fail(`expected "]"`)
-			}
-		}
-		p.next()
+		})
 		return l
 	case t.is("if"):
 		p.next()
@@ -1060,8 +987,7 @@ func (p *cstParser) primary(noLam bool) primary {
 	case t.is("match"):
 		p.next()
 		m := &matchP{}
-		if p.isP(":") {
-			p.next()
+		if p.accept(":") {
 			m.arms, m.block = p.arms(armCond)
 			return m
 		}
@@ -1108,25 +1034,13 @@ func (p *cstParser) primary(noLam bool) primary {
 func (p *cstParser) paren(noLam bool) *parenP {
 	p.expect("(")
 	g := &parenP{}
-	for !p.isP(")") {
+	g.trail = p.items(")", func() {
 		e := &parenElem{x: p.exprReq(false)}
-		if p.isP(":") {
-			p.next()
+		if p.accept(":") {
 			e.typ = p.typ(false)
 		}
 		g.elems = append(g.elems, e)
-		if p.isP(",") {
-			p.next()
-			if p.isP(")") {
-				g.trail = true
-			}
-			continue
-		}
-		if !p.isP(")") {
-			p.fail(`expected ")"`)
-		}
-	}
-	p.next()
+	})
 	if !noLam && p.isP("->") {
 		p.next()
 		g.arrow = true
@@ -1138,8 +1052,7 @@ func (p *cstParser) paren(noLam bool) *parenP {
 func (p *cstParser) brace() *braceP {
 	p.expect("%{")
 	b := &braceP{}
-	if p.isP("}") {
-		p.next()
+	if p.accept("}") {
 		return b
 	}
 	b.first = p.exprReq(false)
@@ -1151,8 +1064,7 @@ func (p *cstParser) brace() *braceP {
 			p.expectKind(kIdent)
 			p.expect(":")
 			b.upd = append(b.upd, p.exprReq(false))
-			if p.isP(",") {
-				p.next()
+			if p.accept(",") {
 				if p.isP("}") {
 					break
 				}
@@ -1215,16 +1127,14 @@ func (p *cstParser) with() *withP {
 		}
 	}
 	w.doOwnLn = p.L.toks[p.expect("do").ri].firstOnLine
-	if p.isP(":") {
-		p.next()
+	if p.accept(":") {
 		w.doColon = true
 	}
 	w.body = p.bodyReq()
 	if p.isKw("else") {
 		w.elseOwnLn = p.L.toks[p.next().ri].firstOnLine
 		w.hasElse = true
-		if p.isP(":") {
-			p.next()
+		if p.accept(":") {
 			w.elseColon = true
 		}
 		if p.peek().kind == kNewline {
@@ -1345,8 +1255,7 @@ func (p *cstParser) arm(kind armKind) *arm {
 
 func (p *cstParser) armPat(a *arm) {
 	a.pat = p.pattern()
-	if p.isP(":") {
-		p.next()
+	if p.accept(":") {
 		a.typ = p.typ(true)
 	}
 }

@@ -72,15 +72,7 @@ func (p *printer) rawDecl(d *rawDecl) {
 		p.s.cur++
 		p.s.lastSrcLine = p.L.toks[i].endLine
 	}
-	// trailing comments of the last token wait for the line end
-	for p.s.ci < len(p.L.comments) {
-		c := &p.L.comments[p.s.ci]
-		if c.prevTok != p.s.cur-1 || c.kind != trailing {
-			break
-		}
-		p.s.pending = append(p.s.pending, p.s.ci)
-		p.s.ci++
-	}
+	p.queueTrailing()
 }
 
 func (p *printer) fnDecl(d *fnDecl) {
@@ -120,16 +112,8 @@ func (p *printer) fnDecl(d *fnDecl) {
 // retWidth measures ` -> Ret:` after the parameter list.
 func (p *printer) retWidth(d *fnDecl) int {
 	st := p.save()
-	p.flat++
 	w := maxWidth + 1
-	func() {
-		defer func() {
-			if r := recover(); r != nil {
-				if _, ok := r.(abortFlat); !ok {
-					panic(r)
-				}
-			}
-		}()
+	p.flatRun(func() {
 		p.paramsFlat(d.params)
 		start := p.s.col
 		p.sp()
@@ -138,8 +122,7 @@ func (p *printer) retWidth(d *fnDecl) int {
 		p.expr(d.arrow, 0, false)
 		p.tok(":")
 		w = p.s.col - start
-	}()
-	p.flat--
+	})
 	p.restore(st)
 	return w
 }
@@ -152,17 +135,32 @@ func (p *printer) params(ps []*param, trail int) {
 	p.group("(", ")", len(ps), func(i, _ int) { p.param(ps[i]) }, trail, false)
 }
 
+// annotation prints `: t` when there is a type t.
+func (p *printer) annotation(t *typeN) {
+	if t != nil {
+		p.tok(":")
+		p.sp()
+		p.typ(t)
+	}
+}
+
+// breakOrSpace starts a new line at column hdr when brk, else writes a
+// space.
+func (p *printer) breakOrSpace(brk bool, hdr int) {
+	if brk {
+		p.nl(hdr, nlPlain)
+	} else {
+		p.sp()
+	}
+}
+
 func (p *printer) param(pr *param) {
 	if pr.label {
 		p.word()
 		p.sp()
 	}
 	p.pattern(pr.pat)
-	if pr.typ != nil {
-		p.tok(":")
-		p.sp()
-		p.typ(pr.typ)
-	}
+	p.annotation(pr.typ)
 }
 
 // names prints `(a, b)` of type parameters or derives, on one line.
@@ -179,22 +177,27 @@ func (p *printer) names(n int) {
 	p.tok(")")
 }
 
-func (p *printer) typeDecl(d *typeDecl) {
-	if d.pub {
+// typeHead prints the head of a type or newtype declaration (keyword kw).
+func (p *printer) typeHead(kw string, h *typeHead) {
+	if h.pub {
 		p.tok("pub")
 		p.sp()
 	}
-	p.tok("type")
+	p.tok(kw)
 	p.sp()
 	p.word()
-	if d.hasParams {
-		p.names(d.nparams)
+	if h.hasParams {
+		p.names(h.nparams)
 	}
-	if d.hasDerive {
+	if h.hasDerive {
 		p.sp()
 		p.tok("derive")
-		p.names(d.derive)
+		p.names(h.derive)
 	}
+}
+
+func (p *printer) typeDecl(d *typeDecl) {
+	p.typeHead("type", &d.typeHead)
 	if d.alias != nil {
 		p.sp()
 		p.tok("=")
@@ -210,31 +213,19 @@ func (p *printer) typeDecl(d *typeDecl) {
 	ind := hdr + indentWidth
 	col := p.L.toks[d.lines[0].lo].lineIndentCols
 	for i, l := range d.lines {
-		if i == 0 {
-			p.nl(ind, nlPlain)
-		} else {
-			p.nl(ind, nlItem)
-		}
+		p.itemLine(ind, i)
 		p.word()
-		if l.fieldType != nil {
-			p.tok(":")
-			p.sp()
-			p.typ(l.fieldType)
-		}
+		p.annotation(l.fieldType)
 		if l.paren {
 			p.tok("(")
-			for k, f := range l.fields {
-				if k > 0 {
-					p.tok(",")
-					p.sp()
-				}
+			commaList(p, l.fields, func(f *vfield) {
 				if f.named {
 					p.word()
 					p.tok(":")
 					p.sp()
 				}
 				p.typ(f.typ)
-			}
+			})
 			p.dropComma()
 			p.tok(")")
 		}
@@ -244,21 +235,7 @@ func (p *printer) typeDecl(d *typeDecl) {
 }
 
 func (p *printer) newtypeDecl(d *newtypeDecl) {
-	if d.pub {
-		p.tok("pub")
-		p.sp()
-	}
-	p.tok("newtype")
-	p.sp()
-	p.word()
-	if d.hasParams {
-		p.names(d.nparams)
-	}
-	if d.hasDerive {
-		p.sp()
-		p.tok("derive")
-		p.names(d.derive)
-	}
+	p.typeHead("newtype", &d.typeHead)
 	p.sp()
 	p.tok("=")
 	p.sp()
@@ -283,13 +260,7 @@ func (p *printer) typ(t *typeN) {
 
 func (p *printer) typeList(ts []*typeN, keepOne bool) {
 	p.tok("(")
-	for i, t := range ts {
-		if i > 0 {
-			p.tok(",")
-			p.sp()
-		}
-		p.typ(t)
-	}
+	commaList(p, ts, func(t *typeN) { p.typ(t) })
 	if len(ts) == 1 && keepOne {
 		p.tok(",")
 	} else {
@@ -343,13 +314,7 @@ func (p *printer) pattern(pt *pattern) {
 		}
 	case patTuple:
 		p.tok("(")
-		for i, e := range pt.elems {
-			if i > 0 {
-				p.tok(",")
-				p.sp()
-			}
-			p.pattern(e)
-		}
+		commaList(p, pt.elems, func(e *pattern) { p.pattern(e) })
 		if len(pt.elems) == 1 && pt.trail {
 			p.tok(",")
 		} else {
@@ -358,11 +323,7 @@ func (p *printer) pattern(pt *pattern) {
 		p.tok(")")
 	case patList:
 		p.tok("[")
-		for i, e := range pt.list {
-			if i > 0 {
-				p.tok(",")
-				p.sp()
-			}
+		commaList(p, pt.list, func(e *patElem) {
 			if e.rest {
 				p.tok("..")
 				if e.hasName {
@@ -371,7 +332,7 @@ func (p *printer) pattern(pt *pattern) {
 			} else {
 				p.pattern(e.pat)
 			}
-		}
+		})
 		p.dropComma()
 		p.tok("]")
 	case patName:
@@ -382,13 +343,7 @@ func (p *printer) pattern(pt *pattern) {
 		}
 		if pt.parens {
 			p.tok("(")
-			for i, e := range pt.elems {
-				if i > 0 {
-					p.tok(",")
-					p.sp()
-				}
-				p.pattern(e)
-			}
+			commaList(p, pt.elems, func(e *pattern) { p.pattern(e) })
 			p.dropComma()
 			p.tok(")")
 		}
@@ -424,21 +379,46 @@ func (p *printer) groupFlat(open, close string, n int, elem func(i, trail int), 
 	p.tok(close)
 }
 
-func (p *printer) groupBroken(open, close string, n int, elem func(i, trail int)) {
-	p.tok(open)
-	hdr := p.curIndent()
-	ind := hdr + indentWidth
+// itemLine starts item i of an indented list at column ind: the first on
+// a plain new line, the others as items (keeping a blank line between).
+func (p *printer) itemLine(ind, i int) {
+	if i == 0 {
+		p.nl(ind, nlPlain)
+	} else {
+		p.nl(ind, nlItem)
+	}
+}
+
+// commaList prints xs on the current line, separated by ", ".
+func commaList[T any](p *printer, xs []T, item func(T)) {
+	for i, x := range xs {
+		if i > 0 {
+			p.tok(",")
+			p.sp()
+		}
+		item(x)
+	}
+}
+
+// brokenItems prints n items (item(i) prints one) one per line, a step
+// deeper than the current line's indent hdr (ind), with commas between
+// them.
+func (p *printer) brokenItems(n int, item func(i int)) (hdr, ind int) {
+	hdr = p.curIndent()
+	ind = hdr + indentWidth
 	for i := 0; i < n; i++ {
 		if i > 0 {
 			p.tok(",")
 		}
-		if i == 0 {
-			p.nl(ind, nlPlain)
-		} else {
-			p.nl(ind, nlItem)
-		}
-		elem(i, 1)
+		p.itemLine(ind, i)
+		item(i)
 	}
+	return hdr, ind
+}
+
+func (p *printer) groupBroken(open, close string, n int, elem func(i, trail int)) {
+	p.tok(open)
+	hdr, ind := p.brokenItems(n, func(i int) { elem(i, 1) })
 	if n > 0 {
 		p.comma()
 	}
@@ -456,11 +436,7 @@ func (p *printer) block(b *block) {
 	ind := hdr + indentWidth
 	col := p.L.toks[b.stmts[0].lo].lineIndentCols
 	for i, s := range b.stmts {
-		if i == 0 {
-			p.nl(ind, nlPlain)
-		} else {
-			p.nl(ind, nlItem)
-		}
+		p.itemLine(ind, i)
 		p.stmt(s)
 	}
 	p.claimComments(ind, col)
@@ -524,13 +500,22 @@ func (p *printer) blockOf(x *expr) {
 // inline expression on the same line when it fits (or, when it contains
 // a block, when its first line fits), otherwise, where expand allows, as
 // a block.
-func (p *printer) inlineBody(b *body, trail int, expand bool) {
+// printedAsBlock prints b as a block when it is one or when a comment breaks
+// it, and reports whether it did.
+func (p *printer) printedAsBlock(b *body) bool {
 	if b.block != nil {
 		p.block(b.block)
-		return
+		return true
 	}
 	if p.commentBreaksBody() {
 		p.blockOf(b.x)
+		return true
+	}
+	return false
+}
+
+func (p *printer) inlineBody(b *body, trail int, expand bool) {
+	if p.printedAsBlock(b) {
 		return
 	}
 	if !expand {
@@ -581,11 +566,7 @@ func (p *printer) let(l *letStmt) {
 		p.tok("let")
 		p.sp()
 		p.pattern(l.pat)
-		if l.typ != nil {
-			p.tok(":")
-			p.sp()
-			p.typ(l.typ)
-		}
+		p.annotation(l.typ)
 		p.sp()
 		p.tok("=")
 		p.sp()
@@ -749,21 +730,8 @@ func (p *printer) callArgs(args []*arg, trail int) {
 // groupFlatLong prints a list on one line even though it is too long.
 func (p *printer) groupFlatLong(open, close string, n int, elem func(i, trail int)) {
 	st := p.save()
-	p.flat++
 	p.noWidth++
-	ok := func() (ok bool) {
-		defer func() {
-			if r := recover(); r != nil {
-				if _, isAbort := r.(abortFlat); !isAbort {
-					panic(r)
-				}
-				ok = false
-			}
-		}()
-		p.groupFlat(open, close, n, elem, false)
-		return true
-	}()
-	p.flat--
+	ok := p.flatRun(func() { p.groupFlat(open, close, n, elem, false) })
 	p.noWidth--
 	if !ok {
 		p.restore(st)
@@ -905,29 +873,16 @@ func (p *printer) primary(x primary, trail int, stmt bool) {
 
 func (p *printer) lambdaParams(x *parenP) {
 	p.tok("(")
-	for i, e := range x.elems {
-		if i > 0 {
-			p.tok(",")
-			p.sp()
-		}
+	commaList(p, x.elems, func(e *parenElem) {
 		p.expr(e.x, 0, false)
-		if e.typ != nil {
-			p.tok(":")
-			p.sp()
-			p.typ(e.typ)
-		}
-	}
+		p.annotation(e.typ)
+	})
 	p.dropComma()
 	p.tok(")")
 }
 
 func (p *printer) lambdaBody(b *body, trail int) {
-	if b.block != nil {
-		p.block(b.block)
-		return
-	}
-	if p.commentBreaksBody() {
-		p.blockOf(b.x)
+	if p.printedAsBlock(b) {
 		return
 	}
 	p.sp()
@@ -1005,19 +960,7 @@ func (p *printer) brace(x *braceP, trail int) {
 		return
 	}
 	head()
-	hdr := p.curIndent()
-	ind := hdr + indentWidth
-	for i := 0; i < n; i++ {
-		if i > 0 {
-			p.tok(",")
-		}
-		if i == 0 {
-			p.nl(ind, nlPlain)
-		} else {
-			p.nl(ind, nlItem)
-		}
-		field(i)
-	}
+	hdr, ind := p.brokenItems(n, field)
 	p.comma()
 	p.claimComments(ind, 0)
 	p.nl(hdr, nlPlain)
@@ -1099,11 +1042,7 @@ func (p *printer) ifTail(x *ifP, trail int, expand bool) {
 	if x.els == nil {
 		return
 	}
-	if thenBlock || x.elseOwnLn {
-		p.nl(hdr, nlPlain)
-	} else {
-		p.sp()
-	}
+	p.breakOrSpace(thenBlock || x.elseOwnLn, hdr)
 	p.tok("else")
 	p.tok(":")
 	switch {
@@ -1180,11 +1119,7 @@ func (p *printer) armBlock(arms []*arm, fromInline bool) {
 		if i > 0 && fromInline {
 			p.emit(",", true)
 		}
-		if i == 0 {
-			p.nl(ind, nlPlain)
-		} else {
-			p.nl(ind, nlItem)
-		}
+		p.itemLine(ind, i)
 		p.armHead(a)
 		p.inlineBody(a.body, 0, true)
 	}
@@ -1204,11 +1139,7 @@ func (p *printer) armHead(a *arm) {
 		p.expr(a.cond, 3, false)
 	default:
 		p.pattern(a.pat)
-		if a.typ != nil {
-			p.tok(":")
-			p.sp()
-			p.typ(a.typ)
-		}
+		p.annotation(a.typ)
 		if a.kind == armPatAfter {
 			p.sp()
 			p.tok("after")
@@ -1231,29 +1162,18 @@ func (p *printer) armHead(a *arm) {
 func (p *printer) with(w *withP) {
 	hdr := p.curIndent()
 	p.tok("with")
-	if w.blockSteps {
-		for i, s := range w.steps {
-			if i > 0 {
-				p.tok(",")
-			}
+	for i, s := range w.steps {
+		if i > 0 {
+			p.tok(",")
+		}
+		if w.blockSteps {
 			p.nl(hdr+indentWidth, nlPlain)
-			p.withStep(s)
-		}
-		p.nl(hdr, nlPlain)
-	} else {
-		for i, s := range w.steps {
-			if i > 0 {
-				p.tok(",")
-			}
-			p.sp()
-			p.withStep(s)
-		}
-		if w.doOwnLn {
-			p.nl(hdr, nlPlain)
 		} else {
 			p.sp()
 		}
+		p.withStep(s)
 	}
+	p.breakOrSpace(w.blockSteps || w.doOwnLn, hdr)
 	p.tok("do")
 	if w.doColon {
 		p.tok(":")
@@ -1262,11 +1182,7 @@ func (p *printer) with(w *withP) {
 	if !w.hasElse {
 		return
 	}
-	if w.body.block != nil || w.elseOwnLn {
-		p.nl(hdr, nlPlain)
-	} else {
-		p.sp()
-	}
+	p.breakOrSpace(w.body.block != nil || w.elseOwnLn, hdr)
 	p.tok("else")
 	if w.elseColon {
 		p.tok(":")
@@ -1331,6 +1247,17 @@ func walkBody(b *body, fb func(*body), fa func(bool)) {
 	walkExpr(b.x, fb, fa)
 }
 
+// walkArms walks the arms of a match or receive (block: written as an
+// indented block).
+func walkArms(block bool, arms []*arm, fb func(*body), fa func(bool)) {
+	fa(block)
+	for _, a := range arms {
+		walkExpr(a.cond, fb, fa)
+		walkExpr(a.guard, fb, fa)
+		walkBody(a.body, fb, fa)
+	}
+}
+
 func walkPrimary(x primary, fb func(*body), fa func(bool)) {
 	switch x := x.(type) {
 	case *parenP:
@@ -1348,19 +1275,9 @@ func walkPrimary(x primary, fb func(*body), fa func(bool)) {
 		walkBody(x.els, fb, fa)
 	case *matchP:
 		walkExpr(x.subject, fb, fa)
-		fa(x.block)
-		for _, a := range x.arms {
-			walkExpr(a.cond, fb, fa)
-			walkExpr(a.guard, fb, fa)
-			walkBody(a.body, fb, fa)
-		}
+		walkArms(x.block, x.arms, fb, fa)
 	case *recvP:
-		fa(x.block)
-		for _, a := range x.arms {
-			walkExpr(a.cond, fb, fa)
-			walkExpr(a.guard, fb, fa)
-			walkBody(a.body, fb, fa)
-		}
+		walkArms(x.block, x.arms, fb, fa)
 	case *fnLamP:
 		walkBody(x.body, fb, fa)
 	case *returnP:

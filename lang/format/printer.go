@@ -86,22 +86,16 @@ func (p *printer) try(trail int, f func()) (ok bool) {
 	}
 	p.flushNL(p.nextItemLine())
 	st := p.save()
-	p.flat++
-	defer func() {
-		p.flat--
-		if r := recover(); r != nil {
-			if _, isAbort := r.(abortFlat); !isAbort {
-				panic(r)
-			}
-			p.restore(st)
-			ok = false
+	ok = p.flatRun(func() {
+		f()
+		if p.s.col+trail > maxWidth {
+			panic(abortFlat{})
 		}
-	}()
-	f()
-	if p.s.col+trail > maxWidth {
-		panic(abortFlat{})
+	})
+	if !ok {
+		p.restore(st)
 	}
-	return true
+	return ok
 }
 
 // measure returns the width f prints on one line (maxWidth+1 when it
@@ -110,21 +104,30 @@ func (p *printer) measure(f func()) (w int) {
 	st := p.save()
 	start := p.s.col
 	w = maxWidth + 1
-	func() {
-		p.flat++
-		defer func() {
-			p.flat--
-			if r := recover(); r != nil {
-				if _, isAbort := r.(abortFlat); !isAbort {
-					panic(r)
-				}
-			}
-		}()
+	p.flatRun(func() {
 		f()
 		w = p.s.col - start
-	}()
+	})
 	p.restore(st)
 	return w
+}
+
+// flatRun runs f as a one-line attempt and reports whether it finished
+// without an abortFlat; any other panic passes through. It does not undo
+// what f printed: the caller restores its saved state when it must.
+func (p *printer) flatRun(f func()) (ok bool) {
+	p.flat++
+	defer func() {
+		p.flat--
+		if r := recover(); r != nil {
+			if _, isAbort := r.(abortFlat); !isAbort {
+				panic(r)
+			}
+			ok = false
+		}
+	}()
+	f()
+	return true
 }
 
 // firstLineFits reports whether the output line that contains offset
@@ -397,7 +400,12 @@ func (p *printer) emit(want string, drop bool) {
 	if t.endLine > p.s.lastSrcLine {
 		p.s.lastSrcLine = t.endLine
 	}
-	// trailing comments of this token wait for the end of the line
+	p.queueTrailing()
+}
+
+// queueTrailing queues the trailing comments of the token just emitted:
+// they wait for the end of the line.
+func (p *printer) queueTrailing() {
 	for p.s.ci < len(p.L.comments) {
 		c := &p.L.comments[p.s.ci]
 		if c.prevTok != p.s.cur-1 || c.kind != trailing {

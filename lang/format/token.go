@@ -31,6 +31,11 @@ type token struct {
 	ri       int
 }
 
+// wordLike reports whether t is a name or a literal (Int, Float, String).
+func (t *token) wordLike() bool {
+	return t.kind == kIdent || t.kind == kInt || t.kind == kFloat || t.kind == kString
+}
+
 func (t *token) is(v string) bool {
 	return (t.kind == kPunct || t.kind == kOp || t.kind == kKeyword) && t.val == v
 }

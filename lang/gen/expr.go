@@ -366,19 +366,32 @@ func (c *ctx) boolExpr(s *scope, o eopt) (val, bool) {
 
 // eqType picks a type `==` accepts, preferring the types of locals.
 func (c *ctx) eqType(s *scope) *Type {
-	g := c.g
+	if t := c.localType(s, func(t *Type) bool { return t.hasEq() && t.dataLike() }); t != nil {
+		return t
+	}
+	return c.g.dataTypeWith(1, (*Type).hasEq)
+}
+
+// localType returns, half of the time when there is one, the type of a
+// visible local that keep accepts; otherwise nil.
+func (c *ctx) localType(s *scope, keep func(*Type) bool) *Type {
 	var ts []*Type
 	for _, l := range s.visible() {
-		if l.t.hasEq() && l.t.dataLike() {
+		if keep(l.t) {
 			ts = append(ts, l.t)
 		}
 	}
-	if len(ts) > 0 && g.chance(2) {
-		return pick(g, ts)
+	if len(ts) > 0 && c.g.chance(2) {
+		return pick(c.g, ts)
 	}
+	return nil
+}
+
+// dataTypeWith draws up to five data types of the given depth and
+// returns the first one that ok accepts, or Int.
+func (g *gen) dataTypeWith(depth int, ok func(*Type) bool) *Type {
 	for i := 0; i < 5; i++ {
-		t := g.dataType(1)
-		if t.hasEq() {
+		if t := g.dataType(depth); ok(t) {
 			return t
 		}
 	}
@@ -387,17 +400,10 @@ func (c *ctx) eqType(s *scope) *Type {
 
 // someType picks a data type, preferring the types of locals.
 func (c *ctx) someType(s *scope) *Type {
-	g := c.g
-	var ts []*Type
-	for _, l := range s.visible() {
-		if l.t.dataLike() {
-			ts = append(ts, l.t)
-		}
+	if t := c.localType(s, (*Type).dataLike); t != nil {
+		return t
 	}
-	if len(ts) > 0 && g.chance(2) {
-		return pick(g, ts)
-	}
-	return g.dataType(1)
+	return c.g.dataType(1)
 }
 
 func (c *ctx) stringExpr(s *scope, o eopt) (val, bool) {
@@ -488,23 +494,10 @@ func (c *ctx) interpolated(s *scope, o eopt) string {
 
 // showType picks a type with Show, preferring locals' types.
 func (c *ctx) showType(s *scope) *Type {
-	g := c.g
-	var ts []*Type
-	for _, l := range s.visible() {
-		if l.t.hasShow() && l.t.dataLike() && l.t.K != tUnit {
-			ts = append(ts, l.t)
-		}
+	if t := c.localType(s, func(t *Type) bool { return t.hasShow() && t.dataLike() && t.K != tUnit }); t != nil {
+		return t
 	}
-	if len(ts) > 0 && g.chance(2) {
-		return pick(g, ts)
-	}
-	for i := 0; i < 5; i++ {
-		t := g.dataType(2)
-		if t.hasShow() {
-			return t
-		}
-	}
-	return intT
+	return c.g.dataTypeWith(2, (*Type).hasShow)
 }
 
 // listExpr builds a list with the stdlib, keeping the length bounds.

@@ -73,6 +73,16 @@ func (t *Type) String() string {
 	return b.String()
 }
 
+// writeTypes writes ts separated by commas.
+func writeTypes(b *strings.Builder, ts []*Type) {
+	for i, a := range ts {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		a.write(b)
+	}
+}
+
 func (t *Type) write(b *strings.Builder) {
 	switch t.K {
 	case tInt:
@@ -87,12 +97,7 @@ func (t *Type) write(b *strings.Builder) {
 		b.WriteString("()")
 	case tTuple:
 		b.WriteByte('(')
-		for i, a := range t.Args {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			a.write(b)
-		}
+		writeTypes(b, t.Args)
 		if len(t.Args) == 1 {
 			b.WriteByte(',')
 		}
@@ -100,21 +105,11 @@ func (t *Type) write(b *strings.Builder) {
 	case tList, tOption, tResult, tPid:
 		b.WriteString(map[kind]string{tList: "List", tOption: "Option", tResult: "Result", tPid: "Pid"}[t.K])
 		b.WriteByte('(')
-		for i, a := range t.Args {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			a.write(b)
-		}
+		writeTypes(b, t.Args)
 		b.WriteByte(')')
 	case tFunc:
 		b.WriteByte('(')
-		for i, a := range t.params() {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			a.write(b)
-		}
+		writeTypes(b, t.params())
 		b.WriteString(") -> ")
 		r := t.result()
 		if r.K == tFunc {
@@ -128,12 +123,7 @@ func (t *Type) write(b *strings.Builder) {
 		b.WriteString(t.D.name)
 		if len(t.Args) > 0 {
 			b.WriteByte('(')
-			for i, a := range t.Args {
-				if i > 0 {
-					b.WriteString(", ")
-				}
-				a.write(b)
-			}
+			writeTypes(b, t.Args)
 			b.WriteByte(')')
 		}
 	case tVar:
@@ -259,22 +249,9 @@ func (t *Type) hasShow() bool {
 	case tUnit:
 		return true
 	case tTuple, tList, tOption, tResult:
-		for _, a := range t.Args {
-			if !a.hasShow() {
-				return false
-			}
-		}
-		return true
+		return t.argsAll((*Type).hasShow)
 	case tUser:
-		if !t.D.show {
-			return false
-		}
-		for _, a := range t.Args {
-			if !a.hasShow() {
-				return false
-			}
-		}
-		return true
+		return t.D.show && t.argsAll((*Type).hasShow)
 	}
 	return false
 }
@@ -288,27 +265,24 @@ func (t *Type) hasEq() bool {
 	case tInt, tFloat, tBool, tString, tUnit, tPid, tProcessID, tMonitorRef, tExitReason, tProcError:
 		return true
 	case tTuple, tList, tOption, tResult:
-		for _, a := range t.Args {
-			if !a.hasEq() {
-				return false
-			}
-		}
-		return true
+		return t.argsAll((*Type).hasEq)
 	case tUser:
 		if t.D.kind == declNewtype && len(t.D.params) == 0 && t.D.fields[0].t.scalar() {
 			return true
 		}
-		if !t.D.eq {
-			return false
-		}
-		for _, a := range t.Args {
-			if !a.hasEq() {
-				return false
-			}
-		}
-		return true
+		return t.D.eq && t.argsAll((*Type).hasEq)
 	}
 	return false
+}
+
+// argsAll reports whether pred holds for every type argument of t.
+func (t *Type) argsAll(pred func(*Type) bool) bool {
+	for _, a := range t.Args {
+		if !pred(a) {
+			return false
+		}
+	}
+	return true
 }
 
 // sortable: List.sort accepts a list of it.
@@ -316,20 +290,8 @@ func (t *Type) sortable(g *gen) bool {
 	switch t.K {
 	case tInt, tFloat, tBool, tString:
 		return true
-	case tOption, tResult:
-		for _, a := range t.Args {
-			if !a.sortable(g) {
-				return false
-			}
-		}
-		return true
-	case tTuple, tList:
-		for _, a := range t.Args {
-			if !a.sortable(g) {
-				return false
-			}
-		}
-		return true
+	case tOption, tResult, tTuple, tList:
+		return t.argsAll(func(a *Type) bool { return a.sortable(g) })
 	case tUser:
 		if t.D.kind == declNewtype && len(t.D.params) == 0 && t.D.fields[0].t.scalar() {
 			return true

@@ -42,30 +42,27 @@ func (g *gBrace) contents(lex *cursor) error {
 			return err
 		}
 		g.Upd = append(g.Upd, f)
-		return moreItems(lex, "}", "GFieldSet", func() error {
-			f := &gFieldSet{}
-			err := f.parse(lex)
-			if err == nil {
-				g.Upd = append(g.Upd, f)
-			}
-			return err
-		})
+		return moreItems(lex, "}", "GFieldSet", func() error { return appendParsed(lex, &g.Upd, (*gFieldSet).parse) })
 	case isLit(t, ":"):
 		lex.Next()
 		var err error
 		if g.MapV, err = requireExpr(lex, "gExpr"); err != nil {
 			return err
 		}
-		return moreItems(lex, "}", "GKV", func() error {
-			kv := &gKV{}
-			err := kv.parse(lex)
-			if err == nil {
-				g.More = append(g.More, kv)
-			}
-			return err
-		})
+		return moreItems(lex, "}", "GKV", func() error { return appendParsed(lex, &g.More, (*gKV).parse) })
 	}
 	return unexpected(lex, `("|" | ":")`)
+}
+
+// appendParsed matches one more item with parse and appends it to *list
+// when it matched.
+func appendParsed[T any](lex *cursor, list *[]*T, parse func(*T, *cursor) error) error {
+	x := new(T)
+	err := parse(x, lex)
+	if err == nil {
+		*list = append(*list, x)
+	}
+	return err
 }
 
 // parse matches a record update field `name: v`.
@@ -123,20 +120,9 @@ func (g *gWith) Parse(lex *cursor) error {
 		if err := requireToken(lex, tIndent, "<indent>"); err != nil {
 			return err
 		}
-		s, err := requireStep(lex, "GWithStep")
-		if err != nil {
+		var err error
+		if g.Steps, err = withSteps(lex, "GWithStep", true); err != nil {
 			return err
-		}
-		g.Steps = append(g.Steps, s)
-		for isLit(lex.Peek(), ",") {
-			lex.Next()
-			if lex.Peek().Type == tNewline {
-				lex.Next()
-			}
-			if s, err = requireStep(lex, "GWithStep"); err != nil {
-				return err
-			}
-			g.Steps = append(g.Steps, s)
 		}
 		if err := requireToken(lex, tNewline, "<newline>"); err != nil {
 			return err
@@ -145,17 +131,9 @@ func (g *gWith) Parse(lex *cursor) error {
 			return err
 		}
 	} else {
-		s, err := requireStep(lex, "(<newline> | GWithStep)")
-		if err != nil {
+		var err error
+		if g.Inline, err = withSteps(lex, "(<newline> | GWithStep)", false); err != nil {
 			return err
-		}
-		g.Inline = append(g.Inline, s)
-		for isLit(lex.Peek(), ",") {
-			lex.Next()
-			if s, err = requireStep(lex, "GWithStep"); err != nil {
-				return err
-			}
-			g.Inline = append(g.Inline, s)
 		}
 	}
 	if err := expectLit(lex, "do"); err != nil {
@@ -228,6 +206,26 @@ func (g *gWith) elseArms(lex *cursor) error {
 		}
 	}
 	return nil
+}
+
+// withSteps matches `step (',' step)*`, first expecting what expect
+// names; in an indented block (block) a line may end after a comma. On an
+// error it returns the steps matched before it.
+func withSteps(lex *cursor, expect string, block bool) ([]*gWithStep, error) {
+	var steps []*gWithStep
+	s, err := requireStep(lex, expect)
+	for err == nil {
+		steps = append(steps, s)
+		if !isLit(lex.Peek(), ",") {
+			break
+		}
+		lex.Next()
+		if block && lex.Peek().Type == tNewline {
+			lex.Next()
+		}
+		s, err = requireStep(lex, "GWithStep")
+	}
+	return steps, err
 }
 
 // requireStep matches a with step `PAT <- X` that the grammar requires.

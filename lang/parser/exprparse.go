@@ -1,6 +1,8 @@
 package parser
 
 import (
+	"slices"
+
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
 )
@@ -65,15 +67,7 @@ func unexpected(lex *cursor, expect string) error {
 }
 
 func isKw(t *lexer.Token, words ...string) bool {
-	if t.Type != tKeyword {
-		return false
-	}
-	for _, w := range words {
-		if t.Value == w {
-			return true
-		}
-	}
-	return false
+	return t.Type == tKeyword && slices.Contains(words, t.Value)
 }
 
 func isPunct(t *lexer.Token, v string) bool {
@@ -84,17 +78,24 @@ func isBinOp(t *lexer.Token) bool {
 	return t.Type == tOp || isKw(t, "and", "or", "in")
 }
 
+// StartsExprKeyword reports whether the keyword kw can begin an
+// expression (the formatter's parser asks too).
+func StartsExprKeyword(kw string) bool {
+	switch kw {
+	case "spawn", "send", "true", "false", "fn", "if", "match", "receive", "receive_event",
+		"for", "return", "break", "continue", "with", "not":
+		return true
+	}
+	return false
+}
+
 // startsExpr reports whether t can begin an expression.
 func startsExpr(t *lexer.Token) bool {
 	switch int(t.Type) {
 	case tIdent, tInt, tFloat, tString:
 		return true
 	case tKeyword:
-		switch t.Value {
-		case "spawn", "send", "true", "false", "fn", "if", "match", "receive", "receive_event",
-			"for", "return", "break", "continue", "with", "not":
-			return true
-		}
+		return StartsExprKeyword(t.Value)
 	case tPunct:
 		return t.Value == "(" || t.Value == "[" || t.Value == "%{" || t.Value == "~~~"
 	case tOp:
@@ -162,10 +163,9 @@ func parsePostfix(lex *cursor, noLam bool) (*gPostfix, error) {
 			if err != nil {
 				return nil, err
 			}
-			if !isPunct(lex.Peek(), "]") {
-				return nil, unexpected(lex, `"]"`)
+			if err := expectPunct(lex, "]"); err != nil {
+				return nil, err
 			}
-			lex.Next()
 			s.Index = x
 		case isPunct(t, "?"):
 			lex.Next()
@@ -211,8 +211,7 @@ func parseCallArgs(lex *cursor) (*gCallArgs, error) {
 		a.Value = x
 		a.Tokens = lex.Range(aStart, lex.RawCursor())
 		c.Args = append(c.Args, a)
-		if isPunct(lex.Peek(), ",") {
-			lex.Next()
+		if acceptPunct(lex, ",") {
 			continue
 		}
 		if !isPunct(lex.Peek(), ")") {
@@ -319,8 +318,7 @@ func parseParen(lex *cursor, noLam bool) (*gParen, error) {
 			return nil, err
 		}
 		e.X = x
-		if isPunct(lex.Peek(), ":") {
-			lex.Next()
+		if acceptPunct(lex, ":") {
 			ty, err := requireType(lex, "GType")
 			if err != nil {
 				return nil, err
@@ -329,8 +327,7 @@ func parseParen(lex *cursor, noLam bool) (*gParen, error) {
 		}
 		e.Tokens = lex.Range(eStart, lex.RawCursor())
 		g.Elems = append(g.Elems, e)
-		if isPunct(lex.Peek(), ",") {
-			lex.Next()
+		if acceptPunct(lex, ",") {
 			if isPunct(lex.Peek(), ")") {
 				g.Trail = true
 			}
@@ -418,8 +415,7 @@ func parseList(lex *cursor) (*gList, error) {
 			return nil, err
 		}
 		g.Elems = append(g.Elems, x)
-		if isPunct(lex.Peek(), ",") {
-			lex.Next()
+		if acceptPunct(lex, ",") {
 			continue
 		}
 		if !isPunct(lex.Peek(), "]") {
@@ -515,8 +511,7 @@ func (g *gStmt) Parse(lex *cursor) error {
 	default:
 		return participle.NextMatch
 	}
-	if isKw(lex.Peek(), "if") {
-		lex.Next()
+	if acceptKw(lex, "if") {
 		c, err := expectExpr(lex)
 		if err != nil {
 			return err
@@ -545,38 +540,33 @@ func startsPattern(t *lexer.Token) bool {
 // Parse matches for `let PAT [: T] = X [else: BODY]`.
 func (g *gLet) Parse(lex *cursor) error {
 	start := lex.RawCursor()
-	if !isKw(lex.Peek(), "let") {
+	if !acceptKw(lex, "let") {
 		return participle.NextMatch
 	}
-	lex.Next()
 	pat := lex.a.pattern()
 	if err := require(lex, "GPattern", pat.Parse); err != nil {
 		return err
 	}
 	g.Pat = pat
-	if isPunct(lex.Peek(), ":") {
-		lex.Next()
+	if acceptPunct(lex, ":") {
 		ty, err := requireType(lex, "GType")
 		if err != nil {
 			return err
 		}
 		g.Type = ty
 	}
-	if !isPunct(lex.Peek(), "=") {
-		return unexpected(lex, `"="`)
+	if err := expectPunct(lex, "="); err != nil {
+		return err
 	}
-	lex.Next()
 	x, err := expectExpr(lex)
 	if err != nil {
 		return err
 	}
 	g.Value = x
-	if isKw(lex.Peek(), "else") {
-		lex.Next()
-		if !isPunct(lex.Peek(), ":") {
-			return unexpected(lex, `":"`)
+	if acceptKw(lex, "else") {
+		if err := expectPunct(lex, ":"); err != nil {
+			return err
 		}
-		lex.Next()
 		b, err := expectBody(lex)
 		if err != nil {
 			return err
@@ -671,8 +661,7 @@ func parseTypeList(lex *cursor) ([]*gType, bool, error) {
 			return nil, false, err
 		}
 		out = append(out, t)
-		if isPunct(lex.Peek(), ",") {
-			lex.Next()
+		if acceptPunct(lex, ",") {
 			trail = isPunct(lex.Peek(), ")")
 			continue
 		}
@@ -698,10 +687,9 @@ func parseTypeAtom(lex *cursor, arm bool) (*gTypeAtom, error) {
 		if err != nil {
 			return nil, err
 		}
-		if !isPunct(lex.Peek(), "->") {
-			return nil, unexpected(lex, `"->"`)
+		if err := expectPunct(lex, "->"); err != nil {
+			return nil, err
 		}
-		lex.Next()
 		if !startsType(lex.Peek()) {
 			return nil, unexpected(lex, "GType")
 		}
@@ -795,9 +783,7 @@ func (g *gPattern) Parse(lex *cursor) error {
 				}
 				r.Tokens = lex.Range(rStart, lex.RawCursor())
 				p.Rest = r
-				if isPunct(lex.Peek(), ",") {
-					lex.Next()
-				}
+				acceptPunct(lex, ",")
 				if !isPunct(lex.Peek(), ")") {
 					return unexpected(lex, `")"`)
 				}
@@ -813,8 +799,7 @@ func (g *gPattern) Parse(lex *cursor) error {
 				return err
 			}
 			p.Elems = append(p.Elems, e)
-			if isPunct(lex.Peek(), ",") {
-				lex.Next()
+			if acceptPunct(lex, ",") {
 				p.Trail = isPunct(lex.Peek(), ")")
 				continue
 			}
@@ -831,8 +816,7 @@ func (g *gPattern) Parse(lex *cursor) error {
 		for !isPunct(lex.Peek(), "]") {
 			eStart := lex.RawCursor()
 			e := &gPatElem{}
-			if isPunct(lex.Peek(), "..") {
-				lex.Next()
+			if acceptPunct(lex, "..") {
 				e.Rest = true
 				if lex.Peek().Type == tIdent {
 					e.Name = lex.Next().Value
@@ -851,8 +835,7 @@ func (g *gPattern) Parse(lex *cursor) error {
 			}
 			e.Tokens = lex.Range(eStart, lex.RawCursor())
 			l.Elems = append(l.Elems, e)
-			if isPunct(lex.Peek(), ",") {
-				lex.Next()
+			if acceptPunct(lex, ",") {
 				continue
 			}
 			if !isPunct(lex.Peek(), "]") {
@@ -872,8 +855,7 @@ func (g *gPattern) Parse(lex *cursor) error {
 			}
 			n.Parts = append(n.Parts, lex.Next().Value)
 		}
-		if isPunct(lex.Peek(), "(") {
-			lex.Next()
+		if acceptPunct(lex, "(") {
 			n.Parens = true
 			for !isPunct(lex.Peek(), ")") {
 				a := &gPattern{}
@@ -886,8 +868,7 @@ func (g *gPattern) Parse(lex *cursor) error {
 					return err
 				}
 				n.Args = append(n.Args, a)
-				if isPunct(lex.Peek(), ",") {
-					lex.Next()
+				if acceptPunct(lex, ",") {
 					continue
 				}
 				if !isPunct(lex.Peek(), ")") {
@@ -977,6 +958,28 @@ func expectArrowBody(lex *cursor) (*gBody, error) {
 // expectBody parses a required body (block or inline expression).
 func expectBody(lex *cursor) (*gBody, error) { return requireBody(lex, "GBody") }
 
+// acceptPunct consumes the punctuation or operator v when it comes next
+// and reports whether it did.
+func acceptPunct(lex *cursor, v string) bool {
+	if isPunct(lex.Peek(), v) {
+		lex.Next()
+		return true
+	}
+	return false
+}
+
+// acceptKw consumes the keyword kw when it comes next and reports whether
+// it did.
+func acceptKw(lex *cursor, kw string) bool {
+	if isKw(lex.Peek(), kw) {
+		lex.Next()
+		return true
+	}
+	return false
+}
+
+// expectPunct consumes the punctuation or operator v that the grammar
+// requires here.
 func expectPunct(lex *cursor, v string) error {
 	if !isPunct(lex.Peek(), v) {
 		return unexpected(lex, `"`+v+`"`)
@@ -988,8 +991,7 @@ func expectPunct(lex *cursor, v string) error {
 // Parse matches for `[pub] (fn | type | newtype) …`.
 func (g *gDecl) Parse(lex *cursor) error {
 	start := lex.RawCursor()
-	if isKw(lex.Peek(), "pub") {
-		lex.Next()
+	if acceptKw(lex, "pub") {
 		g.Pub = true
 	}
 	t := lex.Peek()
@@ -1043,8 +1045,7 @@ func parseParams(lex *cursor) ([]*gParam, error) {
 			return nil, err
 		}
 		out = append(out, prm)
-		if isPunct(lex.Peek(), ",") {
-			lex.Next()
+		if acceptPunct(lex, ",") {
 			continue
 		}
 		if !isPunct(lex.Peek(), ")") {
@@ -1058,10 +1059,9 @@ func parseParams(lex *cursor) ([]*gParam, error) {
 // Parse matches for `fn name(params) [-> X] [: body]`.
 func (g *gFn) Parse(lex *cursor) error {
 	start := lex.RawCursor()
-	if !isKw(lex.Peek(), "fn") {
+	if !acceptKw(lex, "fn") {
 		return participle.NextMatch
 	}
-	lex.Next()
 	n, err := parseName(lex)
 	if err != nil {
 		return err
@@ -1070,14 +1070,12 @@ func (g *gFn) Parse(lex *cursor) error {
 	if g.Params, err = parseParams(lex); err != nil {
 		return err
 	}
-	if isPunct(lex.Peek(), "->") {
-		lex.Next()
+	if acceptPunct(lex, "->") {
 		if g.Arrow, err = expectExpr(lex); err != nil {
 			return err
 		}
 	}
-	if isPunct(lex.Peek(), ":") {
-		lex.Next()
+	if acceptPunct(lex, ":") {
 		g.Colon = true
 		if g.Body, err = expectBody(lex); err != nil {
 			return err
@@ -1113,8 +1111,7 @@ func (g *gParam) Parse(lex *cursor) error {
 		return err
 	}
 	g.Pat = pat
-	if isPunct(lex.Peek(), ":") {
-		lex.Next()
+	if acceptPunct(lex, ":") {
 		ty, err := requireType(lex, "GType")
 		if err != nil {
 			return err
@@ -1128,10 +1125,9 @@ func (g *gParam) Parse(lex *cursor) error {
 // Parse matches for `if C: body [else: body]`.
 func (g *gIf) Parse(lex *cursor) error {
 	start := lex.RawCursor()
-	if !isKw(lex.Peek(), "if") {
+	if !acceptKw(lex, "if") {
 		return participle.NextMatch
 	}
-	lex.Next()
 	var err error
 	if g.Cond, err = expectExpr(lex); err != nil {
 		return err
@@ -1142,8 +1138,7 @@ func (g *gIf) Parse(lex *cursor) error {
 	if g.Then, err = expectBody(lex); err != nil {
 		return err
 	}
-	if isKw(lex.Peek(), "else") {
-		lex.Next()
+	if acceptKw(lex, "else") {
 		if err := expectPunct(lex, ":"); err != nil {
 			return err
 		}
@@ -1158,10 +1153,9 @@ func (g *gIf) Parse(lex *cursor) error {
 // Parse matches for `fn(params) -> body`.
 func (g *gFnLambda) Parse(lex *cursor) error {
 	start := lex.RawCursor()
-	if !isKw(lex.Peek(), "fn") {
+	if !acceptKw(lex, "fn") {
 		return participle.NextMatch
 	}
-	lex.Next()
 	var err error
 	if g.Params, err = parseParams(lex); err != nil {
 		return err
@@ -1183,8 +1177,7 @@ func (g *gArmPat) Parse(lex *cursor) error {
 		return err
 	}
 	g.Pat = pat
-	if isPunct(lex.Peek(), ":") {
-		lex.Next()
+	if acceptPunct(lex, ":") {
 		ty := lex.a.typ()
 		if err := require(lex, "GType", func(lex *cursor) error { return ty.parse(lex, true) }); err != nil {
 			return err
@@ -1391,10 +1384,9 @@ func armFollowsComma(lex *cursor) bool {
 // Parse matches for `match [X]:` and its arms.
 func (g *gMatch) Parse(lex *cursor) error {
 	start := lex.RawCursor()
-	if !isKw(lex.Peek(), "match") {
+	if !acceptKw(lex, "match") {
 		return participle.NextMatch
 	}
-	lex.Next()
 	if isPunct(lex.Peek(), ":") {
 		cStart := lex.RawCursor()
 		lex.Next()
@@ -1457,10 +1449,9 @@ func (g *gReceive) Parse(lex *cursor) error {
 // Parse matches for `for PAT in X: body`.
 func (g *gFor) Parse(lex *cursor) error {
 	start := lex.RawCursor()
-	if !isKw(lex.Peek(), "for") {
+	if !acceptKw(lex, "for") {
 		return participle.NextMatch
 	}
-	lex.Next()
 	pat := lex.a.pattern()
 	if err := require(lex, "GPattern", pat.Parse); err != nil {
 		return err
@@ -1487,10 +1478,9 @@ func (g *gFor) Parse(lex *cursor) error {
 // Parse matches for `return [X]`.
 func (g *gReturn) Parse(lex *cursor) error {
 	start := lex.RawCursor()
-	if !isKw(lex.Peek(), "return") {
+	if !acceptKw(lex, "return") {
 		return participle.NextMatch
 	}
-	lex.Next()
 	g.Kw = true
 	x := lex.a.expr()
 	if err := x.Parse(lex); err == nil {

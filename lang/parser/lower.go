@@ -69,19 +69,13 @@ func (lw *lowerer) decl(g *gDecl) ast.Decl {
 	switch {
 	case g == nil:
 		return nil
-	case g.Fn != nil:
+	case g.Fn != nil: // fn and typeDecl never return nil
 		d := lw.fn(g.Fn)
-		if d != nil {
-			d.Pub = g.Pub
-			d.S = span(g.Tokens)
-		}
+		d.Pub, d.S = g.Pub, span(g.Tokens)
 		return d
 	case g.Type != nil:
 		d := lw.typeDecl(g.Type)
-		if d != nil {
-			d.Pub = g.Pub
-			d.S = span(g.Tokens)
-		}
+		d.Pub, d.S = g.Pub, span(g.Tokens)
 		return d
 	case g.Newtype != nil:
 		n := g.Newtype
@@ -144,16 +138,21 @@ func (lw *lowerer) param(g *gParam) *ast.Param {
 	if g.Label != nil {
 		p.Label = g.Label.Name
 	}
-	pat := lw.pattern(g.Pat)
+	lw.paramRest(p, lw.pattern(g.Pat), g.Type)
+	return p
+}
+
+// paramRest sets what follows a parameter's label: a plain name becomes
+// its name, another pattern its pattern, and t (may be nil) its type.
+func (lw *lowerer) paramRest(p *ast.Param, pat ast.Pattern, t *gType) {
 	if b, ok := pat.(*ast.BindPat); ok {
 		p.Name = b.Name
 	} else {
 		p.Pattern = pat
 	}
-	if g.Type != nil {
-		p.Type = lw.typ(g.Type)
+	if t != nil {
+		p.Type = lw.typ(t)
 	}
-	return p
 }
 
 func (lw *lowerer) typeDecl(g *gTypeDecl) *ast.TypeDecl {
@@ -275,16 +274,13 @@ func (lw *lowerer) exprToType(g *gExpr) (ast.TypeExpr, bool) {
 		}
 		n := &ast.NamedType{Pos: pos(g.Tokens), Name: strings.Join(parts, ".")}
 		if i < len(pf.Suf) && pf.Suf[i].Call != nil {
-			for _, a := range pf.Suf[i].Call.Args {
-				if a.Label != "" {
-					return nil, false
-				}
-				t, ok := lw.exprToType(a.Value)
-				if !ok {
-					return nil, false
-				}
-				n.Args = append(n.Args, t)
+			args, ok := convertAll(pf.Suf[i].Call.Args, func(a *gArg) (ast.TypeExpr, bool) {
+				return unlabeled(a, lw.exprToType)
+			})
+			if !ok {
+				return nil, false
 			}
+			n.Args = args
 			i++
 		}
 		return n, i == len(pf.Suf)
@@ -292,16 +288,11 @@ func (lw *lowerer) exprToType(g *gExpr) (ast.TypeExpr, bool) {
 		return nil, false
 	case pr.Paren != nil:
 		p := pr.Paren
-		var elems []ast.TypeExpr
-		for _, e := range p.Elems {
-			if e.Type != nil {
-				return nil, false
-			}
-			t, ok := lw.exprToType(e.X)
-			if !ok {
-				return nil, false
-			}
-			elems = append(elems, t)
+		elems, ok := convertAll(p.Elems, func(e *gParenElem) (ast.TypeExpr, bool) {
+			return untyped(e, lw.exprToType)
+		})
+		if !ok {
+			return nil, false
 		}
 		if p.Arrow {
 			if p.Body == nil || p.Body.Expr == nil {
@@ -310,25 +301,18 @@ func (lw *lowerer) exprToType(g *gExpr) (ast.TypeExpr, bool) {
 			r, ok := lw.exprToType(p.Body.Expr)
 			return &ast.FuncType{Pos: pos(g.Tokens), Params: elems, Ret: r}, ok
 		}
-		switch {
-		case len(elems) == 0:
-			return &ast.UnitType{Pos: pos(g.Tokens)}, true
-		case len(elems) == 1 && !p.Trail:
-			return elems[0], true
-		}
-		return &ast.TupleType{Pos: pos(g.Tokens), Elems: elems}, true
+		return tupleType(pos(g.Tokens), elems, p.Trail), true
 	case pr.FnLam != nil:
-		ft := &ast.FuncType{Pos: pos(g.Tokens)}
-		for _, p := range pr.FnLam.Params {
+		params, ok := convertAll(pr.FnLam.Params, func(p *gParam) (ast.TypeExpr, bool) {
 			if p.Label != nil || p.Type != nil {
 				return nil, false
 			}
-			t, ok := lw.patToType(p.Pat)
-			if !ok {
-				return nil, false
-			}
-			ft.Params = append(ft.Params, t)
+			return lw.patToType(p.Pat)
+		})
+		if !ok {
+			return nil, false
 		}
+		ft := &ast.FuncType{Pos: pos(g.Tokens), Params: params}
 		if pr.FnLam.Body == nil || pr.FnLam.Body.Expr == nil {
 			return nil, false
 		}
@@ -345,33 +329,67 @@ func (lw *lowerer) patToType(g *gPattern) (ast.TypeExpr, bool) {
 	case g == nil:
 		return nil, false
 	case g.Ctor != nil:
-		n := &ast.NamedType{Pos: pos(g.Tokens), Name: strings.Join(g.Ctor.Parts, ".")}
-		for _, a := range g.Ctor.Args {
-			t, ok := lw.patToType(a)
-			if !ok {
-				return nil, false
-			}
-			n.Args = append(n.Args, t)
-		}
-		return n, true
+		args, ok := convertAll(g.Ctor.Args, lw.patToType)
+		return &ast.NamedType{Pos: pos(g.Tokens), Name: strings.Join(g.Ctor.Parts, "."), Args: args}, ok
 	case g.Tuple != nil:
-		var elems []ast.TypeExpr
-		for _, e := range g.Tuple.Elems {
-			t, ok := lw.patToType(e)
-			if !ok {
-				return nil, false
-			}
-			elems = append(elems, t)
-		}
-		switch {
-		case len(elems) == 0:
-			return &ast.UnitType{Pos: pos(g.Tokens)}, true
-		case len(elems) == 1 && !g.Tuple.Trail:
-			return elems[0], true
-		}
-		return &ast.TupleType{Pos: pos(g.Tokens), Elems: elems}, true
+		elems, ok := convertAll(g.Tuple.Elems, lw.patToType)
+		return tupleType(pos(g.Tokens), elems, g.Tuple.Trail), ok
 	}
 	return nil, false
+}
+
+// lowerAll lowers every element of gs with f, in order (nil when gs is
+// empty).
+func lowerAll[G, T any](gs []G, f func(G) T) []T {
+	var out []T
+	for _, g := range gs {
+		out = append(out, f(g))
+	}
+	return out
+}
+
+// convertAll reinterprets every element of gs with conv; false when one
+// does not convert.
+func convertAll[G, T any](gs []G, conv func(G) (T, bool)) ([]T, bool) {
+	var out []T
+	for _, g := range gs {
+		t, ok := conv(g)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, t)
+	}
+	return out, true
+}
+
+// unlabeled converts the value of a call argument that has no label.
+func unlabeled[T any](a *gArg, conv func(*gExpr) (T, bool)) (T, bool) {
+	if a.Label != "" {
+		var zero T
+		return zero, false
+	}
+	return conv(a.Value)
+}
+
+// untyped converts a parenthesised element without a type annotation.
+func untyped[T any](e *gParenElem, conv func(*gExpr) (T, bool)) (T, bool) {
+	if e.Type != nil {
+		var zero T
+		return zero, false
+	}
+	return conv(e.X)
+}
+
+// tupleType is the type written as a parenthesised list: () is Unit, (A)
+// without a trailing comma is A itself.
+func tupleType(p ast.Pos, elems []ast.TypeExpr, trail bool) ast.TypeExpr {
+	switch {
+	case len(elems) == 0:
+		return &ast.UnitType{Pos: p}
+	case len(elems) == 1 && !trail:
+		return elems[0]
+	}
+	return &ast.TupleType{Pos: p, Elems: elems}
 }
 
 // ---------------------------------------------------------------- statements
@@ -731,20 +749,11 @@ func (lw *lowerer) primary(g *gPrimary) ast.Expr {
 	case g.Paren != nil:
 		return lw.paren(g.Paren)
 	case g.List != nil:
-		l := &ast.ListLit{Pos: p}
-		for _, e := range g.List.Elems {
-			l.Elems = append(l.Elems, lw.expr(e))
-		}
-		return l
+		return &ast.ListLit{Pos: p, Elems: lowerAll(g.List.Elems, lw.expr)}
 	case g.Brace != nil:
 		return lw.brace(g.Brace)
 	case g.FnLam != nil:
-		l := &ast.Lambda{Pos: p}
-		for _, prm := range g.FnLam.Params {
-			l.Params = append(l.Params, lw.param(prm))
-		}
-		l.Body = lw.body(g.FnLam.Body)
-		return l
+		return &ast.Lambda{Pos: p, Params: lowerAll(g.FnLam.Params, lw.param), Body: lw.body(g.FnLam.Body)}
 	case g.If != nil:
 		n := &ast.If{Pos: p, Cond: lw.expr(g.If.Cond), Then: lw.body(g.If.Then)}
 		if g.If.Else != nil {
@@ -892,14 +901,7 @@ func (lw *lowerer) paren(g *gParen) ast.Expr {
 				lw.errorf(ErrBadParam, span(e.X.Tokens), "expected a parameter name or pattern")
 				pat = &ast.WildcardPat{Pos: pos(e.X.Tokens)}
 			}
-			if b, ok := pat.(*ast.BindPat); ok {
-				prm.Name = b.Name
-			} else {
-				prm.Pattern = pat
-			}
-			if e.Type != nil {
-				prm.Type = lw.typ(e.Type)
-			}
+			lw.paramRest(prm, pat, e.Type)
 			l.Params = append(l.Params, prm)
 		}
 		l.Body = lw.body(g.Body)
@@ -959,18 +961,13 @@ func (lw *lowerer) exprToPattern(g *gExpr) (ast.Pattern, bool) {
 			return &ast.CtorPat{Pos: p, Name: name}, true
 		}
 		if i == len(pf.Suf)-1 && pf.Suf[i].Call != nil {
-			c := &ast.CtorPat{Pos: p, Name: name, Parens: true}
-			for _, a := range pf.Suf[i].Call.Args {
-				if a.Label != "" {
-					return nil, false
-				}
-				sub, ok := lw.exprToPattern(a.Value)
-				if !ok {
-					return nil, false
-				}
-				c.Args = append(c.Args, sub)
+			args, ok := convertAll(pf.Suf[i].Call.Args, func(a *gArg) (ast.Pattern, bool) {
+				return unlabeled(a, lw.exprToPattern)
+			})
+			if !ok {
+				return nil, false
 			}
-			return c, true
+			return &ast.CtorPat{Pos: p, Name: name, Parens: true, Args: args}, true
 		}
 		return nil, false
 	case len(pf.Suf) != 0:
@@ -982,16 +979,11 @@ func (lw *lowerer) exprToPattern(g *gExpr) (ast.Pattern, bool) {
 	case pr.True || pr.False:
 		return &ast.LitPat{Pos: p, Value: &ast.BoolLit{Pos: p, Value: pr.True}}, true
 	case pr.Paren != nil && !pr.Paren.Arrow:
-		var elems []ast.Pattern
-		for _, e := range pr.Paren.Elems {
-			if e.Type != nil {
-				return nil, false
-			}
-			sub, ok := lw.exprToPattern(e.X)
-			if !ok {
-				return nil, false
-			}
-			elems = append(elems, sub)
+		elems, ok := convertAll(pr.Paren.Elems, func(e *gParenElem) (ast.Pattern, bool) {
+			return untyped(e, lw.exprToPattern)
+		})
+		if !ok {
+			return nil, false
 		}
 		switch {
 		case len(elems) == 0:
@@ -1001,15 +993,11 @@ func (lw *lowerer) exprToPattern(g *gExpr) (ast.Pattern, bool) {
 		}
 		return &ast.TuplePat{Pos: p, Elems: elems}, true
 	case pr.List != nil:
-		l := &ast.ListPat{Pos: p}
-		for _, e := range pr.List.Elems {
-			sub, ok := lw.exprToPattern(e)
-			if !ok {
-				return nil, false
-			}
-			l.Elems = append(l.Elems, sub)
+		elems, ok := convertAll(pr.List.Elems, lw.exprToPattern)
+		if !ok {
+			return nil, false
 		}
-		return l, true
+		return &ast.ListPat{Pos: p, Elems: elems}, true
 	}
 	return nil, false
 }

@@ -241,71 +241,64 @@ func actorEffect(name string) bool {
 	return e != nil && e.Has(builtins.Effect)
 }
 
+// reaching marks the functions of order whose body, outside lambdas,
+// holds a node that hit accepts, then every function that reaches a
+// marked one through direct calls (callees), until nothing changes.
+func reaching(order []*FuncSig, callees func(*FuncSig) []*FuncSig, hit func(ast.Node) bool) map[*FuncSig]bool {
+	marked := map[*FuncSig]bool{}
+	for _, sig := range order {
+		walkIf(sig.Decl.Body, func(n ast.Node) bool {
+			if _, ok := n.(*ast.Lambda); ok {
+				return false
+			}
+			if hit(n) {
+				marked[sig] = true
+			}
+			return true
+		})
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, sig := range order {
+			if marked[sig] {
+				continue
+			}
+			for _, k := range callees(sig) {
+				if marked[k] {
+					marked[sig], changed = true, true
+					break
+				}
+			}
+		}
+	}
+	return marked
+}
+
 // checkActorEffects applies the §5.4 rule on indirect actor effects: a
 // function that (transitively, through direct calls) spawns, sends or
 // receives may be called directly or used as a spawn entry, but not
 // called from a defer nor used as a first-class value.
 func (c *Checker) checkActorEffects(order []*FuncSig, callees func(*FuncSig) []*FuncSig) {
-	eff := map[*FuncSig]bool{}
-	for _, sig := range order {
-		walkIf(sig.Decl.Body, func(n ast.Node) bool {
-			switch x := n.(type) {
-			case *ast.Lambda:
-				return false
-			case *ast.Receive:
-				eff[sig] = true
-			case *ast.Call:
-				if o := c.info.Uses[x.Fn]; o != nil && o.Kind == ObjBuiltin && actorEffect(o.Builtin) {
-					eff[sig] = true
-				}
-			}
+	eff := reaching(order, callees, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.Receive:
 			return true
-		})
-	}
-	for changed := true; changed; {
-		changed = false
-		for _, sig := range order {
-			if eff[sig] {
-				continue
-			}
-			for _, k := range callees(sig) {
-				if eff[k] {
-					eff[sig], changed = true, true
-					break
-				}
-			}
+		case *ast.Call:
+			o := c.info.Uses[x.Fn]
+			return o != nil && o.Kind == ObjBuiltin && actorEffect(o.Builtin)
 		}
-	}
+		return false
+	})
 	// Supervisor operations and Process.init_* are refused in cleanup, and
 	// so is a helper that reaches one (SUPERVISOR.md §1.4).
-	sup := map[*FuncSig]bool{}
-	for _, sig := range order {
-		walkIf(sig.Decl.Body, func(n ast.Node) bool {
-			switch x := n.(type) {
-			case *ast.Lambda:
-				return false
-			case *ast.Call:
-				if o := c.info.Uses[x.Fn]; o != nil && o.Kind == ObjBuiltin && supervisorOp(builtins.Lookup(o.Builtin)) {
-					sup[sig] = true
-				}
-			}
-			return true
-		})
-	}
-	for changed := true; changed; {
-		changed = false
-		for _, sig := range order {
-			if sup[sig] {
-				continue
-			}
-			for _, k := range callees(sig) {
-				if sup[k] {
-					sup[sig], changed = true, true
-					break
-				}
-			}
+	sup := reaching(order, callees, func(n ast.Node) bool {
+		x, ok := n.(*ast.Call)
+		if !ok {
+			return false
 		}
-	}
+		o := c.info.Uses[x.Fn]
+		return o != nil && o.Kind == ObjBuiltin && supervisorOp(builtins.Lookup(o.Builtin))
+	})
 	const msg = "first-class actor helper requires a direct spawn entry; indirect calls and deferred actor effects are unsupported in 105A"
 	for _, d := range c.deferExprs {
 		walkIf(d, func(n ast.Node) bool {
@@ -400,42 +393,24 @@ func (c *Checker) receive(x *ast.Receive, hint Type) Type {
 	if x.Event {
 		pt = &Named{Def: EventDef, Args: []Type{pt}}
 	}
-	var acc Type
-	if _, ok := resolveHint(hint).(*Union); ok {
-		acc = hint
-	}
-	allNever := true
+	arms := newArmJoin(hint, "receive arms: expression type")
 	for _, a := range x.Arms {
 		c.inScope(func() {
-			binds := map[string]bool{}
-			c.pattern(a.Pattern, pt, binds)
+			c.armHead(a.Pattern, a.Guard, pt, "receive guard: expression type")
 			if a.Guard != nil {
-				gt := c.expr(a.Guard, BoolT)
-				c.expect(spanOf(a.Guard), gt, BoolT, "receive guard: expression type")
 				c.checkReceiveGuard(a.Guard)
 			}
-			bt := c.bodyExpr(a.Body, hint, false)
-			if !isNever(bt) {
-				allNever = false
-			}
-			acc = c.join(acc, bt, lastSpan(a.Body), "receive arms: expression type")
+			arms.add(c, c.bodyExpr(a.Body, hint, false), a.Body)
 		})
 	}
 	if x.After != nil {
 		tt := c.expr(x.After.Timeout, IntT)
 		c.expect(spanOf(x.After.Timeout), tt, IntT, "receive timeout: expression type")
-		bt := c.branch(x.After.Body, hint, false)
-		if !isNever(bt) {
-			allNever = false
-		}
-		acc = c.join(acc, bt, lastSpan(x.After.Body), "receive arms: expression type")
+		arms.add(c, c.branch(x.After.Body, hint, false), x.After.Body)
 	}
-	arms := x.Arms
-	c.deferred = append(c.deferred, func() { c.checkArms(arms, pt, false, x.Span()) })
-	if allNever || acc == nil {
-		return NeverT
-	}
-	return acc
+	xarms := x.Arms
+	c.deferred = append(c.deferred, func() { c.checkArms(xarms, pt, false, x.Span()) })
+	return arms.result()
 }
 
 // freshMailbox instantiates the still generic mailbox type mt of a

@@ -127,11 +127,7 @@ func (c *Checker) ifExpr(x *ast.If, hint Type) Type {
 }
 
 func (c *Checker) match(x *ast.Match, hint Type) Type {
-	var acc Type
-	if _, ok := resolveHint(hint).(*Union); ok {
-		acc = hint
-	}
-	allNever := true
+	arms := newArmJoin(hint, "match arms: expression type")
 	if ast.IsNil(x.Subject) {
 		for i, a := range x.Arms {
 			last := i == len(x.Arms)-1
@@ -148,58 +144,82 @@ func (c *Checker) match(x *ast.Match, hint Type) Type {
 					c.errorf(ErrCondMatchLast, spanOf(a.Cond), "a condition match must end with a '_ ->' arm")
 				}
 			}
-			bt := c.branch(a.Body, hint, false)
-			if !isNever(bt) {
-				allNever = false
-			}
-			acc = c.join(acc, bt, lastSpan(a.Body), "match arms: expression type")
-			if hint == nil && acc != nil && !isNever(acc) {
-				hint = acc
-			}
+			arms.add(c, c.branch(a.Body, hint, false), a.Body)
+			hint = arms.hint(hint)
 		}
 		if len(x.Arms) == 0 {
 			c.errorf(ErrCondMatchLast, x.Span(), "a condition match must end with a '_ ->' arm")
 		}
-		if allNever {
-			return NeverT
-		}
-		return acc
+		return arms.result()
 	}
 	st := c.expr(x.Subject, nil)
 	for _, a := range x.Arms {
 		c.inScope(func() {
-			binds := map[string]bool{}
-			c.pattern(a.Pattern, st, binds)
-			if a.Guard != nil {
-				gt := c.expr(a.Guard, BoolT)
-				c.expect(spanOf(a.Guard), gt, BoolT, "match guard: expression type")
-			}
-			bt := c.bodyExpr(a.Body, hint, false)
-			if !isNever(bt) {
-				allNever = false
-			}
-			acc = c.join(acc, bt, lastSpan(a.Body), "match arms: expression type")
-			if hint == nil && acc != nil && !isNever(acc) {
-				hint = acc
-			}
+			c.armHead(a.Pattern, a.Guard, st, "match guard: expression type")
+			arms.add(c, c.bodyExpr(a.Body, hint, false), a.Body)
+			hint = arms.hint(hint)
 		})
 	}
-	arms := x.Arms
+	xarms := x.Arms
 	subj := x.Subject.Span()
-	c.deferred = append(c.deferred, func() { c.checkArms(arms, st, true, subj) })
-	c.deferred = append(c.deferred, func() { c.checkResultMatch(st, arms, subj) })
+	c.deferred = append(c.deferred, func() { c.checkArms(xarms, st, true, subj) })
+	c.deferred = append(c.deferred, func() { c.checkResultMatch(st, xarms, subj) })
 	c.deferred = append(c.deferred, func() {
-		for _, a := range arms {
+		for _, a := range xarms {
 			c.checkNestedWildcards(a.Pattern, 0)
 		}
 	})
-	if allNever {
+	return arms.result()
+}
+
+// armHead binds the pattern of a match or receive arm to the subject
+// type t and checks its guard, if any, as a Bool (ctx names it).
+func (c *Checker) armHead(pat ast.Pattern, guard ast.Expr, t Type, ctx string) {
+	c.pattern(pat, t, map[string]bool{})
+	if guard != nil {
+		gt := c.expr(guard, BoolT)
+		c.expect(spanOf(guard), gt, BoolT, ctx)
+	}
+}
+
+// armJoin gathers the type of a match or receive from its arms' types.
+type armJoin struct {
+	acc      Type   // the join so far; starts as the hint when that is a union
+	allNever bool   // no arm so far has a type other than Never
+	ctx      string // what a mismatch message names
+}
+
+func newArmJoin(hint Type, ctx string) armJoin {
+	j := armJoin{allNever: true, ctx: ctx}
+	if _, ok := resolveHint(hint).(*Union); ok {
+		j.acc = hint
+	}
+	return j
+}
+
+// add joins bt, the type of the arm whose body is body.
+func (j *armJoin) add(c *Checker, bt Type, body ast.Expr) {
+	if !isNever(bt) {
+		j.allNever = false
+	}
+	j.acc = c.join(j.acc, bt, lastSpan(body), j.ctx)
+}
+
+// hint is the hint for a match's next arm: hint itself, or the join so
+// far when there was no hint and the join is not Never.
+func (j *armJoin) hint(hint Type) Type {
+	if hint == nil && j.acc != nil && !isNever(j.acc) {
+		return j.acc
+	}
+	return hint
+}
+
+// result is the joined type, Never when no arm has another type.
+func (j *armJoin) result() Type {
+	if j.allNever || j.acc == nil {
 		return NeverT
 	}
-	if acc == nil {
-		return NeverT
-	}
-	return acc
+	return j.acc
 }
 
 func (c *Checker) forExpr(x *ast.For) Type {

@@ -1,6 +1,8 @@
 package types
 
 import (
+	"slices"
+
 	"github.com/morrow-lang/morrow/lang/ast"
 	"github.com/morrow-lang/morrow/lang/source"
 )
@@ -35,37 +37,16 @@ func (c *Checker) divergingOperand(e ast.Expr) bool {
 		t, ok := c.info.Types[x]
 		return ok && isNever(t)
 	}
+	neverArg := func(a *ast.Arg) bool { return never(a.Value) }
 	switch x := e.(type) {
 	case *ast.Call:
-		if never(x.Fn) {
-			return true
-		}
-		for _, a := range x.Args {
-			if never(a.Value) {
-				return true
-			}
-		}
+		return never(x.Fn) || slices.ContainsFunc(x.Args, neverArg)
 	case *ast.Tuple:
-		for _, el := range x.Elems {
-			if never(el) {
-				return true
-			}
-		}
+		return slices.ContainsFunc(x.Elems, never)
 	case *ast.ListLit:
-		for _, el := range x.Elems {
-			if never(el) {
-				return true
-			}
-		}
+		return slices.ContainsFunc(x.Elems, never)
 	case *ast.RecordUpdate:
-		if never(x.X) {
-			return true
-		}
-		for _, f := range x.Fields {
-			if never(f.Value) {
-				return true
-			}
-		}
+		return never(x.X) || slices.ContainsFunc(x.Fields, neverArg)
 	case *ast.Binary:
 		if x.Op == "and" || x.Op == "or" {
 			return never(x.L)

@@ -1,6 +1,7 @@
 package types
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/morrow-lang/morrow/lang/ast"
@@ -32,6 +33,7 @@ func containsResultIn(t Type, seen map[*TypeDef]bool, v *visited) bool {
 	if composite(t) && !v.first(t) {
 		return false
 	}
+	in := func(t Type) bool { return containsResultIn(t, seen, v) }
 	switch r := t.(type) {
 	case *Named:
 		if r.Def == ResultDef {
@@ -40,10 +42,8 @@ func containsResultIn(t Type, seen map[*TypeDef]bool, v *visited) bool {
 		if r.Def == PidDef {
 			return false // a Pid carries no message value
 		}
-		for _, a := range r.Args {
-			if containsResultIn(a, seen, v) {
-				return true
-			}
+		if slices.ContainsFunc(r.Args, in) {
+			return true
 		}
 		if seen[r.Def] {
 			return false
@@ -53,25 +53,15 @@ func containsResultIn(t Type, seen map[*TypeDef]bool, v *visited) bool {
 		}
 		seen[r.Def] = true
 		for _, ct := range r.Def.Ctors {
-			for _, f := range ct.Fields {
-				if containsResultIn(f, seen, v) {
-					return true
-				}
+			if slices.ContainsFunc(ct.Fields, in) {
+				return true
 			}
 		}
 	case *Tuple:
-		for _, e := range r.Elems {
-			if containsResultIn(e, seen, v) {
-				return true
-			}
-		}
+		return slices.ContainsFunc(r.Elems, in)
 	case *Union:
 		// A union value may be the Result member (type V = Int | Result(…)).
-		for _, e := range r.Alts {
-			if containsResultIn(e, seen, v) {
-				return true
-			}
-		}
+		return slices.ContainsFunc(r.Alts, in)
 	}
 	return false
 }
@@ -172,6 +162,12 @@ func wildcardOnlyResultMatch(st Type, arms []*ast.Arm) bool {
 	return true
 }
 
+// discardedResult reports a wildcard at sp that throws away a Result;
+// hint says how to keep it.
+func (c *Checker) discardedResult(sp source.Span, hint string) {
+	c.errorf(ErrResultPayload, sp, "Result payload cannot be discarded by a wildcard pattern").Hint = hint
+}
+
 // checkNestedWildcards reports `_` sub-patterns that throw away a Result
 // nested in a payload, tuple or list, or a value carrying one, and list
 // rests `.._` and `..` that throw away elements carrying Results (§5.2).
@@ -181,8 +177,7 @@ func (c *Checker) checkNestedWildcards(p ast.Pattern, depth int) {
 	switch p := p.(type) {
 	case *ast.WildcardPat:
 		if depth > 0 && containsResult(c.info.PatTypes[p]) && !hasInvalid(c.info.PatTypes[p]) {
-			c.errorf(ErrResultPayload, p.Span(), "Result payload cannot be discarded by a wildcard pattern").Hint =
-				"bind it and handle it, or match on Ok(…)/Err(…)"
+			c.discardedResult(p.Span(), "bind it and handle it, or match on Ok(…)/Err(…)")
 		}
 	case *ast.TuplePat:
 		for _, e := range p.Elems {
@@ -195,8 +190,7 @@ func (c *Checker) checkNestedWildcards(p ast.Pattern, depth int) {
 				if p.Rest != nil {
 					sp = p.Rest.Span()
 				}
-				c.errorf(ErrResultPayload, sp, "Result payload cannot be discarded by a wildcard pattern").Hint =
-					"bind the rest with `..name` and handle it, or name each element"
+				c.discardedResult(sp, "bind the rest with `..name` and handle it, or name each element")
 			}
 		}
 	case *ast.ListPat:
@@ -209,8 +203,7 @@ func (c *Checker) checkNestedWildcards(p ast.Pattern, depth int) {
 			if w {
 				sp = p.Rest.Span()
 			}
-			c.errorf(ErrResultPayload, sp, "Result payload cannot be discarded by a wildcard pattern").Hint =
-				"bind the rest (`..rest`) and handle its Results"
+			c.discardedResult(sp, "bind the rest (`..rest`) and handle its Results")
 		}
 	case *ast.CtorPat:
 		for _, e := range p.Args {

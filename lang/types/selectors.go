@@ -8,13 +8,29 @@ import (
 // Record fields, tuple elements and record updates.
 
 func (c *Checker) fieldAccess(x *ast.FieldAccess) Type {
-	xt := c.expr(x.X, nil)
-	if _, open := Resolve(xt).(*TVar); open {
-		res := c.fresh()
-		c.deferShape(&pendingShape{kind: shField, subj: xt, subjE: x.X, res: res, name: x.Name, span: x.Span()})
+	rt, res := c.selectOn(x.X, pendingShape{kind: shField, name: x.Name, span: x.Span()})
+	if res != nil {
 		return res
 	}
-	return c.fieldOf(Resolve(xt), x.Name, x.Span())
+	return c.fieldOf(rt, x.Name, x.Span())
+}
+
+// selectOn checks the subject e of a field access or tuple index. While
+// e's type is still an open variable the selection waits as the pending
+// shape ps (its subject and result filled in here) and selectOn returns
+// that result's fresh variable; otherwise it returns e's resolved type
+// and a nil result. ps is passed by value so that the common case of a
+// known subject allocates nothing.
+func (c *Checker) selectOn(e ast.Expr, ps pendingShape) (rt, res Type) {
+	xt := c.expr(e, nil)
+	rt = Resolve(xt)
+	if _, open := rt.(*TVar); open {
+		p := ps // only a waiting selection goes to the heap
+		p.subj, p.subjE, p.res = xt, e, c.fresh()
+		c.deferShape(&p)
+		return nil, p.res
+	}
+	return rt, nil
 }
 
 // fieldOf is the type of field name of a value of known type rt.
@@ -54,13 +70,11 @@ func (c *Checker) fieldType(n *Named, i int) Type {
 }
 
 func (c *Checker) tupleIndex(x *ast.TupleIndex) Type {
-	xt := c.expr(x.X, nil)
-	if _, open := Resolve(xt).(*TVar); open {
-		res := c.fresh()
-		c.deferShape(&pendingShape{kind: shTuple, subj: xt, subjE: x.X, res: res, index: x.Index, span: x.Span()})
+	rt, res := c.selectOn(x.X, pendingShape{kind: shTuple, index: x.Index, span: x.Span()})
+	if res != nil {
 		return res
 	}
-	return c.elemOf(Resolve(xt), x.Index, x.Span())
+	return c.elemOf(rt, x.Index, x.Span())
 }
 
 // elemOf is the type of `.index` on a value of known type rt.

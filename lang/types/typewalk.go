@@ -19,50 +19,41 @@ import (
 // starts recording them.
 const visitFree = 32
 
-// visited is the set of composite type nodes a walk has seen.
-type visited struct {
+// seenSet is the set of keys (composite type nodes, or pairs of them) a
+// walk has seen.
+type seenSet[K comparable] struct {
 	n    int
-	seen map[Type]struct{}
+	seen map[K]struct{}
 }
 
-// first reports whether the walk reaches the composite node t for the
-// first time (always true until the set is allocated).
-func (v *visited) first(t Type) bool {
+// firstKey reports whether the walk reaches k for the first time (always
+// true until the set is allocated).
+func (v *seenSet[K]) firstKey(k K) bool {
 	if v.seen == nil {
 		v.n++
 		if v.n <= visitFree {
 			return true
 		}
-		v.seen = map[Type]struct{}{}
+		v.seen = map[K]struct{}{}
 	}
-	if _, ok := v.seen[t]; ok {
-		return false
-	}
-	v.seen[t] = struct{}{}
-	return true
-}
-
-// pairs is visited for walks over two types at once (unify, Identical).
-type pairs struct {
-	n    int
-	seen map[[2]Type]struct{}
-}
-
-func (v *pairs) first(a, b Type) bool {
-	if v.seen == nil {
-		v.n++
-		if v.n <= visitFree {
-			return true
-		}
-		v.seen = map[[2]Type]struct{}{}
-	}
-	k := [2]Type{a, b}
 	if _, ok := v.seen[k]; ok {
 		return false
 	}
 	v.seen[k] = struct{}{}
 	return true
 }
+
+// visited is the set of composite type nodes a walk has seen.
+type visited struct{ seenSet[Type] }
+
+// first reports whether the walk reaches the composite node t for the
+// first time.
+func (v *visited) first(t Type) bool { return v.firstKey(t) }
+
+// pairs is visited for walks over two types at once (unify, Identical).
+type pairs struct{ seenSet[[2]Type] }
+
+func (v *pairs) first(a, b Type) bool { return v.firstKey([2]Type{a, b}) }
 
 // rebuilt memoizes a rebuild (Zonk, subst): a shared node is rebuilt once.
 type rebuilt struct {
@@ -88,6 +79,39 @@ func (r *rebuilt) put(t, x Type) Type {
 	}
 	r.memo[t] = x
 	return x
+}
+
+// components returns the component types of composite t (a Named's
+// arguments, a Tuple's elements, a Func's parameters) and a Func's result
+// (nil for the others).
+func components(t Type) (ts []Type, ret Type) {
+	switch x := t.(type) {
+	case *Named:
+		return x.Args, nil
+	case *Tuple:
+		return x.Elems, nil
+	case *Func:
+		return x.Params, x.Ret
+	}
+	return nil, nil
+}
+
+// sameHead reports whether a and b are composite types built the same
+// way (same constructor and definition, as many components), so that
+// their components can be compared pairwise.
+func sameHead(a, b Type) bool {
+	switch x := a.(type) {
+	case *Named:
+		y, ok := b.(*Named)
+		return ok && x.Def == y.Def && len(x.Args) == len(y.Args)
+	case *Tuple:
+		y, ok := b.(*Tuple)
+		return ok && len(x.Elems) == len(y.Elems)
+	case *Func:
+		y, ok := b.(*Func)
+		return ok && len(x.Params) == len(y.Params)
+	}
+	return false
 }
 
 // composite reports whether t has component types.
@@ -176,40 +200,32 @@ func subst(t Type, m map[*TParam]Type) Type {
 	if len(m) == 0 {
 		return t
 	}
-	var r rebuilt
-	var f func(Type) Type
-	f = func(t Type) Type {
-		t = Resolve(t)
-		if p, ok := t.(*TParam); ok {
-			if x, ok := m[p]; ok {
-				return x
-			}
-			return t
-		}
-		if _, ok := t.(*Union); !ok && !composite(t) {
-			return t
-		}
-		if x, ok := r.get(t); ok {
-			return x
-		}
-		return r.put(t, r.mapKids(t, f))
-	}
-	return f(t)
+	return replace(t, m, true)
 }
 
 // substVars replaces unbound variables according to m.
 func substVars(t Type, m map[*TVar]Type) Type {
+	return replace(t, m, false)
+}
+
+// replace rebuilds t with every parameter or unbound variable k that m
+// maps replaced by m[k]. unions says whether it looks inside union types
+// (a parameter may stand in one, an unbound variable never does).
+func replace[K interface {
+	comparable
+	Type
+}](t Type, m map[K]Type, unions bool) Type {
 	var r rebuilt
 	var f func(Type) Type
 	f = func(t Type) Type {
 		t = Resolve(t)
-		if v, ok := t.(*TVar); ok {
-			if x, ok := m[v]; ok {
+		if k, ok := t.(K); ok {
+			if x, ok := m[k]; ok {
 				return x
 			}
 			return t
 		}
-		if !composite(t) {
+		if _, u := t.(*Union); !(unions && u) && !composite(t) {
 			return t
 		}
 		if x, ok := r.get(t); ok {
@@ -238,47 +254,20 @@ func identical(a, b Type, v *pairs) bool {
 	case *Basic:
 		y, ok := b.(*Basic)
 		return ok && x.Kind == y.Kind
-	case *Named:
-		y, ok := b.(*Named)
-		if !ok || x.Def != y.Def || len(x.Args) != len(y.Args) {
+	case *Named, *Tuple, *Func:
+		if !sameHead(a, b) {
 			return false
 		}
 		if !v.first(a, b) {
 			return true
 		}
-		for i := range x.Args {
-			if !identical(x.Args[i], y.Args[i], v) {
-				return false
-			}
-		}
-		return true
-	case *Tuple:
-		y, ok := b.(*Tuple)
-		if !ok || len(x.Elems) != len(y.Elems) {
+		xs, xr := components(a)
+		ys, yr := components(b)
+		if xr != nil && !identical(xr, yr, v) {
 			return false
 		}
-		if !v.first(a, b) {
-			return true
-		}
-		for i := range x.Elems {
-			if !identical(x.Elems[i], y.Elems[i], v) {
-				return false
-			}
-		}
-		return true
-	case *Func:
-		y, ok := b.(*Func)
-		if !ok || len(x.Params) != len(y.Params) {
-			return false
-		}
-		if !v.first(a, b) {
-			return true
-		}
-		if !identical(x.Ret, y.Ret, v) {
-			return false
-		}
-		for i := range x.Params {
-			if !identical(x.Params[i], y.Params[i], v) {
+		for i := range xs {
+			if !identical(xs[i], ys[i], v) {
 				return false
 			}
 		}
@@ -305,28 +294,13 @@ func anyPartV(t Type, pred func(Type) bool, v *visited) bool {
 	if !composite(t) || !v.first(t) {
 		return false
 	}
-	switch x := t.(type) {
-	case *Named:
-		for _, a := range x.Args {
-			if anyPartV(a, pred, v) {
-				return true
-			}
+	ts, ret := components(t)
+	for _, a := range ts {
+		if anyPartV(a, pred, v) {
+			return true
 		}
-	case *Tuple:
-		for _, a := range x.Elems {
-			if anyPartV(a, pred, v) {
-				return true
-			}
-		}
-	case *Func:
-		for _, a := range x.Params {
-			if anyPartV(a, pred, v) {
-				return true
-			}
-		}
-		return anyPartV(x.Ret, pred, v)
 	}
-	return false
+	return ret != nil && anyPartV(ret, pred, v)
 }
 
 // closed caches, on a composite type node, that no unbound variable is
@@ -410,19 +384,8 @@ func occursIn(v *TVar, t Type, epoch uint64) (found, isClosed bool) {
 		}
 		return false
 	}
-	switch x := t.(type) {
-	case *Named:
-		if visit(x.Args...) {
-			return true, false
-		}
-	case *Tuple:
-		if visit(x.Elems...) {
-			return true, false
-		}
-	case *Func:
-		if visit(x.Params...) || visit(x.Ret) {
-			return true, false
-		}
+	if ts, ret := components(t); visit(ts...) || ret != nil && visit(ret) {
+		return true, false
 	}
 	if all {
 		cl.setClosed()
@@ -472,51 +435,23 @@ func unifyP(a, b Type, seen *pairs) bool {
 		return ok && x.Kind == y.Kind
 	case *TParam:
 		return false
-	case *Named:
-		y, ok := b.(*Named)
-		if !ok || x.Def != y.Def || len(x.Args) != len(y.Args) {
+	case *Named, *Tuple, *Func:
+		if !sameHead(a, b) {
 			return false
 		}
 		if !seen.first(a, b) {
 			return true
 		}
+		// Every component is unified, even after a mismatch.
+		xs, xr := components(a)
+		ys, yr := components(b)
 		okAll := true
-		for i := range x.Args {
-			if !unifyP(x.Args[i], y.Args[i], seen) {
+		for i := range xs {
+			if !unifyP(xs[i], ys[i], seen) {
 				okAll = false
 			}
 		}
-		return okAll
-	case *Tuple:
-		y, ok := b.(*Tuple)
-		if !ok || len(x.Elems) != len(y.Elems) {
-			return false
-		}
-		if !seen.first(a, b) {
-			return true
-		}
-		okAll := true
-		for i := range x.Elems {
-			if !unifyP(x.Elems[i], y.Elems[i], seen) {
-				okAll = false
-			}
-		}
-		return okAll
-	case *Func:
-		y, ok := b.(*Func)
-		if !ok || len(x.Params) != len(y.Params) {
-			return false
-		}
-		if !seen.first(a, b) {
-			return true
-		}
-		okAll := true
-		for i := range x.Params {
-			if !unifyP(x.Params[i], y.Params[i], seen) {
-				okAll = false
-			}
-		}
-		if !unifyP(x.Ret, y.Ret, seen) {
+		if xr != nil && !unifyP(xr, yr, seen) {
 			okAll = false
 		}
 		return okAll
