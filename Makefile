@@ -25,9 +25,11 @@ install:
 erlang:
 	@sh .ci/ensure-erlang
 
-## test: the whole suite, then the runtime under the race detector
+## test: the whole suite, the VM's fast loop with its index checks on (-tags vmcheck,
+## runtime/vm/checked.go), then the runtime under the race detector
 test: erlang
 	$(GO) test ./...
+	$(GO) test -tags vmcheck ./runtime/vm ./runtime/engine
 	@$(MAKE) --no-print-directory race
 
 race:
