@@ -68,9 +68,10 @@ func (h *host) noMailbox(op string) *fault.Fault {
 	return fault.Internalf("%s requires an actor context", op)
 }
 
-func (h *host) RecvStart(timeout int64, event bool) *fault.Fault {
+// RecvStart begins a receive and peeks at its first cell (vm.Host).
+func (h *host) RecvStart(timeout int64, event bool) (value.Value, bool, *fault.Fault) {
 	if h.p.Kind == proc.KindRoot {
-		return h.noMailbox("receive")
+		return value.Unit, false, h.noMailbox("receive")
 	}
 	var now time.Time
 	if timeout >= 0 {
@@ -79,7 +80,8 @@ func (h *host) RecvStart(timeout int64, event bool) *fault.Fault {
 	if h.p.RecvStart(timeout, event, now) {
 		h.s.rt.pendingTimers.Add(-1)
 	}
-	return nil
+	v, ok := h.p.RecvPeek()
+	return v, ok, nil
 }
 
 func (h *host) RecvPeek() (value.Value, bool) { return h.p.RecvPeek() }
