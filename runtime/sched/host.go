@@ -243,7 +243,11 @@ func (h *host) Send(pid, msg value.Value) (value.Value, *fault.Fault) {
 		if proc.Of(pid).Epoch() != h.s.rt.Inv.Epoch {
 			return errInt(proc.SendDead), nil
 		}
-		code := h.s.rt.Inv.Reply(h.p, pid, msg)
+		// The woken caller runs next here, as a plain send's receiver.
+		code, c := h.s.rt.Inv.PostReply(h.p, pid, msg)
+		if c != nil {
+			h.s.wakeNext(c)
+		}
 		h.visible(OpSend)
 		if code != proc.SendOK {
 			return errInt(code), nil
@@ -484,9 +488,12 @@ func (h *host) CallWait(pid, msg value.Value, timeout int64, reply value.Value) 
 		if timeout >= 0 {
 			now = rt.Now()
 		}
-		code, disarmed := rt.Inv.CallSend(h.p, t, msg, timeout, now)
+		code, disarmed, wake := rt.Inv.CallPost(h.p, t, msg, timeout, now)
 		if disarmed {
 			rt.pendingTimers.Add(-1)
+		}
+		if wake {
+			h.s.wakeNext(t) // the server runs next here, as after a send
 		}
 		h.visible(OpSend)
 		if code != proc.SendOK {
