@@ -129,17 +129,28 @@ func (p *Process) CallAbandon() {
 // case the call is over. It reports whether a timer of an earlier wait
 // was still armed (the caller drops it from the pending count).
 func (inv *Invocation) CallSend(p, t *Process, msg value.Value, timeout int64, now time.Time) (code int, disarmed bool) {
+	code, disarmed, wake := inv.CallPost(p, t, msg, timeout, now)
+	if wake {
+		inv.Wake(t)
+	}
+	return code, disarmed
+}
+
+// CallPost is CallSend without the wake-up of t, as Post is Send's: when
+// it reports wake, t was Parked and is now Runnable and the caller hands
+// it to a scheduler (the running scheduler's next slot).
+func (inv *Invocation) CallPost(p, t *Process, msg value.Value, timeout int64, now time.Time) (code int, disarmed, wake bool) {
 	x := p.ext()
 	p.mu.Lock()
 	c := x.call
 	c.started = true
 	p.mu.Unlock()
-	code = inv.SendFrom(p, t, msg)
+	code, wake = inv.Post(p, t, msg)
 	if code != SendOK {
 		p.mu.Lock()
 		x.call = nil
 		p.mu.Unlock()
-		return code, false
+		return code, false, wake
 	}
 	// Watch t: closed means it retired after admitting the request (its
 	// reason is committed); otherwise Retire will resume p.
@@ -166,7 +177,7 @@ func (inv *Invocation) CallSend(p, t *Process, msg value.Value, timeout int64, n
 		p.Wait.Deadline = now.Add(time.Duration(timeout) * time.Millisecond)
 	}
 	p.mu.Unlock()
-	return SendOK, disarmed
+	return SendOK, disarmed, wake
 }
 
 // CallStatus is what CallDecide decided.
@@ -245,6 +256,16 @@ func (inv *Invocation) unwatch(t, caller *Process, id uint64) {
 // unknown). It returns SendOK, also when the reply is dropped because the
 // call is over, or SendFull when the budget cannot hold the reply.
 func (inv *Invocation) Reply(from *Process, reply, msg value.Value) int {
+	code, c := inv.PostReply(from, reply, msg)
+	if c != nil {
+		inv.Wake(c)
+	}
+	return code
+}
+
+// PostReply is Reply without the wake-up: it returns the caller to wake
+// (Parked until now, Runnable now), or nil, as Post reports its wake.
+func (inv *Invocation) PostReply(from *Process, reply, msg value.Value) (int, *Process) {
 	c := Of(reply)
 	id := uint64(-reply.Payload())
 	size := MessageHeader + Size(msg)
@@ -252,11 +273,11 @@ func (inv *Invocation) Reply(from *Process, reply, msg value.Value) int {
 	x := c.rc.Load()
 	if x == nil || x.call == nil || x.call.id != id || !x.call.started || x.call.replied || x.call.down || c.closed {
 		c.mu.Unlock()
-		return SendOK
+		return SendOK, nil
 	}
 	if !inv.chargeBytes(size) {
 		c.mu.Unlock()
-		return SendFull
+		return SendFull, nil
 	}
 	c.msgBytes += size
 	call := x.call
@@ -264,9 +285,9 @@ func (inv *Invocation) Reply(from *Process, reply, msg value.Value) int {
 	wake := inv.resumeLocked(c, from)
 	c.mu.Unlock()
 	if wake {
-		inv.Wake(c)
+		return SendOK, c
 	}
-	return SendOK
+	return SendOK, nil
 }
 
 // resumeLocked makes a process blocked in a call or send_wait runnable

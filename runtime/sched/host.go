@@ -68,9 +68,10 @@ func (h *host) noMailbox(op string) *fault.Fault {
 	return fault.Internalf("%s requires an actor context", op)
 }
 
-func (h *host) RecvStart(timeout int64, event bool) *fault.Fault {
+// RecvStart begins a receive and peeks at its first cell (vm.Host).
+func (h *host) RecvStart(timeout int64, event bool) (value.Value, bool, *fault.Fault) {
 	if h.p.Kind == proc.KindRoot {
-		return h.noMailbox("receive")
+		return value.Unit, false, h.noMailbox("receive")
 	}
 	var now time.Time
 	if timeout >= 0 {
@@ -79,7 +80,8 @@ func (h *host) RecvStart(timeout int64, event bool) *fault.Fault {
 	if h.p.RecvStart(timeout, event, now) {
 		h.s.rt.pendingTimers.Add(-1)
 	}
-	return nil
+	v, ok := h.p.RecvPeek()
+	return v, ok, nil
 }
 
 func (h *host) RecvPeek() (value.Value, bool) { return h.p.RecvPeek() }
@@ -241,7 +243,11 @@ func (h *host) Send(pid, msg value.Value) (value.Value, *fault.Fault) {
 		if proc.Of(pid).Epoch() != h.s.rt.Inv.Epoch {
 			return errInt(proc.SendDead), nil
 		}
-		code := h.s.rt.Inv.Reply(h.p, pid, msg)
+		// The woken caller runs next here, as a plain send's receiver.
+		code, c := h.s.rt.Inv.PostReply(h.p, pid, msg)
+		if c != nil {
+			h.s.wakeNext(c)
+		}
 		h.visible(OpSend)
 		if code != proc.SendOK {
 			return errInt(code), nil
@@ -482,9 +488,12 @@ func (h *host) CallWait(pid, msg value.Value, timeout int64, reply value.Value) 
 		if timeout >= 0 {
 			now = rt.Now()
 		}
-		code, disarmed := rt.Inv.CallSend(h.p, t, msg, timeout, now)
+		code, disarmed, wake := rt.Inv.CallPost(h.p, t, msg, timeout, now)
 		if disarmed {
 			rt.pendingTimers.Add(-1)
+		}
+		if wake {
+			h.s.wakeNext(t) // the server runs next here, as after a send
 		}
 		h.visible(OpSend)
 		if code != proc.SendOK {

@@ -302,11 +302,11 @@ func (s *Scheduler) runDriver(p *proc.Process, d *supDriver, budget int) {
 	}
 	park := false
 	for n := 0; n < budget && !d.retired; n++ {
-		if f := h.RecvStart(d.timeout(), true); f != nil {
+		v, ok, f := h.RecvStart(d.timeout(), true)
+		if f != nil {
 			rt.fatal(f.Report())
 			return
 		}
-		v, ok := h.RecvPeek()
 		if !ok {
 			switch h.RecvWait() {
 			case vm.WaitRetry:

@@ -69,6 +69,48 @@ func (st *State) actorStep(host Host, fr *frame) (Outcome, bool) {
 		pc++
 		sp := st.sp
 		fr.pc = pc
+		if in.Op == bytecode.RECV_START {
+			// One host call begins the receive and peeks (Host.RecvStart);
+			// the RECV_PEEK after it is then charged and applied here.
+			v, ok, f := st.recvStart(host, in)
+			if f != nil {
+				return st.fail(fr, pc, sp, f)
+			}
+			if st.preempt {
+				st.preempt = false
+				return Outcome{Status: StatusYield}, true
+			}
+			peek := fr.fn.Code[pc]
+			if peek.Op != bytecode.RECV_PEEK {
+				// Not the shape codegen emits: the answer is dropped and
+				// the next instruction runs on its own.
+				if !isActorOp(peek.Op) {
+					return Outcome{}, false
+				}
+				continue
+			}
+			if !st.spend() {
+				// The peek's answer is dropped: RECV_PEEK asks again when
+				// the State resumes, with the same result.
+				return Outcome{Status: StatusYield}, true
+			}
+			pc++
+			if !ok {
+				pc = int(peek.A)
+			} else {
+				st.stack[sp] = v
+				sp++
+			}
+			fr.pc, st.sp = pc, sp
+			if st.preempt {
+				st.preempt = false
+				return Outcome{Status: StatusYield}, true
+			}
+			if !isActorOp(fr.fn.Code[pc].Op) {
+				return Outcome{}, false
+			}
+			continue
+		}
 		npc, nsp, cost, park, f := st.actorOp(host, in, pc, sp)
 		if f != nil {
 			return st.fail(fr, pc, sp, f)
@@ -89,26 +131,29 @@ func (st *State) actorStep(host Host, fr *frame) (Outcome, bool) {
 	}
 }
 
-// actorOp executes one actor instruction. It returns the new pc and sp,
+// recvStart executes RECV_START in of the top frame: it checks the
+// timeout and asks the host to begin the receive, returning the host's
+// peek at the first cell.
+func (st *State) recvStart(ah Host, in bytecode.Instr) (value.Value, bool, *fault.Fault) {
+	timeout := int64(-1)
+	if in.A >= 0 {
+		v := st.stack[st.frames[len(st.frames)-1].base+int(in.A)]
+		if v.Kind() != value.KInt {
+			return value.Unit, false, internalFault("receive timeout is %s, not Int", v.Kind())
+		}
+		timeout = v.AsInt()
+		if timeout < 0 || timeout > st.img.maxTimeout() {
+			return value.Unit, false, fault.New(fault.Timeout)
+		}
+	}
+	return ah.RecvStart(timeout, in.B != 0)
+}
+
+// actorOp executes one actor instruction other than RECV_START. It returns the new pc and sp,
 // the extra steps to charge, whether the State parks, and a fault.
 func (st *State) actorOp(ah Host, in bytecode.Instr, pc, sp int) (int, int, int, bool, *fault.Fault) {
 	stack := st.stack
 	switch in.Op {
-	case bytecode.RECV_START:
-		timeout := int64(-1)
-		if in.A >= 0 {
-			v := stack[st.frames[len(st.frames)-1].base+int(in.A)]
-			if v.Kind() != value.KInt {
-				return pc, sp, 0, false, internalFault("receive timeout is %s, not Int", v.Kind())
-			}
-			timeout = v.AsInt()
-			if timeout < 0 || timeout > st.img.maxTimeout() {
-				return pc, sp, 0, false, fault.New(fault.Timeout)
-			}
-		}
-		if f := ah.RecvStart(timeout, in.B != 0); f != nil {
-			return pc, sp, 0, false, f
-		}
 	case bytecode.RECV_PEEK:
 		v, ok := ah.RecvPeek()
 		if !ok {

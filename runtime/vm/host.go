@@ -31,11 +31,17 @@ import (
 type Host interface {
 	native.Host
 
-	// RecvStart begins a receive. timeout < 0 means none (the VM has
+	// RecvStart begins a receive and returns what RecvPeek would then
+	// return (the first cell as the value the arms match, or false), so
+	// that a receive whose first message matches makes two host calls
+	// (this and RecvTake), not three. timeout < 0 means none (the VM has
 	// already refused a timeout outside 0..600000 with fault 8); event
 	// selects receive_event (all cells, user messages wrapped in
-	// Process.Message) over receive (user messages only).
-	RecvStart(timeout int64, event bool) *fault.Fault
+	// Process.Message) over receive (user messages only). The peek has
+	// no effect a later RecvPeek at the same cursor would not have, so
+	// the VM may discard its answer (when the budget ends between
+	// RECV_START and RECV_PEEK) and ask again.
+	RecvStart(timeout int64, event bool) (value.Value, bool, *fault.Fault)
 	// RecvPeek returns the cell at the cursor (as the value the arms
 	// match), or false when the cursor is past the last cell.
 	RecvPeek() (value.Value, bool)
@@ -97,7 +103,9 @@ func needsActors(op string) *fault.Fault {
 }
 
 // RecvStart is an internal error: there is no mailbox.
-func (Detached) RecvStart(int64, bool) *fault.Fault { return needsActors("RECV_START") }
+func (Detached) RecvStart(int64, bool) (value.Value, bool, *fault.Fault) {
+	return value.Unit, false, needsActors("RECV_START")
+}
 
 // RecvPeek finds nothing (unreachable: RecvStart faults first).
 func (Detached) RecvPeek() (value.Value, bool) { return value.Unit, false }
