@@ -53,8 +53,31 @@ import (
 type instr struct {
 	op   bytecode.Opcode
 	a, b int32
-	c    int32     // third operand: a jump target, a STORE slot, an argument count
+	c    int32     // third operand: a jump target, a STORE slot, an argument count, a comparison's outcomes (cmpOutcomes)
 	fn   *function // the callee of a call of a compiled function
+}
+
+// cmpOutcomes is the set of outcomes of comparing x with y for which the
+// comparison op holds: bit 0 x < y, bit 1 x == y, bit 2 x > y. The
+// comparisons that leave a Bool (LT..NE, loadIntOp and loadLoadOp of a
+// comparison, cmpJump) carry it in c, where the fast loop tests it with
+// a shift (cmpHolds) instead of switching on the operation: the switch
+// needed enough registers that the compiler spilled two of the loop's
+// variables at every dispatch.
+func cmpOutcomes(op bytecode.Opcode) int32 {
+	switch op {
+	case bytecode.LT:
+		return 1
+	case bytecode.LE:
+		return 1 | 2
+	case bytecode.GT:
+		return 4
+	case bytecode.GE:
+		return 2 | 4
+	case bytecode.EQ:
+		return 2
+	}
+	return 1 | 4 // NE
 }
 
 // Fused opcodes live right above every real opcode, so that the opcodes
@@ -138,7 +161,7 @@ func candidates(src []bytecode.Instr, i int, fns []*function) []fusion {
 				if at(1, bytecode.LOAD) {
 					plain, branch = loadLoadOp, loadLoadCmpJump
 				}
-				out = append(out, fusion{instr{op: plain + bytecode.Opcode(k), a: in.A, b: src[i+1].A}, 3})
+				out = append(out, fusion{instr{op: plain + bytecode.Opcode(k), a: in.A, b: src[i+1].A, c: cmpOutcomes(op)}, 3})
 				if isCompare(op) && at(3, bytecode.JUMP_IF_FALSE) && forward(3) {
 					out = append(out, fusion{instr{op: branch + bytecode.Opcode(k), a: in.A, b: src[i+1].A, c: src[i+3].A}, 4})
 					if at(1, bytecode.INT) && at(4, bytecode.LOAD) && at(5, bytecode.RETURN) {
@@ -172,7 +195,7 @@ func candidates(src []bytecode.Instr, i int, fns []*function) []fusion {
 		}
 	case isCompare(in.Op) && at(1, bytecode.JUMP_IF_FALSE) && forward(1):
 		k, _ := fusedIndex(in.Op)
-		out = append(out, fusion{instr{op: cmpJump + bytecode.Opcode(k), a: src[i+1].A}, 2})
+		out = append(out, fusion{instr{op: cmpJump + bytecode.Opcode(k), a: src[i+1].A, c: cmpOutcomes(in.Op)}, 2})
 	case (in.Op == bytecode.ADD || in.Op == bytecode.SUB) && at(1, bytecode.RETURN):
 		k, _ := fusedIndex(in.Op)
 		out = append(out, fusion{instr{op: opReturn + bytecode.Opcode(k)}, 2})
@@ -195,6 +218,9 @@ func fuse(src []bytecode.Instr, fns []*function) []instr {
 		code[i] = instr{op: in.Op, a: in.A, b: in.B}
 		if in.Op == bytecode.CALL || in.Op == bytecode.TAIL_CALL {
 			code[i].c, code[i].fn = in.B, fns[in.A]
+		}
+		if isCompare(in.Op) {
+			code[i].c = cmpOutcomes(in.Op)
 		}
 		cost[i] = 1 + cost[i+1]
 		for _, c := range candidates(src, i, fns) {
