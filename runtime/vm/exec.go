@@ -698,8 +698,8 @@ yield:
 // cmpHolds reports whether a comparison whose outcomes (cmpOutcomes)
 // are set holds for x and y, without branches and with constant shifts
 // only (a variable shift would tie up CX).
-func cmpHolds(set int32, x, y int64) bool {
-	var lt, eq, gt int32
+func cmpHolds(set int, x, y int64) bool {
+	var lt, eq, gt int
 	if x < y {
 		lt = 1
 	}
@@ -719,7 +719,7 @@ func cmpHolds(set int32, x, y int64) bool {
 // and changes nothing.
 //
 //go:noinline
-func (st *State) compareTop(set int32) bool {
+func (st *State) compareTop(set int) bool {
 	sp := st.sp
 	x, y := st.stack[sp-2], st.stack[sp-1]
 	if !x.IsInt() || !y.IsInt() {
