@@ -67,7 +67,7 @@ reload:
 			*slot(stk, sp-1), *slot(stk, sp-2) = *slot(stk, sp-2), *slot(stk, sp-1)
 			pc++
 		case bytecode.UNIT:
-			*slot(stk, sp) = value.Unit
+			*slot(stk, sp) = value.Value{} // Unit
 			sp++
 			pc++
 		case bytecode.TRUE:
@@ -240,21 +240,23 @@ reload:
 			*slot(stk, sp-1) = value.Int(x.AsInt() - y.AsInt())
 			pc++
 		case bytecode.MUL:
-			x, y := *slot(stk, sp-2), *slot(stk, sp-1)
+			x, y := slot(stk, sp-2), slot(stk, sp-1)
 			if !x.IsInt() || !y.IsInt() {
 				goto slow
 			}
 			sp--
-			*slot(stk, sp-1) = value.Int(x.AsInt() * y.AsInt())
+			*x = value.Int(x.AsInt() * y.AsInt())
 			pc++
 		case bytecode.LT, bytecode.LE, bytecode.GT, bytecode.GE, bytecode.EQ, bytecode.NE:
-			x, y := *slot(stk, sp-2), *slot(stk, sp-1)
-			if !x.IsInt() || !y.IsInt() {
-				goto slow
+			// Out of line (compareTop), as the closure calls: inline, its
+			// register use made the compiler spill two of the loop's
+			// variables at every dispatch. The common comparisons are
+			// fused with their operands or their jump anyway.
+			fr.pc, st.sp = pc, sp
+			if !st.compareTop(in.c) {
+				return false
 			}
-			sp--
-			*slot(stk, sp-1) = value.Bool(compareInts(in.op, x.AsInt(), y.AsInt()))
-			pc++
+			goto reload
 		case bytecode.NOT:
 			x := *slot(stk, sp-1)
 			if x.Kind() != value.KBool {
@@ -325,7 +327,7 @@ reload:
 		case loadIntOp + 2, loadIntOp + 3, loadIntOp + 4, loadIntOp + 5, loadIntOp + 6, loadIntOp + 7:
 			x := *slot(stk, bp+int(in.a))
 			if x.IsInt() {
-				x = value.Bool(compareInts(fusedOps[in.op-loadIntOp], x.AsInt(), int64(in.b)))
+				x = value.Bool(cmpHolds(in.c, x.AsInt(), int64(in.b)))
 				pc += 2
 			}
 			*slot(stk, sp) = x // or just the LOAD
@@ -496,7 +498,7 @@ reload:
 		case loadLoadOp + 2, loadLoadOp + 3, loadLoadOp + 4, loadLoadOp + 5, loadLoadOp + 6, loadLoadOp + 7:
 			x, y := *slot(stk, bp+int(in.a)), *slot(stk, bp+int(in.b))
 			if x.IsInt() && y.IsInt() {
-				x = value.Bool(compareInts(fusedOps[in.op-loadLoadOp], x.AsInt(), y.AsInt()))
+				x = value.Bool(cmpHolds(in.c, x.AsInt(), y.AsInt()))
 				pc += 2
 			}
 			*slot(stk, sp) = x // or just the first LOAD
@@ -569,12 +571,12 @@ reload:
 				pc = int(in.c)
 			}
 		case cmpJump + 2, cmpJump + 3, cmpJump + 4, cmpJump + 5, cmpJump + 6, cmpJump + 7:
-			x, y := *slot(stk, sp-2), *slot(stk, sp-1)
+			x, y := slot(stk, sp-2), slot(stk, sp-1)
 			if !x.IsInt() || !y.IsInt() {
 				goto slow
 			}
 			sp -= 2
-			if compareInts(fusedOps[in.op-cmpJump], x.AsInt(), y.AsInt()) {
+			if cmpHolds(in.c, x.AsInt(), y.AsInt()) {
 				pc += 2
 			} else {
 				pc = int(in.a)
@@ -629,7 +631,7 @@ reload:
 			}
 			st.steps++
 			for i := sp; i < top; i++ {
-				*slot(stk, i) = value.Unit
+				*slot(stk, i) = value.Value{} // Unit, without loading the global
 			}
 			fr.pc = pc + 1
 			setDepth(st, n+1)
@@ -656,7 +658,7 @@ reload:
 				*slot(stk, bp+i) = *slot(stk, sp-n+i)
 			}
 			for i := bp + n; i < top; i++ {
-				*slot(stk, i) = value.Unit
+				*slot(stk, i) = value.Value{} // Unit, without loading the global
 			}
 			fr.fn, fr.pc, fr.free = callee, 0, nil
 			code, pc, sp = codeOf(callee.code), 0, top
@@ -693,21 +695,40 @@ yield:
 	return true
 }
 
-// compareInts applies the comparison op to two Ints.
-func compareInts(op bytecode.Opcode, x, y int64) bool {
-	switch op {
-	case bytecode.LT:
-		return x < y
-	case bytecode.LE:
-		return x <= y
-	case bytecode.GT:
-		return x > y
-	case bytecode.GE:
-		return x >= y
-	case bytecode.EQ:
-		return x == y
+// cmpHolds reports whether a comparison whose outcomes (cmpOutcomes)
+// are set holds for x and y, without branches and with constant shifts
+// only (a variable shift would tie up CX).
+func cmpHolds(set int, x, y int64) bool {
+	var lt, eq, gt int
+	if x < y {
+		lt = 1
 	}
-	return x != y
+	if x == y {
+		eq = 1
+	}
+	if x > y {
+		gt = 1
+	}
+	return (lt&set|eq&(set>>1)|gt&(set>>2))&1 != 0
+}
+
+// compareTop is the fast path of a comparison (LT..NE) whose outcomes
+// (cmpOutcomes) are set, with the top frame's pc and st.sp saved: if the
+// two operands on top of the stack are Ints it replaces them by the
+// result, moves the pc on and reports true; otherwise it reports false
+// and changes nothing.
+//
+//go:noinline
+func (st *State) compareTop(set int) bool {
+	sp := st.sp
+	x, y := st.stack[sp-2], st.stack[sp-1]
+	if !x.IsInt() || !y.IsInt() {
+		return false
+	}
+	st.stack[sp-2] = value.Bool(cmpHolds(set, x.AsInt(), y.AsInt()))
+	st.sp = sp - 1
+	st.frames[len(st.frames)-1].pc++
+	return true
 }
 
 // callClosure is the fast path of CALL_VALUE with n arguments (a step

@@ -52,9 +52,32 @@ import (
 // instr is one instruction of the internal code.
 type instr struct {
 	op   bytecode.Opcode
-	a, b int32
-	c    int32     // third operand: a jump target, a STORE slot, an argument count
+	a, b int
+	c    int       // third operand: a jump target, a STORE slot, an argument count, a comparison's outcomes (cmpOutcomes)
 	fn   *function // the callee of a call of a compiled function
+}
+
+// cmpOutcomes is the set of outcomes of comparing x with y for which the
+// comparison op holds: bit 0 x < y, bit 1 x == y, bit 2 x > y. The
+// comparisons that leave a Bool (LT..NE, loadIntOp and loadLoadOp of a
+// comparison, cmpJump) carry it in c, where the fast loop tests it with
+// a shift (cmpHolds) instead of switching on the operation: the switch
+// needed enough registers that the compiler spilled two of the loop's
+// variables at every dispatch.
+func cmpOutcomes(op bytecode.Opcode) int {
+	switch op {
+	case bytecode.LT:
+		return 1
+	case bytecode.LE:
+		return 1 | 2
+	case bytecode.GT:
+		return 4
+	case bytecode.GE:
+		return 2 | 4
+	case bytecode.EQ:
+		return 2
+	}
+	return 1 | 4 // NE
 }
 
 // Fused opcodes live right above every real opcode, so that the opcodes
@@ -138,46 +161,46 @@ func candidates(src []bytecode.Instr, i int, fns []*function) []fusion {
 				if at(1, bytecode.LOAD) {
 					plain, branch = loadLoadOp, loadLoadCmpJump
 				}
-				out = append(out, fusion{instr{op: plain + bytecode.Opcode(k), a: in.A, b: src[i+1].A}, 3})
+				out = append(out, fusion{instr{op: plain + bytecode.Opcode(k), a: int(in.A), b: int(src[i+1].A), c: cmpOutcomes(op)}, 3})
 				if isCompare(op) && at(3, bytecode.JUMP_IF_FALSE) && forward(3) {
-					out = append(out, fusion{instr{op: branch + bytecode.Opcode(k), a: in.A, b: src[i+1].A, c: src[i+3].A}, 4})
+					out = append(out, fusion{instr{op: branch + bytecode.Opcode(k), a: int(in.A), b: int(src[i+1].A), c: int(src[i+3].A)}, 4})
 					if at(1, bytecode.INT) && at(4, bytecode.LOAD) && at(5, bytecode.RETURN) {
-						out = append(out, fusion{instr{op: guardReturn + bytecode.Opcode(k), a: in.A, b: src[i+1].A, c: src[i+3].A}, 6})
+						out = append(out, fusion{instr{op: guardReturn + bytecode.Opcode(k), a: int(in.A), b: int(src[i+1].A), c: int(src[i+3].A)}, 6})
 					}
 				}
 				if at(1, bytecode.INT) && k < 2 {
 					if at(3, bytecode.CALL) {
-						out = append(out, fusion{instr{op: loadIntCall + bytecode.Opcode(k), a: in.A, b: src[i+1].A, c: src[i+3].B, fn: fns[src[i+3].A]}, 4})
+						out = append(out, fusion{instr{op: loadIntCall + bytecode.Opcode(k), a: int(in.A), b: int(src[i+1].A), c: int(src[i+3].B), fn: fns[src[i+3].A]}, 4})
 					}
 					if at(3, bytecode.TAIL_CALL) {
-						out = append(out, fusion{instr{op: loadIntTailCall + bytecode.Opcode(k), a: in.A, b: src[i+1].A, c: src[i+3].B, fn: fns[src[i+3].A]}, 4})
+						out = append(out, fusion{instr{op: loadIntTailCall + bytecode.Opcode(k), a: int(in.A), b: int(src[i+1].A), c: int(src[i+3].B), fn: fns[src[i+3].A]}, 4})
 					}
 				}
 			}
 		}
 		if at(1, bytecode.CALL) {
-			out = append(out, fusion{instr{op: loadCall, a: in.A, c: src[i+1].B, fn: fns[src[i+1].A]}, 2})
+			out = append(out, fusion{instr{op: loadCall, a: int(in.A), c: int(src[i+1].B), fn: fns[src[i+1].A]}, 2})
 		}
 		if at(1, bytecode.TAIL_CALL) {
-			out = append(out, fusion{instr{op: loadTailCall, a: in.A, c: src[i+1].B, fn: fns[src[i+1].A]}, 2})
+			out = append(out, fusion{instr{op: loadTailCall, a: int(in.A), c: int(src[i+1].B), fn: fns[src[i+1].A]}, 2})
 		}
 		if at(1, bytecode.RETURN) {
-			out = append(out, fusion{instr{op: loadReturn, a: in.A}, 2})
+			out = append(out, fusion{instr{op: loadReturn, a: int(in.A)}, 2})
 		}
 		if at(1, bytecode.TEST_TAG) && at(2, bytecode.JUMP_IF_FALSE) && forward(2) {
-			out = append(out, fusion{instr{op: loadTestTagJump, a: in.A, b: src[i+1].A, c: src[i+2].A}, 3})
+			out = append(out, fusion{instr{op: loadTestTagJump, a: int(in.A), b: int(src[i+1].A), c: int(src[i+2].A)}, 3})
 		}
 		if at(1, bytecode.ELEM) && at(2, bytecode.STORE) {
-			out = append(out, fusion{instr{op: loadElemStore, a: in.A, b: src[i+1].A, c: src[i+2].A}, 3})
+			out = append(out, fusion{instr{op: loadElemStore, a: int(in.A), b: int(src[i+1].A), c: int(src[i+2].A)}, 3})
 		}
 	case isCompare(in.Op) && at(1, bytecode.JUMP_IF_FALSE) && forward(1):
 		k, _ := fusedIndex(in.Op)
-		out = append(out, fusion{instr{op: cmpJump + bytecode.Opcode(k), a: src[i+1].A}, 2})
+		out = append(out, fusion{instr{op: cmpJump + bytecode.Opcode(k), a: int(src[i+1].A), c: cmpOutcomes(in.Op)}, 2})
 	case (in.Op == bytecode.ADD || in.Op == bytecode.SUB) && at(1, bytecode.RETURN):
 		k, _ := fusedIndex(in.Op)
 		out = append(out, fusion{instr{op: opReturn + bytecode.Opcode(k)}, 2})
 	case in.Op == bytecode.STORE && at(1, bytecode.LOAD):
-		out = append(out, fusion{instr{op: storeLoad, a: in.A, b: src[i+1].A}, 2})
+		out = append(out, fusion{instr{op: storeLoad, a: int(in.A), b: int(src[i+1].A)}, 2})
 	}
 	return out
 }
@@ -192,9 +215,12 @@ func fuse(src []bytecode.Instr, fns []*function) []instr {
 	cost := make([]int, len(src)+1)
 	for i := len(src) - 1; i >= 0; i-- {
 		in := src[i]
-		code[i] = instr{op: in.Op, a: in.A, b: in.B}
+		code[i] = instr{op: in.Op, a: int(in.A), b: int(in.B)}
 		if in.Op == bytecode.CALL || in.Op == bytecode.TAIL_CALL {
-			code[i].c, code[i].fn = in.B, fns[in.A]
+			code[i].c, code[i].fn = int(in.B), fns[in.A]
+		}
+		if isCompare(in.Op) {
+			code[i].c = cmpOutcomes(in.Op)
 		}
 		cost[i] = 1 + cost[i+1]
 		for _, c := range candidates(src, i, fns) {

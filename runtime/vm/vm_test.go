@@ -871,6 +871,24 @@ no:
 			t.Errorf("%d %s 2 (load/load/cmp): got %v", c.x, c.op, o.Value)
 		}
 	}
+	// The plain comparisons (not fused: their operands are not loads)
+	// run out of line (compareTop) and test their outcome set; every
+	// operation against every outcome, and the extremes of Int.
+	ops := map[string]func(x, y int64) bool{
+		"LT": func(x, y int64) bool { return x < y }, "LE": func(x, y int64) bool { return x <= y },
+		"GT": func(x, y int64) bool { return x > y }, "GE": func(x, y int64) bool { return x >= y },
+		"EQ": func(x, y int64) bool { return x == y }, "NE": func(x, y int64) bool { return x != y }}
+	ints := []int64{math.MinInt64, -1, 0, 1, 2, math.MaxInt64}
+	for name, op := range ops {
+		for _, x := range ints {
+			for _, y := range ints {
+				code := "CONST " + strconv.FormatInt(x, 10) + "\n CONST " + strconv.FormatInt(y, 10) + "\n " + name
+				if o := eval(t, code); o.Value != value.Bool(op(x, y)) {
+					t.Errorf("%d %s %d (plain): got %v", x, name, y, o.Value)
+				}
+			}
+		}
+	}
 	o = eval(t, "INT 40\n STORE 0\n INT 2\n STORE 1\n LOAD 0\n LOAD 1\n SUB")
 	wantInt(t, o, 38)
 	o = eval(t, "CONST \"ab\"\n STORE 0\n CONST \"cd\"\n STORE 1\n LOAD 0\n LOAD 1\n ADD")
