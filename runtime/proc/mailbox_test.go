@@ -121,11 +121,7 @@ func TestFlushDownsInBothHalves(t *testing.T) {
 func TestRecvTakeDeferredSettles(t *testing.T) {
 	inv, _ := newInv()
 	p := inv.NewProcess(KindIsolated, nil, 0)
-	for i := 0; i < MaxMailbox; i++ {
-		if c := inv.Send(p, value.Int(int64(i))); c != SendOK {
-			t.Fatalf("fill %d: %d", i, c)
-		}
-	}
+	fillMailbox(t, inv, p)
 	_, full := inv.Reservations()
 	var tk Taken
 	for i := 0; i < 3; i++ {
@@ -167,9 +163,7 @@ func TestRecvTakeDeferredSettles(t *testing.T) {
 func TestRecvTakeDeferredAdmitsSendWait(t *testing.T) {
 	inv, woken := newInv()
 	p := inv.NewProcess(KindIsolated, nil, 0)
-	for i := 0; i < MaxMailbox; i++ {
-		inv.Send(p, value.Int(int64(i)))
-	}
+	fillMailbox(t, inv, p)
 	var tk Taken
 	p.RecvStart(-1, false, time.Now())
 	mustPeek(t, p, 0)

@@ -166,9 +166,7 @@ func TestSendWaitAdmission(t *testing.T) {
 
 	// The target dies: every parked sender resumes with SendDead.
 	full := inv.NewProcess(KindIsolated, nil, 0)
-	for i := 0; i < MaxMailbox; i++ {
-		inv.Send(full, value.Int(0))
-	}
+	fillMailbox(t, inv, full)
 	var waiting []*Process
 	for i := 0; i < 3; i++ {
 		s := inv.NewProcess(KindIsolated, nil, 0)
@@ -300,9 +298,7 @@ func TestCall(t *testing.T) {
 func TestSendWaitSlotNotStolen(t *testing.T) {
 	inv, woken := newInv()
 	target := inv.NewProcess(KindIsolated, nil, 0)
-	for i := 0; i < MaxMailbox; i++ {
-		inv.Send(target, value.Int(int64(i)))
-	}
+	fillMailbox(t, inv, target)
 	s := inv.NewProcess(KindIsolated, nil, 0)
 	if _, parked := inv.SendWait(s, target, value.Int(-1)); !parked {
 		t.Fatal("sender did not park on a full mailbox")
