@@ -490,13 +490,24 @@ type Scheduler struct {
 	// scheduler goroutine, so a wake-up there takes no lock, and
 	// invisible to thieves. chain is
 	// the steps run since the scheduler last took a process from its
-	// queue: a woken receiver inherits the rest of that budget, and
-	// once it is spent the next process goes to the back of the queue,
-	// so a pair of processes waking each other cannot starve the queue.
-	next  *proc.Process
-	chain int
-	turns atomic.Int64
-	qlen  atomic.Int32 // len(q) - head, readable without the lock
+	// queue: a woken receiver inherits the rest of that budget. The
+	// first time a chain's budget is spent the next process still runs,
+	// on a fresh budget (renewed); the second time it goes to the back
+	// of the queue, so processes waking each other cannot starve the
+	// queue: it waits at most about three budgets instead of two. The
+	// fresh budget keeps a producer and its consumer together: the
+	// consumer, woken into the producer's slot, would otherwise queue up
+	// behind the producer whose turn spent the budget, and the second
+	// process in the queue pokes an idle scheduler to steal one of them
+	// (docs/performance.md, "Keeping a producer and its consumer on one
+	// scheduler").
+	next    *proc.Process
+	chain   int
+	renewed bool // the chain has had its one fresh budget (loop)
+	turns   atomic.Int64
+	stolen  atomic.Int64 // processes other schedulers took from this one
+	pokes   atomic.Int64 // sleeping schedulers this one woke to steal
+	qlen    atomic.Int32 // len(q) - head, readable without the lock
 }
 
 // TimerHeapSize returns the number of timers in all heaps (only
@@ -525,6 +536,16 @@ func (rt *Runtime) Turns() []int64 {
 		out[i] = s.turns.Load()
 	}
 	return out
+}
+
+// StealStats returns how many processes idle schedulers stole, and how
+// many times a scheduler woke a sleeping one to steal (pokeThief).
+func (rt *Runtime) StealStats() (stolen, pokes int64) {
+	for _, s := range rt.scheds {
+		stolen += s.stolen.Load()
+		pokes += s.pokes.Load()
+	}
+	return stolen, pokes
 }
 
 // push appends p to the run queue and wakes the scheduler if it sleeps.
@@ -561,6 +582,7 @@ func (rt *Runtime) pokeThief(from int) {
 		sl := t.sleeping
 		t.mu.Unlock()
 		if sl {
+			rt.scheds[from].pokes.Add(1)
 			signal(t.wake)
 			return
 		}
@@ -611,6 +633,7 @@ func (s *Scheduler) steal() *proc.Process {
 			clear(v.q[v.head : v.head+k])
 			v.head += k
 			v.qlen.Add(int32(-k))
+			v.stolen.Add(int64(k))
 			if v.head == len(v.q) {
 				v.q, v.head = v.q[:0], 0
 			}
@@ -643,12 +666,18 @@ func (s *Scheduler) loop() {
 		if p = s.next; p != nil {
 			s.next = nil
 			if s.chain >= s.rt.cfg.Budget {
-				s.push(p)
-				p = nil
+				if !s.renewed {
+					s.renewed = true
+					s.chain = 0
+				} else {
+					s.push(p)
+					p = nil
+				}
 			}
 		}
 		if p == nil {
 			s.chain = 0
+			s.renewed = false
 			p = s.pop()
 		}
 		if p == nil && s.rt.cfg.Steal && len(s.rt.scheds) > 1 {
