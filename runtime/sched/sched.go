@@ -23,7 +23,11 @@
 // receiver woken by a message moves to the sender's scheduler as its
 // next process (Scheduler.next): a chain of messages stays on one
 // scheduler without run-queue locks, while the work that queues up is
-// stolen. Without stealing spawned processes go round-robin over the
+// stolen. A chain of next processes shares one budget, renewed once (so
+// a consumer woken by a producer that spent the budget still runs next
+// instead of queueing up behind it, where an idle scheduler would steal
+// one of the two); after that the next process goes to the back of the
+// queue. Without stealing spawned processes go round-robin over the
 // schedulers and stay where they were placed. With one scheduler the run
 // queue is strictly FIFO and the schedule depends only on the program
 // (and timers on the clock).
