@@ -410,35 +410,65 @@ type (
 // NewDataCopy returns a variant value with a copy of fields (which the
 // caller may reuse), allocated in one object when it has at most four.
 func NewDataCopy(t *TypeInfo, tag int, fields []Value) Value {
-	var d *Data
-	var fs []Value
 	switch len(fields) {
 	case 1:
-		x := &data1{}
-		d, fs = &x.d, x.f[:]
+		return newData1(t, tag, fields[0])
 	case 2:
-		x := &data2{}
-		d, fs = &x.d, x.f[:]
+		return newData2(t, tag, fields[0], fields[1])
 	case 3:
-		x := &data3{}
-		d, fs = &x.d, x.f[:]
+		return newData3(t, tag, fields[0], fields[1], fields[2])
 	case 4:
-		x := &data4{}
-		d, fs = &x.d, x.f[:]
-	default:
-		d, fs = &Data{}, make([]Value, len(fields))
+		return newData4(t, tag, fields[0], fields[1], fields[2], fields[3])
 	}
+	fs := make([]Value, len(fields))
 	copy(fs, fields)
-	*d = Data{h: header{kind: KData}, Type: t, Tag: tag, Fields: fs, size: sumSizes(fs)}
-	return Value{p: unsafe.Pointer(d)}
+	return Value{p: unsafe.Pointer(&Data{h: header{kind: KData}, Type: t, Tag: tag, Fields: fs, size: sumSizes(fs)})}
 }
 
-// newData1 is NewData of one field in one allocation.
+// newData1..newData4 build a node of one to four fields in one
+// allocation. The sizes are summed before the object is allocated, so
+// that no call separates the allocation from the stores that fill it
+// (the compiler then needs no write barrier for them), and the fields
+// are stored one by one rather than copied from a slice.
 func newData1(t *TypeInfo, tag int, v Value) Value {
+	size := AddSize(SlotSize, fieldSize(v))
 	x := &data1{}
 	x.f[0] = v
-	x.d = Data{h: header{kind: KData}, Type: t, Tag: tag, Fields: x.f[:], size: sumSizes(x.f[:])}
+	x.d = Data{h: header{kind: KData}, Type: t, Tag: tag, Fields: x.f[:], size: size}
 	return Value{p: unsafe.Pointer(&x.d)}
+}
+
+func newData2(t *TypeInfo, tag int, v0, v1 Value) Value {
+	size := AddSize(AddSize(SlotSize, fieldSize(v0)), fieldSize(v1))
+	x := &data2{}
+	x.f[0], x.f[1] = v0, v1
+	x.d = Data{h: header{kind: KData}, Type: t, Tag: tag, Fields: x.f[:], size: size}
+	return Value{p: unsafe.Pointer(&x.d)}
+}
+
+func newData3(t *TypeInfo, tag int, v0, v1, v2 Value) Value {
+	size := AddSize(AddSize(AddSize(SlotSize, fieldSize(v0)), fieldSize(v1)), fieldSize(v2))
+	x := &data3{}
+	x.f[0], x.f[1], x.f[2] = v0, v1, v2
+	x.d = Data{h: header{kind: KData}, Type: t, Tag: tag, Fields: x.f[:], size: size}
+	return Value{p: unsafe.Pointer(&x.d)}
+}
+
+func newData4(t *TypeInfo, tag int, v0, v1, v2, v3 Value) Value {
+	size := AddSize(AddSize(AddSize(AddSize(SlotSize, fieldSize(v0)), fieldSize(v1)), fieldSize(v2)), fieldSize(v3))
+	x := &data4{}
+	x.f[0], x.f[1], x.f[2], x.f[3] = v0, v1, v2, v3
+	x.d = Data{h: header{kind: KData}, Type: t, Tag: tag, Fields: x.f[:], size: size}
+	return Value{p: unsafe.Pointer(&x.d)}
+}
+
+// fieldSize is v.Size() with the scalars (Unit, Int, Float, Bool: one
+// slot) answered inline.
+func fieldSize(v Value) int64 {
+	if v.p == nil || (*header)(v.p).kind <= KBool {
+		return SlotSize
+	}
+	return v.Size()
 }
 
 // NewClosure returns the closure of compiled function fn capturing free

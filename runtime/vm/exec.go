@@ -257,6 +257,13 @@ reload:
 				return false
 			}
 			goto reload
+		case bytecode.EQ_CONST: // of an Int constant (c = 1), its value in b
+			x := slot(stk, sp-1)
+			if in.c == 0 || !x.IsInt() {
+				goto slow
+			}
+			*x = value.Bool(x.AsInt() == int64(in.b))
+			pc++
 		case bytecode.NOT:
 			x := *slot(stk, sp-1)
 			if x.Kind() != value.KBool {
@@ -298,6 +305,13 @@ reload:
 			*slot(stk, sp-1) = l.Items[in.a]
 			pc++
 		case bytecode.DATA:
+			if in.c != 0 {
+				// A variant with fields: an allocation, made out of line
+				// with the state saved, as the closure calls.
+				fr.pc, st.sp = pc, sp
+				st.newData(in)
+				goto reload
+			}
 			vs := st.img.nullary[in.a]
 			if int(in.b) >= len(vs) || vs[in.b].Kind() != value.KData {
 				goto slow
@@ -729,6 +743,19 @@ func (st *State) compareTop(set int) bool {
 	st.sp = sp - 1
 	st.frames[len(st.frames)-1].pc++
 	return true
+}
+
+// newData executes DATA with in.c > 0 fields (type in.a, tag in.b),
+// with the top frame's pc and st.sp saved: it replaces the fields on top
+// of the stack by the variant and moves the pc on. DATA is not charged.
+//
+//go:noinline
+func (st *State) newData(in *instr) {
+	n, sp := in.c, st.sp
+	fields := st.stack[sp-n : sp]
+	fields[0] = value.NewDataCopy(st.img.types[in.a], in.b, fields)
+	st.sp = sp - n + 1
+	st.frames[len(st.frames)-1].pc++
 }
 
 // callClosure is the fast path of CALL_VALUE with n arguments (a step

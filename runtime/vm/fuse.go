@@ -206,11 +206,11 @@ func candidates(src []bytecode.Instr, i int, fns []*function) []fusion {
 }
 
 // fuse returns the internal code for src (a verified function's code;
-// fns are the program's functions). Going backwards, cost[i] is the
+// fns are the functions of program p). Going backwards, cost[i] is the
 // number of dispatches the straight-line code from i takes with the
 // fusions chosen so far; each position takes the candidate (or its own
 // instruction) that minimises it.
-func fuse(src []bytecode.Instr, fns []*function) []instr {
+func fuse(src []bytecode.Instr, fns []*function, p *bytecode.Program) []instr {
 	code := make([]instr, len(src))
 	cost := make([]int, len(src)+1)
 	for i := len(src) - 1; i >= 0; i-- {
@@ -222,6 +222,14 @@ func fuse(src []bytecode.Instr, fns []*function) []instr {
 		if isCompare(in.Op) {
 			code[i].c = cmpOutcomes(in.Op)
 		}
+		if in.Op == bytecode.DATA {
+			code[i].c = dataFields(p, in)
+		}
+		if in.Op == bytecode.EQ_CONST {
+			if k, ok := intConst(p, in.A); ok {
+				code[i].b, code[i].c = k, 1
+			}
+		}
 		cost[i] = 1 + cost[i+1]
 		for _, c := range candidates(src, i, fns) {
 			if n := 1 + cost[i+c.len]; n < cost[i] {
@@ -230,4 +238,30 @@ func fuse(src []bytecode.Instr, fns []*function) []instr {
 		}
 	}
 	return code
+}
+
+// dataFields is the number of fields of the variant DATA in builds (0
+// for a payload-free variant, which the fast loop takes from the image's
+// table, or for operands out of range: the general path reports those).
+func dataFields(p *bytecode.Program, in bytecode.Instr) int {
+	if in.A < 0 || int(in.A) >= len(p.Types) || p.Types[in.A] == nil {
+		return 0
+	}
+	vs := p.Types[in.A].Variants
+	if in.B < 0 || int(in.B) >= len(vs) {
+		return 0
+	}
+	return len(vs[in.B].Fields)
+}
+
+// intConst returns constant k of p when it is an Int that fits an int.
+func intConst(p *bytecode.Program, k int32) (int, bool) {
+	if k < 0 || int(k) >= len(p.Consts) || !p.Consts[k].IsInt() {
+		return 0, false
+	}
+	n := p.Consts[k].AsInt()
+	if int64(int(n)) != n {
+		return 0, false
+	}
+	return int(n), true
 }

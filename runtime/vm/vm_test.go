@@ -673,7 +673,7 @@ func TestGoPanicBecomesInternalFault(t *testing.T) {
 	good, _ := load(vmtest.MustAssemble("func main\n UNIT\n RETURN\nfunc c\n CONST \"cleanup\"\n CALL_NATIVE println 1\n RETURN\n"))
 	img.natives, img.funcVals, img.nativeVals, img.nullary = good.natives, good.funcVals, good.nativeVals, good.nullary
 	p.Natives = good.Prog.Natives
-	img.fns = functions(p.Functions)
+	img.fns = functions(p)
 	st, err := NewState(img, 0, nil)
 	if err != nil {
 		t.Fatal(err)
