@@ -254,12 +254,38 @@ type VariantInfo struct {
 
 // Data is a value of a nominal type: Type and the variant Tag select the
 // constructor; Fields are positional.
+//
+// The logical size is kept in 48 bits in the header's word (szLo |
+// szHi<<16), where the header's padding would be, so that a node is 48
+// bytes and a node built with two fields (data2, the common message)
+// falls in the 80-byte size class of Go's allocator instead of the
+// 96-byte one. A size of 2^48-1 or more is stored as dataSizeSat and
+// read back as SizeCap: it is over-reported, never under-reported, and
+// any budget below 2^48 bytes (256 TiB) refuses both alike.
 type Data struct {
 	h      header
+	szLo   uint16
+	szHi   uint32
 	Tag    int
 	Type   *TypeInfo
 	Fields []Value
-	size   int64
+}
+
+// dataSizeSat is the stored size of a Data whose size is 2^48-1 or more.
+const dataSizeSat = 1<<48 - 1
+
+// newDataNode returns the node of variant tag of t with fields and
+// logical size size.
+func newDataNode(t *TypeInfo, tag int, fields []Value, size int64) *Data {
+	d := &Data{h: header{kind: KData}, Type: t, Tag: tag, Fields: fields}
+	d.setSize(size)
+	return d
+}
+
+// setSize stores the logical size n (>= 0) in 48 bits.
+func (d *Data) setSize(n int64) {
+	u := uint64(min(n, dataSizeSat))
+	d.szLo, d.szHi = uint16(u), uint32(u>>16)
 }
 
 // Closure is a function value: a compiled function index and captured
@@ -381,7 +407,7 @@ func listValue(l *List) Value {
 
 // NewData returns variant tag of type t with fields (kept, not copied).
 func NewData(t *TypeInfo, tag int, fields ...Value) Value {
-	return Value{p: unsafe.Pointer(&Data{h: header{kind: KData}, Type: t, Tag: tag, Fields: fields, size: sumSizes(fields)})}
+	return Value{p: unsafe.Pointer(newDataNode(t, tag, fields, sumSizes(fields)))}
 }
 
 // A node of up to four fields is allocated together with its fields, in
@@ -422,7 +448,7 @@ func NewDataCopy(t *TypeInfo, tag int, fields []Value) Value {
 	}
 	fs := make([]Value, len(fields))
 	copy(fs, fields)
-	return Value{p: unsafe.Pointer(&Data{h: header{kind: KData}, Type: t, Tag: tag, Fields: fs, size: sumSizes(fs)})}
+	return Value{p: unsafe.Pointer(newDataNode(t, tag, fs, sumSizes(fs)))}
 }
 
 // newData1..newData4 build a node of one to four fields in one
@@ -434,7 +460,8 @@ func newData1(t *TypeInfo, tag int, v Value) Value {
 	size := AddSize(SlotSize, fieldSize(v))
 	x := &data1{}
 	x.f[0] = v
-	x.d = Data{h: header{kind: KData}, Type: t, Tag: tag, Fields: x.f[:], size: size}
+	x.d = Data{h: header{kind: KData}, Type: t, Tag: tag, Fields: x.f[:]}
+	x.d.setSize(size)
 	return Value{p: unsafe.Pointer(&x.d)}
 }
 
@@ -442,7 +469,8 @@ func newData2(t *TypeInfo, tag int, v0, v1 Value) Value {
 	size := AddSize(AddSize(SlotSize, fieldSize(v0)), fieldSize(v1))
 	x := &data2{}
 	x.f[0], x.f[1] = v0, v1
-	x.d = Data{h: header{kind: KData}, Type: t, Tag: tag, Fields: x.f[:], size: size}
+	x.d = Data{h: header{kind: KData}, Type: t, Tag: tag, Fields: x.f[:]}
+	x.d.setSize(size)
 	return Value{p: unsafe.Pointer(&x.d)}
 }
 
@@ -450,7 +478,8 @@ func newData3(t *TypeInfo, tag int, v0, v1, v2 Value) Value {
 	size := AddSize(AddSize(AddSize(SlotSize, fieldSize(v0)), fieldSize(v1)), fieldSize(v2))
 	x := &data3{}
 	x.f[0], x.f[1], x.f[2] = v0, v1, v2
-	x.d = Data{h: header{kind: KData}, Type: t, Tag: tag, Fields: x.f[:], size: size}
+	x.d = Data{h: header{kind: KData}, Type: t, Tag: tag, Fields: x.f[:]}
+	x.d.setSize(size)
 	return Value{p: unsafe.Pointer(&x.d)}
 }
 
@@ -458,7 +487,8 @@ func newData4(t *TypeInfo, tag int, v0, v1, v2, v3 Value) Value {
 	size := AddSize(AddSize(AddSize(AddSize(SlotSize, fieldSize(v0)), fieldSize(v1)), fieldSize(v2)), fieldSize(v3))
 	x := &data4{}
 	x.f[0], x.f[1], x.f[2], x.f[3] = v0, v1, v2, v3
-	x.d = Data{h: header{kind: KData}, Type: t, Tag: tag, Fields: x.f[:], size: size}
+	x.d = Data{h: header{kind: KData}, Type: t, Tag: tag, Fields: x.f[:]}
+	x.d.setSize(size)
 	return Value{p: unsafe.Pointer(&x.d)}
 }
 
@@ -506,7 +536,7 @@ func (v Value) Size() int64 {
 	case KList:
 		return (*List)(v.p).Size()
 	case KData:
-		return (*Data)(v.p).size
+		return (*Data)(v.p).Size()
 	case KFunc:
 		if c, ok := v.Closure(); ok {
 			return c.size
@@ -556,7 +586,13 @@ func sumWide(vs []Value) wideSize {
 }
 
 // Size returns the data value's logical size.
-func (d *Data) Size() int64 { return d.size }
+func (d *Data) Size() int64 {
+	n := int64(d.szLo) | int64(d.szHi)<<16
+	if n == dataSizeSat {
+		return SizeCap
+	}
+	return n
+}
 
 // Size returns the closure's logical size (its captured values count).
 func (c *Closure) Size() int64 { return c.size }
