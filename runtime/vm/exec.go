@@ -620,6 +620,50 @@ reload:
 			*slot(stk, bp+int(in.a)) = *slot(stk, sp-1)
 			*slot(stk, sp-1) = *slot(stk, bp+int(in.b))
 			pc += 2
+		case loadEqConstJump: // LOAD a; EQ_CONST (the Int b); JUMP_IF_FALSE c
+			x := *slot(stk, bp+int(in.a))
+			if !x.IsInt() {
+				*slot(stk, sp) = x // just the LOAD
+				sp++
+				pc++
+			} else if x.AsInt() == int64(in.b) {
+				pc += 3
+			} else {
+				pc = int(in.c)
+			}
+		case boolReturn: // TRUE|FALSE; RETURN
+			rv = value.Bool(in.b != 0)
+			pc++
+			goto ret
+		case unitReturn: // UNIT; RETURN
+			rv = value.Value{} // Unit
+			pc++
+			goto ret
+		case storeTestTag: // STORE a; LOAD a; TEST_TAG b; JUMP_IF_FALSE c
+			x := slot(stk, bp+int(in.a))
+			sp--
+			*x = *slot(stk, sp)
+			if d, ok := x.Data(); ok && d.Tag == int(in.b) {
+				pc += 4
+			} else {
+				pc = int(in.c)
+			}
+		case jumpElseJump: // JUMP_IF_FALSE a; JUMP b
+			sp--
+			if !slot(stk, sp).AsBool() {
+				pc = int(in.a)
+			} else if t := int(in.b); t > pc+1 {
+				pc = t
+			} else {
+				pc++ // on the JUMP, which is charged
+				if st.steps >= st.limit {
+					goto yield
+				}
+				st.steps++
+				pc = t
+			}
+		case opMask: // no such opcode: makes the jump table cover 0..opMask
+			goto slow
 
 		default:
 			goto slow

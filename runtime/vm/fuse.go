@@ -30,6 +30,12 @@ import (
 //	LOAD a; TEST_TAG t; JUMP_IF_FALSE j -> loadTestTagJump a t j
 //	LOAD a; ELEM i; STORE b             -> loadElemStore a i b
 //	STORE a; LOAD b                     -> storeLoad a b
+//	LOAD a; EQ_CONST k; JUMP_IF_FALSE t -> loadEqConstJump a k t (k an Int)
+//	TRUE|FALSE; RETURN                  -> boolReturn 1|0
+//	UNIT; RETURN                        -> unitReturn
+//	STORE a; LOAD a; TEST_TAG t; JUMP_IF_FALSE j
+//	                                    -> storeTestTag a t j (a match's head)
+//	JUMP_IF_FALSE t; JUMP u             -> jumpElseJump t u (u may go back)
 //
 // where OP is ADD, SUB or a comparison and CMP a comparison, and every
 // conditional jump goes forward (a backward jump is charged a step, see
@@ -106,17 +112,24 @@ const (
 	loadTestTagJump = loadReturn + 1
 	loadElemStore   = loadTestTagJump + 1
 	storeLoad       = loadElemStore + 1
+	loadEqConstJump = storeLoad + 1
+	boolReturn      = loadEqConstJump + 1
+	unitReturn      = boolReturn + 1
+	storeTestTag    = unitReturn + 1
+	jumpElseJump    = storeTestTag + 1
 	// fusedEnd is the first opcode above the fused ones.
-	fusedEnd = storeLoad + 1
+	fusedEnd = jumpElseJump + 1
 )
 
 // opMask covers every opcode the fast loop switches on: it switches on
 // op&opMask, which tells the compiler that the jump table's index is in
-// range (0..127), so the dispatch needs no range check. Opcodes must stay
-// below opMask+1.
-const opMask = 127
+// range (0..255; the switch has a case for 255, so the table covers the
+// whole range), so the dispatch needs no range check. Opcodes must stay
+// below opMask.
+const opMask = 255
 
-var _ [opMask + 1 - int(fusedEnd)]struct{}
+var _ [opMask - int(fusedEnd)]struct{}
+
 
 // fusedOps are the operations that fuse, indexed by their fused offset.
 var fusedOps = [fusedWidth]bytecode.Opcode{bytecode.ADD, bytecode.SUB, bytecode.LT, bytecode.LE, bytecode.GT, bytecode.GE, bytecode.EQ, bytecode.NE}
@@ -146,8 +159,8 @@ type fusion struct {
 }
 
 // candidates returns the fusions that apply at position i of src (fns
-// resolves callees).
-func candidates(src []bytecode.Instr, i int, fns []*function) []fusion {
+// resolves callees, p's constants are those of EQ_CONST).
+func candidates(src []bytecode.Instr, i int, fns []*function, p *bytecode.Program) []fusion {
 	var out []fusion
 	at := func(k int, op bytecode.Opcode) bool { return i+k < len(src) && src[i+k].Op == op }
 	forward := func(k int) bool { return int(src[i+k].A) > i+k } // the jump at i+k goes forward
@@ -193,6 +206,11 @@ func candidates(src []bytecode.Instr, i int, fns []*function) []fusion {
 		if at(1, bytecode.ELEM) && at(2, bytecode.STORE) {
 			out = append(out, fusion{instr{op: loadElemStore, a: int(in.A), b: int(src[i+1].A), c: int(src[i+2].A)}, 3})
 		}
+		if at(1, bytecode.EQ_CONST) && at(2, bytecode.JUMP_IF_FALSE) && forward(2) {
+			if k, ok := intConst(p, src[i+1].A); ok {
+				out = append(out, fusion{instr{op: loadEqConstJump, a: int(in.A), b: k, c: int(src[i+2].A)}, 3})
+			}
+		}
 	case isCompare(in.Op) && at(1, bytecode.JUMP_IF_FALSE) && forward(1):
 		k, _ := fusedIndex(in.Op)
 		out = append(out, fusion{instr{op: cmpJump + bytecode.Opcode(k), a: int(src[i+1].A), c: cmpOutcomes(in.Op)}, 2})
@@ -201,6 +219,19 @@ func candidates(src []bytecode.Instr, i int, fns []*function) []fusion {
 		out = append(out, fusion{instr{op: opReturn + bytecode.Opcode(k)}, 2})
 	case in.Op == bytecode.STORE && at(1, bytecode.LOAD):
 		out = append(out, fusion{instr{op: storeLoad, a: int(in.A), b: int(src[i+1].A)}, 2})
+		if src[i+1].A == in.A && at(2, bytecode.TEST_TAG) && at(3, bytecode.JUMP_IF_FALSE) && forward(3) {
+			out = append(out, fusion{instr{op: storeTestTag, a: int(in.A), b: int(src[i+2].A), c: int(src[i+3].A)}, 4})
+		}
+	case (in.Op == bytecode.TRUE || in.Op == bytecode.FALSE) && at(1, bytecode.RETURN):
+		b := 0
+		if in.Op == bytecode.TRUE {
+			b = 1
+		}
+		out = append(out, fusion{instr{op: boolReturn, b: b}, 2})
+	case in.Op == bytecode.UNIT && at(1, bytecode.RETURN):
+		out = append(out, fusion{instr{op: unitReturn}, 2})
+	case in.Op == bytecode.JUMP_IF_FALSE && forward(0) && at(1, bytecode.JUMP):
+		out = append(out, fusion{instr{op: jumpElseJump, a: int(in.A), b: int(src[i+1].A)}, 2})
 	}
 	return out
 }
@@ -231,7 +262,7 @@ func fuse(src []bytecode.Instr, fns []*function, p *bytecode.Program) []instr {
 			}
 		}
 		cost[i] = 1 + cost[i+1]
-		for _, c := range candidates(src, i, fns) {
+		for _, c := range candidates(src, i, fns, p) {
 			if n := 1 + cost[i+c.len]; n < cost[i] {
 				cost[i], code[i] = n, c.in
 			}
