@@ -130,7 +130,6 @@ const opMask = 255
 
 var _ [opMask - int(fusedEnd)]struct{}
 
-
 // fusedOps are the operations that fuse, indexed by their fused offset.
 var fusedOps = [fusedWidth]bytecode.Opcode{bytecode.ADD, bytecode.SUB, bytecode.LT, bytecode.LE, bytecode.GT, bytecode.GE, bytecode.EQ, bytecode.NE}
 
