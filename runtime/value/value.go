@@ -44,7 +44,9 @@
 // value's unfolding: a node reachable along two paths counts twice, so a
 // value with internal sharing (a DAG of n nodes) can have a size of order
 // 2^n. Sizes saturate at SizeCap, far above any budget, so such a value
-// is measured in O(1) and refused, never walked. Nodes must be built with
+// is measured in O(1) and refused, never walked. (A Data node stores its
+// size in 48 bits and reports SizeCap from 2^48-1 bytes up: over, never
+// under its size, and the same decision for any budget below 256 TiB.) Nodes must be built with
 // the constructors of this package (NewTuple, NewList, NewData,
 // NewClosure, ...), which compute the size; a test in this package keeps
 // struct literals of these types out of the runtime's code.
