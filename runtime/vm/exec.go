@@ -662,6 +662,26 @@ reload:
 				st.steps++
 				pc = t
 			}
+		case loadLoad: // LOAD a; LOAD b
+			*slot(stk, sp) = *slot(stk, bp+int(in.a))
+			*slot(stk, sp+1) = *slot(stk, bp+int(in.b))
+			sp += 2
+			pc += 2
+		case loadElems2Store: // LOAD a; ELEM 0; STORE b; LOAD a; ELEM 1; STORE c
+			x := *slot(stk, bp+int(in.a))
+			if d, ok := x.Data(); ok && len(d.Fields) >= 2 {
+				*slot(stk, bp+int(in.b)) = d.Fields[0]
+				*slot(stk, bp+int(in.c)) = d.Fields[1]
+			} else if t, ok := x.Tuple(); ok && len(t.Elems) >= 2 {
+				*slot(stk, bp+int(in.b)) = t.Elems[0]
+				*slot(stk, bp+int(in.c)) = t.Elems[1]
+			} else {
+				*slot(stk, sp) = x // just the LOAD
+				sp++
+				pc++
+				continue
+			}
+			pc += 6
 		case opMask: // no such opcode: makes the jump table cover 0..opMask
 			goto slow
 

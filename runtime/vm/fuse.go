@@ -36,6 +36,9 @@ import (
 //	STORE a; LOAD a; TEST_TAG t; JUMP_IF_FALSE j
 //	                                    -> storeTestTag a t j (a match's head)
 //	JUMP_IF_FALSE t; JUMP u             -> jumpElseJump t u (u may go back)
+//	LOAD a; LOAD b                      -> loadLoad a b
+//	LOAD a; ELEM 0; STORE b; LOAD a; ELEM 1; STORE c
+//	                                    -> loadElems2Store a b c (b != a)
 //
 // where OP is ADD, SUB or a comparison and CMP a comparison, and every
 // conditional jump goes forward (a backward jump is charged a step, see
@@ -117,8 +120,10 @@ const (
 	unitReturn      = boolReturn + 1
 	storeTestTag    = unitReturn + 1
 	jumpElseJump    = storeTestTag + 1
+	loadLoad        = jumpElseJump + 1
+	loadElems2Store = loadLoad + 1
 	// fusedEnd is the first opcode above the fused ones.
-	fusedEnd = jumpElseJump + 1
+	fusedEnd = loadElems2Store + 1
 )
 
 // opMask covers every opcode the fast loop switches on: it switches on
@@ -204,6 +209,13 @@ func candidates(src []bytecode.Instr, i int, fns []*function, p *bytecode.Progra
 		}
 		if at(1, bytecode.ELEM) && at(2, bytecode.STORE) {
 			out = append(out, fusion{instr{op: loadElemStore, a: int(in.A), b: int(src[i+1].A), c: int(src[i+2].A)}, 3})
+			if src[i+1].A == 0 && src[i+2].A != in.A && at(3, bytecode.LOAD) && src[i+3].A == in.A &&
+				at(4, bytecode.ELEM) && src[i+4].A == 1 && at(5, bytecode.STORE) {
+				out = append(out, fusion{instr{op: loadElems2Store, a: int(in.A), b: int(src[i+2].A), c: int(src[i+5].A)}, 6})
+			}
+		}
+		if at(1, bytecode.LOAD) {
+			out = append(out, fusion{instr{op: loadLoad, a: int(in.A), b: int(src[i+1].A)}, 2})
 		}
 		if at(1, bytecode.EQ_CONST) && at(2, bytecode.JUMP_IF_FALSE) && forward(2) {
 			if k, ok := intConst(p, src[i+1].A); ok {

@@ -989,6 +989,7 @@ one:
 func unit
     UNIT
     RETURN
+type Pair sum P(_,_) One(_)
 `
 	cases := []struct {
 		name  string
@@ -1030,6 +1031,10 @@ func unit
 		{"storeTestTag int", "INT 1\n STORE 0\n LOAD 0\n TEST_TAG 1\n JUMP_IF_FALSE no\n INT 1\n RETURN\nno:\n LOAD 0", storeTestTag, "1"},
 		{"jumpElseJump loop", "INT 5\n STORE 0\n INT 0\n STORE 1\ntop:\n LOAD 1\n INT 1\n ADD\n STORE 1\n LOAD 0\n INT 1\n SUB\n STORE 0\n LOAD 0\n INT 0\n GT\n JUMP_IF_FALSE out\n JUMP top\nout:\n LOAD 1", jumpElseJump, "5"},
 		{"jumpElseJump forward", "TRUE\n JUMP_IF_FALSE no\n JUMP yes\nno:\n INT 1\n RETURN\nyes:\n INT 2", jumpElseJump, "2"},
+		{"loadLoad", "INT 3\n STORE 0\n INT 4\n STORE 1\n LOAD 0\n LOAD 1\n TUPLE 2", loadLoad, "Tuple[3 4]"},
+		{"loadElems2Store data", "INT 7\n INT 2\n DATA Pair 0\n STORE 0\n LOAD 0\n ELEM 0\n STORE 1\n LOAD 0\n ELEM 1\n STORE 2\n LOAD 1\n LOAD 2\n SUB", loadElems2Store, "5"},
+		{"loadElems2Store tuple", "INT 1\n INT 2\n INT 9\n TUPLE 3\n STORE 0\n LOAD 0\n ELEM 0\n STORE 1\n LOAD 0\n ELEM 1\n STORE 2\n LOAD 2\n LOAD 1\n SUB", loadElems2Store, "1"},
+		{"loadElems2Store one slot", "INT 7\n INT 2\n DATA Pair 0\n STORE 0\n LOAD 0\n ELEM 0\n STORE 1\n LOAD 0\n ELEM 1\n STORE 1\n LOAD 1", loadElems2Store, "2"},
 		{"jumpElseJump false", "FALSE\n JUMP_IF_FALSE no\n JUMP yes\nno:\n INT 1\n RETURN\nyes:\n INT 2", jumpElseJump, "1"},
 	}
 	for _, c := range cases {
@@ -1071,6 +1076,24 @@ func TestFusionChoosesFewestDispatches(t *testing.T) {
 	code = img.fns[img.Prog.Entry].code
 	if code[1].op != storeTestTag || code[2].op != loadTestTagJump {
 		t.Errorf("fused as %s", disasmFused(img))
+	}
+}
+
+// TestLoadElems2StoreFallback: the two-field projection on a variant
+// with one field executes its first LOAD and leaves the rest (here the
+// second ELEM's fault) to the plain instructions; a projection whose
+// first STORE overwrites the source is not fused.
+func TestLoadElems2StoreFallback(t *testing.T) {
+	src := "func main locals=3\n INT 3\n DATA Option 1\n STORE 0\n LOAD 0\n ELEM 0\n STORE 1\n LOAD 0\n ELEM 1\n STORE 2\n LOAD 1\n RETURN\n"
+	if img := mustLoad(t, vmtest.MustAssemble(src)); !hasOp(img, loadElems2Store) {
+		t.Errorf("not fused: %s", disasmFused(img))
+	}
+	if o, _ := run(t, src, 1<<20); o.Status != StatusFault || !o.Fault.Internal {
+		t.Errorf("outcome %s, want the ELEM's internal fault", describe(o))
+	}
+	src = "func main locals=3\n INT 3\n INT 4\n TUPLE 2\n STORE 0\n LOAD 0\n ELEM 0\n STORE 0\n LOAD 0\n ELEM 1\n STORE 2\n LOAD 1\n RETURN\n"
+	if img := mustLoad(t, vmtest.MustAssemble(src)); hasOp(img, loadElems2Store) {
+		t.Errorf("fused over an overwritten source: %s", disasmFused(img))
 	}
 }
 
