@@ -44,7 +44,9 @@
 // value's unfolding: a node reachable along two paths counts twice, so a
 // value with internal sharing (a DAG of n nodes) can have a size of order
 // 2^n. Sizes saturate at SizeCap, far above any budget, so such a value
-// is measured in O(1) and refused, never walked. Nodes must be built with
+// is measured in O(1) and refused, never walked. (A Data node stores its
+// size in 48 bits and reports SizeCap from 2^48-1 bytes up: over, never
+// under its size, and the same decision for any budget below 256 TiB.) Nodes must be built with
 // the constructors of this package (NewTuple, NewList, NewData,
 // NewClosure, ...), which compute the size; a test in this package keeps
 // struct literals of these types out of the runtime's code.
@@ -254,12 +256,38 @@ type VariantInfo struct {
 
 // Data is a value of a nominal type: Type and the variant Tag select the
 // constructor; Fields are positional.
+//
+// The logical size is kept in 48 bits in the header's word (szLo |
+// szHi<<16), where the header's padding would be, so that a node is 48
+// bytes and a node built with two fields (data2, the common message)
+// falls in the 80-byte size class of Go's allocator instead of the
+// 96-byte one. A size of 2^48-1 or more is stored as dataSizeSat and
+// read back as SizeCap: it is over-reported, never under-reported, and
+// any budget below 2^48 bytes (256 TiB) refuses both alike.
 type Data struct {
 	h      header
+	szLo   uint16
+	szHi   uint32
 	Tag    int
 	Type   *TypeInfo
 	Fields []Value
-	size   int64
+}
+
+// dataSizeSat is the stored size of a Data whose size is 2^48-1 or more.
+const dataSizeSat = 1<<48 - 1
+
+// newDataNode returns the node of variant tag of t with fields and
+// logical size size.
+func newDataNode(t *TypeInfo, tag int, fields []Value, size int64) *Data {
+	d := &Data{h: header{kind: KData}, Type: t, Tag: tag, Fields: fields}
+	d.setSize(size)
+	return d
+}
+
+// setSize stores the logical size n (>= 0) in 48 bits.
+func (d *Data) setSize(n int64) {
+	u := uint64(min(n, dataSizeSat))
+	d.szLo, d.szHi = uint16(u), uint32(u>>16)
 }
 
 // Closure is a function value: a compiled function index and captured
@@ -381,7 +409,7 @@ func listValue(l *List) Value {
 
 // NewData returns variant tag of type t with fields (kept, not copied).
 func NewData(t *TypeInfo, tag int, fields ...Value) Value {
-	return Value{p: unsafe.Pointer(&Data{h: header{kind: KData}, Type: t, Tag: tag, Fields: fields, size: sumSizes(fields)})}
+	return Value{p: unsafe.Pointer(newDataNode(t, tag, fields, sumSizes(fields)))}
 }
 
 // A node of up to four fields is allocated together with its fields, in
@@ -410,35 +438,69 @@ type (
 // NewDataCopy returns a variant value with a copy of fields (which the
 // caller may reuse), allocated in one object when it has at most four.
 func NewDataCopy(t *TypeInfo, tag int, fields []Value) Value {
-	var d *Data
-	var fs []Value
 	switch len(fields) {
 	case 1:
-		x := &data1{}
-		d, fs = &x.d, x.f[:]
+		return newData1(t, tag, fields[0])
 	case 2:
-		x := &data2{}
-		d, fs = &x.d, x.f[:]
+		return newData2(t, tag, fields[0], fields[1])
 	case 3:
-		x := &data3{}
-		d, fs = &x.d, x.f[:]
+		return newData3(t, tag, fields[0], fields[1], fields[2])
 	case 4:
-		x := &data4{}
-		d, fs = &x.d, x.f[:]
-	default:
-		d, fs = &Data{}, make([]Value, len(fields))
+		return newData4(t, tag, fields[0], fields[1], fields[2], fields[3])
 	}
+	fs := make([]Value, len(fields))
 	copy(fs, fields)
-	*d = Data{h: header{kind: KData}, Type: t, Tag: tag, Fields: fs, size: sumSizes(fs)}
-	return Value{p: unsafe.Pointer(d)}
+	return Value{p: unsafe.Pointer(newDataNode(t, tag, fs, sumSizes(fs)))}
 }
 
-// newData1 is NewData of one field in one allocation.
+// newData1..newData4 build a node of one to four fields in one
+// allocation. The sizes are summed before the object is allocated, so
+// that no call separates the allocation from the stores that fill it
+// (the compiler then needs no write barrier for them), and the fields
+// are stored one by one rather than copied from a slice.
 func newData1(t *TypeInfo, tag int, v Value) Value {
+	size := AddSize(SlotSize, fieldSize(v))
 	x := &data1{}
 	x.f[0] = v
-	x.d = Data{h: header{kind: KData}, Type: t, Tag: tag, Fields: x.f[:], size: sumSizes(x.f[:])}
+	x.d = Data{h: header{kind: KData}, Type: t, Tag: tag, Fields: x.f[:]}
+	x.d.setSize(size)
 	return Value{p: unsafe.Pointer(&x.d)}
+}
+
+func newData2(t *TypeInfo, tag int, v0, v1 Value) Value {
+	size := AddSize(AddSize(SlotSize, fieldSize(v0)), fieldSize(v1))
+	x := &data2{}
+	x.f[0], x.f[1] = v0, v1
+	x.d = Data{h: header{kind: KData}, Type: t, Tag: tag, Fields: x.f[:]}
+	x.d.setSize(size)
+	return Value{p: unsafe.Pointer(&x.d)}
+}
+
+func newData3(t *TypeInfo, tag int, v0, v1, v2 Value) Value {
+	size := AddSize(AddSize(AddSize(SlotSize, fieldSize(v0)), fieldSize(v1)), fieldSize(v2))
+	x := &data3{}
+	x.f[0], x.f[1], x.f[2] = v0, v1, v2
+	x.d = Data{h: header{kind: KData}, Type: t, Tag: tag, Fields: x.f[:]}
+	x.d.setSize(size)
+	return Value{p: unsafe.Pointer(&x.d)}
+}
+
+func newData4(t *TypeInfo, tag int, v0, v1, v2, v3 Value) Value {
+	size := AddSize(AddSize(AddSize(AddSize(SlotSize, fieldSize(v0)), fieldSize(v1)), fieldSize(v2)), fieldSize(v3))
+	x := &data4{}
+	x.f[0], x.f[1], x.f[2], x.f[3] = v0, v1, v2, v3
+	x.d = Data{h: header{kind: KData}, Type: t, Tag: tag, Fields: x.f[:]}
+	x.d.setSize(size)
+	return Value{p: unsafe.Pointer(&x.d)}
+}
+
+// fieldSize is v.Size() with the scalars (Unit, Int, Float, Bool: one
+// slot) answered inline.
+func fieldSize(v Value) int64 {
+	if v.p == nil || (*header)(v.p).kind <= KBool {
+		return SlotSize
+	}
+	return v.Size()
 }
 
 // NewClosure returns the closure of compiled function fn capturing free
@@ -476,7 +538,7 @@ func (v Value) Size() int64 {
 	case KList:
 		return (*List)(v.p).Size()
 	case KData:
-		return (*Data)(v.p).size
+		return (*Data)(v.p).Size()
 	case KFunc:
 		if c, ok := v.Closure(); ok {
 			return c.size
@@ -526,7 +588,13 @@ func sumWide(vs []Value) wideSize {
 }
 
 // Size returns the data value's logical size.
-func (d *Data) Size() int64 { return d.size }
+func (d *Data) Size() int64 {
+	n := int64(d.szLo) | int64(d.szHi)<<16
+	if n == dataSizeSat {
+		return SizeCap
+	}
+	return n
+}
 
 // Size returns the closure's logical size (its captured values count).
 func (c *Closure) Size() int64 { return c.size }

@@ -54,6 +54,64 @@ func TestSizes(t *testing.T) {
 	}
 }
 
+// TestDataNodes: NewDataCopy builds variants of every width (one
+// object up to four fields) with copied fields and exact sizes; the size
+// lives in 48 bits of the header's word, so that the nodes fall in the
+// allocator's smaller size classes, and saturates at SizeCap from there.
+func TestDataNodes(t *testing.T) {
+	if n := unsafe.Sizeof(Data{}); n != 48 {
+		t.Errorf("a Data node takes %d bytes, want 48", n)
+	}
+	if n := unsafe.Sizeof(data2{}); n != 80 {
+		t.Errorf("a two-field node takes %d bytes, want 80 (a size class)", n)
+	}
+	if unsafe.Offsetof(Data{}.h) != 0 {
+		t.Error("the header is not the node's first field")
+	}
+	ty := &TypeInfo{Name: "T", Variants: []VariantInfo{{Name: "V"}}}
+	for n := 0; n <= 6; n++ {
+		fields := make([]Value, n)
+		want := int64(SlotSize)
+		for i := range fields {
+			fields[i] = NewTuple(Int(int64(i)), String("ab"))
+			want += fields[i].Size()
+		}
+		v := NewDataCopy(ty, 0, fields)
+		for i := range fields {
+			fields[i] = Int(99) // the caller reuses its slice
+		}
+		d := v.AsData()
+		if d.Type != ty || d.Tag != 0 || len(d.Fields) != n || cap(d.Fields) != n {
+			t.Fatalf("%d fields: node %v", n, v)
+		}
+		for i, f := range d.Fields {
+			if f.AsTuple().Elems[0].AsInt() != int64(i) {
+				t.Errorf("%d fields: field %d is %v", n, i, f)
+			}
+		}
+		if v.Size() != want || d.Size() != want {
+			t.Errorf("%d fields: size %d, want %d", n, v.Size(), want)
+		}
+	}
+	// 2^k + 1 slots for k = 40..62: exact below 2^48-1, the cap from there
+	// (never less than the exact size).
+	acc := Int(0)
+	for k := 1; k <= 62; k++ {
+		acc = NewTuple(acc, acc)
+		if k < 40 {
+			continue
+		}
+		exact := acc.Size() + SlotSize
+		got := NewDataCopy(ty, 0, []Value{acc}).Size()
+		switch {
+		case exact < dataSizeSat && got != exact:
+			t.Errorf("2^%d: size %d, want %d", k, got, exact)
+		case exact >= dataSizeSat && got != SizeCap:
+			t.Errorf("2^%d: size %d, want the cap", k, got)
+		}
+	}
+}
+
 // TestWindowSizes: Drop, Take and Append keep list sizes exact from
 // either side, also for lists whose size is past SizeCap (a list of
 // shared values), where a saturated sum could not be undone.

@@ -257,6 +257,13 @@ reload:
 				return false
 			}
 			goto reload
+		case bytecode.EQ_CONST: // of an Int constant (c = 1), its value in b
+			x := slot(stk, sp-1)
+			if in.c == 0 || !x.IsInt() {
+				goto slow
+			}
+			*x = value.Bool(x.AsInt() == int64(in.b))
+			pc++
 		case bytecode.NOT:
 			x := *slot(stk, sp-1)
 			if x.Kind() != value.KBool {
@@ -298,6 +305,13 @@ reload:
 			*slot(stk, sp-1) = l.Items[in.a]
 			pc++
 		case bytecode.DATA:
+			if in.c != 0 {
+				// A variant with fields: an allocation, made out of line
+				// with the state saved, as the closure calls.
+				fr.pc, st.sp = pc, sp
+				st.newData(in)
+				goto reload
+			}
 			vs := st.img.nullary[in.a]
 			if int(in.b) >= len(vs) || vs[in.b].Kind() != value.KData {
 				goto slow
@@ -606,6 +620,70 @@ reload:
 			*slot(stk, bp+int(in.a)) = *slot(stk, sp-1)
 			*slot(stk, sp-1) = *slot(stk, bp+int(in.b))
 			pc += 2
+		case loadEqConstJump: // LOAD a; EQ_CONST (the Int b); JUMP_IF_FALSE c
+			x := *slot(stk, bp+int(in.a))
+			if !x.IsInt() {
+				*slot(stk, sp) = x // just the LOAD
+				sp++
+				pc++
+			} else if x.AsInt() == int64(in.b) {
+				pc += 3
+			} else {
+				pc = int(in.c)
+			}
+		case boolReturn: // TRUE|FALSE; RETURN
+			rv = value.Bool(in.b != 0)
+			pc++
+			goto ret
+		case unitReturn: // UNIT; RETURN
+			rv = value.Value{} // Unit
+			pc++
+			goto ret
+		case storeTestTag: // STORE a; LOAD a; TEST_TAG b; JUMP_IF_FALSE c
+			x := slot(stk, bp+int(in.a))
+			sp--
+			*x = *slot(stk, sp)
+			if d, ok := x.Data(); ok && d.Tag == int(in.b) {
+				pc += 4
+			} else {
+				pc = int(in.c)
+			}
+		case jumpElseJump: // JUMP_IF_FALSE a; JUMP b
+			sp--
+			if !slot(stk, sp).AsBool() {
+				pc = int(in.a)
+			} else if t := int(in.b); t > pc+1 {
+				pc = t
+			} else {
+				pc++ // on the JUMP, which is charged
+				if st.steps >= st.limit {
+					goto yield
+				}
+				st.steps++
+				pc = t
+			}
+		case loadLoad: // LOAD a; LOAD b
+			*slot(stk, sp) = *slot(stk, bp+int(in.a))
+			*slot(stk, sp+1) = *slot(stk, bp+int(in.b))
+			sp += 2
+			pc += 2
+		case loadElems2Store: // LOAD a; ELEM 0; STORE b; LOAD a; ELEM 1; STORE c
+			x := *slot(stk, bp+int(in.a))
+			if d, ok := x.Data(); ok && len(d.Fields) >= 2 {
+				*slot(stk, bp+int(in.b)) = d.Fields[0]
+				*slot(stk, bp+int(in.c)) = d.Fields[1]
+			} else if t, ok := x.Tuple(); ok && len(t.Elems) >= 2 {
+				*slot(stk, bp+int(in.b)) = t.Elems[0]
+				*slot(stk, bp+int(in.c)) = t.Elems[1]
+			} else {
+				*slot(stk, sp) = x // just the LOAD
+				sp++
+				pc++
+				continue
+			}
+			pc += 6
+		case opMask: // no such opcode: makes the jump table cover 0..opMask
+			goto slow
 
 		default:
 			goto slow
@@ -729,6 +807,19 @@ func (st *State) compareTop(set int) bool {
 	st.sp = sp - 1
 	st.frames[len(st.frames)-1].pc++
 	return true
+}
+
+// newData executes DATA with in.c > 0 fields (type in.a, tag in.b),
+// with the top frame's pc and st.sp saved: it replaces the fields on top
+// of the stack by the variant and moves the pc on. DATA is not charged.
+//
+//go:noinline
+func (st *State) newData(in *instr) {
+	n, sp := in.c, st.sp
+	fields := st.stack[sp-n : sp]
+	fields[0] = value.NewDataCopy(st.img.types[in.a], in.b, fields)
+	st.sp = sp - n + 1
+	st.frames[len(st.frames)-1].pc++
 }
 
 // callClosure is the fast path of CALL_VALUE with n arguments (a step

@@ -30,6 +30,15 @@ import (
 //	LOAD a; TEST_TAG t; JUMP_IF_FALSE j -> loadTestTagJump a t j
 //	LOAD a; ELEM i; STORE b             -> loadElemStore a i b
 //	STORE a; LOAD b                     -> storeLoad a b
+//	LOAD a; EQ_CONST k; JUMP_IF_FALSE t -> loadEqConstJump a k t (k an Int)
+//	TRUE|FALSE; RETURN                  -> boolReturn 1|0
+//	UNIT; RETURN                        -> unitReturn
+//	STORE a; LOAD a; TEST_TAG t; JUMP_IF_FALSE j
+//	                                    -> storeTestTag a t j (a match's head)
+//	JUMP_IF_FALSE t; JUMP u             -> jumpElseJump t u (u may go back)
+//	LOAD a; LOAD b                      -> loadLoad a b
+//	LOAD a; ELEM 0; STORE b; LOAD a; ELEM 1; STORE c
+//	                                    -> loadElems2Store a b c (b != a)
 //
 // where OP is ADD, SUB or a comparison and CMP a comparison, and every
 // conditional jump goes forward (a backward jump is charged a step, see
@@ -106,17 +115,25 @@ const (
 	loadTestTagJump = loadReturn + 1
 	loadElemStore   = loadTestTagJump + 1
 	storeLoad       = loadElemStore + 1
+	loadEqConstJump = storeLoad + 1
+	boolReturn      = loadEqConstJump + 1
+	unitReturn      = boolReturn + 1
+	storeTestTag    = unitReturn + 1
+	jumpElseJump    = storeTestTag + 1
+	loadLoad        = jumpElseJump + 1
+	loadElems2Store = loadLoad + 1
 	// fusedEnd is the first opcode above the fused ones.
-	fusedEnd = storeLoad + 1
+	fusedEnd = loadElems2Store + 1
 )
 
 // opMask covers every opcode the fast loop switches on: it switches on
 // op&opMask, which tells the compiler that the jump table's index is in
-// range (0..127), so the dispatch needs no range check. Opcodes must stay
-// below opMask+1.
-const opMask = 127
+// range (0..255; the switch has a case for 255, so the table covers the
+// whole range), so the dispatch needs no range check. Opcodes must stay
+// below opMask.
+const opMask = 255
 
-var _ [opMask + 1 - int(fusedEnd)]struct{}
+var _ [opMask - int(fusedEnd)]struct{}
 
 // fusedOps are the operations that fuse, indexed by their fused offset.
 var fusedOps = [fusedWidth]bytecode.Opcode{bytecode.ADD, bytecode.SUB, bytecode.LT, bytecode.LE, bytecode.GT, bytecode.GE, bytecode.EQ, bytecode.NE}
@@ -146,8 +163,8 @@ type fusion struct {
 }
 
 // candidates returns the fusions that apply at position i of src (fns
-// resolves callees).
-func candidates(src []bytecode.Instr, i int, fns []*function) []fusion {
+// resolves callees, p's constants are those of EQ_CONST).
+func candidates(src []bytecode.Instr, i int, fns []*function, p *bytecode.Program) []fusion {
 	var out []fusion
 	at := func(k int, op bytecode.Opcode) bool { return i+k < len(src) && src[i+k].Op == op }
 	forward := func(k int) bool { return int(src[i+k].A) > i+k } // the jump at i+k goes forward
@@ -192,6 +209,18 @@ func candidates(src []bytecode.Instr, i int, fns []*function) []fusion {
 		}
 		if at(1, bytecode.ELEM) && at(2, bytecode.STORE) {
 			out = append(out, fusion{instr{op: loadElemStore, a: int(in.A), b: int(src[i+1].A), c: int(src[i+2].A)}, 3})
+			if src[i+1].A == 0 && src[i+2].A != in.A && at(3, bytecode.LOAD) && src[i+3].A == in.A &&
+				at(4, bytecode.ELEM) && src[i+4].A == 1 && at(5, bytecode.STORE) {
+				out = append(out, fusion{instr{op: loadElems2Store, a: int(in.A), b: int(src[i+2].A), c: int(src[i+5].A)}, 6})
+			}
+		}
+		if at(1, bytecode.LOAD) {
+			out = append(out, fusion{instr{op: loadLoad, a: int(in.A), b: int(src[i+1].A)}, 2})
+		}
+		if at(1, bytecode.EQ_CONST) && at(2, bytecode.JUMP_IF_FALSE) && forward(2) {
+			if k, ok := intConst(p, src[i+1].A); ok {
+				out = append(out, fusion{instr{op: loadEqConstJump, a: int(in.A), b: k, c: int(src[i+2].A)}, 3})
+			}
 		}
 	case isCompare(in.Op) && at(1, bytecode.JUMP_IF_FALSE) && forward(1):
 		k, _ := fusedIndex(in.Op)
@@ -201,16 +230,29 @@ func candidates(src []bytecode.Instr, i int, fns []*function) []fusion {
 		out = append(out, fusion{instr{op: opReturn + bytecode.Opcode(k)}, 2})
 	case in.Op == bytecode.STORE && at(1, bytecode.LOAD):
 		out = append(out, fusion{instr{op: storeLoad, a: int(in.A), b: int(src[i+1].A)}, 2})
+		if src[i+1].A == in.A && at(2, bytecode.TEST_TAG) && at(3, bytecode.JUMP_IF_FALSE) && forward(3) {
+			out = append(out, fusion{instr{op: storeTestTag, a: int(in.A), b: int(src[i+2].A), c: int(src[i+3].A)}, 4})
+		}
+	case (in.Op == bytecode.TRUE || in.Op == bytecode.FALSE) && at(1, bytecode.RETURN):
+		b := 0
+		if in.Op == bytecode.TRUE {
+			b = 1
+		}
+		out = append(out, fusion{instr{op: boolReturn, b: b}, 2})
+	case in.Op == bytecode.UNIT && at(1, bytecode.RETURN):
+		out = append(out, fusion{instr{op: unitReturn}, 2})
+	case in.Op == bytecode.JUMP_IF_FALSE && forward(0) && at(1, bytecode.JUMP):
+		out = append(out, fusion{instr{op: jumpElseJump, a: int(in.A), b: int(src[i+1].A)}, 2})
 	}
 	return out
 }
 
 // fuse returns the internal code for src (a verified function's code;
-// fns are the program's functions). Going backwards, cost[i] is the
+// fns are the functions of program p). Going backwards, cost[i] is the
 // number of dispatches the straight-line code from i takes with the
 // fusions chosen so far; each position takes the candidate (or its own
 // instruction) that minimises it.
-func fuse(src []bytecode.Instr, fns []*function) []instr {
+func fuse(src []bytecode.Instr, fns []*function, p *bytecode.Program) []instr {
 	code := make([]instr, len(src))
 	cost := make([]int, len(src)+1)
 	for i := len(src) - 1; i >= 0; i-- {
@@ -222,12 +264,46 @@ func fuse(src []bytecode.Instr, fns []*function) []instr {
 		if isCompare(in.Op) {
 			code[i].c = cmpOutcomes(in.Op)
 		}
+		if in.Op == bytecode.DATA {
+			code[i].c = dataFields(p, in)
+		}
+		if in.Op == bytecode.EQ_CONST {
+			if k, ok := intConst(p, in.A); ok {
+				code[i].b, code[i].c = k, 1
+			}
+		}
 		cost[i] = 1 + cost[i+1]
-		for _, c := range candidates(src, i, fns) {
+		for _, c := range candidates(src, i, fns, p) {
 			if n := 1 + cost[i+c.len]; n < cost[i] {
 				cost[i], code[i] = n, c.in
 			}
 		}
 	}
 	return code
+}
+
+// dataFields is the number of fields of the variant DATA in builds (0
+// for a payload-free variant, which the fast loop takes from the image's
+// table, or for operands out of range: the general path reports those).
+func dataFields(p *bytecode.Program, in bytecode.Instr) int {
+	if in.A < 0 || int(in.A) >= len(p.Types) || p.Types[in.A] == nil {
+		return 0
+	}
+	vs := p.Types[in.A].Variants
+	if in.B < 0 || int(in.B) >= len(vs) {
+		return 0
+	}
+	return len(vs[in.B].Fields)
+}
+
+// intConst returns constant k of p when it is an Int that fits an int.
+func intConst(p *bytecode.Program, k int32) (int, bool) {
+	if k < 0 || int(k) >= len(p.Consts) || !p.Consts[k].IsInt() {
+		return 0, false
+	}
+	n := p.Consts[k].AsInt()
+	if int64(int(n)) != n {
+		return 0, false
+	}
+	return int(n), true
 }

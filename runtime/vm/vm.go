@@ -150,7 +150,7 @@ func Load(v *bytecode.Verified, natives native.Table) (*Image, error) {
 			}
 		}
 	}
-	img.fns = functions(p.Functions)
+	img.fns = functions(p)
 	img.funcVals = make([]value.Value, len(p.Functions))
 	for i := range p.Functions {
 		img.funcVals[i] = value.NewClosure(i, nil)
@@ -187,15 +187,16 @@ type function struct {
 	need   int     // Locals + MaxStack: the stack slots a call needs
 }
 
-// functions returns the interpreter's functions for fs, with their
+// functions returns the interpreter's functions for p's, with their
 // internal code.
-func functions(fs []*bytecode.Function) []*function {
+func functions(p *bytecode.Program) []*function {
+	fs := p.Functions
 	fns := make([]*function, len(fs))
 	for i, f := range fs {
 		fns[i] = &function{Function: f, locals: f.Locals, need: f.Locals + f.MaxStack}
 	}
 	for _, f := range fns {
-		f.code = fuse(f.Code, fns)
+		f.code = fuse(f.Code, fns, p)
 	}
 	return fns
 }

@@ -673,7 +673,7 @@ func TestGoPanicBecomesInternalFault(t *testing.T) {
 	good, _ := load(vmtest.MustAssemble("func main\n UNIT\n RETURN\nfunc c\n CONST \"cleanup\"\n CALL_NATIVE println 1\n RETURN\n"))
 	img.natives, img.funcVals, img.nativeVals, img.nullary = good.natives, good.funcVals, good.nativeVals, good.nullary
 	p.Natives = good.Prog.Natives
-	img.fns = functions(p.Functions)
+	img.fns = functions(p)
 	st, err := NewState(img, 0, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -976,6 +976,20 @@ more:
 func fwd params=1
     LOAD 0
     TAIL_CALL id 1
+func yes params=1
+    LOAD 0
+    INT 0
+    EQ
+    JUMP_IF_FALSE one
+    FALSE
+    RETURN
+one:
+    TRUE
+    RETURN
+func unit
+    UNIT
+    RETURN
+type Pair sum P(_,_) One(_)
 `
 	cases := []struct {
 		name  string
@@ -1004,6 +1018,24 @@ func fwd params=1
 		{"loadElemStore tuple", "INT 1\n INT 2\n TUPLE 2\n STORE 0\n LOAD 0\n ELEM 1\n STORE 2\n LOAD 2", loadElemStore, "2"},
 		{"storeLoad", "INT 5\n STORE 0\n LOAD 0\n DUP\n MUL", storeLoad, "25"},
 		{"storeLoad same slot", "INT 4\n STORE 2\n INT 8\n STORE 2\n LOAD 2\n DUP\n MUL", storeLoad, "64"},
+		{"loadEqConstJump equal", "INT 0\n STORE 0\n LOAD 0\n EQ_CONST 0\n JUMP_IF_FALSE no\n INT 1\n RETURN\nno:\n INT 2", loadEqConstJump, "1"},
+		{"loadEqConstJump other", "INT 5\n STORE 0\n LOAD 0\n EQ_CONST -5\n JUMP_IF_FALSE no\n INT 1\n RETURN\nno:\n INT 2", loadEqConstJump, "2"},
+		{"loadEqConstJump string", "CONST \"x\"\n STORE 0\n LOAD 0\n EQ_CONST 3\n JUMP_IF_FALSE no\n INT 1\n RETURN\nno:\n INT 2", loadEqConstJump, "2"},
+		{"loadEqConstJump string constant", "CONST \"x\"\n STORE 0\n LOAD 0\n EQ_CONST \"x\"\n JUMP_IF_FALSE no\n INT 1\n RETURN\nno:\n INT 2", 0, "1"},
+		{"EQ_CONST in the loop", "INT 7\n EQ_CONST 7\n STORE 0\n INT 7\n EQ_CONST 8\n LOAD 0\n NE", 0, "true"},
+		{"boolReturn true", "INT 1\n CALL yes 1", boolReturn, "true"},
+		{"boolReturn false", "INT 0\n CALL yes 1", boolReturn, "false"},
+		{"unitReturn", "CALL unit 0", unitReturn, "()"},
+		{"storeTestTag some", "INT 3\n DATA Option 1\n STORE 0\n LOAD 0\n TEST_TAG 1\n JUMP_IF_FALSE no\n LOAD 0\n ELEM 0\n RETURN\nno:\n INT 0", storeTestTag, "3"},
+		{"storeTestTag none", "DATA Option 0\n STORE 0\n LOAD 0\n TEST_TAG 1\n JUMP_IF_FALSE no\n INT 1\n RETURN\nno:\n LOAD 0", storeTestTag, "None[]"},
+		{"storeTestTag int", "INT 1\n STORE 0\n LOAD 0\n TEST_TAG 1\n JUMP_IF_FALSE no\n INT 1\n RETURN\nno:\n LOAD 0", storeTestTag, "1"},
+		{"jumpElseJump loop", "INT 5\n STORE 0\n INT 0\n STORE 1\ntop:\n LOAD 1\n INT 1\n ADD\n STORE 1\n LOAD 0\n INT 1\n SUB\n STORE 0\n LOAD 0\n INT 0\n GT\n JUMP_IF_FALSE out\n JUMP top\nout:\n LOAD 1", jumpElseJump, "5"},
+		{"jumpElseJump forward", "TRUE\n JUMP_IF_FALSE no\n JUMP yes\nno:\n INT 1\n RETURN\nyes:\n INT 2", jumpElseJump, "2"},
+		{"loadLoad", "INT 3\n STORE 0\n INT 4\n STORE 1\n LOAD 0\n LOAD 1\n TUPLE 2", loadLoad, "Tuple[3 4]"},
+		{"loadElems2Store data", "INT 7\n INT 2\n DATA Pair 0\n STORE 0\n LOAD 0\n ELEM 0\n STORE 1\n LOAD 0\n ELEM 1\n STORE 2\n LOAD 1\n LOAD 2\n SUB", loadElems2Store, "5"},
+		{"loadElems2Store tuple", "INT 1\n INT 2\n INT 9\n TUPLE 3\n STORE 0\n LOAD 0\n ELEM 0\n STORE 1\n LOAD 0\n ELEM 1\n STORE 2\n LOAD 2\n LOAD 1\n SUB", loadElems2Store, "1"},
+		{"loadElems2Store one slot", "INT 7\n INT 2\n DATA Pair 0\n STORE 0\n LOAD 0\n ELEM 0\n STORE 1\n LOAD 0\n ELEM 1\n STORE 1\n LOAD 1", loadElems2Store, "2"},
+		{"jumpElseJump false", "FALSE\n JUMP_IF_FALSE no\n JUMP yes\nno:\n INT 1\n RETURN\nyes:\n INT 2", jumpElseJump, "1"},
 	}
 	for _, c := range cases {
 		src := "func main locals=4\n " + c.body + "\n RETURN\n" + helpers
@@ -1032,12 +1064,36 @@ func fwd params=1
 
 // TestFusionChoosesFewestDispatches: STORE a; LOAD b; TEST_TAG;
 // JUMP_IF_FALSE fuses as STORE and a load-test-jump (two dispatches), not
-// as a store-load followed by the test and the jump (three).
+// as a store-load followed by the test and the jump (three); with b = a
+// it is one store-test-jump.
 func TestFusionChoosesFewestDispatches(t *testing.T) {
-	img := mustLoad(t, vmtest.MustAssemble("func main locals=2\n DATA Option 0\n STORE 0\n LOAD 0\n TEST_TAG 1\n JUMP_IF_FALSE no\n INT 1\n RETURN\nno:\n INT 0\n RETURN\n"))
+	img := mustLoad(t, vmtest.MustAssemble("func main locals=2\n DATA Option 0\n STORE 0\n LOAD 1\n TEST_TAG 1\n JUMP_IF_FALSE no\n INT 1\n RETURN\nno:\n INT 0\n RETURN\n"))
 	code := img.fns[img.Prog.Entry].code
 	if code[1].op != bytecode.STORE || code[2].op != loadTestTagJump {
 		t.Errorf("fused as %s", disasmFused(img))
+	}
+	img = mustLoad(t, vmtest.MustAssemble("func main locals=2\n DATA Option 0\n STORE 0\n LOAD 0\n TEST_TAG 1\n JUMP_IF_FALSE no\n INT 1\n RETURN\nno:\n INT 0\n RETURN\n"))
+	code = img.fns[img.Prog.Entry].code
+	if code[1].op != storeTestTag || code[2].op != loadTestTagJump {
+		t.Errorf("fused as %s", disasmFused(img))
+	}
+}
+
+// TestLoadElems2StoreFallback: the two-field projection on a variant
+// with one field executes its first LOAD and leaves the rest (here the
+// second ELEM's fault) to the plain instructions; a projection whose
+// first STORE overwrites the source is not fused.
+func TestLoadElems2StoreFallback(t *testing.T) {
+	src := "func main locals=3\n INT 3\n DATA Option 1\n STORE 0\n LOAD 0\n ELEM 0\n STORE 1\n LOAD 0\n ELEM 1\n STORE 2\n LOAD 1\n RETURN\n"
+	if img := mustLoad(t, vmtest.MustAssemble(src)); !hasOp(img, loadElems2Store) {
+		t.Errorf("not fused: %s", disasmFused(img))
+	}
+	if o, _ := run(t, src, 1<<20); o.Status != StatusFault || !o.Fault.Internal {
+		t.Errorf("outcome %s, want the ELEM's internal fault", describe(o))
+	}
+	src = "func main locals=3\n INT 3\n INT 4\n TUPLE 2\n STORE 0\n LOAD 0\n ELEM 0\n STORE 0\n LOAD 0\n ELEM 1\n STORE 2\n LOAD 1\n RETURN\n"
+	if img := mustLoad(t, vmtest.MustAssemble(src)); hasOp(img, loadElems2Store) {
+		t.Errorf("fused over an overwritten source: %s", disasmFused(img))
 	}
 }
 

@@ -24,7 +24,7 @@ func TestCheckedFastLoop(t *testing.T) {
 		t.Fatal(err)
 	}
 	img := &Image{Prog: p, natives: good.natives, funcVals: good.funcVals, nativeVals: good.nativeVals, nullary: good.nullary}
-	img.fns = functions(p.Functions)
+	img.fns = functions(p)
 	st, err := NewState(img, 0, nil)
 	if err != nil {
 		t.Fatal(err)
