@@ -229,7 +229,7 @@ func (inv *Invocation) CallDecide(p *Process, now time.Time) (st CallStatus, v v
 		t = c.target
 		if c.bytes > 0 {
 			p.msgBytes -= c.bytes
-			inv.bytes.Add(-c.bytes)
+			inv.releaseBytes(c.bytes)
 		}
 	}
 	p.mu.Unlock()

@@ -147,32 +147,51 @@ func (inv *Invocation) Post(from, p *Process, msg value.Value) (code int, wake b
 		p.mu.Unlock()
 		return SendFull, false
 	}
-	if q := inv.queued.Add(1); q > MaxQueued && (inv.MaxQueued == 0 || (inv.MaxQueued > 0 && q > inv.MaxQueued)) {
-		inv.queued.Add(-1)
-		inv.traceSendLocked(from, p, false, true)
-		p.mu.Unlock()
-		return SendFull, false
-	}
-	if !inv.chargeBytes(size) {
-		inv.queued.Add(-1)
+	if !inv.chargeMsg(size) {
 		inv.traceSendLocked(from, p, false, true)
 		p.mu.Unlock()
 		return SendFull, false
 	}
 	p.msgBytes += size
-	c := Cell{Kind: CellMessage, Value: msg, Bytes: size}
-	if inv.TraceMessages && from != nil {
-		c.From = from.Gen()
-		inv.traceSendLocked(from, p, false, false)
+	if (inv.TraceMessages || inv.Defer) && from != nil {
+		c := Cell{Kind: CellMessage, Value: msg, Bytes: size}
+		if inv.TraceMessages {
+			c.From = from.Gen()
+			inv.traceSendLocked(from, p, false, false)
+		}
+		if inv.Defer && from != p {
+			inv.deferLocked(from, p, c)
+			p.mu.Unlock()
+			return SendOK, false
+		}
+		wake = p.deliverLocked(c)
+	} else {
+		wake = p.deliverMessageLocked(msg, size)
 	}
-	if inv.Defer && from != nil && from != p {
-		inv.deferLocked(from, p, c)
-		p.mu.Unlock()
-		return SendOK, false
-	}
-	wake = p.deliverLocked(c)
 	p.mu.Unlock()
 	return SendOK, wake
+}
+
+// deliverMessageLocked is deliverLocked of an untraced user message,
+// written into the inbox in place (a Cell is six words: built and then
+// appended it was copied twice on every send).
+func (p *Process) deliverMessageLocked(msg value.Value, size int64) bool {
+	p.user++
+	n := len(p.inbox)
+	if n < cap(p.inbox) {
+		p.inbox = p.inbox[:n+1]
+	} else {
+		p.inbox = append(p.inbox, Cell{})
+	}
+	p.inbox[n] = Cell{Kind: CellMessage, Value: msg, Bytes: size}
+	if n == 0 {
+		p.inboxAny.Store(true)
+	}
+	if p.status == Parked {
+		p.status = Runnable
+		return true
+	}
+	return false
 }
 
 // traceSendLocked writes the "send" trace line of a message from from to
@@ -347,8 +366,7 @@ func (p *Process) settleLocked(inv *Invocation, t *Taken) {
 	}
 	p.user -= int32(n)
 	p.msgBytes -= t.bytes
-	inv.queued.Add(-n)
-	inv.bytes.Add(-t.bytes)
+	inv.releaseMsgs(n, t.bytes)
 	*t = Taken{}
 	if p.rc.Load() != nil {
 		for ; n > 0; n-- {
@@ -420,8 +438,7 @@ func (p *Process) recvTake(inv *Invocation, t *Taken) bool {
 func (p *Process) dropMessageLocked(inv *Invocation, bytes int64) {
 	p.user--
 	p.msgBytes -= bytes
-	inv.queued.Add(-1)
-	inv.bytes.Add(-bytes)
+	inv.releaseMsgs(1, bytes)
 }
 
 // endWaitLocked ends the current wait (of a call, call.go) and reports
