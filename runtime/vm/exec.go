@@ -17,7 +17,10 @@ import (
 // around calls. Anything else — another operand kind, a call that must
 // grow the stack, a native, an allocation, an actor instruction, a fault —
 // is handed to step (step.go) by returning with the state saved and the
-// pc on that instruction; run calls step and then exec again. The two
+// pc on that instruction; run calls step and then exec again. SEND,
+// RECV_START and RECV_TAKE, which every message executes, are the
+// exception: the loop saves its state, runs them through the Run's host
+// (actor.go) and reloads, as it does around a closure call. The two
 // paths charge steps identically (Run describes the charges), so which
 // one executed an instruction is invisible.
 
@@ -606,6 +609,38 @@ reload:
 			*slot(stk, bp+int(in.a)) = *slot(stk, sp-1)
 			*slot(stk, sp-1) = *slot(stk, bp+int(in.b))
 			pc += 2
+
+		// The actor instructions of every message run from here, through
+		// the Run's host (actor.go, "from the loop"), and the loop goes on
+		// after them (they read their operands themselves: using in
+		// here would cost every dispatch a register).
+		case bytecode.SEND:
+			if st.steps >= st.limit {
+				goto yield
+			}
+			fr.pc, st.sp = pc, sp
+			if !st.sendFromLoop(fr) {
+				return true
+			}
+			goto reload
+		case bytecode.RECV_START:
+			if st.steps >= st.limit {
+				goto yield
+			}
+			fr.pc, st.sp = pc, sp
+			if !st.recvFromLoop(fr) {
+				return true
+			}
+			goto reload
+		case bytecode.RECV_TAKE:
+			if st.steps >= st.limit {
+				goto yield
+			}
+			fr.pc, st.sp = pc, sp
+			if !st.recvTakeFromLoop(fr) {
+				return true
+			}
+			goto reload
 
 		default:
 			goto slow

@@ -38,6 +38,8 @@ func Run(st *State, host Host, budget int) Outcome {
 	st.preempt = false
 	start := st.steps
 	st.limit = start + int64(budget)
+	st.host = host
+	defer st.dropHost()
 	panics := 0
 	for {
 		if st.steps >= st.limit {
@@ -58,6 +60,10 @@ func Run(st *State, host Host, budget int) Outcome {
 		}
 	}
 }
+
+// dropHost forgets the host when a Run returns (a parked State does not
+// keep its scheduler's host alive).
+func (st *State) dropHost() { st.host = nil }
 
 // finish records the terminal outcome.
 func (st *State) finish(o Outcome) {
@@ -95,13 +101,21 @@ func (st *State) run(host Host) (out Outcome, crashed bool) {
 			continue
 		}
 		if !st.generalOnly && st.exec() {
-			return Outcome{Status: StatusYield}, false
+			switch st.exit {
+			case exitYield:
+				return Outcome{Status: StatusYield}, false
+			case exitPark:
+				st.exit = exitYield
+				return Outcome{Status: StatusPark}, false
+			}
+			st.exit = exitYield // exitAgain: the top frame changed mode
+			continue
 		}
 		if fr := &st.frames[len(st.frames)-1]; isActorOp(fr.fn.Code[fr.pc].Op) {
 			// A small function of its own, not step's big switch: a
 			// receive executes several actor instructions per message.
-			if o, stop := st.actorStep(host, fr); stop {
-				return o, false
+			if code := st.actorStep(host, fr); code != actGoOn {
+				return actOutcome(code), false
 			}
 			continue
 		}
