@@ -120,12 +120,23 @@ func (inv *Invocation) SendFrom(from, p *Process, msg value.Value) int {
 // scheduler (a scheduler running from puts it on its own queue instead
 // of Invocation.Wake's).
 func (inv *Invocation) Post(from, p *Process, msg value.Value) (code int, wake bool) {
+	return inv.post(from, p, msg, 0)
+}
+
+// post is Post; when call is not 0 the message is the request of from's
+// Process.call with that serial, and a delivered request registers from
+// among p's callers (p.rc, which the caller allocated) in the same
+// critical section, so that p's retirement resumes the call.
+func (inv *Invocation) post(from, p *Process, msg value.Value, call uint64) (code int, wake bool) {
 	if p.Port != nil {
 		if p.Kind == KindPort {
 			p.mu.Lock()
 			closed := p.closed
 			if !closed {
 				p.Port(msg.AsString())
+				if call != 0 {
+					p.watchLocked(from, call)
+				}
 			}
 			inv.traceSendLocked(from, p, closed, false)
 			p.mu.Unlock()
@@ -161,6 +172,9 @@ func (inv *Invocation) Post(from, p *Process, msg value.Value) (code int, wake b
 		}
 		if inv.Defer && from != p {
 			inv.deferLocked(from, p, c)
+			if call != 0 {
+				p.watchLocked(from, call)
+			}
 			p.mu.Unlock()
 			return SendOK, false
 		}
@@ -168,8 +182,21 @@ func (inv *Invocation) Post(from, p *Process, msg value.Value) (code int, wake b
 	} else {
 		wake = p.deliverMessageLocked(msg, size)
 	}
+	if call != 0 {
+		p.watchLocked(from, call)
+	}
 	p.mu.Unlock()
 	return SendOK, wake
+}
+
+// watchLocked registers caller among p's callers for its call serial id;
+// p.mu is held and p.rc exists.
+func (p *Process) watchLocked(caller *Process, id uint64) {
+	x := p.rc.Load()
+	if x.callers == nil {
+		x.callers = map[*Process]uint64{}
+	}
+	x.callers[caller] = id
 }
 
 // deliverMessageLocked is deliverLocked of an untraced user message,

@@ -38,8 +38,7 @@ func Run(st *State, host Host, budget int) Outcome {
 	st.preempt = false
 	start := st.steps
 	st.limit = start + int64(budget)
-	st.host = host
-	defer st.dropHost()
+	st.host = host // kept until the next Run (finish drops it)
 	panics := 0
 	for {
 		if st.steps >= st.limit {
@@ -61,16 +60,13 @@ func Run(st *State, host Host, budget int) Outcome {
 	}
 }
 
-// dropHost forgets the host when a Run returns (a parked State does not
-// keep its scheduler's host alive).
-func (st *State) dropHost() { st.host = nil }
-
 // finish records the terminal outcome.
 func (st *State) finish(o Outcome) {
 	st.finished = true
 	st.final = o
 	st.stack = nil
 	st.frames = nil
+	st.host = nil
 	st.Release()
 }
 
