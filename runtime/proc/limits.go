@@ -78,17 +78,19 @@ const (
 // packedAcct reports whether the totals share one word, choosing the
 // mode at the first call.
 func (inv *Invocation) packedAcct() bool {
-	m := inv.acct.Load()
-	if m == acctUndecided {
-		m = inv.chooseAcct()
+	if m := inv.acct.Load(); m != acctUndecided {
+		return m == acctPacked
 	}
-	return m == acctPacked
+	return inv.chooseAcct() == acctPacked
 }
 
 // chooseAcct fixes the accounting mode from the limits in force: packed
 // when the budget fits the word's bytes and the most messages that can
 // be queued (the count limit, or what the budget admits at MessageHeader
 // bytes each when the count is unlimited) fit its count.
+// It is not inlined, so that packedAcct is.
+//
+//go:noinline
 func (inv *Invocation) chooseAcct() uint32 {
 	b := inv.budget()
 	count := b / MessageHeader
@@ -112,6 +114,15 @@ func (inv *Invocation) queuedOver(q int64) bool {
 // chargeMsg admits one user message of n logical bytes against both
 // limits, or reports false with nothing charged.
 func (inv *Invocation) chargeMsg(n int64) bool {
+	if inv.acct.Load() == acctPacked {
+		return inv.chargePacked(1, n)
+	}
+	return inv.chargeMsgOther(n)
+}
+
+// chargeMsgOther is chargeMsg in split mode or before the mode is
+// chosen.
+func (inv *Invocation) chargeMsgOther(n int64) bool {
 	if inv.packedAcct() {
 		return inv.chargePacked(1, n)
 	}
@@ -166,9 +177,10 @@ func (inv *Invocation) chargePacked(count, n int64) bool {
 	}
 }
 
-// releaseMsgs gives back n user messages and their bytes.
+// releaseMsgs gives back n user messages and their bytes (charged
+// before, so the mode is chosen).
 func (inv *Invocation) releaseMsgs(n, bytes int64) {
-	if inv.packedAcct() {
+	if inv.acct.Load() == acctPacked {
 		inv.use.Add(-(n<<packShift + bytes))
 		return
 	}
