@@ -48,6 +48,7 @@ type regcall struct {
 	admitted []*sendWaiter       // admitted senders to wake once the lock is released
 	// As a caller or a parked sender.
 	call    *callState
+	spare   *callState // the record of p's last call, once decided (zero), for the next
 	sw      *sendWaiter
 	blocked bool // parked in Process.call or send_wait (not in a receive)
 }
@@ -88,7 +89,14 @@ func (inv *Invocation) CallReply(p *Process) value.Value {
 	id := inv.rc.calls.Add(1)
 	x := p.ext()
 	p.mu.Lock()
-	x.call = &callState{id: id}
+	c := x.spare
+	if c != nil {
+		x.spare = nil
+		c.id = id // a spare is zero
+	} else {
+		c = &callState{id: id}
+	}
+	x.call = c
 	p.mu.Unlock()
 	return p.pid.Value(-int64(id))
 }
@@ -107,11 +115,12 @@ func (p *Process) CallStarted(reply value.Value) bool {
 	id := uint64(-reply.Payload())
 	x := p.ext()
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	if x.call == nil || x.call.id != id {
 		x.call = &callState{id: id}
 	}
-	return x.call.started
+	started := x.call.started
+	p.mu.Unlock()
+	return started
 }
 
 // CallAbandon ends p's call before anything was sent (the target does
@@ -140,35 +149,13 @@ func (inv *Invocation) CallSend(p, t *Process, msg value.Value, timeout int64, n
 // it reports wake, t was Parked and is now Runnable and the caller hands
 // it to a scheduler (the running scheduler's next slot).
 func (inv *Invocation) CallPost(p, t *Process, msg value.Value, timeout int64, now time.Time) (code int, disarmed, wake bool) {
+	// The caller's side is set up in one critical section before the
+	// request is sent: no reply can arrive before the request does, and
+	// the caller is running, so no retirement reads the record meanwhile.
 	x := p.ext()
 	p.mu.Lock()
 	c := x.call
-	c.started = true
-	p.mu.Unlock()
-	code, wake = inv.Post(p, t, msg)
-	if code != SendOK {
-		p.mu.Lock()
-		x.call = nil
-		p.mu.Unlock()
-		return code, false, wake
-	}
-	// Watch t: closed means it retired after admitting the request (its
-	// reason is committed); otherwise Retire will resume p.
-	tx := t.ext()
-	t.mu.Lock()
-	dead, reason := t.closed, t.reason
-	if !dead {
-		if tx.callers == nil {
-			tx.callers = map[*Process]uint64{}
-		}
-		tx.callers[p] = c.id
-	}
-	t.mu.Unlock()
-	p.mu.Lock()
-	c.target = t
-	if dead && !c.replied {
-		c.down, c.reason = true, reason
-	}
+	c.started, c.target = true, t
 	disarmed = p.endWaitLocked()
 	p.Wait.Epoch++
 	p.Wait.Active = true
@@ -177,7 +164,17 @@ func (inv *Invocation) CallPost(p, t *Process, msg value.Value, timeout int64, n
 		p.Wait.Deadline = now.Add(time.Duration(timeout) * time.Millisecond)
 	}
 	p.mu.Unlock()
-	return SendOK, disarmed, wake
+	// Watch t as the request is delivered, under t's lock: from then on
+	// Retire(t) resumes p; a closed t refuses the request instead.
+	t.ext()
+	code, wake = inv.post(p, t, msg, c.id)
+	if code != SendOK {
+		p.mu.Lock()
+		x.call = nil
+		p.endWaitLocked() // no timer was armed for this wait
+		p.mu.Unlock()
+	}
+	return code, disarmed, wake
 }
 
 // CallStatus is what CallDecide decided.
@@ -225,16 +222,20 @@ func (inv *Invocation) CallDecide(p *Process, now time.Time) (st CallStatus, v v
 	disarmed = p.endWaitLocked()
 	x.call = nil
 	var t *Process
+	var id uint64
 	if c != nil {
-		t = c.target
+		t, id = c.target, c.id
 		if c.bytes > 0 {
 			p.msgBytes -= c.bytes
-			inv.bytes.Add(-c.bytes)
+			inv.releaseBytes(c.bytes)
 		}
+		// The record is p's own again: the next CallReply reuses it.
+		*c = callState{}
+		x.spare = c
 	}
 	p.mu.Unlock()
 	if t != nil {
-		inv.unwatch(t, p, c.id)
+		inv.unwatch(t, p, id)
 	}
 	return st, v, disarmed
 }

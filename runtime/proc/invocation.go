@@ -19,12 +19,14 @@ type Invocation struct {
 
 	gen    atomic.Uint64
 	serial atomic.Uint64
-	queued atomic.Int64 // user messages queued in all mailboxes
+	// queued and use are the queued user messages and the logical bytes
+	// in use (limits.go: in packed mode use holds both), acct the mode.
+	queued atomic.Int64
+	use    atomic.Int64
+	acct   atomic.Uint32
 	// reservations counts lifecycle notifications in flight (monitors,
 	// link directions, direct signals); see LANGUAGE.md §7.5.
 	reservations atomic.Int64
-	// bytes is the logical memory in use (limits.go).
-	bytes atomic.Int64
 
 	// rc is the name registry and the reply address serials (call.go).
 	rc invRegcall
@@ -91,9 +93,6 @@ var epochs atomic.Uint64
 func NewInvocation() *Invocation {
 	return &Invocation{Epoch: epochs.Add(1), procs: map[*Process]struct{}{}}
 }
-
-// Queued returns the number of user messages queued in the invocation.
-func (inv *Invocation) Queued() int64 { return inv.queued.Load() }
 
 // Live returns the number of live processes and of live isolated ones.
 func (inv *Invocation) Live() (live, isolated int) {
@@ -269,7 +268,7 @@ func (inv *Invocation) unlockAndWake(q *Process) {
 func (inv *Invocation) closeMailboxLocked(q *Process) death {
 	inv.releaseAllLocked(q)
 	q.closed = true
-	inv.queued.Add(int64(-q.user))
+	inv.releaseMsgs(int64(q.user), 0)
 	q.user = 0
 	q.box, q.head, q.cursor, q.inbox = nil, 0, 0, nil
 	q.inboxAny.Store(false)

@@ -44,20 +44,175 @@ func (inv *Invocation) budget() int64 {
 	return MemoryBudget
 }
 
-// chargeBytes takes n logical bytes from the budget, or reports false.
-func (inv *Invocation) chargeBytes(n int64) bool {
-	if inv.bytes.Add(n) > inv.budget() {
-		inv.bytes.Add(-n)
+// The invocation-wide totals that every send checks and every take
+// releases: the queued user messages (the MaxQueued limit) and the
+// logical bytes in use (the memory budget, shared with the lifecycle
+// reservations). When the limits in force let both fit in one 64-bit
+// word (the default: 65,536 messages, 64 MiB) they share inv.use, the
+// count above bit packShift and the bytes below it, so a send admits
+// both with one compare-and-swap and a take releases both with one add
+// (one locked instruction instead of two each: issue 12,
+// docs/performance.md). Otherwise ("split") inv.use holds the bytes and
+// inv.queued the count, each admitted by an add that is undone when it
+// went over. The mode is chosen at the first charge, from the limits set
+// by then; a limit raised afterwards beyond what the word holds is
+// capped at the word's capacity (a tebibyte, 8 million messages).
+//
+// Both modes refuse exactly: a packed charge never exceeds a limit even
+// transiently (it compares before it swaps), so it is never refused
+// because of another charge that is about to be undone; a split charge
+// is refused only when the total including the concurrent charges in
+// progress is over, as before. Neither total ever goes below zero: a
+// release always follows the charge it undoes, so the bytes never borrow
+// from the count.
+const (
+	packShift     = 40
+	packBytesMask = 1<<packShift - 1
+	packMaxCount  = 1<<(63-packShift) - 1
+
+	acctUndecided = 0
+	acctSplit     = 1
+	acctPacked    = 2
+)
+
+// packedAcct reports whether the totals share one word, choosing the
+// mode at the first call.
+func (inv *Invocation) packedAcct() bool {
+	if m := inv.acct.Load(); m != acctUndecided {
+		return m == acctPacked
+	}
+	return inv.chooseAcct() == acctPacked
+}
+
+// chooseAcct fixes the accounting mode from the limits in force: packed
+// when the budget fits the word's bytes and the most messages that can
+// be queued (the count limit, or what the budget admits at MessageHeader
+// bytes each when the count is unlimited) fit its count.
+// It is not inlined, so that packedAcct is.
+//
+//go:noinline
+func (inv *Invocation) chooseAcct() uint32 {
+	b := inv.budget()
+	count := b / MessageHeader
+	if inv.MaxQueued >= 0 {
+		count = min(count, max(inv.MaxQueued, MaxQueued))
+	}
+	m := uint32(acctSplit)
+	if b <= packBytesMask && count <= packMaxCount {
+		m = acctPacked
+	}
+	inv.acct.CompareAndSwap(acctUndecided, m)
+	return inv.acct.Load()
+}
+
+// queuedOver reports whether q queued user messages exceed the
+// invocation's limit.
+func (inv *Invocation) queuedOver(q int64) bool {
+	return q > MaxQueued && (inv.MaxQueued == 0 || (inv.MaxQueued > 0 && q > inv.MaxQueued))
+}
+
+// chargeMsg admits one user message of n logical bytes against both
+// limits, or reports false with nothing charged.
+func (inv *Invocation) chargeMsg(n int64) bool {
+	if inv.acct.Load() == acctPacked {
+		return inv.chargePacked(1, n)
+	}
+	return inv.chargeMsgOther(n)
+}
+
+// chargeMsgOther is chargeMsg in split mode or before the mode is
+// chosen.
+func (inv *Invocation) chargeMsgOther(n int64) bool {
+	if inv.packedAcct() {
+		return inv.chargePacked(1, n)
+	}
+	if q := inv.queued.Add(1); inv.queuedOver(q) {
+		inv.queued.Add(-1)
+		return false
+	}
+	if !inv.chargeSplit(n) {
+		inv.queued.Add(-1)
 		return false
 	}
 	return true
+}
+
+// chargeBytes takes n logical bytes from the budget, or reports false.
+func (inv *Invocation) chargeBytes(n int64) bool {
+	if inv.packedAcct() {
+		return inv.chargePacked(0, n)
+	}
+	return inv.chargeSplit(n)
+}
+
+// chargeSplit is chargeBytes in split mode.
+func (inv *Invocation) chargeSplit(n int64) bool {
+	if inv.use.Add(n) > inv.budget() {
+		inv.use.Add(-n)
+		return false
+	}
+	return true
+}
+
+// chargePacked adds count messages and n bytes to the packed word
+// unless the result would exceed a limit.
+func (inv *Invocation) chargePacked(count, n int64) bool {
+	budget := min(inv.budget(), packBytesMask)
+	if n > budget {
+		return false
+	}
+	for {
+		old := inv.use.Load()
+		if old&packBytesMask+n > budget {
+			return false
+		}
+		if count > 0 {
+			if q := old>>packShift + count; q > packMaxCount || inv.queuedOver(q) {
+				return false
+			}
+		}
+		if inv.use.CompareAndSwap(old, old+count<<packShift+n) {
+			return true
+		}
+	}
+}
+
+// releaseMsgs gives back n user messages and their bytes (charged
+// before, so the mode is chosen).
+func (inv *Invocation) releaseMsgs(n, bytes int64) {
+	if inv.acct.Load() == acctPacked {
+		inv.use.Add(-(n<<packShift + bytes))
+		return
+	}
+	inv.queued.Add(-n)
+	inv.use.Add(-bytes)
+}
+
+// releaseBytes gives back n logical bytes (no message).
+func (inv *Invocation) releaseBytes(n int64) { inv.use.Add(-n) }
+
+// usedBytes returns the logical bytes in use.
+func (inv *Invocation) usedBytes() int64 {
+	u := inv.use.Load()
+	if inv.acct.Load() == acctPacked {
+		return u & packBytesMask
+	}
+	return u
+}
+
+// Queued returns the number of user messages queued in the invocation.
+func (inv *Invocation) Queued() int64 {
+	if inv.acct.Load() == acctPacked {
+		return inv.use.Load() >> packShift
+	}
+	return inv.queued.Load()
 }
 
 // Admits reports whether n more logical bytes fit in the budget now (a
 // local Process.exit reason is admitted this way: its text is carried by
 // the completions already reserved, but an exhausted budget refuses it).
 func (inv *Invocation) Admits(n int64) bool {
-	return inv.bytes.Load()+n <= inv.budget()
+	return inv.usedBytes()+n <= inv.budget()
 }
 
 // reserveLocked admits one reservation of n bytes held by p; p.mu must be
@@ -93,21 +248,21 @@ func (inv *Invocation) unreserveLocked(p *Process, n int64) {
 	p.resv--
 	p.resvBytes -= n
 	inv.reservations.Add(-1)
-	inv.bytes.Add(-n)
+	inv.releaseBytes(n)
 }
 
 // releaseAllLocked releases everything p holds (it is retiring); p.mu
 // must be held, just before its mailbox is closed.
 func (inv *Invocation) releaseAllLocked(p *Process) {
 	inv.reservations.Add(int64(-p.resv))
-	inv.bytes.Add(-(p.resvBytes + p.msgBytes))
+	inv.releaseBytes(p.resvBytes + p.msgBytes)
 	p.resv, p.resvBytes, p.msgBytes = 0, 0, 0
 }
 
 // Reservations returns the invocation's outstanding lifecycle
 // reservations and logical bytes in use.
 func (inv *Invocation) Reservations() (count, bytes int64) {
-	return inv.reservations.Load(), inv.bytes.Load()
+	return inv.reservations.Load(), inv.usedBytes()
 }
 
 // Reservations returns the reservations p holds.

@@ -1,6 +1,8 @@
 package proc
 
 import (
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -166,8 +168,11 @@ func TestInvocationReservationLimit(t *testing.T) {
 
 // TestMemoryBudget: messages charge 32 bytes plus payload and lifecycle
 // completions 4,609 bytes against the invocation's logical budget.
-func TestMemoryBudget(t *testing.T) {
+func TestMemoryBudget(t *testing.T) { testMemoryBudget(t, true) }
+
+func testMemoryBudget(t *testing.T, packed bool) {
 	inv, _ := newInv()
+	forceAcct(inv, packed)
 	inv.MemoryBudget = 3*CompletionBytes + MessageHeader + 16 + 100
 	p := inv.NewProcess(KindIsolated, nil, 0)
 	q := inv.NewProcess(KindIsolated, nil, 0)
@@ -257,5 +262,137 @@ func TestSize(t *testing.T) {
 	}
 	if got, want := Size(v), int64(16+1000*(16+16+1)); got != want {
 		t.Fatalf("Size(deep) = %d, want %d", got, want)
+	}
+}
+
+// TestAccountingMode: the totals share one word when the limits let
+// both fit (limits.go), and are kept apart otherwise.
+func TestAccountingMode(t *testing.T) {
+	for _, c := range []struct {
+		budget, maxQueued int64
+		packed            bool
+	}{
+		{0, 0, true},             // the defaults: 64 MiB, 65,536 messages
+		{0, -1, true},            // unlimited count: 64 MiB admit at most 2 M messages
+		{0, 1 << 22, true},       // a raised count that fits
+		{0, 1 << 24, true},       // a count beyond the word, but the budget admits fewer
+		{1 << 30, -1, false},     // 1 GiB at 32 bytes each: 32 M messages
+		{1 << 30, 1 << 20, true}, // the count limit bounds it
+		{1 << 40, 0, false},      // a budget beyond the word's bytes
+		{1<<40 - 1, 0, true},
+	} {
+		inv, _ := newInv()
+		inv.MemoryBudget, inv.MaxQueued = c.budget, c.maxQueued
+		if got := inv.packedAcct(); got != c.packed {
+			t.Errorf("budget %d, MaxQueued %d: packed = %v, want %v", c.budget, c.maxQueued, got, c.packed)
+		}
+	}
+}
+
+// forceAcct fixes inv's accounting mode before anything is charged.
+func forceAcct(inv *Invocation, packed bool) {
+	m := uint32(acctSplit)
+	if packed {
+		m = acctPacked
+	}
+	inv.acct.Store(m)
+}
+
+// TestQueuedLimitBothModes: the invocation-wide count refuses the
+// 65,537th queued message, and admits again once one is taken, whether
+// the totals share a word or not.
+func TestQueuedLimitBothModes(t *testing.T) {
+	for _, packed := range []bool{true, false} {
+		inv, _ := newInv()
+		forceAcct(inv, packed)
+		var ps []*Process
+		for n := 0; n < MaxQueued; n += MaxMailbox {
+			p := inv.NewProcess(KindIsolated, nil, 0)
+			fillMailbox(t, inv, p)
+			ps = append(ps, p)
+		}
+		extra := inv.NewProcess(KindIsolated, nil, 0)
+		if r := inv.Send(extra, value.Int(1)); r != SendFull {
+			t.Fatalf("packed %v: send beyond MaxQueued = %d", packed, r)
+		}
+		if q := inv.Queued(); q != MaxQueued {
+			t.Fatalf("packed %v: queued %d, want %d", packed, q, MaxQueued)
+		}
+		_, b := inv.Reservations()
+		if want := int64(MaxQueued) * (MessageHeader + 16); b != want {
+			t.Fatalf("packed %v: bytes %d, want %d", packed, b, want)
+		}
+		ps[0].RecvStart(-1, false, time.Now())
+		if _, ok := ps[0].RecvPeek(); !ok {
+			t.Fatal("no message")
+		}
+		ps[0].RecvTake(inv)
+		if r := inv.Send(extra, value.Int(1)); r != SendOK {
+			t.Fatalf("packed %v: send after a take = %d", packed, r)
+		}
+		for _, p := range append(ps, extra) {
+			inv.Retire(p, process.Reason(process.ReasonNormal, value.Unit))
+		}
+		if q, b := inv.Queued(), func() int64 { _, b := inv.Reservations(); return b }(); q != 0 || b != 0 {
+			t.Fatalf("packed %v: after retiring all: queued %d, bytes %d", packed, q, b)
+		}
+	}
+}
+
+// TestMemoryBudgetSplit is TestMemoryBudget with the totals kept apart.
+func TestMemoryBudgetSplit(t *testing.T) {
+	testMemoryBudget(t, false)
+}
+
+// TestPackedCountCannotOverflow: at the packed word's largest count a
+// further message is refused (with an unlimited count it would carry
+// into the sign bit), and nothing is charged.
+func TestPackedCountCannotOverflow(t *testing.T) {
+	inv, _ := newInv()
+	inv.MaxQueued = -1
+	forceAcct(inv, true)
+	inv.use.Store(packMaxCount << packShift)
+	if inv.chargeMsg(MessageHeader) {
+		t.Fatal("a message past the packed count admitted")
+	}
+	if q, u := inv.Queued(), inv.use.Load(); q != packMaxCount || u != packMaxCount<<packShift {
+		t.Fatalf("queued %d (word %x) after a refusal", q, u)
+	}
+	if !inv.chargeBytes(CompletionBytes) {
+		t.Fatal("bytes refused at the largest count")
+	}
+}
+
+// TestPackedChargesAreExact: senders racing for the last slots of the
+// budget fill it exactly: a packed charge compares before it swaps, so
+// no send is refused because of another that is about to be undone.
+func TestPackedChargesAreExact(t *testing.T) {
+	const slots, senders, each = 500, 8, 200
+	inv, _ := newInv()
+	per := int64(MessageHeader + 16)
+	inv.MemoryBudget = slots * per
+	if !inv.packedAcct() {
+		t.Fatal("not packed")
+	}
+	targets := make([]*Process, senders)
+	for i := range targets {
+		targets[i] = inv.NewProcess(KindIsolated, nil, 0)
+	}
+	var wg sync.WaitGroup
+	var ok atomic.Int64
+	for i := 0; i < senders; i++ {
+		wg.Add(1)
+		go func(p *Process) {
+			defer wg.Done()
+			for k := 0; k < each; k++ {
+				if inv.Send(p, value.Int(int64(k))) == SendOK {
+					ok.Add(1)
+				}
+			}
+		}(targets[i])
+	}
+	wg.Wait()
+	if ok.Load() != slots || inv.Queued() != slots {
+		t.Fatalf("admitted %d (queued %d), want exactly %d", ok.Load(), inv.Queued(), slots)
 	}
 }

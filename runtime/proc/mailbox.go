@@ -120,12 +120,23 @@ func (inv *Invocation) SendFrom(from, p *Process, msg value.Value) int {
 // scheduler (a scheduler running from puts it on its own queue instead
 // of Invocation.Wake's).
 func (inv *Invocation) Post(from, p *Process, msg value.Value) (code int, wake bool) {
+	return inv.post(from, p, msg, 0)
+}
+
+// post is Post; when call is not 0 the message is the request of from's
+// Process.call with that serial, and a delivered request registers from
+// among p's callers (p.rc, which the caller allocated) in the same
+// critical section, so that p's retirement resumes the call.
+func (inv *Invocation) post(from, p *Process, msg value.Value, call uint64) (code int, wake bool) {
 	if p.Port != nil {
 		if p.Kind == KindPort {
 			p.mu.Lock()
 			closed := p.closed
 			if !closed {
 				p.Port(msg.AsString())
+				if call != 0 {
+					p.watchLocked(from, call)
+				}
 			}
 			inv.traceSendLocked(from, p, closed, false)
 			p.mu.Unlock()
@@ -147,32 +158,67 @@ func (inv *Invocation) Post(from, p *Process, msg value.Value) (code int, wake b
 		p.mu.Unlock()
 		return SendFull, false
 	}
-	if q := inv.queued.Add(1); q > MaxQueued && (inv.MaxQueued == 0 || (inv.MaxQueued > 0 && q > inv.MaxQueued)) {
-		inv.queued.Add(-1)
-		inv.traceSendLocked(from, p, false, true)
-		p.mu.Unlock()
-		return SendFull, false
-	}
-	if !inv.chargeBytes(size) {
-		inv.queued.Add(-1)
+	if !inv.chargeMsg(size) {
 		inv.traceSendLocked(from, p, false, true)
 		p.mu.Unlock()
 		return SendFull, false
 	}
 	p.msgBytes += size
-	c := Cell{Kind: CellMessage, Value: msg, Bytes: size}
-	if inv.TraceMessages && from != nil {
-		c.From = from.Gen()
-		inv.traceSendLocked(from, p, false, false)
+	if (inv.TraceMessages || inv.Defer) && from != nil {
+		c := Cell{Kind: CellMessage, Value: msg, Bytes: size}
+		if inv.TraceMessages {
+			c.From = from.Gen()
+			inv.traceSendLocked(from, p, false, false)
+		}
+		if inv.Defer && from != p {
+			inv.deferLocked(from, p, c)
+			if call != 0 {
+				p.watchLocked(from, call)
+			}
+			p.mu.Unlock()
+			return SendOK, false
+		}
+		wake = p.deliverLocked(c)
+	} else {
+		wake = p.deliverMessageLocked(msg, size)
 	}
-	if inv.Defer && from != nil && from != p {
-		inv.deferLocked(from, p, c)
-		p.mu.Unlock()
-		return SendOK, false
+	if call != 0 {
+		p.watchLocked(from, call)
 	}
-	wake = p.deliverLocked(c)
 	p.mu.Unlock()
 	return SendOK, wake
+}
+
+// watchLocked registers caller among p's callers for its call serial id;
+// p.mu is held and p.rc exists.
+func (p *Process) watchLocked(caller *Process, id uint64) {
+	x := p.rc.Load()
+	if x.callers == nil {
+		x.callers = map[*Process]uint64{}
+	}
+	x.callers[caller] = id
+}
+
+// deliverMessageLocked is deliverLocked of an untraced user message,
+// written into the inbox in place (a Cell is six words: built and then
+// appended it was copied twice on every send).
+func (p *Process) deliverMessageLocked(msg value.Value, size int64) bool {
+	p.user++
+	n := len(p.inbox)
+	if n < cap(p.inbox) {
+		p.inbox = p.inbox[:n+1]
+	} else {
+		p.inbox = append(p.inbox, Cell{})
+	}
+	p.inbox[n] = Cell{Kind: CellMessage, Value: msg, Bytes: size}
+	if n == 0 {
+		p.inboxAny.Store(true)
+	}
+	if p.status == Parked {
+		p.status = Runnable
+		return true
+	}
+	return false
 }
 
 // traceSendLocked writes the "send" trace line of a message from from to
@@ -347,8 +393,7 @@ func (p *Process) settleLocked(inv *Invocation, t *Taken) {
 	}
 	p.user -= int32(n)
 	p.msgBytes -= t.bytes
-	inv.queued.Add(-n)
-	inv.bytes.Add(-t.bytes)
+	inv.releaseMsgs(n, t.bytes)
 	*t = Taken{}
 	if p.rc.Load() != nil {
 		for ; n > 0; n-- {
@@ -420,8 +465,7 @@ func (p *Process) recvTake(inv *Invocation, t *Taken) bool {
 func (p *Process) dropMessageLocked(inv *Invocation, bytes int64) {
 	p.user--
 	p.msgBytes -= bytes
-	inv.queued.Add(-1)
-	inv.bytes.Add(-bytes)
+	inv.releaseMsgs(1, bytes)
 }
 
 // endWaitLocked ends the current wait (of a call, call.go) and reports

@@ -433,3 +433,56 @@ func TestSendWaitConcurrent(t *testing.T) {
 	}
 	t.Logf("%d of %d send_waits parked, %d plain sends queued", parks.Load(), senders*each, plainOK.Load())
 }
+
+// TestCallRecordReuse: a caller's next call reuses the record of its
+// last decided one; a late reply to the old address is still dropped and
+// does not answer the new call. A request refused by a full mailbox ends
+// the call with nothing left waiting or watched.
+func TestCallRecordReuse(t *testing.T) {
+	inv, _ := newInv()
+	server := inv.NewProcess(KindIsolated, nil, 0)
+	caller := inv.NewProcess(KindIsolated, nil, 0)
+	now := time.Now()
+	first := inv.CallReply(caller)
+	caller.CallStarted(first)
+	if c, _ := inv.CallSend(caller, server, value.Int(1), -1, now); c != SendOK {
+		t.Fatalf("call send: %d", c)
+	}
+	inv.Reply(server, first, value.Int(1))
+	if st, _, _ := inv.CallDecide(caller, now); st != CallReplied {
+		t.Fatalf("first call decided %d", st)
+	}
+	old := caller.rc.Load().spare
+	second := inv.CallReply(caller)
+	if caller.rc.Load().call != old || old == nil {
+		t.Fatal("the second call did not reuse the first call's record")
+	}
+	caller.CallStarted(second)
+	if c, _ := inv.CallSend(caller, server, value.Int(2), -1, now); c != SendOK {
+		t.Fatalf("call send: %d", c)
+	}
+	if c := inv.Reply(server, first, value.Int(99)); c != SendOK {
+		t.Fatalf("late reply: %d", c)
+	}
+	if st, _, _ := inv.CallDecide(caller, now); st != CallWaiting {
+		t.Fatalf("a late reply to the first call decided the second: %d", st)
+	}
+	inv.Reply(server, second, value.Int(2))
+	if st, v, _ := inv.CallDecide(caller, now); st != CallReplied || v.Payload() != 2 {
+		t.Fatalf("second call decided %d %v", st, v)
+	}
+	// A full mailbox refuses the request: the call is over at once.
+	full := inv.NewProcess(KindIsolated, nil, 0)
+	fillMailbox(t, inv, full)
+	third := inv.CallReply(caller)
+	caller.CallStarted(third)
+	if c, _ := inv.CallSend(caller, full, value.Int(3), 1000, now); c != SendFull {
+		t.Fatalf("call to a full mailbox: %d", c)
+	}
+	if caller.rc.Load().call != nil || caller.Wait.Active || !caller.Wait.Deadline.IsZero() {
+		t.Fatal("a refused call left its record or its wait")
+	}
+	if x := full.rc.Load(); x != nil && len(x.callers) != 0 {
+		t.Fatal("a refused call watches its target")
+	}
+}

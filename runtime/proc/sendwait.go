@@ -127,13 +127,8 @@ func (inv *Invocation) admitOneLocked(p *Process) {
 			x.waiters = x.waiters[1:]
 			continue
 		}
-		if q := inv.queued.Add(1); inv.queuedOver(q) {
-			inv.queued.Add(-1)
-			return
-		}
 		size := MessageHeader + Size(w.msg)
-		if !inv.chargeBytes(size) {
-			inv.queued.Add(-1)
+		if !inv.chargeMsg(size) {
 			return
 		}
 		x.waiters[0] = nil
@@ -163,12 +158,6 @@ func (inv *Invocation) admitOneLocked(p *Process) {
 func (p *Process) sendersWaitLocked() bool {
 	x := p.rc.Load()
 	return x != nil && len(x.waiters) > 0
-}
-
-// queuedOver reports whether q queued user messages exceed the
-// invocation's limit (as SendFrom decides).
-func (inv *Invocation) queuedOver(q int64) bool {
-	return q > MaxQueued && (inv.MaxQueued == 0 || (inv.MaxQueued > 0 && q > inv.MaxQueued))
 }
 
 // WakeAdmitted wakes the senders that p's last take admitted; p is the

@@ -53,91 +53,136 @@ func isActorOp(op bytecode.Opcode) bool {
 	return op >= bytecode.RECV_START && op <= bytecode.SEND_WAIT
 }
 
+// What actorStep reports: go on, or stop the Run with StatusYield or
+// StatusPark (an actor instruction's fault is raised and unwinds: go
+// on). A code, not an Outcome: an Outcome returned by value is written
+// and read back through memory in pieces, and the read stalls on the
+// narrower writes (store forwarding fails) on every actor instruction.
+const (
+	actGoOn = iota
+	actYield
+	actPark
+	actNext // recvBegin: RECV_START ran, the next instruction is not RECV_PEEK
+)
+
+// actOutcome is the Outcome of an actorStep code other than actGoOn.
+func actOutcome(code uint8) Outcome {
+	if code == actPark {
+		return Outcome{Status: StatusPark}
+	}
+	return Outcome{Status: StatusYield}
+}
+
 // actorStep executes the actor instruction at the pc of fr (the top
 // frame, normal), charging it as step does, and goes on with the next
 // one while that is an actor instruction too (RECV_START is always
 // followed by RECV_PEEK): the charges and the budget checks are those of
-// executing them one at a time. It returns stop = true with the outcome
-// Run reports when the State yields, parks or faults.
-func (st *State) actorStep(host Host, fr *frame) (Outcome, bool) {
+// executing them one at a time. It returns actYield or actPark when the
+// State yields or parks.
+func (st *State) actorStep(host Host, fr *frame) uint8 {
 	for {
 		pc := fr.pc
 		in := fr.fn.Code[pc]
 		if !st.spend() {
-			return Outcome{Status: StatusYield}, true
+			return actYield
 		}
 		pc++
 		sp := st.sp
 		fr.pc = pc
 		if in.Op == bytecode.RECV_START {
-			// One host call begins the receive and peeks (Host.RecvStart);
-			// the RECV_PEEK after it is then charged and applied here.
-			v, ok, f := st.recvStart(host, in)
-			if f != nil {
-				return st.fail(fr, pc, sp, f)
-			}
-			if st.preempt {
-				st.preempt = false
-				return Outcome{Status: StatusYield}, true
-			}
 			peek := fr.fn.Code[pc]
-			if peek.Op != bytecode.RECV_PEEK {
-				// Not the shape codegen emits: the answer is dropped and
-				// the next instruction runs on its own.
+			switch st.recvBegin(host, fr, int(in.A), int(in.B), peek.Op, int(peek.A)) {
+			case actYield:
+				return actYield
+			case actNext:
+				// Not the shape codegen emits: the next instruction runs
+				// on its own.
 				if !isActorOp(peek.Op) {
-					return Outcome{}, false
+					return actGoOn
 				}
 				continue
 			}
-			if !st.spend() {
-				// The peek's answer is dropped: RECV_PEEK asks again when
-				// the State resumes, with the same result.
-				return Outcome{Status: StatusYield}, true
-			}
-			pc++
-			if !ok {
-				pc = int(peek.A)
-			} else {
-				st.stack[sp] = v
-				sp++
-			}
-			fr.pc, st.sp = pc, sp
-			if st.preempt {
-				st.preempt = false
-				return Outcome{Status: StatusYield}, true
-			}
-			if !isActorOp(fr.fn.Code[pc].Op) {
-				return Outcome{}, false
+			if fr.mode != modeNormal || !isActorOp(fr.fn.Code[fr.pc].Op) {
+				return actGoOn
 			}
 			continue
 		}
 		npc, nsp, cost, park, f := st.actorOp(host, in, pc, sp)
 		if f != nil {
-			return st.fail(fr, pc, sp, f)
+			st.fail(fr, pc, sp, f)
+			return actGoOn
 		}
 		fr.pc, st.sp = npc, nsp
 		st.addWork(cost)
 		if park {
 			st.preempt = false
-			return Outcome{Status: StatusPark}, true
+			return actPark
 		}
 		if st.preempt {
 			st.preempt = false
-			return Outcome{Status: StatusYield}, true
+			return actYield
 		}
 		if !isActorOp(fr.fn.Code[npc].Op) || fr.mode != modeNormal || fr != &st.frames[len(st.frames)-1] {
-			return Outcome{}, false
+			return actGoOn
 		}
 	}
 }
 
-// recvStart executes RECV_START in of the top frame: it checks the
-// timeout and asks the host to begin the receive, returning the host's
-// peek at the first cell.
-func (st *State) recvStart(ah Host, in bytecode.Instr) (value.Value, bool, *fault.Fault) {
+// Why exec returned true (State.exit).
+const (
+	exitYield = iota // the budget is spent (or an actor instruction yielded)
+	exitPark         // an actor instruction parked the State
+	exitAgain        // an actor instruction faulted: run goes on with the unwinding
+)
+
+// recvBegin runs RECV_START, whose step is charged and whose frame fr
+// has its pc past it (a is its timeout slot or -1, b its receive_event
+// flag), with one host call that also peeks (Host.RecvStart); when the
+// next instruction (next, with jump target target) is RECV_PEEK it is
+// charged and applied here too. It returns actYield when the State
+// yields (the budget ending between the two drops the peek's answer:
+// RECV_PEEK asks again when the State resumes, with the same result),
+// actNext when the next instruction is not RECV_PEEK, and actGoOn
+// otherwise, also after a fault (raised: fr unwinds).
+func (st *State) recvBegin(host Host, fr *frame, a, b int, next bytecode.Opcode, target int) uint8 {
+	pc, sp := fr.pc, st.sp
+	v, ok, f := st.recvStart(host, fr, a, b)
+	if f != nil {
+		st.fail(fr, pc, sp, f)
+		return actGoOn
+	}
+	if st.preempt {
+		st.preempt = false
+		return actYield
+	}
+	if next != bytecode.RECV_PEEK {
+		return actNext
+	}
+	if !st.spend() {
+		return actYield
+	}
+	pc++
+	if !ok {
+		pc = target
+	} else {
+		st.stack[sp] = v
+		sp++
+	}
+	fr.pc, st.sp = pc, sp
+	if st.preempt {
+		st.preempt = false
+		return actYield
+	}
+	return actGoOn
+}
+
+// recvStart checks the timeout of a RECV_START of frame fr (slot a, or
+// -1 for none) and asks the host to begin the receive, returning the
+// host's peek at the first cell.
+func (st *State) recvStart(ah Host, fr *frame, a, b int) (value.Value, bool, *fault.Fault) {
 	timeout := int64(-1)
-	if in.A >= 0 {
-		v := st.stack[st.frames[len(st.frames)-1].base+int(in.A)]
+	if a >= 0 {
+		v := st.stack[fr.base+a]
 		if v.Kind() != value.KInt {
 			return value.Unit, false, internalFault("receive timeout is %s, not Int", v.Kind())
 		}
@@ -146,7 +191,76 @@ func (st *State) recvStart(ah Host, in bytecode.Instr) (value.Value, bool, *faul
 			return value.Unit, false, fault.New(fault.Timeout)
 		}
 	}
-	return ah.RecvStart(timeout, in.B != 0)
+	return ah.RecvStart(timeout, b != 0)
+}
+
+// The actor instructions the fast loop runs itself (exec.go), through
+// the Run's host, instead of returning to run: the ones every message
+// of a receive loop executes. Each is called with its step not yet
+// charged but the budget checked (exec yields first otherwise) and the
+// loop's pc and sp saved in the top frame fr, and charges, runs and
+// stops exactly as actorStep would. It reports whether the loop goes on
+// (the frame is still running normally); otherwise exec returns true
+// and State.exit tells run what to do. Leaving and re-entering the loop
+// around them cost a tenth of a counting loop's time
+// (docs/performance.md).
+
+// sendFromLoop runs SEND.
+func (st *State) sendFromLoop(fr *frame) bool {
+	st.steps++
+	pc, sp := fr.pc+1, st.sp
+	fr.pc = pc
+	r, f := st.host.Send(st.stack[sp-2], st.stack[sp-1])
+	if f != nil {
+		st.fail(fr, pc, sp, f)
+		st.exit = exitAgain
+		return false
+	}
+	sp--
+	st.stack[sp-1] = r
+	st.stack[sp] = value.Unit
+	st.sp = sp
+	st.steps += SendCost
+	return st.goOn()
+}
+
+// recvTakeFromLoop runs RECV_TAKE.
+func (st *State) recvTakeFromLoop(fr *frame) bool {
+	st.steps++
+	fr.pc++
+	st.host.RecvTake()
+	return st.goOn()
+}
+
+// recvFromLoop runs RECV_START and the RECV_PEEK after it (recvBegin).
+// RECV_START is never last (it is not terminal), so the instruction
+// after it exists.
+func (st *State) recvFromLoop(fr *frame) bool {
+	code := fr.fn.code
+	in, next := &code[fr.pc], &code[fr.pc+1]
+	st.steps++
+	fr.pc++
+	switch st.recvBegin(st.host, fr, in.a, in.b, next.op, next.a) {
+	case actYield:
+		st.exit = exitYield
+		return false
+	}
+	if fr.mode != modeNormal {
+		st.exit = exitAgain
+		return false
+	}
+	return true
+}
+
+// goOn ends an actor instruction run from the loop: a preemption the
+// host asked for during it yields.
+func (st *State) goOn() bool {
+	if st.preempt {
+		st.preempt = false
+		st.exit = exitYield
+		return false
+	}
+	return true
 }
 
 // actorOp executes one actor instruction other than RECV_START. It returns the new pc and sp,

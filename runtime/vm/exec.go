@@ -17,7 +17,10 @@ import (
 // around calls. Anything else — another operand kind, a call that must
 // grow the stack, a native, an allocation, an actor instruction, a fault —
 // is handed to step (step.go) by returning with the state saved and the
-// pc on that instruction; run calls step and then exec again. The two
+// pc on that instruction; run calls step and then exec again. SEND,
+// RECV_START and RECV_TAKE, which every message executes, are the
+// exception: the loop saves its state, runs them through the Run's host
+// (actor.go) and reloads, as it does around a closure call. The two
 // paths charge steps identically (Run describes the charges), so which
 // one executed an instruction is invisible.
 
@@ -684,6 +687,38 @@ reload:
 			pc += 6
 		case opMask: // no such opcode: makes the jump table cover 0..opMask
 			goto slow
+
+		// The actor instructions of every message run from here, through
+		// the Run's host (actor.go, "from the loop"), and the loop goes on
+		// after them (they read their operands themselves: using in
+		// here would cost every dispatch a register).
+		case bytecode.SEND:
+			if st.steps >= st.limit {
+				goto yield
+			}
+			fr.pc, st.sp = pc, sp
+			if !st.sendFromLoop(fr) {
+				return true
+			}
+			goto reload
+		case bytecode.RECV_START:
+			if st.steps >= st.limit {
+				goto yield
+			}
+			fr.pc, st.sp = pc, sp
+			if !st.recvFromLoop(fr) {
+				return true
+			}
+			goto reload
+		case bytecode.RECV_TAKE:
+			if st.steps >= st.limit {
+				goto yield
+			}
+			fr.pc, st.sp = pc, sp
+			if !st.recvTakeFromLoop(fr) {
+				return true
+			}
+			goto reload
 
 		default:
 			goto slow

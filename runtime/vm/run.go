@@ -38,6 +38,7 @@ func Run(st *State, host Host, budget int) Outcome {
 	st.preempt = false
 	start := st.steps
 	st.limit = start + int64(budget)
+	st.host = host // kept until the next Run (finish drops it)
 	panics := 0
 	for {
 		if st.steps >= st.limit {
@@ -65,6 +66,7 @@ func (st *State) finish(o Outcome) {
 	st.final = o
 	st.stack = nil
 	st.frames = nil
+	st.host = nil
 	st.Release()
 }
 
@@ -95,13 +97,21 @@ func (st *State) run(host Host) (out Outcome, crashed bool) {
 			continue
 		}
 		if !st.generalOnly && st.exec() {
-			return Outcome{Status: StatusYield}, false
+			switch st.exit {
+			case exitYield:
+				return Outcome{Status: StatusYield}, false
+			case exitPark:
+				st.exit = exitYield
+				return Outcome{Status: StatusPark}, false
+			}
+			st.exit = exitYield // exitAgain: the top frame changed mode
+			continue
 		}
 		if fr := &st.frames[len(st.frames)-1]; isActorOp(fr.fn.Code[fr.pc].Op) {
 			// A small function of its own, not step's big switch: a
 			// receive executes several actor instructions per message.
-			if o, stop := st.actorStep(host, fr); stop {
-				return o, false
+			if code := st.actorStep(host, fr); code != actGoOn {
+				return actOutcome(code), false
 			}
 			continue
 		}

@@ -444,7 +444,10 @@ func (st *State) step(host Host) (Outcome, bool) {
 		// caller of step.
 		fr.pc = pc - 1
 		st.sp = sp
-		return st.actorStep(host, fr)
+		if code := st.actorStep(host, fr); code != actGoOn {
+			return actOutcome(code), true
+		}
+		return Outcome{}, false
 	}
 	fr.pc = pc
 	st.sp = sp

@@ -309,6 +309,13 @@ type State struct {
 	// preempt is set by Preempt: the Run in progress returns StatusYield
 	// after the actor operation or native call that asked for it.
 	preempt bool
+
+	// host is the Host of the Run in progress: the fast loop runs the
+	// common actor instructions through it (actorFromLoop).
+	host Host
+	// exit says why exec returned true after an actor instruction it
+	// ran stopped the loop (exitYield is also the budget's yield).
+	exit uint8
 }
 
 // EntryName returns the name of the function st was started with ("" once
