@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/morrow-lang/morrow/runtime/proc"
 )
 
 // TestEveryWorkloadHasBothPrograms: each workload (but compile) has a
@@ -318,5 +320,18 @@ func TestRingCheckCountsHops(t *testing.T) {
 	}
 	if !strings.Contains(string(ErlangSource()), "{hop, Left - 1, Made + 1}") {
 		t.Error("the Erlang ring does not count its hops")
+	}
+}
+
+// TestBenchLimitsKeepTheDefaultAccounting: the raised limits of a
+// benchmark run must not switch the runtime to the dearer split
+// accounting that the default limits never use, or the suite would
+// measure a configuration users do not run.
+func TestBenchLimitsKeepTheDefaultAccounting(t *testing.T) {
+	if !proc.PackedLimits(0, 0) {
+		t.Fatal("the default limits are not packed")
+	}
+	if !proc.PackedLimits(BenchMemoryBudget, BenchMaxQueued) {
+		t.Errorf("budget %d, MaxQueued %d: the benchmark limits use the split accounting", int64(BenchMemoryBudget), int64(BenchMaxQueued))
 	}
 }

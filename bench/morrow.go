@@ -97,6 +97,16 @@ const BenchMemoryBudget = 16 << 30
 // default is 1 GiB, which skynet's million processes may approach).
 const BenchStackBudget = 16 << 30
 
+// BenchMaxQueued is the invocation's queued-message limit in a benchmark
+// run: 4 M user messages (the default is 65,536), far more than skynet's
+// 1,111,111 processes can have queued at once. It is a finite limit, not
+// Unlimited, so that the runtime keeps its message count and logical
+// bytes in one word as it does with the default limits
+// (proc.PackedLimits): with no count limit and a 16 GiB budget it would
+// count them apart, which costs every send and every receive a locked
+// instruction more than a default run pays.
+const BenchMaxQueued = 4 << 20
+
 // RunMorrow runs a compiled program once and times engine.Run.
 func RunMorrow(p *bytecode.Program, c RunConfig) (MorrowRun, error) {
 	timeout := c.Timeout
@@ -111,10 +121,10 @@ func RunMorrow(p *bytecode.Program, c RunConfig) (MorrowRun, error) {
 	// (RUNTIME.md §3): skynet has 1,111,111 processes and idle memory
 	// parks 100,000, far past the default 1,024 live actors; skynet's
 	// leaves also queue more than the 65,536 user messages an invocation
-	// holds by default before their parents collect them.
+	// holds by default before their parents collect them (BenchMaxQueued).
 	opts := engine.Options{Stdout: out, Stderr: &stderr, Schedulers: c.Schedulers, Steal: c.Steal,
 		MaxProcesses: engine.Unlimited, MemoryBudget: BenchMemoryBudget, StackBudget: BenchStackBudget,
-		MaxQueued: engine.Unlimited}
+		MaxQueued: BenchMaxQueued}
 	runtime.GC()
 	start := time.Now()
 	status := engine.Run(ctx, p, opts)

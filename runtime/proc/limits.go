@@ -92,17 +92,28 @@ func (inv *Invocation) packedAcct() bool {
 //
 //go:noinline
 func (inv *Invocation) chooseAcct() uint32 {
-	b := inv.budget()
-	count := b / MessageHeader
-	if inv.MaxQueued >= 0 {
-		count = min(count, max(inv.MaxQueued, MaxQueued))
-	}
 	m := uint32(acctSplit)
-	if b <= packBytesMask && count <= packMaxCount {
+	if PackedLimits(inv.MemoryBudget, inv.MaxQueued) {
 		m = acctPacked
 	}
 	inv.acct.CompareAndSwap(acctUndecided, m)
 	return inv.acct.Load()
+}
+
+// PackedLimits reports whether an invocation with memory budget budget
+// and queued-message limit maxQueued (the Invocation fields' encoding: 0
+// for the defaults, negative for no count limit) keeps its totals in one
+// word, the cheaper mode. The defaults do; so must any configuration that
+// is measured as representative of them (bench/).
+func PackedLimits(budget, maxQueued int64) bool {
+	if budget <= 0 {
+		budget = MemoryBudget
+	}
+	count := budget / MessageHeader
+	if maxQueued >= 0 {
+		count = min(count, max(maxQueued, MaxQueued))
+	}
+	return budget <= packBytesMask && count <= packMaxCount
 }
 
 // queuedOver reports whether q queued user messages exceed the
