@@ -98,3 +98,42 @@ func TestNextChainIsBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestRingStaysOnOneScheduler: a token passed round a ring of 1,000
+// processes (bench/morrow/ring.mr, 100,000 hops; 20,000 under the race
+// detector) is a chain of wake-ups with one runnable process at a time,
+// and at two schedulers with stealing it runs on one scheduler, each
+// receiver in its waker's next slot, as the BEAM runs it at +S 2. Only
+// the processes that an idle scheduler stole while the leader spawned
+// the ring run a turn elsewhere (their first), and nothing is stolen or
+// poked after that, however many hops the token makes. Handing each woken
+// receiver to an idle, spinning scheduler instead, so that the waker's
+// tail overlaps the receiver's turn, made every hop cross between the
+// cores (about 50,000 turns each here) and was measured 6.9 times slower
+// (docs/performance.md, "A sequential chain at two schedulers").
+func TestRingStaysOnOneScheduler(t *testing.T) {
+	src, err := os.ReadFile("../../bench/morrow/ring.mr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 100000
+	if raceEnabled {
+		n = 20000
+	}
+	s := strings.Replace(string(src), "fn size() -> Int: 1000000", fmt.Sprintf("fn size() -> Int: %d", n), 1)
+	img := load(t, s)
+	out, res, rt := run(t, context.Background(), img, sched.Config{Schedulers: 2, Steal: true})
+	if want := fmt.Sprintf("morrow-bench ring check=%d\n", n); out != want || res.Report != "" {
+		t.Fatalf("output %q, result %+v", out, res)
+	}
+	stolen, pokes := rt.StealStats()
+	turns := rt.Turns()
+	t.Logf("turns %v, stolen %d, pokes %d", turns, stolen, pokes)
+	// While the leader spawns the ring's 1,000 processes they queue up
+	// behind it, poke the idle scheduler and are stolen (and may be
+	// stolen back): about 50-1,000 of each were counted. The bound is
+	// far below the 50,000 turns each of a chain that crosses.
+	if stolen > 3000 || pokes > 3000 || min(turns[0], turns[1]) > 3000 {
+		t.Fatalf("the chain did not stay on one scheduler: turns %v, stolen %d, pokes %d", turns, stolen, pokes)
+	}
+}
