@@ -11,26 +11,35 @@ import (
 	"github.com/morrow-lang/morrow/runtime/sched"
 )
 
+// runBenchAtTwo runs bench/morrow/NAME.mr with size n at two schedulers
+// with stealing, checks its check line, and returns the turns each
+// scheduler ran, the processes stolen and the pokes of a sleeping
+// scheduler.
+func runBenchAtTwo(t *testing.T, name string, n int) (turns []int64, stolen, pokes int64) {
+	t.Helper()
+	src, err := os.ReadFile("../../bench/morrow/" + name + ".mr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := strings.Replace(string(src), "fn size() -> Int: 1000000", fmt.Sprintf("fn size() -> Int: %d", n), 1)
+	img := load(t, s)
+	out, res, rt := run(t, context.Background(), img, sched.Config{Schedulers: 2, Steal: true})
+	if want := fmt.Sprintf("morrow-bench %s check=%d\n", name, n); out != want || res.Report != "" {
+		t.Fatalf("output %q, result %+v", out, res)
+	}
+	stolen, pokes = rt.StealStats()
+	turns = rt.Turns()
+	t.Logf("turns %v, stolen %d, pokes %d", turns, stolen, pokes)
+	return turns, stolen, pokes
+}
+
 // TestProducerConsumerStaysTogether: a producer that sends batches to a
 // consumer (bench/morrow/counting.mr, smaller) runs on one scheduler at
 // two schedulers with stealing, as at one: the consumer woken into the
 // producer's next slot gets its own budget once per chain, so the run
 // queue never holds two processes for an idle scheduler to steal.
 func TestProducerConsumerStaysTogether(t *testing.T) {
-	src, err := os.ReadFile("../../bench/morrow/counting.mr")
-	if err != nil {
-		t.Fatal(err)
-	}
-	const n = 300000
-	s := strings.Replace(string(src), "fn size() -> Int: 1000000", fmt.Sprintf("fn size() -> Int: %d", n), 1)
-	img := load(t, s)
-	out, res, rt := run(t, context.Background(), img, sched.Config{Schedulers: 2, Steal: true})
-	if want := fmt.Sprintf("morrow-bench counting check=%d\n", n); out != want || res.Report != "" {
-		t.Fatalf("output %q, result %+v", out, res)
-	}
-	stolen, pokes := rt.StealStats()
-	turns := rt.Turns()
-	t.Logf("turns %v, stolen %d, pokes %d", turns, stolen, pokes)
+	turns, stolen, pokes := runBenchAtTwo(t, "counting", 300000)
 	// At the start the root queues both processes on scheduler 0, so
 	// one may be stolen; after that the pair stays together. Before the
 	// fresh budget the consumer, over the spent budget of the chain,
@@ -112,23 +121,11 @@ func TestNextChainIsBounded(t *testing.T) {
 // cores (about 50,000 turns each here) and was measured 6.9 times slower
 // (docs/performance.md, "A sequential chain at two schedulers").
 func TestRingStaysOnOneScheduler(t *testing.T) {
-	src, err := os.ReadFile("../../bench/morrow/ring.mr")
-	if err != nil {
-		t.Fatal(err)
-	}
 	n := 100000
 	if raceEnabled {
 		n = 20000
 	}
-	s := strings.Replace(string(src), "fn size() -> Int: 1000000", fmt.Sprintf("fn size() -> Int: %d", n), 1)
-	img := load(t, s)
-	out, res, rt := run(t, context.Background(), img, sched.Config{Schedulers: 2, Steal: true})
-	if want := fmt.Sprintf("morrow-bench ring check=%d\n", n); out != want || res.Report != "" {
-		t.Fatalf("output %q, result %+v", out, res)
-	}
-	stolen, pokes := rt.StealStats()
-	turns := rt.Turns()
-	t.Logf("turns %v, stolen %d, pokes %d", turns, stolen, pokes)
+	turns, stolen, pokes := runBenchAtTwo(t, "ring", n)
 	// While the leader spawns the ring's 1,000 processes they queue up
 	// behind it, poke the idle scheduler and are stolen (and may be
 	// stolen back): about 50-1,000 of each were counted. The bound is
