@@ -131,6 +131,30 @@ func (inv *Invocation) chargeMsg(n int64) bool {
 	return inv.chargeMsgOther(n)
 }
 
+// chargeMsgQuick is chargeMsg's first attempt in packed mode, inlined
+// into the send (post): a message that fits under both limits, the
+// common case, is admitted with one load and one compare-and-swap and no
+// call. It reads the limits from the Invocation fields as chargePacked
+// does; below MaxQueued messages the count never refuses (queuedOver),
+// so the count is compared with that constant alone. It reports false
+// when it admitted nothing (split mode, a limit reached, or a lost
+// swap): chargeMsg then decides afresh.
+func (inv *Invocation) chargeMsgQuick(n int64) bool {
+	old := inv.use.Load()
+	return inv.acct.Load() == acctPacked && old>>packShift < MaxQueued &&
+		old&packBytesMask+n <= inv.packedBudget() && inv.use.CompareAndSwap(old, old+1<<packShift+n)
+}
+
+// packedBudget is the byte limit of packed mode: the budget, capped at
+// what the word's bytes hold.
+func (inv *Invocation) packedBudget() int64 {
+	b := inv.MemoryBudget
+	if b <= 0 {
+		b = MemoryBudget
+	}
+	return min(b, packBytesMask)
+}
+
 // chargeMsgOther is chargeMsg in split mode or before the mode is
 // chosen.
 func (inv *Invocation) chargeMsgOther(n int64) bool {
@@ -168,7 +192,7 @@ func (inv *Invocation) chargeSplit(n int64) bool {
 // chargePacked adds count messages and n bytes to the packed word
 // unless the result would exceed a limit.
 func (inv *Invocation) chargePacked(count, n int64) bool {
-	budget := min(inv.budget(), packBytesMask)
+	budget := inv.packedBudget()
 	if n > budget {
 		return false
 	}

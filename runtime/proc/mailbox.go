@@ -146,7 +146,14 @@ func (inv *Invocation) post(from, p *Process, msg value.Value, call uint64) (cod
 			return SendOK, false
 		}
 	}
-	size := MessageHeader + Size(msg)
+	// A variant, the usual message, has its size read here without a
+	// call (Size is value.Value.Size, a switch on the kind).
+	size := int64(MessageHeader)
+	if d, ok := msg.Data(); ok {
+		size += d.Size()
+	} else {
+		size += Size(msg)
+	}
 	p.mu.Lock()
 	if p.closed {
 		inv.traceSendLocked(from, p, true, false)
@@ -158,7 +165,7 @@ func (inv *Invocation) post(from, p *Process, msg value.Value, call uint64) (cod
 		p.mu.Unlock()
 		return SendFull, false
 	}
-	if !inv.chargeMsg(size) {
+	if !inv.chargeMsgQuick(size) && !inv.chargeMsg(size) {
 		inv.traceSendLocked(from, p, false, true)
 		p.mu.Unlock()
 		return SendFull, false

@@ -237,14 +237,22 @@ var okUnit = value.Ok(value.Unit)
 
 func (h *host) Send(pid, msg value.Value) (value.Value, *fault.Fault) {
 	h.settle()
-	if proc.IsReply(pid) {
+	inv := h.s.rt.Inv
+	// One look at the target serves both kinds of send: a reply address
+	// is a Pid with a negative payload (proc.IsReply), and it resolves
+	// like any Pid (proc.Of), so the epoch is checked once for both.
+	t := proc.Of(pid)
+	if t == nil {
+		return errInt(proc.SendDead), nil
+	}
+	if t.Epoch() != inv.Epoch {
+		return errInt(proc.SendDead), nil
+	}
+	if pid.Payload() < 0 && pid.Kind() == value.KPid {
 		// A reply to a Process.call: delivered to the waiting caller, or
 		// dropped once that call is over (proc/call.go); Ok(()) either way.
-		if proc.Of(pid).Epoch() != h.s.rt.Inv.Epoch {
-			return errInt(proc.SendDead), nil
-		}
 		// The woken caller runs next here, as a plain send's receiver.
-		code, c := h.s.rt.Inv.PostReply(h.p, pid, msg)
+		code, c := inv.PostReply(h.p, pid, msg)
 		if c != nil {
 			h.s.wakeNext(c)
 		}
@@ -254,16 +262,12 @@ func (h *host) Send(pid, msg value.Value) (value.Value, *fault.Fault) {
 		}
 		return okUnit, nil
 	}
-	t, e := h.target(pid)
-	if e >= 0 {
-		return errInt(proc.SendDead), nil
-	}
 	// The message is shared with the receiver, not copied (RUNTIME.md §1:
 	// values are immutable; its logical size is known from construction).
 	if t.Kind == proc.KindPort && msg.Kind() != value.KString {
 		return errInt(proc.SendDead), nil
 	}
-	code, wake := h.s.rt.Inv.Post(h.p, t, msg)
+	code, wake := inv.Post(h.p, t, msg)
 	if wake {
 		h.s.wakeNext(t)
 	}
