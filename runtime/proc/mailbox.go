@@ -317,6 +317,27 @@ func (p *Process) RecvStart(timeout int64, event bool, now time.Time) (disarmed 
 	return disarmed
 }
 
+// RecvStartPeek is RecvStart without a timeout followed by RecvPeek, in
+// one call: the usual receive begins with it. The first cell of the
+// receive side, when it is a user message and the receive is plain,
+// is answered here; anything else is RecvPeek's.
+func (p *Process) RecvStartPeek(event bool) (v value.Value, ok, disarmed bool) {
+	if p.armed != 0 {
+		disarmed = p.disarm()
+	}
+	p.cursor = 0
+	w := &p.Wait
+	w.Epoch++
+	w.Active = true
+	w.Event = event
+	w.Deadline = time.Time{}
+	if i := p.head; !event && i < len(p.box) && p.box[i].Kind == CellMessage {
+		return p.box[i].Value, true, disarmed
+	}
+	v, ok = p.RecvPeek()
+	return v, ok, disarmed
+}
+
 // RecvPeek returns the cell at the cursor as the value the receive's arms
 // match: for a plain receive the next user message (lifecycle cells are
 // stepped over, not consumed), for receive_event the next cell as a

@@ -30,11 +30,18 @@ type host struct {
 // counters and wakes the send_wait senders admitted into the freed
 // slots. Every host operation through which another process could learn
 // of the takes calls it first (proc.Taken says why that is exact).
+//
+// It is inlined into every host operation (a send's first step) and
+// calls settleNow only when there is something to apply.
 func (h *host) settle() {
 	if h.taken != (proc.Taken{}) {
-		h.p.SettleTaken(h.s.rt.Inv, &h.taken)
-		h.s.rt.Inv.WakeAdmitted(h.p)
+		h.settleNow()
 	}
+}
+
+func (h *host) settleNow() {
+	h.p.SettleTaken(h.s.rt.Inv, &h.taken)
+	h.s.rt.Inv.WakeAdmitted(h.p)
 }
 
 var _ vm.Host = (*host)(nil)
@@ -73,11 +80,14 @@ func (h *host) RecvStart(timeout int64, event bool) (value.Value, bool, *fault.F
 	if h.p.Kind == proc.KindRoot {
 		return value.Unit, false, h.noMailbox("receive")
 	}
-	var now time.Time
-	if timeout >= 0 {
-		now = h.s.rt.Now()
+	if timeout < 0 {
+		v, ok, disarmed := h.p.RecvStartPeek(event)
+		if disarmed {
+			h.s.rt.pendingTimers.Add(-1)
+		}
+		return v, ok, nil
 	}
-	if h.p.RecvStart(timeout, event, now) {
+	if h.p.RecvStart(timeout, event, h.s.rt.Now()) {
 		h.s.rt.pendingTimers.Add(-1)
 	}
 	v, ok := h.p.RecvPeek()

@@ -146,7 +146,15 @@ const (
 // otherwise, also after a fault (raised: fr unwinds).
 func (st *State) recvBegin(host Host, fr *frame, a, b int, next bytecode.Opcode, target int) uint8 {
 	pc, sp := fr.pc, st.sp
-	v, ok, f := st.recvStart(host, fr, a, b)
+	var v value.Value
+	var ok bool
+	var f *fault.Fault
+	if a < 0 {
+		// No timeout to check: the host is asked directly.
+		v, ok, f = host.RecvStart(-1, b != 0)
+	} else {
+		v, ok, f = st.recvStart(host, fr, a, b)
+	}
 	if f != nil {
 		st.fail(fr, pc, sp, f)
 		return actGoOn
