@@ -162,11 +162,17 @@ func (p *Process) sendersWaitLocked() bool {
 
 // WakeAdmitted wakes the senders that p's last take admitted; p is the
 // running process and p.mu is not held.
+//
+// It is called after every take: the check that nobody waits is inlined
+// into the caller.
 func (inv *Invocation) WakeAdmitted(p *Process) {
-	x := p.rc.Load()
-	if x == nil {
-		return
+	if x := p.rc.Load(); x != nil {
+		inv.wakeAdmitted(p, x)
 	}
+}
+
+// wakeAdmitted is WakeAdmitted once p has call and wait state x.
+func (inv *Invocation) wakeAdmitted(p *Process, x *regcall) {
 	p.mu.Lock()
 	ws := x.admitted
 	x.admitted = nil
