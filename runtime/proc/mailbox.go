@@ -305,16 +305,22 @@ func (p *Process) RecvStart(timeout int64, event bool, now time.Time) (disarmed 
 	if p.armed != 0 {
 		disarmed = p.disarm()
 	}
+	p.beginWait(event)
+	if timeout >= 0 {
+		p.Wait.Deadline = now.Add(time.Duration(timeout) * time.Millisecond)
+	}
+	return disarmed
+}
+
+// beginWait starts a new wait without a deadline, the cursor at the
+// oldest cell (the caller has disarmed an earlier wait's timer).
+func (p *Process) beginWait(event bool) {
 	p.cursor = 0
 	w := &p.Wait
 	w.Epoch++
 	w.Active = true
 	w.Event = event
 	w.Deadline = time.Time{}
-	if timeout >= 0 {
-		w.Deadline = now.Add(time.Duration(timeout) * time.Millisecond)
-	}
-	return disarmed
 }
 
 // RecvStartPeek is RecvStart without a timeout followed by RecvPeek, in
@@ -325,12 +331,7 @@ func (p *Process) RecvStartPeek(event bool) (v value.Value, ok, disarmed bool) {
 	if p.armed != 0 {
 		disarmed = p.disarm()
 	}
-	p.cursor = 0
-	w := &p.Wait
-	w.Epoch++
-	w.Active = true
-	w.Event = event
-	w.Deadline = time.Time{}
+	p.beginWait(event)
 	if i := p.head; !event && i < len(p.box) && p.box[i].Kind == CellMessage {
 		return p.box[i].Value, true, disarmed
 	}
