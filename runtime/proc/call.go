@@ -104,8 +104,12 @@ func (inv *Invocation) CallReply(p *Process) value.Value {
 // IsReply reports whether v is a reply address.
 func IsReply(v value.Value) bool {
 	_, ok := v.Ref().(*Process)
-	return ok && v.Kind() == value.KPid && v.Payload() < 0
+	return ok && ReplyAddress(v)
 }
+
+// ReplyAddress is IsReply for a value already known to resolve to a
+// process (Of): a reply address is a Pid with a negative payload.
+func ReplyAddress(v value.Value) bool { return v.Kind() == value.KPid && v.Payload() < 0 }
 
 // CallStarted reports whether p's call with reply address reply has
 // sent its request. A call record that is missing or belongs to another

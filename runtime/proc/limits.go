@@ -37,9 +37,13 @@ const (
 	MemoryBudget        = 64 << 20
 )
 
-func (inv *Invocation) budget() int64 {
-	if inv.MemoryBudget > 0 {
-		return inv.MemoryBudget
+func (inv *Invocation) budget() int64 { return budgetOf(inv.MemoryBudget) }
+
+// budgetOf is the memory budget that the setting b means (0 or less:
+// the default).
+func budgetOf(b int64) int64 {
+	if b > 0 {
+		return b
 	}
 	return MemoryBudget
 }
@@ -106,9 +110,7 @@ func (inv *Invocation) chooseAcct() uint32 {
 // word, the cheaper mode. The defaults do; so must any configuration that
 // is measured as representative of them (bench/).
 func PackedLimits(budget, maxQueued int64) bool {
-	if budget <= 0 {
-		budget = MemoryBudget
-	}
+	budget = budgetOf(budget)
 	count := budget / MessageHeader
 	if maxQueued >= 0 {
 		count = min(count, max(maxQueued, MaxQueued))
@@ -147,13 +149,7 @@ func (inv *Invocation) chargeMsgQuick(n int64) bool {
 
 // packedBudget is the byte limit of packed mode: the budget, capped at
 // what the word's bytes hold.
-func (inv *Invocation) packedBudget() int64 {
-	b := inv.MemoryBudget
-	if b <= 0 {
-		b = MemoryBudget
-	}
-	return min(b, packBytesMask)
-}
+func (inv *Invocation) packedBudget() int64 { return min(inv.budget(), packBytesMask) }
 
 // chargeMsgOther is chargeMsg in split mode or before the mode is
 // chosen.

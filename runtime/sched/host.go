@@ -249,16 +249,14 @@ func (h *host) Send(pid, msg value.Value) (value.Value, *fault.Fault) {
 	h.settle()
 	inv := h.s.rt.Inv
 	// One look at the target serves both kinds of send: a reply address
-	// is a Pid with a negative payload (proc.IsReply), and it resolves
-	// like any Pid (proc.Of), so the epoch is checked once for both.
+	// resolves like any Pid (proc.Of), so the epoch is checked once for
+	// both. This is h.target written out: the send is the hot path and
+	// target is not inlined.
 	t := proc.Of(pid)
-	if t == nil {
+	if t == nil || t.Epoch() != inv.Epoch {
 		return errInt(proc.SendDead), nil
 	}
-	if t.Epoch() != inv.Epoch {
-		return errInt(proc.SendDead), nil
-	}
-	if pid.Payload() < 0 && pid.Kind() == value.KPid {
+	if proc.ReplyAddress(pid) {
 		// A reply to a Process.call: delivered to the waiting caller, or
 		// dropped once that call is over (proc/call.go); Ok(()) either way.
 		// The woken caller runs next here, as a plain send's receiver.
