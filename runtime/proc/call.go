@@ -170,6 +170,7 @@ func (inv *Invocation) CallPost(p, t *Process, msg value.Value, timeout int64, n
 	p.mu.Unlock()
 	// Watch t as the request is delivered, under t's lock: from then on
 	// Retire(t) resumes p; a closed t refuses the request instead.
+	// watchLocked, under that lock, needs t's extension to exist.
 	t.ext()
 	code, wake = inv.post(p, t, msg, c.id)
 	if code != SendOK {
