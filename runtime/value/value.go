@@ -279,9 +279,15 @@ const dataSizeSat = 1<<48 - 1
 // newDataNode returns the node of variant tag of t with fields and
 // logical size size.
 func newDataNode(t *TypeInfo, tag int, fields []Value, size int64) *Data {
-	d := &Data{h: header{kind: KData}, Type: t, Tag: tag, Fields: fields}
-	d.setSize(size)
+	d := &Data{}
+	d.init(t, tag, fields, size)
 	return d
+}
+
+// init makes d the variant tag of t with fields and logical size size.
+func (d *Data) init(t *TypeInfo, tag int, fields []Value, size int64) {
+	*d = Data{h: header{kind: KData}, Type: t, Tag: tag, Fields: fields}
+	d.setSize(size)
 }
 
 // setSize stores the logical size n (>= 0) in 48 bits.
@@ -462,8 +468,7 @@ func newData1(t *TypeInfo, tag int, v Value) Value {
 	size := AddSize(SlotSize, fieldSize(v))
 	x := &data1{}
 	x.f[0] = v
-	x.d = Data{h: header{kind: KData}, Type: t, Tag: tag, Fields: x.f[:]}
-	x.d.setSize(size)
+	x.d.init(t, tag, x.f[:], size)
 	return Value{p: unsafe.Pointer(&x.d)}
 }
 
@@ -471,8 +476,7 @@ func newData2(t *TypeInfo, tag int, v0, v1 Value) Value {
 	size := AddSize(AddSize(SlotSize, fieldSize(v0)), fieldSize(v1))
 	x := &data2{}
 	x.f[0], x.f[1] = v0, v1
-	x.d = Data{h: header{kind: KData}, Type: t, Tag: tag, Fields: x.f[:]}
-	x.d.setSize(size)
+	x.d.init(t, tag, x.f[:], size)
 	return Value{p: unsafe.Pointer(&x.d)}
 }
 
@@ -480,8 +484,7 @@ func newData3(t *TypeInfo, tag int, v0, v1, v2 Value) Value {
 	size := AddSize(AddSize(AddSize(SlotSize, fieldSize(v0)), fieldSize(v1)), fieldSize(v2))
 	x := &data3{}
 	x.f[0], x.f[1], x.f[2] = v0, v1, v2
-	x.d = Data{h: header{kind: KData}, Type: t, Tag: tag, Fields: x.f[:]}
-	x.d.setSize(size)
+	x.d.init(t, tag, x.f[:], size)
 	return Value{p: unsafe.Pointer(&x.d)}
 }
 
@@ -489,8 +492,7 @@ func newData4(t *TypeInfo, tag int, v0, v1, v2, v3 Value) Value {
 	size := AddSize(AddSize(AddSize(AddSize(SlotSize, fieldSize(v0)), fieldSize(v1)), fieldSize(v2)), fieldSize(v3))
 	x := &data4{}
 	x.f[0], x.f[1], x.f[2], x.f[3] = v0, v1, v2, v3
-	x.d = Data{h: header{kind: KData}, Type: t, Tag: tag, Fields: x.f[:]}
-	x.d.setSize(size)
+	x.d.init(t, tag, x.f[:], size)
 	return Value{p: unsafe.Pointer(&x.d)}
 }
 
