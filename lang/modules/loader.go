@@ -47,7 +47,7 @@ const (
 
 // Diagnostic codes of the loader and the resolver.
 var (
-	ErrModuleNotFound = diag.Register("E7002", "an imported module has no file under the project root")
+	ErrModuleNotFound = diag.Register("E7002", "an imported module has no file under the project root, or its file cannot be read")
 	ErrImportCycle    = diag.Register("E7003", "modules import each other in a cycle")
 	ErrModuleLine     = diag.Register("E7004", "a `module` line does not match the file's path from the project root")
 	ErrModuleAmbig    = diag.Register("E7005", "both `x.mr` and `x/mod.mr` exist for an imported module")
@@ -58,7 +58,6 @@ var (
 	ErrImportClash    = diag.Register("E7010", "a name imported unqualified clashes with a declaration, another import or a builtin")
 	ErrExposePrivate  = diag.Register("E7011", "a public function's signature mentions a private type")
 	ErrImportForm     = diag.Register("E7012", "an import is misplaced or a `pub import` re-exports no names")
-	ErrModuleRead     = diag.Register("E7013", "an imported module's file cannot be read")
 	WarnUnusedImport  = diag.Register("W7001", "an import is never used (warning)")
 	WarnDupImport     = diag.Register("W7002", "the same import is written twice (warning)")
 )
@@ -363,7 +362,7 @@ func (p *Program) resolveImport(from *Module, im *ast.ImportDecl) *Module {
 		var err error
 		src, err = source.ReadFileLimited(abs, MaxFileBytes)
 		if err != nil {
-			p.Diags.Add(from.File, ErrModuleRead, im.PathSpan, "module %s cannot be read: %v", name, unwrapPath(err))
+			p.Diags.Add(from.File, ErrModuleNotFound, im.PathSpan, "module %s cannot be read: %v", name, unwrapPath(err))
 			return nil
 		}
 	}
