@@ -160,7 +160,10 @@ func (p *Program) resolveModule(m *Module) diag.List {
 		uses = append(uses, use)
 		form := importForm(im)
 		if seenForm[form] {
-			warns.Add(m.File, WarnDupImport, im.Span(), "%s is imported twice in the same form", ast.PathString(im.Path)).Hint = "remove one of the two imports"
+			d := warns.Add(m.File, WarnDupImport, im.Span(), "%s is imported twice in the same form", ast.PathString(im.Path))
+			d.Severity = diag.Warning
+			d.Hint = "remove one of the two imports"
+			use.used = true // reported once, as a duplicate
 		}
 		seenForm[form] = true
 		if !im.Selective {
@@ -220,6 +223,7 @@ func (p *Program) resolveModule(m *Module) diag.List {
 	for _, u := range uses {
 		if !u.used {
 			d := warns.Add(m.File, WarnUnusedImport, u.decl.Span(), "import %s is never used", ast.PathString(u.decl.Path))
+			d.Severity = diag.Warning
 			d.Label = "nothing of it is used"
 			d.Hint = "remove the import"
 		}
