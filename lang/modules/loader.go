@@ -136,7 +136,7 @@ func Load(entry string, src []byte, opts Options) (*Program, error) {
 			return nil, err
 		}
 	}
-	m := &Module{Abs: abs, Display: entry, Entry: !opts.Library}
+	m := &Module{Abs: abs, Display: entry, Entry: true}
 	p.parse(m, src)
 	p.Entry = m
 	p.byAbs[abs] = m

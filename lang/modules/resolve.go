@@ -309,7 +309,7 @@ func (p *Program) missing(m, dep *Module, name string, span source.Span) {
 // others import mention no private type. (That they are fully annotated
 // is the checker's rule E3004, for every module.)
 func (p *Program) checkSignatures(m *Module) {
-	if m.Entry {
+	if m.Entry && !p.opts.Library {
 		return
 	}
 	for _, d := range m.AST.Decls {
