@@ -23,16 +23,24 @@ func (p *Program) join() {
 		p.AST, p.Combined = &f, p.Entry.File
 		return
 	}
-	files := make([]*source.File, len(p.Modules))
-	for i, m := range p.Modules {
+	// The text is laid out in import order, the entry first, so the
+	// entry's spans in the joined tree are its own file's offsets (the
+	// editor server and the REPL read the entry's nodes); the
+	// declarations come in dependency order.
+	files := make([]*source.File, len(p.Order))
+	for i, m := range p.Order {
 		files[i] = m.File
 	}
 	comb, bases := source.Combine(p.Entry.Display, files)
 	p.Combined = comb
-	out := &ast.File{Pos: ast.Pos{S: source.Span{Start: 0, End: len(comb.Src)}}, Src: comb}
-	for i, m := range p.Modules {
+	for i, m := range p.Order {
 		m.base = bases[i]
-		shift(reflect.ValueOf(m.AST), bases[i], map[uintptr]bool{})
+		if m.base != 0 {
+			shift(reflect.ValueOf(m.AST), m.base, map[uintptr]bool{})
+		}
+	}
+	out := &ast.File{Pos: ast.Pos{S: source.Span{Start: 0, End: len(comb.Src)}}, Src: comb}
+	for _, m := range p.Modules {
 		out.Decls = append(out.Decls, withoutImports(m.AST.Decls)...)
 	}
 	p.AST = out
