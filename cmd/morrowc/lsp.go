@@ -35,6 +35,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -42,6 +43,7 @@ import (
 
 	"github.com/morrow-lang/morrow/lang/compiler"
 	"github.com/morrow-lang/morrow/lang/diag"
+	"github.com/morrow-lang/morrow/lang/modules"
 	"github.com/morrow-lang/morrow/lang/source"
 )
 
@@ -711,16 +713,39 @@ func lspDiagnostic(uri, name string, d *diag.Diagnostic) map[string]any {
 	return out
 }
 
-// publish checks one open document and sends all its diagnostics.
+// publish checks one open document with the modules it imports (unsaved
+// buffers of open documents over the files on disk) and sends its
+// diagnostics; the diagnostics of imported files that are not open go to
+// those files, and an imported file without any gets an empty list, which
+// clears stale ones (docs/modules.md).
 func (s *lspServer) publish(uri string) {
 	d, ok := s.docs[uri]
 	if !ok {
 		return
 	}
 	name := uriPath(uri)
-	ds, err := compiler.Check(name, []byte(d.text))
+	overlay := map[string][]byte{}
+	open := map[string]bool{}
+	for du, doc := range s.docs {
+		if p := uriPath(du); p != du {
+			if abs, err := filepath.Abs(p); err == nil {
+				overlay[abs] = []byte(doc.text)
+				open[abs] = true
+			}
+		}
+	}
+	// Every document is checked as a module (Library): a file without
+	// main is a module others import, not a program missing its entry.
+	u, err := compiler.AnalyzeWith(name, []byte(d.text), modules.Options{Overlay: overlay, Library: true})
 	list := []any{}
-	for _, dg := range ds {
+	others := map[string][]any{}
+	for _, dg := range u.Diags {
+		if dg.File != nil && dg.File.Name != name {
+			if abs, e := filepath.Abs(dg.File.Name); e == nil && !open[abs] {
+				others[abs] = append(others[abs], lspDiagnostic(fileURI(abs), dg.File.Name, dg))
+				continue
+			}
+		}
 		list = append(list, lspDiagnostic(uri, name, dg))
 	}
 	if err != nil {
@@ -730,4 +755,22 @@ func (s *lspServer) publish(uri string) {
 		})
 	}
 	s.notify("textDocument/publishDiagnostics", map[string]any{"uri": uri, "version": d.version, "diagnostics": list})
+	if u.Modules == nil {
+		return
+	}
+	for _, m := range u.Modules.Modules {
+		if m.Entry || open[m.Abs] {
+			continue
+		}
+		l := others[m.Abs]
+		if l == nil {
+			l = []any{}
+		}
+		s.notify("textDocument/publishDiagnostics", map[string]any{"uri": fileURI(m.Abs), "diagnostics": l})
+	}
+}
+
+// fileURI is the file URI of an absolute path.
+func fileURI(abs string) string {
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()
 }
