@@ -111,12 +111,12 @@ type Program struct {
 	Combined *source.File
 	AST      *ast.File
 
-	opts    Options
-	byAbs   map[string]*Module
-	total   int
-	tooMany bool
-	cwd     string
-	entryIn string // the entry path as given
+	opts     Options
+	byAbs    map[string]*Module
+	total    int
+	tooMany  bool
+	entryIn  string // the entry path as given
+	realRoot string // Root with symlinks followed
 }
 
 // Load reads the entry file (src, or from disk when src is nil) and every
@@ -124,7 +124,6 @@ type Program struct {
 // for nothing but a read failure of the entry itself.
 func Load(entry string, src []byte, opts Options) (*Program, error) {
 	p := &Program{opts: opts, byAbs: map[string]*Module{}, entryIn: entry}
-	p.cwd, _ = os.Getwd()
 	abs, err := filepath.Abs(entry)
 	if err != nil {
 		return nil, err
@@ -396,10 +395,13 @@ func (p *Program) exists(abs string) bool {
 
 // inside reports whether abs, with symlinks followed, stays in the root.
 func (p *Program) inside(abs string) bool {
-	root, err := filepath.EvalSymlinks(p.Root)
-	if err != nil {
-		root = p.Root
+	if p.realRoot == "" {
+		var err error
+		if p.realRoot, err = filepath.EvalSymlinks(p.Root); err != nil {
+			p.realRoot = p.Root
+		}
 	}
+	root := p.realRoot
 	real, err := filepath.EvalSymlinks(abs)
 	if err != nil {
 		_, overlay := p.opts.Overlay[abs]
