@@ -18,7 +18,7 @@ import "fmt"
 //     Floats, or concatenates two Strings; the checker guarantees the two
 //     operands have the same type.
 //   - "fault N" means the VM raises the numbered runtime fault of
-//     LANGUAGE.md §6.6 (running the defers of every active frame).
+//     docs/reference/actors.md#fault-codes (running the defers of every active frame).
 //   - Locals 0..Params-1 of a frame hold the arguments; the rest are the
 //     function's let bindings and compiler temporaries.
 type Opcode uint8
@@ -116,7 +116,7 @@ const (
 	//	    <timeout body>
 	//	end:
 	//
-	// Guards are pure (LANGUAGE.md §5.3), so replaying them is safe.
+	// Guards are pure (docs/reference/checks.md#receive-guards), so replaying them is safe.
 	//
 	// RECV_START's B operand is 1 for receive_event: the arms then see
 	// every cell of the mailbox as a Process.Event (user messages wrapped

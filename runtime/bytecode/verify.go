@@ -34,7 +34,7 @@ const (
 	MaxLocals    = 1 << 16 // local slots per function
 	MaxStackSize = 1 << 16 // operand-stack depth per function
 	MaxCaptures  = 1 << 16 // captured values per closure
-	MaxParams    = 255     // parameters per function (LANGUAGE.md §2.1)
+	MaxParams    = 255     // parameters per function (docs/reference/syntax.md#functions)
 	MaxCode      = 1 << 24 // instructions per function
 )
 

@@ -23,7 +23,7 @@ import (
 // when the scheduler resumes it the same question is asked again).
 
 // Reduction costs of the actor operations beyond their one step, charged
-// against the same budget as instructions (RUNTIME.md §6).
+// against the same budget as instructions (docs/reference/runtime.md#pitfalls-the-design-avoids).
 const (
 	SendCost  = 8
 	SpawnCost = 64
@@ -362,7 +362,7 @@ func (st *State) actorOp(ah Host, in bytecode.Instr, pc, sp int) (int, int, int,
 }
 
 // DropCleanup discards every registered cleanup that has not started
-// (a direct Kill of the running process, LANGUAGE.md §7.4): when the
+// (a direct Kill of the running process, docs/reference/actors.md#links-trapping-and-exit-signals): when the
 // State next unwinds, its frames are popped without running defers. A
 // host may call it from a native while the State is running.
 func (st *State) DropCleanup() {
@@ -391,7 +391,7 @@ func (st *State) InCleanup() bool {
 func (st *State) Unwinding() *fault.Fault { return st.fault }
 
 // AbortAfterCleanup terminates the computation with f (a terminal
-// signal, LANGUAGE.md §7.4) without cutting short cleanup that is
+// signal, docs/reference/actors.md#links-trapping-and-exit-signals) without cutting short cleanup that is
 // already running: the frames from the outermost up to the innermost
 // frame that is returning or unwinding switch to unwinding, while the
 // defer body running above it (and whatever it calls) continues

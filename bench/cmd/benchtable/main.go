@@ -1,5 +1,5 @@
 // Command benchtable runs Morrow's benchmark suite (package bench) against
-// Erlang/OTP and prints the side-by-side table of RUNTIME.md §4: workload,
+// Erlang/OTP and prints the side-by-side table of docs/reference/runtime.md#benchmarks-and-targets: workload,
 // Morrow figure, BEAM figure, ratio, at 1 and 2 schedulers.
 //
 //	go run ./bench/cmd/benchtable                 # the full suite
