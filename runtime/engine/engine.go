@@ -31,7 +31,7 @@
 // bound on the VM steps of all processes together.
 //
 // Go runtime: unless Options.KeepGoSettings, Run sets GOMAXPROCS to the
-// scheduler count and the GC target to 400% for the run (internal/gotune;
+// scheduler count and the GC target to 400% for the run (runtime/gotune;
 // the GOMAXPROCS and GOGC environment variables win).
 //
 // Cancellation: when ctx is cancelled the schedulers stop at their next
@@ -55,9 +55,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/morrow-lang/morrow/internal/gotune"
 	"github.com/morrow-lang/morrow/runtime/bytecode"
 	"github.com/morrow-lang/morrow/runtime/fault"
+	"github.com/morrow-lang/morrow/runtime/gotune"
 	"github.com/morrow-lang/morrow/runtime/proc"
 	"github.com/morrow-lang/morrow/runtime/sched"
 	"github.com/morrow-lang/morrow/runtime/value"
@@ -112,7 +112,7 @@ type Options struct {
 	MaxQueued int64
 	// KeepGoSettings leaves GOMAXPROCS and the garbage collector's target
 	// as the embedding program has them. By default Run sets them for the
-	// run (internal/gotune: GOMAXPROCS to the schedulers, GC percent 400,
+	// run (runtime/gotune: GOMAXPROCS to the schedulers, GC percent 400,
 	// each unless the GOMAXPROCS or GOGC environment variable is set) and
 	// restores them when the last overlapping run ends.
 	KeepGoSettings bool
