@@ -47,12 +47,6 @@ func (img *Image) maxTimeout() int64 {
 	return MaxTimeout
 }
 
-// isActorOp reports whether op is an actor opcode (RECV_START through
-// SEND_WAIT, which bytecode numbers consecutively).
-func isActorOp(op bytecode.Opcode) bool {
-	return op >= bytecode.RECV_START && op <= bytecode.SEND_WAIT
-}
-
 // What actorStep reports: go on, or stop the Run with StatusYield or
 // StatusPark (an actor instruction's fault is raised and unwinds: go
 // on). A code, not an Outcome: an Outcome returned by value is written
@@ -97,12 +91,12 @@ func (st *State) actorStep(host Host, fr *frame) uint8 {
 			case actNext:
 				// Not the shape codegen emits: the next instruction runs
 				// on its own.
-				if !isActorOp(peek.Op) {
+				if !peek.Op.IsActor() {
 					return actGoOn
 				}
 				continue
 			}
-			if fr.mode != modeNormal || !isActorOp(fr.fn.Code[fr.pc].Op) {
+			if fr.mode != modeNormal || !fr.fn.Code[fr.pc].Op.IsActor() {
 				return actGoOn
 			}
 			continue
@@ -122,7 +116,7 @@ func (st *State) actorStep(host Host, fr *frame) uint8 {
 			st.preempt = false
 			return actYield
 		}
-		if !isActorOp(fr.fn.Code[npc].Op) || fr.mode != modeNormal || fr != &st.frames[len(st.frames)-1] {
+		if !fr.fn.Code[npc].Op.IsActor() || fr.mode != modeNormal || fr != &st.frames[len(st.frames)-1] {
 			return actGoOn
 		}
 	}

@@ -107,7 +107,7 @@ func (st *State) run(host Host) (out Outcome, crashed bool) {
 			st.exit = exitYield // exitAgain: the top frame changed mode
 			continue
 		}
-		if fr := &st.frames[len(st.frames)-1]; isActorOp(fr.fn.Code[fr.pc].Op) {
+		if fr := &st.frames[len(st.frames)-1]; fr.fn.Code[fr.pc].Op.IsActor() {
 			// A small function of its own, not step's big switch: a
 			// receive executes several actor instructions per message.
 			if code := st.actorStep(host, fr); code != actGoOn {
