@@ -107,6 +107,7 @@ func runEnv(args []string, e *env) int {
 	root.AddCommand(newRun(e))
 	root.AddCommand(newTrace(e))
 	root.AddCommand(newRepl(e))
+	root.AddCommand(newTest(e))
 	return cli.Execute(root, args, e.stdin, e.stdout, e.stderr)
 }
 

@@ -165,7 +165,10 @@ func guard(stage Stage, file string, fn func() error) (err error) {
 // Analyze parses and checks one file. It stops after parsing when the
 // parser reported errors (a partial tree would only produce follow-on
 // noise). The error result is non-nil only for an InternalError.
-func Analyze(name string, src []byte) (*Unit, error) {
+func Analyze(name string, src []byte) (*Unit, error) { return analyze(name, src, checkFn) }
+
+// analyze is Analyze with the checker to use.
+func analyze(name string, src []byte, check func(*ast.File) (*types.Info, diag.List)) (*Unit, error) {
 	u := &Unit{File: source.NewFile(name, src)}
 	if why := NotSource(src); why != "" {
 		d := u.Diags.Add(u.File, ErrNotSource, source.Span{}, "%s is %s", name, why)
@@ -192,7 +195,7 @@ func Analyze(name string, src []byte) (*Unit, error) {
 	}
 	var cd diag.List
 	err = guard(StageCheck, name, func() error {
-		u.Info, cd = checkFn(u.AST)
+		u.Info, cd = check(u.AST)
 		if !cd.HasErrors() {
 			// Warnings only for a file without errors (types.Warnings).
 			cd = append(cd, types.Warnings(u.AST, u.Info)...)
@@ -207,11 +210,36 @@ func Analyze(name string, src []byte) (*Unit, error) {
 // Build runs the whole pipeline on one file. When the file has errors,
 // u.Diags holds them and u.Program is nil; err is reserved for
 // InternalError.
-func Build(name string, src []byte) (*Unit, error) {
-	u, err := Analyze(name, src)
+func Build(name string, src []byte) (*Unit, error) { return build(name, src, checkFn) }
+
+// BuildTests is Build for `morrow test` (types.CheckTests): the file
+// needs no main. A file without main and without tests checks but has
+// no program (u.Program is nil and u.Diags has no error).
+func BuildTests(name string, src []byte) (*Unit, error) {
+	u, err := analyze(name, src, types.CheckTests)
+	if err != nil || u.Diags.HasErrors() || u.AST == nil {
+		return u, err
+	}
+	for _, d := range u.AST.Decls {
+		if fd, ok := d.(*ast.FnDecl); ok && (fd.Name == "main" || types.IsTest(fd)) {
+			return generate(u, name)
+		}
+	}
+	return u, nil
+}
+
+// build runs the pipeline with the checker to use.
+func build(name string, src []byte, check func(*ast.File) (*types.Info, diag.List)) (*Unit, error) {
+	u, err := analyze(name, src, check)
 	if err != nil || u.Diags.HasErrors() {
 		return u, err
 	}
+	return generate(u, name)
+}
+
+// generate runs code generation and verification on a checked unit.
+func generate(u *Unit, name string) (*Unit, error) {
+	var err error
 	if u.Info == nil {
 		return u, &InternalError{Stage: StageCheck, File: name, Err: fmt.Errorf("checker returned no Info")}
 	}

@@ -341,6 +341,9 @@ func lastSpan(e ast.Expr) source.Span {
 func (c *Checker) checkEntry() {
 	sig := c.funcs["main"]
 	if sig == nil {
+		if c.tests {
+			return // the tests are the entries (CheckTests)
+		}
 		if st := c.funcs["start"]; st != nil && st.Decl.Pub && len(st.Params) == 1 {
 			pt, ok := Resolve(st.Params[0].Type).(*Named)
 			if ok && pt.Def == PidDef && isBasic(pt.Args[0], KString) && isBasic(st.Ret, KUnit) {
