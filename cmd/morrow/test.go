@@ -361,7 +361,9 @@ func (r *testRunner) report(c testCase, res *testResult) {
 		}
 		return
 	}
-	fmt.Fprintf(r.e.stderr, "%s:%d: %s failed: %s\n", c.file.path, c.line, c.name, res.reason)
+	// A reason of several lines (Test.equal's diff) continues indented.
+	reason := strings.ReplaceAll(strings.TrimRight(res.reason, "\n"), "\n", "\n    ")
+	fmt.Fprintf(r.e.stderr, "%s:%d: %s failed: %s\n", c.file.path, c.line, c.name, reason)
 	if res.explored && r.exploring {
 		fmt.Fprintf(r.e.stderr, "    rerun with: morrow test --run '^%s$' --replay %d %s\n", c.name, res.seed, shellQuote(c.file.path))
 	}
