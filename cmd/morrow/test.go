@@ -509,22 +509,35 @@ func writeJSON(w io.Writer, v any) {
 	w.Write(append(b, '\n'))
 }
 
-// syncBuffer is a goroutine-safe buffer: a test's processes print from
-// several schedulers.
+// maxCaptured bounds the output kept of one test; the rest is dropped
+// and the output says so.
+const maxCaptured = 1 << 20
+
+// syncBuffer is a goroutine-safe buffer of at most maxCaptured bytes: a
+// test's processes print from several schedulers.
 type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
+	mu      sync.Mutex
+	buf     bytes.Buffer
+	dropped bool
 }
 
 func (b *syncBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if room := maxCaptured - b.buf.Len(); len(p) > room {
+		b.buf.Write(p[:max(room, 0)])
+		b.dropped = true
+		return len(p), nil
+	}
 	return b.buf.Write(p)
 }
 
 func (b *syncBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if b.dropped {
+		return b.buf.String() + fmt.Sprintf("\n[output cut after %d bytes]\n", maxCaptured)
+	}
 	return b.buf.String()
 }
 
@@ -532,4 +545,5 @@ func (b *syncBuffer) Reset() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.buf.Reset()
+	b.dropped = false
 }

@@ -90,6 +90,8 @@ func judge(res sched.Result) *TestResult {
 		return &TestResult{Reason: r}
 	case end.Ended && !isNormal(end.Reason):
 		return &TestResult{Reason: "exited with reason " + core.Show(end.Reason)}
+	case end.Ended && !end.Returned:
+		return &TestResult{Pass: true} // Process.exit(Process.Normal)
 	case end.Returned:
 		if d, ok := end.Value.Data(); ok && end.Value.Kind() == value.KData && d.Type == value.ResultType && d.Tag == value.TagErr {
 			return &TestResult{Reason: errReason(d.Fields[0])}
