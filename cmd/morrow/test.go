@@ -439,7 +439,8 @@ func (r *testRunner) execute(ctx context.Context, c testCase, out *syncBuffer) *
 			out.Reset()
 			res = verdict(pl.Run(ctx, c.file.prog, opts, seed))
 			if !res.pass {
-				res.seed, res.explored = seed, true
+				// A schedule cut short by the timeout has no seed to give.
+				res.seed, res.explored = seed, ctx.Err() == nil
 				return res
 			}
 		}
