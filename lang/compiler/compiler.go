@@ -228,11 +228,28 @@ func BuildTests(name string, src []byte) (*Unit, error) {
 	return u, nil
 }
 
+// hasMain reports whether f declares main.
+func hasMain(f *ast.File) bool {
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.FnDecl); ok && fd.Name == "main" {
+			return true
+		}
+	}
+	return false
+}
+
 // build runs the pipeline with the checker to use.
 func build(name string, src []byte, check func(*ast.File) (*types.Info, diag.List)) (*Unit, error) {
 	u, err := analyze(name, src, check)
 	if err != nil || u.Diags.HasErrors() {
 		return u, err
+	}
+	if !u.Info.Library && !hasMain(u.AST) {
+		// A file of tests checks without main (types.CheckTests's
+		// rule) but is not a program.
+		d := u.Diags.Add(u.File, types.ErrNoMain, source.Span{}, "program requires a main function")
+		d.Hint = "this file has tests: run them with `morrow test " + name + "`, or add `fn main():` to run it as a program"
+		return u, nil
 	}
 	return generate(u, name)
 }

@@ -341,8 +341,11 @@ func lastSpan(e ast.Expr) source.Span {
 func (c *Checker) checkEntry() {
 	sig := c.funcs["main"]
 	if sig == nil {
-		if c.tests {
-			return // the tests are the entries (CheckTests)
+		if c.tests || c.hasTests() {
+			// A file of tests needs no main: `morrow test` runs it
+			// (docs/testing.md); building it as a program reports the
+			// missing main (lang/compiler.Build).
+			return
 		}
 		if st := c.funcs["start"]; st != nil && st.Decl.Pub && len(st.Params) == 1 {
 			pt, ok := Resolve(st.Params[0].Type).(*Named)

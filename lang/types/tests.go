@@ -25,6 +25,16 @@ func IsTest(fd *ast.FnDecl) bool { return strings.HasPrefix(fd.Name, TestPrefix)
 // run.
 func CheckTests(f *ast.File) (*Info, diag.List) { return check(f, true) }
 
+// hasTests reports whether the file declares a test function.
+func (c *Checker) hasTests() bool {
+	for _, fd := range c.funcDecls() {
+		if IsTest(fd) {
+			return true
+		}
+	}
+	return false
+}
+
 // checkTests applies the test signature rule to every test_ function.
 func (c *Checker) checkTests() {
 	for _, fd := range c.funcDecls() {
