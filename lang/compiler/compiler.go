@@ -220,10 +220,8 @@ func BuildTests(name string, src []byte) (*Unit, error) {
 	if err != nil || u.Diags.HasErrors() || u.AST == nil {
 		return u, err
 	}
-	for _, d := range u.AST.Decls {
-		if fd, ok := d.(*ast.FnDecl); ok && (fd.Name == "main" || types.IsTest(fd)) {
-			return generate(u, name)
-		}
+	if hasMain(u.AST) || hasTests(u.AST) {
+		return generate(u, name)
 	}
 	return u, nil
 }
@@ -238,13 +236,23 @@ func hasMain(f *ast.File) bool {
 	return false
 }
 
+// hasTests reports whether f declares a test function.
+func hasTests(f *ast.File) bool {
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.FnDecl); ok && types.IsTest(fd) {
+			return true
+		}
+	}
+	return false
+}
+
 // build runs the pipeline with the checker to use.
 func build(name string, src []byte, check func(*ast.File) (*types.Info, diag.List)) (*Unit, error) {
 	u, err := analyze(name, src, check)
 	if err != nil || u.Diags.HasErrors() {
 		return u, err
 	}
-	if !u.Info.Library && !hasMain(u.AST) {
+	if u.Info != nil && !u.Info.Library && !hasMain(u.AST) && hasTests(u.AST) {
 		// A file of tests checks without main (types.CheckTests's
 		// rule) but is not a program.
 		d := u.Diags.Add(u.File, types.ErrNoMain, source.Span{}, "program requires a main function")
