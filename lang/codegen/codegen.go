@@ -193,12 +193,7 @@ func (c *compiler) declare(f *ast.File, info *types.Info) error {
 	}
 	entry, ok := u.index["main"]
 	library := info != nil && info.Library
-	if !ok || library {
-		if s, found := u.index["start"]; found {
-			entry, ok, library = s, true, true
-		}
-	}
-	if !ok {
+	if !ok && !library {
 		// A file checked for `morrow test` (types.CheckTests) may have
 		// neither: its entries are its tests, which the runner starts by
 		// name; the first one stands as the program's entry.
@@ -207,6 +202,11 @@ func (c *compiler) declare(f *ast.File, info *types.Info) error {
 				entry, ok = u.index[fd.Name], true
 				break
 			}
+		}
+	}
+	if !ok || library {
+		if s, found := u.index["start"]; found {
+			entry, ok, library = s, true, true
 		}
 	}
 	if !ok {

@@ -213,14 +213,14 @@ func analyze(name string, src []byte, check func(*ast.File) (*types.Info, diag.L
 func Build(name string, src []byte) (*Unit, error) { return build(name, src, checkFn) }
 
 // BuildTests is Build for `morrow test` (types.CheckTests): the file
-// needs no main. A file without main and without tests checks but has
-// no program (u.Program is nil and u.Diags has no error).
+// needs no main. A file without tests is checked but not compiled
+// (u.Program is nil and u.Diags has no error).
 func BuildTests(name string, src []byte) (*Unit, error) {
 	u, err := analyze(name, src, types.CheckTests)
 	if err != nil || u.Diags.HasErrors() || u.AST == nil {
 		return u, err
 	}
-	if hasMain(u.AST) || hasTests(u.AST) {
+	if hasTests(u.AST) {
 		return generate(u, name)
 	}
 	return u, nil
