@@ -392,3 +392,19 @@ fn test_still_fine():
 		t.Errorf("stderr:\n%s\nwant:\n%s", r.stderr, want)
 	}
 }
+
+// The tests of examples/ pass, in ordinary runs, at four schedulers with
+// stealing, and under explored schedules.
+func TestTestExamples(t *testing.T) {
+	for _, args := range [][]string{
+		{"test", "../../examples"},
+		{"test", "--schedulers", "4", "--steal", "../../examples"},
+		{"test", "--explore", "50", "../../examples/testing"},
+	} {
+		r := testCLI(t, args...)
+		if r.code != 0 || r.stderr != "" || !regexp.MustCompile(`^tests: (\d+)/(\d+) passed\n$`).MatchString(r.stdout) ||
+			strings.HasPrefix(r.stdout, "tests: 0/") {
+			t.Errorf("%v: %+v", args, r)
+		}
+	}
+}
