@@ -112,13 +112,13 @@ func lineDiff(expected, actual string) string {
 				if i < len(al) {
 					a = al[i]
 				}
-				return "first difference at line " + itoa(i+1) + ":\n-" + e + "\n+" + a + "\n"
+				return "first difference at line " + itoa(i+1) + ":\n-" + e + "\n+" + a
 			}
 		}
 	}
 	d := udiff.Unified("expected", "actual", []byte(expected), []byte(actual))
 	_, hunks, _ := strings.Cut(d, "+++ actual\n")
-	return hunks
+	return strings.TrimSuffix(hunks, "\n")
 }
 
 func itoa(n int) string {
