@@ -119,7 +119,16 @@ func testCLI(t *testing.T, args ...string) result {
 func TestTestEveryOutcome(t *testing.T) {
 	dir := t.TempDir()
 	path := testrun.WriteFile(t, dir, "kinds.mr", kindsSrc)
-	r := testCLI(t, "test", "--timeout", "500ms", path)
+	// The same verdicts at one scheduler, at four with stealing, and one
+	// test at a time.
+	for _, flags := range [][]string{{}, {"--schedulers", "4", "--steal"}, {"--parallel", "1"}} {
+		r := testCLI(t, append(append([]string{"test", "--timeout", "500ms"}, flags...), path)...)
+		checkEveryOutcome(t, path, r)
+	}
+}
+
+func checkEveryOutcome(t *testing.T, path string, r result) {
+	t.Helper()
 	if r.code != 1 {
 		t.Fatalf("exit %d, want 1\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 	}
