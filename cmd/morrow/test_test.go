@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/morrow-lang/morrow/internal/testrun"
 )
@@ -415,5 +416,42 @@ func TestTestExamples(t *testing.T) {
 			strings.HasPrefix(r.stdout, "tests: 0/") {
 			t.Errorf("%v: %+v", args, r)
 		}
+	}
+}
+
+// A process a test leaves behind whose cleanup never ends does not keep
+// the test (or the runner) from ending.
+func TestTestEndlessLeftoverCleanup(t *testing.T) {
+	dir := t.TempDir()
+	path := testrun.WriteFile(t, dir, "leftover.mr", `fn spin(n: Int) -> Int:
+    spin(n + 1)
+
+fn stubborn(parent: Pid(String)):
+    defer println("cleanup {spin(0)}")
+    match send(parent, "started"):
+        Ok(_) -> ()
+        Err(_) -> ()
+    receive:
+        () -> ()
+
+fn test_leaves_a_stubborn_process():
+    let own: Pid(String) = Process.self()
+    let r: Result(Pid(()), Process.Error) = Process.spawn(() -> stubborn(own))
+    match r:
+        Ok(_) -> ()
+        Err(_) -> ()
+    receive:
+        s -> println(s)
+
+fn test_other():
+    println("other")
+`)
+	start := time.Now()
+	r := testCLI(t, "test", "--timeout", "5s", path)
+	if r.code != 0 || r.stdout != "tests: 2/2 passed\n" {
+		t.Errorf("%+v", r)
+	}
+	if d := time.Since(start); d > 4*time.Second {
+		t.Errorf("took %s", d)
 	}
 }

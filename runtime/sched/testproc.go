@@ -66,8 +66,38 @@ func (rt *Runtime) RunTest(ctx context.Context, st *vm.State) Result {
 		res.Decisions, res.Steps = rt.det.decisions, rt.det.steps
 	}
 	// Whatever the test left alive is killed: its cleanup runs.
-	rt.cleanupAll()
+	rt.cleanupTest()
 	return res
+}
+
+// TestCleanupSteps bounds the VM steps that the cleanup of the processes
+// a test left behind may take together, so that a cleanup that never
+// ends (a defer that loops) cannot keep a test from ending.
+const TestCleanupSteps = 10_000_000
+
+// cleanupTest runs the cleanup of every process still alive once a test
+// invocation has stopped, as cleanupAll does after a cancellation, within
+// TestCleanupSteps.
+func (rt *Runtime) cleanupTest() {
+	var steps int64
+	for _, p := range rt.Inv.Processes() {
+		st := p.State
+		if st == nil || st.Finished() {
+			continue
+		}
+		st.Abort(&fault.Fault{Msg: "interrupted", Aborted: true})
+		h := &host{s: rt.scheds[0], p: p}
+		for !st.Finished() {
+			o := vm.Run(st, h, 1<<16)
+			h.settle()
+			if steps += int64(o.Steps); steps > TestCleanupSteps {
+				return
+			}
+			if o.Status == vm.StatusPark {
+				break // a cleanup that waits for a message gets none
+			}
+		}
+	}
 }
 
 // testReturned records the value the test function returned.
