@@ -165,10 +165,7 @@ func guard(stage Stage, file string, fn func() error) (err error) {
 // Analyze parses and checks one file. It stops after parsing when the
 // parser reported errors (a partial tree would only produce follow-on
 // noise). The error result is non-nil only for an InternalError.
-func Analyze(name string, src []byte) (*Unit, error) { return analyze(name, src, checkFn) }
-
-// analyze is Analyze with the checker to use.
-func analyze(name string, src []byte, check func(*ast.File) (*types.Info, diag.List)) (*Unit, error) {
+func Analyze(name string, src []byte) (*Unit, error) {
 	u := &Unit{File: source.NewFile(name, src)}
 	if why := NotSource(src); why != "" {
 		d := u.Diags.Add(u.File, ErrNotSource, source.Span{}, "%s is %s", name, why)
@@ -195,7 +192,7 @@ func analyze(name string, src []byte, check func(*ast.File) (*types.Info, diag.L
 	}
 	var cd diag.List
 	err = guard(StageCheck, name, func() error {
-		u.Info, cd = check(u.AST)
+		u.Info, cd = checkFn(u.AST)
 		if !cd.HasErrors() {
 			// Warnings only for a file without errors (types.Warnings).
 			cd = append(cd, types.Warnings(u.AST, u.Info)...)
@@ -210,61 +207,14 @@ func analyze(name string, src []byte, check func(*ast.File) (*types.Info, diag.L
 // Build runs the whole pipeline on one file. When the file has errors,
 // u.Diags holds them and u.Program is nil; err is reserved for
 // InternalError.
-func Build(name string, src []byte) (*Unit, error) { return build(name, src, checkFn) }
-
-// BuildTests is Build for `morrow test` (types.CheckTests): the file
-// needs no main. A file without tests is checked but not compiled
-// (u.Program is nil and u.Diags has no error).
-func BuildTests(name string, src []byte) (*Unit, error) {
-	u, err := analyze(name, src, types.CheckTests)
-	if err != nil || u.Diags.HasErrors() || u.AST == nil {
-		return u, err
-	}
-	if hasTests(u.AST) {
-		return generate(u, name)
-	}
-	return u, nil
-}
-
-// hasMain reports whether f declares main.
-func hasMain(f *ast.File) bool {
-	for _, d := range f.Decls {
-		if fd, ok := d.(*ast.FnDecl); ok && fd.Name == "main" {
-			return true
-		}
-	}
-	return false
-}
-
-// hasTests reports whether f declares a test function.
-func hasTests(f *ast.File) bool {
-	for _, d := range f.Decls {
-		if fd, ok := d.(*ast.FnDecl); ok && types.IsTest(fd) {
-			return true
-		}
-	}
-	return false
-}
-
-// build runs the pipeline with the checker to use.
-func build(name string, src []byte, check func(*ast.File) (*types.Info, diag.List)) (*Unit, error) {
-	u, err := analyze(name, src, check)
+func Build(name string, src []byte) (*Unit, error) {
+	u, err := Analyze(name, src)
 	if err != nil || u.Diags.HasErrors() {
 		return u, err
 	}
-	if u.Info != nil && !u.Info.Library && !hasMain(u.AST) && hasTests(u.AST) {
-		// A file of tests checks without main (types.CheckTests's
-		// rule) but is not a program.
-		d := u.Diags.Add(u.File, types.ErrNoMain, source.Span{}, "program requires a main function")
-		d.Hint = "this file has tests: run them with `morrow test " + name + "`, or add `fn main():` to run it as a program"
-		return u, nil
+	if testsOnly(u) {
+		return u, nil // tests.go
 	}
-	return generate(u, name)
-}
-
-// generate runs code generation and verification on a checked unit.
-func generate(u *Unit, name string) (*Unit, error) {
-	var err error
 	if u.Info == nil {
 		return u, &InternalError{Stage: StageCheck, File: name, Err: fmt.Errorf("checker returned no Info")}
 	}

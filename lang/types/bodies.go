@@ -341,18 +341,18 @@ func lastSpan(e ast.Expr) source.Span {
 func (c *Checker) checkEntry() {
 	sig := c.funcs["main"]
 	if sig == nil {
-		if c.tests || c.hasTests() {
-			// A file of tests needs no main: `morrow test` runs it
-			// (docs/testing.md); building it as a program reports the
-			// missing main (lang/compiler.Build).
-			return
-		}
 		if st := c.funcs["start"]; st != nil && st.Decl.Pub && len(st.Params) == 1 {
 			pt, ok := Resolve(st.Params[0].Type).(*Named)
 			if ok && pt.Def == PidDef && isBasic(pt.Args[0], KString) && isBasic(st.Ret, KUnit) {
 				c.info.Library = true
 				return
 			}
+		}
+		if c.hasTests() {
+			// A file of tests needs no main: `morrow test` runs it
+			// (docs/testing.md); building it as a program reports the
+			// missing main (lang/compiler.Build).
+			return
 		}
 		d := c.errorf(ErrNoMain, source.Span{}, "program requires a main function")
 		d.Hint = "add `fn main():`, or `pub fn start(port: Pid(String)) -> ()` to run as a library"

@@ -186,8 +186,6 @@ type typeEntry struct {
 
 // Checker holds the state of one Check call.
 type Checker struct {
-	// tests: checking for `morrow test` (no main needed).
-	tests  bool
 	file   *ast.File
 	src    *source.File
 	diags  diag.List
@@ -308,12 +306,8 @@ func (s *scope) lookup(name string) *Object {
 
 // Check type-checks a parsed file and returns its side tables and every
 // diagnostic found.
-func Check(f *ast.File) (*Info, diag.List) { return check(f, false) }
-
-// check is Check; tests is set for `morrow test` (CheckTests).
-func check(f *ast.File, tests bool) (*Info, diag.List) {
+func Check(f *ast.File) (*Info, diag.List) {
 	c := &Checker{
-		tests:        tests,
 		file:         f,
 		src:          f.Src,
 		types:        map[string]*typeEntry{},

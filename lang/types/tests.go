@@ -20,11 +20,6 @@ const TestPrefix = "test_"
 // function named test_…); the checker holds it to the test signature.
 func IsTest(fd *ast.FnDecl) bool { return strings.HasPrefix(fd.Name, TestPrefix) }
 
-// CheckTests is Check for `morrow test`: a file needs no main (its tests
-// are the entries), and a main that exists is checked as usual but never
-// run.
-func CheckTests(f *ast.File) (*Info, diag.List) { return check(f, true) }
-
 // hasTests reports whether the file declares a test function.
 func (c *Checker) hasTests() bool {
 	for _, fd := range c.funcDecls() {
