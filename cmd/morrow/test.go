@@ -223,7 +223,19 @@ func testSources(paths []string) ([]string, error) {
 			add(root)
 			continue
 		}
-		err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		// A root that is a symbolic link to a directory is walked (links
+		// inside the tree are not followed), with paths shown under the
+		// name given.
+		walk := root
+		if lst, err := os.Lstat(root); err == nil && lst.Mode()&fs.ModeSymlink != 0 {
+			if real, err := filepath.EvalSymlinks(root); err == nil {
+				walk = real
+			}
+		}
+		err = filepath.WalkDir(walk, func(p string, d fs.DirEntry, err error) error {
+			if rel, rerr := filepath.Rel(walk, p); rerr == nil && walk != root {
+				p = filepath.Join(root, rel)
+			}
 			if err != nil {
 				return fmt.Errorf("cannot read %s: %s", p, pathErr(err))
 			}

@@ -254,6 +254,14 @@ func TestTestExitStatuses(t *testing.T) {
 	if r.code != 0 || r.stdout != "tests: 1/1 passed\n" || r.stderr != "" {
 		t.Errorf("passing: %+v", r)
 	}
+	// A directory reached through a symbolic link is searched too.
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink(filepath.Dir(good), link); err != nil {
+		t.Fatal(err)
+	}
+	if r := testCLI(t, "test", link); r.code != 0 || r.stdout != "tests: 1/1 passed\n" {
+		t.Errorf("symbolic link: %+v", r)
+	}
 	// No test at all: 0/0, status 0.
 	r = testCLI(t, "test", "--run", "nothing", filepath.Dir(good))
 	if r.code != 0 || r.stdout != "tests: 0/0 passed\n" {
