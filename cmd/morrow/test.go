@@ -200,7 +200,8 @@ func runTests(cmd *cobra.Command, e *env, f *testFlags, paths []string) error {
 // testSources lists the .mr files under paths: a file named on the
 // command line is taken whatever its extension, a directory is walked
 // recursively (skipping directories whose name starts with "."), in
-// lexical order, each file once.
+// lexical order, each file once. Directories named testdata (data of
+// Go tests, such as deliberately broken programs) are skipped too.
 func testSources(paths []string) ([]string, error) {
 	var out []string
 	seen := map[string]bool{}
@@ -240,7 +241,7 @@ func testSources(paths []string) ([]string, error) {
 				return fmt.Errorf("cannot read %s: %s", p, pathErr(err))
 			}
 			if d.IsDir() {
-				if p != root && strings.HasPrefix(d.Name(), ".") {
+				if p != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") {
 					return filepath.SkipDir
 				}
 				return nil

@@ -104,7 +104,7 @@ func judge(res sched.Result) *TestResult {
 	case res.Cancelled:
 		return &TestResult{Reason: "interrupted"}
 	}
-	return &TestResult{Reason: "the test process did not finish"}
+	return &TestResult{Reason: "its invocation stopped before the test process ended"}
 }
 
 // isNormal reports whether an exit reason is Normal.
