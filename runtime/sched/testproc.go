@@ -73,7 +73,7 @@ func (rt *Runtime) RunTest(ctx context.Context, st *vm.State) Result {
 // TestCleanupSteps bounds the VM steps that the cleanup of the processes
 // a test left behind may take together, so that a cleanup that never
 // ends (a defer that loops) cannot keep a test from ending.
-const TestCleanupSteps = 10_000_000
+const TestCleanupSteps = 1_000_000
 
 // cleanupTest runs the cleanup of every process still alive once a test
 // invocation has stopped, as cleanupAll does after a cancellation, within
