@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/morrow-lang/morrow/internal/cli"
 	"github.com/morrow-lang/morrow/lang/ast"
@@ -184,7 +185,16 @@ func runTests(cmd *cobra.Command, e *env, f *testFlags, paths []string) error {
 		cases = slices.DeleteFunc(cases, func(c testCase) bool { return !filter.MatchString(c.name) })
 	}
 
-	r := &testRunner{e: e, f: f, opts: opts, exploring: exploring, replaying: replaying}
+	// A schedule depends on the governor flags and --reductions too: the
+	// rerun command repeats the ones given.
+	var same []string
+	cmd.Flags().Visit(func(fl *pflag.Flag) {
+		switch fl.Name {
+		case "reductions", "max-processes", "memory-budget", "stack-budget":
+			same = append(same, "--"+fl.Name+" "+fl.Value.String())
+		}
+	})
+	r := &testRunner{e: e, f: f, opts: opts, exploring: exploring, replaying: replaying, same: strings.Join(same, " ")}
 	passed := r.runAll(cases)
 	if f.format == "json" {
 		writeJSON(e.stdout, jsonSummary{Type: "summary", Passed: passed, Failed: len(cases) - passed, Total: len(cases)})
@@ -312,6 +322,7 @@ type testRunner struct {
 	f                    *testFlags
 	opts                 engine.Options
 	exploring, replaying bool
+	same                 string // flags a replay must repeat ("" for none)
 }
 
 // runAll runs the cases, f.parallel at a time, reports each in the
@@ -378,7 +389,11 @@ func (r *testRunner) report(c testCase, res *testResult) {
 	reason := strings.ReplaceAll(strings.TrimRight(res.reason, "\n"), "\n", "\n    ")
 	fmt.Fprintf(r.e.stderr, "%s:%d: %s failed: %s\n", c.file.path, c.line, c.name, reason)
 	if res.explored && r.exploring {
-		fmt.Fprintf(r.e.stderr, "    rerun with: morrow test --run '^%s$' --replay %d %s\n", c.name, res.seed, shellQuote(c.file.path))
+		extra := ""
+		if r.same != "" {
+			extra = " " + r.same
+		}
+		fmt.Fprintf(r.e.stderr, "    rerun with: morrow test --run '^%s$' --replay %d%s %s\n", c.name, res.seed, extra, shellQuote(c.file.path))
 	}
 	io.WriteString(r.e.stderr, indent(res.output))
 }
