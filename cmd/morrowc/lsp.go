@@ -36,6 +36,7 @@ import (
 	"io"
 	"net/url"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -72,6 +73,7 @@ const maxLSPMessage = 64 << 20
 type lspDoc struct {
 	text    string
 	version int
+	deps    map[string]bool // absolute paths of the modules it imports, transitively
 }
 
 type lspServer struct {
@@ -493,7 +495,7 @@ func (s *lspServer) notification(method string, params json.RawMessage) error {
 			d.version = *p.TextDocument.Version
 		}
 		s.docs[p.TextDocument.URI] = d
-		s.publish(p.TextDocument.URI)
+		s.publishChanged(p.TextDocument.URI)
 	case "textDocument/didChange":
 		var p struct {
 			TextDocument   *lspTextDocument `json:"textDocument"`
@@ -533,7 +535,7 @@ func (s *lspServer) notification(method string, params json.RawMessage) error {
 		if p.TextDocument.Version != nil {
 			d.version = *p.TextDocument.Version
 		}
-		s.publish(p.TextDocument.URI)
+		s.publishChanged(p.TextDocument.URI)
 	case "textDocument/didClose":
 		var p struct {
 			TextDocument *lspTextDocument `json:"textDocument"`
@@ -758,6 +760,12 @@ func (s *lspServer) publish(uri string) {
 	if u.Modules == nil {
 		return
 	}
+	d.deps = map[string]bool{}
+	for _, m := range u.Modules.Modules {
+		if !m.Entry {
+			d.deps[m.Abs] = true
+		}
+	}
 	for _, m := range u.Modules.Modules {
 		if m.Entry || open[m.Abs] {
 			continue
@@ -767,6 +775,27 @@ func (s *lspServer) publish(uri string) {
 			l = []any{}
 		}
 		s.notify("textDocument/publishDiagnostics", map[string]any{"uri": fileURI(m.Abs), "diagnostics": l})
+	}
+}
+
+// publishChanged publishes a document that was opened or changed, and
+// then every other open document that imports it (their diagnostics may
+// depend on its unsaved text).
+func (s *lspServer) publishChanged(uri string) {
+	s.publish(uri)
+	abs, err := filepath.Abs(uriPath(uri))
+	if err != nil {
+		return
+	}
+	var others []string
+	for o, d := range s.docs {
+		if o != uri && d.deps[abs] {
+			others = append(others, o)
+		}
+	}
+	sort.Strings(others)
+	for _, o := range others {
+		s.publish(o)
 	}
 }
 
