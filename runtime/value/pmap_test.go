@@ -1,0 +1,193 @@
+package value
+
+import (
+	"fmt"
+	"math/rand"
+	"testing"
+)
+
+// model is the simple reference a map is checked against: a slice of
+// keys in insertion order and the bindings.
+type model struct {
+	order []string
+	vals  map[string]int64
+}
+
+func (md *model) put(k string, v int64) {
+	if _, ok := md.vals[k]; !ok {
+		md.order = append(md.order, k)
+	}
+	md.vals[k] = v
+}
+
+func (md *model) del(k string) {
+	if _, ok := md.vals[k]; !ok {
+		return
+	}
+	delete(md.vals, k)
+	for i, o := range md.order {
+		if o == k {
+			md.order = append(md.order[:i:i], md.order[i+1:]...)
+			break
+		}
+	}
+}
+
+// keyOf returns one of a few kinds of key for i (strings, Ints, Bools
+// and a newtype of String), so that each test sticks to one key type.
+func keyOf(kind, i int) Value {
+	switch kind {
+	case 0:
+		return String(fmt.Sprintf("k%d", i))
+	case 1:
+		return Int(int64(i) - 50)
+	case 2:
+		return Bool(i%2 == 1)
+	}
+	return NewData(newtypeInfo, 0, String(fmt.Sprintf("n%d", i)))
+}
+
+var newtypeInfo = &TypeInfo{Name: "UserId", Kind: TNewtype, Variants: []VariantInfo{{Name: "UserId", Fields: []string{""}}}}
+
+// check compares m with md: length, lookups, order, size.
+func check(t *testing.T, m *Map, md *model, keys map[string]Value) {
+	t.Helper()
+	if m.Len() != len(md.order) {
+		t.Fatalf("len %d, model %d", m.Len(), len(md.order))
+	}
+	var got []string
+	size := int64(SlotSize)
+	m.Each(func(k, v Value) bool {
+		got = append(got, k.String())
+		size += k.Size() + v.Size()
+		return true
+	})
+	want := make([]string, len(md.order))
+	for i, k := range md.order {
+		want[i] = keys[k].String()
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("order %v, model %v", got, want)
+	}
+	if m.Size() != size {
+		t.Fatalf("size %d, recomputed %d", m.Size(), size)
+	}
+	for name, k := range keys {
+		v, ok := m.Get(k)
+		mv, mok := md.vals[name]
+		if ok != mok || (ok && v.AsInt() != mv) || m.Has(k) != mok {
+			t.Fatalf("get %s: %v %v, model %v %v", name, v, ok, mv, mok)
+		}
+	}
+}
+
+// TestMapModel runs random operation sequences on maps of each key kind
+// and checks every version, including old ones kept aside (persistence).
+func TestMapModel(t *testing.T) {
+	for kind := 0; kind < 4; kind++ {
+		for seed := int64(0); seed < 30; seed++ {
+			r := rand.New(rand.NewSource(seed*7 + int64(kind)))
+			span := 1 + r.Intn(200)
+			if kind == 2 {
+				span = 2
+			}
+			keys := map[string]Value{}
+			for i := 0; i < span; i++ {
+				keys[keyOf(kind, i).String()] = keyOf(kind, i)
+			}
+			m := EmptyMap(false).AsMap()
+			md := &model{vals: map[string]int64{}}
+			type saved struct {
+				m  *Map
+				md *model
+			}
+			var olds []saved
+			for step := 0; step < 400; step++ {
+				k := keyOf(kind, r.Intn(span))
+				switch op := r.Intn(10); {
+				case op < 6:
+					v := r.Int63n(1000)
+					m, _ = m.Put(k, Int(v))
+					md.put(k.String(), v)
+				default:
+					m = m.Delete(k)
+					md.del(k.String())
+				}
+				if step%50 == 0 {
+					cp := &model{order: append([]string(nil), md.order...), vals: map[string]int64{}}
+					for a, b := range md.vals {
+						cp.vals[a] = b
+					}
+					olds = append(olds, saved{m, cp})
+				}
+				check(t, m, md, keys)
+			}
+			for _, o := range olds {
+				check(t, o.m, o.md, keys)
+			}
+		}
+	}
+}
+
+// TestMapCollisions forces many keys into few hash slots by checking a
+// large map (deep tries) and keys whose hashes share low bits.
+func TestMapCollisions(t *testing.T) {
+	m := EmptyMap(true).AsMap()
+	for i := 0; i < 20000; i++ {
+		m, _ = m.Put(Int(int64(i)), Unit)
+	}
+	for i := 0; i < 20000; i += 2 {
+		m = m.Delete(Int(int64(i)))
+	}
+	if m.Len() != 10000 {
+		t.Fatalf("len %d", m.Len())
+	}
+	i := int64(1)
+	m.Each(func(k, _ Value) bool {
+		if k.AsInt() != i {
+			t.Fatalf("order: %d, want %d", k.AsInt(), i)
+		}
+		i += 2
+		return true
+	})
+	// A bucket of equal hashes: the same hash for two different keys.
+	b := []entry{{key: Int(1)}, {key: Int(2), seq: 1}}
+	n, added := hput(&hnode{bitmap: 1, slots: []hslot{{hash: 0, bucket: b}}}, 0, 0, entry{key: Int(3), seq: 2})
+	if !added || len(n.slots[0].bucket) != 3 {
+		t.Fatalf("bucket: %v", n.slots[0].bucket)
+	}
+	n = hdel(n, 0, 0, Int(2))
+	if len(n.slots[0].bucket) != 2 || n.slots[0].bucket[1].key.AsInt() != 3 {
+		t.Fatalf("bucket after delete: %v", n.slots[0].bucket)
+	}
+}
+
+// TestMapReinsert checks the order rules: re-insertion keeps the
+// position, delete then put moves the key to the end.
+func TestMapReinsert(t *testing.T) {
+	m := EmptyMap(false).AsMap()
+	for _, k := range []string{"a", "b", "c"} {
+		m, _ = m.Put(String(k), Int(1))
+	}
+	m, _ = m.Put(String("a"), Int(2))
+	if got := fmt.Sprint(m.Keys()); got != `["a" "b" "c"]` {
+		t.Fatalf("re-insert: %s", got)
+	}
+	m = m.Delete(String("a"))
+	m, _ = m.Put(String("a"), Int(3))
+	if got := fmt.Sprint(m.Keys()); got != `["b" "c" "a"]` {
+		t.Fatalf("delete then put: %s", got)
+	}
+	if m.Delete(String("zz")) != m {
+		t.Fatal("deleting an absent key made a new map")
+	}
+}
+
+// TestMapLimit checks that Put refuses a new key past MaxMapEntries.
+func TestMapLimit(t *testing.T) {
+	m := EmptyMap(false).AsMap()
+	m.n = MaxMapEntries // pretend; only the count is consulted
+	if _, ok := m.Put(Int(1), Int(1)); ok {
+		t.Fatal("put past the limit accepted")
+	}
+}
