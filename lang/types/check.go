@@ -616,14 +616,12 @@ func (c *Checker) resolveNamed(t *ast.NamedType, tv func(string) Type) Type {
 		}
 		return b
 	}
-	switch t.Name {
-	case "Map", "Set":
-		c.errorf(ErrUnsupportedType, t.Span(), "%s types are not supported", t.Name)
-		return Invalid
-	}
 	if d, ok := builtinTypeDefs[t.Name]; ok {
 		if !want(len(d.Params)) {
 			return Invalid
+		}
+		if d == MapDef || d == SetDef {
+			c.checkKeyType(args[0], spanOf(t.Args[0]))
 		}
 		return &Named{Def: d, Args: args}
 	}

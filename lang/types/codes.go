@@ -105,6 +105,7 @@ var (
 	ErrMailboxKey    = diag.Register("E6030", "Process.register or Process.whereis is used at a mailbox type that is generic or that nothing fixes")
 
 	// The Supervisor module (SUPERVISOR.md §1.4).
+	ErrMapKey            = diag.Register("E3070", "a Map key or Set element type is not Int, Bool, String or a newtype of them")
 	ErrSupervisorArity   = diag.Register("E3060", "a Supervisor operation is called with the wrong number of arguments")
 	ErrSupervisorLabel   = diag.Register("E3061", "a Supervisor operation is called with a labeled argument")
 	ErrSupervisorDefer   = diag.Register("E6020", "a Supervisor operation or Process.init_* appears inside a defer")
@@ -114,7 +115,6 @@ var (
 
 	// Unsupported features.
 	ErrUnsupportedDecl = diag.Register("E9001", "a declaration of an out-of-scope kind (import, trait, const, ...)")
-	ErrUnsupportedExpr = diag.Register("E9002", "an out-of-scope expression (map literal, with chain)")
+	ErrUnsupportedExpr = diag.Register("E9002", "an out-of-scope expression (with chain)")
 	ErrMultiClause     = diag.Register("E9003", "a function is declared with several clauses")
-	ErrUnsupportedType = diag.Register("E9004", "an out-of-scope type (Map, Set)")
 )

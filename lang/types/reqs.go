@@ -52,6 +52,7 @@ const (
 	reqShow                  // show, and the parts of a printed value: printable
 	reqInterp                // a direct interpolation: Int, Float, Bool or String
 	reqSort                  // List.sort, compare: an order
+	reqKey                   // a Map key or Set element: Int, Bool, String or a newtype of them
 )
 
 // numericReq reports the kinds whose unknown operands default to Int.
@@ -74,6 +75,7 @@ var reqKindText = [...]string{
 	reqShow:   "it needs a printable type (not a function, a Pid or a type without Show)",
 	reqInterp: "it needs Int, Float, Bool, String or a process value",
 	reqSort:   "it needs a type with an order (Ord)",
+	reqKey:    "it needs a map key type: Int, Bool, String or a newtype of them",
 }
 
 // requirement is one need of a type parameter: the predicate, the
@@ -296,6 +298,8 @@ func (c *Checker) builtinReqError(r requirement, rt Type, f *failure, span sourc
 		c.containsError(span, r.op, rt)
 	case reqSort:
 		c.ordError(span, f)
+	case reqKey:
+		c.keyError(span, f)
 	case reqPrint, reqShow:
 		c.printError(span, r.kind == reqPrint && r.op != "show", f)
 	default:
@@ -422,7 +426,7 @@ func (w *reqWalk) walk(t Type, k reqKind, top, inDef bool) *failure {
 	case *Func, *Union:
 		return &failure{t: t}
 	case *Tuple:
-		if k == reqScalar {
+		if k == reqScalar || k == reqKey {
 			return &failure{t: t}
 		}
 		sub := k
@@ -451,6 +455,8 @@ func basicMeets(b BasicKind, k reqKind, top bool) bool {
 		return b == KInt
 	case reqScalar:
 		return b == KInt || b == KFloat || b == KBool || b == KString
+	case reqKey:
+		return b == KInt || b == KBool || b == KString
 	case reqInterp:
 		// ProcessId and MonitorRef interpolate as <process N>, <monitor N>.
 		return b == KInt || b == KFloat || b == KBool || b == KString || b == KProcessID || b == KMonitorRef
@@ -487,6 +493,14 @@ func (w *reqWalk) named(x *Named, k reqKind, top, inDef bool) *failure {
 	case reqScalar:
 		if def.Kind == NewtypeDef && !def.Builtin {
 			return newtypeField()
+		}
+		return &failure{t: x}
+	case reqKey:
+		if def.Kind == NewtypeDef && !def.Builtin {
+			if f := w.walk(w.c.fieldType(x, 0), reqKey, false, inDef); f != nil {
+				return &failure{t: x}
+			}
+			return nil
 		}
 		return &failure{t: x}
 	case reqEq:
@@ -532,7 +546,7 @@ func (w *reqWalk) named(x *Named, k reqKind, top, inDef bool) *failure {
 		}
 		return nil
 	case reqSort:
-		if def == PidDef {
+		if def == PidDef || def == MapDef || def == SetDef {
 			return &failure{t: x}
 		}
 		if !def.Builtin && !def.Derives["Ord"] {
@@ -544,4 +558,24 @@ func (w *reqWalk) named(x *Named, k reqKind, top, inDef bool) *failure {
 		return args(reqSort)
 	}
 	return &failure{t: x}
+}
+
+// keyError reports a Map key or Set element type that fails the key
+// rule (docs/maps.md).
+func (c *Checker) keyError(span source.Span, f *failure) {
+	c.errorf(ErrMapKey, span, "map key type must be Int, Bool, String or a newtype of them, found %s", Zonk(f.t)).Hint =
+		"use a key of one of those types (for example a String built from the value), or a newtype over one"
+}
+
+// checkKeyType checks a written Map key or Set element type: a concrete
+// one must meet the key rule at once; a type parameter gets the
+// requirement from the uses of the map (every Map and Set function
+// carries it), so it flows to the callers (LANGUAGE.md §4.2).
+func (c *Checker) checkKeyType(t Type, span source.Span) {
+	if len(freeVars(t, nil)) > 0 || containsParam(t) || hasInvalid(t) {
+		return
+	}
+	if f := c.meets(t, reqKey, func(Type, reqKind) {}); f != nil {
+		c.keyError(span, f)
+	}
 }
