@@ -186,6 +186,10 @@ type typeEntry struct {
 
 // Checker holds the state of one Check call.
 type Checker struct {
+	// keyReported holds the key types already reported by keyError,
+	// so that a bad key type is reported once, not at every use.
+	keyReported map[string]bool
+
 	file   *ast.File
 	src    *source.File
 	diags  diag.List

@@ -115,6 +115,5 @@ var (
 
 	// Unsupported features.
 	ErrUnsupportedDecl = diag.Register("E9001", "a declaration of an out-of-scope kind (import, trait, const, ...)")
-	ErrUnsupportedExpr = diag.Register("E9002", "an out-of-scope expression (with chain)")
 	ErrMultiClause     = diag.Register("E9003", "a function is declared with several clauses")
 )

@@ -108,6 +108,9 @@ func (c *Checker) binary(x *ast.Binary) Type {
 		if n, isN := rt.(*Named); isN && !n.Def.Builtin && kind == reqEq {
 			c.diags[len(c.diags)-1].Hint = "add Eq to the derive list of " + n.Def.Name
 		}
+		if kind == reqOrd && isMapOrSet(rt) {
+			c.diags[len(c.diags)-1].Hint = noOrderHint
+		}
 	})
 	return result
 }

@@ -265,6 +265,13 @@ func (c *Checker) reqError(s *reqSite, r requirement, f *failure) {
 		c.builtinReqError(r, rt, f, s.span)
 		return
 	}
+	if r.kind == reqKey {
+		// The key rule keeps its own wording (docs/maps.md), with where
+		// the requirement came from.
+		c.errorf(ErrMapKey, s.span, "map key type must be Int, Bool, String or a newtype of them, found %s", Zonk(f.t)).Notes =
+			[]string{fmt.Sprintf("'%s' uses %s with a key of a type parameter, which makes the key rule a requirement of every call (docs/maps.md)", r.from, r.op)}
+		return
+	}
 	what := "'" + r.op + "'"
 	if r.op == "interpolation" {
 		what = "interpolation"
@@ -322,7 +329,19 @@ func (c *Checker) ordError(span source.Span, f *failure) {
 		c.errorf(ErrNoOrd, span, "type %s.%s has no implementation of Ord; add derive(Ord) to its declaration", d.Module, d.Name)
 		return
 	}
-	c.errorf(ErrNoOrd, span, "type %s has no implementation of Ord", Zonk(f.t))
+	d := c.errorf(ErrNoOrd, span, "type %s has no implementation of Ord", Zonk(f.t))
+	if isMapOrSet(f.t) {
+		d.Hint = noOrderHint
+	}
+}
+
+// noOrderHint is the hint of an ordering asked of a map or set.
+const noOrderHint = "maps and sets have no order; sort their Map.keys or Set.to_list instead"
+
+// isMapOrSet reports whether t is a Map or Set type.
+func isMapOrSet(t Type) bool {
+	n, ok := Resolve(t).(*Named)
+	return ok && (n.Def == MapDef || n.Def == SetDef)
 }
 
 func (c *Checker) printError(span source.Span, print bool, f *failure) {
@@ -563,6 +582,14 @@ func (w *reqWalk) named(x *Named, k reqKind, top, inDef bool) *failure {
 // keyError reports a Map key or Set element type that fails the key
 // rule (docs/maps.md).
 func (c *Checker) keyError(span source.Span, f *failure) {
+	key := Zonk(f.t).String()
+	if c.keyReported[key] {
+		return
+	}
+	if c.keyReported == nil {
+		c.keyReported = map[string]bool{}
+	}
+	c.keyReported[key] = true
 	c.errorf(ErrMapKey, span, "map key type must be Int, Bool, String or a newtype of them, found %s", Zonk(f.t)).Hint =
 		"use a key of one of those types (for example a String built from the value), or a newtype over one"
 }
