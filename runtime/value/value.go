@@ -15,7 +15,8 @@
 //     header holding the kind: a boxed string, Tuple, List, Data,
 //     Closure, NativeFunc, Range, or a Handle (Pid, ProcessId,
 //     MonitorRef, the VM's iterators and other opaque runtime objects,
-//     whose n carries a serial number).
+//     whose n carries a serial number), or a *Map (Map and Set values,
+//     pmap.go).
 //
 // p is an unsafe.Pointer, so the garbage collector sees a real pointer
 // (to a static descriptor or to the object); no pointer arithmetic is
