@@ -2,6 +2,7 @@ package value
 
 import (
 	"hash/maphash"
+	"math/bits"
 	"unsafe"
 )
 
@@ -39,25 +40,24 @@ type Map struct {
 	size wideSize
 }
 
-// entry is one key with its value and insertion sequence number.
+// entry is one key with its value, its hash and its insertion sequence
+// number. Entries are immutable and shared by both trees (and by every
+// version of a map that holds them).
 type entry struct {
 	key, val Value
+	hash     uint64
 	seq      int64
 }
 
-// hnode is a HAMT node: bitmap says which of the 32 slots for this
-// level's five hash bits are present; slots holds them in bit order.
+// hnode is a HAMT node. An inner node has kids: bitmap says which of the
+// 32 slots for this level's five hash bits are present, kids holds them
+// in bit order. A leaf (kids nil) holds an entry e, and in coll the
+// other entries whose keys have the same full hash (almost never any).
 type hnode struct {
+	kids   []*hnode
 	bitmap uint32
-	slots  []hslot
-}
-
-// hslot is a child: a subtree (sub) or a bucket of entries whose keys
-// share one full hash (almost always one entry).
-type hslot struct {
-	sub    *hnode
-	hash   uint64
-	bucket []entry
+	e      *entry
+	coll   []*entry
 }
 
 const hbits = 5
@@ -139,8 +139,12 @@ func mix64(x uint64) uint64 {
 // keyEqual is structural equality on map keys (Int, Bool, String and
 // newtypes of them, as stdlib/core.Equal decides it).
 func keyEqual(a, b Value) bool {
-	if a.Kind() != b.Kind() {
-		return false
+	if a.p != b.p {
+		if a.Kind() != b.Kind() {
+			return false
+		}
+	} else if a.n == b.n {
+		return true // the same scalar descriptor and payload, or the same object
 	}
 	switch a.Kind() {
 	case KUnit:
@@ -167,29 +171,35 @@ func keyEqual(a, b Value) bool {
 	return a == b
 }
 
+// lookup returns the entry of key k in leaf n (hash already matched).
+func (n *hnode) lookup(k Value) (*entry, bool) {
+	if keyEqual(n.e.key, k) {
+		return n.e, true
+	}
+	for _, e := range n.coll {
+		if keyEqual(e.key, k) {
+			return e, true
+		}
+	}
+	return nil, false
+}
+
 // find returns the entry of key k.
 func (m *Map) find(k Value) (*entry, bool) {
 	h := KeyHash(k)
 	n := m.root
 	for shift := uint(0); n != nil; shift += hbits {
+		if n.kids == nil {
+			if n.e.hash != h {
+				return nil, false
+			}
+			return n.lookup(k)
+		}
 		bit := uint32(1) << ((h >> shift) & 31)
 		if n.bitmap&bit == 0 {
 			return nil, false
 		}
-		s := &n.slots[popcount(n.bitmap&(bit-1))]
-		if s.sub != nil {
-			n = s.sub
-			continue
-		}
-		if s.hash != h {
-			return nil, false
-		}
-		for i := range s.bucket {
-			if keyEqual(s.bucket[i].key, k) {
-				return &s.bucket[i], true
-			}
-		}
-		return nil, false
+		n = n.kids[bits.OnesCount32(n.bitmap&(bit-1))]
 	}
 	return nil, false
 }
@@ -208,92 +218,87 @@ func (m *Map) Has(k Value) bool {
 	return ok
 }
 
-func popcount(x uint32) int {
-	x = x - ((x >> 1) & 0x55555555)
-	x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
-	x = (x + (x >> 4)) & 0x0f0f0f0f
-	return int((x * 0x01010101) >> 24)
-}
+// inner returns an inner node of bitmap and kids.
+func inner(bitmap uint32, kids []*hnode) *hnode { return &hnode{bitmap: bitmap, kids: kids} }
 
-// hput returns n with e stored under hash h (replacing an entry of an
-// equal key) and reports whether the key was new.
-func hput(n *hnode, shift uint, h uint64, e entry) (*hnode, bool) {
+// hput returns n (a subtree at shift, nil when empty) with e stored,
+// replacing the entry of an equal key, and reports whether the key was
+// new.
+func hput(n *hnode, shift uint, e *entry) (*hnode, bool) {
 	if n == nil {
-		return &hnode{bitmap: 1 << ((h >> shift) & 31), slots: []hslot{{hash: h, bucket: []entry{e}}}}, true
+		return &hnode{e: e}, true
 	}
-	bit := uint32(1) << ((h >> shift) & 31)
-	i := popcount(n.bitmap & (bit - 1))
-	if n.bitmap&bit == 0 {
-		slots := make([]hslot, len(n.slots)+1)
-		copy(slots, n.slots[:i])
-		slots[i] = hslot{hash: h, bucket: []entry{e}}
-		copy(slots[i+1:], n.slots[i:])
-		return &hnode{bitmap: n.bitmap | bit, slots: slots}, true
-	}
-	s := n.slots[i]
-	var added bool
-	switch {
-	case s.sub != nil:
-		s.sub, added = hput(s.sub, shift+hbits, h, e)
-	case s.hash == h:
-		b := make([]entry, len(s.bucket), len(s.bucket)+1)
-		copy(b, s.bucket)
-		added = true
-		for j := range b {
-			if keyEqual(b[j].key, e.key) {
-				b[j], added = e, false
-				break
+	if n.kids == nil {
+		if n.e.hash == e.hash {
+			// The same full hash: replace the equal key or add to coll.
+			all := append([]*entry{n.e}, n.coll...)
+			for i, o := range all {
+				if keyEqual(o.key, e.key) {
+					all[i] = e
+					return &hnode{e: all[0], coll: all[1:]}, false
+				}
 			}
+			return &hnode{e: n.e, coll: append(all[1:len(all):len(all)], e)}, true
 		}
-		if added {
-			b = append(b, e)
-		}
-		s.bucket = b
-	default:
-		// Two hashes share this slot: push the old bucket one level down.
-		sub := &hnode{bitmap: 1 << ((s.hash >> (shift + hbits)) & 31), slots: []hslot{s}}
-		sub, _ = hput(sub, shift+hbits, h, e)
-		s = hslot{sub: sub}
-		added = true
+		// Two hashes meet: push the old leaf one level down.
+		old := uint32(1) << ((n.e.hash >> shift) & 31)
+		sub := inner(old, []*hnode{n})
+		r, _ := hput(sub, shift, e)
+		return r, true
 	}
-	slots := make([]hslot, len(n.slots))
-	copy(slots, n.slots)
-	slots[i] = s
-	return &hnode{bitmap: n.bitmap, slots: slots}, added
+	bit := uint32(1) << ((e.hash >> shift) & 31)
+	i := bits.OnesCount32(n.bitmap & (bit - 1))
+	if n.bitmap&bit == 0 {
+		kids := make([]*hnode, len(n.kids)+1)
+		copy(kids, n.kids[:i])
+		kids[i] = &hnode{e: e}
+		copy(kids[i+1:], n.kids[i:])
+		return inner(n.bitmap|bit, kids), true
+	}
+	kid, added := hput(n.kids[i], shift+hbits, e)
+	kids := make([]*hnode, len(n.kids))
+	copy(kids, n.kids)
+	kids[i] = kid
+	return inner(n.bitmap, kids), added
 }
 
-// hdel returns n without key k (hash h); the node is nil when empty.
+// hdel returns n without key k (hash h); nil when nothing is left. The
+// key is present.
 func hdel(n *hnode, shift uint, h uint64, k Value) *hnode {
-	bit := uint32(1) << ((h >> shift) & 31)
-	i := popcount(n.bitmap & (bit - 1))
-	s := n.slots[i]
-	if s.sub != nil {
-		s.sub = hdel(s.sub, shift+hbits, h, k)
-		if s.sub != nil && len(s.sub.slots) == 1 && s.sub.slots[0].sub == nil {
-			s = s.sub.slots[0] // a lone bucket moves up
-		}
-	} else {
-		b := make([]entry, 0, len(s.bucket))
-		for _, e := range s.bucket {
+	if n.kids == nil {
+		var rest []*entry
+		for _, e := range append([]*entry{n.e}, n.coll...) {
 			if !keyEqual(e.key, k) {
-				b = append(b, e)
+				rest = append(rest, e)
 			}
 		}
-		s.bucket = b
-	}
-	if s.sub == nil && len(s.bucket) == 0 {
-		if len(n.slots) == 1 {
+		if len(rest) == 0 {
 			return nil
 		}
-		slots := make([]hslot, len(n.slots)-1)
-		copy(slots, n.slots[:i])
-		copy(slots[i:], n.slots[i+1:])
-		return &hnode{bitmap: n.bitmap &^ bit, slots: slots}
+		return &hnode{e: rest[0], coll: rest[1:]}
 	}
-	slots := make([]hslot, len(n.slots))
-	copy(slots, n.slots)
-	slots[i] = s
-	return &hnode{bitmap: n.bitmap, slots: slots}
+	bit := uint32(1) << ((h >> shift) & 31)
+	i := bits.OnesCount32(n.bitmap & (bit - 1))
+	kid := hdel(n.kids[i], shift+hbits, h, k)
+	if kid == nil {
+		if len(n.kids) == 1 {
+			return nil
+		}
+		if len(n.kids) == 2 && n.kids[1-i].kids == nil {
+			return n.kids[1-i] // a lone leaf moves up
+		}
+		kids := make([]*hnode, len(n.kids)-1)
+		copy(kids, n.kids[:i])
+		copy(kids[i:], n.kids[i+1:])
+		return inner(n.bitmap&^bit, kids)
+	}
+	if len(n.kids) == 1 && kid.kids == nil {
+		return kid // a lone leaf moves up
+	}
+	kids := make([]*hnode, len(n.kids))
+	copy(kids, n.kids)
+	kids[i] = kid
+	return inner(n.bitmap, kids)
 }
 
 // entrySize is the logical size an entry adds to its map.
@@ -309,17 +314,17 @@ func (m *Map) entrySize(k, v Value) int64 {
 // the key is new and m already holds MaxMapEntries entries.
 func (m *Map) Put(k, v Value) (*Map, bool) {
 	if old, ok := m.find(k); ok {
-		e := entry{key: old.key, val: v, seq: old.seq}
-		root, _ := hput(m.root, 0, KeyHash(k), e)
+		e := &entry{key: old.key, val: v, hash: old.hash, seq: old.seq}
+		root, _ := hput(m.root, 0, e)
 		size := m.size.sub(m.entrySize(old.key, old.val)).add(m.entrySize(old.key, v))
 		return &Map{h: m.h, root: root, ord: oset(m.ord, e), n: m.n, next: m.next, size: size}, true
 	}
 	if m.n >= MaxMapEntries {
 		return m, false
 	}
-	e := entry{key: k, val: v, seq: m.next}
-	root, _ := hput(m.root, 0, KeyHash(k), e)
-	return &Map{h: m.h, root: root, ord: oset(m.ord, e), n: m.n + 1, next: m.next + 1,
+	e := &entry{key: k, val: v, hash: KeyHash(k), seq: m.next}
+	root, _ := hput(m.root, 0, e)
+	return &Map{h: m.h, root: root, ord: oappend(m.ord, e), n: m.n + 1, next: m.next + 1,
 		size: m.size.add(m.entrySize(k, v))}, true
 }
 
@@ -329,7 +334,7 @@ func (m *Map) Delete(k Value) *Map {
 	if !ok {
 		return m
 	}
-	return &Map{h: m.h, root: hdel(m.root, 0, KeyHash(k), k), ord: odel(m.ord, old.seq), n: m.n - 1,
+	return &Map{h: m.h, root: hdel(m.root, 0, old.hash, k), ord: odel(m.ord, old.seq), n: m.n - 1,
 		next: m.next, size: m.size.sub(m.entrySize(old.key, old.val))}
 }
 
@@ -361,7 +366,7 @@ func (m *Map) Pairs() []Value {
 
 // onode is a node of the AVL order tree, keyed by seq.
 type onode struct {
-	e           entry
+	e           *entry
 	left, right *onode
 	height      int8
 }
@@ -373,13 +378,13 @@ func oheight(n *onode) int8 {
 	return n.height
 }
 
-func omk(e entry, l, r *onode) *onode {
+func omk(e *entry, l, r *onode) *onode {
 	return &onode{e: e, left: l, right: r, height: max(oheight(l), oheight(r)) + 1}
 }
 
 // obal builds a node of e over l and r, rotating when their heights
 // differ by two.
-func obal(e entry, l, r *onode) *onode {
+func obal(e *entry, l, r *onode) *onode {
 	hl, hr := oheight(l), oheight(r)
 	switch {
 	case hl > hr+1:
@@ -396,8 +401,16 @@ func obal(e entry, l, r *onode) *onode {
 	return omk(e, l, r)
 }
 
+// oappend returns n with e, whose seq is above every other, added last.
+func oappend(n *onode, e *entry) *onode {
+	if n == nil {
+		return &onode{e: e, height: 1}
+	}
+	return obal(n.e, n.left, oappend(n.right, e))
+}
+
 // oset returns n with e stored at e.seq (replaced or inserted).
-func oset(n *onode, e entry) *onode {
+func oset(n *onode, e *entry) *onode {
 	if n == nil {
 		return &onode{e: e, height: 1}
 	}

@@ -150,15 +150,23 @@ func TestMapCollisions(t *testing.T) {
 		i += 2
 		return true
 	})
-	// A bucket of equal hashes: the same hash for two different keys.
-	b := []entry{{key: Int(1)}, {key: Int(2), seq: 1}}
-	n, added := hput(&hnode{bitmap: 1, slots: []hslot{{hash: 0, bucket: b}}}, 0, 0, entry{key: Int(3), seq: 2})
-	if !added || len(n.slots[0].bucket) != 3 {
-		t.Fatalf("bucket: %v", n.slots[0].bucket)
+	// Leaves of equal hashes: the same full hash for different keys.
+	leaf := &hnode{e: &entry{key: Int(1), hash: 7}}
+	leaf, added := hput(leaf, 0, &entry{key: Int(2), hash: 7, seq: 1})
+	leaf, added2 := hput(leaf, 0, &entry{key: Int(3), hash: 7, seq: 2})
+	if !added || !added2 || len(leaf.coll) != 2 {
+		t.Fatalf("collisions: %+v", leaf)
 	}
-	n = hdel(n, 0, 0, Int(2))
-	if len(n.slots[0].bucket) != 2 || n.slots[0].bucket[1].key.AsInt() != 3 {
-		t.Fatalf("bucket after delete: %v", n.slots[0].bucket)
+	leaf, added = hput(leaf, 0, &entry{key: Int(2), val: Int(9), hash: 7, seq: 1})
+	if e, ok := leaf.lookup(Int(2)); added || !ok || e.val.AsInt() != 9 {
+		t.Fatalf("replacing a colliding key: %+v", leaf)
+	}
+	leaf = hdel(leaf, 0, 7, Int(1))
+	if _, ok := leaf.lookup(Int(1)); ok || len(leaf.coll) != 1 {
+		t.Fatalf("deleting a colliding key: %+v", leaf)
+	}
+	if _, ok := leaf.lookup(Int(3)); !ok {
+		t.Fatal("lost a colliding key")
 	}
 }
 
