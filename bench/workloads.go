@@ -109,8 +109,8 @@ var Workloads = []Workload{
 	// maps: size puts, 5*size gets and size/2 deletes (docs/maps.md);
 	// the check is the gets' sum plus the fold over the odd keys left.
 	{Name: "maps", Title: "maps", Size: 200_000, QuickSize: 1_000, Kind: Rate, Unit: "ops/s",
-		Units: func(n int) float64 { return 6.5 * float64(n) },
-		Check: func(n int) string { return strconv.FormatInt(5*int64(n)*int64(n-1)+int64(n)*int64(n)/2, 10) },
+		Units:  func(n int) float64 { return 6.5 * float64(n) },
+		Check:  func(n int) string { return strconv.FormatInt(5*int64(n)*int64(n-1)+int64(n)*int64(n)/2, 10) },
 		Target: 1.0, SizeStep: 2},
 	// map_send and list_send: a 10,000-entry map, and a 10,000-element
 	// list, sent back and forth size times (2*size messages).
