@@ -574,9 +574,46 @@ func (w *reqWalk) named(x *Named, k reqKind, top, inDef bool) *failure {
 			}
 			return &failure{t: x, noImpl: def}
 		}
+		if !def.Builtin {
+			if mt := mapInFields(def, map[*TypeDef]bool{}); mt != nil {
+				return &failure{t: mt} // a derived order over a map field
+			}
+		}
 		return args(reqSort)
 	}
 	return &failure{t: x}
+}
+
+// mapInFields returns a Map or Set type that a value of def holds in its
+// declared fields, directly or through other user types, or nil: maps
+// have no order, so a derived Ord over one cannot compare.
+func mapInFields(def *TypeDef, seen map[*TypeDef]bool) Type {
+	if seen[def] {
+		return nil
+	}
+	seen[def] = true
+	var found Type
+	for _, ct := range def.Ctors {
+		for _, ft := range ct.Fields {
+			anyPart(ft, func(t Type) bool {
+				n, ok := t.(*Named)
+				if !ok || found != nil {
+					return found != nil
+				}
+				switch {
+				case n.Def == MapDef || n.Def == SetDef:
+					found = n
+				case !n.Def.Builtin:
+					found = mapInFields(n.Def, seen)
+				}
+				return found != nil
+			})
+			if found != nil {
+				return found
+			}
+		}
+	}
+	return nil
 }
 
 // keyError reports a Map key or Set element type that fails the key
