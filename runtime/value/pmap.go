@@ -49,15 +49,18 @@ type entry struct {
 	seq      int64
 }
 
-// hnode is a HAMT node. An inner node has kids: bitmap says which of the
-// 32 slots for this level's five hash bits are present, kids holds them
-// in bit order. A leaf (kids nil) holds an entry e, and in coll the
-// other entries whose keys have the same full hash (almost never any).
+// hnode is a HAMT node. Each of the 32 slots for this level's five hash
+// bits is empty, an entry (its bit set in datamap) or a subtree (its bit
+// in nodemap); ents and kids hold them in bit order. Entries sit in their
+// parent node, so a lookup costs one node and one entry per level. A
+// collision node (coll set), reached only when two keys share all 64 bits
+// of their hash, holds those entries in ents.
 type hnode struct {
-	kids   []*hnode
-	bitmap uint32
-	e      *entry
-	coll   []*entry
+	ents    []*entry
+	kids    []*hnode
+	datamap uint32
+	nodemap uint32
+	coll    bool
 }
 
 const hbits = 5
@@ -171,35 +174,32 @@ func keyEqual(a, b Value) bool {
 	return a == b
 }
 
-// lookup returns the entry of key k in leaf n (hash already matched).
-func (n *hnode) lookup(k Value) (*entry, bool) {
-	if keyEqual(n.e.key, k) {
-		return n.e, true
-	}
-	for _, e := range n.coll {
-		if keyEqual(e.key, k) {
-			return e, true
-		}
-	}
-	return nil, false
-}
-
 // find returns the entry of key k.
-func (m *Map) find(k Value) (*entry, bool) {
-	h := KeyHash(k)
-	n := m.root
+func (m *Map) find(k Value) (*entry, bool) { return hfind(m.root, KeyHash(k), k) }
+
+// hfind returns the entry of key k, of hash h, in trie n.
+func hfind(n *hnode, h uint64, k Value) (*entry, bool) {
 	for shift := uint(0); n != nil; shift += hbits {
-		if n.kids == nil {
-			if n.e.hash != h {
-				return nil, false
+		if n.coll {
+			for _, e := range n.ents {
+				if keyEqual(e.key, k) {
+					return e, true
+				}
 			}
-			return n.lookup(k)
-		}
-		bit := uint32(1) << ((h >> shift) & 31)
-		if n.bitmap&bit == 0 {
 			return nil, false
 		}
-		n = n.kids[bits.OnesCount32(n.bitmap&(bit-1))]
+		bit := uint32(1) << ((h >> shift) & 31)
+		if n.datamap&bit != 0 {
+			e := n.ents[bits.OnesCount32(n.datamap&(bit-1))]
+			if e.hash == h && keyEqual(e.key, k) {
+				return e, true
+			}
+			return nil, false
+		}
+		if n.nodemap&bit == 0 {
+			return nil, false
+		}
+		n = n.kids[bits.OnesCount32(n.nodemap&(bit-1))]
 	}
 	return nil, false
 }
@@ -218,87 +218,154 @@ func (m *Map) Has(k Value) bool {
 	return ok
 }
 
-// inner returns an inner node of bitmap and kids.
-func inner(bitmap uint32, kids []*hnode) *hnode { return &hnode{bitmap: bitmap, kids: kids} }
-
-// hput returns n (a subtree at shift, nil when empty) with e stored,
-// replacing the entry of an equal key, and reports whether the key was
-// new.
-func hput(n *hnode, shift uint, e *entry) (*hnode, bool) {
-	if n == nil {
-		return &hnode{e: e}, true
+// withEnt returns a copy of es with e at i (replace: instead of
+// inserting it there).
+func withEnt(es []*entry, i int, e *entry, replace bool) []*entry {
+	if replace {
+		out := make([]*entry, len(es))
+		copy(out, es)
+		out[i] = e
+		return out
 	}
-	if n.kids == nil {
-		if n.e.hash == e.hash {
-			// The same full hash: replace the equal key or add to coll.
-			all := append([]*entry{n.e}, n.coll...)
-			for i, o := range all {
-				if keyEqual(o.key, e.key) {
-					all[i] = e
-					return &hnode{e: all[0], coll: all[1:]}, false
-				}
-			}
-			return &hnode{e: n.e, coll: append(all[1:len(all):len(all)], e)}, true
-		}
-		// Two hashes meet: push the old leaf one level down.
-		old := uint32(1) << ((n.e.hash >> shift) & 31)
-		sub := inner(old, []*hnode{n})
-		r, _ := hput(sub, shift, e)
-		return r, true
-	}
-	bit := uint32(1) << ((e.hash >> shift) & 31)
-	i := bits.OnesCount32(n.bitmap & (bit - 1))
-	if n.bitmap&bit == 0 {
-		kids := make([]*hnode, len(n.kids)+1)
-		copy(kids, n.kids[:i])
-		kids[i] = &hnode{e: e}
-		copy(kids[i+1:], n.kids[i:])
-		return inner(n.bitmap|bit, kids), true
-	}
-	kid, added := hput(n.kids[i], shift+hbits, e)
-	kids := make([]*hnode, len(n.kids))
-	copy(kids, n.kids)
-	kids[i] = kid
-	return inner(n.bitmap, kids), added
+	out := make([]*entry, len(es)+1)
+	copy(out, es[:i])
+	out[i] = e
+	copy(out[i+1:], es[i:])
+	return out
 }
 
-// hdel returns n without key k (hash h); nil when nothing is left. The
-// key is present.
-func hdel(n *hnode, shift uint, h uint64, k Value) *hnode {
-	if n.kids == nil {
-		var rest []*entry
-		for _, e := range append([]*entry{n.e}, n.coll...) {
-			if !keyEqual(e.key, k) {
-				rest = append(rest, e)
+// withKid is withEnt for subtrees.
+func withKid(ks []*hnode, i int, k *hnode, replace bool) []*hnode {
+	if replace {
+		out := make([]*hnode, len(ks))
+		copy(out, ks)
+		out[i] = k
+		return out
+	}
+	out := make([]*hnode, len(ks)+1)
+	copy(out, ks[:i])
+	out[i] = k
+	copy(out[i+1:], ks[i:])
+	return out
+}
+
+// without returns a copy of s without element i.
+func without[T any](s []T, i int) []T {
+	out := make([]T, len(s)-1)
+	copy(out, s[:i])
+	copy(out[i:], s[i+1:])
+	return out
+}
+
+// pair returns the subtree at shift holding two entries of different keys.
+func pair(a, b *entry, shift uint) *hnode {
+	if shift >= 64 {
+		return &hnode{ents: []*entry{a, b}, coll: true}
+	}
+	ba, bb := uint32(1)<<((a.hash>>shift)&31), uint32(1)<<((b.hash>>shift)&31)
+	switch {
+	case ba == bb:
+		return &hnode{nodemap: ba, kids: []*hnode{pair(a, b, shift+hbits)}}
+	case ba < bb:
+		return &hnode{datamap: ba | bb, ents: []*entry{a, b}}
+	}
+	return &hnode{datamap: ba | bb, ents: []*entry{b, a}}
+}
+
+// hput returns n (a subtree at shift, nil when empty) with key k bound
+// to v: when k is present its entry is replaced by one with the same
+// position (seq), otherwise an entry with sequence number seq is added.
+// It returns the new subtree, the entry it replaced (nil: k is new) and
+// the entry stored.
+func hput(n *hnode, shift uint, h uint64, k, v Value, seq int64) (*hnode, *entry, *entry) {
+	if n == nil {
+		e := &entry{key: k, val: v, hash: h, seq: seq}
+		return &hnode{datamap: 1 << ((h >> shift) & 31), ents: []*entry{e}}, nil, e
+	}
+	if n.coll {
+		for i, o := range n.ents {
+			if keyEqual(o.key, k) {
+				e := &entry{key: o.key, val: v, hash: h, seq: o.seq}
+				return &hnode{ents: withEnt(n.ents, i, e, true), coll: true}, o, e
 			}
 		}
-		if len(rest) == 0 {
-			return nil
-		}
-		return &hnode{e: rest[0], coll: rest[1:]}
+		e := &entry{key: k, val: v, hash: h, seq: seq}
+		return &hnode{ents: withEnt(n.ents, len(n.ents), e, false), coll: true}, nil, e
 	}
 	bit := uint32(1) << ((h >> shift) & 31)
-	i := bits.OnesCount32(n.bitmap & (bit - 1))
-	kid := hdel(n.kids[i], shift+hbits, h, k)
-	if kid == nil {
-		if len(n.kids) == 1 {
+	switch {
+	case n.datamap&bit != 0:
+		i := bits.OnesCount32(n.datamap & (bit - 1))
+		o := n.ents[i]
+		if o.hash == h && keyEqual(o.key, k) {
+			e := &entry{key: o.key, val: v, hash: h, seq: o.seq}
+			return &hnode{datamap: n.datamap, nodemap: n.nodemap, ents: withEnt(n.ents, i, e, true), kids: n.kids}, o, e
+		}
+		// Another key in this slot: both move into a new subtree.
+		e := &entry{key: k, val: v, hash: h, seq: seq}
+		sub := pair(o, e, shift+hbits)
+		j := bits.OnesCount32(n.nodemap & (bit - 1))
+		return &hnode{datamap: n.datamap &^ bit, nodemap: n.nodemap | bit, ents: without(n.ents, i), kids: withKid(n.kids, j, sub, false)}, nil, e
+	case n.nodemap&bit != 0:
+		j := bits.OnesCount32(n.nodemap & (bit - 1))
+		sub, old, e := hput(n.kids[j], shift+hbits, h, k, v, seq)
+		return &hnode{datamap: n.datamap, nodemap: n.nodemap, ents: n.ents, kids: withKid(n.kids, j, sub, true)}, old, e
+	}
+	e := &entry{key: k, val: v, hash: h, seq: seq}
+	i := bits.OnesCount32(n.datamap & (bit - 1))
+	return &hnode{datamap: n.datamap | bit, nodemap: n.nodemap, ents: withEnt(n.ents, i, e, false), kids: n.kids}, nil, e
+}
+
+// lone returns the one entry of a subtree that holds exactly one entry
+// and no subtree, or nil.
+func (n *hnode) lone() *entry {
+	if n.nodemap == 0 && len(n.ents) == 1 {
+		return n.ents[0]
+	}
+	return nil
+}
+
+// hdel returns n without key k (hash h), which it holds; nil when
+// nothing is left. A subtree left with one entry is folded into its
+// parent's slot.
+func hdel(n *hnode, shift uint, h uint64, k Value) *hnode {
+	if n.coll {
+		for i, o := range n.ents {
+			if keyEqual(o.key, k) {
+				if len(n.ents) == 1 {
+					return nil
+				}
+				return &hnode{ents: without(n.ents, i), coll: true}
+			}
+		}
+		return n
+	}
+	bit := uint32(1) << ((h >> shift) & 31)
+	if n.datamap&bit != 0 {
+		if n.nodemap == 0 && len(n.ents) == 1 {
 			return nil
 		}
-		if len(n.kids) == 2 && n.kids[1-i].kids == nil {
-			return n.kids[1-i] // a lone leaf moves up
+		i := bits.OnesCount32(n.datamap & (bit - 1))
+		return &hnode{datamap: n.datamap &^ bit, nodemap: n.nodemap, ents: without(n.ents, i), kids: n.kids}
+	}
+	j := bits.OnesCount32(n.nodemap & (bit - 1))
+	sub := hdel(n.kids[j], shift+hbits, h, k)
+	if sub != nil && !sub.coll && sub.lone() == nil || sub != nil && sub.coll && len(sub.ents) > 1 {
+		return &hnode{datamap: n.datamap, nodemap: n.nodemap, ents: n.ents, kids: withKid(n.kids, j, sub, true)}
+	}
+	if sub == nil {
+		if n.datamap == 0 && len(n.kids) == 1 {
+			return nil
 		}
-		kids := make([]*hnode, len(n.kids)-1)
-		copy(kids, n.kids[:i])
-		copy(kids[i:], n.kids[i+1:])
-		return inner(n.bitmap&^bit, kids)
+		return &hnode{datamap: n.datamap, nodemap: n.nodemap &^ bit, ents: n.ents, kids: without(n.kids, j)}
 	}
-	if len(n.kids) == 1 && kid.kids == nil {
-		return kid // a lone leaf moves up
+	// The subtree holds one entry: it moves up into this node's slot.
+	e := sub.ents[0]
+	if n.datamap == 0 && len(n.kids) == 1 {
+		return &hnode{datamap: 1 << ((e.hash >> shift) & 31), ents: []*entry{e}}
 	}
-	kids := make([]*hnode, len(n.kids))
-	copy(kids, n.kids)
-	kids[i] = kid
-	return inner(n.bitmap, kids)
+	i := bits.OnesCount32(n.datamap & (bit - 1))
+	return &hnode{datamap: n.datamap | bit, nodemap: n.nodemap &^ bit, ents: withEnt(n.ents, i, e, false), kids: without(n.kids, j)}
 }
 
 // entrySize is the logical size an entry adds to its map.
@@ -313,17 +380,14 @@ func (m *Map) entrySize(k, v Value) int64 {
 // position, a new one goes last. It reports false (and returns m) when
 // the key is new and m already holds MaxMapEntries entries.
 func (m *Map) Put(k, v Value) (*Map, bool) {
-	if old, ok := m.find(k); ok {
-		e := &entry{key: old.key, val: v, hash: old.hash, seq: old.seq}
-		root, _ := hput(m.root, 0, e)
+	if m.n >= MaxMapEntries && !m.Has(k) {
+		return m, false
+	}
+	root, old, e := hput(m.root, 0, KeyHash(k), k, v, m.next)
+	if old != nil {
 		size := m.size.sub(m.entrySize(old.key, old.val)).add(m.entrySize(old.key, v))
 		return &Map{h: m.h, root: root, ord: oset(m.ord, e), n: m.n, next: m.next, size: size}, true
 	}
-	if m.n >= MaxMapEntries {
-		return m, false
-	}
-	e := &entry{key: k, val: v, hash: KeyHash(k), seq: m.next}
-	root, _ := hput(m.root, 0, e)
 	return &Map{h: m.h, root: root, ord: oappend(m.ord, e), n: m.n + 1, next: m.next + 1,
 		size: m.size.add(m.entrySize(k, v))}, true
 }

@@ -150,23 +150,48 @@ func TestMapCollisions(t *testing.T) {
 		i += 2
 		return true
 	})
-	// Leaves of equal hashes: the same full hash for different keys.
-	leaf := &hnode{e: &entry{key: Int(1), hash: 7}}
-	leaf, added := hput(leaf, 0, &entry{key: Int(2), hash: 7, seq: 1})
-	leaf, added2 := hput(leaf, 0, &entry{key: Int(3), hash: 7, seq: 2})
-	if !added || !added2 || len(leaf.coll) != 2 {
-		t.Fatalf("collisions: %+v", leaf)
+	// Keys whose hashes are equal in all 64 bits end in a collision node.
+	var n *hnode
+	var old *entry
+	for i := int64(1); i <= 3; i++ {
+		n, old, _ = hput(n, 0, 7, Int(i), Int(i), i)
+		if old != nil {
+			t.Fatalf("key %d was already there", i)
+		}
 	}
-	leaf, added = hput(leaf, 0, &entry{key: Int(2), val: Int(9), hash: 7, seq: 1})
-	if e, ok := leaf.lookup(Int(2)); added || !ok || e.val.AsInt() != 9 {
-		t.Fatalf("replacing a colliding key: %+v", leaf)
+	n, old, _ = hput(n, 0, 7, Int(2), Int(9), 9)
+	if old == nil || old.seq != 2 {
+		t.Fatalf("replacing a colliding key: old %v", old)
 	}
-	leaf = hdel(leaf, 0, 7, Int(1))
-	if _, ok := leaf.lookup(Int(1)); ok || len(leaf.coll) != 1 {
-		t.Fatalf("deleting a colliding key: %+v", leaf)
+	has := func(k int64) bool { _, ok := hfind(n, 7, Int(k)); return ok }
+	if e, ok := hfind(n, 7, Int(2)); !ok || e.val.AsInt() != 9 {
+		t.Fatalf("colliding key: %v %v", e, ok)
 	}
-	if _, ok := leaf.lookup(Int(3)); !ok {
-		t.Fatal("lost a colliding key")
+	n = hdel(n, 0, 7, Int(1))
+	n = hdel(n, 0, 7, Int(2))
+	if has(1) || has(2) || !has(3) {
+		t.Fatal("deleting colliding keys")
+	}
+	if n.nodemap != 0 || len(n.ents) != 1 {
+		t.Fatalf("the last colliding key did not move up to the root: %+v", n)
+	}
+	if n = hdel(n, 0, 7, Int(3)); n != nil {
+		t.Fatal("the empty trie is not nil")
+	}
+}
+
+// TestMapCanonical: deleting every key but one leaves a root holding
+// that one entry, whatever the order of the deletes.
+func TestMapCanonical(t *testing.T) {
+	m := EmptyMap(false).AsMap()
+	for i := 0; i < 5000; i++ {
+		m, _ = m.Put(Int(int64(i)), Int(0))
+	}
+	for i := 4999; i > 0; i-- {
+		m = m.Delete(Int(int64(i)))
+	}
+	if m.root.nodemap != 0 || len(m.root.ents) != 1 || m.root.ents[0].key.AsInt() != 0 {
+		t.Fatalf("root after deletes: %+v", m.root)
 	}
 }
 
