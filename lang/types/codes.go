@@ -104,8 +104,10 @@ var (
 	ErrReceiveArms   = diag.Register("E6010", "a receive has no message arm, or more than 128 arms")
 	ErrMailboxKey    = diag.Register("E6030", "Process.register or Process.whereis is used at a mailbox type that is generic or that nothing fixes")
 
-	// The Supervisor module (SUPERVISOR.md §1.4).
-	ErrMapKey            = diag.Register("E3070", "a Map key or Set element type is not Int, Bool, String or a newtype of them")
+	// Maps and sets (docs/maps.md).
+	ErrMapKey = diag.Register("E3070", "a Map key or Set element type is not Int, Bool, String or a newtype of them")
+
+	// The Supervisor module (docs/supervisors.md).
 	ErrSupervisorArity   = diag.Register("E3060", "a Supervisor operation is called with the wrong number of arguments")
 	ErrSupervisorLabel   = diag.Register("E3061", "a Supervisor operation is called with a labeled argument")
 	ErrSupervisorDefer   = diag.Register("E6020", "a Supervisor operation or Process.init_* appears inside a defer")
