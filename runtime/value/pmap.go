@@ -34,7 +34,7 @@ const MaxMapEntries = 1 << 24
 type Map struct {
 	h    header
 	root *hnode // the hash trie; nil when empty
-	ord  *onode // the order tree; nil when empty
+	ord  order  // the entries in insertion order
 	n    int
 	next int64 // the next insertion sequence number
 	size wideSize
@@ -73,7 +73,7 @@ func EmptyMap(set bool) Value {
 	if set {
 		k = KSet
 	}
-	return (&Map{h: header{kind: k}, size: wideSize{lo: SlotSize}}).value()
+	return (&Map{h: header{kind: k}, ord: order{shift: hbits}, size: wideSize{lo: SlotSize}}).value()
 }
 
 func (m *Map) value() Value { return Value{p: unsafe.Pointer(m)} }
@@ -386,9 +386,9 @@ func (m *Map) Put(k, v Value) (*Map, bool) {
 	root, old, e := hput(m.root, 0, KeyHash(k), k, v, m.next)
 	if old != nil {
 		size := m.size.sub(m.entrySize(old.key, old.val)).add(m.entrySize(old.key, v))
-		return &Map{h: m.h, root: root, ord: oset(m.ord, e), n: m.n, next: m.next, size: size}, true
+		return &Map{h: m.h, root: root, ord: m.ord.replaced(e), n: m.n, next: m.next, size: size}, true
 	}
-	return &Map{h: m.h, root: root, ord: oappend(m.ord, e), n: m.n + 1, next: m.next + 1,
+	return &Map{h: m.h, root: root, ord: m.ord.appended(e), n: m.n + 1, next: m.next + 1,
 		size: m.size.add(m.entrySize(k, v))}, true
 }
 
@@ -398,13 +398,13 @@ func (m *Map) Delete(k Value) *Map {
 	if !ok {
 		return m
 	}
-	return &Map{h: m.h, root: hdel(m.root, 0, old.hash, k), ord: odel(m.ord, old.seq), n: m.n - 1,
+	return &Map{h: m.h, root: hdel(m.root, 0, old.hash, k), ord: m.ord.deleted(old.seq), n: m.n - 1,
 		next: m.next, size: m.size.sub(m.entrySize(old.key, old.val))}
 }
 
 // Each calls f on each entry in insertion order until f returns false.
 func (m *Map) Each(f func(k, v Value) bool) {
-	oeach(m.ord, f)
+	m.ord.each(f)
 }
 
 // Keys returns the keys in insertion order.
@@ -428,97 +428,171 @@ func (m *Map) Pairs() []Value {
 	return out
 }
 
-// onode is a node of the AVL order tree, keyed by seq.
+// The order of a map is a radix trie keyed by the entries' insertion
+// sequence numbers, 32 ways per level, most significant digit first, so
+// that visiting it in slot order visits the entries in insertion order.
+// A node's bitmap says which slots are present: a leaf (the level of the
+// last five bits) holds entries in ents, an inner node subtrees in kids;
+// a deleted entry's slot is removed and an emptied node goes with it, so
+// the trie never holds more nodes than entries and no step rebuilds it.
+// Its depth grows with the log32 of the largest sequence number.
+//
+// The block of the 32 newest sequence numbers is kept apart, as the leaf
+// tail: an append copies only that leaf (at most 32 pointers), and the
+// leaf moves into the trie (one path copy) when the next block begins.
+// Appending is therefore O(1) amortised; replacing or deleting an older
+// entry copies one path, O(log32 n) of the largest sequence number.
+type order struct {
+	root  *onode // the blocks before the tail's; nil when none
+	shift uint   // the shift of root's level (5 for one level of leaves below it)
+	tail  *onode // the leaf of the block [base, base+32); nil when empty
+	base  int64  // the first sequence number of the tail's block
+}
+
+// onode is a node of the order trie (see order).
 type onode struct {
-	e           *entry
-	left, right *onode
-	height      int8
+	bitmap uint32
+	kids   []*onode
+	ents   []*entry
 }
 
-func oheight(n *onode) int8 {
+// leafWith returns leaf n (nil: empty) with e in its slot (replacing).
+func leafWith(n *onode, e *entry) *onode {
+	bit := uint32(1) << (e.seq & 31)
 	if n == nil {
-		return 0
+		return &onode{bitmap: bit, ents: []*entry{e}}
 	}
-	return n.height
+	i := bits.OnesCount32(n.bitmap & (bit - 1))
+	return &onode{bitmap: n.bitmap | bit, ents: withEnt(n.ents, i, e, n.bitmap&bit != 0)}
 }
 
-func omk(e *entry, l, r *onode) *onode {
-	return &onode{e: e, left: l, right: r, height: max(oheight(l), oheight(r)) + 1}
-}
-
-// obal builds a node of e over l and r, rotating when their heights
-// differ by two.
-func obal(e *entry, l, r *onode) *onode {
-	hl, hr := oheight(l), oheight(r)
-	switch {
-	case hl > hr+1:
-		if oheight(l.left) >= oheight(l.right) {
-			return omk(l.e, l.left, omk(e, l.right, r))
-		}
-		return omk(l.right.e, omk(l.e, l.left, l.right.left), omk(e, l.right.right, r))
-	case hr > hl+1:
-		if oheight(r.right) >= oheight(r.left) {
-			return omk(r.e, omk(e, l, r.left), r.right)
-		}
-		return omk(r.left.e, omk(e, l, r.left.left), omk(r.e, r.left.right, r.right))
+// leafWithout returns leaf n without the entry at seq (nil when empty).
+func leafWithout(n *onode, seq int64) *onode {
+	bit := uint32(1) << (seq & 31)
+	if n == nil || n.bitmap&bit == 0 {
+		return n
 	}
-	return omk(e, l, r)
-}
-
-// oappend returns n with e, whose seq is above every other, added last.
-func oappend(n *onode, e *entry) *onode {
-	if n == nil {
-		return &onode{e: e, height: 1}
-	}
-	return obal(n.e, n.left, oappend(n.right, e))
-}
-
-// oset returns n with e stored at e.seq (replaced or inserted).
-func oset(n *onode, e *entry) *onode {
-	if n == nil {
-		return &onode{e: e, height: 1}
-	}
-	switch {
-	case e.seq < n.e.seq:
-		return obal(n.e, oset(n.left, e), n.right)
-	case e.seq > n.e.seq:
-		return obal(n.e, n.left, oset(n.right, e))
-	}
-	return &onode{e: e, left: n.left, right: n.right, height: n.height}
-}
-
-// odel returns n without the entry at seq.
-func odel(n *onode, seq int64) *onode {
-	if n == nil {
+	if n.bitmap == bit {
 		return nil
 	}
-	switch {
-	case seq < n.e.seq:
-		return obal(n.e, odel(n.left, seq), n.right)
-	case seq > n.e.seq:
-		return obal(n.e, n.left, odel(n.right, seq))
-	}
-	if n.left == nil {
-		return n.right
-	}
-	if n.right == nil {
-		return n.left
-	}
-	m := n.right
-	for m.left != nil {
-		m = m.left
-	}
-	return obal(m.e, n.left, odel(n.right, m.e.seq))
+	return &onode{bitmap: n.bitmap &^ bit, ents: without(n.ents, bits.OnesCount32(n.bitmap&(bit-1)))}
 }
 
-// oeach visits n in order until f returns false; it reports whether
-// the visit ran to the end.
+// trieSet returns trie n at shift (an inner level) with the node of the
+// path to seq replaced by what f makes of it (f gets nil for a missing
+// one; a nil result removes it).
+func trieSet(n *onode, shift uint, seq int64, f func(*onode) *onode) *onode {
+	bit := uint32(1) << ((seq >> shift) & 31)
+	var kid *onode
+	i := 0
+	if n != nil {
+		i = bits.OnesCount32(n.bitmap & (bit - 1))
+		if n.bitmap&bit != 0 {
+			kid = n.kids[i]
+		}
+	}
+	var nk *onode
+	if shift == 5 {
+		nk = f(kid)
+	} else {
+		nk = trieSet(kid, shift-hbits, seq, f)
+	}
+	switch {
+	case n == nil && nk == nil:
+		return nil
+	case n == nil:
+		return &onode{bitmap: bit, kids: []*onode{nk}}
+	case nk == nil && kid == nil:
+		return n
+	case nk == nil:
+		if n.bitmap == bit {
+			return nil
+		}
+		return &onode{bitmap: n.bitmap &^ bit, kids: without(n.kids, i)}
+	case kid == nil:
+		return &onode{bitmap: n.bitmap | bit, kids: withKid2(n.kids, i, nk, false)}
+	}
+	return &onode{bitmap: n.bitmap, kids: withKid2(n.kids, i, nk, true)}
+}
+
+// withKid2 is withKid for order nodes.
+func withKid2(ks []*onode, i int, k *onode, replace bool) []*onode {
+	if replace {
+		out := make([]*onode, len(ks))
+		copy(out, ks)
+		out[i] = k
+		return out
+	}
+	out := make([]*onode, len(ks)+1)
+	copy(out, ks[:i])
+	out[i] = k
+	copy(out[i+1:], ks[i:])
+	return out
+}
+
+// appended returns o with e, the newest entry (its seq above every
+// other), added last.
+func (o order) appended(e *entry) order {
+	if e.seq-o.base >= 32 {
+		// The tail's block is over: its leaf goes into the trie.
+		if o.tail != nil {
+			for o.base >= int64(1)<<(o.shift+hbits) {
+				if o.root != nil {
+					o.root = &onode{bitmap: 1, kids: []*onode{o.root}}
+				}
+				o.shift += hbits
+			}
+			leaf := o.tail
+			o.root = trieSet(o.root, o.shift, o.base, func(*onode) *onode { return leaf })
+		}
+		o.tail, o.base = nil, e.seq&^31
+	}
+	o.tail = leafWith(o.tail, e)
+	return o
+}
+
+// replaced returns o with the entry of e.seq replaced by e.
+func (o order) replaced(e *entry) order {
+	if e.seq >= o.base {
+		o.tail = leafWith(o.tail, e)
+		return o
+	}
+	o.root = trieSet(o.root, o.shift, e.seq, func(l *onode) *onode { return leafWith(l, e) })
+	return o
+}
+
+// deleted returns o without the entry at seq.
+func (o order) deleted(seq int64) order {
+	if seq >= o.base {
+		o.tail = leafWithout(o.tail, seq)
+		return o
+	}
+	o.root = trieSet(o.root, o.shift, seq, func(l *onode) *onode { return leafWithout(l, seq) })
+	return o
+}
+
+// each visits the entries in insertion order until f returns false.
+func (o order) each(f func(k, v Value) bool) {
+	if oeach(o.root, f) && o.tail != nil {
+		oeach(o.tail, f)
+	}
+}
+
+// oeach visits trie n in slot order until f returns false; it reports
+// whether the visit ran to the end.
 func oeach(n *onode, f func(k, v Value) bool) bool {
-	for n != nil {
-		if !oeach(n.left, f) || !f(n.e.key, n.e.val) {
+	if n == nil {
+		return true
+	}
+	for _, e := range n.ents {
+		if !f(e.key, e.val) {
 			return false
 		}
-		n = n.right
+	}
+	for _, k := range n.kids {
+		if !oeach(k, f) {
+			return false
+		}
 	}
 	return true
 }

@@ -102,7 +102,11 @@ func TestMapModel(t *testing.T) {
 				md *model
 			}
 			var olds []saved
-			for step := 0; step < 400; step++ {
+			steps := 400
+			if seed < 3 {
+				steps = 4000 // sequence numbers past 1024: a deeper order trie
+			}
+			for step := 0; step < steps; step++ {
 				k := keyOf(kind, r.Intn(span))
 				switch op := r.Intn(10); {
 				case op < 6:
@@ -113,7 +117,7 @@ func TestMapModel(t *testing.T) {
 					m = m.Delete(k)
 					md.del(k.String())
 				}
-				if step%50 == 0 {
+				if step%(steps/8) == 0 {
 					cp := &model{order: append([]string(nil), md.order...), vals: map[string]int64{}}
 					for a, b := range md.vals {
 						cp.vals[a] = b
