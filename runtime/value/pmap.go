@@ -11,14 +11,15 @@ import (
 // A Map value (kind KMap) and a Set value (kind KSet) share one
 // persistent, insertion-ordered structure (docs/maps.md): every update
 // returns a new *Map that shares all but O(log n) of its nodes with the
-// old one, which stays valid. It is two trees over the same entries:
+// old one, which stays valid. It is two tries over the same entries:
 //
 //   - a hash array mapped trie (HAMT) from a key's hash to its entry
 //     (key, value and insertion sequence number), 32 children per node,
 //     for get, contains, put and delete in O(log32 n);
-//   - an AVL tree from the insertion sequence number to the entry, for
-//     iteration in insertion order and for moving a re-inserted key to
-//     the end, each step O(log n) and none O(n).
+//   - a radix trie from the insertion sequence number to the entry
+//     (order, below), for iteration in insertion order: appending is
+//     O(1) amortised, replacing or deleting one path copy, and no step
+//     is O(n).
 //
 // A Map records its entry count and its exact logical size (a slot for
 // the map plus each key's and value's size), updated at each step, so
