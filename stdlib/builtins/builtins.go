@@ -191,6 +191,7 @@ const (
 	Ordered       // Ord (compare, List.sort)
 	Scalar        // Int, Float, Bool, String or a newtype over one (List.contains)
 	MapKey        // Int, Bool, String or a newtype over one, recursively (Map and Set keys)
+	EqualShow     // Eq and Show (Test.equal, Test.not_equal)
 )
 
 // Entry is one builtin function.
