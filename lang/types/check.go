@@ -186,6 +186,10 @@ type typeEntry struct {
 
 // Checker holds the state of one Check call.
 type Checker struct {
+	// keyReported holds the key types already reported by keyError,
+	// so that a bad key type is reported once, not at every use.
+	keyReported map[string]bool
+
 	file   *ast.File
 	src    *source.File
 	diags  diag.List
@@ -622,14 +626,12 @@ func (c *Checker) resolveNamed(t *ast.NamedType, tv func(string) Type) Type {
 		}
 		return b
 	}
-	switch t.Name {
-	case "Map", "Set":
-		c.errorf(ErrUnsupportedType, t.Span(), "%s types are not supported", t.Name)
-		return Invalid
-	}
 	if d, ok := builtinTypeDefs[t.Name]; ok {
 		if !want(len(d.Params)) {
 			return Invalid
+		}
+		if d == MapDef || d == SetDef {
+			c.checkKeyType(args[0], spanOf(t.Args[0]))
 		}
 		return &Named{Def: d, Args: args}
 	}
