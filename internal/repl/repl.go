@@ -124,6 +124,7 @@ type binding struct {
 	weak bool
 	val  value.Value
 	img  *vm.Image
+	knew map[string]bool // the user types declared when the value was made
 }
 
 // kept is an earlier entry compiled into every later program because
@@ -916,6 +917,12 @@ func (s *Session) bind(u *compiler.Unit, fd *ast.FnDecl, names []string, v value
 		s.errorf("internal error: the bindings of the entry are missing")
 		return
 	}
+	knew := map[string]bool{}
+	for _, d := range s.decls {
+		if d.typ {
+			knew[d.name] = true
+		}
+	}
 	var added []*binding
 	funcs := false
 	for i, n := range names {
@@ -924,7 +931,7 @@ func (s *Session) bind(u *compiler.Unit, fd *ast.FnDecl, names []string, v value
 			s.errorf("the type of %s cannot be written down, so it cannot be kept", n)
 			return
 		}
-		added = append(added, &binding{name: n, typ: text, weak: weak, val: vals[i], img: img})
+		added = append(added, &binding{name: n, typ: text, weak: weak, val: vals[i], img: img, knew: knew})
 		funcs = funcs || hasFunc(vals[i])
 	}
 	if funcs {
@@ -983,6 +990,51 @@ func (s *Session) unbind(name string) {
 	s.lets = lets
 }
 
+// retype forgets what a redeclaration of the type name makes
+// unusable. A redeclared type is a new type: the types whose
+// declarations mention it (at any depth: `newtype W = W(Pid(T))`) are
+// new types too, and get new descriptors; a binding whose type mentions
+// any of them, or whose value holds a function made while one of them
+// was declared (it may hide an old value, such as a Pid(T) captured by a
+// closure), is dropped, so no value of the old layout ever meets code of
+// the new one. Actors made before keep running their own code with the
+// old layout, and nothing new can reach them with a value of the new.
+func (s *Session) retype(name string) {
+	changed := map[string]bool{name: true}
+	for grew := true; grew; {
+		grew = false
+		for _, d := range s.decls {
+			if !d.typ || changed[d.name] {
+				continue
+			}
+			for c := range changed {
+				if mentions(d.src, c) {
+					changed[d.name] = true
+					grew = true
+					break
+				}
+			}
+		}
+	}
+	for c := range changed {
+		delete(s.types, c)
+	}
+	var lets []*binding
+	for _, b := range s.lets {
+		drop := false
+		for c := range changed {
+			if mentions(b.typ, c) || hasFunc(b.val) && b.knew[c] {
+				drop = true
+				break
+			}
+		}
+		if !drop {
+			lets = append(lets, b)
+		}
+	}
+	s.lets = lets
+}
+
 // acceptDecl records a declaration that compiled: it replaces the one of
 // the same name. A type that changed makes the bindings whose types name
 // it unusable, so they are dropped.
@@ -1003,14 +1055,7 @@ func (s *Session) acceptDecl(kind entryKind, name, src string) {
 				s.lets = lets
 			}
 			if d.typ {
-				delete(s.types, name)
-				var lets []*binding
-				for _, b := range s.lets {
-					if !mentions(b.typ, name) {
-						lets = append(lets, b)
-					}
-				}
-				s.lets = lets
+				s.retype(name)
 			}
 			break
 		}
