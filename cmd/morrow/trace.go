@@ -125,27 +125,12 @@ func renderTrace(e *env, f *traceFlags, path string) error {
 	return nil
 }
 
-// writeFileAtomic writes data to a temporary file next to path and
-// renames it, so a failed write never leaves a partial picture.
+// writeFileAtomic writes the picture: a regular file through a
+// temporary file and a rename, so a failed write never leaves a partial
+// picture; a link's file, a FIFO or a device in place (cli.WriteOutput).
 func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
+	if err := cli.WriteOutput(path, data, 0o644); err != nil {
 		return errors.New(pathErr(err))
-	}
-	_, werr := tmp.Write(data)
-	if werr == nil {
-		werr = tmp.Chmod(0o644)
-	}
-	cerr := tmp.Close()
-	if werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(tmp.Name(), path)
-	}
-	if werr != nil {
-		os.Remove(tmp.Name())
-		return errors.New(pathErr(werr))
 	}
 	return nil
 }
