@@ -92,12 +92,19 @@ func renderTrace(e *env, f *traceFlags, path string) error {
 			opt.Title = filepath.Base(path)
 		}
 	}
-	events, err := trace.Parse(src)
+	// The picture holds every event in memory, many times the size of
+	// its line: a trace over maxRenderBytes is refused, not drawn.
+	counted := &countingReader{r: io.LimitReader(src, maxRenderBytes+1)}
+	events, err := trace.Parse(counted)
+	name := path
+	if path == "-" {
+		name = "<stdin>"
+	}
+	if counted.n > maxRenderBytes {
+		fmt.Fprintf(e.stderr, "morrow: %s: the trace is larger than %d MiB, more than trace render draws; render a part of it (for example the first lines, with head)\n", name, maxRenderBytes>>20)
+		return cli.ExitStatus(cli.ExitError)
+	}
 	if err != nil {
-		name := path
-		if path == "-" {
-			name = "<stdin>"
-		}
 		var se *trace.SyntaxError
 		if errors.As(err, &se) {
 			fmt.Fprintf(e.stderr, "morrow: %s:%d: %s\n", name, se.Line, cli.OneLine(se.Msg))
@@ -133,4 +140,20 @@ func writeFileAtomic(path string, data []byte) error {
 		return errors.New(pathErr(err))
 	}
 	return nil
+}
+
+// maxRenderBytes is the largest trace trace render draws: its picture
+// takes about 80 times the trace's size in memory while it is built.
+const maxRenderBytes = 8 << 20
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(b []byte) (int, error) {
+	n, err := c.r.Read(b)
+	c.n += int64(n)
+	return n, err
 }

@@ -206,3 +206,24 @@ func TestTraceRenderOutputSpecial(t *testing.T) {
 		t.Fatal("nothing was written to the FIFO")
 	}
 }
+
+// TestTraceRenderRefusesHuge: a trace over 8 MiB is refused with one
+// clear line (its picture would take about 80 times its size in memory)
+// and nothing is written.
+func TestTraceRenderRefusesHuge(t *testing.T) {
+	dir := t.TempDir()
+	line := "spawn 2 by 1 worker\n"
+	var b strings.Builder
+	b.WriteString("spawn 1 root\n")
+	for b.Len() <= maxRenderBytes {
+		b.WriteString(line)
+	}
+	huge := testrun.WriteFile(t, dir, "huge.trace", b.String())
+	r := runCLI(t, nil, "trace", "render", huge, "--format", "mermaid", "-o", filepath.Join(dir, "out.mmd"))
+	if r.code != 1 || !strings.Contains(r.stderr, "the trace is larger than 8 MiB") {
+		t.Fatalf("render of a %d-byte trace: %+v", b.Len(), r)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out.mmd")); err == nil {
+		t.Error("a picture was written for a refused trace")
+	}
+}
