@@ -66,11 +66,13 @@ package sched
 
 import (
 	"bufio"
+	"cmp"
 	"container/heap"
 	"context"
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -360,21 +362,38 @@ func (rt *Runtime) runSchedulers(ctx context.Context) {
 }
 
 // cleanupAll runs the cleanup of every process still alive after a
-// cancellation (one goroutine, schedulers stopped).
+// cancellation (one goroutine, schedulers stopped), in generation order,
+// and writes its retire line (Killed), so that a trace of an
+// interrupted run still ends every lifeline.
 func (rt *Runtime) cleanupAll() {
-	for _, p := range rt.Inv.Processes() {
-		st := p.State
-		if st == nil || st.Finished() {
+	ps := rt.Inv.Processes()
+	slices.SortFunc(ps, func(a, b *proc.Process) int { return cmp.Compare(a.Gen(), b.Gen()) })
+	for _, p := range ps {
+		if p.Kind == proc.KindPort {
 			continue
 		}
-		st.Abort(&fault.Fault{Msg: "interrupted", Aborted: true})
-		h := &host{s: rt.scheds[0], p: p}
-		for i := 0; i < 1<<16 && !st.Finished(); i++ {
-			o := vm.Run(st, h, 1<<16)
-			h.settle()
-			if limit := rt.cfg.MaxSteps; limit > 0 && rt.steps.Add(int64(o.Steps)) > limit {
-				return // the step limit also bounds cleanup after a cancellation
-			}
+		rt.cleanupOne(p)
+		rt.trace("retire %d Killed", p.Gen())
+	}
+}
+
+// cleanupOne runs p's admitted cleanup after a cancellation; the step
+// limit also bounds it.
+func (rt *Runtime) cleanupOne(p *proc.Process) {
+	st := p.State
+	if st == nil || st.Finished() {
+		return
+	}
+	if limit := rt.cfg.MaxSteps; limit > 0 && rt.steps.Load() > limit {
+		return
+	}
+	st.Abort(&fault.Fault{Msg: "interrupted", Aborted: true})
+	h := &host{s: rt.scheds[0], p: p}
+	for i := 0; i < 1<<16 && !st.Finished(); i++ {
+		o := vm.Run(st, h, 1<<16)
+		h.settle()
+		if limit := rt.cfg.MaxSteps; limit > 0 && rt.steps.Add(int64(o.Steps)) > limit {
+			return
 		}
 	}
 }
