@@ -61,3 +61,61 @@ func TestLongNativeDoesNotHoldScheduler(t *testing.T) {
 		}
 	}
 }
+
+// offloadSrc sorts lists above native.OffloadMin in three processes at
+// once and checks the results, the root too; one more sorter is killed
+// while it sorts.
+const offloadSrc = `
+fn check(xs: List(Int), n: Int) -> Bool:
+    List.sort(xs) == List.range(0, n)
+
+fn sorter(n: Int, to: Pid(Bool)):
+    let ok = check(List.reverse(List.range(0, n)), n)
+    match send(to, ok):
+        Ok(()) -> ()
+        Err(_) -> ()
+
+fn endless(xs: List(Int)):
+    let _ = List.sort(xs)
+    endless(xs)
+
+fn collect(n: Int, acc: Int):
+    if n == 0:
+        println("sorted right: {acc}")
+    else:
+        receive:
+            ok -> collect(n: n - 1, acc: if ok: acc + 1 else: acc)
+
+fn boss():
+    let own: Pid(Bool) = Process.self()
+    let e: Pid(()) = spawn(() -> endless(List.reverse(List.range(0, 200000))))
+    for n in [70000, 100000, 130000]:
+        let _s: Pid(()) = spawn(() -> sorter(n, own))
+    collect(n: 3, acc: 0)
+    match Process.signal_exit(Process.id(e), Process.Kill):
+        Ok(()) -> println("killed the endless sorter")
+        Err(_) -> println("kill failed")
+
+fn main():
+    println("root sorts right: {check(List.reverse(List.range(0, 80000)), 80000)}")
+    let _b: Pid(Bool) = spawn(boss)
+`
+
+// TestOffloadedSortResults: sorts that run off the schedulers give the
+// right results at 1, 2 and 4 schedulers, stealing off and on, and a
+// process killed while its sort runs is retired (the late result is
+// dropped).
+func TestOffloadedSortResults(t *testing.T) {
+	prog := testrun.Compile(t, "e2e.mr", offloadSrc)
+	want := "root sorts right: true\nsorted right: 3\nkilled the endless sorter\n"
+	for _, scheds := range []int{1, 2, 4} {
+		for _, steal := range []bool{false, true} {
+			ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+			code, out, stderr := testrun.Run(ctx, prog, engine.Options{Schedulers: scheds, Steal: steal})
+			cancel()
+			if code != 0 || out != want || stderr != "" {
+				t.Errorf("schedulers=%d steal=%v: status %d stdout %q stderr %q", scheds, steal, code, out, stderr)
+			}
+		}
+	}
+}
