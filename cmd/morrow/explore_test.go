@@ -198,7 +198,7 @@ func TestExploreUsage(t *testing.T) {
 func TestExploreInterrupted(t *testing.T) {
 	dir := t.TempDir()
 	racy := testrun.WriteFile(t, dir, "racy.mr", racySrc)
-	var out, errb syncBuffer
+	var out, errb lockedText
 	sigs := make(chan os.Signal, 1)
 	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, getenv: func(string) string { return "" }, signals: sigs}
 	done := make(chan int, 1)
@@ -218,20 +218,20 @@ func TestExploreInterrupted(t *testing.T) {
 	}
 }
 
-// syncBuffer is a strings.Builder safe to write and read from two
+// lockedText is a strings.Builder safe to write and read from two
 // goroutines.
-type syncBuffer struct {
+type lockedText struct {
 	mu sync.Mutex
 	b  strings.Builder
 }
 
-func (s *syncBuffer) Write(p []byte) (int, error) {
+func (s *lockedText) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.Write(p)
 }
 
-func (s *syncBuffer) String() string {
+func (s *lockedText) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()

@@ -16,7 +16,7 @@
 // effects. Callers of a Supervisor operation park on the native call
 // (fault.Park, proc.NativeWait) until the supervisor answers.
 //
-// Placement (RUNTIME.md §1): the root context is a process on scheduler
+// Placement (docs/reference/runtime.md#execution-model): the root context is a process on scheduler
 // 0. With stealing a spawned process starts on its parent's scheduler
 // (the root's children on scheduler 0, as on the BEAM), an idle
 // scheduler takes the older half of another scheduler's queue, and a
@@ -42,7 +42,7 @@
 // scheduler that becomes idle while all others are idle, with no pending
 // timer, decides: if no process is alive and the root has finished, the
 // invocation ends; if isolated processes are alive, it waits; otherwise
-// the legacy deadlock rule faults with code 10 (LANGUAGE.md §6.3). A push
+// the legacy deadlock rule faults with code 10 (docs/reference/actors.md#when-main-returns-deadlock). A push
 // to a sleeping scheduler un-idles it under its queue lock before the
 // runtime lock, so "all idle" is only ever seen when no queue has work.
 //
@@ -233,6 +233,8 @@ type Result struct {
 	// deterministic run (agents chosen and preemption questions), and
 	// Steps the VM steps of all its turns.
 	Decisions, Steps int64
+	// Test is how the test process of RunTest ended (testproc.go).
+	Test *TestEnd
 }
 
 // Runtime is one invocation's set of schedulers.
@@ -257,7 +259,9 @@ type Runtime struct {
 	root          *proc.Process
 	entryOver     atomic.Bool // session: the current entry has ended (session.go)
 	traceMu       sync.Mutex
-	det           *det // deterministic run (Config.Policy), or nil
+	det           *det          // deterministic run (Config.Policy), or nil
+	test          *proc.Process // RunTest's test process (testproc.go)
+	testEnd       *TestEnd      // guarded by mu
 
 	// Stack is the stack budget every process's State charges.
 	Stack *vm.StackBudget
@@ -472,8 +476,13 @@ func (rt *Runtime) quiescentLocked() string {
 	switch {
 	case live == 0 && rt.rootDone:
 		rt.stopLocked()
+	case isolated > 0 && rt.test != nil:
+		// A test invocation has no outside that could wake a process
+		// (testproc.go).
+		rt.res.Deadlock = true
+		rt.stopLocked()
 	case isolated > 0:
-		// Isolated processes alive: an idle runtime waits (§6.3).
+		// Isolated processes alive: an idle runtime waits (docs/reference/actors.md#when-main-returns-deadlock).
 	case rt.rootDone || live > 0:
 		rt.trace("deadlock")
 		return "morrow: runtime error: " + fault.Deadlock.Text() + "\n"
@@ -945,7 +954,7 @@ func (s *Scheduler) runOne(p *proc.Process, budget int) (steps int) {
 }
 
 // normalReason is the reason Normal, built once: values are immutable
-// and shared (RUNTIME.md §1), and a retirement then allocates none.
+// and shared (docs/reference/runtime.md#execution-model), and a retirement then allocates none.
 var normalReason = process.Reason(process.ReasonNormal, value.Unit)
 
 // done handles a process whose entry returned.
@@ -956,6 +965,9 @@ func (s *Scheduler) done(p *proc.Process, v value.Value) {
 		rt.Inv.Retire(p, normalReason)
 		rt.rootFinished(v)
 		return
+	}
+	if p == rt.test {
+		rt.testReturned(v)
 	}
 	if p.Sup != nil {
 		p.Sup.End(p)
@@ -995,6 +1007,9 @@ func (s *Scheduler) fault(p *proc.Process, f *fault.Fault) {
 	}
 	switch {
 	case p.Kind == proc.KindIsolated && !f.Internal && !f.Code.Wide():
+		if p == rt.test {
+			rt.testFaulted(f)
+		}
 		rt.Inv.Retire(p, process.FaultReason(f.Code))
 		return
 	case p.Kind == proc.KindSupervised && !f.Internal && p.Sup.TakeRestart():
