@@ -84,7 +84,25 @@ type Host interface {
 	// supervisor returns fault.Park (see fault.Park): it is called again
 	// with the same request when the caller resumes.
 	Supervise(r *SupRequest) (value.Value, *fault.Fault)
+
+	// Offload runs a long native's work off the schedulers, as an
+	// outside operation: the caller parks on the native call
+	// (fault.Park) while a goroutine computes, and the native, called
+	// again when the caller resumes, gets the result. A long native then
+	// never holds a scheduler, so the processes queued there, its timers
+	// and a Kill of the caller are not kept waiting. It returns the
+	// result with handled = true once work has run, fault.Park (handled
+	// = true) while it runs, or handled = false when the host computes
+	// in place (no process runtime, a deterministic run, deferred
+	// cleanup): the native then runs work itself.
+	Offload(work func() value.Value) (v value.Value, f *fault.Fault, handled bool)
 }
+
+// OffloadMin is the size (elements) from which a native whose work grows
+// faster than its input (List.sort) runs off the schedulers when the
+// host can (Host.Offload): below it the work takes well under a
+// millisecond.
+const OffloadMin = 1 << 16
 
 // SupOp names the operation of a SupRequest.
 type SupOp uint8
@@ -328,4 +346,10 @@ func (Detached) Unregister(string) (value.Value, *fault.Fault) {
 // Supervise is fault 11: no process runs.
 func (Detached) Supervise(*SupRequest) (value.Value, *fault.Fault) {
 	return value.Unit, noProcess()
+}
+
+// Offload declines: without a process runtime the native computes in
+// place.
+func (Detached) Offload(func() value.Value) (value.Value, *fault.Fault, bool) {
+	return value.Unit, nil, false
 }
