@@ -40,14 +40,14 @@ type Kind int
 
 // Target kinds.
 const (
-	KLocal    Kind = iota // a let, pattern or lambda binding
-	KParam                // a function parameter
-	KFunc                 // a top-level function of the file
-	KType                 // a type, newtype or alias declared in the file
-	KCtor                 // a constructor declared in the file
-	KField                // a record field declared in the file
-	KLabel                // a parameter label at a call
-	KBuiltin              // a builtin function (println, List.map)
+	KLocal   Kind = iota // a let, pattern or lambda binding
+	KParam               // a function parameter
+	KFunc                // a top-level function of the file
+	KType                // a type, newtype or alias declared in the file
+	KCtor                // a constructor declared in the file
+	KField               // a record field declared in the file
+	KLabel               // a parameter label at a call
+	KBuiltin             // a builtin function (println, List.map)
 	KBuiltinType
 	KBuiltinCtor // Some, None, Ok, Process.Normal, ...
 	KModule      // a builtin module name (List, Process)
@@ -91,7 +91,7 @@ type Occ struct {
 // Analysis is everything known about one version of one document.
 type Analysis struct {
 	File    *source.File
-	AST     *ast.File  // nil only for a file that is not source text
+	AST     *ast.File   // nil only for a file that is not source text
 	Info    *types.Info // nil when the checker could not run
 	Diags   diag.List   // what `morrowc check` reports for the text
 	ParseOK bool        // no syntax errors
