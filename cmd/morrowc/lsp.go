@@ -40,8 +40,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/morrow-lang/morrow/lang/compiler"
 	"github.com/morrow-lang/morrow/lang/diag"
+	"github.com/morrow-lang/morrow/lang/query"
 	"github.com/morrow-lang/morrow/lang/source"
 )
 
@@ -68,8 +68,14 @@ func newLSP(e *env) *cobra.Command {
 const maxLSPMessage = 64 << 20
 
 type lspDoc struct {
+	uri     string
 	text    string
 	version int
+	// an is the analysis of text (made when the document is opened or
+	// changed); good is the last analysis whose text parsed, which
+	// completion falls back on while a declaration is half-written.
+	an   *query.Analysis
+	good *query.Analysis
 }
 
 type lspServer struct {
@@ -422,13 +428,8 @@ func (s *lspServer) request(method string, params json.RawMessage) (any, *rpcErr
 		}
 		s.initialized = true
 		return map[string]any{
-			"capabilities": map[string]any{
-				"positionEncoding": "utf-16",
-				"textDocumentSync": map[string]any{"openClose": true, "change": 2},
-
-				"documentFormattingProvider": true, // morrowc fmt, fmt.go
-			},
-			"serverInfo": map[string]any{"name": "morrowc", "version": "0.1.0"},
+			"capabilities": lspCapabilities(), // lsp_features.go
+			"serverInfo":   map[string]any{"name": "morrowc", "version": "0.1.0"},
 		}, nil
 	case !s.initialized:
 		return nil, &rpcError{Code: lspNotInitialized, Message: "server not initialized"}
@@ -438,6 +439,9 @@ func (s *lspServer) request(method string, params json.RawMessage) (any, *rpcErr
 	case method == "textDocument/formatting":
 		return s.formatting(params)
 	default:
+		if r, err, ok := s.featureRequest(method, params); ok {
+			return r, err
+		}
 		return nil, &rpcError{Code: rpcMethodNotFound, Message: "method not supported: " + method}
 	}
 }
@@ -486,7 +490,7 @@ func (s *lspServer) notification(method string, params json.RawMessage) error {
 		if p.TextDocument == nil || p.TextDocument.URI == "" || p.TextDocument.Text == nil {
 			return invalidParams("didOpen needs textDocument.uri and textDocument.text")
 		}
-		d := &lspDoc{text: *p.TextDocument.Text}
+		d := &lspDoc{uri: p.TextDocument.URI, text: *p.TextDocument.Text}
 		if p.TextDocument.Version != nil {
 			d.version = *p.TextDocument.Version
 		}
@@ -718,7 +722,11 @@ func (s *lspServer) publish(uri string) {
 		return
 	}
 	name := uriPath(uri)
-	ds, err := compiler.Check(name, []byte(d.text))
+	d.an = query.Analyze(name, []byte(d.text))
+	if d.an.ParseOK {
+		d.good = d.an
+	}
+	ds, err := d.an.Diags, d.an.Err
 	list := []any{}
 	for _, dg := range ds {
 		list = append(list, lspDiagnostic(uri, name, dg))

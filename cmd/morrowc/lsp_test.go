@@ -339,8 +339,10 @@ func TestLSPPipeSession(t *testing.T) {
 	got, _ = c.diagnostics(uri)
 	checkDiags(t, got, nil)
 	c.send(map[string]any{"method": "textDocument/didSave", "params": map[string]any{"textDocument": map[string]any{"uri": other}}})
-	c.send(map[string]any{"id": "h", "method": "textDocument/hover", "params": map[string]any{}})
+	c.send(map[string]any{"id": "h", "method": "textDocument/inlayHint", "params": map[string]any{}})
 	c.errorReply("h", -32601)
+	c.send(map[string]any{"id": "h2", "method": "textDocument/hover", "params": map[string]any{}})
+	c.errorReply("h2", -32602)
 	c.shutdownAndExit(0)
 }
 

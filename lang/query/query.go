@@ -23,7 +23,6 @@ package query
 
 import (
 	"fmt"
-	"runtime/debug"
 	"sort"
 	"strings"
 
@@ -96,6 +95,8 @@ type Analysis struct {
 	Diags   diag.List   // what `morrowc check` reports for the text
 	ParseOK bool        // no syntax errors
 	Err     error       // an internal compiler error, if any
+	// IndexErr is a bug met while indexing (the index is then partial).
+	IndexErr error
 
 	occs    []*Occ
 	parent  map[ast.Node]ast.Node
@@ -118,7 +119,6 @@ func Analyze(name string, src []byte) *Analysis {
 			defer func() {
 				if r := recover(); r != nil {
 					a.Info = nil
-					_ = debug.Stack
 				}
 			}()
 			a.Info, _ = types.Check(a.AST)
@@ -129,7 +129,7 @@ func Analyze(name string, src []byte) *Analysis {
 			if r := recover(); r != nil {
 				// An indexing bug leaves the index partial; the queries
 				// answer what they can.
-				a.Err = fmt.Errorf("query index: %v", r)
+				a.IndexErr = fmt.Errorf("query index: %v", r)
 			}
 		}()
 		a.index()
