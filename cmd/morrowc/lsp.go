@@ -67,6 +67,10 @@ func newLSP(e *env) *cobra.Command {
 // a legitimate message is far smaller. A larger body is skipped.
 const maxLSPMessage = 64 << 20
 
+// maxLSPDocs bounds the open documents (the program limit of
+// docs/modules.md: 128 files); a didOpen beyond it is refused and logged.
+const maxLSPDocs = 128
+
 type lspDoc struct {
 	uri     string
 	text    string
@@ -489,6 +493,9 @@ func (s *lspServer) notification(method string, params json.RawMessage) error {
 		}
 		if p.TextDocument == nil || p.TextDocument.URI == "" || p.TextDocument.Text == nil {
 			return invalidParams("didOpen needs textDocument.uri and textDocument.text")
+		}
+		if _, open := s.docs[p.TextDocument.URI]; !open && len(s.docs) >= maxLSPDocs {
+			return fmt.Errorf("%s not opened: at most %d documents may be open at once", p.TextDocument.URI, maxLSPDocs)
 		}
 		d := &lspDoc{uri: p.TextDocument.URI, text: *p.TextDocument.Text}
 		if p.TextDocument.Version != nil {
