@@ -80,6 +80,10 @@ type lspDoc struct {
 	// completion falls back on while a declaration is half-written.
 	an   *query.Analysis
 	good *query.Analysis
+	// formatted is `morrowc fmt` of text (nil until asked for, by the
+	// fix-all code action); fmtOK is false when the text does not format.
+	formatted []byte
+	fmtOK     bool
 }
 
 type lspServer struct {
@@ -90,6 +94,10 @@ type lspServer struct {
 	shutdown    bool
 	pending     string // a header line recovered from the middle of junk
 	werr        error  // first write error: the client is gone
+	// resolveEdits: the client resolves a code action's edit lazily
+	// (codeAction/resolve), so the fix-all action is formatted only when
+	// chosen.
+	resolveEdits bool
 }
 
 func newLSPServer(in io.Reader, out io.Writer) *lspServer {
@@ -431,6 +439,7 @@ func (s *lspServer) request(method string, params json.RawMessage) (any, *rpcErr
 			return nil, err
 		}
 		s.initialized = true
+		s.resolveEdits = clientResolvesEdits(params)
 		return map[string]any{
 			"capabilities": lspCapabilities(), // lsp_features.go
 			"serverInfo":   map[string]any{"name": "morrowc", "version": "0.1.0"},
@@ -539,6 +548,7 @@ func (s *lspServer) notification(method string, params json.RawMessage) error {
 			text = text[:start] + *c.Text + text[end:]
 		}
 		d.text = text
+		d.formatted = nil
 		if p.TextDocument.Version != nil {
 			d.version = *p.TextDocument.Version
 		}

@@ -42,7 +42,7 @@ func lspCapabilities() map[string]any {
 		"completionProvider":         map[string]any{"triggerCharacters": []string{".", "("}},
 		"signatureHelpProvider":      map[string]any{"triggerCharacters": []string{"(", ","}},
 		"documentSymbolProvider":     true,
-		"codeActionProvider":         map[string]any{"codeActionKinds": []string{"quickfix", "source.fixAll.morrow"}},
+		"codeActionProvider":         map[string]any{"codeActionKinds": []string{"quickfix", "source.fixAll.morrow"}, "resolveProvider": true},
 		"semanticTokensProvider": map[string]any{
 			"legend": map[string]any{"tokenTypes": query.TokenTypeNames, "tokenModifiers": []string{}},
 			"full":   true,
@@ -64,6 +64,7 @@ func (s *lspServer) featureRequest(method string, params json.RawMessage) (resul
 		"textDocument/documentSymbol":      s.documentSymbol,
 		"textDocument/semanticTokens/full": s.semanticTokens,
 		"textDocument/codeAction":          s.codeAction,
+		"codeAction/resolve":               s.codeActionResolve,
 	}[method]
 	if !ok {
 		return nil, nil, false
@@ -256,9 +257,11 @@ func (s *lspServer) rename(params json.RawMessage) (any, *rpcError) {
 	return map[string]any{"changes": map[string]any{d.uri: edits}}, nil
 }
 
-var keywords = []string{"fn", "pub", "type", "newtype", "derive", "let", "else", "if", "match", "receive",
-	"receive_event", "after", "for", "in", "break", "continue", "return", "defer", "with", "do", "and",
-	"or", "not", "true", "false", "spawn", "import", "module", "as"}
+// keywords are the lexer's reserved words (lang/parser/lexer.go): offered
+// by completion and refused as new names by rename.
+var keywords = strings.Fields(`fn let const comptime if else true false and or not pub type match
+	return for in while import with trait impl actor receive receive_event spawn where do defer as
+	module break continue derive newtype send after`)
 
 func isKeyword(s string) bool {
 	for _, k := range keywords {
@@ -968,20 +971,90 @@ func (s *lspServer) codeAction(params json.RawMessage) (any, *rpcError) {
 			}
 		}
 	}
-	if want("source.fixAll.morrow") {
-		formatted, dl, err := format.Format([]byte(d.text), uriPath(d.uri))
-		if err == nil && !dl.HasErrors() && string(formatted) != d.text {
-			out = append(out, map[string]any{
-				"title": "Format the file (morrowc fmt)",
-				"kind":  "source.fixAll.morrow",
-				"edit": map[string]any{"changes": map[string]any{d.uri: []any{map[string]any{
-					"range":   lspRange{Start: lspPosition{}, End: lspPos(a.File, len(d.text))},
-					"newText": string(formatted),
-				}}}},
-			})
+	if want("source.fixAll.morrow") && a.ParseOK {
+		action := map[string]any{"title": fixAllTitle, "kind": "source.fixAll.morrow"}
+		if s.resolveEdits {
+			// Formatting a large file takes a while: the edit is made by
+			// codeAction/resolve when the action is chosen.
+			action["data"] = map[string]any{"uri": d.uri, "version": d.version}
+			out = append(out, action)
+		} else if edit := s.fixAllEdit(d); edit != nil {
+			action["edit"] = edit
+			out = append(out, action)
 		}
 	}
 	return out, nil
+}
+
+const fixAllTitle = "Format the file (morrowc fmt)"
+
+// fixAllEdit is the WorkspaceEdit of the fix-all action (the document
+// formatted), or nil when there is nothing to change.
+func (s *lspServer) fixAllEdit(d *lspDoc) map[string]any {
+	if d.formatted == nil {
+		out, dl, err := format.Format([]byte(d.text), uriPath(d.uri))
+		d.formatted, d.fmtOK = out, err == nil && !dl.HasErrors()
+		if d.formatted == nil {
+			d.formatted = []byte{}
+		}
+	}
+	if !d.fmtOK || string(d.formatted) == d.text {
+		return nil
+	}
+	return map[string]any{"changes": map[string]any{d.uri: []any{map[string]any{
+		"range":   lspRange{Start: lspPosition{}, End: lspPos(d.an.File, len(d.text))},
+		"newText": string(d.formatted),
+	}}}}
+}
+
+// codeActionResolve fills in the edit of the fix-all action. An action
+// for a document that has changed or closed since gets ContentModified.
+func (s *lspServer) codeActionResolve(params json.RawMessage) (any, *rpcError) {
+	var action map[string]any
+	if err := decodeParams(params, &action); err != nil {
+		return nil, err.(*rpcError)
+	}
+	var data struct {
+		URI     string `json:"uri"`
+		Version int    `json:"version"`
+	}
+	raw, _ := json.Marshal(action["data"])
+	if json.Unmarshal(raw, &data) != nil || data.URI == "" {
+		return action, nil // nothing to resolve
+	}
+	d := s.docs[data.URI]
+	if d == nil || d.version != data.Version {
+		return nil, &rpcError{Code: lspContentModified, Message: "the document changed since the action was offered"}
+	}
+	if edit := s.fixAllEdit(d); edit != nil {
+		action["edit"] = edit
+	} else {
+		action["edit"] = map[string]any{"changes": map[string]any{}}
+	}
+	return action, nil
+}
+
+// lspContentModified is LSP's ContentModified error code.
+const lspContentModified = -32801
+
+// clientResolvesEdits reports whether the initialize params say the client
+// resolves code actions' edits (resolveSupport lists "edit").
+func clientResolvesEdits(params json.RawMessage) bool {
+	var p struct {
+		Capabilities struct {
+			TextDocument struct {
+				CodeAction struct {
+					ResolveSupport struct {
+						Properties []string `json:"properties"`
+					} `json:"resolveSupport"`
+				} `json:"codeAction"`
+			} `json:"textDocument"`
+		} `json:"capabilities"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return false
+	}
+	return contains(p.Capabilities.TextDocument.CodeAction.ResolveSupport.Properties, "edit")
 }
 
 func fixEdits(f *source.File, fx diag.Fix) []any {

@@ -536,6 +536,30 @@ func TestLSPCodeActions(t *testing.T) {
 	if !strings.Contains(formatted, "let unused = 3") {
 		t.Errorf("fixAll:\n%s", formatted)
 	}
+	// A client that resolves edits gets the fix-all action without its
+	// edit, and the edit from codeAction/resolve.
+	c2 := startLSP(t)
+	c2.send(map[string]any{"id": 1, "method": "initialize", "params": map[string]any{"capabilities": map[string]any{
+		"textDocument": map[string]any{"codeAction": map[string]any{"resolveSupport": map[string]any{"properties": []string{"edit"}}}}}}})
+	c2.next()
+	c2.open(uri, fixed, 7)
+	c2.diagnostics(uri)
+	r = c2.result(2, "textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": uri}, "range": all,
+		"context": map[string]any{"only": []string{"source.fixAll"}}}).([]any)
+	if len(r) != 1 || r[0].(map[string]any)["edit"] != nil || r[0].(map[string]any)["data"] == nil {
+		t.Fatalf("fix-all to resolve: %v", r)
+	}
+	res := c2.result(3, "codeAction/resolve", r[0]).(map[string]any)
+	formatted = applyEdits(t, fixed, res["edit"].(map[string]any)["changes"].(map[string]any)[uri].([]any))
+	if !strings.Contains(formatted, "let unused = 3") {
+		t.Errorf("resolved fixAll:\n%s", formatted)
+	}
+	c2.change(uri, 8, map[string]any{"text": fixed + "\n"})
+	c2.diagnostics(uri)
+	c2.send(map[string]any{"id": 4, "method": "codeAction/resolve", "params": r[0]})
+	c2.errorReply(4, -32801)
+	c2.shutdownAndExit(0)
+
 	// Did-you-mean.
 	c.change(uri, 3, map[string]any{"text": "fn main():\n    let total = 3\n    println(totl)\n"})
 	c.diagnostics(uri)

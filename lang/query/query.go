@@ -103,6 +103,7 @@ type Analysis struct {
 	targets map[any]*Target
 	aliases map[string]*ast.TypeDecl
 	decls   map[string]ast.Decl // top-level types by name
+	tokens  []SemToken          // Tokens, once computed
 }
 
 // Analyze parses and checks one document.

@@ -43,6 +43,16 @@ var lexKinds = parser.Definition{}.Symbols()
 // resolve to). Names the index does not know (in a declaration that does
 // not parse) are left out. The result is in source order without overlaps.
 func (a *Analysis) Tokens() []SemToken {
+	if a.tokens == nil {
+		a.tokens = a.classify()
+		if a.tokens == nil {
+			a.tokens = []SemToken{}
+		}
+	}
+	return a.tokens
+}
+
+func (a *Analysis) classify() []SemToken {
 	if a.File == nil {
 		return nil
 	}
