@@ -512,7 +512,7 @@ func TestLSPCodeActions(t *testing.T) {
 	}
 	// Only the quick fixes: the unused binding needs no match fix first.
 	r = c.result(2, "textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": uri},
-		"range": map[string]any{"start": map[string]any{"line": 9, "character": 8}, "end": map[string]any{"line": 9, "character": 8}},
+		"range":   map[string]any{"start": map[string]any{"line": 9, "character": 8}, "end": map[string]any{"line": 9, "character": 8}},
 		"context": map[string]any{"diagnostics": []any{}, "only": []string{"quickfix"}}}).([]any)
 	// The match error hides the warnings (warnings come for a file
 	// without errors), so fix the match first, then ask again.
