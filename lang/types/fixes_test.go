@@ -1,6 +1,8 @@
 package types
 
 import (
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -67,5 +69,28 @@ func TestFixesResolveTheirDiagnostics(t *testing.T) {
 		if after := checkSrc(fixed); len(after) > 0 {
 			t.Errorf("%s: the fixed program still has diagnostics: %v\n%s", c.code, after, fixed)
 		}
+	}
+}
+
+// TestFixableCodesDocumented keeps the list in docs/diagnostics.md in step
+// with the codes marked by diag.RegisterFix.
+func TestFixableCodesDocumented(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("..", "..", "docs", "diagnostics.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(raw)
+	i, j := strings.Index(doc, "<!-- fixes:begin -->"), strings.Index(doc, "<!-- fixes:end -->")
+	if i < 0 || j < i {
+		t.Fatal("docs/diagnostics.md lacks the fixes markers")
+	}
+	var want []string
+	for _, c := range diag.Codes() {
+		if diag.Fixable(c.Code) {
+			want = append(want, "`"+string(c.Code)+"`")
+		}
+	}
+	if got := doc[i+len("<!-- fixes:begin -->") : j]; got != strings.Join(want, ", ") {
+		t.Errorf("docs/diagnostics.md lists %s; the registry marks %s", got, strings.Join(want, ", "))
 	}
 }
