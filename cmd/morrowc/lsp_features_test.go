@@ -668,3 +668,41 @@ func TestLSPManyDocuments(t *testing.T) {
 	}
 	c.shutdownAndExit(0)
 }
+
+// TestLSPEveryPosition sends every position request at every position of
+// a document, clean and with a syntax error: no request may fail with an
+// internal error (a handler bug), and every answer is well formed.
+func TestLSPEveryPosition(t *testing.T) {
+	const uri = "file:///w/every.mr"
+	broken := strings.Replace(featProg, "    let total = List.map(shapes, area)\n", "    let total = List.map(shapes, \n    let q = p.\n", 1) + "fn tail(n: Int) -> Int: n +\n"
+	c := startLSP(t)
+	c.initialize()
+	id := 0
+	for v, text := range []string{featProg, broken} {
+		c.open(uri, text, v+1)
+		c.diagnostics(uri)
+		lines := strings.Split(text, "\n")
+		for l, line := range lines {
+			for ch := 0; ch <= utf16Len(line)+1; ch++ {
+				for _, m := range []string{"textDocument/hover", "textDocument/definition", "textDocument/references",
+					"textDocument/completion", "textDocument/signatureHelp", "textDocument/prepareRename", "textDocument/rename"} {
+					id++
+					p := tdp(uri, map[string]any{"line": l, "character": ch})
+					p["newName"] = "zz"
+					p["context"] = map[string]any{"includeDeclaration": true}
+					reply := c.request(id, m, p)
+					if e, ok := reply["error"].(map[string]any); ok && e["code"] != float64(-32803) {
+						t.Fatalf("%s at %d:%d of version %d: %v", m, l, ch, v+1, reply)
+					}
+				}
+			}
+		}
+		for _, m := range []string{"textDocument/documentSymbol", "textDocument/semanticTokens/full"} {
+			id++
+			if reply := c.request(id, m, map[string]any{"textDocument": map[string]any{"uri": uri}}); reply["error"] != nil {
+				t.Fatalf("%s of version %d: %v", m, v+1, reply)
+			}
+		}
+	}
+	c.shutdownAndExit(0)
+}
