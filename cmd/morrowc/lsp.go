@@ -68,7 +68,7 @@ func newLSP(e *env) *cobra.Command {
 const maxLSPMessage = 64 << 20
 
 // maxLSPDocs bounds the open documents (the program limit of
-// docs/modules.md: 128 files); a didOpen beyond it is refused and logged.
+// modules: 128 files per program); a didOpen beyond it is refused and logged.
 const maxLSPDocs = 128
 
 type lspDoc struct {
