@@ -35,12 +35,15 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/morrow-lang/morrow/lang/diag"
+	"github.com/morrow-lang/morrow/lang/modules"
 	"github.com/morrow-lang/morrow/lang/query"
 	"github.com/morrow-lang/morrow/lang/source"
 )
@@ -80,6 +83,7 @@ type lspDoc struct {
 	// completion falls back on while a declaration is half-written.
 	an   *query.Analysis
 	good *query.Analysis
+	opts modules.Options // the loader options an was made with (unsaved buffers)
 	// formatted is `morrowc fmt` of text (nil until asked for, by the
 	// fix-all code action); fmtOK is false when the text does not format.
 	formatted []byte
@@ -553,6 +557,7 @@ func (s *lspServer) notification(method string, params json.RawMessage) error {
 			d.version = *p.TextDocument.Version
 		}
 		s.publish(p.TextDocument.URI)
+		s.recheckImporters(p.TextDocument.URI)
 	case "textDocument/didClose":
 		var p struct {
 			TextDocument *lspTextDocument `json:"textDocument"`
@@ -564,6 +569,7 @@ func (s *lspServer) notification(method string, params json.RawMessage) error {
 			return invalidParams("didClose needs textDocument.uri")
 		}
 		delete(s.docs, p.TextDocument.URI)
+		s.recheckImporters(p.TextDocument.URI)
 		s.notify("textDocument/publishDiagnostics", map[string]any{"uri": p.TextDocument.URI, "diagnostics": []any{}})
 	}
 	// Other notifications (initialized, didSave, $/cancelRequest,
@@ -732,20 +738,44 @@ func lspDiagnostic(uri, name string, d *diag.Diagnostic) map[string]any {
 	return out
 }
 
-// publish checks one open document and sends all its diagnostics.
+// publish checks one open document with the modules it imports (unsaved
+// buffers of open documents over the files on disk) and sends its
+// diagnostics; the diagnostics of imported files that are not open go to
+// those files, and an imported file without any gets an empty list, which
+// clears stale ones (docs/modules.md).
 func (s *lspServer) publish(uri string) {
 	d, ok := s.docs[uri]
 	if !ok {
 		return
 	}
 	name := uriPath(uri)
-	d.an = query.Analyze(name, []byte(d.text))
+	overlay := map[string][]byte{}
+	open := map[string]bool{}
+	for du, doc := range s.docs {
+		if p := uriPath(du); p != du {
+			if abs, err := filepath.Abs(p); err == nil {
+				overlay[abs] = []byte(doc.text)
+				open[abs] = true
+			}
+		}
+	}
+	// Every document is checked as a module (Library): a file without
+	// main is a module others import, not a program missing its entry.
+	d.opts = modules.Options{Overlay: overlay, Library: true}
+	d.an = query.Analyze(name, []byte(d.text), d.opts)
 	if d.an.ParseOK {
 		d.good = d.an
 	}
-	ds, err := d.an.Diags, d.an.Err
+	u, err := d.an.Unit, d.an.Err
 	list := []any{}
-	for _, dg := range ds {
+	others := map[string][]any{}
+	for _, dg := range u.Diags {
+		if dg.File != nil && dg.File.Name != name {
+			if abs, e := filepath.Abs(dg.File.Name); e == nil && !open[abs] {
+				others[abs] = append(others[abs], lspDiagnostic(fileURI(abs), dg.File.Name, dg))
+				continue
+			}
+		}
 		list = append(list, lspDiagnostic(uri, name, dg))
 	}
 	if err != nil {
@@ -755,4 +785,49 @@ func (s *lspServer) publish(uri string) {
 		})
 	}
 	s.notify("textDocument/publishDiagnostics", map[string]any{"uri": uri, "version": d.version, "diagnostics": list})
+	if u.Modules == nil {
+		return
+	}
+	for _, m := range u.Modules.Modules {
+		if m.Entry || open[m.Abs] {
+			continue
+		}
+		l := others[m.Abs]
+		if l == nil {
+			l = []any{}
+		}
+		s.notify("textDocument/publishDiagnostics", map[string]any{"uri": fileURI(m.Abs), "diagnostics": l})
+	}
+}
+
+// recheckImporters re-checks the open documents whose programs hold the
+// file of uri (they import it, directly or not) after its text changed or
+// it was closed (then its file on disk counts again). Documents that do
+// not depend on it are not re-checked.
+func (s *lspServer) recheckImporters(uri string) {
+	abs, err := filepath.Abs(uriPath(uri))
+	if err != nil || uriPath(uri) == uri {
+		return
+	}
+	var deps []string
+	for u, d := range s.docs {
+		if u == uri || d.an == nil || d.an.Program == nil {
+			continue
+		}
+		for _, m := range d.an.Program.Modules {
+			if m.Abs == abs && !m.Entry {
+				deps = append(deps, u)
+				break
+			}
+		}
+	}
+	sort.Strings(deps)
+	for _, u := range deps {
+		s.publish(u)
+	}
+}
+
+// fileURI is the file URI of an absolute path.
+func fileURI(abs string) string {
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/morrow-lang/morrow/lang/ast"
 	"github.com/morrow-lang/morrow/lang/diag"
 	"github.com/morrow-lang/morrow/lang/format"
+	"github.com/morrow-lang/morrow/lang/modules"
 	"github.com/morrow-lang/morrow/lang/query"
 	"github.com/morrow-lang/morrow/lang/source"
 	"github.com/morrow-lang/morrow/lang/types"
@@ -118,8 +119,82 @@ func (s *lspServer) docOf(params json.RawMessage) (*lspDoc, *rpcError) {
 	return s.docs[p.TextDocument.URI], nil
 }
 
+// location is the LSP Location of a span of d's analysis: in d itself or
+// in a module it imports.
 func location(d *lspDoc, sp source.Span) map[string]any {
-	return map[string]any{"uri": d.uri, "range": lspRangeOf(d.an.File, sp)}
+	uri, r := where(d, d.an, sp)
+	return map[string]any{"uri": uri, "range": r}
+}
+
+// where maps a span of analysis a (made for document d) to a URI and a
+// range in that file.
+func where(d *lspDoc, a *query.Analysis, sp source.Span) (string, lspRange) {
+	if a.InDoc(sp) {
+		return d.uri, lspRangeOf(a.File, sp)
+	}
+	f, m, local := a.Where(sp)
+	if m == nil {
+		return d.uri, lspRangeOf(a.File, sp)
+	}
+	return fileURI(m.Abs), lspRangeOf(f, local)
+}
+
+// span is an occurrence found in some open document's analysis.
+type foundSpan struct {
+	uri string
+	r   lspRange
+	def bool
+}
+
+// everywhere returns the occurrences of t (found in d's analysis) in the
+// analyses of every open document whose program holds t's declaration,
+// so a public name's uses in the files that import it are found too.
+// Each occurrence is listed once, in a stable order.
+func (s *lspServer) everywhere(d *lspDoc, t *query.Target) []foundSpan {
+	home, off := d.an.Home(t)
+	seen := map[string]bool{}
+	var out []foundSpan
+	addFrom := func(doc *lspDoc, a *query.Analysis, tt *query.Target) {
+		for _, o := range a.References(tt) {
+			uri, r := where(doc, a, o.Span)
+			k := fmt.Sprint(uri, r)
+			if !seen[k] {
+				seen[k] = true
+				out = append(out, foundSpan{uri, r, o.Def})
+			}
+		}
+	}
+	addFrom(d, d.an, t)
+	if home == "" || t.Local() {
+		return out
+	}
+	uris := make([]string, 0, len(s.docs))
+	for u := range s.docs {
+		uris = append(uris, u)
+	}
+	sort.Strings(uris)
+	for _, u := range uris {
+		od := s.docs[u]
+		if od == d || od.an == nil {
+			continue
+		}
+		for _, o := range od.an.Occurrences() {
+			if o.Def {
+				if h, oo := od.an.Home(o.Target); h == home && oo == off && o.Target.Kind == t.Kind {
+					addFrom(od, od.an, o.Target)
+					break
+				}
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].uri != out[j].uri {
+			return out[i].uri == d.uri || out[j].uri != d.uri && out[i].uri < out[j].uri
+		}
+		a, b := out[i].r.Start, out[j].r.Start
+		return a.Line < b.Line || a.Line == b.Line && a.Character < b.Character
+	})
+	return out
 }
 
 func markdown(code, doc string) map[string]any {
@@ -179,11 +254,11 @@ func (s *lspServer) references(params json.RawMessage) (any, *rpcError) {
 		return []any{}, nil
 	}
 	out := []any{}
-	for _, r := range d.an.References(o.Target) {
-		if r.Def && !ctx.Context.IncludeDeclaration {
+	for _, r := range s.everywhere(d, o.Target) {
+		if r.def && !ctx.Context.IncludeDeclaration {
 			continue
 		}
-		out = append(out, location(d, r.Span))
+		out = append(out, map[string]any{"uri": r.uri, "range": r.r})
 	}
 	return out, nil
 }
@@ -250,11 +325,25 @@ func (s *lspServer) rename(params json.RawMessage) (any, *rpcError) {
 	if why != "" {
 		return nil, &rpcError{Code: rpcRequestFailed, Message: why}
 	}
-	edits := []any{}
-	for _, sp := range spans {
-		edits = append(edits, map[string]any{"range": lspRangeOf(a.File, sp), "newText": *p.NewName})
+	changes := map[string]any{}
+	seen := map[string]bool{}
+	addEdit := func(uri string, r lspRange) {
+		if k := fmt.Sprint(uri, r); !seen[k] {
+			seen[k] = true
+			l, _ := changes[uri].([]any)
+			changes[uri] = append(l, map[string]any{"range": r, "newText": *p.NewName})
+		}
 	}
-	return map[string]any{"changes": map[string]any{d.uri: edits}}, nil
+	for _, sp := range spans {
+		addEdit(where(d, a, sp))
+	}
+	// A public name is also renamed where the other open documents use it.
+	if !o.Target.Local() {
+		for _, f := range s.everywhere(d, o.Target) {
+			addEdit(f.uri, f.r)
+		}
+	}
+	return map[string]any{"changes": changes}, nil
 }
 
 // keywords are the lexer's reserved words (lang/parser/lexer.go): offered
@@ -453,7 +542,7 @@ func completionAnalysis(d *lspDoc, off int) *query.Analysis {
 		return a
 	}
 	patched := d.text[:off] + "placeholder__" + d.text[off:]
-	if p := query.Analyze(uriPath(d.uri), []byte(patched)); p.FuncAt(off) != nil {
+	if p := query.Analyze(uriPath(d.uri), []byte(patched), d.opts); p.FuncAt(off) != nil {
 		return p
 	}
 	if d.good != nil {
@@ -495,12 +584,13 @@ func (s *lspServer) completion(params json.RawMessage) (any, *rpcError) {
 		qual := text[qs : ws-1]
 		if qual != "" && qual[0] >= 'A' && qual[0] <= 'Z' {
 			memberCompletions(c, a, qual)
-		} else if qual != "" {
+		} else if qual != "" && !importCompletions(c, a, qual) {
 			fieldCompletions(c, a, qual, qs)
 		}
 		return c.result(), nil
 	}
 	labelCompletions(c, a, text, ws)
+	importedNames(c, a)
 	for _, l := range a.Scope(off) {
 		kind := ciVariable
 		c.add(l.Name, kind, l.Name+": "+query.TypeString(l.Type))
@@ -576,6 +666,116 @@ func memberCompletions(c *completionList, a *query.Analysis, qual string) {
 	for _, t := range lib {
 		for _, v := range t.Variants {
 			c.add(v.Name, ciEnumMember, t.Name+"."+v.Name)
+		}
+	}
+}
+
+// imports returns the document's import declarations.
+func imports(a *query.Analysis) []*ast.ImportDecl {
+	if a.Program == nil || a.Program.Entry == nil || a.Program.Entry.AST == nil {
+		return nil
+	}
+	var out []*ast.ImportDecl
+	for _, d := range a.Program.Entry.AST.Decls {
+		if im, ok := d.(*ast.ImportDecl); ok {
+			out = append(out, im)
+		}
+	}
+	return out
+}
+
+func moduleNamed(a *query.Analysis, name string) *modules.Module {
+	for _, m := range a.Program.Modules {
+		if m.Name == name && m.AST != nil {
+			return m
+		}
+	}
+	return nil
+}
+
+// publicNames calls f with each public declaration of m: its functions,
+// types and their constructors, and the names it re-exports.
+func publicNames(a *query.Analysis, m *modules.Module, f func(name string, kind int, detail string)) {
+	for _, d := range m.AST.Decls {
+		switch d := d.(type) {
+		case *ast.FnDecl:
+			if !d.Pub {
+				continue
+			}
+			detail := ""
+			if a.Info != nil {
+				if sig := a.Info.Funcs[d]; sig != nil {
+					detail = query.SigString(sig)
+				}
+			}
+			f(ast.PlainName(d.Name), ciFunction, detail)
+		case *ast.TypeDecl:
+			if !d.Pub {
+				continue
+			}
+			f(ast.PlainName(d.Name), ciStruct, "type "+ast.PlainName(d.Name))
+			for _, v := range d.Variants {
+				f(ast.PlainName(v.Name), ciEnumMember, ast.PlainName(d.Name)+"."+ast.PlainName(v.Name))
+			}
+		case *ast.NewtypeDecl:
+			if d.Pub {
+				f(ast.PlainName(d.Name), ciStruct, "newtype "+ast.PlainName(d.Name))
+				f(ast.PlainName(d.Ctor), ciEnumMember, "")
+			}
+		case *ast.ImportDecl:
+			if d.Pub {
+				for _, n := range d.Names {
+					f(n.Name, ciFunction, "re-exported from "+ast.PathString(d.Path))
+				}
+			}
+		}
+	}
+}
+
+// importCompletions lists the public names of the module imported as
+// qual (`import geo.shapes as s` then `s.`, or `geo.shapes.`); it
+// reports whether qual names an imported module. Private names are
+// never offered.
+func importCompletions(c *completionList, a *query.Analysis, qual string) bool {
+	for _, im := range imports(a) {
+		name := ast.PathString(im.Path)
+		if im.Alias == qual || im.Alias == "" && !im.Selective && name == qual {
+			if m := moduleNamed(a, name); m != nil {
+				publicNames(a, m, c.add)
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// importedNames adds the names the imports bring into scope: module
+// qualifiers, and the names of selective and `{*}` imports.
+func importedNames(c *completionList, a *query.Analysis) {
+	for _, im := range imports(a) {
+		name := ast.PathString(im.Path)
+		switch {
+		case im.All:
+			if m := moduleNamed(a, name); m != nil {
+				publicNames(a, m, c.add)
+			}
+		case im.Selective:
+			m := moduleNamed(a, name)
+			for _, n := range im.Names {
+				detail := "from " + name
+				if m != nil {
+					publicNames(a, m, func(pn string, kind int, d string) {
+						if pn == n.Name && d != "" {
+							detail = d
+						}
+					})
+				}
+				c.add(n.Name, ciFunction, detail)
+			}
+		case im.Alias != "":
+			c.add(im.Alias, ciModule, "module "+name)
+		default:
+			c.add(im.Path[0], ciModule, "module "+name)
 		}
 	}
 }
@@ -686,7 +886,7 @@ found:
 // labelCompletions offers `label: ` for the parameters of the enclosing
 // call to a function of the file that are not written yet.
 func labelCompletions(c *completionList, a *query.Analysis, text string, ws int) {
-	callee, _, _, _, written, ok := enclosingCall(text, ws)
+	callee, open, _, _, written, ok := enclosingCall(text, ws)
 	if !ok {
 		return
 	}
@@ -698,7 +898,7 @@ func labelCompletions(c *completionList, a *query.Analysis, text string, ws int)
 	if k < 0 || text[k] != '(' && text[k] != ',' {
 		return
 	}
-	sig := a.FuncByName(callee)
+	sig := calleeSig(a, text, open, callee)
 	if sig == nil {
 		return
 	}
@@ -713,6 +913,44 @@ func labelCompletions(c *completionList, a *query.Analysis, text string, ws int)
 		c.items = append(c.items, map[string]any{"label": p.Label + ":", "kind": ciProperty,
 			"detail": query.ParamString(sig, i), "insertText": p.Label + ": ", "sortText": "0" + p.Label})
 	}
+}
+
+// calleeSig is the signature of the user function named just before the
+// '(' at open (written plain, qualified by a module, or imported).
+// When the analysis is of another version of the text (the last one that
+// parsed), the callee is looked up by the name written.
+func calleeSig(a *query.Analysis, text string, open int, callee string) *types.FuncSig {
+	if a.File != nil && string(a.File.Src) == text {
+		if o := a.At(open); o != nil && o.Target.Kind == query.KFunc && o.Span.End == open {
+			return o.Target.Sig
+		}
+	}
+	if sig := a.FuncByName(callee); sig != nil {
+		return sig
+	}
+	qual, name := "", callee
+	if i := strings.LastIndexByte(callee, '.'); i >= 0 {
+		qual, name = callee[:i], callee[i+1:]
+	}
+	{
+		for _, im := range imports(a) {
+			mod := ast.PathString(im.Path)
+			named := false
+			for _, n := range im.Names {
+				named = named || n.Name == name
+			}
+			if qual == "" && (im.All || named) || qual != "" && (im.Alias == qual || im.Alias == "" && mod == qual) {
+				if m := moduleNamed(a, mod); m != nil && a.Info != nil {
+					for _, d := range m.AST.Decls {
+						if fd, ok := d.(*ast.FnDecl); ok && fd.Pub && ast.PlainName(fd.Name) == name {
+							return a.Info.Funcs[fd]
+						}
+					}
+				}
+			}
+		}
+	}
+	return nil
 }
 
 func contains(xs []string, x string) bool {
@@ -731,7 +969,7 @@ func (s *lspServer) signatureHelp(params json.RawMessage) (any, *rpcError) {
 	if d == nil {
 		return nil, err
 	}
-	callee, _, argIndex, curLabel, _, ok := enclosingCall(d.text, off)
+	callee, open, argIndex, curLabel, _, ok := enclosingCall(d.text, off)
 	if !ok {
 		return nil, nil
 	}
@@ -739,14 +977,14 @@ func (s *lspServer) signatureHelp(params json.RawMessage) (any, *rpcError) {
 	var label string
 	var ps []string
 	var doc string
-	if sig := a.FuncByName(callee); sig != nil {
+	if sig := calleeSig(a, d.text, open, callee); sig != nil {
 		for i := range sig.Params {
 			ps = append(ps, query.ParamString(sig, i))
 			if curLabel != "" && sig.Params[i].Label == curLabel {
 				argIndex = i
 			}
 		}
-		label = "fn " + sig.Name + "(" + strings.Join(ps, ", ") + ") -> " + query.TypeString(sig.Ret)
+		label = "fn " + ast.PlainName(sig.Name) + "(" + strings.Join(ps, ", ") + ") -> " + query.TypeString(sig.Ret)
 		if sig.Decl != nil {
 			doc = strings.TrimSpace(sig.Decl.Docs)
 		}
@@ -832,6 +1070,9 @@ func (s *lspServer) documentSymbol(params json.RawMessage) (any, *rpcError) {
 		return m
 	}
 	for _, decl := range a.AST.Decls {
+		if !a.InDoc(decl.Span()) {
+			continue
+		}
 		switch x := decl.(type) {
 		case *ast.FnDecl:
 			detail := ""

@@ -14,17 +14,14 @@ func TypeString(t types.Type) string {
 	if t == nil {
 		return "_"
 	}
-	return types.Zonk(t).String()
+	return ast.Qualified(types.Zonk(t).String())
 }
 
 // SigString prints a function signature with its labels:
-// `fn area(s: Shape) -> Float`, `pub fn f(from a: Int) -> ()`.
+// `fn area(s: Shape) -> Float`, `fn f(from a: Int) -> ()`.
 func SigString(sig *types.FuncSig) string {
 	var b strings.Builder
-	if sig.Decl != nil && sig.Decl.Pub {
-		b.WriteString("pub ")
-	}
-	b.WriteString("fn " + sig.Name + "(")
+	b.WriteString("fn " + ast.PlainName(sig.Name) + "(")
 	for i := range sig.Params {
 		if i > 0 {
 			b.WriteString(", ")
@@ -113,7 +110,7 @@ func splitTop(s string) []string {
 // CtorString prints a constructor with its field types and its type:
 // `Circle(Float) -> Shape`, `None: Option(a)`.
 func CtorString(ct *types.Ctor) string {
-	res := ct.Def.Name
+	res := ast.Qualified(ct.Def.Name)
 	if len(ct.Def.Params) > 0 {
 		ps := make([]string, len(ct.Def.Params))
 		for i, p := range ct.Def.Params {
@@ -121,7 +118,7 @@ func CtorString(ct *types.Ctor) string {
 		}
 		res += "(" + strings.Join(ps, ", ") + ")"
 	}
-	name := ct.Name
+	name := ast.PlainName(ct.Name)
 	if ct.Def.Qualifier != "" {
 		name = ct.QualifiedName()
 	}
@@ -142,7 +139,8 @@ func CtorString(ct *types.Ctor) string {
 // first line).
 func (a *Analysis) DeclText(d ast.Node) string {
 	sp := d.Span()
-	s := string(a.File.Src[sp.Start:min(sp.End, len(a.File.Src))])
+	src := a.tree().Src
+	s := string(src[sp.Start:min(sp.End, len(src))])
 	return strings.TrimRight(s, " \t\r\n")
 }
 
@@ -161,6 +159,9 @@ func (a *Analysis) Describe(t *Target, occ source.Span) (code, doc string) {
 		if t.Sig.Decl != nil {
 			doc = strings.TrimSpace(t.Sig.Decl.Docs)
 		}
+		if _, m, _ := a.Where(t.DeclSpan); m != nil && !a.InDoc(t.DeclSpan) && m.Name != "" {
+			doc = strings.TrimSpace("from module " + m.Name + "\n\n" + doc)
+		}
 		return SigString(t.Sig), doc
 	case KType:
 		return a.DeclText(t.Decl), ""
@@ -168,7 +169,7 @@ func (a *Analysis) Describe(t *Target, occ source.Span) (code, doc string) {
 		return CtorString(t.Ctor), ""
 	case KField:
 		if d, ok := t.Decl.(*ast.Field); ok {
-			return t.Def.Name + "." + t.Name + ": " + a.text(d.Type), ""
+			return ast.PlainName(t.Def.Name) + "." + t.Name + ": " + a.text(d.Type), ""
 		}
 	case KLabel:
 		return ParamString(t.Sig, t.Param), "label of " + t.Sig.Name
@@ -197,7 +198,8 @@ func (a *Analysis) text(n ast.Node) string {
 		return "_"
 	}
 	sp := n.Span()
-	return string(a.File.Src[sp.Start:min(sp.End, len(a.File.Src))])
+	src := a.tree().Src
+	return string(src[sp.Start:min(sp.End, len(src))])
 }
 
 func (a *Analysis) patType(n ast.Node) types.Type {

@@ -29,6 +29,7 @@ import (
 	"github.com/morrow-lang/morrow/lang/ast"
 	"github.com/morrow-lang/morrow/lang/compiler"
 	"github.com/morrow-lang/morrow/lang/diag"
+	"github.com/morrow-lang/morrow/lang/modules"
 	"github.com/morrow-lang/morrow/lang/source"
 	"github.com/morrow-lang/morrow/lang/types"
 	"github.com/morrow-lang/morrow/stdlib/builtins"
@@ -88,13 +89,22 @@ type Occ struct {
 }
 
 // Analysis is everything known about one version of one document.
+//
+// The document is checked as the entry module of a program: the modules
+// it imports are loaded with it (unsaved buffers over the disk,
+// modules.Options.Overlay) and the checker sees one tree joined from all
+// of them (lang/modules). The entry's text comes first in the joined
+// text, so the tree's spans of the document's own nodes are the
+// document's offsets; Where maps any span to its file.
 type Analysis struct {
-	File    *source.File
-	AST     *ast.File   // nil only for a file that is not source text
-	Info    *types.Info // nil when the checker could not run
-	Diags   diag.List   // what `morrowc check` reports for the text
-	ParseOK bool        // no syntax errors
-	Err     error       // an internal compiler error, if any
+	File    *source.File     // the document
+	Unit    *compiler.Unit   // what the compiler's front end returned
+	Program *modules.Program // the loaded modules; nil for a text that is not source
+	AST     *ast.File        // the joined tree; nil only for a file that is not source text
+	Info    *types.Info      // nil when the checker could not run
+	Diags   diag.List        // what `morrowc check` reports for the text
+	ParseOK bool             // the program checked (no syntax or import errors)
+	Err     error            // an internal compiler error, if any
 	// IndexErr is a bug met while indexing (the index is then partial).
 	IndexErr error
 
@@ -106,16 +116,17 @@ type Analysis struct {
 	tokens  []SemToken          // Tokens, once computed
 }
 
-// Analyze parses and checks one document.
-func Analyze(name string, src []byte) *Analysis {
+// Analyze parses and checks one document with the modules it imports.
+func Analyze(name string, src []byte, opts modules.Options) *Analysis {
 	a := &Analysis{}
-	u, err := compiler.Analyze(name, src)
-	a.Err = err
-	a.File, a.AST, a.Info, a.Diags = u.File, u.AST, u.Info, u.Diags
-	a.ParseOK = u.AST != nil && !hasSyntaxErrors(u)
-	if a.Info == nil && a.AST != nil && err == nil {
-		// Syntax errors: check the declarations that parsed, for the
-		// queries only.
+	u, err := compiler.AnalyzeWith(name, src, opts)
+	a.Unit, a.Err = u, err
+	a.File, a.Program, a.AST, a.Info, a.Diags = u.File, u.Modules, u.AST, u.Info, u.Diags
+	a.ParseOK = u.Info != nil
+	if a.Info == nil && a.Program != nil && a.Program.Entry != nil && a.Program.Entry.AST != nil && err == nil {
+		// Syntax or import errors: check the declarations that parsed,
+		// for the queries only (their errors are not reported).
+		a.AST = recoveryTree(a.Program)
 		func() {
 			defer func() {
 				if r := recover(); r != nil {
@@ -138,8 +149,75 @@ func Analyze(name string, src []byte) *Analysis {
 	return a
 }
 
-func hasSyntaxErrors(u *compiler.Unit) bool {
-	return u.Info == nil && u.Diags.HasErrors()
+// recoveryTree is the tree of a program that did not load cleanly: the
+// modules' names are resolved as far as they can be and joined; if that
+// reports errors too, the entry's own declarations alone.
+func recoveryTree(p *modules.Program) *ast.File {
+	if p.AST == nil {
+		func() {
+			defer func() { _ = recover() }()
+			p.JoinPartial()
+		}()
+	}
+	if p.AST != nil {
+		return p.AST
+	}
+	e := p.Entry
+	f := &ast.File{Pos: ast.Pos{S: source.Span{Start: 0, End: len(e.File.Src)}}, Src: e.File}
+	for _, d := range e.AST.Decls {
+		switch d.(type) {
+		case *ast.ImportDecl, *ast.ModuleDecl:
+			continue
+		}
+		f.Decls = append(f.Decls, d)
+	}
+	return f
+}
+
+// InDoc reports whether a span of the tree lies in the document (and not
+// in a module it imports): the document's text comes first.
+func (a *Analysis) InDoc(sp source.Span) bool {
+	return a.File != nil && sp.End <= len(a.File.Src)
+}
+
+func (a *Analysis) tree() *source.File {
+	if a.AST != nil && a.AST.Src != nil {
+		return a.AST.Src
+	}
+	return a.File
+}
+
+// Where returns the file a span of the tree is in, that file's module
+// (nil when there is no program) and the span in the file's own offsets.
+func (a *Analysis) Where(sp source.Span) (*source.File, *modules.Module, source.Span) {
+	t := a.tree()
+	f, off := t.Locate(sp.Start)
+	local := source.Span{Start: off, End: max(off, sp.End-(sp.Start-off))}
+	if a.Program != nil {
+		for _, m := range a.Program.Modules {
+			if m.File == f {
+				return f, m, local
+			}
+		}
+		if e := a.Program.Entry; e != nil && (f == e.File || f == a.File) {
+			return f, e, local
+		}
+	}
+	return f, nil, local
+}
+
+// Home identifies a declaration across analyses: the absolute path of its
+// file and the offset of its name there ("" for builtins and targets
+// without a declaration).
+func (a *Analysis) Home(t *Target) (string, int) {
+	if t.Decl == nil || t.DeclSpan.End <= t.DeclSpan.Start {
+		return "", 0
+	}
+	_, m, local := a.Where(t.DeclSpan)
+	if m == nil {
+		return "", 0
+	}
+	return m.Abs, local.Start
 }
 
 // ---------------------------------------------------------------- index
@@ -164,7 +242,7 @@ func (a *Analysis) add(sp source.Span, t *Target, def bool) {
 // nameSpan returns the span of the first whole-word occurrence of name in
 // the source inside [from, to), or an empty span.
 func (a *Analysis) nameSpan(name string, from, to int) source.Span {
-	src := a.File.Src
+	src := a.tree().Src
 	if to > len(src) {
 		to = len(src)
 	}
@@ -191,7 +269,7 @@ func wordByte(c byte) bool {
 
 func (a *Analysis) funcTarget(sig *types.FuncSig) *Target {
 	return a.target(sig, func() *Target {
-		return &Target{Kind: KFunc, Name: sig.Name, Decl: sig.Decl, DeclSpan: sig.Decl.NameSpan, Sig: sig}
+		return &Target{Kind: KFunc, Name: ast.PlainName(sig.Name), Decl: sig.Decl, DeclSpan: sig.Decl.NameSpan, Sig: sig}
 	})
 }
 
@@ -203,7 +281,7 @@ func (a *Analysis) typeTarget(name string) *Target {
 		return nil
 	}
 	return a.target("type:"+name, func() *Target {
-		t := &Target{Kind: KType, Name: name, Decl: d}
+		t := &Target{Kind: KType, Name: ast.PlainName(name), Decl: d}
 		switch d := d.(type) {
 		case *ast.TypeDecl:
 			t.DeclSpan = d.NameSpan
@@ -223,24 +301,24 @@ func (a *Analysis) ctorTarget(ct *types.Ctor) *Target {
 	}
 	if ct.Def.Builtin || a.decls[ct.Def.Name] == nil || a.Info == nil || a.Info.TypeDefs[ct.Def.Name] != ct.Def {
 		return a.target("builtinctor:"+ct.QualifiedName(), func() *Target {
-			return &Target{Kind: KBuiltinCtor, Name: ct.Name, Def: ct.Def, Ctor: ct}
+			return &Target{Kind: KBuiltinCtor, Name: ast.PlainName(ct.Name), Def: ct.Def, Ctor: ct}
 		})
 	}
 	if ct.Def.Kind == types.RecordDef {
 		return a.typeTarget(ct.Def.Name)
 	}
 	return a.target("ctor:"+ct.Def.Name+"."+ct.Name, func() *Target {
-		t := &Target{Kind: KCtor, Name: ct.Name, Def: ct.Def, Ctor: ct}
+		t := &Target{Kind: KCtor, Name: ast.PlainName(ct.Name), Def: ct.Def, Ctor: ct}
 		switch d := a.decls[ct.Def.Name].(type) {
 		case *ast.TypeDecl:
 			for _, v := range d.Variants {
 				if v.Name == ct.Name {
-					t.Decl, t.DeclSpan = v, a.nameSpan(v.Name, v.Span().Start, v.Span().End)
+					t.Decl, t.DeclSpan = v, a.nameSpan(t.Name, v.Span().Start, v.Span().End)
 				}
 			}
 		case *ast.NewtypeDecl:
 			t.Decl = d
-			t.DeclSpan = a.nameSpan(d.Ctor, d.NameSpan.End, d.Span().End)
+			t.DeclSpan = a.nameSpan(t.Name, d.NameSpan.End, d.Span().End)
 		}
 		return t
 	})
@@ -408,7 +486,7 @@ func (a *Analysis) visit(n ast.Node) {
 				if def := info.TypeDefs[n.Name]; def != nil {
 					for _, ct := range def.Ctors {
 						if ct.Name == v.Name {
-							a.add(a.nameSpan(v.Name, v.Span().Start, v.Span().End), a.ctorTarget(ct), true)
+							a.add(a.nameSpan(ast.PlainName(v.Name), v.Span().Start, v.Span().End), a.ctorTarget(ct), true)
 						}
 					}
 				}
@@ -434,7 +512,9 @@ func (a *Analysis) visit(n ast.Node) {
 			}
 		}
 	case *ast.NamedType:
-		a.add(source.Span{Start: n.Span().Start, End: n.Span().Start + len(n.Name)}, a.typeNameTarget(n.Name, n), false)
+		parts := strings.Split(n.Name, ".")
+		plain := ast.PlainName(parts[len(parts)-1])
+		a.add(a.nameSpan(plain, n.Span().Start, n.Span().End), a.typeNameTarget(n.Name, n), false)
 	case *ast.Param:
 		if info != nil {
 			if o := info.Defs[n]; o != nil {
@@ -461,7 +541,13 @@ func (a *Analysis) visit(n ast.Node) {
 		}
 	case *ast.Ident:
 		if info != nil {
-			a.add(n.Span(), a.objTarget(info.Uses[n]), false)
+			// An imported name written qualified (`s.area`) is one Ident
+			// over the whole text: the name is its end.
+			sp := n.Span()
+			if plain := ast.PlainName(n.Name); sp.End-sp.Start > len(plain) {
+				sp.Start = sp.End - len(plain)
+			}
+			a.add(sp, a.objTarget(info.Uses[n]), false)
 		}
 	case *ast.Path:
 		a.path(n)
@@ -469,12 +555,14 @@ func (a *Analysis) visit(n ast.Node) {
 		if info != nil {
 			if o := info.Uses[n]; o != nil {
 				parts := strings.Split(n.Name, ".")
-				last := parts[len(parts)-1]
-				start := n.Span().Start + len(n.Name) - len(last)
-				a.add(source.Span{Start: start, End: start + len(last)}, a.objTarget(o), false)
+				last := ast.PlainName(parts[len(parts)-1])
+				from := n.Span().Start
 				if len(parts) == 2 {
-					a.add(source.Span{Start: n.Span().Start, End: n.Span().Start + len(parts[0])}, a.typeNameTarget(parts[0], n), false)
+					ts := a.nameSpan(ast.PlainName(parts[0]), n.Span().Start, n.Span().End)
+					a.add(ts, a.typeNameTarget(parts[0], n), false)
+					from = max(from, ts.End)
 				}
+				a.add(a.nameSpan(last, from, n.Span().End), a.objTarget(o), false)
 			}
 		}
 	case *ast.FieldAccess:
@@ -508,7 +596,7 @@ func (a *Analysis) path(n *ast.Path) {
 		return
 	}
 	sp := n.Span()
-	last := n.Parts[len(n.Parts)-1]
+	last := ast.PlainName(n.Parts[len(n.Parts)-1])
 	lastSpan := source.Span{Start: sp.End - len(last), End: sp.End}
 	switch o.Kind {
 	case types.ObjBuiltin:
@@ -516,7 +604,10 @@ func (a *Analysis) path(n *ast.Path) {
 		a.add(lastSpan, a.builtinTarget(o.Builtin), false)
 	case types.ObjCtor:
 		if len(n.Parts) == 2 {
-			a.add(source.Span{Start: sp.Start, End: sp.Start + len(n.Parts[0])}, a.typeNameTarget(n.Parts[0], n), false)
+			// `Shape.Circle`, or through a module `s.Shape.Circle`.
+			tn := ast.PlainName(n.Parts[0])
+			end := lastSpan.Start - 1
+			a.add(source.Span{Start: end - len(tn), End: end}, a.typeNameTarget(n.Parts[0], n), false)
 		}
 		a.add(lastSpan, a.objTarget(o), false)
 	default:
@@ -732,14 +823,14 @@ func spanOfNode(n ast.Node) source.Span {
 	return n.Span()
 }
 
-// Funcs returns the file's top-level functions in declaration order.
+// Funcs returns the document's top-level functions in declaration order.
 func (a *Analysis) Funcs() []*types.FuncSig {
 	if a.AST == nil || a.Info == nil {
 		return nil
 	}
 	var out []*types.FuncSig
 	for _, d := range a.AST.Decls {
-		if fd, ok := d.(*ast.FnDecl); ok {
+		if fd, ok := d.(*ast.FnDecl); ok && a.InDoc(fd.Span()) {
 			if sig := a.Info.Funcs[fd]; sig != nil && sig.Decl == fd {
 				out = append(out, sig)
 			}
@@ -748,13 +839,16 @@ func (a *Analysis) Funcs() []*types.FuncSig {
 	return out
 }
 
-// TypeDecls returns the file's type declarations (first of each name).
+// TypeDecls returns the document's type declarations (first of each name).
 func (a *Analysis) TypeDecls() []ast.Decl {
 	if a.AST == nil {
 		return nil
 	}
 	var out []ast.Decl
 	for _, d := range a.AST.Decls {
+		if !a.InDoc(d.Span()) {
+			continue
+		}
 		switch d := d.(type) {
 		case *ast.TypeDecl:
 			if a.decls[d.Name] == ast.Decl(d) {

@@ -3,6 +3,8 @@ package query
 import (
 	"strings"
 	"testing"
+
+	"github.com/morrow-lang/morrow/lang/modules"
 )
 
 const prog = `type Shape:
@@ -43,7 +45,7 @@ func at(t *testing.T, s, sub string, n, delta int) int {
 }
 
 func TestQueryIndex(t *testing.T) {
-	a := Analyze("shapes.mr", []byte(prog))
+	a := Analyze("shapes.mr", []byte(prog), modules.Options{})
 	if !a.ParseOK || a.Info == nil || a.Diags.HasErrors() {
 		t.Fatalf("analysis failed: %v", a.Diags)
 	}
@@ -93,7 +95,7 @@ func TestQueryIndex(t *testing.T) {
 }
 
 func TestQueryScope(t *testing.T) {
-	a := Analyze("shapes.mr", []byte(prog))
+	a := Analyze("shapes.mr", []byte(prog), modules.Options{})
 	names := func(off int) string {
 		var ns []string
 		for _, o := range a.Scope(off) {
@@ -114,7 +116,7 @@ func TestQueryScope(t *testing.T) {
 
 func TestQuerySyntaxError(t *testing.T) {
 	src := prog + "\nfn broken(:\n    let = 1\n\nfn tail(n: Int) -> Int:\n    n + 1\n"
-	a := Analyze("broken.mr", []byte(src))
+	a := Analyze("broken.mr", []byte(src), modules.Options{})
 	if a.ParseOK || !a.Diags.HasErrors() {
 		t.Fatalf("want syntax errors")
 	}

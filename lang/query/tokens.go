@@ -114,6 +114,9 @@ func (a *Analysis) classify() []SemToken {
 	}
 	comments(prevEnd, len(src))
 	for _, o := range a.occs {
+		if !a.InDoc(o.Span) {
+			continue
+		}
 		if tt, ok := nameTokenType(o.Target); ok {
 			out = append(out, SemToken{o.Span, tt})
 		}

@@ -377,6 +377,11 @@ func (c *Checker) collectTypes() {
 			c.declareType(d, d.Name, d.NameSpan, d.Params, d.Derives, d.Pub)
 		case *ast.NewtypeDecl:
 			c.declareType(d, d.Name, d.NameSpan, d.Params, d.Derives, d.Pub)
+		case *ast.ImportDecl:
+			// The module loader (lang/modules) resolves imports; a tree
+			// checked on its own has nowhere to import from.
+			c.errorf(ErrUnsupportedDecl, d.Span(), "import of %s cannot be resolved: this file is checked alone", ast.PathString(d.Path)).Hint =
+				"check the program from its entry file (morrowc check FILE), which follows imports"
 		case *ast.UnsupportedDecl:
 			c.errorf(ErrUnsupportedDecl, d.Span(), "%s declarations are not supported", d.Feature).Hint =
 				"this implementation covers single-file programs without modules, imports, traits, consts or foreign code"

@@ -1,0 +1,233 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A project of three modules, driven through the server's pipes: main
+// imports geo.shapes under an alias and total_area through geo, which
+// re-exports it.
+var modFiles = map[string]string{
+	"main.mr": `import geo.shapes as s
+import geo.{total_area}
+
+fn main():
+    let shapes = [s.Circle(1.0), s.Square(2.0)]
+    println(total_area(shapes))
+    println(s.describe(s.Circle(2.0)))
+`,
+	"geo/mod.mr": `module geo
+
+pub import geo.shapes.{Shape, total_area}
+`,
+	"geo/shapes.mr": `module geo.shapes
+
+pub type Shape derive(Show, Eq):
+    Circle(Float)
+    Square(Float)
+
+fn area(sh: Shape) -> Float:
+    match sh:
+        Circle(r) -> 3.0 * r * r
+        Square(side) -> side * side
+
+pub fn total_area(shapes: List(Shape)) -> Float:
+    List.fold(shapes, 0.0, (acc, sh) -> acc + area(sh))
+
+pub fn describe(sh: Shape) -> String:
+    "a shape of area {area(sh)}"
+`,
+}
+
+func writeProject(t *testing.T) string {
+	dir := t.TempDir()
+	for name, text := range modFiles {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// openAndDrain opens a document and reads the diagnostics published for
+// it (and for the files it imports).
+func (c *lspClient) openAndDrain(uri, text string) []map[string]any {
+	c.t.Helper()
+	c.open(uri, text, 1)
+	var mine []map[string]any
+	for {
+		m := c.next()
+		p, _ := m["params"].(map[string]any)
+		if m["method"] != "textDocument/publishDiagnostics" {
+			c.t.Fatalf("want diagnostics, got %v", m)
+		}
+		if p["uri"] == uri {
+			for _, d := range p["diagnostics"].([]any) {
+				mine = append(mine, d.(map[string]any))
+			}
+			// The document's own list comes first, then its imports'.
+			c.drainNotes()
+			return mine
+		}
+	}
+}
+
+// drainNotes consumes notifications until a ping request is answered.
+func (c *lspClient) drainNotes() {
+	c.t.Helper()
+	c.send(map[string]any{"id": "ping", "method": "textDocument/hover", "params": tdp("file:///nowhere.mr", map[string]any{"line": 0, "character": 0})})
+	for {
+		m := c.next()
+		if m["id"] == "ping" {
+			return
+		}
+	}
+}
+
+func TestLSPModuleFeatures(t *testing.T) {
+	dir := writeProject(t)
+	mainURI := fileURI(filepath.Join(dir, "main.mr"))
+	shapesURI := fileURI(filepath.Join(dir, "geo", "shapes.mr"))
+	modURI := fileURI(filepath.Join(dir, "geo", "mod.mr"))
+	mainText := modFiles["main.mr"]
+	c := startLSP(t)
+	c.initialize()
+	if ds := c.openAndDrain(mainURI, mainText); len(ds) != 0 {
+		t.Fatalf("main.mr has diagnostics: %v", ds)
+	}
+	at := func(sub string, n, delta int) map[string]any { return tdp(mainURI, posOf(t, mainText, sub, n, delta)) }
+
+	// Hover: an imported function (through a re-export) and a local.
+	if h := hoverText(c.result(1, "textDocument/hover", at("total_area(shapes)", 0, 2))); !strings.Contains(h, "fn total_area(shapes: List(geo.shapes.Shape)) -> Float") || !strings.Contains(h, "from module geo.shapes") {
+		t.Errorf("hover of an imported function: %q", h)
+	}
+	if h := hoverText(c.result(2, "textDocument/hover", at("shapes)", 0, 1))); !strings.Contains(h, "shapes: List(geo.shapes.Shape)") {
+		t.Errorf("hover of a local: %q", h)
+	}
+	if h := hoverText(c.result(3, "textDocument/hover", at("describe", 0, 2))); !strings.Contains(h, "fn describe(sh: geo.shapes.Shape) -> String") {
+		t.Errorf("hover through an alias: %q", h)
+	}
+
+	// Definition across the re-export: in geo/shapes.mr.
+	r, _ := c.result(4, "textDocument/definition", at("total_area(shapes)", 0, 1)).(map[string]any)
+	shapesText := modFiles["geo/shapes.mr"]
+	if r == nil || r["uri"] != shapesURI || jsonString(r["range"].(map[string]any)["start"]) != jsonString(posOf(t, shapesText, "total_area", 0, 0)) {
+		t.Errorf("definition across a re-export: %v (want %s)", r, shapesURI)
+	}
+	r, _ = c.result(5, "textDocument/definition", at("Circle", 0, 1)).(map[string]any)
+	if r == nil || r["uri"] != shapesURI || jsonString(r["range"].(map[string]any)["start"]) != jsonString(posOf(t, shapesText, "Circle", 0, 0)) {
+		t.Errorf("definition of an imported constructor: %v", r)
+	}
+
+	// Completion after the alias: public names only.
+	c.change(mainURI, 2, map[string]any{"text": mainText + "    let q = s.\n"})
+	c.drainNotes()
+	end := map[string]any{"line": strings.Count(mainText, "\n"), "character": len("    let q = s.")}
+	got := labels(t, c.result(6, "textDocument/completion", tdp(mainURI, end)))
+	for _, w := range []string{"total_area", "describe", "Shape", "Circle", "Square"} {
+		if got[w] == nil {
+			t.Errorf("completion after s.: no %s in %v", w, got)
+		}
+	}
+	if got["area"] != nil {
+		t.Errorf("completion after s. offers the private area")
+	}
+	if d, _ := got["describe"]["detail"].(string); d != "fn describe(sh: geo.shapes.Shape) -> String" {
+		t.Errorf("describe detail: %q", d)
+	}
+	c.change(mainURI, 3, map[string]any{"text": mainText})
+	c.drainNotes()
+
+	// References across files: open geo/shapes.mr too.
+	c.openAndDrain(shapesURI, shapesText)
+	p := at("describe", 0, 1)
+	p["context"] = map[string]any{"includeDeclaration": true}
+	refs := c.result(7, "textDocument/references", p).([]any)
+	uris := map[string]int{}
+	for _, x := range refs {
+		uris[x.(map[string]any)["uri"].(string)]++
+	}
+	if uris[mainURI] != 1 || uris[shapesURI] != 1 || len(refs) != 2 {
+		t.Errorf("references of describe: %v", refs)
+	}
+	// From the declaring file, the uses in main.mr (an importer) too.
+	p = tdp(shapesURI, posOf(t, shapesText, "total_area", 0, 1))
+	p["context"] = map[string]any{"includeDeclaration": false}
+	refs = c.result(8, "textDocument/references", p).([]any)
+	if len(refs) != 1 || refs[0].(map[string]any)["uri"] != mainURI {
+		t.Errorf("references of total_area from its module: %v", refs)
+	}
+
+	// Rename a public function: every file that uses it.
+	p = at("describe", 0, 1)
+	p["newName"] = "explain"
+	ws := c.result(9, "textDocument/rename", p).(map[string]any)["changes"].(map[string]any)
+	if len(ws) != 2 || ws[mainURI] == nil || ws[shapesURI] == nil {
+		t.Errorf("rename across files: %v", ws)
+	} else {
+		if got := applyEdits(t, shapesText, ws[shapesURI].([]any)); !strings.Contains(got, "pub fn explain(sh: Shape)") {
+			t.Errorf("renamed geo/shapes.mr:\n%s", got)
+		}
+		if got := applyEdits(t, mainText, ws[mainURI].([]any)); !strings.Contains(got, "println(s.explain(s.Circle(2.0)))") {
+			t.Errorf("renamed main.mr:\n%s", got)
+		}
+	}
+
+	// Symbols of main.mr: its own declarations only.
+	syms := c.result(10, "textDocument/documentSymbol", map[string]any{"textDocument": map[string]any{"uri": mainURI}}).([]any)
+	if len(syms) != 1 || syms[0].(map[string]any)["name"] != "main" {
+		t.Errorf("symbols: %v", syms)
+	}
+
+	// Signature help in a call through the alias.
+	sh := c.result(11, "textDocument/signatureHelp", at("s.Circle(2.0)", 0, 0)).(map[string]any)
+	if sig := sh["signatures"].([]any)[0].(map[string]any); sig["label"] != "fn describe(sh: geo.shapes.Shape) -> String" {
+		t.Errorf("signature help: %v", sh)
+	}
+
+	// Semantic tokens: the imported function is a function.
+	data := c.result(12, "textDocument/semanticTokens/full", map[string]any{"textDocument": map[string]any{"uri": mainURI}}).(map[string]any)["data"].([]any)
+	if len(data) == 0 || len(data)%5 != 0 {
+		t.Errorf("semantic tokens: %v", data)
+	}
+
+	// A bad request in between.
+	c.sendRaw(rawFrame(`{"jsonrpc":"2.0","id":13,"method":"textDocument/hover","params":[}`))
+	c.errorReply(nil, -32700)
+
+	// An edit of geo/shapes.mr re-checks main.mr (an importer): renaming
+	// describe there breaks main.
+	c.change(shapesURI, 2, map[string]any{"text": strings.Replace(shapesText, "pub fn describe", "pub fn depict", 1)})
+	var mainDiags []any
+	for i := 0; i < 2; i++ {
+		m := c.next()
+		if m["method"] == "textDocument/publishDiagnostics" && m["params"].(map[string]any)["uri"] == mainURI {
+			mainDiags = m["params"].(map[string]any)["diagnostics"].([]any)
+		}
+	}
+	if len(mainDiags) == 0 || !strings.Contains(jsonString(mainDiags), "describe") {
+		t.Errorf("main.mr not re-checked after its import changed: %v", mainDiags)
+	}
+	c.drainNotes()
+
+	// Hover in a file with a syntax error: the declarations that parse
+	// still answer, imported names included.
+	broken := mainText + "\nfn broken(:\n    let = 1\n\nfn more() -> Float:\n    total_area([s.Circle(1.0)])\n"
+	c.change(mainURI, 4, map[string]any{"text": broken})
+	c.drainNotes()
+	if h := hoverText(c.result(14, "textDocument/hover", tdp(mainURI, posOf(t, broken, "total_area", 2, 1)))); !strings.Contains(h, "fn total_area(") {
+		t.Errorf("hover of an imported name in a broken file: %q", h)
+	}
+	if h := hoverText(c.result(15, "textDocument/hover", tdp(mainURI, posOf(t, broken, "shapes)", 0, 1)))); !strings.Contains(h, "shapes: List(geo.shapes.Shape)") {
+		t.Errorf("hover of a local in a broken file: %q", h)
+	}
+	_ = modURI
+	c.shutdownAndExit(0)
+}
