@@ -161,8 +161,25 @@ func TestLSPModuleFeatures(t *testing.T) {
 	p = tdp(shapesURI, posOf(t, shapesText, "total_area", 0, 1))
 	p["context"] = map[string]any{"includeDeclaration": false}
 	refs = c.result(8, "textDocument/references", p).([]any)
-	if len(refs) != 1 || refs[0].(map[string]any)["uri"] != mainURI {
+	uris = map[string]int{}
+	for _, x := range refs {
+		uris[x.(map[string]any)["uri"].(string)]++
+	}
+	// main.mr's import and use, geo/mod.mr's re-export.
+	if len(refs) != 3 || uris[mainURI] != 2 || uris[modURI] != 1 {
 		t.Errorf("references of total_area from its module: %v", refs)
+	}
+	// Renaming it renames the import names too.
+	p = tdp(shapesURI, posOf(t, shapesText, "total_area", 0, 1))
+	p["newName"] = "sum_area"
+	ws0 := c.result(81, "textDocument/rename", p).(map[string]any)["changes"].(map[string]any)
+	want := map[string]string{mainURI: "import geo.{sum_area}", modURI: "pub import geo.shapes.{Shape, sum_area}", shapesURI: "pub fn sum_area(shapes"}
+	texts := map[string]string{mainURI: mainText, modURI: modFiles["geo/mod.mr"], shapesURI: shapesText}
+	for u, w := range want {
+		edits, _ := ws0[u].([]any)
+		if got := applyEdits(t, texts[u], edits); !strings.Contains(got, w) || strings.Contains(got, "total_area") {
+			t.Errorf("rename total_area in %s:\n%s", u, got)
+		}
 	}
 
 	// Rename a public function: every file that uses it.
@@ -229,5 +246,20 @@ func TestLSPModuleFeatures(t *testing.T) {
 		t.Errorf("hover of a local in a broken file: %q", h)
 	}
 	_ = modURI
+	c.shutdownAndExit(0)
+}
+
+// TestLSPModuleQualifier: the module qualifier of an imported name is a
+// namespace for hover and highlighting.
+func TestLSPModuleQualifier(t *testing.T) {
+	dir := writeProject(t)
+	mainURI := fileURI(filepath.Join(dir, "main.mr"))
+	mainText := modFiles["main.mr"]
+	c := startLSP(t)
+	c.initialize()
+	c.openAndDrain(mainURI, mainText)
+	if h := hoverText(c.result(1, "textDocument/hover", tdp(mainURI, posOf(t, mainText, "s.describe", 0, 0)))); !strings.Contains(h, "module geo.shapes") {
+		t.Errorf("hover of a module alias: %q", h)
+	}
 	c.shutdownAndExit(0)
 }

@@ -186,6 +186,9 @@ func (a *Analysis) Describe(t *Target, occ source.Span) (code, doc string) {
 		}
 		return "type " + t.Name, doc
 	case KModule:
+		if t.Module != "" {
+			return "module " + t.Module, ""
+		}
 		return "module " + t.Name, "builtin module"
 	case KTypeParam:
 		return t.Name, "type parameter"

@@ -76,6 +76,7 @@ type Target struct {
 	Ctor     *types.Ctor    // constructors
 	Param    int            // labels: the parameter index
 	Builtin  string         // builtins: the registry name
+	Module   string         // user modules: the module's name
 }
 
 // Local reports whether the target is a binding inside a function.
@@ -458,7 +459,83 @@ func (a *Analysis) index() {
 		a.visit(n)
 		return true
 	})
+	a.importNames()
 	sort.SliceStable(a.occs, func(i, j int) bool { return a.occs[i].Span.Start < a.occs[j].Span.Start })
+}
+
+// importNames indexes the names of selective imports (`import geo.{area}`,
+// `pub import geo.shapes.{Shape}`) in every module of the program, as
+// uses of the declarations they import (following re-exports), so that
+// references and rename include them.
+func (a *Analysis) importNames() {
+	if a.Program == nil || a.Info == nil {
+		return
+	}
+	for _, m := range a.Program.Modules {
+		if m.AST == nil {
+			continue
+		}
+		for _, d := range m.AST.Decls {
+			im, ok := d.(*ast.ImportDecl)
+			if !ok {
+				continue
+			}
+			dep := a.moduleNamed(ast.PathString(im.Path))
+			for _, n := range im.Names {
+				if t := a.importTarget(dep, n.Name, 0); t != nil {
+					a.add(n.Span(), t, false)
+				}
+			}
+		}
+	}
+}
+
+func (a *Analysis) moduleNamed(name string) *modules.Module {
+	if a.Program == nil {
+		return nil
+	}
+	for _, m := range a.Program.Modules {
+		if m.Name == name && m.AST != nil {
+			return m
+		}
+	}
+	return nil
+}
+
+// importTarget is the declaration a module exports as name: its own
+// function or type, or a name it re-exports.
+func (a *Analysis) importTarget(m *modules.Module, name string, depth int) *Target {
+	if m == nil || depth > len(a.Program.Modules) {
+		return nil
+	}
+	for _, d := range m.AST.Decls {
+		switch d := d.(type) {
+		case *ast.FnDecl:
+			if ast.PlainName(d.Name) == name {
+				if sig := a.Info.Funcs[d]; sig != nil && sig.Decl == d {
+					return a.funcTarget(sig)
+				}
+			}
+		case *ast.TypeDecl:
+			if ast.PlainName(d.Name) == name {
+				return a.typeTarget(d.Name)
+			}
+		case *ast.NewtypeDecl:
+			if ast.PlainName(d.Name) == name {
+				return a.typeTarget(d.Name)
+			}
+		}
+	}
+	for _, d := range m.AST.Decls {
+		if im, ok := d.(*ast.ImportDecl); ok && im.Pub {
+			for _, n := range im.Names {
+				if n.Name == name {
+					return a.importTarget(a.moduleNamed(ast.PathString(im.Path)), name, depth+1)
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // within reports whether n lies inside p (by span, p not n).
@@ -546,6 +623,13 @@ func (a *Analysis) visit(n ast.Node) {
 			sp := n.Span()
 			if plain := ast.PlainName(n.Name); sp.End-sp.Start > len(plain) {
 				sp.Start = sp.End - len(plain)
+				// The qualifier is the module (`s.` or `geo.shapes.`).
+				if i := strings.Index(n.Name, ast.ModuleSep); i >= 0 && sp.Start-1 > n.Span().Start {
+					mod := strings.ReplaceAll(n.Name[i+len(ast.ModuleSep):], "/", ".")
+					a.add(source.Span{Start: n.Span().Start, End: sp.Start - 1}, a.target("usermodule:"+mod, func() *Target {
+						return &Target{Kind: KModule, Name: mod, Module: mod}
+					}), false)
+				}
 			}
 			a.add(sp, a.objTarget(info.Uses[n]), false)
 		}
