@@ -233,6 +233,12 @@ func (s *lspServer) definition(params json.RawMessage) (any, *rpcError) {
 		return nil, err
 	}
 	o := d.an.At(off)
+	if o != nil && o.Target.Kind == query.KModule && o.Target.Module != "" {
+		// A user module: the top of its file.
+		if m := d.an.ModuleNamed(o.Target.Module); m != nil {
+			return map[string]any{"uri": fileURI(m.Abs), "range": lspRange{}}, nil
+		}
+	}
 	if o == nil || o.Target.Decl == nil || o.Target.DeclSpan.End <= o.Target.DeclSpan.Start {
 		return nil, nil
 	}

@@ -261,5 +261,9 @@ func TestLSPModuleQualifier(t *testing.T) {
 	if h := hoverText(c.result(1, "textDocument/hover", tdp(mainURI, posOf(t, mainText, "s.describe", 0, 0)))); !strings.Contains(h, "module geo.shapes") {
 		t.Errorf("hover of a module alias: %q", h)
 	}
+	r, _ := c.result(2, "textDocument/definition", tdp(mainURI, posOf(t, mainText, "geo.shapes as", 0, 2))).(map[string]any)
+	if r == nil || r["uri"] != fileURI(filepath.Join(dir, "geo", "shapes.mr")) {
+		t.Errorf("definition of an imported module: %v", r)
+	}
 	c.shutdownAndExit(0)
 }

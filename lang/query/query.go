@@ -480,7 +480,11 @@ func (a *Analysis) importNames() {
 			if !ok {
 				continue
 			}
-			dep := a.moduleNamed(ast.PathString(im.Path))
+			name := ast.PathString(im.Path)
+			dep := a.moduleNamed(name)
+			if dep != nil {
+				a.add(im.PathSpan, a.userModule(name), false)
+			}
 			for _, n := range im.Names {
 				if t := a.importTarget(dep, n.Name, 0); t != nil {
 					a.add(n.Span(), t, false)
@@ -489,6 +493,13 @@ func (a *Analysis) importNames() {
 		}
 	}
 }
+
+func (a *Analysis) userModule(name string) *Target {
+	return a.target("usermodule:"+name, func() *Target { return &Target{Kind: KModule, Name: name, Module: name} })
+}
+
+// ModuleNamed returns the program's module called name, or nil.
+func (a *Analysis) ModuleNamed(name string) *modules.Module { return a.moduleNamed(name) }
 
 func (a *Analysis) moduleNamed(name string) *modules.Module {
 	if a.Program == nil {
@@ -626,9 +637,7 @@ func (a *Analysis) visit(n ast.Node) {
 				// The qualifier is the module (`s.` or `geo.shapes.`).
 				if i := strings.Index(n.Name, ast.ModuleSep); i >= 0 && sp.Start-1 > n.Span().Start {
 					mod := strings.ReplaceAll(n.Name[i+len(ast.ModuleSep):], "/", ".")
-					a.add(source.Span{Start: n.Span().Start, End: sp.Start - 1}, a.target("usermodule:"+mod, func() *Target {
-						return &Target{Kind: KModule, Name: mod, Module: mod}
-					}), false)
+					a.add(source.Span{Start: n.Span().Start, End: sp.Start - 1}, a.userModule(mod), false)
 				}
 			}
 			a.add(sp, a.objTarget(info.Uses[n]), false)
