@@ -904,20 +904,27 @@ func labelCompletions(c *completionList, a *query.Analysis, text string, ws int)
 	if k < 0 || text[k] != '(' && text[k] != ',' {
 		return
 	}
-	sig := calleeSig(a, text, open, callee)
-	if sig == nil {
-		return
+	var labels, details []string
+	if sig := calleeSig(a, text, open, callee); sig != nil {
+		for i, p := range sig.Params {
+			labels = append(labels, p.Label)
+			details = append(details, query.ParamString(sig, i))
+		}
+	} else if e := builtins.Lookup(callee); e != nil && len(e.Labels) > 0 {
+		// Builtins called with labels (eq, compare).
+		labels = e.Labels
+		details = query.BuiltinParams(callee)
 	}
-	for i, p := range sig.Params {
-		if p.Label == "" || contains(written, p.Label) {
+	for i, l := range labels {
+		if l == "" || contains(written, l) || !strings.HasPrefix(l, c.pfx) || c.seen[l+":"] {
 			continue
 		}
-		if !strings.HasPrefix(p.Label, c.pfx) || c.seen[p.Label+":"] {
-			continue
+		c.seen[l+":"] = true
+		it := map[string]any{"label": l + ":", "kind": ciProperty, "insertText": l + ": ", "sortText": "0" + l}
+		if i < len(details) {
+			it["detail"] = details[i]
 		}
-		c.seen[p.Label+":"] = true
-		c.items = append(c.items, map[string]any{"label": p.Label + ":", "kind": ciProperty,
-			"detail": query.ParamString(sig, i), "insertText": p.Label + ": ", "sortText": "0" + p.Label})
+		c.items = append(c.items, it)
 	}
 }
 

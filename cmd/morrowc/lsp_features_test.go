@@ -361,6 +361,14 @@ func TestLSPCompletion(t *testing.T) {
 	if got["by:"] == nil || got["p:"] == nil {
 		t.Errorf("labels in shift(: %v", got)
 	}
+	// A builtin called with labels, one label already written.
+	c.change(uri, 7, map[string]any{"text": featProg + "    let q = eq(left: 1, \n"})
+	c.diagnostics(uri)
+	end["character"] = len("    let q = eq(left: 1, ")
+	got = labels(t, c.result(7, "textDocument/completion", tdp(uri, end)))
+	if got["right:"] == nil || got["left:"] != nil || got["right:"]["detail"] != "right: a" {
+		t.Errorf("labels in eq(: %v", got["right:"])
+	}
 	c.shutdownAndExit(0)
 }
 
