@@ -384,7 +384,7 @@ func (c *Checker) collectTypes() {
 				"check the program from its entry file (morrowc check FILE), which follows imports"
 		case *ast.UnsupportedDecl:
 			c.errorf(ErrUnsupportedDecl, d.Span(), "%s declarations are not supported", d.Feature).Hint =
-				"this implementation covers single-file programs without modules, imports, traits, consts or foreign code"
+				"this implementation has no traits, consts or foreign code"
 		}
 	}
 	// Resolve constructor fields now that every name is known.

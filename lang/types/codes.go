@@ -113,7 +113,7 @@ var (
 	ErrSupervisorMailbox = diag.Register("E6023", "a supervised child's mailbox type contains a Result")
 
 	// Unsupported features.
-	ErrUnsupportedDecl = diag.Register("E9001", "a declaration of an out-of-scope kind (import, trait, const, ...)")
+	ErrUnsupportedDecl = diag.Register("E9001", "a declaration of an out-of-scope kind (trait, const, impl, foreign)")
 	ErrUnsupportedExpr = diag.Register("E9002", "an out-of-scope expression (map literal, with chain)")
 	ErrMultiClause     = diag.Register("E9003", "a function is declared with several clauses")
 	ErrUnsupportedType = diag.Register("E9004", "an out-of-scope type (Map, Set)")
