@@ -945,19 +945,17 @@ func calleeSig(a *query.Analysis, text string, open int, callee string) *types.F
 	if i := strings.LastIndexByte(callee, '.'); i >= 0 {
 		qual, name = callee[:i], callee[i+1:]
 	}
-	{
-		for _, im := range imports(a) {
-			mod := ast.PathString(im.Path)
-			named := false
-			for _, n := range im.Names {
-				named = named || n.Name == name
-			}
-			if qual == "" && (im.All || named) || qual != "" && (im.Alias == qual || im.Alias == "" && mod == qual) {
-				if m := moduleNamed(a, mod); m != nil && a.Info != nil {
-					for _, d := range m.AST.Decls {
-						if fd, ok := d.(*ast.FnDecl); ok && fd.Pub && ast.PlainName(fd.Name) == name {
-							return a.Info.Funcs[fd]
-						}
+	for _, im := range imports(a) {
+		mod := ast.PathString(im.Path)
+		named := false
+		for _, n := range im.Names {
+			named = named || n.Name == name
+		}
+		if qual == "" && (im.All || named) || qual != "" && (im.Alias == qual || im.Alias == "" && mod == qual) {
+			if m := moduleNamed(a, mod); m != nil && a.Info != nil {
+				for _, d := range m.AST.Decls {
+					if fd, ok := d.(*ast.FnDecl); ok && fd.Pub && ast.PlainName(fd.Name) == name {
+						return a.Info.Funcs[fd]
 					}
 				}
 			}
