@@ -147,6 +147,7 @@ func (a *Analysis) DeclText(d ast.Node) string {
 // Describe is the hover text of a target: the code (a Morrow snippet)
 // and an optional line of documentation.
 func (a *Analysis) Describe(t *Target, occ source.Span) (code, doc string) {
+	a.ready()
 	switch t.Kind {
 	case KLocal, KParam:
 		ty := t.Obj.Type

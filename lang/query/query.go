@@ -11,6 +11,7 @@
 // resolution of every name, the binding sites); it computes nothing the
 // checker already knows. On top of them it builds one index: every name
 // occurrence in the file (declaration or use) with the Target it names,
+// built on the first query of a version (a change re-checks, a request indexes),
 // sorted by position, so a position query is a binary search.
 //
 // A document with syntax errors still gets an Analysis: the parser leaves
@@ -115,6 +116,7 @@ type Analysis struct {
 	aliases map[string]*ast.TypeDecl
 	decls   map[string]ast.Decl // top-level types by name
 	tokens  []SemToken          // Tokens, once computed
+	indexed bool                // the index is built (ready)
 }
 
 // Analyze parses and checks one document with the modules it imports.
@@ -137,16 +139,6 @@ func Analyze(name string, src []byte, opts modules.Options) *Analysis {
 			a.Info, _ = types.Check(a.AST)
 		}()
 	}
-	func() {
-		defer func() {
-			if r := recover(); r != nil {
-				// An indexing bug leaves the index partial; the queries
-				// answer what they can.
-				a.IndexErr = fmt.Errorf("query index: %v", r)
-			}
-		}()
-		a.index()
-	}()
 	return a
 }
 
@@ -423,6 +415,23 @@ func (a *Analysis) enclosingDecl(n ast.Node) ast.Node {
 		n = a.parent[n]
 	}
 	return nil
+}
+
+// ready builds the index on the first query: a document is re-checked at
+// every change, but indexed only when a request asks about it.
+func (a *Analysis) ready() {
+	if a.indexed {
+		return
+	}
+	a.indexed = true
+	defer func() {
+		if r := recover(); r != nil {
+			// An indexing bug leaves the index partial; the queries
+			// answer what they can.
+			a.IndexErr = fmt.Errorf("query index: %v", r)
+		}
+	}()
+	a.index()
 }
 
 func (a *Analysis) index() {
@@ -762,6 +771,7 @@ func (a *Analysis) labelTarget(sig *types.FuncSig, i int) *Target {
 // At returns the name occurrence at byte offset off (a cursor just after
 // a name also counts), or nil.
 func (a *Analysis) At(off int) *Occ {
+	a.ready()
 	i := sort.Search(len(a.occs), func(i int) bool { return a.occs[i].Span.End >= off })
 	var best *Occ
 	for ; i < len(a.occs) && a.occs[i].Span.Start <= off; i++ {
@@ -776,11 +786,15 @@ func (a *Analysis) At(off int) *Occ {
 }
 
 // Occurrences returns every name occurrence, in source order.
-func (a *Analysis) Occurrences() []*Occ { return a.occs }
+func (a *Analysis) Occurrences() []*Occ {
+	a.ready()
+	return a.occs
+}
 
 // References returns every occurrence of t (its declaration included), in
 // source order.
 func (a *Analysis) References(t *Target) []*Occ {
+	a.ready()
 	var out []*Occ
 	for _, o := range a.occs {
 		if o.Target.Key == t.Key {
@@ -810,6 +824,7 @@ func (a *Analysis) TypeAt(off int) (ast.Expr, types.Type) {
 
 // Node returns the innermost node containing off.
 func (a *Analysis) Node(off int) ast.Node {
+	a.ready()
 	var best ast.Node
 	for n := range a.parent {
 		sp := n.Span()
@@ -821,7 +836,10 @@ func (a *Analysis) Node(off int) ast.Node {
 }
 
 // Parent returns the parent of n in the tree.
-func (a *Analysis) Parent(n ast.Node) ast.Node { return a.parent[n] }
+func (a *Analysis) Parent(n ast.Node) ast.Node {
+	a.ready()
+	return a.parent[n]
+}
 
 // FuncAt returns the top-level function whose span contains off.
 func (a *Analysis) FuncAt(off int) *ast.FnDecl {
@@ -839,6 +857,7 @@ func (a *Analysis) FuncAt(off int) *ast.FnDecl {
 // Scope returns the locals visible at off, innermost binding first for
 // each name (shadowed bindings are left out).
 func (a *Analysis) Scope(off int) []*types.Object {
+	a.ready()
 	if a.Info == nil {
 		return nil
 	}
@@ -934,6 +953,7 @@ func (a *Analysis) Funcs() []*types.FuncSig {
 
 // TypeDecls returns the document's type declarations (first of each name).
 func (a *Analysis) TypeDecls() []ast.Decl {
+	a.ready()
 	if a.AST == nil {
 		return nil
 	}

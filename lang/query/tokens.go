@@ -53,6 +53,7 @@ func (a *Analysis) Tokens() []SemToken {
 }
 
 func (a *Analysis) classify() []SemToken {
+	a.ready()
 	if a.File == nil {
 		return nil
 	}
