@@ -75,7 +75,7 @@ func TestNoCitationOutsideTheRepository(t *testing.T) {
 		}
 	}
 	for _, f := range trackedFiles(t) {
-		if !isText(f) || strings.HasPrefix(f, ".") {
+		if !isText(f) || strings.HasPrefix(f, ".") || f == "docs/citations_test.go" {
 			continue
 		}
 		raw, err := os.ReadFile(filepath.Join("..", f))
@@ -83,7 +83,7 @@ func TestNoCitationOutsideTheRepository(t *testing.T) {
 			continue
 		}
 		text := string(raw)
-		if m := outsideDocs.FindString(text); m != "" && f != "docs/citations_test.go" {
+		if m := outsideDocs.FindString(text); m != "" {
 			t.Errorf("%s cites %s, a document outside the repository; cite its page under docs/reference/ instead", f, m)
 		}
 		for _, m := range docPath.FindAllStringSubmatch(text, -1) {

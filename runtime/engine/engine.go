@@ -125,6 +125,14 @@ type Options struct {
 	// legacy-only program gets the fault 10 report, as always) and
 	// returns ExitFault.
 	Policy sched.Policy
+	// Test, when set, names a test function to run instead of main: it
+	// starts as an isolated process of this invocation, which ends when
+	// that process does (test.go, `morrow test`); Outcome.Test has the
+	// verdict.
+	Test string
+	// Image is the program already loaded (Load), shared by many runs of
+	// one program; nil loads it for this run.
+	Image *vm.Image
 }
 
 // Outcome is how a run ended, in more detail than its exit status.
@@ -138,6 +146,8 @@ type Outcome struct {
 	// Decisions and Steps: the scheduling decisions and VM steps of a
 	// deterministic run (runtime/sched, Result).
 	Decisions, Steps int64
+	// Test is the verdict of a run of Options.Test.
+	Test *TestResult
 }
 
 // DeadlockText is what a deterministic run writes on stderr when it ends
@@ -226,15 +236,21 @@ func run(ctx context.Context, p *bytecode.Program, v *bytecode.Verified, opts Op
 			return fail
 		}
 	}
-	img, err := vm.Load(v, stdlib.Natives())
-	if err != nil {
-		fmt.Fprintf(stderr, "morrow: cannot run the program: %v\n", err)
-		return fail
+	img := opts.Image
+	if img == nil || img.Prog != p {
+		var err error
+		if img, err = vm.Load(v, stdlib.Natives()); err != nil {
+			fmt.Fprintf(stderr, "morrow: cannot run the program: %v\n", err)
+			return fail
+		}
 	}
 	rt := sched.New(img, out, sched.Config{Schedulers: opts.Schedulers, Steal: opts.Steal, Seed: opts.Seed,
 		Budget: opts.Reductions * StepsPerReduction, Trace: orderedTrace(opts.Trace, out), TraceMessages: opts.TraceMessages,
 		MaxLive: opts.MaxProcesses, MemoryBudget: opts.MemoryBudget, StackBudget: opts.StackBudget,
 		MaxQueued: opts.MaxQueued, MaxSteps: opts.MaxSteps, Policy: opts.Policy})
+	if opts.Test != "" {
+		return runTest(ctx, rt, img, opts, out, stderr)
+	}
 	var args []value.Value
 	if p.Library {
 		port := rt.NewPort(out.Line)
