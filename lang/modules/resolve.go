@@ -49,6 +49,7 @@ type scope struct {
 	types, values map[string]*binding
 	quals         map[string]*qual
 	own           map[string]*entity // own declarations by name, types as "type:Name"
+	globs         []*Module          // modules imported with `.{*}`
 }
 
 func newScope() *scope {
@@ -191,6 +192,7 @@ func (p *Program) resolveModule(m *Module) diag.List {
 			}
 		}
 		if im.All {
+			m.sc.globs = append(m.sc.globs, dep)
 			for _, n := range sortedKeys(dep.exports.types) {
 				bring(dep.exports.types[n], im.PathSpan)
 			}

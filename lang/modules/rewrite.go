@@ -55,6 +55,23 @@ func (r *rewriter) useType(n string) *entity {
 	return b.e
 }
 
+// private reports a name that is not in scope but is a private
+// declaration of a module imported with `.{*}` (E7008), and returns that
+// declaration so that no "unknown name" follows.
+func (r *rewriter) private(name string, isType bool, span source.Span) *entity {
+	key := name
+	if isType {
+		key = "type:" + name
+	}
+	for _, g := range r.m.sc.globs {
+		if e := g.sc.own[key]; e != nil && !e.pub {
+			r.p.missing(r.m, g, name, span)
+			return e
+		}
+	}
+	return nil
+}
+
 // qualifier finds the longest prefix of segs (leaving at least one
 // segment) that names an imported module; it returns the module and the
 // prefix length.
@@ -151,6 +168,8 @@ func (r *rewriter) typ(t ast.TypeExpr) {
 		if len(segs) == 1 {
 			if e := r.useType(t.Name); e != nil {
 				t.Name = e.global
+			} else if e := r.private(t.Name, true, t.Span()); e != nil {
+				t.Name = e.global
 			}
 			return
 		}
@@ -181,6 +200,9 @@ func (r *rewriter) ctorName(name string, span source.Span) string {
 	segs := strings.Split(name, ".")
 	if len(segs) == 1 {
 		if e := r.useValue(name); e != nil {
+			return e.global
+		}
+		if e := r.private(name, false, span); e != nil {
 			return e.global
 		}
 		return name
@@ -355,6 +377,8 @@ func (r *rewriter) expr(e ast.Expr) ast.Expr {
 			return x
 		}
 		if ent := r.useValue(x.Name); ent != nil {
+			x.Name = ent.global
+		} else if ent := r.private(x.Name, false, x.Span()); ent != nil {
 			x.Name = ent.global
 		}
 	case *ast.Path:
