@@ -53,7 +53,9 @@ func newLSP(e *env) *cobra.Command {
 		Use:   "lsp",
 		Short: "Run the Language Server Protocol server on stdin/stdout",
 		Long: "lsp speaks the Language Server Protocol over standard input and output\n" +
-			"(Content-Length framing) and publishes the diagnostics of open documents.\n" +
+			"(Content-Length framing): it publishes the diagnostics of open documents and\n" +
+			"answers hover, definition, references, rename, completion, signature help,\n" +
+			"document symbols, semantic tokens, code actions and formatting (docs/editors.md).\n" +
 			"Exit status: 0 after shutdown and exit, 1 otherwise.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
