@@ -267,3 +267,40 @@ func TestLSPModuleQualifier(t *testing.T) {
 	}
 	c.shutdownAndExit(0)
 }
+
+// TestLSPModuleEveryPosition sends every position request at every
+// position of each file of the project, with all of them open: no
+// internal error, every location in a file of the project.
+func TestLSPModuleEveryPosition(t *testing.T) {
+	dir := writeProject(t)
+	c := startLSP(t)
+	c.initialize()
+	uris := map[string]string{}
+	for _, name := range []string{"geo/shapes.mr", "geo/mod.mr", "main.mr"} {
+		uri := fileURI(filepath.Join(dir, filepath.FromSlash(name)))
+		uris[uri] = modFiles[name]
+		c.openAndDrain(uri, modFiles[name])
+	}
+	id := 0
+	for uri, text := range uris {
+		for l, line := range strings.Split(text, "\n") {
+			for ch := 0; ch <= len(line); ch++ {
+				for _, m := range []string{"textDocument/hover", "textDocument/definition", "textDocument/references",
+					"textDocument/completion", "textDocument/signatureHelp", "textDocument/rename"} {
+					id++
+					p := tdp(uri, map[string]any{"line": l, "character": ch})
+					p["newName"] = "zz"
+					p["context"] = map[string]any{"includeDeclaration": true}
+					reply := c.request(id, m, p)
+					if e, ok := reply["error"].(map[string]any); ok && e["code"] != float64(-32803) {
+						t.Fatalf("%s at %s %d:%d: %v", m, uri, l, ch, reply)
+					}
+					if s := jsonString(reply["result"]); strings.Contains(s, `"uri"`) && !strings.Contains(s, dir) {
+						t.Fatalf("%s at %s %d:%d: a location outside the project: %s", m, uri, l, ch, s)
+					}
+				}
+			}
+		}
+	}
+	c.shutdownAndExit(0)
+}
