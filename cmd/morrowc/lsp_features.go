@@ -415,7 +415,7 @@ func renameSpans(a *query.Analysis, t *query.Target, newName string) ([]source.S
 	}
 	switch t.Kind {
 	case query.KFunc:
-		if a.FuncByName(newName) != nil || builtins.Lookup(newName) != nil {
+		if sameModuleFunc(a, t, newName) || builtins.Lookup(newName) != nil {
 			return nil, fmt.Sprintf("renaming '%s' to '%s' would clash with the function '%s'", t.Name, newName, newName)
 		}
 		for _, r := range refs {
@@ -489,6 +489,20 @@ func renameSpans(a *query.Analysis, t *query.Target, newName string) ([]source.S
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Start < out[j].Start })
 	return out, ""
+}
+
+// sameModuleFunc reports whether the module that declares t has a
+// function called name.
+func sameModuleFunc(a *query.Analysis, t *query.Target, name string) bool {
+	_, home, _ := a.Where(t.DeclSpan)
+	for _, o := range a.Occurrences() {
+		if o.Def && o.Target.Kind == query.KFunc && o.Target.Name == name {
+			if _, m, _ := a.Where(o.Span); m == home {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // ---------------------------------------------------------------- completion

@@ -197,6 +197,14 @@ func TestLSPModuleFeatures(t *testing.T) {
 		}
 	}
 
+	// Renaming describe (from main.mr) to the name of a private function
+	// of its module clashes there.
+	p = at("describe", 0, 1)
+	p["newName"] = "area"
+	if m := c.request(91, "textDocument/rename", p); m["error"] == nil {
+		t.Errorf("rename describe -> area (a function of geo.shapes) not refused: %v", m)
+	}
+
 	// Symbols of main.mr: its own declarations only.
 	syms := c.result(10, "textDocument/documentSymbol", map[string]any{"textDocument": map[string]any{"uri": mainURI}}).([]any)
 	if len(syms) != 1 || syms[0].(map[string]any)["name"] != "main" {
