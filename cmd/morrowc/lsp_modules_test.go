@@ -312,3 +312,49 @@ func TestLSPModuleEveryPosition(t *testing.T) {
 	}
 	c.shutdownAndExit(0)
 }
+
+// TestLSPBrokenProjects: a cycle, a missing module, a missing name and a
+// syntax error in an imported module (its errors go to its own file):
+// diagnostics in main.mr where they belong to it, and every request
+// answers without an internal error.
+func TestLSPBrokenProjects(t *testing.T) {
+	projects := []map[string]string{
+		{"main.mr": "import a\n\nfn main():\n    let x = a.f(1)\n    println(x)\n", "a.mr": "import b\n\npub fn f(x: Int) -> Int: b.g(x)\n", "b.mr": "import a\n\npub fn g(x: Int) -> Int: a.f(x)\n"},
+		{"main.mr": "import nowhere.at_all\n\nfn main():\n    let x = 1\n    println(x)\n"},
+		{"main.mr": "import a.{g}\n\nfn main():\n    let x = 1\n    println(x)\n", "a.mr": "pub fn f(x: Int) -> Int: x\n"},
+		{"main.mr": "import a\n\nfn main():\n    let x = a.f(1)\n    println(x)\n", "a.mr": "pub fn f(x: Int) -> Int: x\n\nfn broken(:\n"},
+	}
+	for i, files := range projects {
+		dir := t.TempDir()
+		for name, text := range files {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		c := startLSP(t)
+		c.initialize()
+		uri := fileURI(filepath.Join(dir, "main.mr"))
+		text := files["main.mr"]
+		if ds := c.openAndDrain(uri, text); len(ds) == 0 && (i == 1 || i == 2) {
+			t.Errorf("project %d: no diagnostics", i)
+		}
+		id := 0
+		for l, line := range strings.Split(text, "\n") {
+			for ch := 0; ch <= len(line); ch++ {
+				for _, m := range []string{"textDocument/hover", "textDocument/definition", "textDocument/references", "textDocument/completion", "textDocument/signatureHelp"} {
+					id++
+					p := tdp(uri, map[string]any{"line": l, "character": ch})
+					p["context"] = map[string]any{"includeDeclaration": true}
+					if reply := c.request(id, m, p); reply["error"] != nil {
+						t.Fatalf("project %d: %s at %d:%d: %v", i, m, l, ch, reply)
+					}
+				}
+			}
+		}
+		// The local still answers.
+		if h := hoverText(c.result(id+1, "textDocument/hover", tdp(uri, posOf(t, text, "x)", 0, 0)))); !strings.Contains(h, "x: Int") {
+			t.Errorf("project %d: hover of a local: %q", i, h)
+		}
+		c.shutdownAndExit(0)
+	}
+}
