@@ -119,6 +119,8 @@ func TestLSPHover(t *testing.T) {
 		{"p.x", 1, 2, "Point.x: Int"},
 		{"total", 1, 0, "total: List(Float)"},
 		{"Shape)", 0, 0, "type Shape:"},
+		{"Point(1", 0, 1, "Point(x: Int, y: Int) -> Point"},
+		{"Point,", 0, 1, "type Point:"},
 		{"3.0", 0, 0, "Float"},
 	}
 	for i, tc := range cases {

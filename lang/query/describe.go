@@ -165,6 +165,10 @@ func (a *Analysis) Describe(t *Target, occ source.Span) (code, doc string) {
 		}
 		return SigString(t.Sig), doc
 	case KType:
+		if t.Def != nil && t.Def.Kind == types.RecordDef && len(t.Def.Ctors) == 1 && a.ctorUseAt(occ) {
+			// A record's name called as its constructor.
+			return CtorString(t.Def.Ctors[0]), ""
+		}
 		return a.DeclText(t.Decl), ""
 	case KCtor, KBuiltinCtor:
 		return CtorString(t.Ctor), ""
@@ -195,6 +199,20 @@ func (a *Analysis) Describe(t *Target, occ source.Span) (code, doc string) {
 		return t.Name, "type parameter"
 	}
 	return t.Name, ""
+}
+
+// ctorUseAt reports whether the name ending at occ is a constructor in an
+// expression or a pattern (not a type).
+func (a *Analysis) ctorUseAt(occ source.Span) bool {
+	if a.Info == nil {
+		return false
+	}
+	for n, o := range a.Info.Uses {
+		if o.Kind == types.ObjCtor && n.Span().End == occ.End {
+			return true
+		}
+	}
+	return false
 }
 
 func (a *Analysis) text(n ast.Node) string {
