@@ -66,7 +66,7 @@ func TestQueryIndex(t *testing.T) {
 		{".x", 0, KField, "x", 4, "Point.x: Int"},
 		{"List.map", 0, KBuiltin, "List.map", 1, "fn List.map("},
 		{"r)", 0, KLocal, "r", 3, "r: Float"},
-		{"Point(1", 0, KType, "Point", 4, "type Point:"},
+		{"Point(1", 0, KType, "Point", 4, "Point(x: Int, y: Int) -> Point"},
 	}
 	for _, c := range cases {
 		off := at(t, prog, c.sub, c.n, 0)
