@@ -229,6 +229,11 @@ func (a *Analysis) add(sp source.Span, t *Target, def bool) {
 	if t == nil || sp.End <= sp.Start {
 		return
 	}
+	if t.Kind == KTypeParam && t.DeclSpan.End <= t.DeclSpan.Start {
+		// A type variable is declared where it is first written (a type's
+		// parameter list, a function's first annotation that names it).
+		t.DeclSpan, t.Decl, def = sp, a.AST, true
+	}
 	a.occs = append(a.occs, &Occ{Span: sp, Target: t, Def: def})
 }
 

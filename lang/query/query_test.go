@@ -94,6 +94,28 @@ func TestQueryIndex(t *testing.T) {
 	}
 }
 
+func TestQueryTypeParam(t *testing.T) {
+	src := "type Box(a):\n    item: a\n\nfn first(xs: List(b), d: b) -> b:\n    match xs:\n        [x, ..] -> x\n        [] -> d\n\nfn main():\n    println(first([Box(1).item], d: 2))\n"
+	a := Analyze("tp.mr", []byte(src))
+	for _, c := range []struct {
+		sub      string
+		n, decl  int
+		declSub  string
+		wantRefs int
+	}{{"a\n", 0, 0, "a)", 2}, {"b) ->", 0, 0, "b), d", 3}} {
+		o := a.At(at(t, src, c.sub, c.n, 0))
+		if o == nil || o.Target.Kind != KTypeParam {
+			t.Fatalf("%s: %+v", c.sub, o)
+		}
+		if want := at(t, src, c.declSub, c.decl, 0); o.Target.DeclSpan.Start != want {
+			t.Errorf("%s: declared at %d, want %d", c.sub, o.Target.DeclSpan.Start, want)
+		}
+		if n := len(a.References(o.Target)); n != c.wantRefs {
+			t.Errorf("%s: %d references, want %d", c.sub, n, c.wantRefs)
+		}
+	}
+}
+
 func TestQueryScope(t *testing.T) {
 	a := Analyze("shapes.mr", []byte(prog), modules.Options{})
 	names := func(off int) string {

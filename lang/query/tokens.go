@@ -123,11 +123,32 @@ func (a *Analysis) classify() []SemToken {
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Span.Start < out[j].Span.Start })
-	// Drop overlaps (a name inside a token already classified).
-	res := out[:0]
+	// A string's interpolated names split it: `"n = {n}"` is a string,
+	// a variable and a string again. Other overlaps are dropped.
+	var res []SemToken
 	end := 0
-	for _, t := range out {
+	for i := 0; i < len(out); i++ {
+		t := out[i]
 		if t.Span.Start < end {
+			continue
+		}
+		if t.Type == TokString {
+			from := t.Span.Start
+			for j := i + 1; j < len(out) && out[j].Span.Start < t.Span.End; j++ {
+				n := out[j]
+				if n.Type == TokString || n.Type == TokComment || n.Type == TokKeyword || n.Type == TokNumber || n.Span.Start < from || n.Span.End > t.Span.End {
+					continue
+				}
+				if n.Span.Start > from {
+					res = append(res, SemToken{source.Span{Start: from, End: n.Span.Start}, TokString})
+				}
+				res = append(res, n)
+				from = n.Span.End
+			}
+			if from < t.Span.End {
+				res = append(res, SemToken{source.Span{Start: from, End: t.Span.End}, TokString})
+			}
+			end = t.Span.End
 			continue
 		}
 		res = append(res, t)
