@@ -96,7 +96,7 @@ func TestQueryIndex(t *testing.T) {
 
 func TestQueryTypeParam(t *testing.T) {
 	src := "type Box(a):\n    item: a\n\nfn first(xs: List(b), d: b) -> b:\n    match xs:\n        [x, ..] -> x\n        [] -> d\n\nfn main():\n    println(first([Box(1).item], d: 2))\n"
-	a := Analyze("tp.mr", []byte(src))
+	a := Analyze("tp.mr", []byte(src), modules.Options{})
 	for _, c := range []struct {
 		sub      string
 		n, decl  int
