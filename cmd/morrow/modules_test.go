@@ -50,3 +50,31 @@ func TestRunProject(t *testing.T) {
 		t.Fatalf("run the .mrb without sources: %+v", r)
 	}
 }
+
+// TestTestProject: `morrow test` follows imports; a file's tests are its
+// own (an imported module's tests run when its file is tested), and an
+// error in a module that several tested files import is reported once.
+func TestTestProject(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("util.mr", "pub fn double(x: Int) -> Int: x * 2\n\nfn test_double() -> Result((), String):\n    Test.equal(double(2), 4)\n")
+	write("a_test.mr", "import util\n\nfn test_a() -> Result((), String):\n    Test.equal(util.double(3), 6)\n")
+	r := runCLI(t, nil, "test", filepath.Join(dir, "a_test.mr"))
+	if r.code != 0 || !strings.Contains(r.stdout+r.stderr, "1/1 passed") {
+		t.Fatalf("one file: %+v", r)
+	}
+	r = runCLI(t, nil, "test", dir)
+	if r.code != 0 || !strings.Contains(r.stdout+r.stderr, "2/2 passed") {
+		t.Fatalf("the directory: %+v", r)
+	}
+	write("util.mr", "pub fn double(x: Int) -> Int: \"no\"\n")
+	write("b_test.mr", "import util\n\nfn test_b() -> Result((), String):\n    Test.equal(util.double(1), 2)\n")
+	r = runCLI(t, nil, "test", dir)
+	if r.code == 0 || strings.Count(r.stderr, "error[E3001]") != 1 {
+		t.Fatalf("a broken module: %+v", r)
+	}
+}

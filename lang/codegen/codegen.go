@@ -198,7 +198,8 @@ func (c *compiler) declare(f *ast.File, info *types.Info) error {
 		// neither: its entries are its tests, which the runner starts by
 		// name; the first one stands as the program's entry.
 		for _, d := range f.Decls {
-			if fd, isFn := d.(*ast.FnDecl); isFn && types.IsTest(fd) && len(fd.Params) == 0 {
+			// (a test of an imported module is not one: lang/modules)
+			if fd, isFn := d.(*ast.FnDecl); isFn && types.IsTest(fd) && len(fd.Params) == 0 && !strings.Contains(fd.Name, ast.ModuleSep) {
 				entry, ok = u.index[fd.Name], true
 				break
 			}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
+	"strings"
 
 	"github.com/morrow-lang/morrow/lang/ast"
 	"github.com/morrow-lang/morrow/lang/diag"
@@ -93,6 +94,31 @@ func shift(v reflect.Value, base int, seen map[uintptr]bool) {
 	}
 }
 
+// ownName drops a module's suffix from its global names in s (suffix is
+// Sep and the module's path), leaving names of other modules alone.
+func ownName(s, suffix string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(s, suffix)
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		end := i + len(suffix)
+		if end < len(s) && (isPathByte(s[end])) {
+			// a longer module path (geo/shapes vs geo/shapes2): keep it
+			b.WriteString(s[:end])
+		} else {
+			b.WriteString(s[:i])
+		}
+		s = s[end:]
+	}
+}
+
+func isPathByte(c byte) bool {
+	return c == '/' || c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
 // Demangle is ast.Qualified.
 func Demangle(s string) string { return ast.Qualified(s) }
 
@@ -100,6 +126,10 @@ func Demangle(s string) string { return ast.Qualified(s) }
 // belong to, shows mangled names qualified, and orders them by file in
 // import order, then by position.
 func (p *Program) MapDiags(l diag.List) diag.List {
+	byFile := map[*source.File]*Module{}
+	for _, m := range p.Modules {
+		byFile[m.File] = m
+	}
 	for _, d := range l {
 		if p.Combined != nil && d.File == p.Combined && len(p.Combined.Parts()) > 0 {
 			f, off := p.Combined.Locate(d.Span.Start)
@@ -118,14 +148,23 @@ func (p *Program) MapDiags(l diag.List) diag.List {
 			}
 			d.Related = rel
 		}
-		d.Message = Demangle(d.Message)
-		d.Label = Demangle(d.Label)
-		d.Hint = Demangle(d.Hint)
+		// In its own module's file a name shows as written there
+		// (`helper`); names of other modules show qualified.
+		own := func(s string) string { return Demangle(s) }
+		if m := byFile[d.File]; m != nil && !m.Entry {
+			suffix := Sep + strings.ReplaceAll(m.Name, ".", "/")
+			own = func(s string) string {
+				return Demangle(ownName(s, suffix))
+			}
+		}
+		d.Message = own(d.Message)
+		d.Label = own(d.Label)
+		d.Hint = own(d.Hint)
 		for i := range d.Notes {
-			d.Notes[i] = Demangle(d.Notes[i])
+			d.Notes[i] = own(d.Notes[i])
 		}
 		for i := range d.Related {
-			d.Related[i].Message = Demangle(d.Related[i].Message)
+			d.Related[i].Message = own(d.Related[i].Message)
 		}
 	}
 	rank := map[*source.File]int{}

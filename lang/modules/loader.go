@@ -320,6 +320,11 @@ func (p *Program) resolveImport(from *Module, im *ast.ImportDecl) *Module {
 			"builtin modules (List, String, Map, Process, ...) are always available, qualified"
 		return nil
 	}
+	if n := len(im.Path); n > 1 && im.Path[n-1] == "mod" {
+		p.Diags.Add(from.File, ErrModuleNotFound, im.PathSpan, "%s is not a module name: %s/mod.mr is the module %s", name, strings.Join(im.Path[:n-1], "/"), ast.PathString(im.Path[:n-1])).Hint =
+			"import " + ast.PathString(im.Path[:n-1])
+		return nil
+	}
 	relFile := strings.Join(im.Path, "/") + ".mr"
 	relMod := strings.Join(im.Path, "/") + "/mod.mr"
 	fileAbs := filepath.Join(p.Root, filepath.FromSlash(relFile))

@@ -175,3 +175,18 @@ func TestQualifiedNames(t *testing.T) {
 		t.Errorf("PlainName: %q", got)
 	}
 }
+
+// TestUppercaseModule: a module whose name starts with an uppercase
+// letter is reached through paths (`Geo.f()`, `Geo.T.K(2)`), as the
+// parser reads such chains.
+func TestUppercaseModule(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"Geo.mr":  "pub type T derive(Show):\n    K(Int)\n\npub fn f() -> Int: 7\n",
+		"main.mr": "import Geo\n\nfn main():\n    println(Geo.f())\n    println(show(Geo.T.K(2)))\n    let t: Geo.T = Geo.K(3)\n    match t:\n        Geo.K(n) -> println(n)\n",
+	})
+	src, _ := os.ReadFile(filepath.Join(dir, "main.mr"))
+	u, err := compiler.Build(filepath.Join(dir, "main.mr"), src)
+	if err != nil || u.Program == nil || len(u.Diags) != 0 {
+		t.Fatalf("%v %v", err, u.Diags)
+	}
+}

@@ -182,6 +182,8 @@ func (p *Program) resolveModule(m *Module) diag.List {
 			}
 			if q := m.sc.quals[key]; q == nil {
 				m.sc.quals[key] = &qual{mod: dep, imp: use}
+			} else {
+				use.used = true // the same qualifier again (`import a` and `import a as a`)
 			}
 			continue
 		}

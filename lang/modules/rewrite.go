@@ -382,6 +382,21 @@ func (r *rewriter) expr(e ast.Expr) ast.Expr {
 			x.Name = ent.global
 		}
 	case *ast.Path:
+		// An uppercase module name (`import Geo`) makes `Geo.f` a path.
+		if dep, k := r.qualifier(x.Parts); dep != nil {
+			rest := x.Parts[k:]
+			if len(rest) == 2 && dep.exports.types[rest[0]] != nil {
+				if c := ctorOf(dep.exports.types[rest[0]].e, rest[1]); c != nil {
+					return &ast.Path{Pos: x.Pos, Parts: []string{dep.exports.types[rest[0]].e.global, c.global}}
+				}
+			}
+			if len(rest) == 1 {
+				if e := r.member(dep, rest[0], false, x.Span()); e != nil {
+					return &ast.Ident{Pos: x.Pos, Name: e.global}
+				}
+			}
+			return x
+		}
 		if len(x.Parts) == 2 {
 			if t := r.useType(x.Parts[0]); t != nil {
 				if c := ctorOf(t, x.Parts[1]); c != nil {
