@@ -90,6 +90,7 @@ type lspDoc struct {
 	// fix-all code action); fmtOK is false when the text does not format.
 	formatted []byte
 	fmtOK     bool
+	deps      map[string]bool // absolute paths of the modules it imports, transitively
 }
 
 type lspServer struct {
@@ -517,7 +518,7 @@ func (s *lspServer) notification(method string, params json.RawMessage) error {
 			d.version = *p.TextDocument.Version
 		}
 		s.docs[p.TextDocument.URI] = d
-		s.publish(p.TextDocument.URI)
+		s.publishChanged(p.TextDocument.URI)
 	case "textDocument/didChange":
 		var p struct {
 			TextDocument   *lspTextDocument `json:"textDocument"`
@@ -558,8 +559,7 @@ func (s *lspServer) notification(method string, params json.RawMessage) error {
 		if p.TextDocument.Version != nil {
 			d.version = *p.TextDocument.Version
 		}
-		s.publish(p.TextDocument.URI)
-		s.recheckImporters(p.TextDocument.URI)
+		s.publishChanged(p.TextDocument.URI)
 	case "textDocument/didClose":
 		var p struct {
 			TextDocument *lspTextDocument `json:"textDocument"`
@@ -571,7 +571,7 @@ func (s *lspServer) notification(method string, params json.RawMessage) error {
 			return invalidParams("didClose needs textDocument.uri")
 		}
 		delete(s.docs, p.TextDocument.URI)
-		s.recheckImporters(p.TextDocument.URI)
+		s.publishImporters(p.TextDocument.URI)
 		s.notify("textDocument/publishDiagnostics", map[string]any{"uri": p.TextDocument.URI, "diagnostics": []any{}})
 	}
 	// Other notifications (initialized, didSave, $/cancelRequest,
@@ -790,6 +790,12 @@ func (s *lspServer) publish(uri string) {
 	if u.Modules == nil {
 		return
 	}
+	d.deps = map[string]bool{}
+	for _, m := range u.Modules.Modules {
+		if !m.Entry {
+			d.deps[m.Abs] = true
+		}
+	}
 	for _, m := range u.Modules.Modules {
 		if m.Entry || open[m.Abs] {
 			continue
@@ -802,30 +808,32 @@ func (s *lspServer) publish(uri string) {
 	}
 }
 
-// recheckImporters re-checks the open documents whose programs hold the
-// file of uri (they import it, directly or not) after its text changed or
-// it was closed (then its file on disk counts again). Documents that do
-// not depend on it are not re-checked.
-func (s *lspServer) recheckImporters(uri string) {
+// publishChanged publishes a document that was opened or changed, and
+// then every other open document that imports it (their diagnostics may
+// depend on its unsaved text).
+func (s *lspServer) publishChanged(uri string) {
+	s.publish(uri)
+	s.publishImporters(uri)
+}
+
+// publishImporters publishes every other open document that imports the
+// file of uri, directly or not: after it changed, or was closed (its file
+// on disk counts again). Documents that do not depend on it are not
+// checked again.
+func (s *lspServer) publishImporters(uri string) {
 	abs, err := filepath.Abs(uriPath(uri))
-	if err != nil || uriPath(uri) == uri {
+	if err != nil {
 		return
 	}
-	var deps []string
-	for u, d := range s.docs {
-		if u == uri || d.an == nil || d.an.Program == nil {
-			continue
-		}
-		for _, m := range d.an.Program.Modules {
-			if m.Abs == abs && !m.Entry {
-				deps = append(deps, u)
-				break
-			}
+	var others []string
+	for o, d := range s.docs {
+		if o != uri && d.deps[abs] {
+			others = append(others, o)
 		}
 	}
-	sort.Strings(deps)
-	for _, u := range deps {
-		s.publish(u)
+	sort.Strings(others)
+	for _, o := range others {
+		s.publish(o)
 	}
 }
 

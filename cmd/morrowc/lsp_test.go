@@ -771,6 +771,19 @@ func TestLSPModules(t *testing.T) {
 	if got, _ = c.diagnostics(libURI); len(got) != 0 {
 		t.Errorf("lib.mr opened: %v", got)
 	}
+	// main.mr imports lib.mr: it is checked again.
+	if got, _ = c.diagnostics(mainURI); len(got) != 0 {
+		t.Errorf("main.mr after lib.mr opened: %v", got)
+	}
+	c.change(libURI, 2, rangeEdit(0, 7, 0, 8, "g"))
+	if got, _ = c.diagnostics(libURI); len(got) != 0 {
+		t.Errorf("lib.mr renamed f to g: %v", got)
+	}
+	got, _ = c.diagnostics(mainURI)
+	checkDiags(t, got, []wantDiag{{"E7009", 3, 12, 3, 17}})
+	c.change(libURI, 3, rangeEdit(0, 7, 0, 8, "f"))
+	c.diagnostics(libURI)
+	c.diagnostics(mainURI)
 	c.change(mainURI, 2, rangeEdit(3, 16, 3, 17, "g"))
 	got, _ = c.diagnostics(mainURI)
 	checkDiags(t, got, []wantDiag{{"E7009", 3, 12, 3, 17}})
