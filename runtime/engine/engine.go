@@ -62,6 +62,7 @@ import (
 	"github.com/morrow-lang/morrow/runtime/sched"
 	"github.com/morrow-lang/morrow/runtime/value"
 	"github.com/morrow-lang/morrow/runtime/vm"
+	"github.com/morrow-lang/morrow/runtime/world"
 	"github.com/morrow-lang/morrow/stdlib"
 	"github.com/morrow-lang/morrow/stdlib/core"
 )
@@ -125,6 +126,20 @@ type Options struct {
 	// legacy-only program gets the fault 10 report, as always) and
 	// returns ExitFault.
 	Policy sched.Policy
+	// FlushStdout, when set, flushes Stdout's own buffer (with
+	// DirectStdout): the engine calls it whenever it flushes its output,
+	// so a line printed before a process waits on the outside world is
+	// visible (docs/io.md).
+	FlushStdout func()
+	// The outside world (docs/io.md): Args are System.args (what follows
+	// `--` on the command line), Getenv answers System.env (nil: no
+	// variable is set), Stdin is what System.read_line reads (nil:
+	// empty), and MaxSockets bounds the open sockets and listeners (0:
+	// world.DefaultMaxSockets, negative: no limit).
+	Args       []string
+	Getenv     func(string) (string, bool)
+	Stdin      io.Reader
+	MaxSockets int
 }
 
 // Outcome is how a run ended, in more detail than its exit status.
@@ -210,6 +225,7 @@ func run(ctx context.Context, p *bytecode.Program, v *bytecode.Verified, opts Op
 	out := sched.NewOutput(stdoutW)
 	if opts.DirectStdout {
 		out = sched.NewDirectOutput(stdoutW)
+		out.Sync = opts.FlushStdout
 	}
 	defer out.Flush()
 	if opts.Schedulers < 0 || opts.Schedulers > MaxSchedulers || opts.MemoryBudget < 0 || opts.StackBudget < 0 {
@@ -226,6 +242,7 @@ func run(ctx context.Context, p *bytecode.Program, v *bytecode.Verified, opts Op
 			return fail
 		}
 	}
+	w := &world.World{Args: opts.Args, Getenv: opts.Getenv, Stdin: opts.Stdin, MaxSockets: opts.MaxSockets}
 	img, err := vm.Load(v, stdlib.Natives())
 	if err != nil {
 		fmt.Fprintf(stderr, "morrow: cannot run the program: %v\n", err)
@@ -234,7 +251,9 @@ func run(ctx context.Context, p *bytecode.Program, v *bytecode.Verified, opts Op
 	rt := sched.New(img, out, sched.Config{Schedulers: opts.Schedulers, Steal: opts.Steal, Seed: opts.Seed,
 		Budget: opts.Reductions * StepsPerReduction, Trace: orderedTrace(opts.Trace, out), TraceMessages: opts.TraceMessages,
 		MaxLive: opts.MaxProcesses, MemoryBudget: opts.MemoryBudget, StackBudget: opts.StackBudget,
-		MaxQueued: opts.MaxQueued, MaxSteps: opts.MaxSteps, Policy: opts.Policy})
+		MaxQueued: opts.MaxQueued, MaxSteps: opts.MaxSteps, Policy: opts.Policy,
+		World: w, Stderr: stderr})
+	defer w.Close()
 	var args []value.Value
 	if p.Library {
 		port := rt.NewPort(out.Line)
@@ -250,6 +269,8 @@ func run(ctx context.Context, p *bytecode.Program, v *bytecode.Verified, opts Op
 	o := Outcome{Deadlock: res.Deadlock, Decisions: res.Decisions, Steps: res.Steps,
 		StepLimit: opts.MaxSteps > 0 && strings.HasPrefix(res.Report, stepLimitPrefix)}
 	switch {
+	case res.Halted:
+		o.Status = res.HaltStatus
 	case res.Report != "":
 		io.WriteString(stderr, res.Report)
 		o.Status = ExitFault

@@ -28,6 +28,7 @@
 package native
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"sort"
@@ -35,6 +36,7 @@ import (
 	"github.com/morrow-lang/morrow/runtime/fault"
 	"github.com/morrow-lang/morrow/runtime/supervisor"
 	"github.com/morrow-lang/morrow/runtime/value"
+	"github.com/morrow-lang/morrow/runtime/world"
 )
 
 // Host is what natives may ask of the runtime that calls them: the
@@ -84,6 +86,33 @@ type Host interface {
 	// supervisor returns fault.Park (see fault.Park): it is called again
 	// with the same request when the caller resumes.
 	Supervise(r *SupRequest) (value.Value, *fault.Fault)
+
+	// The outside world (IO.md, docs/io.md).
+
+	// Stderr is where eprint and eprintln write (each call one Write;
+	// stdout is flushed first, so the two streams stay in order).
+	Stderr() io.Writer
+	// World is the invocation's outside world: arguments, environment,
+	// standard input and the socket limit (nil: none, for a detached
+	// host).
+	World() *world.World
+	// Sockets is the set of sockets and listeners the running process
+	// owns.
+	Sockets() *world.Owned
+	// SocketsOf is the socket set of the live process with ProcessId
+	// id, or nil when it has ended (Net.transfer).
+	SocketsOf(id value.Value) *world.Owned
+	// Await runs op off the schedulers and parks only the running
+	// process until op returns (IO.md §0): the first call starts op and
+	// returns fault.Park; when the process resumes, the native runs
+	// again and its Await returns op's result without running op. ctx is
+	// cancelled when the process retires (it was killed), and op must
+	// then return soon. In a deterministic run op runs at once.
+	Await(op func(ctx context.Context) value.Value) (value.Value, *fault.Fault)
+	// Halt implements System.exit: it flushes stdout and stderr and ends
+	// the whole invocation with status (no other cleanup runs); the
+	// native returns the fault it gives, which stops the caller.
+	Halt(status int) *fault.Fault
 }
 
 // SupOp names the operation of a SupRequest.
@@ -329,3 +358,23 @@ func (Detached) Unregister(string) (value.Value, *fault.Fault) {
 func (Detached) Supervise(*SupRequest) (value.Value, *fault.Fault) {
 	return value.Unit, noProcess()
 }
+
+// Stderr returns W, or io.Discard.
+func (d Detached) Stderr() io.Writer { return d.Stdout() }
+
+// World is nil: a detached host has no outside world.
+func (Detached) World() *world.World { return nil }
+
+// Sockets is a fresh, empty set: no process owns anything.
+func (Detached) Sockets() *world.Owned { return &world.Owned{} }
+
+// SocketsOf is nil: no process runs.
+func (Detached) SocketsOf(value.Value) *world.Owned { return nil }
+
+// Await runs op at once.
+func (Detached) Await(op func(ctx context.Context) value.Value) (value.Value, *fault.Fault) {
+	return op(context.Background()), nil
+}
+
+// Halt is fault 11: there is no invocation to end.
+func (Detached) Halt(int) *fault.Fault { return noProcess() }
