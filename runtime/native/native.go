@@ -107,8 +107,10 @@ type Host interface {
 	// returns fault.Park; when the process resumes, the native runs
 	// again and its Await returns op's result without running op. ctx is
 	// cancelled when the process retires (it was killed), and op must
-	// then return soon. In a deterministic run op runs at once.
-	Await(op func(ctx context.Context) value.Value) (value.Value, *fault.Fault)
+	// then return soon. In a deterministic run op runs at once, and so
+	// it does when ready says that op will not wait (its data is at
+	// hand), unless a wait is already open (then its result is taken).
+	Await(ready bool, op func(ctx context.Context) value.Value) (value.Value, *fault.Fault)
 	// Halt implements System.exit: it flushes stdout and stderr and ends
 	// the whole invocation with status (no other cleanup runs); the
 	// native returns the fault it gives, which stops the caller.
@@ -372,7 +374,7 @@ func (Detached) Sockets() *world.Owned { return &world.Owned{} }
 func (Detached) SocketsOf(value.Value) *world.Owned { return nil }
 
 // Await runs op at once.
-func (Detached) Await(op func(ctx context.Context) value.Value) (value.Value, *fault.Fault) {
+func (Detached) Await(_ bool, op func(ctx context.Context) value.Value) (value.Value, *fault.Fault) {
 	return op(context.Background()), nil
 }
 

@@ -26,8 +26,8 @@ package world
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"context"
+	"errors"
 	"io"
 	"sync"
 	"sync/atomic"

@@ -196,7 +196,6 @@ func fsEntries(m string) []*Entry {
 	}
 }
 
-
 // typeTable is every library type, in declaration order: a constructor
 // written Module.Variant names the variant of the first type here that
 // has it.

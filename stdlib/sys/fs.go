@@ -163,13 +163,13 @@ func init() {
 		one := func(name string, op func(string) value.Value) {
 			reg(m+"."+name, []value.Kind{kS}, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
 				path := a[0].AsString()
-				return h.Await(func(context.Context) value.Value { return op(path) })
+				return h.Await(false, func(context.Context) value.Value { return op(path) })
 			})
 		}
 		two := func(name string, op func(string, string) value.Value) {
 			reg(m+"."+name, []value.Kind{kS, kS}, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
 				path, text := a[0].AsString(), a[1].AsString()
-				return h.Await(func(context.Context) value.Value { return op(path, text) })
+				return h.Await(false, func(context.Context) value.Value { return op(path, text) })
 			})
 		}
 		one("read", fsRead)

@@ -77,7 +77,7 @@ func init() {
 			return errInt(code), nil
 		}
 		owner := h.Sockets()
-		return h.Await(func(ctx context.Context) value.Value {
+		return h.Await(false, func(ctx context.Context) value.Value {
 			s, code := w.Accept(ctx, l, owner)
 			if code != 0 {
 				return errInt(code)
@@ -91,7 +91,7 @@ func init() {
 			return value.Unit, f
 		}
 		host, port, owner := a[0].AsString(), int(a[1].AsInt()), h.Sockets()
-		return h.Await(func(ctx context.Context) value.Value {
+		return h.Await(false, func(ctx context.Context) value.Value {
 			s, code := w.Connect(ctx, host, port, owner)
 			if code != 0 {
 				return errInt(code)
@@ -121,11 +121,8 @@ func init() {
 			}
 			return value.Ok(value.Some(value.String(line)))
 		}
-		if s.LineReady() {
-			// A whole line is buffered: no wait, no park.
-			return read(context.Background()), nil
-		}
-		return h.Await(read)
+		// A whole line already buffered is read without a park.
+		return h.Await(s.LineReady(), read)
 	})
 	reg("Net.write", []value.Kind{kO, kS}, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
 		s, f := socketOf(a[0])
@@ -136,7 +133,7 @@ func init() {
 			return errInt(code), nil
 		}
 		text := a[1].AsString()
-		return h.Await(func(ctx context.Context) value.Value {
+		return h.Await(false, func(ctx context.Context) value.Value {
 			if code := s.Write(ctx, text); code != 0 {
 				return errInt(code)
 			}

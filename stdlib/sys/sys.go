@@ -92,7 +92,7 @@ func init() {
 		if w == nil {
 			return value.None(), nil
 		}
-		return h.Await(func(ctx context.Context) value.Value {
+		return h.Await(false, func(ctx context.Context) value.Value {
 			l, ok := w.ReadLine(ctx)
 			if !ok || l.EOF {
 				return value.None()
