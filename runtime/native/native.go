@@ -111,6 +111,11 @@ type Host interface {
 	// it does when ready says that op will not wait (its data is at
 	// hand), unless a wait is already open (then its result is taken).
 	Await(ready bool, op func(ctx context.Context) value.Value) (value.Value, *fault.Fault)
+	// Resume reports whether the running process has an outside
+	// operation open (it was parked in Await and runs the native again):
+	// then the native must return v and f at once, before any check of
+	// its own, since the operation may have changed what it would check.
+	Resume() (v value.Value, f *fault.Fault, open bool)
 	// Halt implements System.exit: it flushes stdout and stderr and ends
 	// the whole invocation with status (no other cleanup runs); the
 	// native returns the fault it gives, which stops the caller.
@@ -377,6 +382,9 @@ func (Detached) SocketsOf(value.Value) *world.Owned { return nil }
 func (Detached) Await(_ bool, op func(ctx context.Context) value.Value) (value.Value, *fault.Fault) {
 	return op(context.Background()), nil
 }
+
+// Resume reports no open operation: Await never parks here.
+func (Detached) Resume() (value.Value, *fault.Fault, bool) { return value.Unit, nil, false }
 
 // Halt is fault 11: there is no invocation to end.
 func (Detached) Halt(int) *fault.Fault { return noProcess() }

@@ -61,15 +61,23 @@ func (h *host) SocketsOf(id value.Value) *world.Owned {
 	return t.Sockets()
 }
 
+// Resume answers a native that runs again after its Await parked it.
+func (h *host) Resume() (value.Value, *fault.Fault, bool) {
+	if v, open, done := h.p.TakeNativeWait(); open {
+		if done {
+			return v, nil, true
+		}
+		return value.Unit, fault.NewPark(), true
+	}
+	return value.Unit, nil, false
+}
+
 // Await runs op off the schedulers and parks the running process until
 // it returns.
 func (h *host) Await(ready bool, op func(ctx context.Context) value.Value) (value.Value, *fault.Fault) {
 	h.settle()
-	if v, open, done := h.p.TakeNativeWait(); open {
-		if done {
-			return v, nil
-		}
-		return value.Unit, fault.NewPark()
+	if v, f, open := h.Resume(); open {
+		return v, f
 	}
 	rt := h.s.rt
 	if ready {

@@ -328,7 +328,8 @@ func (s *Socket) ReadLine(ctx context.Context, timeout time.Duration) (line stri
 			return "", false, ErrOther
 		}
 		return string(b), false, 0
-	case errors.Is(err, io.EOF):
+	case errors.Is(err, io.EOF), errors.Is(err, syscall.ECONNRESET):
+		// A reset is the peer closing with data unread: the end too.
 		return "", true, 0
 	case errors.Is(err, errTooLong):
 		s.Close()
@@ -351,7 +352,7 @@ func (s *Socket) Write(ctx context.Context, text string) int {
 	stop := context.AfterFunc(ctx, func() { s.c.SetWriteDeadline(time.Unix(1, 0)) })
 	defer stop()
 	if _, err := io.WriteString(s.c, text); err != nil {
-		if s.closed.Load() {
+		if s.closed.Load() || errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ECONNRESET) {
 			return ErrClosed
 		}
 		return code(err)
@@ -363,7 +364,7 @@ func (s *Socket) Write(ctx context.Context, text string) int {
 func code(err error) int {
 	switch {
 	case errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.EHOSTUNREACH),
-		errors.Is(err, syscall.ENETUNREACH), errors.Is(err, syscall.ECONNRESET):
+		errors.Is(err, syscall.ENETUNREACH):
 		return ErrRefused
 	case errors.Is(err, syscall.EACCES), errors.Is(err, syscall.EPERM), errors.Is(err, os.ErrPermission):
 		return ErrPerm

@@ -162,12 +162,18 @@ func init() {
 	for _, m := range []string{"fs", "File"} {
 		one := func(name string, op func(string) value.Value) {
 			reg(m+"."+name, []value.Kind{kS}, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
+				if v, f, open := h.Resume(); open {
+					return v, f
+				}
 				path := a[0].AsString()
 				return h.Await(false, func(context.Context) value.Value { return op(path) })
 			})
 		}
 		two := func(name string, op func(string, string) value.Value) {
 			reg(m+"."+name, []value.Kind{kS, kS}, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
+				if v, f, open := h.Resume(); open {
+					return v, f
+				}
 				path, text := a[0].AsString(), a[1].AsString()
 				return h.Await(false, func(context.Context) value.Value { return op(path, text) })
 			})

@@ -62,10 +62,16 @@ func fetch(ctx context.Context, method, url, body string) value.Value {
 
 func init() {
 	reg("http.get", []value.Kind{kS}, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
+		if v, f, open := h.Resume(); open {
+			return v, f
+		}
 		url := a[0].AsString()
 		return h.Await(false, func(ctx context.Context) value.Value { return fetch(ctx, http.MethodGet, url, "") })
 	})
 	reg("http.post", []value.Kind{kS, kS}, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
+		if v, f, open := h.Resume(); open {
+			return v, f
+		}
 		url, body := a[0].AsString(), a[1].AsString()
 		return h.Await(false, func(ctx context.Context) value.Value { return fetch(ctx, http.MethodPost, url, body) })
 	})

@@ -65,6 +65,9 @@ func init() {
 		return value.Int(int64(l.Port())), nil
 	})
 	reg("Net.accept", []value.Kind{kO}, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
+		if v, f, open := h.Resume(); open {
+			return v, f
+		}
 		l, f := listenerOf(a[0])
 		if f != nil {
 			return value.Unit, f
@@ -86,6 +89,9 @@ func init() {
 		})
 	})
 	reg("Net.connect", []value.Kind{kS, kI}, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
+		if v, f, open := h.Resume(); open {
+			return v, f
+		}
 		w, f := worldOf(h)
 		if f != nil {
 			return value.Unit, f
@@ -100,6 +106,9 @@ func init() {
 		})
 	})
 	reg("Net.read_line", []value.Kind{kO, kI}, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
+		if v, f, open := h.Resume(); open {
+			return v, f
+		}
 		s, f := socketOf(a[0])
 		if f != nil {
 			return value.Unit, f
@@ -125,6 +134,9 @@ func init() {
 		return h.Await(s.LineReady(), read)
 	})
 	reg("Net.write", []value.Kind{kO, kS}, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
+		if v, f, open := h.Resume(); open {
+			return v, f
+		}
 		s, f := socketOf(a[0])
 		if f != nil {
 			return value.Unit, f

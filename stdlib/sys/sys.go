@@ -88,6 +88,9 @@ func init() {
 		return value.Int(time.Since(start).Milliseconds()), nil
 	})
 	reg("System.read_line", nil, func(h native.Host, _ []value.Value) (value.Value, *fault.Fault) {
+		if v, f, open := h.Resume(); open {
+			return v, f
+		}
 		w := h.World()
 		if w == nil {
 			return value.None(), nil
