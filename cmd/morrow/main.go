@@ -58,6 +58,7 @@ import (
 	"github.com/morrow-lang/morrow/lang/source"
 	"github.com/morrow-lang/morrow/runtime/bytecode"
 	"github.com/morrow-lang/morrow/runtime/engine"
+	"github.com/morrow-lang/morrow/runtime/explore"
 	"github.com/morrow-lang/morrow/runtime/fault"
 	"github.com/morrow-lang/morrow/runtime/world"
 	"github.com/spf13/cobra"
@@ -313,6 +314,16 @@ func runProgram(cmd *cobra.Command, e *env, f *runFlags, path string) error {
 	p, status := loadProgram(e, path, mode, f.deny)
 	if p == nil {
 		return cli.ExitStatus(status)
+	}
+	if exploring || replaying {
+		if name := explore.Unreplayable(p.Program()); name != "" {
+			tool := "--explore"
+			if replaying {
+				tool = "--replay"
+			}
+			fmt.Fprintln(e.stderr, explore.Refusal(tool, name))
+			return cli.ExitStatus(cli.ExitError)
+		}
 	}
 	if exploring {
 		return f.explore.explore(e, p, opts, f.seed, path)
