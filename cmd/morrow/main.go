@@ -339,10 +339,10 @@ func runProgram(cmd *cobra.Command, e *env, f *runFlags, path string) error {
 	// print straight to them: nothing printed is lost.
 	opts.Stdout, opts.Stderr = out.stdoutWriter(), out.stderrWriter()
 	opts.DirectStdout = true
+	opts.World = &engine.World{Args: f.progArgs, Stdin: e.stdin, Getenv: e.lookup}
 	if out.buf != nil {
-		opts.FlushStdout = func() { out.buf.Flush() }
+		opts.World.FlushStdout = func() { out.buf.Flush() }
 	}
-	opts.Args, opts.Stdin, opts.Getenv = f.progArgs, e.stdin, e.lookup
 	if f.trace != "" {
 		tw, closeTrace, err := openTrace(f.trace, opts.Stderr)
 		if err != nil {

@@ -149,7 +149,8 @@ func (s *Session) reset() {
 	// an entry's effects show while it runs.
 	s.output = sched.NewDirectOutput(s.out)
 	s.rt = sched.New(nil, s.output, sched.Config{Session: true, Policy: &sched.FIFO{}, TurnTick: TurnTick,
-		MaxLive: MaxActors, MaxQueued: MaxQueued, MemoryBudget: MemoryBudget, MaxSteps: MaxSteps})
+		MaxLive: MaxActors, MaxQueued: MaxQueued, MemoryBudget: MemoryBudget, MaxSteps: MaxSteps,
+		Stderr: s.output}) // eprint goes to the one output too
 	s.decls, s.lets, s.kept = nil, nil, nil
 	s.types = map[string]*value.TypeInfo{}
 	s.keys = map[*vm.Image]*imageKeys{}

@@ -126,20 +126,27 @@ type Options struct {
 	// legacy-only program gets the fault 10 report, as always) and
 	// returns ExitFault.
 	Policy sched.Policy
-	// FlushStdout, when set, flushes Stdout's own buffer (with
-	// DirectStdout): the engine calls it whenever it flushes its output,
-	// so a line printed before a process waits on the outside world is
-	// visible (docs/io.md).
-	FlushStdout func()
-	// The outside world (docs/io.md): Args are System.args (what follows
-	// `--` on the command line), Getenv answers System.env (nil: no
-	// variable is set), Stdin is what System.read_line reads (nil:
-	// empty), and MaxSockets bounds the open sockets and listeners (0:
+	// World is the program's outside world (docs/io.md); nil: no
+	// arguments, no environment, an empty standard input. A pointer, so
+	// that Options stays comparable.
+	World *World
+	// MaxSockets bounds the open sockets and listeners (0:
 	// world.DefaultMaxSockets, negative: no limit).
-	Args       []string
-	Getenv     func(string) (string, bool)
-	Stdin      io.Reader
 	MaxSockets int
+}
+
+// World is what a program sees of the outside world besides its
+// output: Args are System.args (what follows "--" on the command line),
+// Getenv answers System.env (nil: no variable is set), Stdin is what
+// System.read_line reads (nil: empty). FlushStdout, when set, flushes
+// Stdout's own buffer (with DirectStdout): the engine calls it whenever
+// it flushes its output, so a line printed before a process waits on the
+// outside world is visible.
+type World struct {
+	Args        []string
+	Getenv      func(string) (string, bool)
+	Stdin       io.Reader
+	FlushStdout func()
 }
 
 // Outcome is how a run ended, in more detail than its exit status.
@@ -225,7 +232,9 @@ func run(ctx context.Context, p *bytecode.Program, v *bytecode.Verified, opts Op
 	out := sched.NewOutput(stdoutW)
 	if opts.DirectStdout {
 		out = sched.NewDirectOutput(stdoutW)
-		out.Sync = opts.FlushStdout
+		if opts.World != nil {
+			out.Sync = opts.World.FlushStdout
+		}
 	}
 	defer out.Flush()
 	if opts.Schedulers < 0 || opts.Schedulers > MaxSchedulers || opts.MemoryBudget < 0 || opts.StackBudget < 0 {
@@ -242,7 +251,10 @@ func run(ctx context.Context, p *bytecode.Program, v *bytecode.Verified, opts Op
 			return fail
 		}
 	}
-	w := &world.World{Args: opts.Args, Getenv: opts.Getenv, Stdin: opts.Stdin, MaxSockets: opts.MaxSockets}
+	w := &world.World{MaxSockets: opts.MaxSockets}
+	if ow := opts.World; ow != nil {
+		w.Args, w.Getenv, w.Stdin = ow.Args, ow.Getenv, ow.Stdin
+	}
 	img, err := vm.Load(v, stdlib.Natives())
 	if err != nil {
 		fmt.Fprintf(stderr, "morrow: cannot run the program: %v\n", err)
