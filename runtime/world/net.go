@@ -1,6 +1,7 @@
 package world
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -152,8 +153,9 @@ type Listener struct {
 // Socket is a TCP connection carrying text lines.
 type Socket struct {
 	handle
-	c  net.Conn
-	lr *lineReader
+	c     net.Conn
+	lr    *lineReader
+	spare [16 << 10]byte // TryLine's read buffer
 	rm sync.Mutex // one reader at a time
 	wm sync.Mutex // one writer at a time
 }
@@ -292,14 +294,90 @@ func (w *World) Connect(ctx context.Context, host string, port int, owner *Owned
 	return w.newSocket(c, owner)
 }
 
-// LineReady reports whether ReadLine would return at once (a whole line
-// is buffered).
-func (s *Socket) LineReady() bool {
+// TryLine does one read that does not wait (the socket's data already
+// in the kernel) and reports whether a whole line is now buffered, so
+// that ReadLine will not wait either. An error or the end of the stream
+// also makes ReadLine answer at once (true).
+func (s *Socket) TryLine() bool {
 	if !s.rm.TryLock() {
 		return false
 	}
 	defer s.rm.Unlock()
-	return s.lr.buffered()
+	if s.lr.buffered() {
+		return true
+	}
+	if s.closed.Load() {
+		return true
+	}
+	sc, ok := s.c.(syscall.Conn)
+	if !ok {
+		return false
+	}
+	rc, err := sc.SyscallConn()
+	if err != nil {
+		return false
+	}
+	// What bufio holds comes before the new bytes: move it to carry.
+	lr := s.lr
+	if n := lr.r.Buffered(); n > 0 {
+		b, _ := lr.r.Peek(n)
+		lr.carry = append(lr.carry, b...)
+		lr.r.Discard(n)
+	}
+	var got int
+	var rerr error
+	buf := s.spare[:]
+	rc.Read(func(fd uintptr) bool {
+		got, rerr = syscall.Read(int(fd), buf)
+		return true // one attempt: never wait
+	})
+	switch {
+	case got > 0:
+		lr.carry = append(lr.carry, buf[:got]...)
+		return bytes.IndexByte(lr.carry, '\n') >= 0
+	case got == 0 && rerr == nil:
+		return true // the end of the stream
+	}
+	return false // EAGAIN (nothing yet) or an error ReadLine will meet
+}
+
+// TryWrite writes what the kernel takes at once; it returns the part
+// still to write ("" when all went out) and an error code.
+func (s *Socket) TryWrite(text string) (rest string, errc int) {
+	s.wm.Lock()
+	defer s.wm.Unlock()
+	if s.closed.Load() {
+		return "", ErrClosed
+	}
+	sc, ok := s.c.(syscall.Conn)
+	if !ok {
+		return text, 0
+	}
+	rc, err := sc.SyscallConn()
+	if err != nil {
+		return text, 0
+	}
+	b := []byte(text)
+	for len(b) > 0 {
+		var n int
+		var werr error
+		rc.Write(func(fd uintptr) bool {
+			n, werr = syscall.Write(int(fd), b)
+			return true
+		})
+		if n > 0 {
+			b = b[n:]
+			continue
+		}
+		if werr == syscall.EAGAIN || werr == nil {
+			break
+		}
+		if s.closed.Load() || werr == syscall.EPIPE || werr == syscall.ECONNRESET {
+			return "", ErrClosed
+		}
+		return "", code(werr)
+	}
+	return text[len(text)-len(b):], 0
 }
 
 // ReadLine reads the next line (without its \n): ok with eof at the end

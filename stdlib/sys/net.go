@@ -130,8 +130,9 @@ func init() {
 			}
 			return value.Ok(value.Some(value.String(line)))
 		}
-		// A whole line already buffered is read without a park.
-		return h.Await(s.LineReady(), read)
+		// A whole line at hand (buffered, or in the kernel already) is
+		// read without a park.
+		return h.Await(s.TryLine(), read)
 	})
 	reg("Net.write", []value.Kind{kO, kS}, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
 		if v, f, open := h.Resume(); open {
@@ -144,7 +145,14 @@ func init() {
 		if code := usable(h, s.Closed(), s.Owner()); code != 0 {
 			return errInt(code), nil
 		}
-		text := a[1].AsString()
+		// Most writes fit in the kernel's buffer at once: no park.
+		text, code := s.TryWrite(a[1].AsString())
+		if code != 0 {
+			return errInt(code), nil
+		}
+		if text == "" {
+			return okUnit, nil
+		}
 		return h.Await(false, func(ctx context.Context) value.Value {
 			if code := s.Write(ctx, text); code != 0 {
 				return errInt(code)
