@@ -116,7 +116,11 @@ func (h *host) Await(ready bool, op func(ctx context.Context) value.Value) (valu
 func (h *host) Halt(status int) *fault.Fault {
 	rt := h.s.rt
 	rt.mu.Lock()
-	if !rt.stopped && !rt.halted.Load() {
+	if rt.cfg.Session {
+		// The REPL: the entry ends, the session and its output live on.
+		rt.Out.Flush()
+		rt.stopLocked()
+	} else if !rt.stopped && !rt.halted.Load() {
 		rt.res.Halted, rt.res.HaltStatus = true, status
 		rt.Out.Close()
 		rt.halted.Store(true)
