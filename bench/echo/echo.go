@@ -1,4 +1,4 @@
-// Package echo is the echo benchmark (IO.md §4, docs/io.md): the same
+// Package echo is the echo benchmark (docs/io.md): the same
 // line echo server written in Morrow (echo_server.mr, one process per
 // connection) and in Erlang (morrow_echo.erl, gen_tcp in {active, once}
 // mode, one process per connection), each run as its own OS process and

@@ -10,7 +10,7 @@ import (
 	"github.com/morrow-lang/morrow/runtime/world"
 )
 
-// Outside operations (IO.md §0, docs/io.md): a native that waits on the
+// Outside operations (docs/io.md): a native that waits on the
 // outside world (standard input, a file, the network, an HTTP request)
 // calls Host.Await with the operation. Await opens a native wait
 // (proc.NativeWait), runs the operation on a goroutine of its own (the

@@ -15,7 +15,7 @@ import (
 	"unicode/utf8"
 )
 
-// Error codes of the Net functions (IO.md §4, docs/io.md).
+// Error codes of the Net functions (docs/io.md).
 const (
 	ErrRefused  = 1 // refused or unreachable
 	ErrPerm     = 2 // permission
@@ -153,9 +153,8 @@ type Listener struct {
 // Socket is a TCP connection carrying text lines.
 type Socket struct {
 	handle
-	c     net.Conn
-	lr    *lineReader
-	spare [16 << 10]byte // TryLine's read buffer
+	c  net.Conn
+	lr *lineReader
 	rm sync.Mutex // one reader at a time
 	wm sync.Mutex // one writer at a time
 }
@@ -271,7 +270,7 @@ func (w *World) newSocket(c net.Conn, owner *Owned) (*Socket, int) {
 		c.Close()
 		return nil, ErrOther
 	}
-	s := &Socket{c: c, lr: newLineReader(c)}
+	s := &Socket{c: c, lr: newLineReaderSize(c, 4<<10)}
 	if !w.adopt(s, &s.handle, owner) {
 		return nil, ErrClosed
 	}
@@ -326,7 +325,9 @@ func (s *Socket) TryLine() bool {
 	}
 	var got int
 	var rerr error
-	buf := s.spare[:]
+	bp := spares.Get().(*[]byte)
+	defer spares.Put(bp)
+	buf := *bp
 	rc.Read(func(fd uintptr) bool {
 		got, rerr = syscall.Read(int(fd), buf)
 		return true // one attempt: never wait
@@ -340,6 +341,10 @@ func (s *Socket) TryLine() bool {
 	}
 	return false // EAGAIN (nothing yet) or an error ReadLine will meet
 }
+
+// spares are TryLine's read buffers: one per reader at a time, not one
+// per socket (a server may hold tens of thousands of sockets).
+var spares = sync.Pool{New: func() any { b := make([]byte, 16<<10); return &b }}
 
 // TryWrite writes what the kernel takes at once; it returns the part
 // still to write ("" when all went out) and an error code.

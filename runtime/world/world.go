@@ -34,7 +34,7 @@ import (
 )
 
 // DefaultMaxSockets is the default per-invocation limit of open sockets
-// and listeners (IO.md §4).
+// and listeners (docs/io.md).
 const DefaultMaxSockets = 10000
 
 // MaxLine is the longest line a socket or standard input delivers
@@ -193,8 +193,12 @@ type lineReader struct {
 	partial []byte // the start of the line being read
 }
 
-func newLineReader(r io.Reader) *lineReader {
-	return &lineReader{r: bufio.NewReaderSize(r, 64<<10)}
+func newLineReader(r io.Reader) *lineReader { return newLineReaderSize(r, 64<<10) }
+
+// newLineReaderSize reads through a buffer of size bytes (lines may be
+// longer: they are gathered piece by piece).
+func newLineReaderSize(r io.Reader, size int) *lineReader {
+	return &lineReader{r: bufio.NewReaderSize(r, size)}
 }
 
 // buffered reports whether a whole line (or the rest of a split one)

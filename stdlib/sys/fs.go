@@ -16,7 +16,7 @@ import (
 	"github.com/morrow-lang/morrow/runtime/value"
 )
 
-// Limits and error codes of the file functions (IO.md §2).
+// Limits and error codes of the file functions (docs/io.md).
 const (
 	MaxFileBytes  = 64 << 20
 	MaxDirEntries = 1 << 20

@@ -13,7 +13,7 @@ import (
 	"github.com/morrow-lang/morrow/runtime/value"
 )
 
-// Limits of the http client (IO.md §3).
+// Limits of the http client (docs/io.md).
 const (
 	HTTPTimeout  = 30 * time.Second
 	MaxBodyBytes = 16 << 20

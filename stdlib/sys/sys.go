@@ -1,5 +1,5 @@
-// Package sys holds the natives that talk to the outside world (IO.md,
-// docs/io.md): System (arguments, environment, exit, clocks, standard
+// Package sys holds the natives that talk to the outside world
+// (docs/io.md): System (arguments, environment, exit, clocks, standard
 // input, eprint), fs and its alias File, the http client and Net (TCP).
 //
 // # Data flow
@@ -15,7 +15,7 @@
 // out (Host.World); the sockets a process owns are its world.Owned set
 // (Host.Sockets), which the retire path closes.
 //
-// Every failure is an Err with the code IO.md gives, never a fault: the
+// Every failure is an Err with the code docs/io.md gives, never a fault: the
 // only faults are a System.exit status outside 0..255 (fault 17) and the
 // rendering limit of eprint.
 package sys
