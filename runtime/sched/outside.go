@@ -27,7 +27,10 @@ import (
 // flushed whenever a process parks on one.
 
 // Stderr is where eprint and eprintln write.
-func (h *host) Stderr() io.Writer { return errWriter{h.s.rt} }
+func (h *host) Stderr() io.Writer {
+	h.settle()
+	return errWriter{h.s.rt}
+}
 
 // errWriter flushes stdout before every write, so the two streams keep
 // the order of the calls.
@@ -47,13 +50,20 @@ func (e errWriter) Write(b []byte) (int, error) {
 }
 
 // World is the invocation's outside world.
-func (h *host) World() *world.World { return h.s.rt.World }
+func (h *host) World() *world.World {
+	h.settle()
+	return h.s.rt.World
+}
 
 // Sockets is the running process's socket set.
-func (h *host) Sockets() *world.Owned { return h.p.Sockets() }
+func (h *host) Sockets() *world.Owned {
+	h.settle()
+	return h.p.Sockets()
+}
 
 // SocketsOf is the socket set of the live process id, or nil.
 func (h *host) SocketsOf(id value.Value) *world.Owned {
+	h.settle()
 	t := proc.Of(id)
 	if t == nil || t.Epoch() != h.s.rt.Inv.Epoch || t.Kind == proc.KindPort || t.Driver != nil {
 		return nil
@@ -63,6 +73,7 @@ func (h *host) SocketsOf(id value.Value) *world.Owned {
 
 // Resume answers a native that runs again after its Await parked it.
 func (h *host) Resume() (value.Value, *fault.Fault, bool) {
+	h.settle()
 	if v, open, done := h.p.TakeNativeWait(); open {
 		if done {
 			return v, nil, true
@@ -114,6 +125,7 @@ func (h *host) Await(ready bool, op func(ctx context.Context) value.Value) (valu
 
 // Halt implements System.exit.
 func (h *host) Halt(status int) *fault.Fault {
+	h.settle()
 	rt := h.s.rt
 	rt.mu.Lock()
 	if rt.cfg.Session {
