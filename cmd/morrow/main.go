@@ -28,6 +28,12 @@
 // evaluates entries interactively (internal/repl; repl.go chooses a line
 // editor on a terminal, plain lines on a pipe).
 //
+//	morrow test [PATH...] [--run REGEX] [--timeout D] [--parallel N]
+//	            [--explore N | --replay SEED] [--format text|json] [-v]
+//
+// runs the test_ functions of the .mr files under the paths, each as a
+// process in an invocation of its own (test.go, docs/testing.md).
+//
 //	morrow trace render FILE.trace [-o OUT] [--format svg|mermaid]
 //
 // draws a trace written by `morrow run --trace FILE` (with --trace-messages
@@ -121,6 +127,7 @@ func runEnv(args []string, e *env) int {
 	root.AddCommand(newRun(e))
 	root.AddCommand(newTrace(e))
 	root.AddCommand(newRepl(e))
+	root.AddCommand(newTest(e))
 	return cli.Execute(root, args, e.stdin, e.stdout, e.stderr)
 }
 

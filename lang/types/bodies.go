@@ -348,6 +348,12 @@ func (c *Checker) checkEntry() {
 				return
 			}
 		}
+		if c.hasTests() {
+			// A file of tests needs no main: `morrow test` runs it
+			// (docs/testing.md); building it as a program reports the
+			// missing main (lang/compiler.Build).
+			return
+		}
 		d := c.errorf(ErrNoMain, source.Span{}, "program requires a main function")
 		d.Hint = "add `fn main():`, or `pub fn start(port: Pid(String)) -> ()` to run as a library"
 		return

@@ -140,6 +140,9 @@ func initBuiltinFuncs() {
 		if req, ok := reqOf[e.Req]; ok {
 			builtinReqs[bs.Generics[0]] = []requirement{{kind: req, op: e.Name}}
 		}
+		if e.Req == builtins.EqualShow {
+			builtinReqs[bs.Generics[0]] = []requirement{{kind: reqEq, op: e.Name}, {kind: reqShow, op: e.Name}}
+		}
 	}
 	for _, m := range builtins.Modules() {
 		builtinModules[m] = true

@@ -337,6 +337,7 @@ func Check(f *ast.File) (*Info, diag.List) {
 	c.checkBodies()
 	c.checkActorContexts()
 	c.checkEntry()
+	c.checkTests()
 	// One memo for the whole pass: the recorded types share nodes.
 	var z Zonker
 	for e, t := range c.info.Types {

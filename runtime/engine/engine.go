@@ -126,6 +126,14 @@ type Options struct {
 	// legacy-only program gets the fault 10 report, as always) and
 	// returns ExitFault.
 	Policy sched.Policy
+	// Test, when set, names a test function to run instead of main: it
+	// starts as an isolated process of this invocation, which ends when
+	// that process does (test.go, `morrow test`); Outcome.Test has the
+	// verdict.
+	Test string
+	// Image is the program already loaded (Load), shared by many runs of
+	// one program; nil loads it for this run.
+	Image *vm.Image
 	// World is the program's outside world (docs/io.md); nil: no
 	// arguments, no environment, an empty standard input. A pointer, so
 	// that Options stays comparable.
@@ -160,6 +168,8 @@ type Outcome struct {
 	// Decisions and Steps: the scheduling decisions and VM steps of a
 	// deterministic run (runtime/sched, Result).
 	Decisions, Steps int64
+	// Test is the verdict of a run of Options.Test.
+	Test *TestResult
 }
 
 // DeadlockText is what a deterministic run writes on stderr when it ends
@@ -255,10 +265,13 @@ func run(ctx context.Context, p *bytecode.Program, v *bytecode.Verified, opts Op
 	if ow := opts.World; ow != nil {
 		w.Args, w.Getenv, w.Stdin = ow.Args, ow.Getenv, ow.Stdin
 	}
-	img, err := vm.Load(v, stdlib.Natives())
-	if err != nil {
-		fmt.Fprintf(stderr, "morrow: cannot run the program: %v\n", err)
-		return fail
+	img := opts.Image
+	if img == nil || img.Prog != p {
+		var err error
+		if img, err = vm.Load(v, stdlib.Natives()); err != nil {
+			fmt.Fprintf(stderr, "morrow: cannot run the program: %v\n", err)
+			return fail
+		}
 	}
 	rt := sched.New(img, out, sched.Config{Schedulers: opts.Schedulers, Steal: opts.Steal, Seed: opts.Seed,
 		Budget: opts.Reductions * StepsPerReduction, Trace: orderedTrace(opts.Trace, out), TraceMessages: opts.TraceMessages,
@@ -266,6 +279,9 @@ func run(ctx context.Context, p *bytecode.Program, v *bytecode.Verified, opts Op
 		MaxQueued: opts.MaxQueued, MaxSteps: opts.MaxSteps, Policy: opts.Policy,
 		World: w, Stderr: stderr})
 	defer w.Close()
+	if opts.Test != "" {
+		return runTest(ctx, rt, img, opts, out, stderr)
+	}
 	var args []value.Value
 	if p.Library {
 		port := rt.NewPort(out.Line)

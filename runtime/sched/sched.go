@@ -251,6 +251,8 @@ type Result struct {
 	// deterministic run (agents chosen and preemption questions), and
 	// Steps the VM steps of all its turns.
 	Decisions, Steps int64
+	// Test is how the test process of RunTest ended (testproc.go).
+	Test *TestEnd
 }
 
 // Runtime is one invocation's set of schedulers.
@@ -274,13 +276,15 @@ type Runtime struct {
 	halted    atomic.Bool // System.exit ended the invocation
 	errMu     sync.Mutex  // one stderr write at a time
 	// World is the invocation's outside world (Config.World).
-	World     *world.World
-	steps     atomic.Int64 // VM steps of all turns (counted when MaxSteps is set)
-	rr        atomic.Uint64
-	root      *proc.Process
-	entryOver atomic.Bool // session: the current entry has ended (session.go)
-	traceMu   sync.Mutex
-	det       *det // deterministic run (Config.Policy), or nil
+	World *world.World
+	steps         atomic.Int64 // VM steps of all turns (counted when MaxSteps is set)
+	rr            atomic.Uint64
+	root          *proc.Process
+	entryOver     atomic.Bool // session: the current entry has ended (session.go)
+	traceMu       sync.Mutex
+	det           *det          // deterministic run (Config.Policy), or nil
+	test          *proc.Process // RunTest's test process (testproc.go)
+	testEnd       *TestEnd      // guarded by mu
 
 	// Stack is the stack budget every process's State charges.
 	Stack *vm.StackBudget
@@ -480,6 +484,11 @@ func (rt *Runtime) quiescentLocked() string {
 	live, isolated := rt.Inv.Live()
 	switch {
 	case live == 0 && rt.rootDone:
+		rt.stopLocked()
+	case isolated > 0 && rt.test != nil:
+		// A test invocation has no outside that could wake a process
+		// (testproc.go).
+		rt.res.Deadlock = true
 		rt.stopLocked()
 	case isolated > 0:
 		// Isolated processes alive: an idle runtime waits (docs/reference/actors.md#when-main-returns-deadlock).
@@ -910,6 +919,9 @@ func (s *Scheduler) done(p *proc.Process, v value.Value) {
 		rt.rootFinished(v)
 		return
 	}
+	if p == rt.test {
+		rt.testReturned(v)
+	}
 	if p.Sup != nil {
 		p.Sup.End(p)
 	}
@@ -948,6 +960,9 @@ func (s *Scheduler) fault(p *proc.Process, f *fault.Fault) {
 	}
 	switch {
 	case p.Kind == proc.KindIsolated && !f.Internal && !f.Code.Wide():
+		if p == rt.test {
+			rt.testFaulted(f)
+		}
 		rt.Inv.Retire(p, process.FaultReason(f.Code))
 		return
 	case p.Kind == proc.KindSupervised && !f.Internal && p.Sup.TakeRestart():

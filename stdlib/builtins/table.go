@@ -181,6 +181,19 @@ var table = concat(
 		native("Net.close_listener", "(Net.Listener) -> Result(Unit, Int)", "Closes a listener. Err 4 not the owner, 5 already closed."),
 		native("Net.transfer", "(Net.Socket, ProcessId) -> Result(Unit, Int)", "Hands a socket to another live process, its new owner. Err 4 not the owner, 5 closed, 3 the process has ended."),
 	),
+
+	// The Test module (docs/testing.md): assertions for `morrow test`,
+	// each Ok(()) or Err(message) so that `?` chains them.
+	[]*Entry{
+		native("Test.equal", "(a, a) -> Result(Unit, String)", "Ok(()) when actual == expected, else Err(\"expected E, got A\"); a line diff for multi-line strings and long lists.").req(EqualShow),
+		native("Test.not_equal", "(a, a) -> Result(Unit, String)", "Ok(()) when the two values differ, else Err(\"expected a value other than V\").").req(EqualShow),
+		native("Test.is_true", "(Bool, String) -> Result(Unit, String)", "Ok(()) when the condition holds, else Err(message)."),
+		native("Test.is_ok", "(Result(a, e)) -> Result(Unit, String)", "Ok(()) for an Ok, else Err(\"expected Ok, got Err(…)\")."),
+		native("Test.is_err", "(Result(a, e)) -> Result(Unit, String)", "Ok(()) for an Err, else Err(\"expected Err, got Ok(…)\")."),
+		native("Test.is_some", "(Option(a)) -> Result(Unit, String)", "Ok(()) for a Some, else Err(\"expected Some, got None\")."),
+		native("Test.is_none", "(Option(a)) -> Result(Unit, String)", "Ok(()) for None, else Err(\"expected None, got Some(…)\")."),
+		native("Test.fail", "(String) -> Result(Unit, String)", "Err(message): a test that reaches it fails with the message."),
+	},
 )
 
 // fsEntries are the file functions of module m (fs, and File, its alias).
