@@ -89,3 +89,19 @@ func TestExploreRefusesOutside(t *testing.T) {
 		t.Errorf("files and clock under --explore: %+v", r)
 	}
 }
+
+// TestTestExploreRefusesOutside: morrow test --explore and --replay
+// refuse a test file that uses Net, with one line.
+func TestTestExploreRefusesOutside(t *testing.T) {
+	f := testrun.WriteFile(t, t.TempDir(), "net_test.mr", "fn test_listens() -> Result((), String):\n    match Net.listen(\"127.0.0.1\", 0):\n        Ok(_) -> Ok(())\n        Err(c) -> Err(\"listen {c}\")\n")
+	for _, flag := range []string{"--explore", "--replay"} {
+		r := runCLI(t, nil, "test", flag, "3", f)
+		want := "morrow: " + flag + " cannot run a program that uses Net.listen: its results come from outside the program and cannot be replayed (" + f + ")\n"
+		if r.code != 2 || r.stderr != want {
+			t.Errorf("%s: exit %d, stderr %q; want 2, %q", flag, r.code, r.stderr, want)
+		}
+	}
+	if r := runCLI(t, nil, "test", f); r.code != 0 {
+		t.Errorf("without --explore: %+v", r)
+	}
+}
