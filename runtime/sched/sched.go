@@ -276,15 +276,15 @@ type Runtime struct {
 	halted    atomic.Bool // System.exit ended the invocation
 	errMu     sync.Mutex  // one stderr write at a time
 	// World is the invocation's outside world (Config.World).
-	World *world.World
-	steps         atomic.Int64 // VM steps of all turns (counted when MaxSteps is set)
-	rr            atomic.Uint64
-	root          *proc.Process
-	entryOver     atomic.Bool // session: the current entry has ended (session.go)
-	traceMu       sync.Mutex
-	det           *det          // deterministic run (Config.Policy), or nil
-	test          *proc.Process // RunTest's test process (testproc.go)
-	testEnd       *TestEnd      // guarded by mu
+	World     *world.World
+	steps     atomic.Int64 // VM steps of all turns (counted when MaxSteps is set)
+	rr        atomic.Uint64
+	root      *proc.Process
+	entryOver atomic.Bool // session: the current entry has ended (session.go)
+	traceMu   sync.Mutex
+	det       *det          // deterministic run (Config.Policy), or nil
+	test      *proc.Process // RunTest's test process (testproc.go)
+	testEnd   *TestEnd      // guarded by mu
 
 	// Stack is the stack budget every process's State charges.
 	Stack *vm.StackBudget
