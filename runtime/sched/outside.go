@@ -100,7 +100,7 @@ func (h *host) Await(ready bool, op func(ctx context.Context) value.Value) (valu
 		return op(context.Background()), nil
 	}
 	owned := h.p.Sockets()
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(rt.World.Context())
 	if !owned.SetCancel(cancel) {
 		cancel() // retiring: the operation sees a cancelled context
 		return op(ctx), nil

@@ -66,6 +66,8 @@ type World struct {
 	initOnce  sync.Once
 	done      chan struct{}
 	doneOnce  sync.Once
+	ctx       context.Context // cancelled by Close (init)
+	cancel    context.CancelFunc
 }
 
 // Line is one line of standard input: Text without its line ending, or
@@ -132,10 +134,22 @@ func (w *World) Close() {
 	}
 	w.init()
 	w.doneOnce.Do(func() { close(w.done) })
+	w.cancel()
 }
 
 func (w *World) init() {
-	w.initOnce.Do(func() { w.done = make(chan struct{}) })
+	w.initOnce.Do(func() {
+		w.done = make(chan struct{})
+		w.ctx, w.cancel = context.WithCancel(context.Background())
+	})
+}
+
+// Context is cancelled when the world is closed: every outside
+// operation's context derives from it, so an HTTP request still running
+// when the run ends (System.exit, a fatal fault) is abandoned too.
+func (w *World) Context() context.Context {
+	w.init()
+	return w.ctx
 }
 
 // ReadLine waits for the next line of standard input, or for ctx to

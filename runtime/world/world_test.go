@@ -79,3 +79,17 @@ func TestOwnedClose(t *testing.T) {
 		t.Errorf("listen for a closed set: code %d, open %d", code, w.Open())
 	}
 }
+
+// TestCloseCancelsContext: closing the world cancels the context every
+// outside operation derives from.
+func TestCloseCancelsContext(t *testing.T) {
+	w := &World{}
+	ctx := w.Context()
+	if ctx.Err() != nil {
+		t.Fatal("cancelled before Close")
+	}
+	w.Close()
+	if ctx.Err() == nil {
+		t.Error("not cancelled by Close")
+	}
+}
