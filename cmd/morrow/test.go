@@ -288,6 +288,7 @@ func testSources(paths []string) ([]string, error) {
 func compileTests(e *env, files []string, mode diag.ColorMode) ([]testCase, bool) {
 	var cases []testCase
 	var bad diag.List
+	seen := map[string]bool{}
 	ok := true
 	for _, path := range files {
 		src, err := source.ReadFileLimited(path, source.MaxBytes)
@@ -303,7 +304,15 @@ func compileTests(e *env, files []string, mode diag.ColorMode) ([]testCase, bool
 			continue
 		}
 		if u.Diags.HasErrors() {
-			bad = append(bad, u.Diags...)
+			// A module that several tested files import is reported
+			// once (docs/modules.md).
+			for _, d := range u.Diags {
+				k := diagKey(d)
+				if !seen[k] {
+					seen[k] = true
+					bad = append(bad, d)
+				}
+			}
 			ok = false
 			continue
 		}
@@ -318,7 +327,9 @@ func compileTests(e *env, files []string, mode diag.ColorMode) ([]testCase, bool
 		}
 		tf := &testFile{path: path, prog: u.Verified, img: img}
 		for _, d := range u.AST.Decls {
-			if fd, isFn := d.(*ast.FnDecl); isFn && types.IsTest(fd) {
+			// The file's own tests: those of the modules it imports
+			// run when their own files are tested (docs/modules.md).
+			if fd, isFn := d.(*ast.FnDecl); isFn && types.IsTest(fd) && !strings.Contains(fd.Name, ast.ModuleSep) {
 				cases = append(cases, testCase{file: tf, name: fd.Name, line: u.File.Line(fd.S.Start)})
 			}
 		}
@@ -328,6 +339,15 @@ func compileTests(e *env, files []string, mode diag.ColorMode) ([]testCase, bool
 		fmt.Fprintf(e.stderr, "\n%s\n", cli.Summary(bad, false))
 	}
 	return cases, ok
+}
+
+// diagKey identifies a diagnostic by file, position, code and message.
+func diagKey(d *diag.Diagnostic) string {
+	name := ""
+	if d.File != nil {
+		name = d.File.Name
+	}
+	return fmt.Sprintf("%s:%d:%d:%s:%s", name, d.Span.Start, d.Span.End, d.Code, d.Message)
 }
 
 // testRunner runs the selected tests.

@@ -16,7 +16,7 @@
 // (Host.Sockets), which the retire path closes.
 //
 // Every failure is an Err with the code docs/io.md gives, never a fault: the
-// only faults are a System.exit status outside 0..255 (fault 17) and the
+// only faults are a System.exit status outside 0..255 (fault 18) and the
 // rendering limit of eprint.
 package sys
 
