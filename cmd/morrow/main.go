@@ -301,6 +301,11 @@ func runProgram(cmd *cobra.Command, e *env, f *runFlags, path string) error {
 	if err != nil {
 		return &usageError{Msg: "--color: " + err.Error()}
 	}
+	for _, name := range []string{"trace", "cpuprofile", "memprofile"} {
+		if fl := cmd.Flags().Lookup(name); fl != nil && fl.Changed && fl.Value.String() == "" {
+			return &usageError{Msg: "--" + name + " needs a file name"}
+		}
+	}
 	if f.traceMsgs && f.trace == "" {
 		return &usageError{Msg: "--trace-messages needs --trace FILE"}
 	}
@@ -340,7 +345,7 @@ func runProgram(cmd *cobra.Command, e *env, f *runFlags, path string) error {
 	}
 
 	out := newOutputs(e.stdout, e.stderr)
-	defer out.close()
+	defer out.close() // the final close below reports its error
 	// The outputs buffer by themselves and are flushed even when the
 	// runner gives up on a cancelled program, so the engine writes each
 	// print straight to them: nothing printed is lost.
@@ -350,14 +355,21 @@ func runProgram(cmd *cobra.Command, e *env, f *runFlags, path string) error {
 	if out.buf != nil {
 		opts.World.FlushStdout = func() { out.buf.Flush() }
 	}
+	closeTraceFile := func() error { return nil }
 	if f.trace != "" {
 		tw, closeTrace, err := openTrace(f.trace, opts.Stderr)
 		if err != nil {
 			fmt.Fprintf(opts.Stderr, "morrow: cannot create trace file %s: %s\n", f.trace, cli.OneLine(err.Error()))
 			return cli.ExitStatus(cli.ExitError)
 		}
-		defer closeTrace()
+		defer closeTrace() // closed below, where its error is reported
 		opts.Trace, opts.TraceMessages = tw, f.traceMsgs
+		closeTraceFile = func() error {
+			if err := closeTrace(); err != nil {
+				return fmt.Errorf("cannot write trace file %s: %s", f.trace, err)
+			}
+			return nil
+		}
 	}
 	finishProfiles, err := f.prof.start()
 	if err != nil {
@@ -365,10 +377,14 @@ func runProgram(cmd *cobra.Command, e *env, f *runFlags, path string) error {
 		return cli.ExitStatus(cli.ExitError)
 	}
 	code := execute(e, p, opts, out)
-	if err := finishProfiles(); err != nil {
-		fmt.Fprintf(opts.Stderr, "morrow: %s\n", cli.OneLine(err.Error()))
-		if code == cli.ExitOK {
-			code = cli.ExitError
+	// A write that failed (a full device, a closed file) is reported and
+	// turns a 0 exit status into 1: nothing is lost silently.
+	for _, finish := range []func() error{finishProfiles, closeTraceFile, out.close} {
+		if err := finish(); err != nil {
+			fmt.Fprintf(opts.Stderr, "morrow: %s\n", cli.OneLine(err.Error()))
+			if code == cli.ExitOK {
+				code = cli.ExitError
+			}
 		}
 	}
 	if code != cli.ExitOK {
@@ -448,16 +464,29 @@ func pathErr(err error) string {
 }
 
 // openTrace opens the trace destination; "-" is standard error.
-func openTrace(path string, stderr io.Writer) (io.Writer, func(), error) {
+func openTrace(path string, stderr io.Writer) (io.Writer, func() error, error) {
 	if path == "-" {
-		return stderr, func() {}, nil
+		return stderr, func() error { return nil }, nil
 	}
 	f, err := os.Create(path)
 	if err != nil {
 		return nil, nil, errors.New(pathErr(err))
 	}
 	bw := newLockedBuffer(f)
-	return bw, func() { bw.Flush(); f.Close() }, nil
+	var once sync.Once
+	var cerr error
+	return bw, func() error {
+		once.Do(func() {
+			cerr = bw.Flush()
+			if err := f.Close(); cerr == nil {
+				cerr = err
+			}
+			if cerr != nil {
+				cerr = errors.New(pathErr(cerr))
+			}
+		})
+		return cerr
+	}, nil
 }
 
 // subscribe returns the channel that delivers SIGINT and SIGTERM:
@@ -534,14 +563,19 @@ type outputs struct {
 	stderr io.Writer
 	stop   chan struct{}
 	wg     sync.WaitGroup
+
+	closeOnce sync.Once
+	sticky    *stickyWriter // stdout, remembering its first error
 }
 
 const flushInterval = 100 * time.Millisecond
 
 func newOutputs(stdout, stderr io.Writer) *outputs {
-	o := &outputs{stdout: stdout, stderr: stderr, stop: make(chan struct{})}
-	if !isTerminal(stdout) {
-		o.buf = newLockedBuffer(stdout)
+	term := isTerminal(stdout)
+	sw := &stickyWriter{w: stdout}
+	o := &outputs{stdout: sw, stderr: stderr, stop: make(chan struct{}), sticky: sw}
+	if !term {
+		o.buf = newLockedBuffer(sw)
 		o.wg.Add(1)
 		go func() {
 			defer o.wg.Done()
@@ -569,13 +603,45 @@ func (o *outputs) stdoutWriter() io.Writer {
 
 func (o *outputs) stderrWriter() io.Writer { return stderrWriter{o} }
 
-// close stops the ticker and flushes what is left.
-func (o *outputs) close() {
-	close(o.stop)
-	o.wg.Wait()
-	if o.buf != nil {
-		o.buf.Flush()
+// close stops the ticker and flushes what is left; it reports the first
+// write to standard output that failed. Closing again does nothing.
+func (o *outputs) close() error {
+	o.closeOnce.Do(func() {
+		close(o.stop)
+		o.wg.Wait()
+		if o.buf != nil {
+			o.buf.Flush()
+		}
+	})
+	if err := o.sticky.err(); err != nil {
+		return fmt.Errorf("cannot write standard output: %s", pathErr(err))
 	}
+	return nil
+}
+
+// stickyWriter remembers the first error of its writer.
+type stickyWriter struct {
+	mu    sync.Mutex
+	w     io.Writer
+	first error
+}
+
+func (s *stickyWriter) Write(b []byte) (int, error) {
+	n, err := s.w.Write(b)
+	if err != nil {
+		s.mu.Lock()
+		if s.first == nil {
+			s.first = err
+		}
+		s.mu.Unlock()
+	}
+	return n, err
+}
+
+func (s *stickyWriter) err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.first
 }
 
 type stderrWriter struct{ o *outputs }

@@ -120,7 +120,24 @@ type Host interface {
 	// the whole invocation with status (no other cleanup runs); the
 	// native returns the fault it gives, which stops the caller.
 	Halt(status int) *fault.Fault
+	// Offload runs a long native's work off the schedulers, as an
+	// outside operation: the caller parks on the native call
+	// (fault.Park) while a goroutine computes, and the native, called
+	// again when the caller resumes, gets the result. A long native then
+	// never holds a scheduler, so the processes queued there, its timers
+	// and a Kill of the caller are not kept waiting. It returns the
+	// result with handled = true once work has run, fault.Park (handled
+	// = true) while it runs, or handled = false when the host computes
+	// in place (no process runtime, a deterministic run, deferred
+	// cleanup): the native then runs work itself.
+	Offload(work func() value.Value) (v value.Value, f *fault.Fault, handled bool)
 }
+
+// OffloadMin is the size (elements) from which a native whose work grows
+// faster than its input (List.sort) runs off the schedulers when the
+// host can (Host.Offload): below it the work takes well under a
+// millisecond.
+const OffloadMin = 1 << 16
 
 // SupOp names the operation of a SupRequest.
 type SupOp uint8
@@ -388,3 +405,9 @@ func (Detached) Resume() (value.Value, *fault.Fault, bool) { return value.Unit, 
 
 // Halt is fault 11: there is no invocation to end.
 func (Detached) Halt(int) *fault.Fault { return noProcess() }
+
+// Offload declines: without a process runtime the native computes in
+// place.
+func (Detached) Offload(func() value.Value) (value.Value, *fault.Fault, bool) {
+	return value.Unit, nil, false
+}
