@@ -359,7 +359,7 @@ func (c *Checker) unifyMailbox(x *ast.Call, sig *FuncSig) {
 	}
 	own := c.mailbox(x.Span())
 	if !unify(own, mt) {
-		c.errorf(ErrMismatch, spanOf(x.Fn), "actor call mailbox: expected %s, found %s", Zonk(own), Zonk(mt)).Notes =
+		c.errorf(ErrMismatch, spanOf(x.Fn), "actor call mailbox: expected %s, found %s", typeStrings(own, mt)[0], typeStrings(own, mt)[1]).Notes =
 			[]string{"'" + sig.Name + "' receives messages of type " + Zonk(mt).String() + "; every function a process calls must agree on one mailbox type"}
 	}
 }

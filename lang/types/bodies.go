@@ -201,6 +201,9 @@ func (c *Checker) checkGroup(group []*FuncSig) {
 // parameter made for one member is a generic of every member whose type
 // mentions it (each can then be used at any type, §4.2).
 func (c *Checker) generalize(group []*FuncSig) {
+	if len(group) > 1 {
+		c.ownRigids(group)
+	}
 	fvs := make([][]*TVar, len(group))
 	for i, sig := range group {
 		for _, p := range sig.Params {
@@ -219,6 +222,67 @@ func (c *Checker) generalize(group []*FuncSig) {
 				made[v] = p
 			}
 			sig.Generics = append(sig.Generics, p)
+		}
+	}
+}
+
+// ownRigids gives every member of a recursive group its own copy of the
+// annotated type parameters of other members that reached its signature.
+// While the group is checked, `fn a(x: t, n: Int)` calling an
+// unannotated `b(x, n - 1)` binds b's parameter to a's rigid t; afterwards
+// b is generic in a variable of its own, instantiated at each call like
+// any other generic (§4.2), instead of keeping a's t, which no caller could
+// ever supply.
+func (c *Checker) ownRigids(group []*FuncSig) {
+	owner := map[*TParam]*FuncSig{}
+	for _, sig := range group {
+		for _, g := range sig.gen {
+			owner[g] = sig
+		}
+	}
+	for _, sig := range group {
+		m := map[*TParam]Type{}
+		visit := func(t Type) {
+			anyPart(t, func(t Type) bool {
+				p, ok := t.(*TParam)
+				if !ok {
+					return false
+				}
+				if o := owner[p]; o != nil && o != sig && m[p] == nil {
+					var taken []*TParam
+					taken = append(taken, sig.Generics...)
+					for _, q := range m {
+						taken = append(taken, q.(*TParam))
+					}
+					name := p.Name
+					for _, g := range taken {
+						if g.Name == name {
+							name = freshParamName(taken)
+							break
+						}
+					}
+					np := c.newTParam(name)
+					if rs, ok := c.reqs[p]; ok {
+						c.reqs[np] = slices.Clone(rs)
+					}
+					m[p] = np
+				}
+				return false
+			})
+		}
+		for _, p := range sig.Params {
+			visit(p.Type)
+		}
+		visit(sig.Ret)
+		if len(m) == 0 {
+			continue
+		}
+		for _, p := range sig.Params {
+			p.Type = subst(p.Type, m)
+		}
+		sig.Ret = subst(sig.Ret, m)
+		for _, np := range m {
+			sig.Generics = append(sig.Generics, np.(*TParam))
 		}
 	}
 }

@@ -429,7 +429,7 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 				mt = c.freshMailbox(mt, x.Span())
 			}
 			if ok && entryNode != nil && !unify(m[g], mt) {
-				c.errorf(ErrMismatch, spanOf(a0.Value), "spawn mailbox: expected %s, found %s", Zonk(m[g]), Zonk(mt))
+				c.errorf(ErrMismatch, spanOf(a0.Value), "spawn mailbox: expected %s, found %s", typeStrings(m[g], mt)[0], typeStrings(m[g], mt)[1])
 			}
 			if !badEntry {
 				c.mailboxSites = append(c.mailboxSites, mailboxSite{t: m[g], span: x.Span(), spawn: true,

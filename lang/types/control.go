@@ -42,7 +42,7 @@ func (c *Checker) try(x *ast.Try) Type {
 		return Invalid
 	}
 	if !unify(on.Args[1], rn.Args[1]) {
-		c.errorf(ErrTryErrType, x.Span(), "? error type: expected %s, found %s", Zonk(rn.Args[1]), Zonk(on.Args[1]))
+		c.errorf(ErrTryErrType, x.Span(), "? error type: expected %s, found %s", typeStrings(rn.Args[1], on.Args[1])[0], typeStrings(rn.Args[1], on.Args[1])[1])
 	}
 	return on.Args[0]
 }
@@ -96,7 +96,7 @@ func (c *Checker) join(acc, t Type, span source.Span, ctx string) Type {
 	}
 	if !c.accepts(t, acc) {
 		if !hasInvalid(t) && !hasInvalid(acc) {
-			c.errorf(ErrMismatch, span, "%s: expected %s, found %s", ctx, Zonk(acc), Zonk(t))
+			c.errorf(ErrMismatch, span, "%s: expected %s, found %s", ctx, typeStrings(acc, t)[0], typeStrings(acc, t)[1])
 		}
 		return Invalid
 	}
@@ -276,7 +276,7 @@ func (c *Checker) with(x *ast.With, hint Type) Type {
 			okT := c.fresh()
 			want := &Named{Def: ResultDef, Args: []Type{okT, errT}}
 			if !unify(vt, want) && !hasInvalid(vt) {
-				c.errorf(ErrMismatch, spanOf(st.X), "with step: expression type: expected %s, found %s", Zonk(want), Zonk(vt))
+				c.errorf(ErrMismatch, spanOf(st.X), "with step: expression type: expected %s, found %s", typeStrings(want, vt)[0], typeStrings(want, vt)[1])
 			}
 			c.pattern(st.Pattern, okT, map[string]bool{})
 		}
@@ -285,7 +285,7 @@ func (c *Checker) with(x *ast.With, hint Type) Type {
 	if len(x.ElseArms) == 0 {
 		want := &Named{Def: ResultDef, Args: []Type{c.fresh(), errT}}
 		if !isNever(bt) && !c.accepts(bt, want) && !hasInvalid(bt) {
-			c.errorf(ErrMismatch, lastSpan(x.Body), "with body: expression type: expected %s, found %s", Zonk(want), Zonk(bt))
+			c.errorf(ErrMismatch, lastSpan(x.Body), "with body: expression type: expected %s, found %s", typeStrings(want, bt)[0], typeStrings(want, bt)[1])
 		}
 		if isNever(bt) {
 			return want

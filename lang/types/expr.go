@@ -88,8 +88,9 @@ func (c *Checker) expect(span source.Span, got, want Type, ctx string) bool {
 	if hasInvalid(got) || hasInvalid(want) {
 		return false
 	}
-	d := c.errorf(ErrMismatch, span, "%s: expected %s, found %s", ctx, Zonk(want), Zonk(got))
-	d.Label = "this has type " + Zonk(got).String()
+	ts := typeStrings(want, got)
+	d := c.errorf(ErrMismatch, span, "%s: expected %s, found %s", ctx, ts[0], ts[1])
+	d.Label = "this has type " + ts[1]
 	return false
 }
 

@@ -226,7 +226,7 @@ func (c *Checker) applyShape(s *pendingShape) {
 // its uses gave the result meanwhile.
 func (c *Checker) settle(s *pendingShape, use, actual Type, what string) {
 	if !unify(use, actual) && !hasInvalid(actual) && !hasInvalid(use) {
-		c.errorf(ErrMismatch, s.span, "%s: expression type: expected %s, found %s", what, Zonk(use), Zonk(actual)).Notes =
+		c.errorf(ErrMismatch, s.span, "%s: expression type: expected %s, found %s", what, typeStrings(use, actual)[0], typeStrings(use, actual)[1]).Notes =
 			[]string{"the type of " + c.subjectName(s.subjE) + " was fixed later in the body as " + Zonk(s.subj).String() +
 				"; the uses of this " + what + " need " + Zonk(use).String()}
 	}
