@@ -527,7 +527,7 @@ type typePrinter struct {
 
 // typeStrings prints the types of one message. Two different type
 // parameters never print under one name: the second `a` a message meets
-// is written `a'` (then `a''`), so `expected a, found a'` shows that the
+// is written `a'` (then `a”`), so `expected a, found a'` shows that the
 // variables differ (one is another function's).
 func typeStrings(ts ...Type) []string {
 	out := make([]string, len(ts))
