@@ -170,6 +170,12 @@ func (c *Checker) checkGroup(group []*FuncSig) {
 			sigVars = freeVars(p.Type, sigVars)
 		}
 		sigVars = freeVars(sig.Ret, sigVars)
+		// A mailbox that stays generic is fixed at each spawn site (an
+		// annotation such as `let p: Pid(String) = spawn(worker)`, §4.3):
+		// a local holding a message is typed there, not here.
+		if mt, ok := c.info.Mailboxes[sig.Decl]; ok {
+			sigVars = freeVars(mt, sigVars)
+		}
 	}
 	// Let bindings whose type is still open and not part of a signature.
 	reported := map[*fnCtx]bool{}
