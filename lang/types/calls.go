@@ -120,6 +120,10 @@ func (c *Checker) valueCall(x *ast.Call, hint Type) Type {
 		return ret
 	}
 	c.argsUnchecked(x)
+	if isNever(ft) {
+		// §3.7: `(return 1)()` never calls anything.
+		return NeverT
+	}
 	if !hasInvalid(ft) {
 		c.errorf(ErrNotCallable, spanOf(x.Fn), "cannot call a value of type %s", Zonk(ft))
 	}
@@ -503,5 +507,9 @@ func (c *Checker) restArgs(x *ast.Call, ps []Type, name string) {
 }
 
 func (c *Checker) pidError(name string, span source.Span, t Type) {
+	if isNever(t) {
+		// §3.7: a Never operand fits any type; the call never happens.
+		return
+	}
 	c.errorf(ErrSendPid, span, "%s requires a typed Pid", name).Notes = []string{"found " + Zonk(t).String()}
 }

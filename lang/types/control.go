@@ -16,6 +16,10 @@ func (c *Checker) try(x *ast.Try) Type {
 		c.errorf(ErrDeferExit, x.Span(), "defer cannot use ?")
 		return Invalid
 	}
+	if isNever(t) {
+		// §3.7: `(return x)?` stops at the return; nothing is inspected.
+		return NeverT
+	}
 	ret := Resolve(c.fn.ret)
 	if v, ok := ret.(*TVar); ok && !c.fn.retKnown {
 		unify(v, &Named{Def: ResultDef, Args: []Type{c.fresh(), c.fresh()}})
@@ -225,7 +229,11 @@ func (j *armJoin) result() Type {
 func (c *Checker) forExpr(x *ast.For) Type {
 	it := c.expr(x.Iter, nil)
 	var el Type
-	if _, open := Resolve(it).(*TVar); open {
+	if isNever(it) {
+		// §3.7: the iterable never arrives; the body is unreachable and
+		// its pattern binds nothing that could be checked.
+		el = Invalid
+	} else if _, open := Resolve(it).(*TVar); open {
 		el = c.fresh()
 		c.deferShape(&pendingShape{kind: shFor, subj: it, subjE: x.Iter, res: el, span: spanOf(x.Iter)})
 	} else {

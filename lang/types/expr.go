@@ -74,6 +74,8 @@ func (c *Checker) divergingOperand(e ast.Expr) bool {
 		return never(x.Cond)
 	case *ast.Match:
 		return never(x.Subject)
+	case *ast.For:
+		return never(x.Iter)
 	}
 	return false
 }
@@ -208,6 +210,9 @@ func (c *Checker) expr1(e ast.Expr, hint Type) Type {
 			c.errorf(ErrNotIndexable, x.Span(), "cannot index a value of type %s; only Lists support [i]", Zonk(xt))
 			return Invalid
 		default:
+			if isNever(xt) {
+				return NeverT
+			}
 			if !hasInvalid(xt) {
 				c.errorf(ErrNotIndexable, x.Span(), "cannot index a value of type %s; only Lists support [i]", Zonk(xt))
 			}
