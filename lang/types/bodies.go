@@ -64,6 +64,11 @@ func (c *Checker) checkBodies() {
 		c.recursive = len(comp) > 1 || slices.Contains(edges[comp[0]], comp[0])
 		c.checkGroup(group)
 	}
+	if len(c.carried) > 0 {
+		// Shapes no caller settled (the function is never called, or
+		// only at a type that is still open).
+		c.settleShapes(true)
+	}
 }
 
 // grown returns m, or a copy of it with room for n more entries when it
@@ -177,6 +182,7 @@ func (c *Checker) checkGroup(group []*FuncSig) {
 			sigVars = freeVars(mt, sigVars)
 		}
 	}
+	sigVars = append(sigVars, c.carriedVars()...)
 	// Let bindings whose type is still open and not part of a signature.
 	reported := map[*fnCtx]bool{}
 	for _, l := range c.lets {
@@ -218,8 +224,12 @@ func (c *Checker) generalize(group []*FuncSig) {
 		fvs[i] = freeVars(sig.Ret, fvs[i])
 	}
 	made := map[*TVar]*TParam{}
+	kept := c.carriedVars()
 	for i, sig := range group {
 		for _, v := range fvs[i] {
+			if slices.Contains(kept, v) {
+				continue
+			}
 			p := made[v]
 			if p == nil {
 				p = c.newTParam(freshParamName(sig.Generics))
@@ -291,6 +301,20 @@ func (c *Checker) ownRigids(group []*FuncSig) {
 			sig.Generics = append(sig.Generics, np.(*TParam))
 		}
 	}
+}
+
+// carriedVars are the free variables of the shapes that wait for a
+// caller: they stay monomorphic until the caller fixes them.
+func (c *Checker) carriedVars() []*TVar {
+	var out []*TVar
+	for _, s := range c.carried {
+		out = freeVars(s.subj, out)
+		out = freeVars(s.res, out)
+		for _, e := range s.elems {
+			out = freeVars(e, out)
+		}
+	}
+	return out
 }
 
 // freshParamName names a generalised variable a, b, c, … avoiding the

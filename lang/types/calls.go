@@ -212,7 +212,16 @@ func (c *Checker) callSig(x *ast.Call, sig *FuncSig) Type {
 		}
 		pt := subst(sig.Params[j].Type, m)
 		t := c.expr(a.Value, pt)
-		c.expect(spanOf(a.Value), t, pt, fmt.Sprintf("argument '%s' of %s: expression type", sig.Params[j].Label, sig.Name))
+		what := fmt.Sprintf("argument '%s' of %s", sig.Params[j].Label, sig.Name)
+		if sig.Params[j].Label == "" {
+			what = fmt.Sprintf("argument %d of %s", j+1, sig.Name)
+		}
+		before := len(c.diags)
+		c.expect(spanOf(a.Value), t, pt, what+": expression type")
+		if len(c.diags) > before && c.carriedParam(sig.Params[j].Type) {
+			c.diags[len(c.diags)-1].Notes = append(c.diags[len(c.diags)-1].Notes,
+				"'"+sig.Name+"' takes this tuple apart with a rest pattern or projection and no annotation, so its size is fixed by the first call; annotate the parameter with a tuple type or a type variable per element")
+		}
 	}
 	c.info.Types[x.Fn] = subst(sig.FuncType(), m)
 	c.inherit(sig.Generics, m, x.Span(), c.inGroup[sig], nil)

@@ -234,6 +234,10 @@ type Checker struct {
 	// shapes are the group's operations on values of still unknown type
 	// (shapes.go).
 	shapes []*pendingShape
+	// carried are the shapes on parameter types that wait for a caller
+	// (settleShapes).
+	carried    []*pendingShape
+	carriedAll []*pendingShape
 	// suggestWork counts the candidates "did you mean" lookups have
 	// visited (help.go bounds it).
 	suggestWork int
