@@ -819,6 +819,13 @@ func (p *cstParser) bodyReq() *body {
 	switch {
 	case p.peek().kind == kNewline:
 		return &body{block: p.block()}
+	case p.isKw("defer"):
+		// An inline defer body prints as a block of that one statement.
+		s := &stmt{lo: p.curReal()}
+		p.next()
+		s.deferX = p.exprReq(false)
+		s.hi = p.lastReal()
+		return &body{block: &block{stmts: []*stmt{s}}}
 	case p.startsExpr():
 		return &body{x: p.expr(false)}
 	}

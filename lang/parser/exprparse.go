@@ -441,6 +441,14 @@ func (g *gBody) Parse(lex *cursor) error {
 			return err
 		}
 		g.Block = b
+	case isKw(t, "defer"):
+		// An inline defer body, `fn main(): defer println("bye")`.
+		lex.Next()
+		x, err := expectExpr(lex)
+		if err != nil {
+			return err
+		}
+		g.Defer = x
 	case startsExpr(t):
 		x := lex.a.expr()
 		if err := x.Parse(lex); err != nil {
