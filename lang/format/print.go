@@ -617,6 +617,12 @@ func (p *printer) expr(e *expr, trail int, stmt bool) {
 			t = trail
 		}
 		switch {
+		case p.s.nlPending:
+			// The operand ended with an indented block (an if or match):
+			// the operator starts the next line at the header's
+			// indentation, so that it continues the whole expression.
+			p.tok(b.op)
+			p.sp()
 		case b.op == "|>" && p.L.toks[b.opTok].firstOnLine:
 			p.nl(base+indentWidth, nlPlain)
 			p.tok("|>")
