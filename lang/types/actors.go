@@ -107,8 +107,19 @@ func (c *Checker) checkMailbox(ms mailboxSite) {
 	}
 	if _, open := t.(*TVar); open {
 		if ms.spawn {
-			c.errorf(ErrMailboxInfer, ms.span, "cannot infer actor mailbox: the entry neither receives nor is given a Pid(M) annotation").Hint =
-				"annotate the result, e.g. `let pid: Pid(Int) = spawn(entry)`"
+			d := c.errorf(ErrMailboxInfer, ms.span, "cannot infer actor mailbox: the entry neither receives nor is given a Pid(M) annotation")
+			switch ms.builtin {
+			case "Process.spawn", "Process.spawn_link":
+				// These return a Result: the annotation names it whole.
+				d.Hint = "annotate the result, e.g. `let started: Result(Pid(Int), Process.Error) = " + ms.builtin + "(entry)`, then match it"
+			case "Process.spawn_monitor":
+				d.Hint = "annotate the result, e.g. `let started: Result((Pid(Int), MonitorRef), Process.Error) = Process.spawn_monitor(entry)`, then match it"
+			default:
+				d.Hint = "annotate the result, e.g. `let pid: Pid(Int) = " + ms.builtin + "(entry)`"
+			}
+			if ms.builtin == "" {
+				d.Hint = "annotate the result, e.g. `let pid: Pid(Int) = spawn(entry)`"
+			}
 		}
 		return
 	}

@@ -1,6 +1,7 @@
 package types
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/morrow-lang/morrow/lang/ast"
@@ -381,7 +382,12 @@ func (c *Checker) checkFunc(sig *FuncSig) {
 			v.Ref = NeverT
 		}
 	default:
+		before := len(c.diags)
 		c.expect(lastSpan(fd.Body), t, sig.Ret, "function return: expression type")
+		if len(c.diags) > before && fd.Ret != nil {
+			c.diags[len(c.diags)-1].Related = append(c.diags[len(c.diags)-1].Related,
+				diag.Related{Span: fd.Ret.Span(), Message: fmt.Sprintf("%s returns %s, declared here", fd.Name, Zonk(sig.Ret))})
+		}
 	}
 	if ctx.retBroken {
 		// Callers in later groups get no follow-on errors (§9).

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/morrow-lang/morrow/lang/ast"
+	"github.com/morrow-lang/morrow/lang/diag"
 	"github.com/morrow-lang/morrow/lang/source"
 	"github.com/morrow-lang/morrow/stdlib/builtins"
 )
@@ -218,6 +219,18 @@ func (c *Checker) callSig(x *ast.Call, sig *FuncSig) Type {
 		}
 		before := len(c.diags)
 		c.expect(spanOf(a.Value), t, pt, what+": expression type")
+		if len(c.diags) > before && sig.Decl != nil && j < len(sig.Decl.Params) && sig.Params[j].Declared {
+			// Why the type was expected: the parameter's declaration.
+			p := sig.Decl.Params[j]
+			name := p.Name
+			if name == "" {
+				name = "parameter " + itoa(j+1)
+			} else {
+				name = "'" + name + "'"
+			}
+			c.diags[len(c.diags)-1].Related = append(c.diags[len(c.diags)-1].Related,
+				diag.Related{Span: p.Span(), Message: fmt.Sprintf("%s of %s is %s, declared here", name, sig.Name, Zonk(sig.Params[j].Type))})
+		}
 		if len(c.diags) > before && c.carriedParam(sig.Params[j].Type) {
 			c.diags[len(c.diags)-1].Notes = append(c.diags[len(c.diags)-1].Notes,
 				"'"+sig.Name+"' takes this tuple apart with a rest pattern or projection and no annotation, so its size is fixed by the first call; annotate the parameter with a tuple type or a type variable per element")
@@ -446,7 +459,7 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 			}
 			if !badEntry {
 				c.mailboxSites = append(c.mailboxSites, mailboxSite{t: m[g], span: x.Span(), spawn: true,
-					process: e.Module() == builtins.ProcessModule, supervised: e.Rule == builtins.ChildEntry})
+					process: e.Module() == builtins.ProcessModule, supervised: e.Rule == builtins.ChildEntry, builtin: e.Name})
 			}
 		}
 		if idx == 1 {
@@ -508,11 +521,34 @@ func (c *Checker) restArgs(x *ast.Call, ps []Type, name string) {
 		}
 		if i+1 < len(ps) {
 			at := c.expr(a.Value, ps[i+1])
+			before := len(c.diags)
 			c.expect(spanOf(a.Value), at, ps[i+1], fmt.Sprintf("argument %d of %s: expression type", i+2, name))
+			if len(c.diags) > before {
+				c.firstArgOrigin(x, c.diags[len(c.diags)-1])
+			}
 		} else {
 			c.expr(a.Value, nil)
 		}
 	}
+}
+
+// firstArgOrigin explains a mismatch of a later argument of a builtin
+// whose types come from its first argument (`send(reply, "done")` with
+// `reply: Pid(Int)`): when that argument is a local, a secondary label
+// points at its binding, "'reply' is Pid(Int), declared here".
+func (c *Checker) firstArgOrigin(x *ast.Call, d *diag.Diagnostic) {
+	if len(x.Args) == 0 || x.Args[0] == nil || ast.IsNil(x.Args[0].Value) {
+		return
+	}
+	id, ok := unparen(x.Args[0].Value).(*ast.Ident)
+	if !ok {
+		return
+	}
+	o := c.info.Uses[id]
+	if o == nil || o.Kind != ObjLocal || o.Decl == nil || o.Type == nil {
+		return
+	}
+	d.Related = append(d.Related, diag.Related{Span: o.Decl.Span(), Message: fmt.Sprintf("'%s' is %s, declared here", o.Name, Zonk(o.Type))})
 }
 
 func (c *Checker) pidError(name string, span source.Span, t Type) {

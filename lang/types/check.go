@@ -255,6 +255,8 @@ type mailboxSite struct {
 	// supervised marks a Supervisor.worker site (a supervised child's
 	// mailbox, SUPERVISOR.md §1.4).
 	supervised bool
+	// builtin names the spawning builtin (spawn, Process.spawn, …).
+	builtin string
 }
 
 type letRecord struct {

@@ -93,6 +93,9 @@ func (c *Checker) expect(span source.Span, got, want Type, ctx string) bool {
 	ts := typeStrings(want, got)
 	d := c.errorf(ErrMismatch, span, "%s: expected %s, found %s", ctx, ts[0], ts[1])
 	d.Label = "this has type " + ts[1]
+	if gn, ok := Resolve(got).(*Named); ok && gn.Def == OptionDef && c.src != nil && span.End <= len(c.src.Src) && string(c.src.Src[span.Start:span.End]) == "None" {
+		d.Hint = "`None` is the empty case of an Option; it fits only where an Option is expected (`Option(" + ts[0] + ")`, with `Some(v)` for a value). Morrow has no null"
+	}
 	return false
 }
 

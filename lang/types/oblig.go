@@ -796,6 +796,7 @@ func (a *oblFn) call(x *ast.Call, st oblState, consume bool) oblState {
 		dropped := sig != nil && pi < len(sig.Params) && isGenericParam(sig.Params[pi].Type)
 		if !take && (dropped || why != "") && a.report && a.inDefer == 0 && producesResult(c, arg.Value) {
 			d := c.errorf(ErrResultDiscarded, arg.Value.Span(), "Result value must be handled; bind, return, or match it")
+			d.Hint = "handle it before the call (bind it and match it), or pass it to a function that handles it"
 			if dropped {
 				d.Notes = []string{"'" + sig.Name + "' does not handle its parameter '" + sig.Params[pi].Name + "' on every path"}
 			} else {

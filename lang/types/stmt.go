@@ -77,7 +77,7 @@ func (c *Checker) let(s *ast.LetStmt) Type {
 		vt = c.fresh()
 	}
 	if _, wild := s.Pattern.(*ast.WildcardPat); wild {
-		c.checkDiscard(s.Value, vt)
+		c.checkDiscardLet(s.Value, vt, true)
 	}
 	if !ast.IsNil(s.Else) {
 		et := c.branch(s.Else, nil, false)
