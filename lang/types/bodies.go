@@ -376,6 +376,8 @@ func (c *Checker) checkFunc(sig *FuncSig) {
 			// have fixed the return type.
 			if !c.expectRet(lastSpan(fd.Body), t, sig.Ret, "function return: expression type") {
 				ctx.retBroken = true
+			} else {
+				c.noteResultFrom(lastSpan(fd.Body), t)
 			}
 		} else if v, ok := Resolve(sig.Ret).(*TVar); ok {
 			// A body that always diverges makes the function diverge.

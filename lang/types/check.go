@@ -96,6 +96,7 @@ type Object struct {
 	// local whose initializer has an error gets no obligation errors (§9).
 	init     source.Span
 	hasInit  bool
+	initX    ast.Expr // the initializer itself
 	poisoned bool
 	// metaReads names the metadata builtins (List.len …) that read this
 	// local; such reads do not count as uses of a Result (§5.2).
@@ -113,6 +114,12 @@ type FuncSig struct {
 	NeedsLabel []bool
 	gen        map[string]*TParam
 	obj        *Object
+	// resultFrom is, for a function without a return annotation, the
+	// first exit (a `?`, a `return`, the final expression) that made its
+	// inferred return type carry a Result; diagnostics at its callers
+	// point there.
+	resultFrom    source.Span
+	hasResultFrom bool
 }
 
 // ParamSig is one parameter of a FuncSig.

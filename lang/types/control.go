@@ -24,6 +24,9 @@ func (c *Checker) try(x *ast.Try) Type {
 	if v, ok := ret.(*TVar); ok && !c.fn.retKnown {
 		unify(v, &Named{Def: ResultDef, Args: []Type{c.fresh(), c.fresh()}})
 		ret = Resolve(v)
+		if s := c.fn.sig; s != nil && !s.hasResultFrom {
+			s.resultFrom, s.hasResultFrom = x.Span(), true
+		}
 	}
 	rn, ok := ret.(*Named)
 	if !ok || rn.Def != ResultDef {
@@ -76,8 +79,18 @@ func (c *Checker) returnExpr(x *ast.Return) Type {
 		c.expect(sp, t, c.fn.ret, "function return: expression type")
 	} else if !c.expectRet(sp, t, c.fn.ret, "function return: expression type") {
 		c.fn.retBroken = true
+	} else {
+		c.noteResultFrom(sp, t)
 	}
 	return NeverT
+}
+
+// noteResultFrom records that the exit at sp, of type t, may have made the
+// inferred return type of the current function carry a Result.
+func (c *Checker) noteResultFrom(sp source.Span, t Type) {
+	if s := c.fn.sig; s != nil && !c.fn.retKnown && !s.hasResultFrom && containsResult(t) {
+		s.resultFrom, s.hasResultFrom = sp, true
+	}
 }
 
 // branch checks an if/else or arm body in its own scope.

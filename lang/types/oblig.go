@@ -384,6 +384,9 @@ func (a *oblFn) exit(sp source.Span, st oblState, atEnd bool) {
 		d.Notes = append(d.Notes, why)
 	}
 	d.Hint = "handle it first, or register a handler with `defer`"
+	if k.o.initX != nil && k.path == "" {
+		a.c.resultOrigin(d, k.o.initX)
+	}
 }
 
 // loopError reports a loop over a list of Results that a path leaves

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/morrow-lang/morrow/lang/ast"
+	"github.com/morrow-lang/morrow/lang/diag"
 	"github.com/morrow-lang/morrow/lang/source"
 )
 
@@ -85,7 +86,29 @@ func (c *Checker) checkDiscardLet(e ast.Expr, t Type, wild bool) {
 		if wild {
 			d.Notes = append(d.Notes, "binding it to `_` does not handle it, and neither does a name that is never used")
 		}
+		c.resultOrigin(d, e)
 	}
+}
+
+// resultOrigin adds to d, a Result obligation error about the value of e,
+// where a called function without a return annotation got its Result
+// from: the error lands at the caller, the cause is in the callee.
+func (c *Checker) resultOrigin(d *diag.Diagnostic, e ast.Expr) {
+	call, ok := unparen(e).(*ast.Call)
+	if !ok {
+		return
+	}
+	id, ok := call.Fn.(*ast.Ident)
+	if !ok {
+		return
+	}
+	o := c.info.Uses[id]
+	if o == nil || o.Kind != ObjFunc || o.Func == nil || o.Func.Decl == nil || o.Func.Decl.Ret != nil || !o.Func.hasResultFrom {
+		return
+	}
+	s := o.Func
+	d.Related = append(d.Related, diag.Related{Span: s.resultFrom, Message: "this makes '" + s.Name + "' return a Result (its return type is inferred)"})
+	d.Notes = append(d.Notes, "'"+s.Name+"' has no return annotation, so its last expression, `return`s and `?`s decide its type: it returns a Result, which each caller must handle (if it should not, annotate it `-> ()` and handle the Result inside it)")
 }
 
 // exprText is the source text of e when it is short and on one line, else
@@ -156,6 +179,9 @@ func (c *Checker) checkUnusedResults() {
 				"match on it, use `let Ok(v) = … else:`, `?`, or return it"
 		} else {
 			d := c.errorf(ErrResultUnusedLet, o.Decl.Span(), "Result value must be handled; this Result binding is never used")
+			if o.initX != nil {
+				c.resultOrigin(d, o.initX)
+			}
 			d.Hint = "match on it, use `let Ok(v) = … else:`, `?`, or return it"
 			if n, ok := Resolve(o.Type).(*Named); ok && n.Def == ResultDef && !containsResult(n.Args[0]) && !containsResult(n.Args[1]) {
 				d.Hint = fmt.Sprintf("use it: `match %s: Ok(_) -> (), Err(_) -> …`, `if Result.is_err(%s): …`, `%s?` in a function returning Result, or return it", o.Name, o.Name, o.Name)

@@ -99,7 +99,7 @@ func (c *Checker) let(s *ast.LetStmt) Type {
 		init := spanOf(s.Value)
 		patBinds(s.Pattern, func(n ast.Pattern) {
 			if o := c.info.Defs[n]; o != nil && o.Kind == ObjLocal {
-				o.init, o.hasInit = init, true
+				o.init, o.hasInit, o.initX = init, true, s.Value
 			}
 		})
 	}
