@@ -153,6 +153,9 @@ func (c *Checker) checkGroup(group []*FuncSig) {
 	for _, sig := range group {
 		c.inGroup[sig] = true
 	}
+	if len(group) > 1 {
+		c.flexGenerics(group)
+	}
 	for _, sig := range group {
 		c.checkFunc(sig)
 	}
@@ -169,6 +172,7 @@ func (c *Checker) checkGroup(group []*FuncSig) {
 	c.poisonErroneousInits()
 	c.checkObligations(group)
 	c.checkUnusedResults()
+	c.rigidGenerics(group)
 	// Generalise: free variables left in the signatures become generic.
 	var sigVars []*TVar
 	for _, sig := range group {
@@ -241,6 +245,115 @@ func (c *Checker) generalize(group []*FuncSig) {
 			sig.Generics = append(sig.Generics, p)
 		}
 	}
+}
+
+// partlyAnnotated reports whether sig has type variables in its
+// annotations and also parameters or a return left to inference.
+func partlyAnnotated(sig *FuncSig) bool {
+	if len(sig.gen) == 0 {
+		return false
+	}
+	if sig.Decl.Ret == nil {
+		return true
+	}
+	for _, p := range sig.Params {
+		if !p.Declared {
+			return true
+		}
+	}
+	return false
+}
+
+// flexGenerics: while a recursive group is checked, the annotated type
+// variables of a partly annotated member are inference variables shared
+// by the group, like its unannotated parts (`fn read(x: a, n)` calling
+// and called by `fn make(x, n: Int) -> Box(a)`): a rigid `a` would meet
+// the other member's rigid variable through the shared parts and be
+// reported as `expected a, found a'` although each function is generic.
+// A fully annotated member keeps rigid variables and is instantiated at
+// each call, so it may be used at several types inside the group.
+// rigidGenerics checks afterwards that the variables stayed generic.
+func (c *Checker) flexGenerics(group []*FuncSig) {
+	for _, sig := range group {
+		if !partlyAnnotated(sig) {
+			continue
+		}
+		sig.flex = map[*TParam]*TVar{}
+		m := map[*TParam]Type{}
+		for _, g := range sig.Generics {
+			v := c.fresh()
+			sig.flex[g] = v
+			m[g] = v
+		}
+		for _, p := range sig.Params {
+			p.Type = subst(p.Type, m)
+		}
+		sig.Ret = subst(sig.Ret, m)
+		sig.Generics = nil
+	}
+}
+
+// rigidGenerics turns the inference variables of flexGenerics back into
+// the member's type parameters, after checking that each is still
+// unknown and distinct from the member's other annotated variables:
+// `fn f(x: a, n)` whose group makes x an Int is `type variable 'a' of f
+// is not generic`.
+func (c *Checker) rigidGenerics(group []*FuncSig) {
+	owner := map[*TParam]*FuncSig{}
+	for _, sig := range group {
+		for _, g := range sig.gen {
+			owner[g] = sig
+		}
+	}
+	for _, sig := range group {
+		if sig.flex == nil {
+			continue
+		}
+		seen := map[Type]*TParam{}
+		var gens []*TParam
+		for _, g := range sortedParams(sig.flex) {
+			v := sig.flex[g]
+			r := Resolve(v)
+			rv, ok := r.(*TVar)
+			// Another member's type parameter, reached through the
+			// group's shared parts, stands for this member's own
+			// variable; ownRigids gives it a copy.
+			foreign := false
+			if p, isP := r.(*TParam); isP && owner[p] != nil && owner[p] != sig {
+				foreign = true
+			}
+			if !(ok || foreign) || seen[r] != nil {
+				if !hasInvalid(r) {
+					what := Zonk(r).String()
+					if seen[r] != nil {
+						what = "the same type as '" + seen[r].Name + "'"
+					}
+					c.errorf(ErrMismatch, sig.Decl.NameSpan, "type variable '%s' of %s is not generic: the group of functions it calls makes it %s", g.Name, sig.Name, what).Hint =
+						"annotate the parameter with the type it has, or give the functions that call each other full annotations"
+				}
+				continue
+			}
+			seen[r] = g
+			if foreign {
+				continue
+			}
+			c.transferReqs(rv, g)
+			rv.Ref = g
+			gens = append(gens, g)
+		}
+		sig.Generics = append(gens, sig.Generics...)
+		sig.flex = nil
+	}
+}
+
+// sortedParams lists the keys of m by ID (declaration order).
+func sortedParams(m map[*TParam]*TVar) []*TParam {
+	var ps []*TParam
+	for p := range m {
+		ps = append(ps, p)
+	}
+	slices.SortFunc(ps, func(a, b *TParam) int { return a.ID - b.ID })
+	return ps
 }
 
 // ownRigids gives every member of a recursive group its own copy of the
@@ -351,6 +464,9 @@ func (c *Checker) checkFunc(sig *FuncSig) {
 	}
 	for n, p := range sig.gen {
 		ctx.generics[n] = p
+		if v := sig.flex[p]; v != nil {
+			ctx.generics[n] = v
+		}
 	}
 	old := c.fn
 	c.fn = ctx

@@ -120,6 +120,10 @@ type FuncSig struct {
 	// point there.
 	resultFrom    source.Span
 	hasResultFrom bool
+	// flex maps the annotated type variables of a partly annotated member
+	// of a recursive group to the inference variables that stand for them
+	// while the group is checked (bodies.go, flexGenerics).
+	flex map[*TParam]*TVar
 }
 
 // ParamSig is one parameter of a FuncSig.
