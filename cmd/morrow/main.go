@@ -16,11 +16,11 @@
 //
 // Scheduler settings come from MORROW_SCHEDULERS (1..64, default 1),
 // MORROW_WORK_STEALING=1 and MORROW_REDUCTIONS (1..65536); the resource
-// governor (RUNTIME.md §3) from MORROW_MAX_PROCESSES (live actors, 0 = no
+// governor (docs/reference/runtime.md#features-beyond-the-core-language) from MORROW_MAX_PROCESSES (live actors, 0 = no
 // limit, default 1,024), MORROW_MEMORY_BUDGET (bytes, default 64 MiB) and
 // MORROW_STACK_BUDGET (bytes of process stacks, default 1 GiB);
 // flags win over the environment. An invalid environment value fails the invocation at
-// start-up as the resource-limit fault (code 9), as LANGUAGE.md §6.1 says;
+// start-up as the resource-limit fault (code 9), as docs/reference/actors.md#execution-model says;
 // an invalid flag value is a usage error (exit 2).
 //
 //	morrow repl
@@ -72,7 +72,7 @@ const (
 	exitSIGTERM = 143
 )
 
-// Limits of the scheduler settings (LANGUAGE.md §6.1).
+// Limits of the scheduler settings (docs/reference/actors.md#execution-model).
 const (
 	maxSchedulers = 64
 	maxReductions = 65536

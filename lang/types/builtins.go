@@ -54,7 +54,7 @@ func init() {
 	for _, d := range []*TypeDef{ListDef, OptionDef, ResultDef} {
 		d.Derives = all
 	}
-	// STDLIB.md lists Ordering among the types without Show.
+	// docs/stdlib.md lists Ordering among the types without Show.
 	OrderingDef.Derives = map[string]bool{"Eq": true, "Clone": true}
 	PidDef.Derives = map[string]bool{"Eq": true}
 	for _, d := range []*TypeDef{ListDef, OptionDef, ResultDef, PidDef, OrderingDef} {

@@ -5,9 +5,9 @@
 // hands it to the actor runtime (runtime/sched), which runs the root as a
 // process on scheduler 0 next to every process the program spawns, and
 // keeps running after main returns until no process is alive
-// (LANGUAGE.md §6.3).
+// (docs/reference/actors.md#when-main-returns-deadlock).
 //
-// Library mode (LANGUAGE.md §10): the runner creates a host port, a
+// Library mode (docs/cli.md): the runner creates a host port, a
 // process-like endpoint with mailbox type String; every String sent to it
 // is written to stdout as one line, in arrival order.
 //
@@ -18,10 +18,10 @@
 // interleave in the order the calls and events happened, and nothing is
 // lost when the program faults.
 //
-// Resource governor (RUNTIME.md §3): Options.MaxProcesses (default the
+// Resource governor (docs/reference/runtime.md#features-beyond-the-core-language): Options.MaxProcesses (default the
 // reference 1,024 live actors, Unlimited for none) is checked on every
 // spawn of every kind; Options.MemoryBudget (default 64 MiB) is the
-// logical budget of LANGUAGE.md §7.5; Options.StackBudget (default
+// logical budget of docs/reference/actors.md#limits; Options.StackBudget (default
 // 1 GiB) bounds the stack memory of all processes together, so deep
 // recursion in many processes ends in fault 9, not a Go out-of-memory
 // crash; Options.MaxQueued raises the invocation's 65,536 queued user
@@ -31,14 +31,14 @@
 // bound on the VM steps of all processes together.
 //
 // Go runtime: unless Options.KeepGoSettings, Run sets GOMAXPROCS to the
-// scheduler count and the GC target to 400% for the run (internal/gotune;
+// scheduler count and the GC target to 400% for the run (runtime/gotune;
 // the GOMAXPROCS and GOGC environment variables win).
 //
 // Cancellation: when ctx is cancelled the schedulers stop at their next
 // safe point (parked schedulers are woken), the cleanup (defer) of the
 // root and of every live process runs, and Run returns 130.
 //
-// Exit status (LANGUAGE.md §2.2, §10): main returning an Int gives that
+// Exit status (docs/reference/syntax.md#the-entry-point, docs/cli.md): main returning an Int gives that
 // value masked to 0..255 like a process exit code (a value outside 0..255
 // also prints a warning naming both numbers); Unit or Ok gives 0; Err
 // prints `morrow: main returned Err(<value>)` (the reference's prefix, then
@@ -55,9 +55,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/morrow-lang/morrow/internal/gotune"
 	"github.com/morrow-lang/morrow/runtime/bytecode"
 	"github.com/morrow-lang/morrow/runtime/fault"
+	"github.com/morrow-lang/morrow/runtime/gotune"
 	"github.com/morrow-lang/morrow/runtime/proc"
 	"github.com/morrow-lang/morrow/runtime/sched"
 	"github.com/morrow-lang/morrow/runtime/value"
@@ -84,14 +84,14 @@ type Options struct {
 	// the trace (docs/process.md, "Tracing"); it needs Trace.
 	TraceMessages bool
 	// MaxProcesses is the resource governor's live-process limit, checked
-	// on every spawn of every kind (RUNTIME.md §3): past it Process.spawn*
+	// on every spawn of every kind (docs/reference/runtime.md#features-beyond-the-core-language): past it Process.spawn*
 	// returns Err(Process.ResourceLimit) and legacy spawn faults with code
 	// 9. 0 means the reference limit DefaultMaxProcesses; Unlimited (or
 	// any negative value) means no limit. The root and host ports do not
 	// count.
 	MaxProcesses int
-	// MemoryBudget is the logical memory budget in bytes (LANGUAGE.md
-	// §7.5): queued messages and lifecycle reservations are charged
+	// MemoryBudget is the logical memory budget in bytes (docs/reference/README.md
+	// docs/reference/actors.md#limits): queued messages and lifecycle reservations are charged
 	// against it. 0 means DefaultMemoryBudget.
 	MemoryBudget int64
 	// StackBudget is the total stack memory of all processes in bytes
@@ -106,13 +106,13 @@ type Options struct {
 	// bounds the cleanup run after a cancellation.
 	MaxSteps int64
 	// MaxQueued raises the invocation-wide limit of queued user messages
-	// (LANGUAGE.md §6.2, 65,536 by default; a send past it returns Err(4)).
+	// (docs/reference/actors.md#spawn-send-and-receive, 65,536 by default; a send past it returns Err(4)).
 	// 0 means the reference limit, Unlimited means no limit. The CLI keeps
 	// the reference limit; the benchmarks (skynet) raise it.
 	MaxQueued int64
 	// KeepGoSettings leaves GOMAXPROCS and the garbage collector's target
 	// as the embedding program has them. By default Run sets them for the
-	// run (internal/gotune: GOMAXPROCS to the schedulers, GC percent 400,
+	// run (runtime/gotune: GOMAXPROCS to the schedulers, GC percent 400,
 	// each unless the GOMAXPROCS or GOGC environment variable is set) and
 	// restores them when the last overlapping run ends.
 	KeepGoSettings bool
@@ -168,8 +168,8 @@ const (
 
 // StepsPerReduction is the number of VM steps (instructions, with sends
 // and spawns charged extra) in one reduction of Options.Reductions.
-// MORROW_REDUCTIONS counts coarse units ("compiled callbacks", LANGUAGE.md
-// §6.1, default 1), so one reduction is a turn's worth of instructions.
+// MORROW_REDUCTIONS counts coarse units ("compiled callbacks", docs/reference/README.md
+// docs/reference/actors.md#execution-model, default 1), so one reduction is a turn's worth of instructions.
 const StepsPerReduction = sched.DefaultBudget
 
 // DefaultSlice is the number of VM steps a process (the root included)

@@ -16,7 +16,7 @@
 // effects. Callers of a Supervisor operation park on the native call
 // (fault.Park, proc.NativeWait) until the supervisor answers.
 //
-// Placement (RUNTIME.md §1): the root context is a process on scheduler
+// Placement (docs/reference/runtime.md#execution-model): the root context is a process on scheduler
 // 0. With stealing a spawned process starts on its parent's scheduler
 // (the root's children on scheduler 0, as on the BEAM), an idle
 // scheduler takes the older half of another scheduler's queue, and a
@@ -42,7 +42,7 @@
 // scheduler that becomes idle while all others are idle, with no pending
 // timer, decides: if no process is alive and the root has finished, the
 // invocation ends; if isolated processes are alive, it waits; otherwise
-// the legacy deadlock rule faults with code 10 (LANGUAGE.md §6.3). A push
+// the legacy deadlock rule faults with code 10 (docs/reference/actors.md#when-main-returns-deadlock). A push
 // to a sleeping scheduler un-idles it under its queue lock before the
 // runtime lock, so "all idle" is only ever seen when no queue has work.
 //
@@ -453,7 +453,7 @@ func (rt *Runtime) quiescentLocked() string {
 	case live == 0 && rt.rootDone:
 		rt.stopLocked()
 	case isolated > 0:
-		// Isolated processes alive: an idle runtime waits (§6.3).
+		// Isolated processes alive: an idle runtime waits (docs/reference/actors.md#when-main-returns-deadlock).
 	case rt.rootDone || live > 0:
 		rt.trace("deadlock")
 		return "morrow: runtime error: " + fault.Deadlock.Text() + "\n"
@@ -869,7 +869,7 @@ func (s *Scheduler) runOne(p *proc.Process, budget int) (steps int) {
 }
 
 // normalReason is the reason Normal, built once: values are immutable
-// and shared (RUNTIME.md §1), and a retirement then allocates none.
+// and shared (docs/reference/runtime.md#execution-model), and a retirement then allocates none.
 var normalReason = process.Reason(process.ReasonNormal, value.Unit)
 
 // done handles a process whose entry returned.
