@@ -404,10 +404,10 @@ func (c *Checker) receive(x *ast.Receive, hint Type) Type {
 	if x.Event {
 		pt = &Named{Def: EventDef, Args: []Type{pt}}
 	}
-	arms := newArmJoin(hint, "receive arms: expression type")
+	arms := newArmJoin(hint, "receive arms")
 	for _, a := range x.Arms {
 		c.inScope(func() {
-			c.armHead(a.Pattern, a.Guard, pt, "receive guard: expression type")
+			c.armHead(a.Pattern, a.Guard, pt, "receive guard")
 			if a.Guard != nil {
 				c.checkReceiveGuard(a.Guard)
 			}
@@ -416,7 +416,7 @@ func (c *Checker) receive(x *ast.Receive, hint Type) Type {
 	}
 	if x.After != nil {
 		tt := c.expr(x.After.Timeout, IntT)
-		c.expect(spanOf(x.After.Timeout), tt, IntT, "receive timeout: expression type")
+		c.expect(spanOf(x.After.Timeout), tt, IntT, "receive timeout")
 		arms.add(c, c.branch(x.After.Body, hint, false), x.After.Body)
 	}
 	xarms := x.Arms

@@ -490,7 +490,7 @@ func (c *Checker) checkFunc(sig *FuncSig) {
 		if !isNever(t) {
 			// Every exit must agree (docs/reference/types.md#inference): returns and `?` may already
 			// have fixed the return type.
-			if !c.expectRet(lastSpan(fd.Body), t, sig.Ret, "function return: expression type") {
+			if !c.expectRet(lastSpan(fd.Body), t, sig.Ret, "function return") {
 				ctx.retBroken = true
 			} else {
 				c.noteResultFrom(lastSpan(fd.Body), t)
@@ -501,7 +501,7 @@ func (c *Checker) checkFunc(sig *FuncSig) {
 		}
 	default:
 		before := len(c.diags)
-		c.expect(lastSpan(fd.Body), t, sig.Ret, "function return: expression type")
+		c.expect(lastSpan(fd.Body), t, sig.Ret, "function return")
 		if len(c.diags) > before && fd.Ret != nil {
 			c.diags[len(c.diags)-1].Related = append(c.diags[len(c.diags)-1].Related,
 				diag.Related{Span: fd.Ret.Span(), Message: fmt.Sprintf("%s returns %s, declared here", fd.Name, Zonk(sig.Ret))})

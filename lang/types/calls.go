@@ -83,7 +83,7 @@ func (c *Checker) checkPositional(x *ast.Call, params []Type, what string) []Typ
 		if i < len(params) {
 			t := c.expr(a.Value, params[i])
 			out[i] = t
-			c.expect(spanOf(a.Value), t, params[i], fmt.Sprintf("argument %d of %s: expression type", i+1, what))
+			c.expect(spanOf(a.Value), t, params[i], fmt.Sprintf("argument %d of %s", i+1, what))
 		} else {
 			out[i] = c.expr(a.Value, nil)
 		}
@@ -218,7 +218,7 @@ func (c *Checker) callSig(x *ast.Call, sig *FuncSig) Type {
 			what = fmt.Sprintf("argument %d of %s", j+1, sig.Name)
 		}
 		before := len(c.diags)
-		c.expect(spanOf(a.Value), t, pt, what+": expression type")
+		c.expect(spanOf(a.Value), t, pt, what+"")
 		if len(c.diags) > before && sig.Decl != nil && j < len(sig.Decl.Params) && sig.Params[j].Declared {
 			// Why the type was expected: the parameter's declaration.
 			p := sig.Decl.Params[j]
@@ -398,7 +398,7 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 			idx = 1
 			if len(x.Args) > 0 && x.Args[0].Value != nil {
 				kt := c.expr(x.Args[0].Value, ps[0])
-				c.expect(spanOf(x.Args[0].Value), kt, ps[0], fmt.Sprintf("argument 1 of %s: expression type", name))
+				c.expect(spanOf(x.Args[0].Value), kt, ps[0], fmt.Sprintf("argument 1 of %s", name))
 			}
 		}
 		if len(x.Args) <= idx || x.Args[idx].Value == nil {
@@ -466,7 +466,7 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 			for i := 2; i < len(x.Args); i++ {
 				if a := x.Args[i]; a.Value != nil && i < len(ps) {
 					at := c.expr(a.Value, ps[i])
-					c.expect(spanOf(a.Value), at, ps[i], fmt.Sprintf("argument %d of %s: expression type", i+1, name))
+					c.expect(spanOf(a.Value), at, ps[i], fmt.Sprintf("argument %d of %s", i+1, name))
 				} else if a.Value != nil {
 					c.expr(a.Value, nil)
 				}
@@ -522,7 +522,7 @@ func (c *Checker) restArgs(x *ast.Call, ps []Type, name string) {
 		if i+1 < len(ps) {
 			at := c.expr(a.Value, ps[i+1])
 			before := len(c.diags)
-			c.expect(spanOf(a.Value), at, ps[i+1], fmt.Sprintf("argument %d of %s: expression type", i+2, name))
+			c.expect(spanOf(a.Value), at, ps[i+1], fmt.Sprintf("argument %d of %s", i+2, name))
 			if len(c.diags) > before {
 				c.firstArgOrigin(x, c.diags[len(c.diags)-1])
 			}

@@ -76,8 +76,8 @@ func (c *Checker) returnExpr(x *ast.Return) Type {
 		return NeverT
 	}
 	if c.fn.retKnown {
-		c.expect(sp, t, c.fn.ret, "function return: expression type")
-	} else if !c.expectRet(sp, t, c.fn.ret, "function return: expression type") {
+		c.expect(sp, t, c.fn.ret, "function return")
+	} else if !c.expectRet(sp, t, c.fn.ret, "function return") {
 		c.fn.retBroken = true
 	} else {
 		c.noteResultFrom(sp, t)
@@ -122,7 +122,7 @@ func (c *Checker) join(acc, t Type, span source.Span, ctx string) Type {
 
 func (c *Checker) ifExpr(x *ast.If, hint Type) Type {
 	ct := c.expr(x.Cond, BoolT)
-	c.expect(spanOf(x.Cond), ct, BoolT, "if condition: expression type")
+	c.expect(spanOf(x.Cond), ct, BoolT, "if condition")
 	if ast.IsNil(x.Else) {
 		c.branch(x.Then, nil, true)
 		return UnitT
@@ -138,13 +138,13 @@ func (c *Checker) ifExpr(x *ast.If, hint Type) Type {
 	}
 	if _, ok := resolveHint(hint).(*Union); ok {
 		// Branches may be different members of the expected union.
-		tt = c.join(hint, tt, lastSpan(x.Then), "if branches: expression type")
+		tt = c.join(hint, tt, lastSpan(x.Then), "if branches")
 	}
-	return c.join(tt, et, lastSpan(x.Else), "if branches: expression type")
+	return c.join(tt, et, lastSpan(x.Else), "if branches")
 }
 
 func (c *Checker) match(x *ast.Match, hint Type) Type {
-	arms := newArmJoin(hint, "match arms: expression type")
+	arms := newArmJoin(hint, "match arms")
 	if ast.IsNil(x.Subject) {
 		for i, a := range x.Arms {
 			last := i == len(x.Arms)-1
@@ -156,7 +156,7 @@ func (c *Checker) match(x *ast.Match, hint Type) Type {
 				}
 			} else if a.Cond != nil {
 				t := c.expr(a.Cond, BoolT)
-				c.expect(spanOf(a.Cond), t, BoolT, "match condition: expression type")
+				c.expect(spanOf(a.Cond), t, BoolT, "match condition")
 				if last {
 					c.errorf(ErrCondMatchLast, spanOf(a.Cond), "a condition match must end with a '_ ->' arm")
 				}
@@ -172,7 +172,7 @@ func (c *Checker) match(x *ast.Match, hint Type) Type {
 	st := c.expr(x.Subject, nil)
 	for _, a := range x.Arms {
 		c.inScope(func() {
-			c.armHead(a.Pattern, a.Guard, st, "match guard: expression type")
+			c.armHead(a.Pattern, a.Guard, st, "match guard")
 			arms.add(c, c.bodyExpr(a.Body, hint, false), a.Body)
 			hint = arms.hint(hint)
 		})
@@ -297,7 +297,7 @@ func (c *Checker) with(x *ast.With, hint Type) Type {
 			okT := c.fresh()
 			want := &Named{Def: ResultDef, Args: []Type{okT, errT}}
 			if !unify(vt, want) && !hasInvalid(vt) {
-				c.errorf(ErrMismatch, spanOf(st.X), "with step: expression type: expected %s, found %s", typeStrings(want, vt)[0], typeStrings(want, vt)[1])
+				c.errorf(ErrMismatch, spanOf(st.X), "with step: expected %s, found %s", typeStrings(want, vt)[0], typeStrings(want, vt)[1])
 			}
 			c.pattern(st.Pattern, okT, map[string]bool{})
 		}
@@ -306,7 +306,7 @@ func (c *Checker) with(x *ast.With, hint Type) Type {
 	if len(x.ElseArms) == 0 {
 		want := &Named{Def: ResultDef, Args: []Type{c.fresh(), errT}}
 		if !isNever(bt) && !c.accepts(bt, want) && !hasInvalid(bt) {
-			c.errorf(ErrMismatch, lastSpan(x.Body), "with body: expression type: expected %s, found %s", typeStrings(want, bt)[0], typeStrings(want, bt)[1])
+			c.errorf(ErrMismatch, lastSpan(x.Body), "with body: expected %s, found %s", typeStrings(want, bt)[0], typeStrings(want, bt)[1])
 		}
 		if isNever(bt) {
 			return want
@@ -320,10 +320,10 @@ func (c *Checker) with(x *ast.With, hint Type) Type {
 			c.pattern(a.Pattern, failT, map[string]bool{})
 			if a.Guard != nil {
 				gt := c.expr(a.Guard, BoolT)
-				c.expect(spanOf(a.Guard), gt, BoolT, "match guard: expression type")
+				c.expect(spanOf(a.Guard), gt, BoolT, "match guard")
 			}
 			at := c.bodyExpr(a.Body, hint, false)
-			acc = c.join(acc, at, lastSpan(a.Body), "with arms: expression type")
+			acc = c.join(acc, at, lastSpan(a.Body), "with arms")
 		})
 	}
 	return acc

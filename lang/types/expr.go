@@ -201,7 +201,7 @@ func (c *Checker) expr1(e ast.Expr, hint Type) Type {
 	case *ast.Index:
 		xt := c.expr(x.X, nil)
 		it := c.expr(x.I, IntT)
-		c.expect(spanOf(x.I), it, IntT, "list index: expression type")
+		c.expect(spanOf(x.I), it, IntT, "list index")
 		el := c.fresh()
 		switch r := Resolve(xt).(type) {
 		case *TVar:
@@ -230,9 +230,9 @@ func (c *Checker) expr1(e ast.Expr, hint Type) Type {
 		return c.binary(x)
 	case *ast.Range:
 		lo := c.expr(x.Lo, IntT)
-		c.expect(spanOf(x.Lo), lo, IntT, "range bound: expression type")
+		c.expect(spanOf(x.Lo), lo, IntT, "range bound")
 		hi := c.expr(x.Hi, IntT)
-		c.expect(spanOf(x.Hi), hi, IntT, "range bound: expression type")
+		c.expect(spanOf(x.Hi), hi, IntT, "range bound")
 		return RangeT
 	case *ast.Try:
 		return c.try(x)
@@ -275,7 +275,7 @@ func (c *Checker) expr1(e ast.Expr, hint Type) Type {
 		}
 		for _, e := range x.Elems {
 			t := c.expr(e, el)
-			c.expect(e.Span(), t, el, "list element: expression type")
+			c.expect(e.Span(), t, el, "list element")
 		}
 		return &Named{Def: ListDef, Args: []Type{el}}
 	case *ast.RecordUpdate:
@@ -374,9 +374,9 @@ func (c *Checker) lambda(x *ast.Lambda, hint Type) Type {
 	c.fn = old
 	if !isNever(bt) {
 		if ctx.retKnown {
-			c.expect(lastSpan(x.Body), bt, ctx.ret, "lambda return: expression type")
+			c.expect(lastSpan(x.Body), bt, ctx.ret, "lambda return")
 		} else {
-			c.expectRet(lastSpan(x.Body), bt, ctx.ret, "lambda return: expression type")
+			c.expectRet(lastSpan(x.Body), bt, ctx.ret, "lambda return")
 		}
 	}
 	return &Func{Params: params, Ret: ctx.ret}

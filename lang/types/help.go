@@ -418,7 +418,7 @@ func (c *Checker) noShowHelp(d *diag.Diagnostic, def *TypeDef) {
 	} else if def.Kind == NewtypeDef {
 		d.Hint += ", or print what it wraps: `show(value.0)`"
 	}
-	// The message is the one STDLIB.md quotes; this implementation has no
+	// The message is the one docs/reference/stdlib.md quotes; this has no
 	// impl declarations, so the note says which of its two fixes works.
 	d.Notes = append(d.Notes, "`impl` declarations are not supported here, so derive(Show) is the way to give "+def.Name+" Show")
 	if e := c.types[def.Name]; e != nil && e.def == def {

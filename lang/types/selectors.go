@@ -138,7 +138,7 @@ func (c *Checker) recordUpdate(x *ast.RecordUpdate) Type {
 			continue
 		}
 		vt := c.expr(f.Value, ft)
-		c.expect(spanOf(f.Value), vt, ft, "record update field '"+f.Label+"': expression type")
+		c.expect(spanOf(f.Value), vt, ft, "record update field '"+f.Label+"'")
 	}
 	return xt
 }

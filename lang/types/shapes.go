@@ -235,7 +235,7 @@ func (c *Checker) applyShape(s *pendingShape) {
 	case shTupleRest:
 		tt, ok := st.(*Tuple)
 		if !ok || len(tt.Elems) < s.index {
-			c.errorf(ErrMismatch, s.span, "pattern: expression type: expected %s, found a tuple of at least %s", Zonk(st), elements(s.index))
+			c.errorf(ErrMismatch, s.span, "pattern: expected %s, found a tuple of at least %s", Zonk(st), elements(s.index))
 			return
 		}
 		for i, e := range s.elems {
@@ -250,7 +250,7 @@ func (c *Checker) applyShape(s *pendingShape) {
 		}
 		for i, f := range s.fields {
 			if ft := c.updateField(r, f); ft != nil {
-				c.expect(spanOf(f.Value), s.vals[i], ft, "record update field '"+f.Label+"': expression type")
+				c.expect(spanOf(f.Value), s.vals[i], ft, "record update field '"+f.Label+"'")
 			}
 		}
 	}
@@ -260,7 +260,7 @@ func (c *Checker) applyShape(s *pendingShape) {
 // its uses gave the result meanwhile.
 func (c *Checker) settle(s *pendingShape, use, actual Type, what string) {
 	if !unify(use, actual) && !hasInvalid(actual) && !hasInvalid(use) {
-		c.errorf(ErrMismatch, s.span, "%s: expression type: expected %s, found %s", what, typeStrings(use, actual)[0], typeStrings(use, actual)[1]).Notes =
+		c.errorf(ErrMismatch, s.span, "%s: expected %s, found %s", what, typeStrings(use, actual)[0], typeStrings(use, actual)[1]).Notes =
 			[]string{"the type of " + c.subjectName(s.subjE) + " was fixed later in the body as " + Zonk(s.subj).String() +
 				"; the uses of this " + what + " need " + Zonk(use).String()}
 	}
