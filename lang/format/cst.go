@@ -218,6 +218,7 @@ type (
 		then      *body
 		els       *body
 		elseOwnLn bool // `else` started a line in the source
+		elseIf    bool // written `else if` (no ':' after else)
 	}
 	matchP struct {
 		subject *expr // nil for a condition match
@@ -987,7 +988,11 @@ func (p *cstParser) primary(noLam bool) primary {
 		if p.isKw("else") {
 			et := p.next()
 			x.elseOwnLn = p.L.toks[et.ri].firstOnLine
-			p.expect(":")
+			if p.isKw("if") {
+				x.elseIf = true // `else if C:`, kept as written
+			} else {
+				p.expect(":")
+			}
 			x.els = p.bodyReq()
 		}
 		return x

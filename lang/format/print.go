@@ -1050,6 +1050,12 @@ func (p *printer) ifTail(x *ifP, trail int, expand bool) {
 	}
 	p.breakOrSpace(thenBlock || x.elseOwnLn, hdr)
 	p.tok("else")
+	if inner, ok := bare(x.els.x).(*ifP); ok && x.elseIf {
+		p.sp()
+		p.ifHead(inner)
+		p.ifTail(inner, trail, expand)
+		return
+	}
 	p.tok(":")
 	switch {
 	case x.els.block != nil:

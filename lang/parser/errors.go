@@ -314,9 +314,9 @@ func translate(dl *diag.List, f *source.File, toks []lexer.Token, err error) {
 		d.Hint = "write 'let " + t.Value + " = …'"
 		return
 	case hasPrev && prev.Type == tIdent && prev.Value == "elif" && (i < 2 || toks[i-2].Type == tNewline || toks[i-2].Type == tIndent || toks[i-2].Type == tDedent):
-		d := dl.Add(f, ErrSyntax, tokSpan(prev), "Morrow has no 'elif'; write 'else: if'")
-		d.Label = "write 'else: if' here"
-		d.Hint = "chain conditions with `else: if CONDITION:` (or use a condition match: `match:` with `CONDITION -> …` arms and a final `_ -> …`)"
+		d := dl.Add(f, ErrSyntax, tokSpan(prev), "Morrow has no 'elif'; write 'else if'")
+		d.Label = "write 'else if' here"
+		d.Hint = "chain conditions with `else if CONDITION:` (or use a condition match: `match:` with `CONDITION -> …` arms and a final `_ -> …`)"
 		return
 	case t.Type == tPunct && t.Value == "=" && hasPrev && (prev.Type == tOp || prev.Type == tPunct) && (prev.Value == "!=" || prev.Value == "==" || prev.Value == "/"):
 		// `!==`, `===` (JavaScript) and `/=` (Erlang's not-equal)

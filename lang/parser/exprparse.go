@@ -1147,8 +1147,11 @@ func (g *gIf) Parse(lex *cursor) error {
 		return err
 	}
 	if acceptKw(lex, "else") {
-		if err := expectPunct(lex, ":"); err != nil {
-			return err
+		// `else if C: …` is `else: if C: …`.
+		if !isKw(lex.Peek(), "if") {
+			if err := expectPunct(lex, ":"); err != nil {
+				return err
+			}
 		}
 		if g.Else, err = expectBody(lex); err != nil {
 			return err
