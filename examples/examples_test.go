@@ -24,13 +24,23 @@ import (
 
 var exitRE = regexp.MustCompile(`(?m)^#!\s*exit\s+(\d+)\s*$`)
 
+// servesRE marks a server that runs until stopped: echo_test.go runs it
+// against clients instead of comparing its output with a golden.
+var servesRE = regexp.MustCompile(`(?m)^#!\s*serves\s*$`)
+
 func examples(t *testing.T) []string {
 	t.Helper()
 	files, err := filepath.Glob("*.mr")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no examples: %v", err)
 	}
-	return files
+	// A program of several files is a directory with its entry main.mr
+	// (docs/modules.md).
+	projects, err := filepath.Glob("*/main.mr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(files, projects...)
 }
 
 func TestExamplesRun(t *testing.T) {
@@ -41,6 +51,9 @@ func TestExamplesRun(t *testing.T) {
 				t.Fatal(err)
 			}
 			name := strings.TrimSuffix(file, ".mr")
+			if servesRE.Match(src) {
+				t.Skip("a server: see echo_test.go")
+			}
 			if _, err := os.Stat(name + ".out.golden"); err != nil && os.Getenv("GOLDIE_UPDATE") == "" {
 				t.Fatalf("missing %s.out.golden (write the expected output by hand)", name)
 			}
@@ -48,7 +61,14 @@ func TestExamplesRun(t *testing.T) {
 			if m := exitRE.FindSubmatch(src); m != nil {
 				want, _ = strconv.Atoi(string(m[1]))
 			}
-			p := testrun.Compile(t, "examples/"+file, string(src))
+			// A project's entry is compiled by its path, so that its
+			// imports resolve from its directory.
+			var p *bytecode.Program
+			if strings.Contains(file, "/") {
+				p = testrun.CompileFile(t, file).Program
+			} else {
+				p = testrun.Compile(t, "examples/"+file, string(src))
+			}
 			// Every example behaves the same at 1, 2 and 4 schedulers, with
 			// and without work stealing; the first run is compared with the
 			// golden, the others with the first.

@@ -7,6 +7,7 @@ import (
 	"github.com/morrow-lang/morrow/lang/ast"
 	"github.com/morrow-lang/morrow/runtime/bytecode"
 	"github.com/morrow-lang/morrow/runtime/value"
+	"github.com/morrow-lang/morrow/stdlib/builtins"
 )
 
 // binding is a name a pattern binds, with the slot holding its value.
@@ -196,7 +197,7 @@ func (fs *fnState) litTest(p *ast.LitPat, slot int, fail *label) error {
 // kindOfType maps built-in type names to the dynamic tag of their values.
 var kindOfType = map[string]value.Kind{
 	"Int": value.KInt, "Float": value.KFloat, "Bool": value.KBool, "String": value.KString,
-	"Unit": value.KUnit, "List": value.KList, "Range": value.KRange,
+	"Unit": value.KUnit, "List": value.KList, "Range": value.KRange, "Map": value.KMap, "Set": value.KSet,
 	"Pid": value.KPid, "ProcessId": value.KProcID, "MonitorRef": value.KMonRef,
 }
 
@@ -226,6 +227,10 @@ func (fs *fnState) typeTest(t ast.TypeExpr, slot int, fail *label) error {
 	case *ast.NamedType:
 		if k, ok := kindOfType[t.Name]; ok {
 			return fs.kindTest(k, slot, fail)
+		}
+		if d := builtins.LookupType(t.Name); d != nil && d.Kind == builtins.Opaque && d.Module() == "Net" {
+			// Net.Socket and Net.Listener are opaque handles (docs/io.md).
+			return fs.kindTest(value.KOpaque, slot, fail)
 		}
 		idx, ok := fs.c.typeIndex[t.Name]
 		if !ok {

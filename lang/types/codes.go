@@ -95,7 +95,7 @@ var (
 	ErrReceiveInMain = diag.Register("E6001", "main uses receive or receive_event")
 	ErrActorOnly     = diag.Register("E6002", "an actor-only Process operation is called from main")
 	ErrSelfContext   = diag.Register("E6003", "Process.self is called without a mailbox")
-	ErrDeferProcess  = diag.Register("E6004", "a Process, actor or receive operation appears inside a defer")
+	ErrDeferProcess  = diag.Register("E6004", "a Process, actor, receive or outside-world operation appears inside a defer")
 	ErrActorCall     = diag.Register("E6005", "main (or the library start function) calls a function that needs a mailbox")
 	ErrMailboxInfer  = diag.Register("E6006", "a spawn site's mailbox type is fixed neither by the entry nor by an annotation")
 	ErrNotSendable   = diag.Register("E6007", "a mailbox type contains a Result or a function")
@@ -103,6 +103,9 @@ var (
 	ErrActorHelper   = diag.Register("E6009", "a function that spawns, sends or receives is deferred or used as a first-class value")
 	ErrReceiveArms   = diag.Register("E6010", "a receive has no message arm, or more than 128 arms")
 	ErrMailboxKey    = diag.Register("E6030", "Process.register or Process.whereis is used at a mailbox type that is generic or that nothing fixes")
+
+	// Maps and sets (docs/maps.md).
+	ErrMapKey = diag.Register("E3070", "a Map key or Set element type is not Int, Bool, String or a newtype of them")
 
 	// The Supervisor module (docs/supervisors.md).
 	ErrSupervisorArity   = diag.Register("E3060", "a Supervisor operation is called with the wrong number of arguments")
@@ -113,8 +116,6 @@ var (
 	ErrSupervisorMailbox = diag.Register("E6023", "a supervised child's mailbox type contains a Result")
 
 	// Unsupported features.
-	ErrUnsupportedDecl = diag.Register("E9001", "a declaration of an out-of-scope kind (import, trait, const, ...)")
-	ErrUnsupportedExpr = diag.Register("E9002", "an out-of-scope expression (map literal, with chain)")
+	ErrUnsupportedDecl = diag.Register("E9001", "a declaration of an out-of-scope kind (trait, const, impl, foreign)")
 	ErrMultiClause     = diag.Register("E9003", "a function is declared with several clauses")
-	ErrUnsupportedType = diag.Register("E9004", "an out-of-scope type (Map, Set)")
 )

@@ -81,6 +81,7 @@ func (c *Checker) warnUnused() {
 		d := c.warnf(WarnUnusedLet, n.Span(), "unused variable '%s'", o.Name)
 		d.Label = "never used"
 		d.Hint = "remove the binding, or name it '_" + o.Name + "' if it is unused on purpose"
+		unusedFix(d, n, o.Name)
 	}
 	c.warnUnusedFuncs()
 }
@@ -91,7 +92,7 @@ func (c *Checker) warnUnusedFuncs() {
 	reached := map[*ast.FnDecl]bool{}
 	var work []*ast.FnDecl
 	for _, fd := range decls {
-		if fd.Pub || fd.Name == "main" || c.info.Library && fd.Name == "start" {
+		if fd.Pub || fd.Name == "main" || c.info.Library && fd.Name == "start" || IsTest(fd) {
 			reached[fd] = true
 			work = append(work, fd)
 		}

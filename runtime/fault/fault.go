@@ -44,7 +44,9 @@ type Code int64
 // The checked fault codes. 1–14 are docs/reference/actors.md#fault-codes; 15 is this
 // project's code for the list size limit (docs/stdlib.md); 16 is
 // reserved by docs/supervisors.md for init_ignore and init_fail called
-// outside a child's start-up.
+// outside a child's start-up; 17 is the map and set size limit
+// (docs/maps.md); 18 is this project's code for a System.exit status
+// outside 0..255 (docs/io.md).
 const (
 	DivZero     Code = 1
 	NegExp      Code = 2
@@ -62,6 +64,8 @@ const (
 	RenderSize  Code = 14
 	ListSize    Code = 15
 	InitOutside Code = 16
+	MapSize     Code = 17
+	ExitStatus  Code = 18
 )
 
 // Exit is not a checked fault: the Process.exit native, and the
@@ -108,6 +112,8 @@ var Table = [...]Info{
 	{RenderSize, "RenderSize", "terminal rendering exceeds 16 MiB", false},
 	{ListSize, "ListSize", "list size limit exceeded", false},
 	{InitOutside, "InitOutside", "supervisor start-up operation outside a child's start-up", false},
+	{MapSize, "MapSize", "map size limit exceeded", false},
+	{ExitStatus, "ExitStatus", "System.exit status must be between 0 and 255", false},
 }
 
 // info returns the table entry of c, or nil.

@@ -51,6 +51,41 @@ var table = concat(
 		native("List.min", "(List(a)) -> Option(a)", "Some of the first least element in List.sort's order, or None for []."),
 	),
 
+	// Maps and sets (docs/maps.md): immutable and insertion-ordered; keys
+	// and elements meet the map key rule (MapKey, on the first generic).
+	withFlags(RootCallbacks,
+		native("Map.new", "() -> Map(k, v)", "The empty map; needs type context like `%{}`.").req(MapKey),
+		native("Map.get", "(Map(k, v), k) -> Option(v)", "Some of the key's value, or None.").req(MapKey),
+		native("Map.put", "(Map(k, v), k, v) -> Map(k, v)", "The map with the key bound to the value: an existing key keeps its position, a new one goes last; fault 17 above 2^24 entries.").req(MapKey),
+		native("Map.delete", "(Map(k, v), k) -> Map(k, v)", "The map without the key (the same map when it is absent).").req(MapKey),
+		native("Map.len", "(Map(k, v)) -> Int", "The number of entries.").req(MapKey).flags(MetadataRead),
+		native("Map.is_empty", "(Map(k, v)) -> Bool", "Whether the map has no entries.").req(MapKey).flags(MetadataRead),
+		native("Map.contains", "(Map(k, v), k) -> Bool", "Whether the key is present.").req(MapKey),
+		native("Map.keys", "(Map(k, v)) -> List(k)", "The keys in insertion order.").req(MapKey),
+		native("Map.values", "(Map(k, v)) -> List(v)", "The values in insertion order.").req(MapKey),
+		native("Map.from_list", "(List((k, v))) -> Map(k, v)", "The map of the pairs: a later duplicate replaces the value and keeps the first position; fault 17 above 2^24 entries.").req(MapKey),
+		native("Map.to_list", "(Map(k, v)) -> List((k, v))", "The (key, value) pairs in insertion order.").req(MapKey),
+		native("Map.get_or", "(Map(k, v), k, v) -> v", "The key's value, or the default when it is absent.").req(MapKey),
+		prelude("Map.update", "(Map(k, v), k, (Option(v)) -> Option(v)) -> Map(k, v)", "map_update", "The callback gets Some of the key's value or None; None deletes the key, Some(x) puts x.").req(MapKey),
+		prelude("Map.fold", "(Map(k, v), a, (a, k, v) -> a) -> a", "map_fold", "A fold in insertion order: the callback gets the accumulator, the key and the value.").req(MapKey),
+		prelude("Map.map_values", "(Map(k, v), (v) -> w) -> Map(k, w)", "map_map_values", "The map with each value replaced by the callback's result, order kept.").req(MapKey),
+		prelude("Map.filter", "(Map(k, v), (k, v) -> Bool) -> Map(k, v)", "map_filter", "The entries the callback accepts, order kept.").req(MapKey),
+		native("Map.merge", "(Map(k, v), Map(k, v)) -> Map(k, v)", "Both maps' entries, the right side's value winning: the left's order, then the right's new keys; fault 17 above 2^24 entries.").req(MapKey),
+		native("Set.new", "() -> Set(a)", "The empty set; needs type context.").req(MapKey),
+		native("Set.from_list", "(List(a)) -> Set(a)", "The set of the elements, each at its first occurrence's position; fault 17 above 2^24 elements.").req(MapKey),
+		native("Set.to_list", "(Set(a)) -> List(a)", "The elements in insertion order.").req(MapKey),
+		native("Set.insert", "(Set(a), a) -> Set(a)", "The set with the element (a present one keeps its position); fault 17 above 2^24 elements.").req(MapKey),
+		native("Set.delete", "(Set(a), a) -> Set(a)", "The set without the element.").req(MapKey),
+		native("Set.contains", "(Set(a), a) -> Bool", "Whether the element is in the set (`x in s`).").req(MapKey),
+		native("Set.len", "(Set(a)) -> Int", "The number of elements.").req(MapKey).flags(MetadataRead),
+		native("Set.is_empty", "(Set(a)) -> Bool", "Whether the set has no elements.").req(MapKey).flags(MetadataRead),
+		native("Set.union", "(Set(a), Set(a)) -> Set(a)", "The elements of either set: the left's order, then the right's new elements; fault 17 above 2^24 elements.").req(MapKey),
+		native("Set.intersection", "(Set(a), Set(a)) -> Set(a)", "The left's elements that are in the right, in the left's order.").req(MapKey),
+		native("Set.difference", "(Set(a), Set(a)) -> Set(a)", "The left's elements that are not in the right, in the left's order.").req(MapKey),
+		native("Set.is_subset", "(Set(a), Set(a)) -> Bool", "Whether every element of the first is in the second.").req(MapKey),
+		native("Set.equal", "(Set(a), Set(a)) -> Bool", "Whether the sets have the same elements, whatever their order (`==`).").req(MapKey),
+	),
+
 	[]*Entry{
 		native("String.len", "(String) -> Int", "The length in UTF-8 bytes."),
 		native("String.concat", "(String, String) -> String", "The first string followed by the second; fault 5 over 16 MiB."),
@@ -151,12 +186,77 @@ var table = concat(
 		native("Supervisor.delete_child", "(Supervisor.Handle, String) -> Result(Unit, Supervisor.Error)", "Removes a Stopped child's spec.").context(RootOrActor),
 		native("Supervisor.stop", "(Supervisor.Handle) -> Result(Unit, Supervisor.Error)", "Stops every child in reverse order, answers, then the supervisor exits Normal.").context(RootOrActor),
 	),
+	// The outside world (docs/io.md): System, fs (and File, its
+	// alias), http and Net. Operations that wait park only their caller
+	// (Outside) and are refused in deferred cleanup.
+	[]*Entry{
+		native("System.args", "() -> List(String)", "The program's arguments: what follows `--` on the command line (`morrow run prog.mr -- a b`)."),
+		native("System.env", "(String) -> Option(String)", "Some of an environment variable's value, or None when it is not set."),
+		native("System.exit", "(Int) -> Never", "Flushes stdout and stderr and ends the whole program with a status 0..255 (else fault 18); no other cleanup runs."),
+		native("System.time_ms", "() -> Int", "Wall-clock time in milliseconds since the Unix epoch."),
+		native("System.monotonic_ms", "() -> Int", "A monotonic clock in milliseconds, for measuring intervals."),
+		native("System.read_line", "() -> Option(String)", "Some of the next line of stdin without its `\\n` or `\\r\\n`, None at the end; lines over 1 MiB are split.").flags(NoDefer | Outside | Unreplayable),
+		native("eprint", "(a) -> Unit", "Writes a value as print does, to stderr.").req(Printable),
+		native("eprintln", "(a) -> Unit", "Writes a value as println does, to stderr.").req(Printable),
+	},
+	withFlags(NoDefer|Outside, fsEntries("fs")...),
+	withFlags(NoDefer|Outside, fsEntries("File")...),
+	withFlags(NoDefer|Outside|Unreplayable,
+		native("http.get", "(String) -> Result(String, Int)", "GETs a URL: Ok of a 2xx body; Err(3) for any failure (bad URL, transport, non-2xx, redirect, over 16 MiB, invalid UTF-8, 30 s)."),
+		native("http.post", "(String, String) -> Result(String, Int)", "POSTs a body to a URL: Ok of a 2xx response body; Err(3) for any failure, as http.get."),
+		native("Net.listen", "(String, Int) -> Result(Net.Listener, Int)", "Listens on a host and port (0: a free one); the caller owns the listener. Err 2 permission, 8 in use, 3 other."),
+		native("Net.accept", "(Net.Listener) -> Result(Net.Socket, Int)", "Waits for a client; the caller owns the new socket. Err 4 not the owner, 5 closed, 3 over the socket limit."),
+		native("Net.connect", "(String, Int) -> Result(Net.Socket, Int)", "Connects to a host and port; the caller owns the socket. Err 1 refused or unreachable, 3 other."),
+		native("Net.read_line", "(Net.Socket, Int) -> Result(Option(String), Int)", "Some of the next line without its `\\n`, None when the peer closed; timeout in ms (negative: none). Err 7 timeout, 9 line over 1 MiB (closed)."),
+		native("Net.write", "(Net.Socket, String) -> Result(Unit, Int)", "Writes the text as given. Err 4 not the owner, 5 closed."),
+	),
+	withFlags(Unreplayable,
+		native("Net.port", "(Net.Listener) -> Int", "The port a listener is bound to."),
+		native("Net.close", "(Net.Socket) -> Result(Unit, Int)", "Closes a socket. Err 4 not the owner, 5 already closed."),
+		native("Net.close_listener", "(Net.Listener) -> Result(Unit, Int)", "Closes a listener. Err 4 not the owner, 5 already closed."),
+		native("Net.transfer", "(Net.Socket, ProcessId) -> Result(Unit, Int)", "Hands a socket to another live process, its new owner. Err 4 not the owner, 5 closed, 3 the process has ended."),
+	),
+
+	// The Test module (docs/testing.md): assertions for `morrow test`,
+	// each Ok(()) or Err(message) so that `?` chains them.
+	[]*Entry{
+		native("Test.equal", "(a, a) -> Result(Unit, String)", "Ok(()) when actual == expected, else Err(\"expected E, got A\"); a line diff for multi-line strings and long lists.").req(EqualShow),
+		native("Test.not_equal", "(a, a) -> Result(Unit, String)", "Ok(()) when the two values differ, else Err(\"expected a value other than V\").").req(EqualShow),
+		native("Test.is_true", "(Bool, String) -> Result(Unit, String)", "Ok(()) when the condition holds, else Err(message)."),
+		native("Test.is_ok", "(Result(a, e)) -> Result(Unit, String)", "Ok(()) for an Ok, else Err(\"expected Ok, got Err(…)\")."),
+		native("Test.is_err", "(Result(a, e)) -> Result(Unit, String)", "Ok(()) for an Err, else Err(\"expected Err, got Ok(…)\")."),
+		native("Test.is_some", "(Option(a)) -> Result(Unit, String)", "Ok(()) for a Some, else Err(\"expected Some, got None\")."),
+		native("Test.is_none", "(Option(a)) -> Result(Unit, String)", "Ok(()) for None, else Err(\"expected None, got Some(…)\")."),
+		native("Test.fail", "(String) -> Result(Unit, String)", "Err(message): a test that reaches it fails with the message."),
+	},
 )
+
+// fsEntries are the file functions of module m (fs, and File, its alias).
+func fsEntries(m string) []*Entry {
+	return []*Entry{
+		native(m+".read", "(String) -> Result(String, Int)", "The whole file as a String. Err 1 missing, 2 permission, 5 not a directory, 3 other (a directory, invalid UTF-8, over 64 MiB)."),
+		native(m+".write", "(String, String) -> Result(Int, Int)", "Replaces the file atomically (a temporary file, then a rename): Ok of the bytes written."),
+		native(m+".append", "(String, String) -> Result(Int, Int)", "Appends to the file (created if missing): Ok of the bytes written."),
+		native(m+".exists", "(String) -> Bool", "Whether a file or directory exists at the path."),
+		native(m+".delete", "(String) -> Result(Int, Int)", "Deletes a file or an empty directory: Ok(0)."),
+		native(m+".size", "(String) -> Result(Int, Int)", "The file's size in bytes."),
+		native(m+".list_dir", "(String) -> Result(List(String), Int)", "The names in a directory (no `.` or `..`), sorted; Err(3) over 1,048,576 entries."),
+	}
+}
 
 // typeTable is every library type, in declaration order: a constructor
 // written Module.Variant names the variant of the first type here that
 // has it.
-var typeTable = append(processTypes, supervisorTypes...)
+var typeTable = append(append(processTypes, supervisorTypes...), netTypes...)
+
+// The Net module's handles (docs/io.md): opaque, equality by identity, no
+// Show; they may travel in messages.
+var netTypes = []*TypeDecl{
+	{Name: "Net.Listener", Kind: Opaque, Derives: []string{"Eq"},
+		Doc: "A listening TCP socket, owned by the process that opened it."},
+	{Name: "Net.Socket", Kind: Opaque, Derives: []string{"Eq"},
+		Doc: "A TCP connection carrying text lines, owned by one process at a time."},
+}
 
 // processTypes are the Process module's types.
 var processTypes = []*TypeDecl{
