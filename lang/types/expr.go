@@ -400,9 +400,9 @@ func (c *Checker) mapLit(x *ast.MapLit, hint Type) Type {
 	}
 	for i := range x.Keys {
 		t := c.expr(x.Keys[i], kt)
-		c.expect(x.Keys[i].Span(), t, kt, "map key: expression type")
+		c.expect(x.Keys[i].Span(), t, kt, "map key")
 		t = c.expr(x.Values[i], vt)
-		c.expect(x.Values[i].Span(), t, vt, "map value: expression type")
+		c.expect(x.Values[i].Span(), t, vt, "map value")
 	}
 	c.require(kt, reqKey, "map literal", x.Span(), func(_ requirement, _ Type, f *failure) { c.keyError(x.Span(), f) })
 	return &Named{Def: MapDef, Args: []Type{kt, vt}}
