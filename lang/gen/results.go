@@ -451,7 +451,7 @@ func (c *ctx) containerStmt(s *scope) ([]string, bool) {
 	}
 	name := g.fresh("rs")
 	g.use("result-container")
-	if g.chance(8) {
+	if g.chance(3) {
 		return c.resultLoopExit(s, rt, name, elems(1+g.r.Intn(3)), handle), true
 	}
 	switch g.r.Intn(7) {
