@@ -33,19 +33,17 @@ func (r *rewriter) bound(n string) bool {
 	return false
 }
 
-func (r *rewriter) useValue(n string) *entity {
-	b := r.m.sc.values[n]
-	if b == nil {
-		return nil
-	}
-	if b.imp != nil {
-		b.imp.used = true
-	}
-	return b.e
-}
+// useValue looks up a value name in the module's scope, marking the
+// import that brought it as used.
+func (r *rewriter) useValue(n string) *entity { return use(r.m.sc.values[n]) }
 
-func (r *rewriter) useType(n string) *entity {
-	b := r.m.sc.types[n]
+// useType looks up a type name in the module's scope, marking the
+// import that brought it as used.
+func (r *rewriter) useType(n string) *entity { return use(r.m.sc.types[n]) }
+
+// use returns the declaration a binding (nil: none) stands for and
+// marks the import that brought it, if any, as used.
+func use(b *binding) *entity {
 	if b == nil {
 		return nil
 	}
@@ -121,11 +119,7 @@ func (r *rewriter) file() {
 		switch d := d.(type) {
 		case *ast.FnDecl:
 			d.Name = mangle(r.m, d.Name)
-			r.push()
-			r.params(d.Params)
-			r.typ(d.Ret)
-			d.Body = r.expr(d.Body)
-			r.pop()
+			d.Body = r.function(d.Params, d.Ret, d.Body)
 		case *ast.TypeDecl:
 			d.Name = mangle(r.m, d.Name)
 			for _, v := range d.Variants {
@@ -146,6 +140,17 @@ func (r *rewriter) file() {
 	}
 }
 
+// function rewrites the signature and body of a function or lambda, in
+// a scope of its own for its parameters; it returns the body.
+func (r *rewriter) function(ps []*ast.Param, ret ast.TypeExpr, body ast.Expr) ast.Expr {
+	r.push()
+	defer r.pop()
+	r.params(ps)
+	r.typ(ret)
+	return r.expr(body)
+}
+
+// params rewrites parameter types and binds parameter names.
 func (r *rewriter) params(ps []*ast.Param) {
 	for _, p := range ps {
 		r.typ(p.Type)
@@ -443,11 +448,7 @@ func (r *rewriter) scoped(e ast.Expr) bool {
 	case *ast.Block:
 		r.block(x)
 	case *ast.Lambda:
-		r.push()
-		r.params(x.Params)
-		r.typ(x.Ret)
-		x.Body = r.expr(x.Body)
-		r.pop()
+		x.Body = r.function(x.Params, x.Ret, x.Body)
 	case *ast.For:
 		x.Iter = r.expr(x.Iter)
 		r.push()

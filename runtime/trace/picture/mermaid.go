@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"strings"
 )
 
 // mermaid writes the rows as a Mermaid sequenceDiagram. It uses only
@@ -122,15 +121,9 @@ var mmEscapes = map[rune]string{
 // Mermaid gives a meaning there become entity codes, control characters
 // become U+FFFD.
 func mmText(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if e, ok := mmEscapes[r]; ok {
-			b.WriteString(e)
-		} else if r < 0x20 || r == 0x7f {
-			b.WriteRune('\uFFFD')
-		} else {
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
+	return escapeRunes(s, mmEscapes, mmAllowed)
 }
+
+// mmAllowed reports whether r may stand as itself in Mermaid text (no
+// control character).
+func mmAllowed(r rune) bool { return r >= 0x20 && r != 0x7f }

@@ -388,22 +388,26 @@ var xmlEscapes = map[rune]string{
 
 // esc escapes text for XML content and attributes. Characters XML 1.0
 // does not allow (most control characters, invalid UTF-8) become U+FFFD.
-func esc(s string) string {
+func esc(s string) string { return escapeRunes(s, xmlEscapes, xmlAllowed) }
+
+// xmlAllowed reports whether XML 1.0 allows r in a document (tab and
+// line breaks aside, which esc turns into spaces).
+func xmlAllowed(r rune) bool {
+	return r >= 0x20 && r != 0xFFFE && r != 0xFFFF && !(r >= 0xD800 && r < 0xE000) && r != utf8.RuneError
+}
+
+// escapeRunes writes each rune of s as its entry in escapes, as itself
+// when allowed says so, or else as U+FFFD.
+func escapeRunes(s string, escapes map[rune]string, allowed func(rune) bool) string {
 	var b strings.Builder
 	for _, r := range s {
-		if e, ok := xmlEscapes[r]; ok {
+		if e, ok := escapes[r]; ok {
 			b.WriteString(e)
-		} else if xmlAllowed(r) {
+		} else if allowed(r) {
 			b.WriteRune(r)
 		} else {
 			b.WriteRune('\uFFFD')
 		}
 	}
 	return b.String()
-}
-
-// xmlAllowed reports whether XML 1.0 allows r in a document (tab and
-// line breaks aside, which esc turns into spaces).
-func xmlAllowed(r rune) bool {
-	return r >= 0x20 && r != 0xFFFE && r != 0xFFFF && !(r >= 0xD800 && r < 0xE000) && r != utf8.RuneError
 }
