@@ -95,12 +95,7 @@ func (fs *fnState) name(ident string, path []string) error {
 // value is replaced by ().
 func (fs *fnState) call(e *ast.Call, mode tailMode) error {
 	if mode == unitTail && !fs.unitCall(e) {
-		if err := fs.call(e, notTail); err != nil {
-			return err
-		}
-		fs.returnTop(unitTail)
-		fs.depth = 0
-		return nil
+		return fs.callReturningUnit(e)
 	}
 	c, err := fs.callTarget(e.Fn)
 	if err != nil {
@@ -136,6 +131,17 @@ func (fs *fnState) call(e *ast.Call, mode tailMode) error {
 		fs.returnTop(mode)
 		fs.depth = 0
 	}
+	return nil
+}
+
+// callReturningUnit compiles a call in unit tail mode whose value is not
+// (): an ordinary call, then a return of ().
+func (fs *fnState) callReturningUnit(e *ast.Call) error {
+	if err := fs.call(e, notTail); err != nil {
+		return err
+	}
+	fs.returnTop(unitTail)
+	fs.depth = 0
 	return nil
 }
 

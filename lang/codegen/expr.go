@@ -626,21 +626,8 @@ func (fs *fnState) armChain(subj int, arms []*ast.Arm, mode tailMode, end *label
 		fs.setLine(arm.S.Start)
 		next := fs.newLabel()
 		fs.push()
-		switch {
-		case arm.Cond != nil:
-			if err := fs.armTest(arm.Cond, next); err != nil {
-				return false, err
-			}
-		case arm.Pattern != nil && subj >= 0:
-			if err := fs.compilePattern(arm.Pattern, subj, next); err != nil {
-				fs.pop()
-				return false, err
-			}
-		}
-		if arm.Guard != nil {
-			if err := fs.armTest(arm.Guard, next); err != nil {
-				return false, err
-			}
+		if err := fs.armTests(arm, subj, next); err != nil {
+			return false, err
 		}
 		if selected != nil {
 			selected()
@@ -654,6 +641,26 @@ func (fs *fnState) armChain(subj int, arms []*ast.Arm, mode tailMode, end *label
 		fs.place(next)
 	}
 	return false, nil
+}
+
+// armTests emits an arm's condition, or its pattern against the value in
+// slot subj (if any), then its guard: each jumps to next when it fails.
+func (fs *fnState) armTests(arm *ast.Arm, subj int, next *label) error {
+	switch {
+	case arm.Cond != nil:
+		if err := fs.armTest(arm.Cond, next); err != nil {
+			return err
+		}
+	case arm.Pattern != nil && subj >= 0:
+		if err := fs.compilePattern(arm.Pattern, subj, next); err != nil {
+			fs.pop()
+			return err
+		}
+	}
+	if arm.Guard != nil {
+		return fs.armTest(arm.Guard, next)
+	}
+	return nil
 }
 
 // joinArms ends a construct whose arms each leave one value on the

@@ -231,21 +231,7 @@ var kindOfType = map[string]value.Kind{
 
 // typeTest emits the union-narrowing test `x: T`.
 func (fs *fnState) typeTest(t ast.TypeExpr, slot int, fail *label) error {
-	for depth := 0; depth < 64; depth++ {
-		nt, ok := t.(*ast.NamedType)
-		if !ok {
-			break
-		}
-		alias, isAlias := fs.c.user.aliases[nt.Name]
-		if !isAlias {
-			break
-		}
-		if _, union := alias.(*ast.UnionType); union {
-			break
-		}
-		t = alias
-	}
-	switch t := t.(type) {
+	switch t := fs.unalias(t).(type) {
 	case *ast.UnitType:
 		return fs.kindTest(value.KUnit, slot, fail)
 	case *ast.TupleType:
@@ -256,13 +242,7 @@ func (fs *fnState) typeTest(t ast.TypeExpr, slot int, fail *label) error {
 		if k, ok := kindOfType[t.Name]; ok {
 			return fs.kindTest(k, slot, fail)
 		}
-		idx, ok := fs.c.typeIndex[t.Name]
-		if !ok {
-			idx, ok = fs.c.processType(t.Name)
-		}
-		if i := strings.LastIndex(t.Name, "."); !ok && i >= 0 {
-			idx, ok = fs.c.typeIndex[t.Name[i+1:]]
-		}
+		idx, ok := fs.c.namedTypeIndex(t.Name)
 		if !ok {
 			return fmt.Errorf("codegen: unknown type %s in a typed pattern", t.Name)
 		}
@@ -274,6 +254,40 @@ func (fs *fnState) typeTest(t ast.TypeExpr, slot int, fail *label) error {
 	return fmt.Errorf("codegen: unsupported type %T in a typed pattern", t)
 }
 
+// unalias follows the user's aliases from t (at most 64 deep) until a
+// type that is not an alias of a non-union type.
+func (fs *fnState) unalias(t ast.TypeExpr) ast.TypeExpr {
+	for depth := 0; depth < 64; depth++ {
+		nt, ok := t.(*ast.NamedType)
+		if !ok {
+			return t
+		}
+		alias, isAlias := fs.c.user.aliases[nt.Name]
+		if !isAlias {
+			return t
+		}
+		if _, union := alias.(*ast.UnionType); union {
+			return t
+		}
+		t = alias
+	}
+	return t
+}
+
+// namedTypeIndex returns the program's type index of a named user or
+// process type, trying the last dotted segment of a qualified name.
+func (c *compiler) namedTypeIndex(name string) (int, bool) {
+	idx, ok := c.typeIndex[name]
+	if !ok {
+		idx, ok = c.processType(name)
+	}
+	if i := strings.LastIndex(name, "."); !ok && i >= 0 {
+		idx, ok = c.typeIndex[name[i+1:]]
+	}
+	return idx, ok
+}
+
+// kindTest emits the test that the value in slot has kind k.
 func (fs *fnState) kindTest(k value.Kind, slot int, fail *label) error {
 	fs.emit(bytecode.LOAD, slot, 0)
 	fs.emit(bytecode.TEST_KIND, int(k), 0)
