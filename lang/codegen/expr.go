@@ -320,41 +320,48 @@ func (fs *fnState) lastIsTerminal() bool {
 func (fs *fnState) block(b *ast.Block, mode tailMode) error {
 	fs.push()
 	defer fs.pop()
-	if len(b.Stmts) == 0 {
-		fs.emit(bytecode.UNIT, 0, 0)
-		if mode != notTail {
-			fs.emit(bytecode.RETURN, 0, 0)
-			fs.depth = 0
-		}
+	n := len(b.Stmts)
+	if n == 0 {
+		fs.unitValue(mode)
 		return nil
 	}
-	for i, s := range b.Stmts {
-		last := i == len(b.Stmts)-1
-		if last {
-			if es, ok := s.(*ast.ExprStmt); ok {
-				switch {
-				case es.Cond == nil && mode != notTail:
-					return fs.tailExpr(es.X, mode)
-				case es.Cond == nil:
-					return fs.expr(es.X)
-				case mode != notTail:
-					// `stmt if cond` last: an else-less if
-					return fs.postfixIfTail(es)
-				}
-			}
-		}
+	for _, s := range b.Stmts[:n-1] {
 		if err := fs.stmt(s); err != nil {
 			return err
 		}
-		if last {
-			fs.emit(bytecode.UNIT, 0, 0)
-			if mode != notTail {
-				fs.emit(bytecode.RETURN, 0, 0)
-				fs.depth = 0
-			}
+	}
+	return fs.lastStmt(b.Stmts[n-1], mode)
+}
+
+// lastStmt compiles the statement that ends a block: an expression gives
+// the block's value (in tail position in a tail mode), anything else is
+// followed by ().
+func (fs *fnState) lastStmt(s ast.Stmt, mode tailMode) error {
+	if es, ok := s.(*ast.ExprStmt); ok {
+		switch {
+		case es.Cond == nil && mode != notTail:
+			return fs.tailExpr(es.X, mode)
+		case es.Cond == nil:
+			return fs.expr(es.X)
+		case mode != notTail:
+			// `stmt if cond` last: an else-less if
+			return fs.postfixIfTail(es)
 		}
 	}
+	if err := fs.stmt(s); err != nil {
+		return err
+	}
+	fs.unitValue(mode)
 	return nil
+}
+
+// unitValue pushes () as a block's value, and returns it in a tail mode.
+func (fs *fnState) unitValue(mode tailMode) {
+	fs.emit(bytecode.UNIT, 0, 0)
+	if mode != notTail {
+		fs.emit(bytecode.RETURN, 0, 0)
+		fs.depth = 0
+	}
 }
 
 // postfixIfTail compiles a postfix-if statement that ends a block in tail
