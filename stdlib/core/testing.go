@@ -43,31 +43,45 @@ func showBoth(a, b value.Value) (string, string, *fault.Fault) {
 
 // equalMessage is Test.equal's message for unequal values.
 func equalMessage(actual, expected value.Value) (string, *fault.Fault) {
-	if actual.Kind() == value.KString && expected.Kind() == value.KString {
-		a, e := actual.AsString(), expected.AsString()
-		if strings.Contains(a, "\n") || strings.Contains(e, "\n") {
-			if d := lineDiff(e, a); d != "" {
-				return "strings differ (-expected +actual):\n" + d, nil
-			}
-			// Equal lines: they differ in a final newline (show tells).
-		}
+	if d := stringLineDiff(actual, expected); d != "" {
+		return "strings differ (-expected +actual):\n" + d, nil
 	}
 	sa, se, f := showBoth(actual, expected)
 	if f != nil {
 		return "", f
 	}
 	if actual.Kind() == value.KList && expected.Kind() == value.KList && (len(sa) > longList || len(se) > longList) {
-		ea, f := elementLines(actual)
-		if f != nil {
-			return "", f
-		}
-		ee, f := elementLines(expected)
-		if f != nil {
-			return "", f
-		}
-		return "lists differ (-expected +actual):\n" + lineDiff(ee, ea), nil
+		return listMessage(actual, expected)
 	}
 	return "expected " + se + ", got " + sa, nil
+}
+
+// stringLineDiff is the line diff of two strings of which one has more
+// than one line; "" for other values, and for strings whose lines are
+// equal (they differ in a final newline, which show tells).
+func stringLineDiff(actual, expected value.Value) string {
+	if actual.Kind() != value.KString || expected.Kind() != value.KString {
+		return ""
+	}
+	a, e := actual.AsString(), expected.AsString()
+	if !strings.Contains(a, "\n") && !strings.Contains(e, "\n") {
+		return ""
+	}
+	return lineDiff(e, a)
+}
+
+// listMessage is Test.equal's message for long unequal lists: the diff of
+// their elements, one a line.
+func listMessage(actual, expected value.Value) (string, *fault.Fault) {
+	ea, f := elementLines(actual)
+	if f != nil {
+		return "", f
+	}
+	ee, f := elementLines(expected)
+	if f != nil {
+		return "", f
+	}
+	return "lists differ (-expected +actual):\n" + lineDiff(ee, ea), nil
 }
 
 // elementLines is a list's elements as show renders them, one a line.
