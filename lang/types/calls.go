@@ -302,11 +302,82 @@ func (c *Checker) deferRestriction(name string, span source.Span) {
 	c.fn.deferFlagged = true
 }
 
-// callBuiltin checks a call of a builtin function: its signature, then
-// the rules of its registry entry (context, typing rule, flags).
+// callBuiltin checks a call of a builtin function: its form (labels,
+// defer, arity), its signature instantiated for this call, its context,
+// then the typing rule of its registry entry.
 func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 	e := builtins.Lookup(name)
-	bs := builtinSigs[name]
+	bc := &builtinCall{x: x, e: e, name: name, bs: builtinSigs[name]}
+	c.builtinForm(bc)
+	bc.m = c.instantiate(bc.bs.Generics)
+	bc.ps = make([]Type, len(bc.bs.Params))
+	for i, p := range bc.bs.Params {
+		bc.ps[i] = subst(p, bc.m)
+	}
+	bc.ret = subst(bc.bs.Ret, bc.m)
+	c.info.Types[x.Fn] = &Func{Params: bc.ps, Ret: bc.ret}
+	reqSpan := x.Span()
+	if (e.Req == builtins.Printable || e.Req == builtins.Showable) && len(x.Args) > 0 {
+		reqSpan = x.Args[0].Span()
+	}
+	c.inherit(bc.bs.Generics, bc.m, reqSpan, false, nil)
+	bc.root = c.fn.isMain || c.fn.isRoot || c.fn.noActor
+	c.builtinContext(bc)
+	switch e.Rule {
+	case builtins.OwnMailbox:
+		c.ownMailboxCall(bc)
+	case builtins.TypedPid:
+		if len(x.Args) > 0 && x.Args[0].Value != nil {
+			return c.typedPidCall(bc)
+		}
+	case builtins.SpawnEntry, builtins.ChildEntry:
+		if entry := bc.entryIndex(); len(x.Args) > entry && x.Args[entry].Value != nil {
+			return c.spawnCall(bc, entry)
+		}
+	}
+	return c.plainBuiltinCall(bc)
+}
+
+// builtinCall is one call of a builtin being checked: the call, its
+// registry entry and signature, and the signature instantiated for it.
+type builtinCall struct {
+	x    *ast.Call
+	e    *builtins.Entry
+	name string
+	bs   *BuiltinSig
+	m    map[*TParam]Type // the signature's generics, instantiated
+	ps   []Type           // the parameter types
+	ret  Type             // the result type
+	root bool             // the caller runs without a mailbox
+}
+
+// generic returns the instantiated type of the signature's type variable
+// called name, or nil.
+func (bc *builtinCall) generic(name string) Type {
+	if name == "" {
+		return nil
+	}
+	for _, g := range bc.bs.Generics {
+		if g.Name == name {
+			return bc.m[g]
+		}
+	}
+	return nil
+}
+
+// entryIndex is the argument that holds the spawned entry: the first, or
+// the second for a supervised child (its key comes first).
+func (bc *builtinCall) entryIndex() int {
+	if bc.e.Rule == builtins.ChildEntry {
+		return 1
+	}
+	return 0
+}
+
+// builtinForm checks the call's form: positional arguments, what defer
+// allows, and the number of arguments.
+func (c *Checker) builtinForm(bc *builtinCall) {
+	x, e, name := bc.x, bc.e, bc.name
 	if supervisorOp(e) {
 		for _, a := range x.Args {
 			if a.Label != "" {
@@ -320,164 +391,174 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 	if c.fn.inDefer {
 		c.deferRestriction(name, x.Span())
 	}
-	if len(x.Args) != len(bs.Params) {
-		if e.Module() == builtins.SupervisorModule {
-			c.errorf(ErrSupervisorArity, x.Span(), "%s expects %d arguments", name, len(bs.Params)).Notes =
-				[]string{fmt.Sprintf("found %d", len(x.Args))}
-		} else if e.Module() == builtins.ProcessModule {
-			c.errorf(ErrProcessArity, x.Span(), "%s expects %d arguments", name, len(bs.Params))
-		} else {
-			c.arityError(x, len(bs.Params))
-		}
+	want := len(bc.bs.Params)
+	if len(x.Args) == want {
+		return
 	}
-	m := c.instantiate(bs.Generics)
-	ps := make([]Type, len(bs.Params))
-	for i, p := range bs.Params {
-		ps[i] = subst(p, m)
+	switch e.Module() {
+	case builtins.SupervisorModule:
+		c.errorf(ErrSupervisorArity, x.Span(), "%s expects %d arguments", name, want).Notes =
+			[]string{fmt.Sprintf("found %d", len(x.Args))}
+	case builtins.ProcessModule:
+		c.errorf(ErrProcessArity, x.Span(), "%s expects %d arguments", name, want)
+	default:
+		c.arityError(x, want)
 	}
-	ret := subst(bs.Ret, m)
-	c.info.Types[x.Fn] = &Func{Params: ps, Ret: ret}
-	reqSpan := x.Span()
-	if (e.Req == builtins.Printable || e.Req == builtins.Showable) && len(x.Args) > 0 {
-		reqSpan = x.Args[0].Span()
+}
+
+// builtinContext refuses an actor-only builtin in the root context
+// (docs/reference/checks.md#contexts); Process.self has its own message
+// (ownMailboxCall).
+func (c *Checker) builtinContext(bc *builtinCall) {
+	e, span := bc.e, bc.x.Span()
+	if e.Context != builtins.ActorOnly || !bc.root {
+		return
 	}
-	c.inherit(bs.Generics, m, reqSpan, false, nil)
-	rootCtx := c.fn.isMain || c.fn.isRoot || c.fn.noActor
-	if e.Context == builtins.ActorOnly && rootCtx {
-		// docs/reference/checks.md#contexts; Process.self has its own message (below).
-		switch {
-		case supervisorOp(e):
-			c.errorf(ErrSupervisorContext, x.Span(), "supervisor startup operation requires an actor context").Hint =
-				"main runs in the root context; call " + name + " from a process (a supervised child, or one you spawn)"
-		case e.Rule == builtins.SpawnEntry:
-			c.errorf(ErrActorOnly, x.Span(), "process operation requires an actor context").Hint =
-				"the root context may use Process.spawn; spawn an observer process for " + name
-		case e.Rule == builtins.OwnMailbox:
-		default:
-			c.errorf(ErrActorOnly, x.Span(), "process operation requires an actor context").Hint =
-				"main runs in the root context; spawn an observer process for " + name
-		}
+	switch {
+	case supervisorOp(e):
+		c.errorf(ErrSupervisorContext, span, "supervisor startup operation requires an actor context").Hint =
+			"main runs in the root context; call " + bc.name + " from a process (a supervised child, or one you spawn)"
+	case e.Rule == builtins.SpawnEntry:
+		c.errorf(ErrActorOnly, span, "process operation requires an actor context").Hint =
+			"the root context may use Process.spawn; spawn an observer process for " + bc.name
+	case e.Rule == builtins.OwnMailbox:
+	default:
+		c.errorf(ErrActorOnly, span, "process operation requires an actor context").Hint =
+			"main runs in the root context; spawn an observer process for " + bc.name
 	}
-	switch e.Rule {
-	case builtins.OwnMailbox:
-		if rootCtx {
-			c.errorf(ErrSelfContext, x.Span(), "self requires an actor context")
-		} else {
-			unify(ret, &Named{Def: PidDef, Args: []Type{c.mailbox(x.Span())}})
-		}
-	case builtins.TypedPid:
-		if len(x.Args) == 0 || x.Args[0].Value == nil {
+}
+
+// ownMailboxCall types Process.self: the caller's own mailbox.
+func (c *Checker) ownMailboxCall(bc *builtinCall) {
+	if bc.root {
+		c.errorf(ErrSelfContext, bc.x.Span(), "self requires an actor context")
+		return
+	}
+	unify(bc.ret, &Named{Def: PidDef, Args: []Type{c.mailbox(bc.x.Span())}})
+}
+
+// typedPidCall checks a builtin whose first argument must be a typed Pid
+// (send, Process.id, Process.call, send_wait): the Pid's mailbox type is
+// the signature's, and a reply type (the entry's Reply) must be sendable.
+func (c *Checker) typedPidCall(bc *builtinCall) Type {
+	a0 := bc.x.Args[0]
+	t := c.expr(a0.Value, nil)
+	switch r := Resolve(t).(type) {
+	case *Named:
+		if r.Def == PidDef {
+			unify(bc.ps[0], r)
 			break
 		}
-		a0 := x.Args[0]
-		t := c.expr(a0.Value, nil)
-		switch r := Resolve(t).(type) {
-		case *Named:
-			if r.Def == PidDef {
-				unify(ps[0], r)
-				break
-			}
-			c.pidError(name, a0.Span(), t)
-		case *TVar:
-			unify(r, ps[0])
-		default:
-			if !hasInvalid(t) {
-				c.pidError(name, a0.Span(), t)
-			}
+		c.pidError(bc.name, a0.Span(), t)
+	case *TVar:
+		unify(r, bc.ps[0])
+	default:
+		if !hasInvalid(t) {
+			c.pidError(bc.name, a0.Span(), t)
 		}
-		c.restArgs(x, ps, name)
-		for _, g := range bs.Generics {
-			if g.Name == "r" {
-				// Process.call's reply type is a message type too (docs/reference/types.md#mailbox-types
-				// step 7).
-				c.mailboxSites = append(c.mailboxSites, mailboxSite{t: m[g], span: x.Span(), process: true})
-			}
-		}
-		return ret
-	case builtins.SpawnEntry, builtins.ChildEntry:
-		idx := 0
-		if e.Rule == builtins.ChildEntry {
-			idx = 1
-			if len(x.Args) > 0 && x.Args[0].Value != nil {
-				kt := c.expr(x.Args[0].Value, ps[0])
-				c.expect(spanOf(x.Args[0].Value), kt, ps[0], fmt.Sprintf("argument 1 of %s", name))
-			}
-		}
-		if len(x.Args) <= idx || x.Args[idx].Value == nil {
-			break
-		}
-		a0 := x.Args[idx]
-		if id, ok := a0.Value.(*ast.Ident); ok {
-			c.spawnEntries[id] = true
-		}
-		entry := &Func{Params: nil, Ret: c.fresh()}
-		t := c.expr(a0.Value, entry)
-		// An entry that is already reported fixes no mailbox; skip the
-		// cannot-infer follow-on error.
-		badEntry := hasInvalid(t)
-		switch r := Resolve(t).(type) {
-		case *Func:
-			if len(r.Params) != 0 {
-				c.errorf(ErrSpawnEntry, a0.Span(), "spawn requires a zero-argument Unit function").Notes = []string{"found " + Zonk(t).String()}
-				badEntry = true
-			} else {
-				rt := Resolve(r.Ret)
-				if v, ok := rt.(*TVar); ok {
-					unify(v, UnitT)
-				} else if !isBasic(rt, KUnit) && !isNever(rt) && !hasInvalid(rt) {
-					c.errorf(ErrSpawnEntry, a0.Span(), "spawn requires a zero-argument Unit function").Notes = []string{"found " + Zonk(t).String()}
-					badEntry = true
-				}
-			}
-		case *TVar:
-			unify(r, &Func{Ret: UnitT})
-		default:
-			if !hasInvalid(t) {
-				c.errorf(ErrSpawnEntry, a0.Span(), "spawn requires a function value").Notes = []string{"found " + Zonk(t).String()}
-			}
-			badEntry = true
-		}
-		// The child's mailbox is the entry's mailbox effect (docs/reference/types.md#mailbox-types step 5).
-		var entryNode ast.Node
-		switch e := a0.Value.(type) {
-		case *ast.Lambda:
-			entryNode = e
-		case *ast.Ident:
-			if o := c.info.Uses[e]; o != nil && o.Kind == ObjFunc && o.Func != nil {
-				entryNode = o.Func.Decl
-			}
-		}
-		for _, g := range bs.Generics {
-			if g.Name != "m" {
-				continue
-			}
-			mt, ok := c.info.Mailboxes[entryNode]
-			if fd, isFn := entryNode.(*ast.FnDecl); ok && isFn && !c.inGroup[c.info.Funcs[fd]] {
-				// A named entry's still generic mailbox is fixed per spawn.
-				mt = c.freshMailbox(mt, x.Span())
-			}
-			if ok && entryNode != nil && !unify(m[g], mt) {
-				c.errorf(ErrMismatch, spanOf(a0.Value), "spawn mailbox: expected %s, found %s", typeStrings(m[g], mt)[0], typeStrings(m[g], mt)[1])
-			}
-			if !badEntry {
-				c.mailboxSites = append(c.mailboxSites, mailboxSite{t: m[g], span: x.Span(), spawn: true,
-					process: e.Module() == builtins.ProcessModule, supervised: e.Rule == builtins.ChildEntry, builtin: e.Name})
-			}
-		}
-		if idx == 1 {
-			for i := 2; i < len(x.Args); i++ {
-				if a := x.Args[i]; a.Value != nil && i < len(ps) {
-					at := c.expr(a.Value, ps[i])
-					c.expect(spanOf(a.Value), at, ps[i], fmt.Sprintf("argument %d of %s", i+1, name))
-				} else if a.Value != nil {
-					c.expr(a.Value, nil)
-				}
-			}
-			return ret
-		}
-		c.restArgs(x, ps, name)
-		return ret
 	}
+	c.restArgs(bc.x, bc.ps, bc.name)
+	if rt := bc.generic(bc.e.Reply); rt != nil {
+		// A reply type is a message type too (docs/reference/types.md#what-a-message-may-contain).
+		c.mailboxSites = append(c.mailboxSites, mailboxSite{t: rt, span: bc.x.Span(), process: true})
+	}
+	return bc.ret
+}
+
+// spawnCall checks a builtin that starts a process from the entry in
+// argument entry (spawn, supervise, Process.spawn*, a supervised child):
+// the entry is a zero-argument Unit function, and its mailbox effect is
+// the mailbox the call fixes (the entry's Mailbox variable).
+func (c *Checker) spawnCall(bc *builtinCall, entry int) Type {
+	x, ps := bc.x, bc.ps
+	if entry == 1 && len(x.Args) > 0 && x.Args[0].Value != nil {
+		kt := c.expr(x.Args[0].Value, ps[0])
+		c.expect(spanOf(x.Args[0].Value), kt, ps[0], fmt.Sprintf("argument 1 of %s", bc.name))
+	}
+	a := x.Args[entry]
+	if id, ok := a.Value.(*ast.Ident); ok {
+		c.spawnEntries[id] = true
+	}
+	t := c.expr(a.Value, &Func{Params: nil, Ret: c.fresh()})
+	badEntry := c.checkEntryType(a, t)
+	if mt := bc.generic(bc.e.Mailbox); mt != nil {
+		c.entryMailbox(bc, a, mt, badEntry)
+	}
+	if entry == 0 {
+		c.restArgs(x, ps, bc.name)
+		return bc.ret
+	}
+	for i := 2; i < len(x.Args); i++ {
+		if a := x.Args[i]; a.Value != nil && i < len(ps) {
+			at := c.expr(a.Value, ps[i])
+			c.expect(spanOf(a.Value), at, ps[i], fmt.Sprintf("argument %d of %s", i+1, bc.name))
+		} else if a.Value != nil {
+			c.expr(a.Value, nil)
+		}
+	}
+	return bc.ret
+}
+
+// checkEntryType checks that a spawned entry of type t is a zero-argument
+// Unit function, and reports whether it is bad (already reported).
+func (c *Checker) checkEntryType(a *ast.Arg, t Type) bool {
+	switch r := Resolve(t).(type) {
+	case *Func:
+		if len(r.Params) != 0 {
+			c.errorf(ErrSpawnEntry, a.Span(), "spawn requires a zero-argument Unit function").Notes = []string{"found " + Zonk(t).String()}
+			return true
+		}
+		rt := Resolve(r.Ret)
+		if v, ok := rt.(*TVar); ok {
+			unify(v, UnitT)
+		} else if !isBasic(rt, KUnit) && !isNever(rt) && !hasInvalid(rt) {
+			c.errorf(ErrSpawnEntry, a.Span(), "spawn requires a zero-argument Unit function").Notes = []string{"found " + Zonk(t).String()}
+			return true
+		}
+		return hasInvalid(t)
+	case *TVar:
+		unify(r, &Func{Ret: UnitT})
+		return false
+	default:
+		if !hasInvalid(t) {
+			c.errorf(ErrSpawnEntry, a.Span(), "spawn requires a function value").Notes = []string{"found " + Zonk(t).String()}
+		}
+		return true
+	}
+}
+
+// entryMailbox makes the child's mailbox mt the entry's mailbox effect
+// (docs/reference/types.md#mailbox-types step 5) and records the site for
+// the mailbox rules; an entry already reported fixes no mailbox.
+func (c *Checker) entryMailbox(bc *builtinCall, a *ast.Arg, mt Type, badEntry bool) {
+	var entryNode ast.Node
+	switch v := a.Value.(type) {
+	case *ast.Lambda:
+		entryNode = v
+	case *ast.Ident:
+		if o := c.info.Uses[v]; o != nil && o.Kind == ObjFunc && o.Func != nil {
+			entryNode = o.Func.Decl
+		}
+	}
+	et, ok := c.info.Mailboxes[entryNode]
+	if fd, isFn := entryNode.(*ast.FnDecl); ok && isFn && !c.inGroup[c.info.Funcs[fd]] {
+		// A named entry's still generic mailbox is fixed per spawn.
+		et = c.freshMailbox(et, bc.x.Span())
+	}
+	if ok && entryNode != nil && !unify(mt, et) {
+		ts := typeStrings(mt, et)
+		c.errorf(ErrMismatch, spanOf(a.Value), "spawn mailbox: expected %s, found %s", ts[0], ts[1])
+	}
+	if !badEntry {
+		c.mailboxSites = append(c.mailboxSites, mailboxSite{t: mt, span: bc.x.Span(), spawn: true,
+			process: bc.e.Module() == builtins.ProcessModule, supervised: bc.e.Rule == builtins.ChildEntry, builtin: bc.e.Name})
+	}
+}
+
+// plainBuiltinCall checks the arguments of a builtin against its
+// parameters, then applies the entry's flags.
+func (c *Checker) plainBuiltinCall(bc *builtinCall) Type {
+	x, e, name := bc.x, bc.e, bc.name
 	if e.Has(builtins.RootCallbacks) {
 		// Callbacks of library functions run without an actor context (docs/reference/checks.md#guards-and-defer).
 		for _, a := range x.Args {
@@ -487,31 +568,35 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 		}
 	}
 	before := len(c.diags)
-	ts := c.checkPositional(x, ps, name)
-	if e.Has(builtins.MailboxKey) && len(c.diags) == before && len(x.Args) == len(bs.Params) {
+	ts := c.checkPositional(x, bc.ps, name)
+	if e.Has(builtins.MailboxKey) && len(c.diags) == before && len(x.Args) == len(bc.bs.Params) {
 		// The registry needs M at run time (mailboxkey.go); a call whose
 		// arguments are already wrong gets no follow-on error.
-		for _, g := range bs.Generics {
-			if g.Name == "m" {
-				c.mailboxSites = append(c.mailboxSites, mailboxSite{t: m[g], span: x.Span(), keyOf: name})
-			}
+		if mt := bc.generic(e.Mailbox); mt != nil {
+			c.mailboxSites = append(c.mailboxSites, mailboxSite{t: mt, span: x.Span(), keyOf: name})
 		}
 	}
-	if len(bs.Params) > 0 && bs.Params[0] == ProcessIDT && len(ts) > 0 && ts[0] != nil {
-		// Process.monitor, link, ... take the erased identity (docs/reference/checks.md#pids-and-mailboxes);
-		// point at the conversion.
-		if n, ok := Resolve(ts[0]).(*Named); ok && n.Def == PidDef {
-			for _, d := range c.diags[before:] {
-				if d.Code == ErrMismatch {
-					d.Hint = name + " requires a ProcessId; convert the Pid with Process.id(pid)"
-				}
-			}
-		}
+	if len(bc.ps) > 0 && bc.bs.Params[0] == ProcessIDT && len(ts) > 0 && ts[0] != nil {
+		c.pidForProcessID(ts[0], name, before)
 	}
 	if e.Has(builtins.MetadataRead) {
 		c.noteMetadataReads(x, name)
 	}
-	return ret
+	return bc.ret
+}
+
+// pidForProcessID points at the conversion when a Pid was given to a
+// builtin that takes the erased identity (Process.monitor, link, ...;
+// docs/reference/checks.md#pids-and-mailboxes): the mismatches reported
+// since before get the hint.
+func (c *Checker) pidForProcessID(t Type, name string, before int) {
+	if n, ok := Resolve(t).(*Named); ok && n.Def == PidDef {
+		for _, d := range c.diags[before:] {
+			if d.Code == ErrMismatch {
+				d.Hint = name + " requires a ProcessId; convert the Pid with Process.id(pid)"
+			}
+		}
+	}
 }
 
 // restArgs checks the arguments of a builtin call after the first, which

@@ -224,6 +224,14 @@ type Entry struct {
 	Flags     Flags
 	Rule      Rule
 	Req       Req
+	// Mailbox names the signature's type variable that is the mailbox a
+	// call fixes: the spawned entry's or supervised child's (SpawnEntry,
+	// ChildEntry rules) or the registered Pid's (MailboxKey). The checker
+	// reads it here instead of guessing from variable names.
+	Mailbox string
+	// Reply names the type variable of a reply that travels back to the
+	// caller as a message (Process.call), so it must be sendable.
+	Reply string
 	// Doc is one line for the reference in docs/stdlib.md.
 	Doc string
 
@@ -404,8 +412,17 @@ func (e *Entry) validate(known map[string]int) error {
 	if e.Rule != Plain && len(t.Args) == 0 && e.Rule != OwnMailbox {
 		return fmt.Errorf("rule %d needs a first argument", e.Rule)
 	}
-	if e.Has(MailboxKey) && (e.Impl != ImplNative || !strings.Contains(e.Sig, "Pid(m)")) {
-		return fmt.Errorf("a mailbox-key builtin is a native whose signature has Pid(m)")
+	needsMailbox := e.Rule == SpawnEntry || e.Rule == ChildEntry || e.Has(MailboxKey)
+	if needsMailbox != (e.Mailbox != "") {
+		return fmt.Errorf("a spawn, child or mailbox-key builtin, and only one, names its mailbox type variable (mailbox)")
+	}
+	for _, v := range []string{e.Mailbox, e.Reply} {
+		if v != "" && !strings.Contains(e.Sig, "("+v+")") && !strings.Contains(e.Sig, "("+v+",") && !strings.Contains(e.Sig, " "+v+")") {
+			return fmt.Errorf("type variable %s is not in the signature", v)
+		}
+	}
+	if e.Has(MailboxKey) && (e.Impl != ImplNative || !strings.Contains(e.Sig, "Pid("+e.Mailbox+")")) {
+		return fmt.Errorf("a mailbox-key builtin is a native whose signature has Pid(%s)", e.Mailbox)
 	}
 	if e.Req != NoReq && !t.hasVar() {
 		return fmt.Errorf("a requirement needs a generic parameter")

@@ -11,8 +11,8 @@ var table = concat(
 		native("eq", "(a, a) -> Bool", "Whether two values of a type with Eq are equal (==).").labels("left", "right").req(Equatable),
 		native("compare", "(a, a) -> Ordering", "Less, Equal or Greater, in the order List.sort uses.").labels("left", "right").req(Ordered),
 		opcode("send", "(Pid(m), m) -> Result(Unit, Int)", LowerSend, "Copies a message into the mailbox of a typed Pid: Ok(()), Err(3) for a dead target, Err(4) when the mailbox is full.").context(RootOrActor).rule(TypedPid).flags(NoDefer | Effect),
-		opcode("spawn", "(() -> Unit) -> Pid(m)", LowerSpawn, "Legacy: starts an actor running the entry and returns its Pid; a refused admission is fault 9.").context(RootOrActor).rule(SpawnEntry).flags(NoDefer | Effect),
-		opcode("supervise", "(() -> Unit, Int) -> Pid(m)", LowerSupervise, "Legacy: starts an actor that a fresh one replaces when it faults, at most n (0..32) times.").context(RootOrActor).rule(SpawnEntry).flags(NoDefer | Effect),
+		opcode("spawn", "(() -> Unit) -> Pid(m)", LowerSpawn, "Legacy: starts an actor running the entry and returns its Pid; a refused admission is fault 9.").context(RootOrActor).rule(SpawnEntry).flags(NoDefer | Effect).mailbox("m"),
+		opcode("supervise", "(() -> Unit, Int) -> Pid(m)", LowerSupervise, "Legacy: starts an actor that a fresh one replaces when it faults, at most n (0..32) times.").context(RootOrActor).rule(SpawnEntry).flags(NoDefer | Effect).mailbox("m"),
 		native("supervised_current", "(Pid(m)) -> Result(Pid(m), Int)", "Legacy: the current incarnation of a supervise child, or Err(3).").context(RootOrActor).flags(NoDefer),
 	},
 
@@ -142,9 +142,9 @@ var table = concat(
 	// The Process API (docs/reference/actors.md#the-process-api, docs/process.md). Every operation
 	// is refused in deferred cleanup.
 	withFlags(NoDefer,
-		opcode("Process.spawn", "(() -> Unit) -> Result(Pid(m), Process.Error)", LowerSpawnIsolated, "Starts an isolated process running the entry: Ok of its Pid, or Err(ResourceLimit).").context(RootOrActor).rule(SpawnEntry).flags(Effect),
-		opcode("Process.spawn_monitor", "(() -> Unit) -> Result((Pid(m), MonitorRef), Process.Error)", LowerSpawnMonitor, "Starts a process and monitors it in one step.").context(ActorOnly).rule(SpawnEntry).flags(Effect),
-		opcode("Process.spawn_link", "(() -> Unit) -> Result(Pid(m), Process.Error)", LowerSpawnLink, "Starts a process linked to the caller in one step.").context(ActorOnly).rule(SpawnEntry).flags(Effect),
+		opcode("Process.spawn", "(() -> Unit) -> Result(Pid(m), Process.Error)", LowerSpawnIsolated, "Starts an isolated process running the entry: Ok of its Pid, or Err(ResourceLimit).").context(RootOrActor).rule(SpawnEntry).flags(Effect).mailbox("m"),
+		opcode("Process.spawn_monitor", "(() -> Unit) -> Result((Pid(m), MonitorRef), Process.Error)", LowerSpawnMonitor, "Starts a process and monitors it in one step.").context(ActorOnly).rule(SpawnEntry).flags(Effect).mailbox("m"),
+		opcode("Process.spawn_link", "(() -> Unit) -> Result(Pid(m), Process.Error)", LowerSpawnLink, "Starts a process linked to the caller in one step.").context(ActorOnly).rule(SpawnEntry).flags(Effect).mailbox("m"),
 		opcode("Process.self", "() -> Pid(m)", LowerSelf, "The caller's own Pid, typed by its mailbox.").context(ActorOnly).rule(OwnMailbox),
 		native("Process.id", "(Pid(m)) -> ProcessId", "The identity behind a typed Pid, with the mailbox type erased.").context(RootOrActor).rule(TypedPid),
 		native("Process.monitor", "(ProcessId) -> Result(MonitorRef, Process.Error)", "Monitors a process: one Down event arrives when it ends (at once if it has ended).").context(ActorOnly),
@@ -158,10 +158,10 @@ var table = concat(
 
 		// The name registry, typed call and back-pressure (docs/reference/runtime.md#features-beyond-the-core-language,
 		// docs/supervisors.md; docs/process.md).
-		native("Process.register", "(String, Pid(m)) -> Result(Unit, Process.Error)", "Names a live process (with its mailbox type); Err(InvalidOptions) for a taken or bad name, a dead or already named process.").context(RootOrActor).flags(MailboxKey),
-		native("Process.whereis", "(String) -> Option(Pid(m))", "Some of the Pid registered under a name, or None (also when it was registered at another mailbox type).").context(RootOrActor).flags(MailboxKey),
+		native("Process.register", "(String, Pid(m)) -> Result(Unit, Process.Error)", "Names a live process (with its mailbox type); Err(InvalidOptions) for a taken or bad name, a dead or already named process.").context(RootOrActor).flags(MailboxKey).mailbox("m"),
+		native("Process.whereis", "(String) -> Option(Pid(m))", "Some of the Pid registered under a name, or None (also when it was registered at another mailbox type).").context(RootOrActor).flags(MailboxKey).mailbox("m"),
 		native("Process.unregister", "(String) -> Bool", "Removes a name from the registry; whether it was registered.").context(RootOrActor),
-		opcode("Process.call", "(Pid(m), (Pid(r)) -> m, Int) -> Result(r, Process.CallError)", LowerCall, "Sends request(reply) and waits up to a timeout in ms (negative: forever) for the reply: CallTimeout, CallDown(reason) or CallRejected(code).").context(ActorOnly).rule(TypedPid).flags(Effect),
+		opcode("Process.call", "(Pid(m), (Pid(r)) -> m, Int) -> Result(r, Process.CallError)", LowerCall, "Sends request(reply) and waits up to a timeout in ms (negative: forever) for the reply: CallTimeout, CallDown(reason) or CallRejected(code).").context(ActorOnly).rule(TypedPid).flags(Effect).reply("r"),
 		opcode("Process.send_wait", "(Pid(m), m) -> Result(Unit, Int)", LowerSendWait, "Sends a message, parking while the mailbox is full (admitted in arrival order); Err(3) when the target is dead or dies meanwhile.").context(ActorOnly).rule(TypedPid).flags(Effect),
 		native("Process.init_ack", "() -> Result(Unit, Process.Error)", "Ends a supervised child's start-up successfully; Err(InvalidOptions) outside it or when repeated.").context(ActorOnly),
 		native("Process.init_ignore", "() -> Never", "Ends a supervised child's start-up as ignored and exits Normal; fault 16 outside a start-up.").context(ActorOnly),
@@ -173,7 +173,7 @@ var table = concat(
 	// supervisor park the caller (in main too) until it answers.
 	withFlags(NoDefer,
 		native("Supervisor.child_key", "(String) -> Supervisor.ChildKey(m)", "A fresh key for a child name; its mailbox type comes from the expected type. Fault 9 over 4,096 bytes."),
-		native("Supervisor.worker", "(Supervisor.ChildKey(m), () -> Unit, Supervisor.ChildPolicy) -> Result(Supervisor.ChildSpec, Supervisor.Error)", "A worker spec: the entry (whose mailbox is the key's) restarts from a fresh copy each generation.").rule(ChildEntry),
+		native("Supervisor.worker", "(Supervisor.ChildKey(m), () -> Unit, Supervisor.ChildPolicy) -> Result(Supervisor.ChildSpec, Supervisor.Error)", "A worker spec: the entry (whose mailbox is the key's) restarts from a fresh copy each generation.").rule(ChildEntry).mailbox("m"),
 		native("Supervisor.branch", "(String, Supervisor.Flags, List(Supervisor.ChildSpec), Supervisor.ChildPolicy) -> Result(Supervisor.ChildSpec, Supervisor.Error)", "A nested supervisor spec with its own flags and children, validated at once."),
 		native("Supervisor.start", "(Supervisor.Flags, List(Supervisor.ChildSpec)) -> Result(Supervisor.Handle, Supervisor.Error)", "Starts an unlinked supervisor and returns once its children have started (or rolled back).").context(RootOrActor),
 		native("Supervisor.start_link", "(Supervisor.Flags, List(Supervisor.ChildSpec)) -> Result(Supervisor.Handle, Supervisor.Error)", "Supervisor.start, linked to the caller: the caller's exit, for any reason, stops the supervisor.").context(ActorOnly),
@@ -386,3 +386,9 @@ func (e *Entry) req(r Req) *Entry { e.Req = r; return e }
 
 // flags adds flags to the builtin.
 func (e *Entry) flags(f Flags) *Entry { e.Flags |= f; return e }
+
+// mailbox names the type variable of the mailbox the call fixes.
+func (e *Entry) mailbox(v string) *Entry { e.Mailbox = v; return e }
+
+// reply names the type variable of a reply that crosses processes.
+func (e *Entry) reply(v string) *Entry { e.Reply = v; return e }
