@@ -391,94 +391,191 @@ func renameSpans(a *query.Analysis, t *query.Target, newName string) ([]source.S
 	if newName == t.Name {
 		return nil, ""
 	}
+	if why := renameCaseError(t, newName); why != "" {
+		return nil, why
+	}
+	refs := append(a.References(t), labelRefs(a, t)...)
+	if why := renameClash(a, t, refs, newName); why != "" {
+		return nil, why
+	}
+	return uniqueSortedSpans(refs), ""
+}
+
+// renameCaseError says why newName has the wrong initial case for t's
+// kind (types and constructors are uppercase, everything else lowercase).
+func renameCaseError(t *query.Target, newName string) string {
 	upper := newName[0] >= 'A' && newName[0] <= 'Z'
-	switch t.Kind {
-	case query.KType, query.KCtor:
-		if !upper {
-			return nil, fmt.Sprintf("a %s name must start with an uppercase letter", t.Kind)
-		}
-	default:
-		if upper {
-			return nil, fmt.Sprintf("a %s name must start with a lowercase letter", t.Kind)
+	wantUpper := t.Kind == query.KType || t.Kind == query.KCtor
+	switch {
+	case wantUpper && !upper:
+		return fmt.Sprintf("a %s name must start with an uppercase letter", t.Kind)
+	case !wantUpper && upper:
+		return fmt.Sprintf("a %s name must start with a lowercase letter", t.Kind)
+	}
+	return ""
+}
+
+// labelRefs returns the callers' label occurrences of a parameter
+// without a label, since its name is also its label.
+func labelRefs(a *query.Analysis, t *query.Target) []*query.Occ {
+	if t.Kind != query.KParam {
+		return nil
+	}
+	p, ok := t.Decl.(*ast.Param)
+	if !ok || p.Label != "" {
+		return nil
+	}
+	var out []*query.Occ
+	for _, o := range a.Occurrences() {
+		lt := o.Target
+		if lt.Kind == query.KLabel && lt.Sig != nil && lt.Param < len(lt.Sig.Decl.Params) && lt.Sig.Decl.Params[lt.Param] == p {
+			out = append(out, o)
 		}
 	}
-	refs := a.References(t)
-	// A parameter without a label is also its callers' label.
-	if t.Kind == query.KParam {
-		if p, ok := t.Decl.(*ast.Param); ok && p.Label == "" {
-			for _, o := range a.Occurrences() {
-				if o.Target.Kind == query.KLabel && o.Target.Sig != nil && o.Target.Param < len(o.Target.Sig.Decl.Params) && o.Target.Sig.Decl.Params[o.Target.Param] == p {
-					refs = append(refs, o)
-				}
-			}
-		}
-	}
+	return out
+}
+
+// renameClash says why renaming t (with references refs) to newName
+// would clash with or capture another name, by t's kind.
+func renameClash(a *query.Analysis, t *query.Target, refs []*query.Occ, newName string) string {
 	switch t.Kind {
 	case query.KFunc:
-		if sameModuleFunc(a, t, newName) || builtins.Lookup(newName) != nil {
-			return nil, fmt.Sprintf("renaming '%s' to '%s' would clash with the function '%s'", t.Name, newName, newName)
-		}
-		for _, r := range refs {
-			for _, l := range a.Scope(r.Span.Start) {
-				if l.Name == newName {
-					return nil, fmt.Sprintf("renaming '%s' to '%s' would be captured by the local '%s' at a use", t.Name, newName, newName)
-				}
-			}
-		}
+		return funcRenameClash(a, t, refs, newName)
 	case query.KType, query.KCtor:
-		for _, o := range a.Occurrences() {
-			if o.Target.Name == newName && (o.Target.Kind == query.KType || o.Target.Kind == query.KCtor || o.Target.Kind == query.KBuiltinType || o.Target.Kind == query.KBuiltinCtor) {
-				return nil, fmt.Sprintf("renaming '%s' to '%s' would clash with the %s '%s'", t.Name, newName, o.Target.Kind, newName)
-			}
-		}
-		if builtins.LookupType(newName) != nil || newName == "Some" || newName == "None" || newName == "Ok" || newName == "Err" {
-			return nil, fmt.Sprintf("'%s' is a builtin name", newName)
-		}
+		return typeRenameClash(a, t, newName)
 	case query.KField:
-		if t.Def != nil {
-			for _, f := range t.Def.Fields {
-				if f == newName {
-					return nil, fmt.Sprintf("%s already has a field '%s'", t.Def.Name, newName)
-				}
-			}
-		}
+		return fieldRenameClash(t, newName)
 	case query.KLabel:
-		for _, p := range t.Sig.Params {
-			if p.Label == newName {
-				return nil, fmt.Sprintf("%s already has a parameter labelled '%s'", t.Sig.Name, newName)
-			}
-		}
+		return labelRenameClash(t, newName)
 	case query.KLocal, query.KParam:
-		// Each use must not fall in the scope of another binding of
-		// newName, and no use of newName may fall in this binding's scope.
-		for _, r := range refs {
-			if r.Target.Kind == query.KLabel {
-				continue
-			}
-			for _, l := range a.Scope(r.Span.Start) {
-				if l.Name == newName && l != t.Obj {
-					return nil, fmt.Sprintf("renaming '%s' to '%s' would clash with the local '%s' in scope at a use", t.Name, newName, newName)
-				}
-			}
+		if why := localUseCaptured(a, t, refs, newName); why != "" {
+			return why
 		}
-		for _, o := range a.Occurrences() {
-			if o.Target.Name != newName || o.Def || o.Target.Kind == query.KLabel || o.Target.Kind == query.KField {
-				continue
-			}
-			for _, l := range a.Scope(o.Span.Start) {
-				if l == t.Obj {
-					return nil, fmt.Sprintf("renaming '%s' to '%s' would capture the use of '%s' here", t.Name, newName, newName)
-				}
-			}
+		if why := localCapturesUse(a, t, newName); why != "" {
+			return why
 		}
-		if fd := a.FuncAt(t.DeclSpan.Start); fd != nil && t.Kind == query.KParam {
-			for _, p := range fd.Params {
-				if p.Name == newName || p.Label == newName {
-					return nil, fmt.Sprintf("'%s' already has a parameter '%s'", fd.Name, newName)
-				}
+		return paramRenameClash(a, t, newName)
+	}
+	return ""
+}
+
+// funcRenameClash refuses a function rename onto another function of the
+// same module or a builtin, or where a local of that name is in scope at a use.
+func funcRenameClash(a *query.Analysis, t *query.Target, refs []*query.Occ, newName string) string {
+	if sameModuleFunc(a, t, newName) || builtins.Lookup(newName) != nil {
+		return fmt.Sprintf("renaming '%s' to '%s' would clash with the function '%s'", t.Name, newName, newName)
+	}
+	for _, r := range refs {
+		if scopeHasName(a, r.Span.Start, newName, nil) {
+			return fmt.Sprintf("renaming '%s' to '%s' would be captured by the local '%s' at a use", t.Name, newName, newName)
+		}
+	}
+	return ""
+}
+
+// typeNameKinds are the target kinds that share the type and constructor namespace.
+var typeNameKinds = map[query.Kind]bool{
+	query.KType: true, query.KCtor: true, query.KBuiltinType: true, query.KBuiltinCtor: true,
+}
+
+// builtinCtorNames are the constructors of the builtin Option and Result types.
+var builtinCtorNames = map[string]bool{"Some": true, "None": true, "Ok": true, "Err": true}
+
+// typeRenameClash refuses a type or constructor rename onto another type
+// or constructor name, declared or builtin.
+func typeRenameClash(a *query.Analysis, t *query.Target, newName string) string {
+	for _, o := range a.Occurrences() {
+		if o.Target.Name == newName && typeNameKinds[o.Target.Kind] {
+			return fmt.Sprintf("renaming '%s' to '%s' would clash with the %s '%s'", t.Name, newName, o.Target.Kind, newName)
+		}
+	}
+	if builtins.LookupType(newName) != nil || builtinCtorNames[newName] {
+		return fmt.Sprintf("'%s' is a builtin name", newName)
+	}
+	return ""
+}
+
+// fieldRenameClash refuses a field rename onto another field of the same record.
+func fieldRenameClash(t *query.Target, newName string) string {
+	if t.Def == nil {
+		return ""
+	}
+	for _, f := range t.Def.Fields {
+		if f == newName {
+			return fmt.Sprintf("%s already has a field '%s'", t.Def.Name, newName)
+		}
+	}
+	return ""
+}
+
+// labelRenameClash refuses a label rename onto another label of the same signature.
+func labelRenameClash(t *query.Target, newName string) string {
+	for _, p := range t.Sig.Params {
+		if p.Label == newName {
+			return fmt.Sprintf("%s already has a parameter labelled '%s'", t.Sig.Name, newName)
+		}
+	}
+	return ""
+}
+
+// scopeHasName reports whether a local called name other than except is
+// in scope at offset pos.
+func scopeHasName(a *query.Analysis, pos int, name string, except *types.Object) bool {
+	for _, l := range a.Scope(pos) {
+		if l.Name == name && l != except {
+			return true
+		}
+	}
+	return false
+}
+
+// localUseCaptured refuses a local rename when another binding of newName
+// is in scope at one of its uses.
+func localUseCaptured(a *query.Analysis, t *query.Target, refs []*query.Occ, newName string) string {
+	for _, r := range refs {
+		if r.Target.Kind != query.KLabel && scopeHasName(a, r.Span.Start, newName, t.Obj) {
+			return fmt.Sprintf("renaming '%s' to '%s' would clash with the local '%s' in scope at a use", t.Name, newName, newName)
+		}
+	}
+	return ""
+}
+
+// localCapturesUse refuses a local rename when a use of newName falls in
+// the renamed binding's scope (it would then resolve to the binding).
+func localCapturesUse(a *query.Analysis, t *query.Target, newName string) string {
+	for _, o := range a.Occurrences() {
+		if o.Target.Name != newName || o.Def || o.Target.Kind == query.KLabel || o.Target.Kind == query.KField {
+			continue
+		}
+		for _, l := range a.Scope(o.Span.Start) {
+			if l == t.Obj {
+				return fmt.Sprintf("renaming '%s' to '%s' would capture the use of '%s' here", t.Name, newName, newName)
 			}
 		}
 	}
+	return ""
+}
+
+// paramRenameClash refuses a parameter rename onto the name or label of
+// another parameter of the same function.
+func paramRenameClash(a *query.Analysis, t *query.Target, newName string) string {
+	if t.Kind != query.KParam {
+		return ""
+	}
+	fd := a.FuncAt(t.DeclSpan.Start)
+	if fd == nil {
+		return ""
+	}
+	for _, p := range fd.Params {
+		if p.Name == newName || p.Label == newName {
+			return fmt.Sprintf("'%s' already has a parameter '%s'", fd.Name, newName)
+		}
+	}
+	return ""
+}
+
+// uniqueSortedSpans returns the distinct spans of refs in source order.
+func uniqueSortedSpans(refs []*query.Occ) []source.Span {
 	var out []source.Span
 	seen := map[source.Span]bool{}
 	for _, r := range refs {
@@ -488,7 +585,7 @@ func renameSpans(a *query.Analysis, t *query.Target, newName string) ([]source.S
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Start < out[j].Start })
-	return out, ""
+	return out
 }
 
 // sameModuleFunc reports whether the module that declares t has a
