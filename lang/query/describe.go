@@ -156,20 +156,9 @@ func (a *Analysis) Describe(t *Target, occ source.Span) (code, doc string) {
 		}
 		return t.Name + ": " + TypeString(ty), ""
 	case KFunc:
-		doc := ""
-		if t.Sig.Decl != nil {
-			doc = strings.TrimSpace(t.Sig.Decl.Docs)
-		}
-		if _, m, _ := a.Where(t.DeclSpan); m != nil && !a.InDoc(t.DeclSpan) && m.Name != "" {
-			doc = strings.TrimSpace("from module " + m.Name + "\n\n" + doc)
-		}
-		return SigString(t.Sig), doc
+		return SigString(t.Sig), a.funcDoc(t)
 	case KType:
-		if t.Def != nil && t.Def.Kind == types.RecordDef && len(t.Def.Ctors) == 1 && a.ctorUseAt(occ) {
-			// A record's name called as its constructor.
-			return CtorString(t.Def.Ctors[0]), ""
-		}
-		return a.DeclText(t.Decl), ""
+		return a.describeType(t, occ), ""
 	case KCtor, KBuiltinCtor:
 		return CtorString(t.Ctor), ""
 	case KField:
@@ -179,26 +168,62 @@ func (a *Analysis) Describe(t *Target, occ source.Span) (code, doc string) {
 	case KLabel:
 		return ParamString(t.Sig, t.Param), "label of " + t.Sig.Name
 	case KBuiltin:
-		doc := ""
-		if e := builtins.Lookup(t.Builtin); e != nil {
-			doc = e.Doc
-		}
-		return BuiltinString(t.Builtin), doc
+		return BuiltinString(t.Builtin), builtinDoc(t.Builtin)
 	case KBuiltinType:
-		doc := ""
-		if d := builtins.LookupType(t.Name); d != nil {
-			doc = d.Doc
-		}
-		return "type " + t.Name, doc
+		return "type " + t.Name, builtinTypeDoc(t.Name)
 	case KModule:
-		if t.Module != "" {
-			return "module " + t.Module, ""
-		}
-		return "module " + t.Name, "builtin module"
+		return describeModule(t)
 	case KTypeParam:
 		return t.Name, "type parameter"
 	}
 	return t.Name, ""
+}
+
+// funcDoc is a user function's documentation, headed by its module's
+// name when it is declared in another module.
+func (a *Analysis) funcDoc(t *Target) string {
+	doc := ""
+	if t.Sig.Decl != nil {
+		doc = strings.TrimSpace(t.Sig.Decl.Docs)
+	}
+	if _, m, _ := a.Where(t.DeclSpan); m != nil && !a.InDoc(t.DeclSpan) && m.Name != "" {
+		doc = strings.TrimSpace("from module " + m.Name + "\n\n" + doc)
+	}
+	return doc
+}
+
+// describeType is a type's hover code: its declaration, or its
+// constructor's signature when a record's name is used as its constructor.
+func (a *Analysis) describeType(t *Target, occ source.Span) string {
+	if t.Def != nil && t.Def.Kind == types.RecordDef && len(t.Def.Ctors) == 1 && a.ctorUseAt(occ) {
+		return CtorString(t.Def.Ctors[0])
+	}
+	return a.DeclText(t.Decl)
+}
+
+// builtinDoc is a builtin function's documentation from the registry.
+func builtinDoc(name string) string {
+	if e := builtins.Lookup(name); e != nil {
+		return e.Doc
+	}
+	return ""
+}
+
+// builtinTypeDoc is a builtin type's documentation from the registry.
+func builtinTypeDoc(name string) string {
+	if d := builtins.LookupType(name); d != nil {
+		return d.Doc
+	}
+	return ""
+}
+
+// describeModule is a module's hover text: a user module by its path, a
+// builtin module by its name.
+func describeModule(t *Target) (code, doc string) {
+	if t.Module != "" {
+		return "module " + t.Module, ""
+	}
+	return "module " + t.Name, "builtin module"
 }
 
 // ctorUseAt reports whether the name ending at occ is a constructor in an

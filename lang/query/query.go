@@ -254,11 +254,16 @@ func (a *Analysis) nameSpan(name string, from, to int) source.Span {
 			return source.Span{}
 		}
 		k := i + j
-		if (k == 0 || !wordByte(s[k-1])) && (k+len(name) == len(s) || !wordByte(s[k+len(name)])) {
+		if wholeWord(s, k, k+len(name)) {
 			return source.Span{Start: from + k, End: from + k + len(name)}
 		}
 		i = k + 1
 	}
+}
+
+// wholeWord reports whether s[start:end] is not part of a longer word.
+func wholeWord(s string, start, end int) bool {
+	return (start == 0 || !wordByte(s[start-1])) && (end == len(s) || !wordByte(s[end]))
 }
 
 func wordByte(c byte) bool {
@@ -307,19 +312,25 @@ func (a *Analysis) ctorTarget(ct *types.Ctor) *Target {
 	}
 	return a.target("ctor:"+ct.Def.Name+"."+ct.Name, func() *Target {
 		t := &Target{Kind: KCtor, Name: ast.PlainName(ct.Name), Def: ct.Def, Ctor: ct}
-		switch d := a.decls[ct.Def.Name].(type) {
-		case *ast.TypeDecl:
-			for _, v := range d.Variants {
-				if v.Name == ct.Name {
-					t.Decl, t.DeclSpan = v, a.nameSpan(t.Name, v.Span().Start, v.Span().End)
-				}
-			}
-		case *ast.NewtypeDecl:
-			t.Decl = d
-			t.DeclSpan = a.nameSpan(t.Name, d.NameSpan.End, d.Span().End)
-		}
+		a.setCtorDecl(t, a.decls[ct.Def.Name])
 		return t
 	})
+}
+
+// setCtorDecl points constructor target t at its declaration inside d:
+// the variant of a type, or the newtype itself.
+func (a *Analysis) setCtorDecl(t *Target, d ast.Decl) {
+	switch d := d.(type) {
+	case *ast.TypeDecl:
+		for _, v := range d.Variants {
+			if v.Name == t.Ctor.Name {
+				t.Decl, t.DeclSpan = v, a.nameSpan(t.Name, v.Span().Start, v.Span().End)
+			}
+		}
+	case *ast.NewtypeDecl:
+		t.Decl = d
+		t.DeclSpan = a.nameSpan(t.Name, d.NameSpan.End, d.Span().End)
+	}
 }
 
 func (a *Analysis) fieldTarget(def *types.TypeDef, name string) *Target {
@@ -534,33 +545,48 @@ func (a *Analysis) importTarget(m *modules.Module, name string, depth int) *Targ
 		return nil
 	}
 	for _, d := range m.AST.Decls {
-		switch d := d.(type) {
-		case *ast.FnDecl:
-			if ast.PlainName(d.Name) == name {
-				if sig := a.Info.Funcs[d]; sig != nil && sig.Decl == d {
-					return a.funcTarget(sig)
-				}
-			}
-		case *ast.TypeDecl:
-			if ast.PlainName(d.Name) == name {
-				return a.typeTarget(d.Name)
-			}
-		case *ast.NewtypeDecl:
-			if ast.PlainName(d.Name) == name {
-				return a.typeTarget(d.Name)
-			}
+		if t := a.ownDeclTarget(d, name); t != nil {
+			return t
 		}
 	}
 	for _, d := range m.AST.Decls {
-		if im, ok := d.(*ast.ImportDecl); ok && im.Pub {
-			for _, n := range im.Names {
-				if n.Name == name {
-					return a.importTarget(a.moduleNamed(ast.PathString(im.Path)), name, depth+1)
-				}
-			}
+		if im, ok := d.(*ast.ImportDecl); ok && im.Pub && importsName(im, name) {
+			return a.importTarget(a.moduleNamed(ast.PathString(im.Path)), name, depth+1)
 		}
 	}
 	return nil
+}
+
+// ownDeclTarget is the target of declaration d when it is a function or
+// type called name, or nil.
+func (a *Analysis) ownDeclTarget(d ast.Decl, name string) *Target {
+	switch d := d.(type) {
+	case *ast.FnDecl:
+		if ast.PlainName(d.Name) == name {
+			if sig := a.Info.Funcs[d]; sig != nil && sig.Decl == d {
+				return a.funcTarget(sig)
+			}
+		}
+	case *ast.TypeDecl:
+		if ast.PlainName(d.Name) == name {
+			return a.typeTarget(d.Name)
+		}
+	case *ast.NewtypeDecl:
+		if ast.PlainName(d.Name) == name {
+			return a.typeTarget(d.Name)
+		}
+	}
+	return nil
+}
+
+// importsName reports whether import im lists name.
+func importsName(im *ast.ImportDecl, name string) bool {
+	for _, n := range im.Names {
+		if n.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // within reports whether n lies inside p (by span, p not n).
@@ -572,124 +598,177 @@ func within(n, p ast.Node) bool {
 	return n != p && ns.Start >= ps.Start && ns.End <= ps.End
 }
 
+// visit indexes the name occurrences of one node: declarations and type
+// names directly, the rest through the checker's information.
 func (a *Analysis) visit(n ast.Node) {
-	info := a.Info
 	switch n := n.(type) {
-	case *ast.FnDecl:
-		if info != nil {
-			if sig := info.Funcs[n]; sig != nil {
-				a.add(n.NameSpan, a.funcTarget(sig), true)
-			}
-		}
 	case *ast.TypeDecl:
-		a.add(n.NameSpan, a.typeTarget(n.Name), true)
-		for _, v := range n.Variants {
-			if info != nil && a.decls[n.Name] == ast.Decl(n) {
-				if def := info.TypeDefs[n.Name]; def != nil {
-					for _, ct := range def.Ctors {
-						if ct.Name == v.Name {
-							a.add(a.nameSpan(ast.PlainName(v.Name), v.Span().Start, v.Span().End), a.ctorTarget(ct), true)
-						}
-					}
-				}
-			}
-		}
-		if info != nil && a.decls[n.Name] == ast.Decl(n) {
-			for _, f := range n.Fields {
-				if t := a.fieldTarget(info.TypeDefs[n.Name], f.Name); t != nil {
-					a.add(t.DeclSpan, t, true)
-				}
-			}
-		}
-		for _, p := range n.Params {
-			a.add(a.nameSpan(p, n.NameSpan.End, n.Span().End), a.typeNameTarget(p, n), true)
-		}
+		a.visitTypeDecl(n)
 	case *ast.NewtypeDecl:
-		a.add(n.NameSpan, a.typeTarget(n.Name), true)
-		if info != nil && a.decls[n.Name] == ast.Decl(n) {
-			if def := info.TypeDefs[n.Name]; def != nil && len(def.Ctors) == 1 {
-				if t := a.ctorTarget(def.Ctors[0]); t != nil {
-					a.add(t.DeclSpan, t, true)
-				}
-			}
-		}
+		a.visitNewtypeDecl(n)
 	case *ast.NamedType:
 		parts := strings.Split(n.Name, ".")
 		plain := ast.PlainName(parts[len(parts)-1])
 		a.add(a.nameSpan(plain, n.Span().Start, n.Span().End), a.typeNameTarget(n.Name, n), false)
-	case *ast.Param:
-		if info != nil {
-			if o := info.Defs[n]; o != nil {
-				t := a.objTarget(o)
-				a.add(t.DeclSpan, t, true)
-			}
-			if fd, ok := a.parent[n].(*ast.FnDecl); ok && n.Label != "" && n.Label != n.Name {
-				if sig := info.Funcs[fd]; sig != nil {
-					for i, p := range fd.Params {
-						if p == n && i < len(sig.Params) {
-							t := a.labelTarget(sig, i)
-							a.add(t.DeclSpan, t, true)
-						}
-					}
-				}
-			}
-		}
-	case *ast.BindPat, *ast.TypedPat:
-		if info != nil {
-			if o := info.Defs[n]; o != nil {
-				t := a.objTarget(o)
-				a.add(t.DeclSpan, t, true)
-			}
-		}
-	case *ast.Ident:
-		if info != nil {
-			// An imported name written qualified (`s.area`) is one Ident
-			// over the whole text: the name is its end.
-			sp := n.Span()
-			if plain := ast.PlainName(n.Name); sp.End-sp.Start > len(plain) {
-				sp.Start = sp.End - len(plain)
-				// The qualifier is the module (`s.` or `geo.shapes.`).
-				if i := strings.Index(n.Name, ast.ModuleSep); i >= 0 && sp.Start-1 > n.Span().Start {
-					mod := strings.ReplaceAll(n.Name[i+len(ast.ModuleSep):], "/", ".")
-					a.add(source.Span{Start: n.Span().Start, End: sp.Start - 1}, a.userModule(mod), false)
-				}
-			}
-			a.add(sp, a.objTarget(info.Uses[n]), false)
-		}
 	case *ast.Path:
 		a.path(n)
-	case *ast.CtorPat:
-		if info != nil {
-			if o := info.Uses[n]; o != nil {
-				parts := strings.Split(n.Name, ".")
-				last := ast.PlainName(parts[len(parts)-1])
-				from := n.Span().Start
-				if len(parts) == 2 {
-					ts := a.nameSpan(ast.PlainName(parts[0]), n.Span().Start, n.Span().End)
-					a.add(ts, a.typeNameTarget(parts[0], n), false)
-					from = max(from, ts.End)
-				}
-				a.add(a.nameSpan(last, from, n.Span().End), a.objTarget(o), false)
-			}
-		}
-	case *ast.FieldAccess:
-		if info != nil {
-			if nt, ok := types.Resolve(info.TypeOf(n.X)).(*types.Named); ok {
-				sp := n.Span()
-				a.add(source.Span{Start: sp.End - len(n.Name), End: sp.End}, a.fieldTarget(nt.Def, n.Name), false)
-			}
-		}
 	case *ast.Call:
 		a.callLabels(n)
+	default:
+		if a.Info != nil {
+			a.visitResolved(n)
+		}
+	}
+}
+
+// visitResolved indexes the names of a node that only the checker's
+// information resolves (a.Info is set).
+func (a *Analysis) visitResolved(n ast.Node) {
+	info := a.Info
+	switch n := n.(type) {
+	case *ast.FnDecl:
+		if sig := info.Funcs[n]; sig != nil {
+			a.add(n.NameSpan, a.funcTarget(sig), true)
+		}
+	case *ast.Param:
+		a.addDef(n)
+		a.visitParamLabel(n)
+	case *ast.BindPat, *ast.TypedPat:
+		a.addDef(n)
+	case *ast.Ident:
+		a.visitIdent(n)
+	case *ast.CtorPat:
+		a.visitCtorPat(n)
+	case *ast.FieldAccess:
+		if nt, ok := types.Resolve(info.TypeOf(n.X)).(*types.Named); ok {
+			sp := n.Span()
+			a.add(source.Span{Start: sp.End - len(n.Name), End: sp.End}, a.fieldTarget(nt.Def, n.Name), false)
+		}
 	case *ast.RecordUpdate:
-		if info != nil {
-			if nt, ok := types.Resolve(info.TypeOf(n.X)).(*types.Named); ok {
-				for _, f := range n.Fields {
-					if f.Label != "" {
-						a.add(a.nameSpan(f.Label, f.Span().Start, f.Span().End), a.fieldTarget(nt.Def, f.Label), false)
-					}
-				}
+		a.visitRecordUpdate(n)
+	}
+}
+
+// ownsTypeDef reports whether the checker's type definition called name
+// comes from declaration d (and not from a duplicate declaration).
+func (a *Analysis) ownsTypeDef(name string, d ast.Decl) bool {
+	return a.Info != nil && a.decls[name] == d
+}
+
+// visitTypeDecl indexes a type declaration: its name, constructors,
+// record fields and type parameters.
+func (a *Analysis) visitTypeDecl(n *ast.TypeDecl) {
+	a.add(n.NameSpan, a.typeTarget(n.Name), true)
+	if a.ownsTypeDef(n.Name, n) {
+		def := a.Info.TypeDefs[n.Name]
+		a.addVariantDefs(n, def)
+		for _, f := range n.Fields {
+			if t := a.fieldTarget(def, f.Name); t != nil {
+				a.add(t.DeclSpan, t, true)
 			}
+		}
+	}
+	for _, p := range n.Params {
+		a.add(a.nameSpan(p, n.NameSpan.End, n.Span().End), a.typeNameTarget(p, n), true)
+	}
+}
+
+// addVariantDefs indexes the constructor names declared by n's variants.
+func (a *Analysis) addVariantDefs(n *ast.TypeDecl, def *types.TypeDef) {
+	if def == nil {
+		return
+	}
+	for _, v := range n.Variants {
+		for _, ct := range def.Ctors {
+			if ct.Name == v.Name {
+				a.add(a.nameSpan(ast.PlainName(v.Name), v.Span().Start, v.Span().End), a.ctorTarget(ct), true)
+			}
+		}
+	}
+}
+
+// visitNewtypeDecl indexes a newtype's name and its one constructor.
+func (a *Analysis) visitNewtypeDecl(n *ast.NewtypeDecl) {
+	a.add(n.NameSpan, a.typeTarget(n.Name), true)
+	if !a.ownsTypeDef(n.Name, n) {
+		return
+	}
+	if def := a.Info.TypeDefs[n.Name]; def != nil && len(def.Ctors) == 1 {
+		if t := a.ctorTarget(def.Ctors[0]); t != nil {
+			a.add(t.DeclSpan, t, true)
+		}
+	}
+}
+
+// addDef indexes the binding that n declares (a parameter or a pattern), if any.
+func (a *Analysis) addDef(n ast.Node) {
+	if o := a.Info.Defs[n]; o != nil {
+		t := a.objTarget(o)
+		a.add(t.DeclSpan, t, true)
+	}
+}
+
+// visitParamLabel indexes a function parameter's label when it differs
+// from the parameter's name.
+func (a *Analysis) visitParamLabel(n *ast.Param) {
+	fd, ok := a.parent[n].(*ast.FnDecl)
+	if !ok || n.Label == "" || n.Label == n.Name {
+		return
+	}
+	sig := a.Info.Funcs[fd]
+	if sig == nil {
+		return
+	}
+	for i, p := range fd.Params {
+		if p == n && i < len(sig.Params) {
+			t := a.labelTarget(sig, i)
+			a.add(t.DeclSpan, t, true)
+		}
+	}
+}
+
+// visitIdent indexes a name use; an imported name written qualified
+// (`s.area`) is one Ident over the whole text: the name is its end and
+// the qualifier (`s.` or `geo.shapes.`) is the module.
+func (a *Analysis) visitIdent(n *ast.Ident) {
+	sp := n.Span()
+	if plain := ast.PlainName(n.Name); sp.End-sp.Start > len(plain) {
+		sp.Start = sp.End - len(plain)
+		if i := strings.Index(n.Name, ast.ModuleSep); i >= 0 && sp.Start-1 > n.Span().Start {
+			mod := strings.ReplaceAll(n.Name[i+len(ast.ModuleSep):], "/", ".")
+			a.add(source.Span{Start: n.Span().Start, End: sp.Start - 1}, a.userModule(mod), false)
+		}
+	}
+	a.add(sp, a.objTarget(a.Info.Uses[n]), false)
+}
+
+// visitCtorPat indexes a constructor pattern's constructor and, when
+// written `Type.Ctor`, its type name.
+func (a *Analysis) visitCtorPat(n *ast.CtorPat) {
+	o := a.Info.Uses[n]
+	if o == nil {
+		return
+	}
+	parts := strings.Split(n.Name, ".")
+	last := ast.PlainName(parts[len(parts)-1])
+	from := n.Span().Start
+	if len(parts) == 2 {
+		ts := a.nameSpan(ast.PlainName(parts[0]), n.Span().Start, n.Span().End)
+		a.add(ts, a.typeNameTarget(parts[0], n), false)
+		from = max(from, ts.End)
+	}
+	a.add(a.nameSpan(last, from, n.Span().End), a.objTarget(o), false)
+}
+
+// visitRecordUpdate indexes the field labels of a record update.
+func (a *Analysis) visitRecordUpdate(n *ast.RecordUpdate) {
+	nt, ok := types.Resolve(a.Info.TypeOf(n.X)).(*types.Named)
+	if !ok {
+		return
+	}
+	for _, f := range n.Fields {
+		if f.Label != "" {
+			a.add(a.nameSpan(f.Label, f.Span().Start, f.Span().End), a.fieldTarget(nt.Def, f.Label), false)
 		}
 	}
 }
@@ -742,20 +821,25 @@ func (a *Analysis) callLabels(n *ast.Call) {
 		return
 	}
 	for _, arg := range n.Args {
-		if arg.Label == "" {
-			continue
+		if arg.Label != "" {
+			a.argLabel(o, arg)
 		}
-		sp := a.nameSpan(arg.Label, arg.Span().Start, arg.Span().End)
-		switch {
-		case o.Kind == types.ObjFunc && o.Func != nil:
-			for i, p := range o.Func.Params {
-				if p.Label == arg.Label {
-					a.add(sp, a.labelTarget(o.Func, i), false)
-				}
+	}
+}
+
+// argLabel indexes the label of one argument to callee o: a parameter
+// label of a function, a field of a record constructor.
+func (a *Analysis) argLabel(o *types.Object, arg *ast.Arg) {
+	sp := a.nameSpan(arg.Label, arg.Span().Start, arg.Span().End)
+	switch {
+	case o.Kind == types.ObjFunc && o.Func != nil:
+		for i, p := range o.Func.Params {
+			if p.Label == arg.Label {
+				a.add(sp, a.labelTarget(o.Func, i), false)
 			}
-		case o.Kind == types.ObjCtor && o.Ctor != nil:
-			a.add(sp, a.fieldTarget(o.Ctor.Def, arg.Label), false)
 		}
+	case o.Kind == types.ObjCtor && o.Ctor != nil:
+		a.add(sp, a.fieldTarget(o.Ctor.Def, arg.Label), false)
 	}
 }
 
@@ -878,11 +962,7 @@ func (a *Analysis) Scope(off int) []*types.Object {
 	fs := fd.Span()
 	for n, o := range a.Info.Defs {
 		sp := n.Span()
-		if sp.Start < fs.Start || sp.End > fs.End || o.Kind != types.ObjLocal {
-			continue
-		}
-		lo, hi, ok := a.scopeOf(n)
-		if !ok || off < lo || off > hi {
+		if o.Kind != types.ObjLocal || sp.Start < fs.Start || sp.End > fs.End || !a.visibleAt(n, off) {
 			continue
 		}
 		if c, seen := best[o.Name]; !seen || sp.Start > c.start {
@@ -898,6 +978,12 @@ func (a *Analysis) Scope(off int) []*types.Object {
 }
 
 // scopeOf returns the byte range in which the binding site n is visible.
+// visibleAt reports whether the binding declared by n is in scope at off.
+func (a *Analysis) visibleAt(n ast.Node, off int) bool {
+	lo, hi, ok := a.scopeOf(n)
+	return ok && lo <= off && off <= hi
+}
+
 func (a *Analysis) scopeOf(n ast.Node) (int, int, bool) {
 	child := n
 	for p := a.parent[n]; p != nil; child, p = p, a.parent[p] {
@@ -919,18 +1005,24 @@ func (a *Analysis) scopeOf(n ast.Node) (int, int, bool) {
 			}
 		case *ast.LetStmt:
 			if child == p.Pattern {
-				// Visible after the statement, to the end of the block.
-				if b, ok := a.parent[p].(*ast.Block); ok {
-					return p.Span().End, b.Span().End, true
-				}
-				if fd, ok := a.parent[p].(*ast.FnDecl); ok {
-					return p.Span().End, fd.Span().End, true
-				}
-				return p.Span().End, p.Span().End, true
+				lo, hi := a.letScope(p)
+				return lo, hi, true
 			}
 		}
 	}
 	return 0, 0, false
+}
+
+// letScope is where a let statement's bindings are visible: after the
+// statement, to the end of its block (or function).
+func (a *Analysis) letScope(p *ast.LetStmt) (int, int) {
+	switch b := a.parent[p].(type) {
+	case *ast.Block:
+		return p.Span().End, b.Span().End
+	case *ast.FnDecl:
+		return p.Span().End, b.Span().End
+	}
+	return p.Span().End, p.Span().End
 }
 
 func spanOfNode(n ast.Node) source.Span {
