@@ -43,34 +43,9 @@ func newCheck(e *env) *cobra.Command {
 			var all diag.List
 			status := exitOK
 			for _, path := range args {
-				if info, err := os.Stat(path); err == nil && info.IsDir() && path != "-" {
-					ds, failed := checkDir(e, path, json)
-					all = append(all, ds...)
-					if failed {
-						status = exitError
-					}
-					continue
-				}
-				name, src, err := readSource(e, path)
-				if err != nil {
-					status = exitError
-					if json {
-						all = append(all, &diag.Diagnostic{Code: compiler.ErrNotSource, File: source.NewFile(path, nil),
-							Message: readError(path, err)})
-					} else {
-						fmt.Fprintf(e.stderr, "morrowc: %s\n", readError(path, err))
-					}
-					continue
-				}
-				ds, err := compiler.Check(name, src)
-				if d := notSource(ds); d != nil && !json {
-					fmt.Fprintf(e.stderr, "morrowc: %s\n", oneLine(d.Message))
-					status = exitError
-					continue
-				}
+				ds, failed := checkPath(e, path, json)
 				all = append(all, ds...)
-				if err != nil {
-					reportInternal(e, err)
+				if failed {
 					status = exitError
 				}
 			}
@@ -83,14 +58,53 @@ func newCheck(e *env) *cobra.Command {
 			if rf.failed(all) {
 				status = exitError
 			}
-			if status != exitOK {
-				return exitStatus(status)
-			}
-			return nil
+			return statusError(status)
 		},
 	}
 	rf.register(cmd)
 	return cmd
+}
+
+// statusError is the command's error for an exit status (nil for exitOK).
+func statusError(status int) error {
+	if status != exitOK {
+		return exitStatus(status)
+	}
+	return nil
+}
+
+// checkPath checks one argument of check: a directory as a project, a
+// file (or "-") with the modules it imports. failed is set for read,
+// not-source and internal errors.
+func checkPath(e *env, path string, json bool) (diag.List, bool) {
+	if info, err := os.Stat(path); err == nil && info.IsDir() && path != "-" {
+		return checkDir(e, path, json)
+	}
+	name, src, err := readSource(e, path)
+	if err != nil {
+		return readFailure(e, path, err, json), true
+	}
+	ds, err := compiler.Check(name, src)
+	if d := notSource(ds); d != nil && !json {
+		fmt.Fprintf(e.stderr, "morrowc: %s\n", oneLine(d.Message))
+		return nil, true
+	}
+	if err != nil {
+		reportInternal(e, err)
+		return ds, true
+	}
+	return ds, false
+}
+
+// readFailure reports a file that could not be read: as a diagnostic in
+// the JSON document, or on standard error.
+func readFailure(e *env, path string, err error, json bool) diag.List {
+	if json {
+		return diag.List{&diag.Diagnostic{Code: compiler.ErrNotSource, File: source.NewFile(path, nil),
+			Message: readError(path, err)}}
+	}
+	fmt.Fprintf(e.stderr, "morrowc: %s\n", readError(path, err))
+	return nil
 }
 
 // checkDir checks every .mr file under dir as a module of the project
@@ -107,12 +121,7 @@ func checkDir(e *env, dir string, json bool) (all diag.List, failed bool) {
 		name, src, err := readSource(e, path)
 		if err != nil {
 			failed = true
-			if json {
-				all = append(all, &diag.Diagnostic{Code: compiler.ErrNotSource, File: source.NewFile(path, nil),
-					Message: readError(path, err)})
-			} else {
-				fmt.Fprintf(e.stderr, "morrowc: %s\n", readError(path, err))
-			}
+			all = append(all, readFailure(e, path, err, json)...)
 			continue
 		}
 		u, err := compiler.AnalyzeWith(name, src, modules.Options{Root: dir, Library: true})
