@@ -209,78 +209,117 @@ const contentLength = "content-length:"
 // the read error) when the input ends between messages, and a *frameError
 // for a malformed frame.
 func (s *lspServer) read() ([]byte, error) {
-	length := -1
-	problem := ""
+	h, err := s.readHeader()
+	if err != nil {
+		return nil, err
+	}
+	return s.readBody(h)
+}
+
+// frameHeader is what a frame's header said: its length (-1 when not
+// given) and the first problem found in it.
+type frameHeader struct {
+	length  int
+	problem string
+}
+
+// note records p unless an earlier problem was recorded.
+func (h *frameHeader) note(p string) {
+	if h.problem == "" {
+		h.problem = p
+	}
+}
+
+// contentLength takes the value of a Content-Length header.
+func (h *frameHeader) contentLength(value string) {
+	v := strings.TrimSpace(value)
+	n, err := strconv.Atoi(v)
+	switch {
+	case err != nil || n < 0 || v[0] == '+':
+		h.note("bad Content-Length " + quoteShort(v))
+	case h.length >= 0 && n != h.length:
+		h.note("conflicting Content-Length headers")
+	default:
+		h.length = n
+	}
+}
+
+// readHeader reads a frame's header lines up to the blank line that ends
+// them, skipping blank lines before the header.
+func (s *lspServer) readHeader() (frameHeader, error) {
+	h := frameHeader{length: -1}
 	seen := false
 	for {
 		line, err := s.nextLine()
-		if err == errLongLine {
-			return nil, &frameError{fmt.Sprintf("header line longer than %d bytes", maxHeaderLine)}
-		}
 		if err != nil {
-			if !seen && strings.TrimSpace(line) == "" {
-				return nil, err
-			}
-			return nil, &frameError{"input ended inside a message header"}
+			return h, headerReadError(err, seen, line)
 		}
 		line = strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
 		if line == "" {
 			if !seen {
 				continue // tolerate blank lines between messages
 			}
-			break
+			return h, nil
 		}
 		seen = true
-		name, value, ok := strings.Cut(line, ":")
-		if !ok || !headerName(name) {
-			// Data that is not a header, perhaps the body of a frame whose
-			// length was unusable. A header glued to its end starts the
-			// next frame.
-			if i := indexASCIIFold(line, contentLength); i > 0 {
-				s.pending = line[i:] + "\n"
-				return nil, &frameError{fmt.Sprintf("data outside a message: %s", quoteShort(line[:i]))}
-			}
-			if problem == "" {
-				problem = "not a header line: " + quoteShort(line)
-			}
-			continue
-		}
-		if !strings.EqualFold(name, "Content-Length") {
-			continue // Content-Type and other headers are accepted and ignored
-		}
-		v := strings.TrimSpace(value)
-		n, err := strconv.Atoi(v)
-		switch {
-		case err != nil || n < 0 || v[0] == '+':
-			if problem == "" {
-				problem = "bad Content-Length " + quoteShort(v)
-			}
-		case length >= 0 && n != length:
-			if problem == "" {
-				problem = "conflicting Content-Length headers"
-			}
-		default:
-			length = n
+		if err := s.headerLine(&h, line); err != nil {
+			return h, err
 		}
 	}
-	if problem != "" && length < 0 {
-		return nil, &frameError{problem}
+}
+
+// headerReadError is read's error when reading a header line failed:
+// the read error itself at the end of the input between messages, a
+// *frameError otherwise.
+func headerReadError(err error, seen bool, line string) error {
+	if err == errLongLine {
+		return &frameError{fmt.Sprintf("header line longer than %d bytes", maxHeaderLine)}
 	}
-	if length < 0 {
+	if !seen && strings.TrimSpace(line) == "" {
+		return err
+	}
+	return &frameError{"input ended inside a message header"}
+}
+
+// headerLine takes one header line into h. Data that is not a header is
+// noted as a problem, perhaps the body of a frame whose length was
+// unusable; a header glued to its end starts the next frame (the error).
+func (s *lspServer) headerLine(h *frameHeader, line string) error {
+	name, value, ok := strings.Cut(line, ":")
+	if !ok || !headerName(name) {
+		if i := indexASCIIFold(line, contentLength); i > 0 {
+			s.pending = line[i:] + "\n"
+			return &frameError{fmt.Sprintf("data outside a message: %s", quoteShort(line[:i]))}
+		}
+		h.note("not a header line: " + quoteShort(line))
+		return nil
+	}
+	if strings.EqualFold(name, "Content-Length") {
+		h.contentLength(value)
+	}
+	// Content-Type and other headers are accepted and ignored.
+	return nil
+}
+
+// readBody reads the body of a frame with header h; when the header had a
+// problem or the body is too large, it skips the body (so that the next
+// frame is found) and reports the problem.
+func (s *lspServer) readBody(h frameHeader) ([]byte, error) {
+	if h.length < 0 {
+		if h.problem != "" {
+			return nil, &frameError{h.problem}
+		}
 		return nil, &frameError{"missing Content-Length header"}
 	}
-	if problem != "" || length > maxLSPMessage {
-		// The length is known: skip the body so the next frame is found.
-		if n, _ := io.CopyN(io.Discard, s.in, int64(length)); n < int64(length) {
+	if h.problem != "" || h.length > maxLSPMessage {
+		if n, _ := io.CopyN(io.Discard, s.in, int64(h.length)); n < int64(h.length) {
 			return nil, &frameError{"input ended inside a message body"}
 		}
-		if problem == "" {
-			problem = fmt.Sprintf("message of %d bytes exceeds the %d-byte limit", length, maxLSPMessage)
-		}
-		return nil, &frameError{problem}
+		h.note(fmt.Sprintf("message of %d bytes exceeds the %d-byte limit", h.length, maxLSPMessage))
+		return nil, &frameError{h.problem}
 	}
-	body, err := io.ReadAll(io.LimitReader(s.in, int64(length)))
-	if err != nil || len(body) < length {
+	body, err := io.ReadAll(io.LimitReader(s.in, int64(h.length)))
+	if err != nil || len(body) < h.length {
 		return nil, &frameError{"input ended inside a message body"}
 	}
 	return body, nil
@@ -344,12 +383,104 @@ func jsonKind(raw json.RawMessage) byte {
 	}
 }
 
+// lspMessage is a request or notification whose envelope is valid.
+type lspMessage struct {
+	id     json.RawMessage // nil for a notification
+	hasID  bool
+	method string
+	params json.RawMessage // nil when absent or null
+}
+
 // handle processes one message body and reports whether the server must
 // stop (the exit notification).
 func (s *lspServer) handle(body []byte) (stop bool) {
-	if !json.Valid(body) {
-		s.reply(nil, nil, &rpcError{Code: rpcParseError, Message: "invalid JSON"})
+	m, ok := s.envelope(body)
+	if !ok {
 		return false
+	}
+	defer func() {
+		// A bug in a handler must not take the editor's server down.
+		if r := recover(); r != nil {
+			stop = false
+			msg := fmt.Sprintf("internal error handling %s: %v", m.method, r)
+			if m.hasID {
+				s.reply(m.id, nil, &rpcError{Code: rpcInternalError, Message: msg})
+			} else {
+				s.logError(msg)
+			}
+		}
+	}()
+	return s.dispatch(m)
+}
+
+// dispatch runs a valid message: a request is answered, exit stops the
+// server, other notifications are handled once initialized.
+func (s *lspServer) dispatch(m *lspMessage) (stop bool) {
+	if m.hasID {
+		result, err := s.request(m.method, m.params)
+		if err != nil {
+			s.reply(m.id, nil, err)
+		} else {
+			s.reply(m.id, result, nil)
+		}
+		return false
+	}
+	if m.method == "exit" {
+		return true
+	}
+	if !s.initialized || s.shutdown {
+		return false // notifications are dropped before initialize and after shutdown
+	}
+	if err := s.notification(m.method, m.params); err != nil {
+		s.logError(m.method + ": " + err.Error())
+	}
+	return false
+}
+
+// envelope checks a message's JSON-RPC envelope, replying to an invalid
+// one; ok is false when there is nothing more to do (an error was sent,
+// or the message is a response, which the server never asks for).
+func (s *lspServer) envelope(body []byte) (*lspMessage, bool) {
+	fields, rerr := messageFields(body)
+	if rerr != nil {
+		s.reply(nil, nil, rerr)
+		return nil, false
+	}
+	m := &lspMessage{}
+	if rawID, hasID := fields["id"]; hasID {
+		if k := jsonKind(rawID); k != '0' && k != '"' {
+			s.reply(nil, nil, &rpcError{Code: rpcInvalidRequest, Message: "id must be a number or a string"})
+			return nil, false
+		}
+		m.id, m.hasID = rawID, true
+	}
+	if _, hasMethod := fields["method"]; !hasMethod && m.hasID && isResponse(fields) {
+		return nil, false // a response; the server sends no requests, so it answers none
+	}
+	if rerr := m.setMethod(fields); rerr != nil {
+		s.reply(m.id, nil, rerr)
+		return nil, false
+	}
+	m.params = fields["params"]
+	if k := jsonKind(m.params); k != 0 && k != '{' && k != '[' && k != 'n' {
+		if m.hasID {
+			s.reply(m.id, nil, invalidParams("params must be an object or an array"))
+		} else {
+			s.logError(m.method + ": invalid params: params must be an object or an array")
+		}
+		return nil, false
+	}
+	if jsonKind(m.params) == 'n' {
+		m.params = nil
+	}
+	return m, true
+}
+
+// messageFields decodes a message body into its members; it must be a
+// JSON object (batches are not supported).
+func messageFields(body []byte) (map[string]json.RawMessage, *rpcError) {
+	if !json.Valid(body) {
+		return nil, &rpcError{Code: rpcParseError, Message: "invalid JSON"}
 	}
 	var fields map[string]json.RawMessage
 	if jsonKind(body) != '{' || json.Unmarshal(body, &fields) != nil {
@@ -357,80 +488,32 @@ func (s *lspServer) handle(body []byte) (stop bool) {
 		if jsonKind(body) == '[' {
 			msg = "batch messages are not supported"
 		}
-		s.reply(nil, nil, &rpcError{Code: rpcInvalidRequest, Message: msg})
-		return false
+		return nil, &rpcError{Code: rpcInvalidRequest, Message: msg}
 	}
-	rawID, hasID := fields["id"]
-	var id json.RawMessage
-	if hasID {
-		if k := jsonKind(rawID); k != '0' && k != '"' {
-			s.reply(nil, nil, &rpcError{Code: rpcInvalidRequest, Message: "id must be a number or a string"})
-			return false
-		}
-		id = rawID
-	}
+	return fields, nil
+}
+
+// isResponse reports whether a message without a method carries a result or an error.
+func isResponse(fields map[string]json.RawMessage) bool {
+	_, isResult := fields["result"]
+	_, isError := fields["error"]
+	return isResult || isError
+}
+
+// setMethod checks the message's method and jsonrpc version and sets m.method.
+func (m *lspMessage) setMethod(fields map[string]json.RawMessage) *rpcError {
 	rawMethod, hasMethod := fields["method"]
 	if !hasMethod {
-		_, isResult := fields["result"]
-		_, isError := fields["error"]
-		if hasID && (isResult || isError) {
-			return false // a response; the server sends no requests, so it answers none
-		}
-		s.reply(id, nil, &rpcError{Code: rpcInvalidRequest, Message: "missing method"})
-		return false
+		return &rpcError{Code: rpcInvalidRequest, Message: "missing method"}
 	}
-	var version, method string
+	var version string
 	if json.Unmarshal(fields["jsonrpc"], &version) != nil || version != "2.0" {
-		s.reply(id, nil, &rpcError{Code: rpcInvalidRequest, Message: `"jsonrpc" must be "2.0"`})
-		return false
+		return &rpcError{Code: rpcInvalidRequest, Message: `"jsonrpc" must be "2.0"`}
 	}
-	if json.Unmarshal(rawMethod, &method) != nil || jsonKind(rawMethod) != '"' {
-		s.reply(id, nil, &rpcError{Code: rpcInvalidRequest, Message: "method must be a string"})
-		return false
+	if json.Unmarshal(rawMethod, &m.method) != nil || jsonKind(rawMethod) != '"' {
+		return &rpcError{Code: rpcInvalidRequest, Message: "method must be a string"}
 	}
-	params := fields["params"]
-	if k := jsonKind(params); k != 0 && k != '{' && k != '[' && k != 'n' {
-		if hasID {
-			s.reply(id, nil, invalidParams("params must be an object or an array"))
-		} else {
-			s.logError(method + ": invalid params: params must be an object or an array")
-		}
-		return false
-	}
-	if jsonKind(params) == 'n' {
-		params = nil
-	}
-	defer func() {
-		// A bug in a handler must not take the editor's server down.
-		if r := recover(); r != nil {
-			stop = false
-			msg := fmt.Sprintf("internal error handling %s: %v", method, r)
-			if hasID {
-				s.reply(id, nil, &rpcError{Code: rpcInternalError, Message: msg})
-			} else {
-				s.logError(msg)
-			}
-		}
-	}()
-	if hasID {
-		result, err := s.request(method, params)
-		if err != nil {
-			s.reply(id, nil, err)
-		} else {
-			s.reply(id, result, nil)
-		}
-		return false
-	}
-	if method == "exit" {
-		return true
-	}
-	if !s.initialized || s.shutdown {
-		return false // notifications are dropped before initialize and after shutdown
-	}
-	if err := s.notification(method, params); err != nil {
-		s.logError(method + ": " + err.Error())
-	}
-	return false
+	return nil
 }
 
 // request answers one request.
