@@ -584,81 +584,114 @@ type lspTextDocument struct {
 func (s *lspServer) notification(method string, params json.RawMessage) error {
 	switch method {
 	case "textDocument/didOpen":
-		var p struct {
-			TextDocument *lspTextDocument `json:"textDocument"`
-		}
-		if err := decodeParams(params, &p); err != nil {
-			return err
-		}
-		if p.TextDocument == nil || p.TextDocument.URI == "" || p.TextDocument.Text == nil {
-			return invalidParams("didOpen needs textDocument.uri and textDocument.text")
-		}
-		if _, open := s.docs[p.TextDocument.URI]; !open && len(s.docs) >= maxLSPDocs {
-			return fmt.Errorf("%s not opened: at most %d documents may be open at once", p.TextDocument.URI, maxLSPDocs)
-		}
-		d := &lspDoc{uri: p.TextDocument.URI, text: *p.TextDocument.Text}
-		if p.TextDocument.Version != nil {
-			d.version = *p.TextDocument.Version
-		}
-		s.docs[p.TextDocument.URI] = d
-		s.publishChanged(p.TextDocument.URI)
+		return s.didOpen(params)
 	case "textDocument/didChange":
-		var p struct {
-			TextDocument   *lspTextDocument `json:"textDocument"`
-			ContentChanges []struct {
-				Range *lspRange `json:"range"`
-				Text  *string   `json:"text"`
-			} `json:"contentChanges"`
-		}
-		if err := decodeParams(params, &p); err != nil {
-			return err
-		}
-		if p.TextDocument == nil || p.TextDocument.URI == "" {
-			return invalidParams("didChange needs textDocument.uri")
-		}
-		d, ok := s.docs[p.TextDocument.URI]
-		if !ok {
-			return invalidParams("didChange for %s, which is not open", p.TextDocument.URI)
-		}
-		// Apply to a copy: a bad change leaves the document as it was.
-		text := d.text
-		for i, c := range p.ContentChanges {
-			if c.Text == nil {
-				return invalidParams("contentChanges[%d] has no text", i)
-			}
-			if c.Range == nil {
-				text = *c.Text
-				continue
-			}
-			start, ok1 := utf16Offset(text, c.Range.Start)
-			end, ok2 := utf16Offset(text, c.Range.End)
-			if !ok1 || !ok2 || start > end {
-				return invalidParams("contentChanges[%d] has an invalid range", i)
-			}
-			text = text[:start] + *c.Text + text[end:]
-		}
-		d.text = text
-		d.formatted = nil
-		if p.TextDocument.Version != nil {
-			d.version = *p.TextDocument.Version
-		}
-		s.publishChanged(p.TextDocument.URI)
+		return s.didChange(params)
 	case "textDocument/didClose":
-		var p struct {
-			TextDocument *lspTextDocument `json:"textDocument"`
-		}
-		if err := decodeParams(params, &p); err != nil {
-			return err
-		}
-		if p.TextDocument == nil || p.TextDocument.URI == "" {
-			return invalidParams("didClose needs textDocument.uri")
-		}
-		delete(s.docs, p.TextDocument.URI)
-		s.publishImporters(p.TextDocument.URI)
-		s.notify("textDocument/publishDiagnostics", map[string]any{"uri": p.TextDocument.URI, "diagnostics": []any{}})
+		return s.didClose(params)
 	}
 	// Other notifications (initialized, didSave, $/cancelRequest,
 	// $/setTrace, configuration changes, ...) need no action.
+	return nil
+}
+
+// didOpen opens a document (within the limit of open documents) and
+// publishes its diagnostics.
+func (s *lspServer) didOpen(params json.RawMessage) error {
+	var p struct {
+		TextDocument *lspTextDocument `json:"textDocument"`
+	}
+	if err := decodeParams(params, &p); err != nil {
+		return err
+	}
+	if p.TextDocument == nil || p.TextDocument.URI == "" || p.TextDocument.Text == nil {
+		return invalidParams("didOpen needs textDocument.uri and textDocument.text")
+	}
+	if _, open := s.docs[p.TextDocument.URI]; !open && len(s.docs) >= maxLSPDocs {
+		return fmt.Errorf("%s not opened: at most %d documents may be open at once", p.TextDocument.URI, maxLSPDocs)
+	}
+	d := &lspDoc{uri: p.TextDocument.URI, text: *p.TextDocument.Text}
+	if p.TextDocument.Version != nil {
+		d.version = *p.TextDocument.Version
+	}
+	s.docs[p.TextDocument.URI] = d
+	s.publishChanged(p.TextDocument.URI)
+	return nil
+}
+
+// lspChange is one of didChange's content changes: a range and its new
+// text, or the whole new text when Range is nil.
+type lspChange struct {
+	Range *lspRange `json:"range"`
+	Text  *string   `json:"text"`
+}
+
+// didChange applies content changes to an open document and publishes
+// its diagnostics.
+func (s *lspServer) didChange(params json.RawMessage) error {
+	var p struct {
+		TextDocument   *lspTextDocument `json:"textDocument"`
+		ContentChanges []lspChange      `json:"contentChanges"`
+	}
+	if err := decodeParams(params, &p); err != nil {
+		return err
+	}
+	if p.TextDocument == nil || p.TextDocument.URI == "" {
+		return invalidParams("didChange needs textDocument.uri")
+	}
+	d, ok := s.docs[p.TextDocument.URI]
+	if !ok {
+		return invalidParams("didChange for %s, which is not open", p.TextDocument.URI)
+	}
+	text, err := applyChanges(d.text, p.ContentChanges)
+	if err != nil {
+		return err
+	}
+	d.text = text
+	d.formatted = nil
+	if p.TextDocument.Version != nil {
+		d.version = *p.TextDocument.Version
+	}
+	s.publishChanged(p.TextDocument.URI)
+	return nil
+}
+
+// applyChanges applies content changes to a copy of text, so that a bad
+// change leaves the document as it was.
+func applyChanges(text string, changes []lspChange) (string, error) {
+	for i, c := range changes {
+		if c.Text == nil {
+			return "", invalidParams("contentChanges[%d] has no text", i)
+		}
+		if c.Range == nil {
+			text = *c.Text
+			continue
+		}
+		start, ok1 := utf16Offset(text, c.Range.Start)
+		end, ok2 := utf16Offset(text, c.Range.End)
+		if !ok1 || !ok2 || start > end {
+			return "", invalidParams("contentChanges[%d] has an invalid range", i)
+		}
+		text = text[:start] + *c.Text + text[end:]
+	}
+	return text, nil
+}
+
+// didClose closes a document, republishes the documents that import it
+// and clears its diagnostics.
+func (s *lspServer) didClose(params json.RawMessage) error {
+	var p struct {
+		TextDocument *lspTextDocument `json:"textDocument"`
+	}
+	if err := decodeParams(params, &p); err != nil {
+		return err
+	}
+	if p.TextDocument == nil || p.TextDocument.URI == "" {
+		return invalidParams("didClose needs textDocument.uri")
+	}
+	delete(s.docs, p.TextDocument.URI)
+	s.publishImporters(p.TextDocument.URI)
+	s.notify("textDocument/publishDiagnostics", map[string]any{"uri": p.TextDocument.URI, "diagnostics": []any{}})
 	return nil
 }
 
@@ -834,16 +867,7 @@ func (s *lspServer) publish(uri string) {
 		return
 	}
 	name := uriPath(uri)
-	overlay := map[string][]byte{}
-	open := map[string]bool{}
-	for du, doc := range s.docs {
-		if p := uriPath(du); p != du {
-			if abs, err := filepath.Abs(p); err == nil {
-				overlay[abs] = []byte(doc.text)
-				open[abs] = true
-			}
-		}
-	}
+	overlay, open := s.overlay()
 	// Every document is checked as a module (Library): a file without
 	// main is a module others import, not a program missing its entry.
 	d.opts = modules.Options{Overlay: overlay, Library: true}
@@ -851,19 +875,9 @@ func (s *lspServer) publish(uri string) {
 	if d.an.ParseOK {
 		d.good = d.an
 	}
-	u, err := d.an.Unit, d.an.Err
-	list := []any{}
-	others := map[string][]any{}
-	for _, dg := range u.Diags {
-		if dg.File != nil && dg.File.Name != name {
-			if abs, e := filepath.Abs(dg.File.Name); e == nil && !open[abs] {
-				others[abs] = append(others[abs], lspDiagnostic(fileURI(abs), dg.File.Name, dg))
-				continue
-			}
-		}
-		list = append(list, lspDiagnostic(uri, name, dg))
-	}
-	if err != nil {
+	u := d.an.Unit
+	list, others := splitDiagnostics(uri, name, u.Diags, open)
+	if err := d.an.Err; err != nil {
 		list = append(list, map[string]any{
 			"range": lspRange{}, "severity": 1, "source": "morrowc",
 			"message": "internal compiler error (please report): " + oneLine(err.Error()),
@@ -879,7 +893,47 @@ func (s *lspServer) publish(uri string) {
 			d.deps[m.Abs] = true
 		}
 	}
-	for _, m := range u.Modules.Modules {
+	s.publishImported(u.Modules, open, others)
+}
+
+// overlay returns the texts of the open documents that are files, by
+// absolute path, to be read over the files on disk, and the set of those paths.
+func (s *lspServer) overlay() (map[string][]byte, map[string]bool) {
+	overlay := map[string][]byte{}
+	open := map[string]bool{}
+	for du, doc := range s.docs {
+		if p := uriPath(du); p != du {
+			if abs, err := filepath.Abs(p); err == nil {
+				overlay[abs] = []byte(doc.text)
+				open[abs] = true
+			}
+		}
+	}
+	return overlay, open
+}
+
+// splitDiagnostics converts the diagnostics of a check of document uri
+// (file name): those of imported files that are not open go to others,
+// by absolute path; the rest are the document's own list.
+func splitDiagnostics(uri, name string, diags diag.List, open map[string]bool) (list []any, others map[string][]any) {
+	list = []any{}
+	others = map[string][]any{}
+	for _, dg := range diags {
+		if dg.File != nil && dg.File.Name != name {
+			if abs, e := filepath.Abs(dg.File.Name); e == nil && !open[abs] {
+				others[abs] = append(others[abs], lspDiagnostic(fileURI(abs), dg.File.Name, dg))
+				continue
+			}
+		}
+		list = append(list, lspDiagnostic(uri, name, dg))
+	}
+	return list, others
+}
+
+// publishImported sends the diagnostics of each imported module that is
+// not open, an empty list for those without any.
+func (s *lspServer) publishImported(prog *modules.Program, open map[string]bool, others map[string][]any) {
+	for _, m := range prog.Modules {
 		if m.Entry || open[m.Abs] {
 			continue
 		}
