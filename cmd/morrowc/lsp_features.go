@@ -931,73 +931,86 @@ func fieldCompletions(c *completionList, a *query.Analysis, qual string, at int)
 // written before it; argIndex counts the commas at its level; written
 // lists the labels already written (`label:`).
 func enclosingCall(text string, off int) (callee string, open, argIndex int, curLabel string, written []string, ok bool) {
+	open = openParen(text, off)
+	if open < 0 {
+		return "", 0, 0, "", nil, false
+	}
+	j := open
+	for j > 0 && (wordByte(text[j-1]) || text[j-1] == '.') {
+		j--
+	}
+	callee = text[j:open]
+	if callee == "" {
+		return "", 0, 0, "", nil, false
+	}
+	args := splitArgs(text[open+1 : off])
+	for _, arg := range args[:len(args)-1] {
+		if l := argLabel(arg); l != "" {
+			written = append(written, l)
+		}
+	}
+	return callee, open, len(args) - 1, argLabel(args[len(args)-1]), written, true
+}
+
+// openParen returns the offset of the unclosed '(' before off, or -1
+// when the innermost unclosed bracket is another one or there is none
+// (calls may span lines; a line that is not indented ends the search).
+func openParen(text string, off int) int {
 	depth := 0
-	i := off - 1
-	for ; i >= 0; i-- {
+	for i := off - 1; i >= 0; i-- {
 		switch text[i] {
 		case ')', ']', '}':
 			depth++
 		case '(', '[', '{':
 			if depth == 0 {
 				if text[i] != '(' {
-					return "", 0, 0, "", nil, false
+					return -1
 				}
-				goto found
+				return i
 			}
 			depth--
 		case '\n':
-			// Calls may span lines; a blank-indented declaration line ends the search.
 			if i+1 < len(text) && i+1 < off && !(text[i+1] == ' ' || text[i+1] == '\t' || text[i+1] == ')') {
-				return "", 0, 0, "", nil, false
+				return -1
 			}
 		}
 	}
-	return "", 0, 0, "", nil, false
-found:
-	open = i
-	j := i
-	for j > 0 && (wordByte(text[j-1]) || text[j-1] == '.') {
-		j--
-	}
-	callee = text[j:i]
-	if callee == "" {
-		return "", 0, 0, "", nil, false
-	}
-	// Split the arguments written so far at top-level commas.
-	depth = 0
-	start := i + 1
+	return -1
+}
+
+// splitArgs splits the arguments written so far at top-level commas.
+func splitArgs(s string) []string {
+	depth := 0
+	start := 0
 	var args []string
-	for k := i + 1; k < off; k++ {
-		switch text[k] {
+	for k := 0; k < len(s); k++ {
+		switch s[k] {
 		case '(', '[', '{':
 			depth++
 		case ')', ']', '}':
 			depth--
 		case ',':
 			if depth == 0 {
-				args = append(args, text[start:k])
+				args = append(args, s[start:k])
 				start = k + 1
 			}
 		}
 	}
-	args = append(args, text[start:off])
-	label := func(arg string) string {
-		arg = strings.TrimSpace(arg)
-		n := 0
-		for n < len(arg) && wordByte(arg[n]) {
-			n++
-		}
-		if n > 0 && n < len(arg) && arg[n] == ':' {
-			return arg[:n]
-		}
-		return ""
+	return append(args, s[start:])
+}
+
+// argLabel returns the label written at the start of an argument
+// (`label: ...`), or "".
+func argLabel(arg string) string {
+	arg = strings.TrimSpace(arg)
+	n := 0
+	for n < len(arg) && wordByte(arg[n]) {
+		n++
 	}
-	for _, arg := range args[:len(args)-1] {
-		if l := label(arg); l != "" {
-			written = append(written, l)
-		}
+	if n > 0 && n < len(arg) && arg[n] == ':' {
+		return arg[:n]
 	}
-	return callee, open, len(args) - 1, label(args[len(args)-1]), written, true
+	return ""
 }
 
 // labelCompletions offers `label: ` for the parameters of the enclosing
@@ -1057,22 +1070,46 @@ func calleeSig(a *query.Analysis, text string, open int, callee string) *types.F
 		qual, name = callee[:i], callee[i+1:]
 	}
 	for _, im := range imports(a) {
-		mod := ast.PathString(im.Path)
-		named := false
-		for _, n := range im.Names {
-			named = named || n.Name == name
-		}
-		if qual == "" && (im.All || named) || qual != "" && (im.Alias == qual || im.Alias == "" && mod == qual) {
-			if m := moduleNamed(a, mod); m != nil && a.Info != nil {
-				for _, d := range m.AST.Decls {
-					if fd, ok := d.(*ast.FnDecl); ok && fd.Pub && ast.PlainName(fd.Name) == name {
-						return a.Info.Funcs[fd]
-					}
-				}
+		if importReaches(im, qual, name) {
+			if sig, found := pubFuncSig(a, ast.PathString(im.Path), name); found {
+				return sig
 			}
 		}
 	}
 	return nil
+}
+
+// importReaches reports whether import im makes name callable as written:
+// unqualified when im imports it (or everything), qualified by im's
+// alias or, without one, its module path.
+func importReaches(im *ast.ImportDecl, qual, name string) bool {
+	if qual != "" {
+		return im.Alias == qual || im.Alias == "" && ast.PathString(im.Path) == qual
+	}
+	if im.All {
+		return true
+	}
+	for _, n := range im.Names {
+		if n.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// pubFuncSig finds the public function name of module mod and returns
+// its signature (nil when it was not checked).
+func pubFuncSig(a *query.Analysis, mod, name string) (sig *types.FuncSig, found bool) {
+	m := moduleNamed(a, mod)
+	if m == nil || a.Info == nil {
+		return nil, false
+	}
+	for _, d := range m.AST.Decls {
+		if fd, ok := d.(*ast.FnDecl); ok && fd.Pub && ast.PlainName(fd.Name) == name {
+			return a.Info.Funcs[fd], true
+		}
+	}
+	return nil, false
 }
 
 func contains(xs []string, x string) bool {
