@@ -693,28 +693,40 @@ func (s *lspServer) completion(params json.RawMessage) (any, *rpcError) {
 	c := &completionList{seen: map[string]bool{}, pfx: text[ws:off]}
 	a := completionAnalysis(d, off)
 	if ws > 0 && text[ws-1] == '.' {
-		// After `Qualifier.` or `expr.`.
-		qs := ws - 1
-		for qs > 0 && (wordByte(text[qs-1]) || text[qs-1] == '.') {
-			qs--
-		}
-		qual := text[qs : ws-1]
-		if qual != "" && qual[0] >= 'A' && qual[0] <= 'Z' {
-			memberCompletions(c, a, qual)
-		} else if qual != "" && !importCompletions(c, a, qual) {
-			fieldCompletions(c, a, qual, qs)
-		}
+		dotCompletions(c, a, text, ws)
 		return c.result(), nil
 	}
 	labelCompletions(c, a, text, ws)
 	importedNames(c, a)
 	for _, l := range a.Scope(off) {
-		kind := ciVariable
-		c.add(l.Name, kind, l.Name+": "+query.TypeString(l.Type))
+		c.add(l.Name, ciVariable, l.Name+": "+query.TypeString(l.Type))
 	}
 	for _, sig := range a.Funcs() {
 		c.add(sig.Name, ciFunction, query.SigString(sig))
 	}
+	typeCompletions(c, a)
+	builtinCompletions(c)
+	return c.result(), nil
+}
+
+// dotCompletions completes after `Qualifier.` (a type's constructors or
+// a builtin module's members), `module.` (an import's names) or `expr.`
+// (fields); ws is where the word after the dot starts.
+func dotCompletions(c *completionList, a *query.Analysis, text string, ws int) {
+	qs := ws - 1
+	for qs > 0 && (wordByte(text[qs-1]) || text[qs-1] == '.') {
+		qs--
+	}
+	qual := text[qs : ws-1]
+	if qual != "" && qual[0] >= 'A' && qual[0] <= 'Z' {
+		memberCompletions(c, a, qual)
+	} else if qual != "" && !importCompletions(c, a, qual) {
+		fieldCompletions(c, a, qual, qs)
+	}
+}
+
+// typeCompletions adds the document's types and their constructors.
+func typeCompletions(c *completionList, a *query.Analysis) {
 	for _, td := range a.TypeDecls() {
 		name := ""
 		switch td := td.(type) {
@@ -724,14 +736,20 @@ func (s *lspServer) completion(params json.RawMessage) (any, *rpcError) {
 			name = td.Name
 		}
 		c.add(name, ciStruct, "type "+name)
-		if a.Info != nil {
-			if def := a.Info.TypeDefs[name]; def != nil {
-				for _, ct := range def.Ctors {
-					c.add(ct.Name, ciEnumMember, query.CtorString(ct))
-				}
+		if a.Info == nil {
+			continue
+		}
+		if def := a.Info.TypeDefs[name]; def != nil {
+			for _, ct := range def.Ctors {
+				c.add(ct.Name, ciEnumMember, query.CtorString(ct))
 			}
 		}
 	}
+}
+
+// builtinCompletions adds the builtin functions outside modules, the
+// builtin modules, constructors and types, and the keywords.
+func builtinCompletions(c *completionList) {
 	for _, e := range builtins.All() {
 		if e.Module() == "" {
 			c.add(e.Name, ciFunction, query.BuiltinString(e.Name))
@@ -749,7 +767,6 @@ func (s *lspServer) completion(params json.RawMessage) (any, *rpcError) {
 	for _, k := range keywords {
 		c.add(k, ciKeyword, "")
 	}
-	return c.result(), nil
 }
 
 // memberCompletions lists what follows `qual.`: a builtin module's
@@ -1215,53 +1232,68 @@ func (s *lspServer) documentSymbol(params json.RawMessage) (any, *rpcError) {
 	if a.AST == nil {
 		return out, nil
 	}
-	sym := func(name, detail string, kind int, full, sel source.Span, children []any) map[string]any {
-		if sel.End <= sel.Start || sel.Start < full.Start || sel.End > full.End {
-			sel = full
-		}
-		m := map[string]any{"name": name, "kind": kind, "range": lspRangeOf(a.File, full), "selectionRange": lspRangeOf(a.File, sel)}
-		if detail != "" {
-			m["detail"] = detail
-		}
-		if len(children) > 0 {
-			m["children"] = children
-		}
-		return m
-	}
 	for _, decl := range a.AST.Decls {
 		if !a.InDoc(decl.Span()) {
 			continue
 		}
 		switch x := decl.(type) {
 		case *ast.FnDecl:
-			detail := ""
-			if a.Info != nil {
-				if sig := a.Info.Funcs[x]; sig != nil && sig.Decl == x {
-					detail = query.SigString(sig)
-				}
-			}
-			out = append(out, sym(x.Name, detail, skFunction, x.Span(), x.NameSpan, nil))
+			out = append(out, docSymbol(a.File, x.Name, fnDetail(a, x), skFunction, x.Span(), x.NameSpan, nil))
 		case *ast.TypeDecl:
-			var kids []any
-			kind := skEnum
-			for _, v := range x.Variants {
-				kids = append(kids, sym(v.Name, "", skEnumMember, v.Span(), source.Span{Start: v.Span().Start, End: v.Span().Start + len(v.Name)}, nil))
-			}
-			if x.Kind == ast.RecordType {
-				kind = skStruct
-				for _, f := range x.Fields {
-					kids = append(kids, sym(f.Name, "", skField, f.Span(), source.Span{Start: f.Span().Start, End: f.Span().Start + len(f.Name)}, nil))
-				}
-			}
-			if x.Kind == ast.AliasType {
-				kind = skClass
-			}
-			out = append(out, sym(x.Name, "type", kind, x.Span(), x.NameSpan, kids))
+			out = append(out, typeSymbol(a.File, x))
 		case *ast.NewtypeDecl:
-			out = append(out, sym(x.Name, "newtype", skStruct, x.Span(), x.NameSpan, nil))
+			out = append(out, docSymbol(a.File, x.Name, "newtype", skStruct, x.Span(), x.NameSpan, nil))
 		}
 	}
 	return out, nil
+}
+
+// docSymbol is an LSP DocumentSymbol; a selection range that is empty or
+// outside the full range is replaced by the full range.
+func docSymbol(f *source.File, name, detail string, kind int, full, sel source.Span, children []any) map[string]any {
+	if sel.End <= sel.Start || sel.Start < full.Start || sel.End > full.End {
+		sel = full
+	}
+	m := map[string]any{"name": name, "kind": kind, "range": lspRangeOf(f, full), "selectionRange": lspRangeOf(f, sel)}
+	if detail != "" {
+		m["detail"] = detail
+	}
+	if len(children) > 0 {
+		m["children"] = children
+	}
+	return m
+}
+
+// fnDetail is a function symbol's detail: its signature when checked.
+func fnDetail(a *query.Analysis, x *ast.FnDecl) string {
+	if a.Info == nil {
+		return ""
+	}
+	if sig := a.Info.Funcs[x]; sig != nil && sig.Decl == x {
+		return query.SigString(sig)
+	}
+	return ""
+}
+
+// typeSymbol is a type declaration's symbol, with its variants and
+// record fields as children: an enum, a struct for a record, a class for
+// an alias.
+func typeSymbol(f *source.File, x *ast.TypeDecl) map[string]any {
+	var kids []any
+	kind := skEnum
+	for _, v := range x.Variants {
+		kids = append(kids, docSymbol(f, v.Name, "", skEnumMember, v.Span(), source.Span{Start: v.Span().Start, End: v.Span().Start + len(v.Name)}, nil))
+	}
+	if x.Kind == ast.RecordType {
+		kind = skStruct
+		for _, fl := range x.Fields {
+			kids = append(kids, docSymbol(f, fl.Name, "", skField, fl.Span(), source.Span{Start: fl.Span().Start, End: fl.Span().Start + len(fl.Name)}, nil))
+		}
+	}
+	if x.Kind == ast.AliasType {
+		kind = skClass
+	}
+	return docSymbol(f, x.Name, "type", kind, x.Span(), x.NameSpan, kids)
 }
 
 // ---------------------------------------------------------------- semantic tokens
@@ -1334,56 +1366,74 @@ func (s *lspServer) codeAction(params json.RawMessage) (any, *rpcError) {
 	if d == nil {
 		return out, nil
 	}
-	want := func(kind string) bool {
-		if len(p.Context.Only) == 0 {
-			return true
-		}
-		for _, o := range p.Context.Only {
-			if kind == o || strings.HasPrefix(kind, o+".") {
-				return true
-			}
-		}
-		return false
-	}
 	lo, ok1 := utf16Offset(d.text, p.Range.Start)
 	hi, ok2 := utf16Offset(d.text, p.Range.End)
 	if !ok1 || !ok2 {
 		return nil, invalidParams("codeAction has an invalid range")
 	}
-	a := d.an
-	if want("quickfix") {
-		name := uriPath(d.uri)
-		for _, dg := range a.Diags {
-			if len(dg.Fixes) == 0 || dg.File == nil || dg.File.Name != name {
-				continue
-			}
-			if dg.Span.End < lo || dg.Span.Start > hi {
-				continue
-			}
-			for _, fx := range dg.Fixes {
-				out = append(out, map[string]any{
-					"title":       fx.Title,
-					"kind":        "quickfix",
-					"diagnostics": []any{lspDiagnostic(d.uri, name, dg)},
-					"edit":        map[string]any{"changes": map[string]any{d.uri: fixEdits(a.File, fx)}},
-					"isPreferred": len(dg.Fixes) == 1,
-				})
-			}
-		}
+	if actionWanted(p.Context.Only, "quickfix") {
+		out = append(out, quickFixes(d, lo, hi)...)
 	}
-	if want("source.fixAll.morrow") && a.ParseOK {
-		action := map[string]any{"title": fixAllTitle, "kind": "source.fixAll.morrow"}
-		if s.resolveEdits {
-			// Formatting a large file takes a while: the edit is made by
-			// codeAction/resolve when the action is chosen.
-			action["data"] = map[string]any{"uri": d.uri, "version": d.version}
-			out = append(out, action)
-		} else if edit := s.fixAllEdit(d); edit != nil {
-			action["edit"] = edit
-			out = append(out, action)
-		}
+	if actionWanted(p.Context.Only, "source.fixAll.morrow") && d.an.ParseOK {
+		out = append(out, s.fixAllAction(d)...)
 	}
 	return out, nil
+}
+
+// actionWanted reports whether a code action of kind is asked for by the
+// context's only list (all kinds when it is empty; a kind covers its subkinds).
+func actionWanted(only []string, kind string) bool {
+	if len(only) == 0 {
+		return true
+	}
+	for _, o := range only {
+		if kind == o || strings.HasPrefix(kind, o+".") {
+			return true
+		}
+	}
+	return false
+}
+
+// quickFixes returns a quickfix action for each fix of the document's
+// diagnostics that touch [lo, hi].
+func quickFixes(d *lspDoc, lo, hi int) []any {
+	a := d.an
+	name := uriPath(d.uri)
+	var out []any
+	for _, dg := range a.Diags {
+		if len(dg.Fixes) == 0 || dg.File == nil || dg.File.Name != name {
+			continue
+		}
+		if dg.Span.End < lo || dg.Span.Start > hi {
+			continue
+		}
+		for _, fx := range dg.Fixes {
+			out = append(out, map[string]any{
+				"title":       fx.Title,
+				"kind":        "quickfix",
+				"diagnostics": []any{lspDiagnostic(d.uri, name, dg)},
+				"edit":        map[string]any{"changes": map[string]any{d.uri: fixEdits(a.File, fx)}},
+				"isPreferred": len(dg.Fixes) == 1,
+			})
+		}
+	}
+	return out
+}
+
+// fixAllAction returns the fix-all source action, if there is one: with
+// its edit, or, when the client resolves edits, with the data to make it
+// by codeAction/resolve when chosen (formatting a large file takes a while).
+func (s *lspServer) fixAllAction(d *lspDoc) []any {
+	action := map[string]any{"title": fixAllTitle, "kind": "source.fixAll.morrow"}
+	if s.resolveEdits {
+		action["data"] = map[string]any{"uri": d.uri, "version": d.version}
+		return []any{action}
+	}
+	if edit := s.fixAllEdit(d); edit != nil {
+		action["edit"] = edit
+		return []any{action}
+	}
+	return nil
 }
 
 const fixAllTitle = "Format the file (morrowc fmt)"
