@@ -152,21 +152,10 @@ type foundSpan struct {
 // Each occurrence is listed once, in a stable order.
 func (s *lspServer) everywhere(d *lspDoc, t *query.Target) []foundSpan {
 	home, off := d.an.Home(t)
-	seen := map[string]bool{}
-	var out []foundSpan
-	addFrom := func(doc *lspDoc, a *query.Analysis, tt *query.Target) {
-		for _, o := range a.References(tt) {
-			uri, r := where(doc, a, o.Span)
-			k := fmt.Sprint(uri, r)
-			if !seen[k] {
-				seen[k] = true
-				out = append(out, foundSpan{uri, r, o.Def})
-			}
-		}
-	}
-	addFrom(d, d.an, t)
+	f := &spanFinder{seen: map[string]bool{}}
+	f.addFrom(d, d.an, t)
 	if home == "" || t.Local() {
-		return out
+		return f.out
 	}
 	uris := make([]string, 0, len(s.docs))
 	for u := range s.docs {
@@ -178,15 +167,11 @@ func (s *lspServer) everywhere(d *lspDoc, t *query.Target) []foundSpan {
 		if od == d || od.an == nil {
 			continue
 		}
-		for _, o := range od.an.Occurrences() {
-			if o.Def {
-				if h, oo := od.an.Home(o.Target); h == home && oo == off && o.Target.Kind == t.Kind {
-					addFrom(od, od.an, o.Target)
-					break
-				}
-			}
+		if tt := sameDecl(od.an, t.Kind, home, off); tt != nil {
+			f.addFrom(od, od.an, tt)
 		}
 	}
+	out := f.out
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].uri != out[j].uri {
 			return out[i].uri == d.uri || out[j].uri != d.uri && out[i].uri < out[j].uri
@@ -195,6 +180,38 @@ func (s *lspServer) everywhere(d *lspDoc, t *query.Target) []foundSpan {
 		return a.Line < b.Line || a.Line == b.Line && a.Character < b.Character
 	})
 	return out
+}
+
+// spanFinder collects occurrences across documents, each location once.
+type spanFinder struct {
+	seen map[string]bool
+	out  []foundSpan
+}
+
+// addFrom adds the references of tt in analysis a of document doc.
+func (f *spanFinder) addFrom(doc *lspDoc, a *query.Analysis, tt *query.Target) {
+	for _, o := range a.References(tt) {
+		uri, r := where(doc, a, o.Span)
+		k := fmt.Sprint(uri, r)
+		if !f.seen[k] {
+			f.seen[k] = true
+			f.out = append(f.out, foundSpan{uri, r, o.Def})
+		}
+	}
+}
+
+// sameDecl is the target of analysis a declared in file home at offset
+// off with the given kind, or nil.
+func sameDecl(a *query.Analysis, kind query.Kind, home string, off int) *query.Target {
+	for _, o := range a.Occurrences() {
+		if !o.Def {
+			continue
+		}
+		if h, oo := a.Home(o.Target); h == home && oo == off && o.Target.Kind == kind {
+			return o.Target
+		}
+	}
+	return nil
 }
 
 func markdown(code, doc string) map[string]any {
@@ -1034,28 +1051,10 @@ func argLabel(arg string) string {
 // call to a function of the file that are not written yet.
 func labelCompletions(c *completionList, a *query.Analysis, text string, ws int) {
 	callee, open, _, _, written, ok := enclosingCall(text, ws)
-	if !ok {
+	if !ok || !argStart(text, ws) {
 		return
 	}
-	// Only at the start of an argument.
-	k := ws - 1
-	for k >= 0 && (text[k] == ' ' || text[k] == '\t' || text[k] == '\n') {
-		k--
-	}
-	if k < 0 || text[k] != '(' && text[k] != ',' {
-		return
-	}
-	var labels, details []string
-	if sig := calleeSig(a, text, open, callee); sig != nil {
-		for i, p := range sig.Params {
-			labels = append(labels, p.Label)
-			details = append(details, query.ParamString(sig, i))
-		}
-	} else if e := builtins.Lookup(callee); e != nil && len(e.Labels) > 0 {
-		// Builtins called with labels (eq, compare).
-		labels = e.Labels
-		details = query.BuiltinParams(callee)
-	}
+	labels, details := calleeLabels(a, text, open, callee)
 	for i, l := range labels {
 		if l == "" || contains(written, l) || !strings.HasPrefix(l, c.pfx) || c.seen[l+":"] {
 			continue
@@ -1067,6 +1066,33 @@ func labelCompletions(c *completionList, a *query.Analysis, text string, ws int)
 		}
 		c.items = append(c.items, it)
 	}
+}
+
+// argStart reports whether the word at ws starts an argument (only
+// blanks after the '(' or ',' before it).
+func argStart(text string, ws int) bool {
+	k := ws - 1
+	for k >= 0 && (text[k] == ' ' || text[k] == '\t' || text[k] == '\n') {
+		k--
+	}
+	return k >= 0 && (text[k] == '(' || text[k] == ',')
+}
+
+// calleeLabels returns the parameter labels of the called function and
+// a detail for each: a user function's, or a builtin's called with labels
+// (eq, compare).
+func calleeLabels(a *query.Analysis, text string, open int, callee string) (labels, details []string) {
+	if sig := calleeSig(a, text, open, callee); sig != nil {
+		for i, p := range sig.Params {
+			labels = append(labels, p.Label)
+			details = append(details, query.ParamString(sig, i))
+		}
+		return labels, details
+	}
+	if e := builtins.Lookup(callee); e != nil && len(e.Labels) > 0 {
+		return e.Labels, query.BuiltinParams(callee)
+	}
+	return nil, nil
 }
 
 // calleeSig is the signature of the user function named just before the
