@@ -789,13 +789,11 @@ func builtinCompletions(c *completionList) {
 // memberCompletions lists what follows `qual.`: a builtin module's
 // functions and types, a type's constructors.
 func memberCompletions(c *completionList, a *query.Analysis, qual string) {
+	// Members two levels down (Process.ExitReason...) are reached
+	// through their type, so only the module's own are listed.
 	for _, e := range builtins.All() {
 		if e.Module() == qual {
 			c.add(e.Member(), ciFunction, query.BuiltinString(e.Name))
-		} else if strings.HasPrefix(e.Name, qual+".") {
-			// Process.ExitReason... members two levels down are reached
-			// through their type.
-			continue
 		}
 	}
 	for _, td := range builtins.Types() {
@@ -810,6 +808,12 @@ func memberCompletions(c *completionList, a *query.Analysis, qual string) {
 			}
 		}
 	}
+	builtinVariantCompletions(c, qual)
+}
+
+// builtinVariantCompletions adds the variants of the builtin type qual,
+// or of the types of the builtin module qual.
+func builtinVariantCompletions(c *completionList, qual string) {
 	lib := builtins.ModuleTypes(qual)
 	if t := builtins.LookupType(qual); t != nil {
 		lib = append(lib, t)
@@ -850,23 +854,12 @@ func publicNames(a *query.Analysis, m *modules.Module, f func(name string, kind 
 	for _, d := range m.AST.Decls {
 		switch d := d.(type) {
 		case *ast.FnDecl:
-			if !d.Pub {
-				continue
+			if d.Pub {
+				f(ast.PlainName(d.Name), ciFunction, checkedSig(a, d))
 			}
-			detail := ""
-			if a.Info != nil {
-				if sig := a.Info.Funcs[d]; sig != nil {
-					detail = query.SigString(sig)
-				}
-			}
-			f(ast.PlainName(d.Name), ciFunction, detail)
 		case *ast.TypeDecl:
-			if !d.Pub {
-				continue
-			}
-			f(ast.PlainName(d.Name), ciStruct, "type "+ast.PlainName(d.Name))
-			for _, v := range d.Variants {
-				f(ast.PlainName(v.Name), ciEnumMember, ast.PlainName(d.Name)+"."+ast.PlainName(v.Name))
+			if d.Pub {
+				publicType(d, f)
 			}
 		case *ast.NewtypeDecl:
 			if d.Pub {
@@ -880,6 +873,25 @@ func publicNames(a *query.Analysis, m *modules.Module, f func(name string, kind 
 				}
 			}
 		}
+	}
+}
+
+// checkedSig is the signature text of function d when it was checked, or "".
+func checkedSig(a *query.Analysis, d *ast.FnDecl) string {
+	if a.Info == nil {
+		return ""
+	}
+	if sig := a.Info.Funcs[d]; sig != nil {
+		return query.SigString(sig)
+	}
+	return ""
+}
+
+// publicType gives f a public type's name and its variants.
+func publicType(d *ast.TypeDecl, f func(name string, kind int, detail string)) {
+	f(ast.PlainName(d.Name), ciStruct, "type "+ast.PlainName(d.Name))
+	for _, v := range d.Variants {
+		f(ast.PlainName(v.Name), ciEnumMember, ast.PlainName(d.Name)+"."+ast.PlainName(v.Name))
 	}
 }
 
@@ -1176,33 +1188,66 @@ func (s *lspServer) signatureHelp(params json.RawMessage) (any, *rpcError) {
 		return nil, nil
 	}
 	a := completionAnalysis(d, off)
-	var label string
-	var ps []string
-	var doc string
+	var h sigHelp
 	if sig := calleeSig(a, d.text, open, callee); sig != nil {
-		for i := range sig.Params {
-			ps = append(ps, query.ParamString(sig, i))
-			if curLabel != "" && sig.Params[i].Label == curLabel {
-				argIndex = i
-			}
-		}
-		label = "fn " + ast.PlainName(sig.Name) + "(" + strings.Join(ps, ", ") + ") -> " + query.TypeString(sig.Ret)
-		if sig.Decl != nil {
-			doc = strings.TrimSpace(sig.Decl.Docs)
-		}
+		h = userSigHelp(sig, curLabel, argIndex)
 	} else if e := builtins.Lookup(callee); e != nil {
-		ps = query.BuiltinParams(callee)
-		label = query.BuiltinString(callee)
-		doc = e.Doc
-		for i, l := range e.Labels {
-			if l == curLabel {
-				argIndex = i
-			}
-		}
+		h = builtinSigHelp(e, callee, curLabel, argIndex)
 	} else {
 		return nil, nil
 	}
-	// Parameter labels as offsets into the signature label (UTF-16).
+	sigInfo := map[string]any{"label": h.label, "parameters": paramOffsets(h.label, h.params)}
+	if h.doc != "" {
+		sigInfo["documentation"] = h.doc
+	}
+	argIndex = h.active
+	if argIndex >= len(h.params) {
+		argIndex = max(len(h.params)-1, 0)
+	}
+	return map[string]any{"signatures": []any{sigInfo}, "activeSignature": 0, "activeParameter": argIndex}, nil
+}
+
+// sigHelp is a signature for signatureHelp: its label, the text of each
+// parameter in it, its documentation and the active parameter.
+type sigHelp struct {
+	label  string
+	params []string
+	doc    string
+	active int
+}
+
+// userSigHelp is the signature of a user function; the parameter whose
+// label is being written (curLabel), if any, is active, else argIndex.
+func userSigHelp(sig *types.FuncSig, curLabel string, argIndex int) sigHelp {
+	h := sigHelp{active: argIndex}
+	for i := range sig.Params {
+		h.params = append(h.params, query.ParamString(sig, i))
+		if curLabel != "" && sig.Params[i].Label == curLabel {
+			h.active = i
+		}
+	}
+	h.label = "fn " + ast.PlainName(sig.Name) + "(" + strings.Join(h.params, ", ") + ") -> " + query.TypeString(sig.Ret)
+	if sig.Decl != nil {
+		h.doc = strings.TrimSpace(sig.Decl.Docs)
+	}
+	return h
+}
+
+// builtinSigHelp is the signature of a builtin; the parameter labelled
+// curLabel, if any, is active, else argIndex.
+func builtinSigHelp(e *builtins.Entry, callee, curLabel string, argIndex int) sigHelp {
+	h := sigHelp{params: query.BuiltinParams(callee), label: query.BuiltinString(callee), doc: e.Doc, active: argIndex}
+	for i, l := range e.Labels {
+		if l == curLabel {
+			h.active = i
+		}
+	}
+	return h
+}
+
+// paramOffsets gives each parameter's place in the signature label as
+// UTF-16 offsets (LSP ParameterInformation labels).
+func paramOffsets(label string, ps []string) []any {
 	var pinfo []any
 	pos := strings.Index(label, "(") + 1
 	for _, p := range ps {
@@ -1214,14 +1259,7 @@ func (s *lspServer) signatureHelp(params json.RawMessage) (any, *rpcError) {
 		pinfo = append(pinfo, map[string]any{"label": []int{utf16Len(label[:start]), utf16Len(label[:start+len(p)])}})
 		pos = start + len(p)
 	}
-	sigInfo := map[string]any{"label": label, "parameters": pinfo}
-	if doc != "" {
-		sigInfo["documentation"] = doc
-	}
-	if argIndex >= len(ps) {
-		argIndex = max(len(ps)-1, 0)
-	}
-	return map[string]any{"signatures": []any{sigInfo}, "activeSignature": 0, "activeParameter": argIndex}, nil
+	return pinfo
 }
 
 func utf16Len(s string) int {
