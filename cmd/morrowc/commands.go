@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -339,15 +340,23 @@ func recordedSource(name, mrbPath string) func(int) string {
 		candidates = append(candidates, filepath.Join(filepath.Dir(mrbPath), filepath.Base(name)))
 	}
 	for _, c := range candidates {
-		info, err := os.Stat(c)
-		if err != nil || info.IsDir() || info.ModTime().After(mrbInfo.ModTime()) {
-			continue
+		if f := sourceNotNewer(c, mrbInfo.ModTime()); f != nil {
+			return f.LineText
 		}
-		src, err := source.ReadFileLimited(c, source.MaxBytes)
-		if err != nil || len(src) > source.MaxBytes {
-			continue
-		}
-		return source.NewFile(c, src).LineText
 	}
 	return nil
+}
+
+// sourceNotNewer reads the source file at path unless it is missing, a
+// directory, changed after t, or too large.
+func sourceNotNewer(path string, t time.Time) *source.File {
+	info, err := os.Stat(path)
+	if err != nil || info.IsDir() || info.ModTime().After(t) {
+		return nil
+	}
+	src, err := source.ReadFileLimited(path, source.MaxBytes)
+	if err != nil || len(src) > source.MaxBytes {
+		return nil
+	}
+	return source.NewFile(path, src)
 }

@@ -73,16 +73,8 @@ type fmtJob struct {
 // is written when any file fails to read or parse.
 func runFmt(e *env, args []string, check, diff bool, opts diag.RenderOptions) error {
 	jobs, failed := fmtJobs(e, args)
-	var all diag.List
-	for _, j := range jobs {
-		dl, ok := j.format(e)
-		all = append(all, dl...)
-		failed = failed || !ok
-	}
-	if len(all) > 0 {
-		if err := diag.Render(e.stderr, all, opts); err != nil {
-			fmt.Fprintf(e.stderr, "morrowc: %s\n", oneLine(err.Error()))
-		}
+	if !formatAll(e, jobs, opts) {
+		failed = true
 	}
 	if failed {
 		if len(jobs) > 1 && !check && !diff {
@@ -102,6 +94,24 @@ func runFmt(e *env, args []string, check, diff bool, opts diag.RenderOptions) er
 		return exitStatus(exitError)
 	}
 	return nil
+}
+
+// formatAll formats every job in memory and renders their diagnostics;
+// ok is false when any job failed.
+func formatAll(e *env, jobs []*fmtJob, opts diag.RenderOptions) (ok bool) {
+	ok = true
+	var all diag.List
+	for _, j := range jobs {
+		dl, jobOK := j.format(e)
+		all = append(all, dl...)
+		ok = ok && jobOK
+	}
+	if len(all) > 0 {
+		if err := diag.Render(e.stderr, all, opts); err != nil {
+			fmt.Fprintf(e.stderr, "morrowc: %s\n", oneLine(err.Error()))
+		}
+	}
+	return ok
 }
 
 // fmtJobs expands the arguments of fmt into jobs: standard input (read

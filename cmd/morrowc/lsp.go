@@ -461,19 +461,30 @@ func (s *lspServer) envelope(body []byte) (*lspMessage, bool) {
 		s.reply(m.id, nil, rerr)
 		return nil, false
 	}
-	m.params = fields["params"]
-	if k := jsonKind(m.params); k != 0 && k != '{' && k != '[' && k != 'n' {
+	if !s.setParams(m, fields["params"]) {
+		return nil, false
+	}
+	return m, true
+}
+
+// setParams checks a message's params (absent, null, an object or an
+// array) and sets m.params, null as nil; a bad one is answered (or
+// logged, for a notification) and ok is false.
+func (s *lspServer) setParams(m *lspMessage, params json.RawMessage) (ok bool) {
+	switch jsonKind(params) {
+	case 0, '{', '[':
+		m.params = params
+	case 'n':
+		m.params = nil
+	default:
 		if m.hasID {
 			s.reply(m.id, nil, invalidParams("params must be an object or an array"))
 		} else {
 			s.logError(m.method + ": invalid params: params must be an object or an array")
 		}
-		return nil, false
+		return false
 	}
-	if jsonKind(m.params) == 'n' {
-		m.params = nil
-	}
-	return m, true
+	return true
 }
 
 // messageFields decodes a message body into its members; it must be a

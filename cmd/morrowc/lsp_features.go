@@ -171,15 +171,20 @@ func (s *lspServer) everywhere(d *lspDoc, t *query.Target) []foundSpan {
 			f.addFrom(od, od.an, tt)
 		}
 	}
-	out := f.out
+	sortFound(f.out, d.uri)
+	return f.out
+}
+
+// sortFound orders occurrences: those in document first first, then by
+// document URI, and by position within a document.
+func sortFound(out []foundSpan, first string) {
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].uri != out[j].uri {
-			return out[i].uri == d.uri || out[j].uri != d.uri && out[i].uri < out[j].uri
+			return out[i].uri == first || out[j].uri != first && out[i].uri < out[j].uri
 		}
 		a, b := out[i].r.Start, out[j].r.Start
 		return a.Line < b.Line || a.Line == b.Line && a.Character < b.Character
 	})
-	return out
 }
 
 // spanFinder collects occurrences across documents, each location once.
@@ -949,12 +954,7 @@ func fieldCompletions(c *completionList, a *query.Analysis, qual string, at int)
 	if strings.Contains(qual, ".") {
 		return
 	}
-	var t types.Type
-	for _, l := range a.Scope(at) {
-		if l.Name == qual {
-			t = l.Type
-		}
-	}
+	t := localType(a, qual, at)
 	if t == nil {
 		return
 	}
@@ -971,6 +971,17 @@ func fieldCompletions(c *completionList, a *query.Analysis, qual string, at int)
 			c.add(fmt.Sprint(i), ciField, fmt.Sprintf("%d: %s", i, query.TypeString(e)))
 		}
 	}
+}
+
+// localType is the type of the local called name in scope at offset at, or nil.
+func localType(a *query.Analysis, name string, at int) types.Type {
+	var t types.Type
+	for _, l := range a.Scope(at) {
+		if l.Name == name {
+			t = l.Type
+		}
+	}
+	return t
 }
 
 // enclosingCall finds the unclosed '(' before off and the callee name
@@ -1370,43 +1381,57 @@ func (s *lspServer) semanticTokens(params json.RawMessage) (any, *rpcError) {
 		}
 		return map[string]any{"data": []int{}}, nil
 	}
-	f := d.an.File
-	data := []int{}
-	prevLine, prevChar := 0, 0
-	emit := func(start, end int, tt query.TokenType) {
-		line := f.Line(start) - 1
-		ch := f.UTF16Column(start)
-		length := utf16Len(string(f.Src[start:end]))
-		if length == 0 {
-			return
-		}
-		dl := line - prevLine
-		dc := ch
-		if dl == 0 {
-			dc = ch - prevChar
-		}
-		data = append(data, dl, dc, length, int(tt), 0)
-		prevLine, prevChar = line, ch
-	}
+	enc := &tokenEncoder{f: d.an.File, data: []int{}}
 	for _, t := range d.an.Tokens() {
-		// A token may not span lines: split multi-line strings and comments.
-		start := t.Span.Start
-		for start < t.Span.End {
-			end := start
-			for end < t.Span.End && f.Src[end] != '\n' {
-				end++
-			}
-			lineEnd := end
-			if lineEnd > start && f.Src[lineEnd-1] == '\r' {
-				lineEnd--
-			}
-			if lineEnd > start {
-				emit(start, lineEnd, t.Type)
-			}
-			start = end + 1
-		}
+		enc.token(t)
 	}
-	return map[string]any{"data": data}, nil
+	return map[string]any{"data": enc.data}, nil
+}
+
+// tokenEncoder builds the LSP semantic token data: five integers per
+// token, its line and start relative to the previous token's.
+type tokenEncoder struct {
+	f                  *source.File
+	data               []int
+	prevLine, prevChar int
+}
+
+// token encodes t, split at line ends since a token may not span lines
+// (multi-line strings and comments); a line's '\r' is left out.
+func (enc *tokenEncoder) token(t query.SemToken) {
+	src := enc.f.Src
+	start := t.Span.Start
+	for start < t.Span.End {
+		end := start
+		for end < t.Span.End && src[end] != '\n' {
+			end++
+		}
+		lineEnd := end
+		if lineEnd > start && src[lineEnd-1] == '\r' {
+			lineEnd--
+		}
+		if lineEnd > start {
+			enc.emit(start, lineEnd, t.Type)
+		}
+		start = end + 1
+	}
+}
+
+// emit encodes one single-line token over [start, end).
+func (enc *tokenEncoder) emit(start, end int, tt query.TokenType) {
+	line := enc.f.Line(start) - 1
+	ch := enc.f.UTF16Column(start)
+	length := utf16Len(string(enc.f.Src[start:end]))
+	if length == 0 {
+		return
+	}
+	dl := line - enc.prevLine
+	dc := ch
+	if dl == 0 {
+		dc = ch - enc.prevChar
+	}
+	enc.data = append(enc.data, dl, dc, length, int(tt), 0)
+	enc.prevLine, enc.prevChar = line, ch
 }
 
 // ---------------------------------------------------------------- code actions
