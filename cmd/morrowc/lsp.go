@@ -347,20 +347,28 @@ func indexASCIIFold(s, lower string) int {
 	return -1
 }
 
-// headerName reports whether s is an HTTP-style header field name.
+// headerName reports whether s is an HTTP-style header field name (a
+// token of tchar bytes).
 func headerName(s string) bool {
 	if s == "" {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0 {
-			continue
+		if !tchar[s[i]] {
+			return false
 		}
-		return false
 	}
 	return true
 }
+
+// tchar marks the bytes allowed in a header field name: ASCII letters,
+// digits and "!#$%&'*+-.^_`|~".
+var tchar = func() (t [256]bool) {
+	for _, c := range "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ" {
+		t[c] = true
+	}
+	return t
+}()
 
 func quoteShort(s string) string {
 	if len(s) > 40 {
@@ -727,13 +735,9 @@ func utf16Offset(text string, p lspPosition) (int, bool) {
 	if p.Line < 0 || p.Character < 0 {
 		return 0, false
 	}
-	off := 0
-	for l := 0; l < p.Line; l++ {
-		i := strings.IndexByte(text[off:], '\n')
-		if i < 0 {
-			return len(text), true
-		}
-		off += i + 1
+	off, ok := lineOffset(text, p.Line)
+	if !ok {
+		return len(text), true
 	}
 	n := 0
 	for i, r := range text[off:] {
@@ -747,6 +751,19 @@ func utf16Offset(text string, p lspPosition) (int, bool) {
 		}
 	}
 	return len(text), true
+}
+
+// lineOffset is the byte offset where 0-based line starts in text; ok is
+// false when text has fewer lines.
+func lineOffset(text string, line int) (off int, ok bool) {
+	for l := 0; l < line; l++ {
+		i := strings.IndexByte(text[off:], '\n')
+		if i < 0 {
+			return 0, false
+		}
+		off += i + 1
+	}
+	return off, true
 }
 
 func (s *lspServer) write(m rpcMessage) {

@@ -353,25 +353,33 @@ func (s *lspServer) rename(params json.RawMessage) (any, *rpcError) {
 	if why != "" {
 		return nil, &rpcError{Code: rpcRequestFailed, Message: why}
 	}
-	changes := map[string]any{}
-	seen := map[string]bool{}
-	addEdit := func(uri string, r lspRange) {
-		if k := fmt.Sprint(uri, r); !seen[k] {
-			seen[k] = true
-			l, _ := changes[uri].([]any)
-			changes[uri] = append(l, map[string]any{"range": r, "newText": *p.NewName})
-		}
-	}
+	edits := &renameEdits{newName: *p.NewName, changes: map[string]any{}, seen: map[string]bool{}}
 	for _, sp := range spans {
-		addEdit(where(d, a, sp))
+		edits.add(where(d, a, sp))
 	}
 	// A public name is also renamed where the other open documents use it.
 	if !o.Target.Local() {
 		for _, f := range s.everywhere(d, o.Target) {
-			addEdit(f.uri, f.r)
+			edits.add(f.uri, f.r)
 		}
 	}
-	return map[string]any{"changes": changes}, nil
+	return map[string]any{"changes": edits.changes}, nil
+}
+
+// renameEdits collects a rename's text edits by document URI, each range once.
+type renameEdits struct {
+	newName string
+	changes map[string]any
+	seen    map[string]bool
+}
+
+// add adds the edit replacing range r of document uri, unless it is there.
+func (e *renameEdits) add(uri string, r lspRange) {
+	if k := fmt.Sprint(uri, r); !e.seen[k] {
+		e.seen[k] = true
+		l, _ := e.changes[uri].([]any)
+		e.changes[uri] = append(l, map[string]any{"range": r, "newText": e.newName})
+	}
 }
 
 // keywords are the lexer's reserved words (lang/parser/lexer.go): offered
@@ -928,23 +936,29 @@ func importedNames(c *completionList, a *query.Analysis) {
 				publicNames(a, m, c.add)
 			}
 		case im.Selective:
-			m := moduleNamed(a, name)
-			for _, n := range im.Names {
-				detail := "from " + name
-				if m != nil {
-					publicNames(a, m, func(pn string, kind int, d string) {
-						if pn == n.Name && d != "" {
-							detail = d
-						}
-					})
-				}
-				c.add(n.Name, ciFunction, detail)
-			}
+			selectedNames(c, a, im, name)
 		case im.Alias != "":
 			c.add(im.Alias, ciModule, "module "+name)
 		default:
 			c.add(im.Path[0], ciModule, "module "+name)
 		}
+	}
+}
+
+// selectedNames adds the names a selective import of module name lists,
+// each with its detail from the module when it has one.
+func selectedNames(c *completionList, a *query.Analysis, im *ast.ImportDecl, name string) {
+	m := moduleNamed(a, name)
+	for _, n := range im.Names {
+		detail := "from " + name
+		if m != nil {
+			publicNames(a, m, func(pn string, kind int, d string) {
+				if pn == n.Name && d != "" {
+					detail = d
+				}
+			})
+		}
+		c.add(n.Name, ciFunction, detail)
 	}
 }
 
