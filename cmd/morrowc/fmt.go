@@ -82,18 +82,23 @@ func runFmt(e *env, args []string, check, diff bool, opts diag.RenderOptions) er
 		}
 		return exitStatus(exitError)
 	}
-	changed := false
-	for _, j := range jobs {
-		same := string(j.out) == string(j.src)
-		changed = changed || !same
-		if !j.emit(e, same, check, diff) {
-			failed = true
-		}
-	}
-	if failed || (check && changed) {
+	if !emitAll(e, jobs, check, diff) {
 		return exitStatus(exitError)
 	}
 	return nil
+}
+
+// emitAll emits every formatted job; ok is false when a write failed or,
+// with check, when a file needs formatting.
+func emitAll(e *env, jobs []*fmtJob, check, diff bool) (ok bool) {
+	ok = true
+	for _, j := range jobs {
+		same := string(j.out) == string(j.src)
+		if !j.emit(e, same, check, diff) || check && !same {
+			ok = false
+		}
+	}
+	return ok
 }
 
 // formatAll formats every job in memory and renders their diagnostics;

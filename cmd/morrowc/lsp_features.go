@@ -1041,12 +1041,19 @@ func openParen(text string, off int) int {
 			}
 			depth--
 		case '\n':
-			if i+1 < len(text) && i+1 < off && !(text[i+1] == ' ' || text[i+1] == '\t' || text[i+1] == ')') {
+			if unindentedLine(text, i+1, off) {
 				return -1
 			}
 		}
 	}
 	return -1
+}
+
+// unindentedLine reports whether the line starting at i (before off)
+// starts with neither a blank nor ')': a new declaration, not the rest of
+// a call.
+func unindentedLine(text string, i, off int) bool {
+	return i < len(text) && i < off && !(text[i] == ' ' || text[i] == '\t' || text[i] == ')')
 }
 
 // splitArgs splits the arguments written so far at top-level commas.
@@ -1137,10 +1144,8 @@ func calleeLabels(a *query.Analysis, text string, open int, callee string) (labe
 // When the analysis is of another version of the text (the last one that
 // parsed), the callee is looked up by the name written.
 func calleeSig(a *query.Analysis, text string, open int, callee string) *types.FuncSig {
-	if a.File != nil && string(a.File.Src) == text {
-		if o := a.At(open); o != nil && o.Target.Kind == query.KFunc && o.Span.End == open {
-			return o.Target.Sig
-		}
+	if sig := indexedCallee(a, text, open); sig != nil {
+		return sig
 	}
 	if sig := a.FuncByName(callee); sig != nil {
 		return sig
@@ -1155,6 +1160,18 @@ func calleeSig(a *query.Analysis, text string, open int, callee string) *types.F
 				return sig
 			}
 		}
+	}
+	return nil
+}
+
+// indexedCallee is the function the analysis resolved just before the
+// '(' at open, when the analysis is of text itself.
+func indexedCallee(a *query.Analysis, text string, open int) *types.FuncSig {
+	if a.File == nil || string(a.File.Src) != text {
+		return nil
+	}
+	if o := a.At(open); o != nil && o.Target.Kind == query.KFunc && o.Span.End == open {
+		return o.Target.Sig
 	}
 	return nil
 }
