@@ -459,16 +459,7 @@ func (a *Analysis) index() {
 		return
 	}
 	for _, d := range a.AST.Decls {
-		switch d := d.(type) {
-		case *ast.TypeDecl:
-			if _, dup := a.decls[d.Name]; !dup {
-				a.decls[d.Name] = d
-			}
-		case *ast.NewtypeDecl:
-			if _, dup := a.decls[d.Name]; !dup {
-				a.decls[d.Name] = d
-			}
-		}
+		a.declareType(d)
 	}
 	var stack []ast.Node
 	ast.Inspect(a.AST, func(n ast.Node) bool {
@@ -492,6 +483,24 @@ func (a *Analysis) index() {
 // `pub import geo.shapes.{Shape}`) in every module of the program, as
 // uses of the declarations they import (following re-exports), so that
 // references and rename include them.
+// declareType records d in a.decls when it is the first declaration of
+// a type (or newtype) name.
+func (a *Analysis) declareType(d ast.Decl) {
+	name := ""
+	switch d := d.(type) {
+	case *ast.TypeDecl:
+		name = d.Name
+	case *ast.NewtypeDecl:
+		name = d.Name
+	default:
+		return
+	}
+	if _, dup := a.decls[name]; !dup {
+		a.decls[name] = d
+	}
+}
+
+// importNames indexes the imports of every module of the program.
 func (a *Analysis) importNames() {
 	if a.Program == nil || a.Info == nil {
 		return
@@ -501,20 +510,23 @@ func (a *Analysis) importNames() {
 			continue
 		}
 		for _, d := range m.AST.Decls {
-			im, ok := d.(*ast.ImportDecl)
-			if !ok {
-				continue
+			if im, ok := d.(*ast.ImportDecl); ok {
+				a.importDecl(im)
 			}
-			name := ast.PathString(im.Path)
-			dep := a.moduleNamed(name)
-			if dep != nil {
-				a.add(im.PathSpan, a.userModule(name), false)
-			}
-			for _, n := range im.Names {
-				if t := a.importTarget(dep, n.Name, 0); t != nil {
-					a.add(n.Span(), t, false)
-				}
-			}
+		}
+	}
+}
+
+// importDecl indexes an import's module path and the names it lists.
+func (a *Analysis) importDecl(im *ast.ImportDecl) {
+	name := ast.PathString(im.Path)
+	dep := a.moduleNamed(name)
+	if dep != nil {
+		a.add(im.PathSpan, a.userModule(name), false)
+	}
+	for _, n := range im.Names {
+		if t := a.importTarget(dep, n.Name, 0); t != nil {
+			a.add(n.Span(), t, false)
 		}
 	}
 }

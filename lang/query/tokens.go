@@ -218,24 +218,24 @@ func interpolatedName(n SemToken, from, end int) bool {
 	return n.Span.Start >= from && n.Span.End <= end
 }
 
+// nameTokenType is the class of a name that resolves to t.
 func nameTokenType(t *Target) (TokenType, bool) {
-	switch t.Kind {
-	case KLocal:
-		return TokVariable, true
-	case KParam:
-		return TokParameter, true
-	case KFunc, KBuiltin:
-		return TokFunction, true
-	case KType, KBuiltinType:
-		return TokType, true
-	case KCtor, KBuiltinCtor:
-		return TokEnumMember, true
-	case KField, KLabel:
-		return TokProperty, true
-	case KModule:
-		return TokNamespace, true
-	case KTypeParam:
-		return TokTypeParameter, true
-	}
-	return 0, false
+	tt, ok := kindTokens[t.Kind]
+	return tt, ok
+}
+
+// kindTokens maps the target kinds that are highlighted to their class.
+var kindTokens = map[Kind]TokenType{
+	KLocal:       TokVariable,
+	KParam:       TokParameter,
+	KFunc:        TokFunction,
+	KBuiltin:     TokFunction,
+	KType:        TokType,
+	KBuiltinType: TokType,
+	KCtor:        TokEnumMember,
+	KBuiltinCtor: TokEnumMember,
+	KField:       TokProperty,
+	KLabel:       TokProperty,
+	KModule:      TokNamespace,
+	KTypeParam:   TokTypeParameter,
 }
