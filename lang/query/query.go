@@ -955,6 +955,28 @@ func (a *Analysis) FuncAt(off int) *ast.FnDecl {
 	return nil
 }
 
+// scopeCand is a binding visible at an offset and where it is declared.
+type scopeCand struct {
+	o     *types.Object
+	start int
+}
+
+// innermost is the later-declared of two bindings of a name (c may be
+// the zero value, for none yet).
+func innermost(c, n scopeCand) scopeCand {
+	if c.o == nil || n.start > c.start {
+		return n
+	}
+	return c
+}
+
+// localVisible reports whether n declares a local o inside the function
+// span fs that is in scope at off.
+func (a *Analysis) localVisible(n ast.Node, o *types.Object, fs source.Span, off int) bool {
+	sp := n.Span()
+	return o.Kind == types.ObjLocal && sp.Start >= fs.Start && sp.End <= fs.End && a.visibleAt(n, off)
+}
+
 // Scope returns the locals visible at off, innermost binding first for
 // each name (shadowed bindings are left out).
 func (a *Analysis) Scope(off int) []*types.Object {
@@ -966,19 +988,11 @@ func (a *Analysis) Scope(off int) []*types.Object {
 	if fd == nil {
 		return nil
 	}
-	type cand struct {
-		o     *types.Object
-		start int
-	}
-	best := map[string]cand{}
+	best := map[string]scopeCand{}
 	fs := fd.Span()
 	for n, o := range a.Info.Defs {
-		sp := n.Span()
-		if o.Kind != types.ObjLocal || sp.Start < fs.Start || sp.End > fs.End || !a.visibleAt(n, off) {
-			continue
-		}
-		if c, seen := best[o.Name]; !seen || sp.Start > c.start {
-			best[o.Name] = cand{o, sp.Start}
+		if a.localVisible(n, o, fs, off) {
+			best[o.Name] = innermost(best[o.Name], scopeCand{o, n.Span().Start})
 		}
 	}
 	out := make([]*types.Object, 0, len(best))
