@@ -686,9 +686,8 @@ func applyChanges(text string, changes []lspChange) (string, error) {
 			text = *c.Text
 			continue
 		}
-		start, ok1 := utf16Offset(text, c.Range.Start)
-		end, ok2 := utf16Offset(text, c.Range.End)
-		if !ok1 || !ok2 || start > end {
+		start, end, ok := rangeOffsets(text, *c.Range)
+		if !ok || start > end {
 			return "", invalidParams("contentChanges[%d] has an invalid range", i)
 		}
 		text = text[:start] + *c.Text + text[end:]
@@ -726,6 +725,13 @@ func decodeParams(params json.RawMessage, v any) error {
 		return invalidParams("%v", err)
 	}
 	return nil
+}
+
+// rangeOffsets converts an LSP range to byte offsets in text.
+func rangeOffsets(text string, r lspRange) (lo, hi int, ok bool) {
+	lo, ok1 := utf16Offset(text, r.Start)
+	hi, ok2 := utf16Offset(text, r.End)
+	return lo, hi, ok1 && ok2
 }
 
 // utf16Offset converts an LSP position to a byte offset in text. A line

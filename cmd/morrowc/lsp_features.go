@@ -881,11 +881,16 @@ func publicNames(a *query.Analysis, m *modules.Module, f func(name string, kind 
 			}
 		case *ast.ImportDecl:
 			if d.Pub {
-				for _, n := range d.Names {
-					f(n.Name, ciFunction, "re-exported from "+ast.PathString(d.Path))
-				}
+				reexports(d, f)
 			}
 		}
+	}
+}
+
+// reexports gives f the names a public import re-exports.
+func reexports(d *ast.ImportDecl, f func(name string, kind int, detail string)) {
+	for _, n := range d.Names {
+		f(n.Name, ciFunction, "re-exported from "+ast.PathString(d.Path))
 	}
 }
 
@@ -1486,9 +1491,8 @@ func (s *lspServer) codeAction(params json.RawMessage) (any, *rpcError) {
 	if d == nil {
 		return out, nil
 	}
-	lo, ok1 := utf16Offset(d.text, p.Range.Start)
-	hi, ok2 := utf16Offset(d.text, p.Range.End)
-	if !ok1 || !ok2 {
+	lo, hi, ok := rangeOffsets(d.text, *p.Range)
+	if !ok {
 		return nil, invalidParams("codeAction has an invalid range")
 	}
 	if actionWanted(p.Context.Only, "quickfix") {

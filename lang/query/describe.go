@@ -150,11 +150,7 @@ func (a *Analysis) Describe(t *Target, occ source.Span) (code, doc string) {
 	a.ready()
 	switch t.Kind {
 	case KLocal, KParam:
-		ty := t.Obj.Type
-		if ty == nil {
-			ty = a.patType(t.Decl)
-		}
-		return t.Name + ": " + TypeString(ty), ""
+		return a.describeLocal(t), ""
 	case KFunc:
 		return SigString(t.Sig), a.funcDoc(t)
 	case KType:
@@ -162,9 +158,7 @@ func (a *Analysis) Describe(t *Target, occ source.Span) (code, doc string) {
 	case KCtor, KBuiltinCtor:
 		return CtorString(t.Ctor), ""
 	case KField:
-		if d, ok := t.Decl.(*ast.Field); ok {
-			return ast.PlainName(t.Def.Name) + "." + t.Name + ": " + a.text(d.Type), ""
-		}
+		return a.describeField(t), ""
 	case KLabel:
 		return ParamString(t.Sig, t.Param), "label of " + t.Sig.Name
 	case KBuiltin:
@@ -177,6 +171,25 @@ func (a *Analysis) Describe(t *Target, occ source.Span) (code, doc string) {
 		return t.Name, "type parameter"
 	}
 	return t.Name, ""
+}
+
+// describeLocal is a local's or parameter's name and type (the type of
+// its pattern when the checker recorded none).
+func (a *Analysis) describeLocal(t *Target) string {
+	ty := t.Obj.Type
+	if ty == nil {
+		ty = a.patType(t.Decl)
+	}
+	return t.Name + ": " + TypeString(ty)
+}
+
+// describeField is a record field as `Record.field: Type`, or its bare
+// name when its declaration is not a field.
+func (a *Analysis) describeField(t *Target) string {
+	if d, ok := t.Decl.(*ast.Field); ok {
+		return ast.PlainName(t.Def.Name) + "." + t.Name + ": " + a.text(d.Type)
+	}
+	return t.Name
 }
 
 // funcDoc is a user function's documentation, headed by its module's
