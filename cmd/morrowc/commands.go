@@ -18,6 +18,8 @@ import (
 	"github.com/morrow-lang/morrow/runtime/bytecode"
 )
 
+// newCheck is the check command: parse and type-check files or project
+// directories and report every diagnostic.
 func newCheck(e *env) *cobra.Command {
 	var rf renderFlags
 	cmd := &cobra.Command{

@@ -330,6 +330,8 @@ func (s *lspServer) prepareRename(params json.RawMessage) (any, *rpcError) {
 // cannot be carried out (a refused rename).
 const rpcRequestFailed = -32803
 
+// rename answers textDocument/rename with the edits in every open
+// document, or the reason the rename is refused.
 func (s *lspServer) rename(params json.RawMessage) (any, *rpcError) {
 	var p struct {
 		NewName *string `json:"newName"`
@@ -710,6 +712,8 @@ func wordByte(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
+// completion answers textDocument/completion: members after a dot,
+// else labels, imported names, locals, functions, types and builtins.
 func (s *lspServer) completion(params json.RawMessage) (any, *rpcError) {
 	d, off, err := s.docAt(params, nil)
 	if d == nil {
@@ -1225,6 +1229,8 @@ func contains(xs []string, x string) bool {
 
 // ---------------------------------------------------------------- signature help
 
+// signatureHelp answers textDocument/signatureHelp for the call around
+// the cursor, with the active parameter.
 func (s *lspServer) signatureHelp(params json.RawMessage) (any, *rpcError) {
 	d, off, err := s.docAt(params, nil)
 	if d == nil {
@@ -1333,6 +1339,8 @@ const (
 	skClass      = 5
 )
 
+// documentSymbol answers textDocument/documentSymbol with the
+// document's functions and types (variants and fields as children).
 func (s *lspServer) documentSymbol(params json.RawMessage) (any, *rpcError) {
 	d, err := s.docOf(params)
 	if d == nil {
@@ -1409,6 +1417,7 @@ func typeSymbol(f *source.File, x *ast.TypeDecl) map[string]any {
 
 // ---------------------------------------------------------------- semantic tokens
 
+// semanticTokens answers textDocument/semanticTokens/full.
 func (s *lspServer) semanticTokens(params json.RawMessage) (any, *rpcError) {
 	d, err := s.docOf(params)
 	if d == nil {
@@ -1472,6 +1481,8 @@ func (enc *tokenEncoder) emit(start, end int, tt query.TokenType) {
 
 // ---------------------------------------------------------------- code actions
 
+// codeAction answers textDocument/codeAction: the quick fixes of the
+// diagnostics in the range and the fix-all source action.
 func (s *lspServer) codeAction(params json.RawMessage) (any, *rpcError) {
 	var p struct {
 		TextDocument *lspTextDocument `json:"textDocument"`

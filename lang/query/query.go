@@ -298,6 +298,8 @@ func (a *Analysis) typeTarget(name string) *Target {
 	})
 }
 
+// ctorTarget is the target of a constructor: a builtin one, a record's
+// (its type), or a variant or newtype constructor.
 func (a *Analysis) ctorTarget(ct *types.Ctor) *Target {
 	if ct == nil || ct.Def == nil {
 		return nil
@@ -450,6 +452,8 @@ func (a *Analysis) ready() {
 	a.index()
 }
 
+// index builds the name index: the type declarations, the parent of
+// each node, and every name occurrence in source order.
 func (a *Analysis) index() {
 	a.targets = map[any]*Target{}
 	a.parent = map[ast.Node]ast.Node{}
@@ -479,10 +483,6 @@ func (a *Analysis) index() {
 	sort.SliceStable(a.occs, func(i, j int) bool { return a.occs[i].Span.Start < a.occs[j].Span.Start })
 }
 
-// importNames indexes the names of selective imports (`import geo.{area}`,
-// `pub import geo.shapes.{Shape}`) in every module of the program, as
-// uses of the declarations they import (following re-exports), so that
-// references and rename include them.
 // declareType records d in a.decls when it is the first declaration of
 // a type (or newtype) name.
 func (a *Analysis) declareType(d ast.Decl) {
@@ -500,7 +500,10 @@ func (a *Analysis) declareType(d ast.Decl) {
 	}
 }
 
-// importNames indexes the imports of every module of the program.
+// importNames indexes the names of selective imports (`import geo.{area}`,
+// `pub import geo.shapes.{Shape}`) in every module of the program, as
+// uses of the declarations they import (following re-exports), so that
+// references and rename include them.
 func (a *Analysis) importNames() {
 	if a.Program == nil || a.Info == nil {
 		return
@@ -1003,13 +1006,13 @@ func (a *Analysis) Scope(off int) []*types.Object {
 	return out
 }
 
-// scopeOf returns the byte range in which the binding site n is visible.
 // visibleAt reports whether the binding declared by n is in scope at off.
 func (a *Analysis) visibleAt(n ast.Node, off int) bool {
 	lo, hi, ok := a.scopeOf(n)
 	return ok && lo <= off && off <= hi
 }
 
+// scopeOf returns the byte range in which the binding site n is visible.
 func (a *Analysis) scopeOf(n ast.Node) (int, int, bool) {
 	child := n
 	for p := a.parent[n]; p != nil; child, p = p, a.parent[p] {
