@@ -1023,7 +1023,7 @@ func enclosingCall(text string, off int) (callee string, open, argIndex int, cur
 	if callee == "" {
 		return "", 0, 0, "", nil, false
 	}
-	args := splitArgs(text[open+1 : off])
+	args := query.SplitArgs(text[open+1 : off])
 	for _, arg := range args[:len(args)-1] {
 		if l := argLabel(arg); l != "" {
 			written = append(written, l)
@@ -1063,27 +1063,6 @@ func openParen(text string, off int) int {
 // a call.
 func unindentedLine(text string, i, off int) bool {
 	return i < len(text) && i < off && !(text[i] == ' ' || text[i] == '\t' || text[i] == ')')
-}
-
-// splitArgs splits the arguments written so far at top-level commas.
-func splitArgs(s string) []string {
-	depth := 0
-	start := 0
-	var args []string
-	for k := 0; k < len(s); k++ {
-		switch s[k] {
-		case '(', '[', '{':
-			depth++
-		case ')', ']', '}':
-			depth--
-		case ',':
-			if depth == 0 {
-				args = append(args, s[start:k])
-				start = k + 1
-			}
-		}
-	}
-	return append(args, s[start:])
 }
 
 // argLabel returns the label written at the start of an argument

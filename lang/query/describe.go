@@ -84,8 +84,23 @@ func BuiltinParams(name string) []string {
 	return splitTop(s[open+1 : end])
 }
 
-// splitTop splits s at the commas outside brackets.
+// splitTop splits s at the commas outside brackets, without an empty
+// last piece.
 func splitTop(s string) []string {
+	out := SplitArgs(s)
+	if out[len(out)-1] == "" {
+		out = out[:len(out)-1]
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// SplitArgs splits an argument list's text at the commas outside
+// brackets, each piece trimmed; the last piece is kept even when empty
+// (an argument not written yet), so there is always at least one.
+func SplitArgs(s string) []string {
 	var out []string
 	depth, start := 0, 0
 	for i := 0; i < len(s); i++ {
@@ -101,10 +116,7 @@ func splitTop(s string) []string {
 			}
 		}
 	}
-	if strings.TrimSpace(s[start:]) != "" {
-		out = append(out, strings.TrimSpace(s[start:]))
-	}
-	return out
+	return append(out, strings.TrimSpace(s[start:]))
 }
 
 // CtorString prints a constructor with its field types and its type:
