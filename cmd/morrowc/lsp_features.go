@@ -762,13 +762,7 @@ func dotCompletions(c *completionList, a *query.Analysis, text string, ws int) {
 // typeCompletions adds the document's types and their constructors.
 func typeCompletions(c *completionList, a *query.Analysis) {
 	for _, td := range a.TypeDecls() {
-		name := ""
-		switch td := td.(type) {
-		case *ast.TypeDecl:
-			name = td.Name
-		case *ast.NewtypeDecl:
-			name = td.Name
-		}
+		name, _ := query.TypeDeclName(td)
 		c.add(name, ciStruct, "type "+name)
 		if a.Info == nil {
 			continue

@@ -486,13 +486,8 @@ func (a *Analysis) index() {
 // declareType records d in a.decls when it is the first declaration of
 // a type (or newtype) name.
 func (a *Analysis) declareType(d ast.Decl) {
-	name := ""
-	switch d := d.(type) {
-	case *ast.TypeDecl:
-		name = d.Name
-	case *ast.NewtypeDecl:
-		name = d.Name
-	default:
+	name, ok := TypeDeclName(d)
+	if !ok {
 		return
 	}
 	if _, dup := a.decls[name]; !dup {
@@ -1088,18 +1083,23 @@ func (a *Analysis) TypeDecls() []ast.Decl {
 		if !a.InDoc(d.Span()) {
 			continue
 		}
-		switch d := d.(type) {
-		case *ast.TypeDecl:
-			if a.decls[d.Name] == ast.Decl(d) {
-				out = append(out, d)
-			}
-		case *ast.NewtypeDecl:
-			if a.decls[d.Name] == ast.Decl(d) {
-				out = append(out, d)
-			}
+		if name, ok := TypeDeclName(d); ok && a.decls[name] == d {
+			out = append(out, d)
 		}
 	}
 	return out
+}
+
+// TypeDeclName is the name a type or newtype declaration declares; ok is
+// false for other declarations.
+func TypeDeclName(d ast.Decl) (name string, ok bool) {
+	switch d := d.(type) {
+	case *ast.TypeDecl:
+		return d.Name, true
+	case *ast.NewtypeDecl:
+		return d.Name, true
+	}
+	return "", false
 }
 
 // FuncByName returns the signature of the file's function called name.
