@@ -64,7 +64,9 @@ import (
 	"github.com/morrow-lang/morrow/lang/source"
 	"github.com/morrow-lang/morrow/runtime/bytecode"
 	"github.com/morrow-lang/morrow/runtime/engine"
+	"github.com/morrow-lang/morrow/runtime/explore"
 	"github.com/morrow-lang/morrow/runtime/fault"
+	"github.com/morrow-lang/morrow/runtime/world"
 	"github.com/spf13/cobra"
 )
 
@@ -98,11 +100,23 @@ type env struct {
 	// signals delivers SIGINT/SIGTERM; nil means subscribe to the real
 	// process signals.
 	signals <-chan os.Signal
+	// lookupEnv answers System.env (nil: getenv, a variable set to ""
+	// counting as unset).
+	lookupEnv func(string) (string, bool)
+}
+
+// lookup is the program's environment (System.env).
+func (e *env) lookup(k string) (string, bool) {
+	if e.lookupEnv != nil {
+		return e.lookupEnv(k)
+	}
+	v := e.getenv(k)
+	return v, v != ""
 }
 
 // run executes one morrow invocation and returns its exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return runEnv(args, &env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv})
+	return runEnv(args, &env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv, lookupEnv: os.LookupEnv})
 }
 
 func runEnv(args []string, e *env) int {
@@ -132,6 +146,18 @@ type runFlags struct {
 	prof       profileFlags // profile.go
 	stackBytes int64
 	explore    exploreFlags // explore.go
+	maxSockets int
+	// progArgs are the program's arguments: what follows `--`
+	// (System.args, docs/io.md).
+	progArgs []string
+}
+
+// fileArgs are the arguments before `--`; the rest belong to the program.
+func fileArgs(cmd *cobra.Command, args []string) []string {
+	if d := cmd.ArgsLenAtDash(); d >= 0 && d <= len(args) {
+		return args[:d]
+	}
+	return args
 }
 
 func newRun(e *env) *cobra.Command {
@@ -150,8 +176,11 @@ func newRunWith(e *env, f *runFlags) *cobra.Command {
 			"MORROW_REDUCTIONS (1..65536), MORROW_MAX_PROCESSES (0 = no limit, default 1024),\n" +
 			"MORROW_MEMORY_BUDGET (bytes, default 67108864), MORROW_STACK_BUDGET (bytes,\n" +
 			"default 1073741824). Flags win over the environment.",
-		Args: cli.ExactFiles(1),
+		Args: func(cmd *cobra.Command, args []string) error {
+			return cli.ExactFiles(1)(cmd, fileArgs(cmd, args))
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			f.progArgs = args[len(fileArgs(cmd, args)):]
 			return runProgram(cmd, e, f, args[0])
 		},
 	}
@@ -169,6 +198,7 @@ func newRunWith(e *env, f *runFlags) *cobra.Command {
 	f.prof.register(fl)
 	fl.Int64Var(&f.stackBytes, "stack-budget", engine.DefaultStackBudget, "total bytes of process stacks; a process whose stack would grow past it faults with code 9 (env MORROW_STACK_BUDGET)")
 	f.explore.register(fl)
+	fl.IntVar(&f.maxSockets, "max-sockets", world.DefaultMaxSockets, "open TCP sockets and listeners allowed at once, 0 for no limit (env MORROW_MAX_SOCKETS)")
 	return cmd
 }
 
@@ -210,6 +240,17 @@ func (f *runFlags) options(cmd *cobra.Command, e *env) (engine.Options, error) {
 	}
 	if procs >= 0 {
 		opts.MaxProcesses = maxProcesses(procs)
+	}
+	socks := -1
+	err = intSetting(cmd, e, "max-sockets", f.maxSockets, "MORROW_MAX_SOCKETS", 0, -1,
+		"0 (no limit) or positive", "0 (no limit) or a positive integer", &socks)
+	if err != nil {
+		return opts, err
+	}
+	if socks == 0 {
+		opts.MaxSockets = -1
+	} else if socks > 0 {
+		opts.MaxSockets = socks
 	}
 	const bytes = "a positive number of bytes"
 	if err := intSetting(cmd, e, "memory-budget", f.memBudget, "MORROW_MEMORY_BUDGET", 1, -1, bytes, bytes, &opts.MemoryBudget); err != nil {
@@ -286,6 +327,16 @@ func runProgram(cmd *cobra.Command, e *env, f *runFlags, path string) error {
 	if p == nil {
 		return cli.ExitStatus(status)
 	}
+	if exploring || replaying {
+		if name := explore.Unreplayable(p.Program()); name != "" {
+			tool := "--explore"
+			if replaying {
+				tool = "--replay"
+			}
+			fmt.Fprintln(e.stderr, explore.Refusal(tool, name))
+			return cli.ExitStatus(cli.ExitError)
+		}
+	}
 	if exploring {
 		return f.explore.explore(e, p, opts, f.seed, path)
 	}
@@ -300,6 +351,10 @@ func runProgram(cmd *cobra.Command, e *env, f *runFlags, path string) error {
 	// print straight to them: nothing printed is lost.
 	opts.Stdout, opts.Stderr = out.stdoutWriter(), out.stderrWriter()
 	opts.DirectStdout = true
+	opts.World = &engine.World{Args: f.progArgs, Stdin: e.stdin, Getenv: e.lookup}
+	if out.buf != nil {
+		opts.World.FlushStdout = func() { out.buf.Flush() }
+	}
 	closeTraceFile := func() error { return nil }
 	if f.trace != "" {
 		tw, closeTrace, err := openTrace(f.trace, opts.Stderr)

@@ -84,6 +84,11 @@ const (
 // or receive_event.
 const NativeOnly = "typed Process operations and receive_event require the native backend"
 
+// NoOutside is the error of an entry that uses Net or System.read_line:
+// the REPL reads its own standard input, and its deterministic runtime
+// cannot wait on the network (docs/io.md).
+const NoOutside = "Net and System.read_line are not available in the REPL"
+
 // Session is one REPL session.
 type Session struct {
 	// Terminal says that the output is a terminal (:clear clears it).
@@ -153,7 +158,8 @@ func (s *Session) reset() {
 	// an entry's effects show while it runs.
 	s.output = sched.NewDirectOutput(s.out)
 	s.rt = sched.New(nil, s.output, sched.Config{Session: true, Policy: &sched.FIFO{}, TurnTick: TurnTick,
-		MaxLive: MaxActors, MaxQueued: MaxQueued, MemoryBudget: MemoryBudget, MaxSteps: MaxSteps})
+		MaxLive: MaxActors, MaxQueued: MaxQueued, MemoryBudget: MemoryBudget, MaxSteps: MaxSteps,
+		Stderr: s.output}) // eprint goes to the one output too
 	s.decls, s.lets, s.kept, s.imports, s.typeImports = nil, nil, nil, nil, nil
 	s.types = map[string]*value.TypeInfo{}
 	s.keys = map[*vm.Image]*imageKeys{}
@@ -580,6 +586,28 @@ func nativeOnly(f *ast.File, r region) bool {
 	return found
 }
 
+// usesOutside reports whether the nodes of the region name the Net
+// module or System.read_line.
+func usesOutside(f *ast.File, r region) bool {
+	found := false
+	for _, d := range f.Decls {
+		if s := d.Span(); s.Start < r.start || s.Start >= r.end {
+			continue
+		}
+		ast.Inspect(d, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.Path:
+				found = found || len(x.Parts) > 0 && x.Parts[0] == "Net" ||
+					strings.Join(x.Parts, ".") == "System.read_line"
+			case *ast.NamedType:
+				found = found || strings.HasPrefix(x.Name, "Net.")
+			}
+			return !found
+		})
+	}
+	return found
+}
+
 // firstError is the message of the first error of ds inside r (any
 // error when r is nil).
 func firstError(ds diag.List, in func(off int) bool) (string, bool) {
@@ -759,6 +787,9 @@ func (s *Session) compile(kind entryKind, name, newDecl, fn, body string, typeOn
 		}
 		if u.AST != nil && nativeOnly(u.AST, pg.entry) {
 			return nil, nil, NativeOnly
+		}
+		if u.AST != nil && usesOutside(u.AST, pg.entry) {
+			return nil, nil, NoOutside
 		}
 		if !u.Diags.HasErrors() {
 			return u, pg, ""

@@ -313,6 +313,28 @@ func translate(dl *diag.List, f *source.File, toks []lexer.Token, err error) {
 		d.Label = "write 'let' here"
 		d.Hint = "write 'let " + t.Value + " = …'"
 		return
+	case hasPrev && prev.Type == tIdent && prev.Value == "elif" && (i < 2 || toks[i-2].Type == tNewline || toks[i-2].Type == tIndent || toks[i-2].Type == tDedent):
+		d := dl.Add(f, ErrSyntax, tokSpan(prev), "Morrow has no 'elif'; write 'else if'")
+		d.Label = "write 'else if' here"
+		d.Hint = "chain conditions with `else if CONDITION:` (or use a condition match: `match:` with `CONDITION -> …` arms and a final `_ -> …`)"
+		return
+	case t.Type == tPunct && t.Value == "=" && hasPrev && (prev.Type == tOp || prev.Type == tPunct) && (prev.Value == "!=" || prev.Value == "==" || prev.Value == "/"):
+		// `!==`, `===` (JavaScript) and `/=` (Erlang's not-equal)
+		fix := map[string]string{"!=": "!=", "==": "==", "/": "!="}[prev.Value]
+		d := dl.Add(f, ErrSyntax, source.Span{Start: prev.Pos.Offset, End: t.Pos.Offset + 1}, "'%s=' is not an operator; did you mean '%s'?", prev.Value, fix)
+		d.Label = "write '" + fix + "'"
+		return
+	case t.Type == tPunct && t.Value == "=" && i+2 < len(toks) && (toks[i+1].Value == "/" || toks[i+1].Value == ":") && toks[i+2].Value == "=":
+		// Erlang's `=/=` and `=:=`
+		fix := map[string]string{"/": "!=", ":": "=="}[toks[i+1].Value]
+		d := dl.Add(f, ErrSyntax, source.Span{Start: t.Pos.Offset, End: toks[i+2].Pos.Offset + 1}, "'=%s=' is not an operator; did you mean '%s'?", toks[i+1].Value, fix)
+		d.Label = "write '" + fix + "'"
+		return
+	case t.Type == tPunct && t.Value == "|" && i+1 < len(toks) && toks[i+1].Type == tPunct && toks[i+1].Value == "|":
+		d := dl.Add(f, ErrSyntax, source.Span{Start: t.Pos.Offset, End: toks[i+1].Pos.Offset + 1}, "'||' is not an operator; did you mean 'or'?")
+		d.Label = "write 'or'"
+		d.Hint = "Morrow writes the Boolean operators as words: `a and b`, `a or b`, `not a`"
+		return
 	case t.Type == tPunct && t.Value == "=" && (want == "" || want == "the end of the line"):
 		msg = "unexpected '='; there is no assignment, bind a new name with 'let name = value'"
 	case want != "":

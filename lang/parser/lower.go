@@ -400,6 +400,9 @@ func (lw *lowerer) body(g *gBody) ast.Expr {
 		return &ast.Block{}
 	case g.Block != nil:
 		return lw.block(g.Block)
+	case g.Defer != nil:
+		// An inline defer body is a block of that one statement.
+		return &ast.Block{Pos: pos(g.Tokens), Stmts: []ast.Stmt{&ast.DeferStmt{Pos: pos(g.Tokens), X: lw.expr(g.Defer)}}}
 	case g.Expr != nil:
 		return lw.expr(g.Expr)
 	}
@@ -678,7 +681,7 @@ func (lw *lowerer) postfix(pr *gPrimary, suf []*gSuffix) ast.Expr {
 	}
 	var x ast.Expr
 	i := 0
-	if pr.Name != nil && isUpper(*pr.Name) && len(suf) > 0 && suf[0].Field != "" && !isDigits(suf[0].Field) {
+	if pr.Name != nil && (isUpper(*pr.Name) || lowerModules[*pr.Name]) && len(suf) > 0 && suf[0].Field != "" && !isDigits(suf[0].Field) {
 		parts := []string{*pr.Name}
 		sp := span(pr.Tokens)
 		for ; i < len(suf) && suf[i].Field != "" && !isDigits(suf[i].Field); i++ {
@@ -715,6 +718,11 @@ func (lw *lowerer) postfix(pr *gPrimary, suf []*gSuffix) ast.Expr {
 	}
 	return x
 }
+
+// lowerModules are the library modules whose names are lowercase (the
+// reference's fs and http, docs/io.md): `fs.read` is a path like
+// `List.len`, not a field of a variable.
+var lowerModules = map[string]bool{"fs": true, "http": true}
 
 func isDigits(s string) bool {
 	if s == "" {

@@ -89,13 +89,13 @@ var (
 	ErrResultExit      = diag.Register("E5007", "an exit (end of body, return, ?, terminal exit, exiting helper) is reached while a Result is still unhandled")
 	ErrResultBudget    = diag.Register("E5008", "the Result obligation analysis of a function exceeded its work budget")
 	ErrResultUnusedPat = diag.Register("E5009", "a Result bound by a match, for, let-else or parameter pattern is never used")
-	ErrResultLoopFirst = diag.Register("E5010", "a for loop over Results leaves the loop on every path, so it handles only the first element")
+	ErrResultLoopFirst = diag.Register("E5010", "a for loop over Results can leave before the last element (return, ?, break or an exit), so later elements are never handled")
 
 	// Actor contexts.
 	ErrReceiveInMain = diag.Register("E6001", "main uses receive or receive_event")
 	ErrActorOnly     = diag.Register("E6002", "an actor-only Process operation is called from main")
 	ErrSelfContext   = diag.Register("E6003", "Process.self is called without a mailbox")
-	ErrDeferProcess  = diag.Register("E6004", "a Process, actor or receive operation appears inside a defer")
+	ErrDeferProcess  = diag.Register("E6004", "a Process, actor, receive or outside-world operation appears inside a defer")
 	ErrActorCall     = diag.Register("E6005", "main (or the library start function) calls a function that needs a mailbox")
 	ErrMailboxInfer  = diag.Register("E6006", "a spawn site's mailbox type is fixed neither by the entry nor by an annotation")
 	ErrNotSendable   = diag.Register("E6007", "a mailbox type contains a Result or a function")

@@ -81,6 +81,7 @@ import (
 	"github.com/morrow-lang/morrow/runtime/proc"
 	"github.com/morrow-lang/morrow/runtime/value"
 	"github.com/morrow-lang/morrow/runtime/vm"
+	"github.com/morrow-lang/morrow/runtime/world"
 	"github.com/morrow-lang/morrow/stdlib/process"
 )
 
@@ -129,6 +130,11 @@ type Config struct {
 	// much after every turn of a process other than the root (0: the
 	// clock moves only when a timer fires).
 	TurnTick time.Duration
+	// World is the invocation's outside world (arguments, environment,
+	// standard input, sockets; nil: an empty one). Stderr is where
+	// eprint and eprintln write (nil: discarded).
+	World  *world.World
+	Stderr io.Writer
 }
 
 // Output is the one shared, ordered stdout of an invocation. Every print
@@ -140,6 +146,10 @@ type Output struct {
 	dst    io.Writer
 	closed bool
 	last   atomic.Int64 // time of the last flush (UnixNano)
+	// Sync, when set, flushes the destination of a direct output (the
+	// runner's own buffer): Flush calls it, so output is visible when a
+	// process parks on the outside world or the runtime goes idle.
+	Sync func()
 }
 
 // flushEvery bounds how long output may sit in the buffer while the
@@ -197,6 +207,9 @@ func (o *Output) Flush() {
 	}
 	o.last.Store(time.Now().UnixNano())
 	o.mu.Unlock()
+	if o.Sync != nil {
+		o.Sync()
+	}
 }
 
 // Close flushes and drops every later write.
@@ -207,6 +220,9 @@ func (o *Output) Close() {
 	}
 	o.closed = true
 	o.mu.Unlock()
+	if o.Sync != nil {
+		o.Sync()
+	}
 }
 
 // Result is how an invocation ended.
@@ -229,6 +245,10 @@ type Result struct {
 	// set when a failure ended the entry that, outside a session, would
 	// have ended the invocation: a legacy actor's fault, the step limit.
 	RootFault, Fatal bool
+	// Halted is set when System.exit ended the invocation with
+	// HaltStatus.
+	Halted     bool
+	HaltStatus int
 	// Decisions is the number of scheduling decisions of a
 	// deterministic run (agents chosen and preemption questions), and
 	// Steps the VM steps of all its turns.
@@ -253,15 +273,21 @@ type Runtime struct {
 	stop     chan struct{}
 
 	pendingTimers atomic.Int64
-	offloads      atomic.Int64 // long natives computing off the schedulers (offload.go)
-	steps         atomic.Int64 // VM steps of all turns (counted when MaxSteps is set)
-	rr            atomic.Uint64
-	root          *proc.Process
-	entryOver     atomic.Bool // session: the current entry has ended (session.go)
-	traceMu       sync.Mutex
-	det           *det          // deterministic run (Config.Policy), or nil
-	test          *proc.Process // RunTest's test process (testproc.go)
-	testEnd       *TestEnd      // guarded by mu
+	// pendingIO counts outside operations in flight (outside.go).
+	pendingIO atomic.Int64
+	halted    atomic.Bool // System.exit ended the invocation
+	errMu     sync.Mutex  // one stderr write at a time
+	// World is the invocation's outside world (Config.World).
+	World     *world.World
+	offloads  atomic.Int64 // long natives computing off the schedulers (offload.go)
+	steps     atomic.Int64 // VM steps of all turns (counted when MaxSteps is set)
+	rr        atomic.Uint64
+	root      *proc.Process
+	entryOver atomic.Bool // session: the current entry has ended (session.go)
+	traceMu   sync.Mutex
+	det       *det          // deterministic run (Config.Policy), or nil
+	test      *proc.Process // RunTest's test process (testproc.go)
+	testEnd   *TestEnd      // guarded by mu
 
 	// Stack is the stack budget every process's State charges.
 	Stack *vm.StackBudget
@@ -276,7 +302,10 @@ func New(img *vm.Image, out *Output, cfg Config) *Runtime {
 		cfg.Budget = DefaultBudget
 	}
 	rt := &Runtime{cfg: cfg, img: img, Out: out, Inv: proc.NewInvocation(), stop: make(chan struct{}),
-		Stack: vm.NewStackBudget(cfg.StackBudget)}
+		Stack: vm.NewStackBudget(cfg.StackBudget), World: cfg.World}
+	if rt.World == nil {
+		rt.World = &world.World{}
+	}
 	rt.Inv.MaxLive = cfg.MaxLive
 	rt.Inv.MemoryBudget = cfg.MemoryBudget
 	rt.Inv.MaxQueued = cfg.MaxQueued
@@ -469,7 +498,7 @@ func (rt *Runtime) rootFinished(v value.Value) {
 // quiescentLocked decides what an all-idle runtime does; rt.mu is held.
 // It returns a fatal report ("" for none).
 func (rt *Runtime) quiescentLocked() string {
-	if rt.pendingTimers.Load() > 0 || rt.offloads.Load() > 0 || rt.stopped {
+	if rt.pendingTimers.Load() > 0 || rt.pendingIO.Load() > 0 || rt.offloads.Load() > 0 || rt.stopped {
 		return ""
 	}
 	live, isolated := rt.Inv.Live()
