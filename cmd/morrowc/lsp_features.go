@@ -404,11 +404,20 @@ func validIdent(s string) bool {
 		return false
 	}
 	for i, r := range s {
-		if !(r == '_' || r < 128 && unicode.IsLetter(r) || i > 0 && r < 128 && unicode.IsDigit(r)) {
+		if !identRune(r, i == 0) {
 			return false
 		}
 	}
 	return true
+}
+
+// identRune reports whether r may appear in a name (at its start when
+// first): an ASCII letter or '_', or an ASCII digit after the start.
+func identRune(r rune, first bool) bool {
+	if r == '_' {
+		return true
+	}
+	return r < 128 && (unicode.IsLetter(r) || !first && unicode.IsDigit(r))
 }
 
 // renameSpans checks a rename and returns the spans to replace, or why

@@ -650,10 +650,7 @@ func (a *Analysis) visitResolved(n ast.Node) {
 	case *ast.CtorPat:
 		a.visitCtorPat(n)
 	case *ast.FieldAccess:
-		if nt, ok := types.Resolve(info.TypeOf(n.X)).(*types.Named); ok {
-			sp := n.Span()
-			a.add(source.Span{Start: sp.End - len(n.Name), End: sp.End}, a.fieldTarget(nt.Def, n.Name), false)
-		}
+		a.visitFieldAccess(n)
 	case *ast.RecordUpdate:
 		a.visitRecordUpdate(n)
 	}
@@ -768,6 +765,14 @@ func (a *Analysis) visitCtorPat(n *ast.CtorPat) {
 		from = max(from, ts.End)
 	}
 	a.add(a.nameSpan(last, from, n.Span().End), a.objTarget(o), false)
+}
+
+// visitFieldAccess indexes the field name of `x.field` on a record.
+func (a *Analysis) visitFieldAccess(n *ast.FieldAccess) {
+	if nt, ok := types.Resolve(a.Info.TypeOf(n.X)).(*types.Named); ok {
+		sp := n.Span()
+		a.add(source.Span{Start: sp.End - len(n.Name), End: sp.End}, a.fieldTarget(nt.Def, n.Name), false)
+	}
 }
 
 // visitRecordUpdate indexes the field labels of a record update.
