@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -17,6 +18,8 @@ import (
 	"github.com/morrow-lang/morrow/runtime/bytecode"
 )
 
+// newCheck is the check command: parse and type-check files or project
+// directories and report every diagnostic.
 func newCheck(e *env) *cobra.Command {
 	var rf renderFlags
 	cmd := &cobra.Command{
@@ -43,34 +46,9 @@ func newCheck(e *env) *cobra.Command {
 			var all diag.List
 			status := exitOK
 			for _, path := range args {
-				if info, err := os.Stat(path); err == nil && info.IsDir() && path != "-" {
-					ds, failed := checkDir(e, path, json)
-					all = append(all, ds...)
-					if failed {
-						status = exitError
-					}
-					continue
-				}
-				name, src, err := readSource(e, path)
-				if err != nil {
-					status = exitError
-					if json {
-						all = append(all, &diag.Diagnostic{Code: compiler.ErrNotSource, File: source.NewFile(path, nil),
-							Message: readError(path, err)})
-					} else {
-						fmt.Fprintf(e.stderr, "morrowc: %s\n", readError(path, err))
-					}
-					continue
-				}
-				ds, err := compiler.Check(name, src)
-				if d := notSource(ds); d != nil && !json {
-					fmt.Fprintf(e.stderr, "morrowc: %s\n", oneLine(d.Message))
-					status = exitError
-					continue
-				}
+				ds, failed := checkPath(e, path, json)
 				all = append(all, ds...)
-				if err != nil {
-					reportInternal(e, err)
+				if failed {
 					status = exitError
 				}
 			}
@@ -83,14 +61,53 @@ func newCheck(e *env) *cobra.Command {
 			if rf.failed(all) {
 				status = exitError
 			}
-			if status != exitOK {
-				return exitStatus(status)
-			}
-			return nil
+			return statusError(status)
 		},
 	}
 	rf.register(cmd)
 	return cmd
+}
+
+// statusError is the command's error for an exit status (nil for exitOK).
+func statusError(status int) error {
+	if status != exitOK {
+		return exitStatus(status)
+	}
+	return nil
+}
+
+// checkPath checks one argument of check: a directory as a project, a
+// file (or "-") with the modules it imports. failed is set for read,
+// not-source and internal errors.
+func checkPath(e *env, path string, json bool) (diag.List, bool) {
+	if info, err := os.Stat(path); err == nil && info.IsDir() && path != "-" {
+		return checkDir(e, path, json)
+	}
+	name, src, err := readSource(e, path)
+	if err != nil {
+		return readFailure(e, path, err, json), true
+	}
+	ds, err := compiler.Check(name, src)
+	if d := notSource(ds); d != nil && !json {
+		fmt.Fprintf(e.stderr, "morrowc: %s\n", oneLine(d.Message))
+		return nil, true
+	}
+	if err != nil {
+		reportInternal(e, err)
+		return ds, true
+	}
+	return ds, false
+}
+
+// readFailure reports a file that could not be read: as a diagnostic in
+// the JSON document, or on standard error.
+func readFailure(e *env, path string, err error, json bool) diag.List {
+	if json {
+		return diag.List{&diag.Diagnostic{Code: compiler.ErrNotSource, File: source.NewFile(path, nil),
+			Message: readError(path, err)}}
+	}
+	fmt.Fprintf(e.stderr, "morrowc: %s\n", readError(path, err))
+	return nil
 }
 
 // checkDir checks every .mr file under dir as a module of the project
@@ -107,12 +124,7 @@ func checkDir(e *env, dir string, json bool) (all diag.List, failed bool) {
 		name, src, err := readSource(e, path)
 		if err != nil {
 			failed = true
-			if json {
-				all = append(all, &diag.Diagnostic{Code: compiler.ErrNotSource, File: source.NewFile(path, nil),
-					Message: readError(path, err)})
-			} else {
-				fmt.Fprintf(e.stderr, "morrowc: %s\n", readError(path, err))
-			}
+			all = append(all, readFailure(e, path, err, json)...)
 			continue
 		}
 		u, err := compiler.AnalyzeWith(name, src, modules.Options{Root: dir, Library: true})
@@ -330,15 +342,23 @@ func recordedSource(name, mrbPath string) func(int) string {
 		candidates = append(candidates, filepath.Join(filepath.Dir(mrbPath), filepath.Base(name)))
 	}
 	for _, c := range candidates {
-		info, err := os.Stat(c)
-		if err != nil || info.IsDir() || info.ModTime().After(mrbInfo.ModTime()) {
-			continue
+		if f := sourceNotNewer(c, mrbInfo.ModTime()); f != nil {
+			return f.LineText
 		}
-		src, err := source.ReadFileLimited(c, source.MaxBytes)
-		if err != nil || len(src) > source.MaxBytes {
-			continue
-		}
-		return source.NewFile(c, src).LineText
 	}
 	return nil
+}
+
+// sourceNotNewer reads the source file at path unless it is missing, a
+// directory, changed after t, or too large.
+func sourceNotNewer(path string, t time.Time) *source.File {
+	info, err := os.Stat(path)
+	if err != nil || info.IsDir() || info.ModTime().After(t) {
+		return nil
+	}
+	src, err := source.ReadFileLimited(path, source.MaxBytes)
+	if err != nil || len(src) > source.MaxBytes {
+		return nil
+	}
+	return source.NewFile(path, src)
 }

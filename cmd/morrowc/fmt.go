@@ -68,9 +68,61 @@ type fmtJob struct {
 	mode  os.FileMode
 }
 
+// runFmt formats the files named by args in memory first, then writes
+// them back (or, with check or diff, reports what would change); nothing
+// is written when any file fails to read or parse.
 func runFmt(e *env, args []string, check, diff bool, opts diag.RenderOptions) error {
-	var jobs []*fmtJob
-	failed := false
+	jobs, failed := fmtJobs(e, args)
+	if !formatAll(e, jobs, opts) {
+		failed = true
+	}
+	if failed {
+		if len(jobs) > 1 && !check && !diff {
+			fmt.Fprintln(e.stderr, "morrowc: no file was written")
+		}
+		return exitStatus(exitError)
+	}
+	if !emitAll(e, jobs, check, diff) {
+		return exitStatus(exitError)
+	}
+	return nil
+}
+
+// emitAll emits every formatted job; ok is false when a write failed or,
+// with check, when a file needs formatting.
+func emitAll(e *env, jobs []*fmtJob, check, diff bool) (ok bool) {
+	ok = true
+	for _, j := range jobs {
+		same := string(j.out) == string(j.src)
+		if !j.emit(e, same, check, diff) || check && !same {
+			ok = false
+		}
+	}
+	return ok
+}
+
+// formatAll formats every job in memory and renders their diagnostics;
+// ok is false when any job failed.
+func formatAll(e *env, jobs []*fmtJob, opts diag.RenderOptions) (ok bool) {
+	ok = true
+	var all diag.List
+	for _, j := range jobs {
+		dl, jobOK := j.format(e)
+		all = append(all, dl...)
+		ok = ok && jobOK
+	}
+	if len(all) > 0 {
+		if err := diag.Render(e.stderr, all, opts); err != nil {
+			fmt.Fprintf(e.stderr, "morrowc: %s\n", oneLine(err.Error()))
+		}
+	}
+	return ok
+}
+
+// fmtJobs expands the arguments of fmt into jobs: standard input (read
+// now) for "-", the files of each path otherwise. failed is set when an
+// argument cannot be read.
+func fmtJobs(e *env, args []string) (jobs []*fmtJob, failed bool) {
 	for _, arg := range args {
 		if arg == "-" {
 			src, err := io.ReadAll(e.stdin)
@@ -92,72 +144,63 @@ func runFmt(e *env, args []string, check, diff bool, opts diag.RenderOptions) er
 			jobs = append(jobs, &fmtJob{path: p})
 		}
 	}
-	// format everything in memory
-	var all diag.List
-	for _, j := range jobs {
-		if !j.stdin {
-			info, err := os.Stat(j.path)
-			if err == nil {
-				j.mode = info.Mode().Perm()
-				j.src, err = os.ReadFile(j.path)
-			}
-			if err != nil {
-				fmt.Fprintf(e.stderr, "morrowc: cannot read %s: %s\n", j.path, oneLine(unwrapPath(err)))
-				failed = true
-				continue
-			}
-		}
-		out, dl, err := format.Format(j.src, j.path)
-		all = append(all, dl...)
-		if err != nil {
-			fmt.Fprintf(e.stderr, "morrowc: %s\n", oneLine(err.Error()))
-			failed = true
-			continue
-		}
-		if dl.HasErrors() {
-			failed = true
-			continue
-		}
-		j.out = out
+	return jobs, failed
+}
+
+// read loads a file job's source and permission bits.
+func (j *fmtJob) read() error {
+	info, err := os.Stat(j.path)
+	if err != nil {
+		return err
 	}
-	if len(all) > 0 {
-		if err := diag.Render(e.stderr, all, opts); err != nil {
-			fmt.Fprintf(e.stderr, "morrowc: %s\n", oneLine(err.Error()))
+	j.mode = info.Mode().Perm()
+	j.src, err = os.ReadFile(j.path)
+	return err
+}
+
+// format reads (unless it is standard input) and formats the job in
+// memory, returning its diagnostics; ok is false when it cannot be read
+// or formatted.
+func (j *fmtJob) format(e *env) (dl diag.List, ok bool) {
+	if !j.stdin {
+		if err := j.read(); err != nil {
+			fmt.Fprintf(e.stderr, "morrowc: cannot read %s: %s\n", j.path, oneLine(unwrapPath(err)))
+			return nil, false
 		}
 	}
-	if failed {
-		if len(jobs) > 1 && !check && !diff {
-			fmt.Fprintln(e.stderr, "morrowc: no file was written")
-		}
-		return exitStatus(exitError)
+	out, dl, err := format.Format(j.src, j.path)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "morrowc: %s\n", oneLine(err.Error()))
+		return dl, false
 	}
-	changed := false
-	for _, j := range jobs {
-		same := string(j.out) == string(j.src)
-		if !same {
-			changed = true
+	if dl.HasErrors() {
+		return dl, false
+	}
+	j.out = out
+	return dl, true
+}
+
+// emit does what fmt does with a formatted job: with check or diff,
+// report a change; standard input is written to standard output; a
+// changed file is written back. ok is false when the write fails.
+func (j *fmtJob) emit(e *env, same, check, diff bool) (ok bool) {
+	switch {
+	case check || diff:
+		if diff && !same {
+			fmt.Fprint(e.stdout, udiff.Unified(j.path, j.path+" (formatted)", j.src, j.out))
 		}
-		switch {
-		case check || diff:
-			if diff && !same {
-				fmt.Fprint(e.stdout, udiff.Unified(j.path, j.path+" (formatted)", j.src, j.out))
-			}
-			if check && !same {
-				fmt.Fprintf(e.stderr, "%s: formatting changes required\n", j.path)
-			}
-		case j.stdin:
-			e.stdout.Write(j.out)
-		case !same:
-			if err := writeKeepingMode(j.path, j.out, j.mode); err != nil {
-				fmt.Fprintf(e.stderr, "morrowc: cannot write %s: %s\n", j.path, oneLine(unwrapPath(err)))
-				failed = true
-			}
+		if check && !same {
+			fmt.Fprintf(e.stderr, "%s: formatting changes required\n", j.path)
+		}
+	case j.stdin:
+		e.stdout.Write(j.out)
+	case !same:
+		if err := writeKeepingMode(j.path, j.out, j.mode); err != nil {
+			fmt.Fprintf(e.stderr, "morrowc: cannot write %s: %s\n", j.path, oneLine(unwrapPath(err)))
+			return false
 		}
 	}
-	if failed || (check && changed) {
-		return exitStatus(exitError)
-	}
-	return nil
+	return true
 }
 
 // fmtPaths expands one PATH argument: a file is itself (whatever its

@@ -209,78 +209,117 @@ const contentLength = "content-length:"
 // the read error) when the input ends between messages, and a *frameError
 // for a malformed frame.
 func (s *lspServer) read() ([]byte, error) {
-	length := -1
-	problem := ""
+	h, err := s.readHeader()
+	if err != nil {
+		return nil, err
+	}
+	return s.readBody(h)
+}
+
+// frameHeader is what a frame's header said: its length (-1 when not
+// given) and the first problem found in it.
+type frameHeader struct {
+	length  int
+	problem string
+}
+
+// note records p unless an earlier problem was recorded.
+func (h *frameHeader) note(p string) {
+	if h.problem == "" {
+		h.problem = p
+	}
+}
+
+// contentLength takes the value of a Content-Length header.
+func (h *frameHeader) contentLength(value string) {
+	v := strings.TrimSpace(value)
+	n, err := strconv.Atoi(v)
+	switch {
+	case err != nil || n < 0 || v[0] == '+':
+		h.note("bad Content-Length " + quoteShort(v))
+	case h.length >= 0 && n != h.length:
+		h.note("conflicting Content-Length headers")
+	default:
+		h.length = n
+	}
+}
+
+// readHeader reads a frame's header lines up to the blank line that ends
+// them, skipping blank lines before the header.
+func (s *lspServer) readHeader() (frameHeader, error) {
+	h := frameHeader{length: -1}
 	seen := false
 	for {
 		line, err := s.nextLine()
-		if err == errLongLine {
-			return nil, &frameError{fmt.Sprintf("header line longer than %d bytes", maxHeaderLine)}
-		}
 		if err != nil {
-			if !seen && strings.TrimSpace(line) == "" {
-				return nil, err
-			}
-			return nil, &frameError{"input ended inside a message header"}
+			return h, headerReadError(err, seen, line)
 		}
 		line = strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
 		if line == "" {
 			if !seen {
 				continue // tolerate blank lines between messages
 			}
-			break
+			return h, nil
 		}
 		seen = true
-		name, value, ok := strings.Cut(line, ":")
-		if !ok || !headerName(name) {
-			// Data that is not a header, perhaps the body of a frame whose
-			// length was unusable. A header glued to its end starts the
-			// next frame.
-			if i := indexASCIIFold(line, contentLength); i > 0 {
-				s.pending = line[i:] + "\n"
-				return nil, &frameError{fmt.Sprintf("data outside a message: %s", quoteShort(line[:i]))}
-			}
-			if problem == "" {
-				problem = "not a header line: " + quoteShort(line)
-			}
-			continue
-		}
-		if !strings.EqualFold(name, "Content-Length") {
-			continue // Content-Type and other headers are accepted and ignored
-		}
-		v := strings.TrimSpace(value)
-		n, err := strconv.Atoi(v)
-		switch {
-		case err != nil || n < 0 || v[0] == '+':
-			if problem == "" {
-				problem = "bad Content-Length " + quoteShort(v)
-			}
-		case length >= 0 && n != length:
-			if problem == "" {
-				problem = "conflicting Content-Length headers"
-			}
-		default:
-			length = n
+		if err := s.headerLine(&h, line); err != nil {
+			return h, err
 		}
 	}
-	if problem != "" && length < 0 {
-		return nil, &frameError{problem}
+}
+
+// headerReadError is read's error when reading a header line failed:
+// the read error itself at the end of the input between messages, a
+// *frameError otherwise.
+func headerReadError(err error, seen bool, line string) error {
+	if err == errLongLine {
+		return &frameError{fmt.Sprintf("header line longer than %d bytes", maxHeaderLine)}
 	}
-	if length < 0 {
+	if !seen && strings.TrimSpace(line) == "" {
+		return err
+	}
+	return &frameError{"input ended inside a message header"}
+}
+
+// headerLine takes one header line into h. Data that is not a header is
+// noted as a problem, perhaps the body of a frame whose length was
+// unusable; a header glued to its end starts the next frame (the error).
+func (s *lspServer) headerLine(h *frameHeader, line string) error {
+	name, value, ok := strings.Cut(line, ":")
+	if !ok || !headerName(name) {
+		if i := indexASCIIFold(line, contentLength); i > 0 {
+			s.pending = line[i:] + "\n"
+			return &frameError{fmt.Sprintf("data outside a message: %s", quoteShort(line[:i]))}
+		}
+		h.note("not a header line: " + quoteShort(line))
+		return nil
+	}
+	if strings.EqualFold(name, "Content-Length") {
+		h.contentLength(value)
+	}
+	// Content-Type and other headers are accepted and ignored.
+	return nil
+}
+
+// readBody reads the body of a frame with header h; when the header had a
+// problem or the body is too large, it skips the body (so that the next
+// frame is found) and reports the problem.
+func (s *lspServer) readBody(h frameHeader) ([]byte, error) {
+	if h.length < 0 {
+		if h.problem != "" {
+			return nil, &frameError{h.problem}
+		}
 		return nil, &frameError{"missing Content-Length header"}
 	}
-	if problem != "" || length > maxLSPMessage {
-		// The length is known: skip the body so the next frame is found.
-		if n, _ := io.CopyN(io.Discard, s.in, int64(length)); n < int64(length) {
+	if h.problem != "" || h.length > maxLSPMessage {
+		if n, _ := io.CopyN(io.Discard, s.in, int64(h.length)); n < int64(h.length) {
 			return nil, &frameError{"input ended inside a message body"}
 		}
-		if problem == "" {
-			problem = fmt.Sprintf("message of %d bytes exceeds the %d-byte limit", length, maxLSPMessage)
-		}
-		return nil, &frameError{problem}
+		h.note(fmt.Sprintf("message of %d bytes exceeds the %d-byte limit", h.length, maxLSPMessage))
+		return nil, &frameError{h.problem}
 	}
-	body, err := io.ReadAll(io.LimitReader(s.in, int64(length)))
-	if err != nil || len(body) < length {
+	body, err := io.ReadAll(io.LimitReader(s.in, int64(h.length)))
+	if err != nil || len(body) < h.length {
 		return nil, &frameError{"input ended inside a message body"}
 	}
 	return body, nil
@@ -308,20 +347,28 @@ func indexASCIIFold(s, lower string) int {
 	return -1
 }
 
-// headerName reports whether s is an HTTP-style header field name.
+// headerName reports whether s is an HTTP-style header field name (a
+// token of tchar bytes).
 func headerName(s string) bool {
 	if s == "" {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0 {
-			continue
+		if !tchar[s[i]] {
+			return false
 		}
-		return false
 	}
 	return true
 }
+
+// tchar marks the bytes allowed in a header field name: ASCII letters,
+// digits and "!#$%&'*+-.^_`|~".
+var tchar = func() (t [256]bool) {
+	for _, c := range "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ" {
+		t[c] = true
+	}
+	return t
+}()
 
 func quoteShort(s string) string {
 	if len(s) > 40 {
@@ -344,12 +391,115 @@ func jsonKind(raw json.RawMessage) byte {
 	}
 }
 
+// lspMessage is a request or notification whose envelope is valid.
+type lspMessage struct {
+	id     json.RawMessage // nil for a notification
+	hasID  bool
+	method string
+	params json.RawMessage // nil when absent or null
+}
+
 // handle processes one message body and reports whether the server must
 // stop (the exit notification).
 func (s *lspServer) handle(body []byte) (stop bool) {
-	if !json.Valid(body) {
-		s.reply(nil, nil, &rpcError{Code: rpcParseError, Message: "invalid JSON"})
+	m, ok := s.envelope(body)
+	if !ok {
 		return false
+	}
+	defer func() {
+		// A bug in a handler must not take the editor's server down.
+		if r := recover(); r != nil {
+			stop = false
+			msg := fmt.Sprintf("internal error handling %s: %v", m.method, r)
+			if m.hasID {
+				s.reply(m.id, nil, &rpcError{Code: rpcInternalError, Message: msg})
+			} else {
+				s.logError(msg)
+			}
+		}
+	}()
+	return s.dispatch(m)
+}
+
+// dispatch runs a valid message: a request is answered, exit stops the
+// server, other notifications are handled once initialized.
+func (s *lspServer) dispatch(m *lspMessage) (stop bool) {
+	if m.hasID {
+		result, err := s.request(m.method, m.params)
+		if err != nil {
+			s.reply(m.id, nil, err)
+		} else {
+			s.reply(m.id, result, nil)
+		}
+		return false
+	}
+	if m.method == "exit" {
+		return true
+	}
+	if !s.initialized || s.shutdown {
+		return false // notifications are dropped before initialize and after shutdown
+	}
+	if err := s.notification(m.method, m.params); err != nil {
+		s.logError(m.method + ": " + err.Error())
+	}
+	return false
+}
+
+// envelope checks a message's JSON-RPC envelope, replying to an invalid
+// one; ok is false when there is nothing more to do (an error was sent,
+// or the message is a response, which the server never asks for).
+func (s *lspServer) envelope(body []byte) (*lspMessage, bool) {
+	fields, rerr := messageFields(body)
+	if rerr != nil {
+		s.reply(nil, nil, rerr)
+		return nil, false
+	}
+	m := &lspMessage{}
+	if rawID, hasID := fields["id"]; hasID {
+		if k := jsonKind(rawID); k != '0' && k != '"' {
+			s.reply(nil, nil, &rpcError{Code: rpcInvalidRequest, Message: "id must be a number or a string"})
+			return nil, false
+		}
+		m.id, m.hasID = rawID, true
+	}
+	if _, hasMethod := fields["method"]; !hasMethod && m.hasID && isResponse(fields) {
+		return nil, false // a response; the server sends no requests, so it answers none
+	}
+	if rerr := m.setMethod(fields); rerr != nil {
+		s.reply(m.id, nil, rerr)
+		return nil, false
+	}
+	if !s.setParams(m, fields["params"]) {
+		return nil, false
+	}
+	return m, true
+}
+
+// setParams checks a message's params (absent, null, an object or an
+// array) and sets m.params, null as nil; a bad one is answered (or
+// logged, for a notification) and ok is false.
+func (s *lspServer) setParams(m *lspMessage, params json.RawMessage) (ok bool) {
+	switch jsonKind(params) {
+	case 0, '{', '[':
+		m.params = params
+	case 'n':
+		m.params = nil
+	default:
+		if m.hasID {
+			s.reply(m.id, nil, invalidParams("params must be an object or an array"))
+		} else {
+			s.logError(m.method + ": invalid params: params must be an object or an array")
+		}
+		return false
+	}
+	return true
+}
+
+// messageFields decodes a message body into its members; it must be a
+// JSON object (batches are not supported).
+func messageFields(body []byte) (map[string]json.RawMessage, *rpcError) {
+	if !json.Valid(body) {
+		return nil, &rpcError{Code: rpcParseError, Message: "invalid JSON"}
 	}
 	var fields map[string]json.RawMessage
 	if jsonKind(body) != '{' || json.Unmarshal(body, &fields) != nil {
@@ -357,80 +507,32 @@ func (s *lspServer) handle(body []byte) (stop bool) {
 		if jsonKind(body) == '[' {
 			msg = "batch messages are not supported"
 		}
-		s.reply(nil, nil, &rpcError{Code: rpcInvalidRequest, Message: msg})
-		return false
+		return nil, &rpcError{Code: rpcInvalidRequest, Message: msg}
 	}
-	rawID, hasID := fields["id"]
-	var id json.RawMessage
-	if hasID {
-		if k := jsonKind(rawID); k != '0' && k != '"' {
-			s.reply(nil, nil, &rpcError{Code: rpcInvalidRequest, Message: "id must be a number or a string"})
-			return false
-		}
-		id = rawID
-	}
+	return fields, nil
+}
+
+// isResponse reports whether a message without a method carries a result or an error.
+func isResponse(fields map[string]json.RawMessage) bool {
+	_, isResult := fields["result"]
+	_, isError := fields["error"]
+	return isResult || isError
+}
+
+// setMethod checks the message's method and jsonrpc version and sets m.method.
+func (m *lspMessage) setMethod(fields map[string]json.RawMessage) *rpcError {
 	rawMethod, hasMethod := fields["method"]
 	if !hasMethod {
-		_, isResult := fields["result"]
-		_, isError := fields["error"]
-		if hasID && (isResult || isError) {
-			return false // a response; the server sends no requests, so it answers none
-		}
-		s.reply(id, nil, &rpcError{Code: rpcInvalidRequest, Message: "missing method"})
-		return false
+		return &rpcError{Code: rpcInvalidRequest, Message: "missing method"}
 	}
-	var version, method string
+	var version string
 	if json.Unmarshal(fields["jsonrpc"], &version) != nil || version != "2.0" {
-		s.reply(id, nil, &rpcError{Code: rpcInvalidRequest, Message: `"jsonrpc" must be "2.0"`})
-		return false
+		return &rpcError{Code: rpcInvalidRequest, Message: `"jsonrpc" must be "2.0"`}
 	}
-	if json.Unmarshal(rawMethod, &method) != nil || jsonKind(rawMethod) != '"' {
-		s.reply(id, nil, &rpcError{Code: rpcInvalidRequest, Message: "method must be a string"})
-		return false
+	if json.Unmarshal(rawMethod, &m.method) != nil || jsonKind(rawMethod) != '"' {
+		return &rpcError{Code: rpcInvalidRequest, Message: "method must be a string"}
 	}
-	params := fields["params"]
-	if k := jsonKind(params); k != 0 && k != '{' && k != '[' && k != 'n' {
-		if hasID {
-			s.reply(id, nil, invalidParams("params must be an object or an array"))
-		} else {
-			s.logError(method + ": invalid params: params must be an object or an array")
-		}
-		return false
-	}
-	if jsonKind(params) == 'n' {
-		params = nil
-	}
-	defer func() {
-		// A bug in a handler must not take the editor's server down.
-		if r := recover(); r != nil {
-			stop = false
-			msg := fmt.Sprintf("internal error handling %s: %v", method, r)
-			if hasID {
-				s.reply(id, nil, &rpcError{Code: rpcInternalError, Message: msg})
-			} else {
-				s.logError(msg)
-			}
-		}
-	}()
-	if hasID {
-		result, err := s.request(method, params)
-		if err != nil {
-			s.reply(id, nil, err)
-		} else {
-			s.reply(id, result, nil)
-		}
-		return false
-	}
-	if method == "exit" {
-		return true
-	}
-	if !s.initialized || s.shutdown {
-		return false // notifications are dropped before initialize and after shutdown
-	}
-	if err := s.notification(method, params); err != nil {
-		s.logError(method + ": " + err.Error())
-	}
-	return false
+	return nil
 }
 
 // request answers one request.
@@ -501,81 +603,113 @@ type lspTextDocument struct {
 func (s *lspServer) notification(method string, params json.RawMessage) error {
 	switch method {
 	case "textDocument/didOpen":
-		var p struct {
-			TextDocument *lspTextDocument `json:"textDocument"`
-		}
-		if err := decodeParams(params, &p); err != nil {
-			return err
-		}
-		if p.TextDocument == nil || p.TextDocument.URI == "" || p.TextDocument.Text == nil {
-			return invalidParams("didOpen needs textDocument.uri and textDocument.text")
-		}
-		if _, open := s.docs[p.TextDocument.URI]; !open && len(s.docs) >= maxLSPDocs {
-			return fmt.Errorf("%s not opened: at most %d documents may be open at once", p.TextDocument.URI, maxLSPDocs)
-		}
-		d := &lspDoc{uri: p.TextDocument.URI, text: *p.TextDocument.Text}
-		if p.TextDocument.Version != nil {
-			d.version = *p.TextDocument.Version
-		}
-		s.docs[p.TextDocument.URI] = d
-		s.publishChanged(p.TextDocument.URI)
+		return s.didOpen(params)
 	case "textDocument/didChange":
-		var p struct {
-			TextDocument   *lspTextDocument `json:"textDocument"`
-			ContentChanges []struct {
-				Range *lspRange `json:"range"`
-				Text  *string   `json:"text"`
-			} `json:"contentChanges"`
-		}
-		if err := decodeParams(params, &p); err != nil {
-			return err
-		}
-		if p.TextDocument == nil || p.TextDocument.URI == "" {
-			return invalidParams("didChange needs textDocument.uri")
-		}
-		d, ok := s.docs[p.TextDocument.URI]
-		if !ok {
-			return invalidParams("didChange for %s, which is not open", p.TextDocument.URI)
-		}
-		// Apply to a copy: a bad change leaves the document as it was.
-		text := d.text
-		for i, c := range p.ContentChanges {
-			if c.Text == nil {
-				return invalidParams("contentChanges[%d] has no text", i)
-			}
-			if c.Range == nil {
-				text = *c.Text
-				continue
-			}
-			start, ok1 := utf16Offset(text, c.Range.Start)
-			end, ok2 := utf16Offset(text, c.Range.End)
-			if !ok1 || !ok2 || start > end {
-				return invalidParams("contentChanges[%d] has an invalid range", i)
-			}
-			text = text[:start] + *c.Text + text[end:]
-		}
-		d.text = text
-		d.formatted = nil
-		if p.TextDocument.Version != nil {
-			d.version = *p.TextDocument.Version
-		}
-		s.publishChanged(p.TextDocument.URI)
+		return s.didChange(params)
 	case "textDocument/didClose":
-		var p struct {
-			TextDocument *lspTextDocument `json:"textDocument"`
-		}
-		if err := decodeParams(params, &p); err != nil {
-			return err
-		}
-		if p.TextDocument == nil || p.TextDocument.URI == "" {
-			return invalidParams("didClose needs textDocument.uri")
-		}
-		delete(s.docs, p.TextDocument.URI)
-		s.publishImporters(p.TextDocument.URI)
-		s.notify("textDocument/publishDiagnostics", map[string]any{"uri": p.TextDocument.URI, "diagnostics": []any{}})
+		return s.didClose(params)
 	}
 	// Other notifications (initialized, didSave, $/cancelRequest,
 	// $/setTrace, configuration changes, ...) need no action.
+	return nil
+}
+
+// didOpen opens a document (within the limit of open documents) and
+// publishes its diagnostics.
+func (s *lspServer) didOpen(params json.RawMessage) error {
+	var p struct {
+		TextDocument *lspTextDocument `json:"textDocument"`
+	}
+	if err := decodeParams(params, &p); err != nil {
+		return err
+	}
+	if p.TextDocument == nil || p.TextDocument.URI == "" || p.TextDocument.Text == nil {
+		return invalidParams("didOpen needs textDocument.uri and textDocument.text")
+	}
+	if _, open := s.docs[p.TextDocument.URI]; !open && len(s.docs) >= maxLSPDocs {
+		return fmt.Errorf("%s not opened: at most %d documents may be open at once", p.TextDocument.URI, maxLSPDocs)
+	}
+	d := &lspDoc{uri: p.TextDocument.URI, text: *p.TextDocument.Text}
+	if p.TextDocument.Version != nil {
+		d.version = *p.TextDocument.Version
+	}
+	s.docs[p.TextDocument.URI] = d
+	s.publishChanged(p.TextDocument.URI)
+	return nil
+}
+
+// lspChange is one of didChange's content changes: a range and its new
+// text, or the whole new text when Range is nil.
+type lspChange struct {
+	Range *lspRange `json:"range"`
+	Text  *string   `json:"text"`
+}
+
+// didChange applies content changes to an open document and publishes
+// its diagnostics.
+func (s *lspServer) didChange(params json.RawMessage) error {
+	var p struct {
+		TextDocument   *lspTextDocument `json:"textDocument"`
+		ContentChanges []lspChange      `json:"contentChanges"`
+	}
+	if err := decodeParams(params, &p); err != nil {
+		return err
+	}
+	if p.TextDocument == nil || p.TextDocument.URI == "" {
+		return invalidParams("didChange needs textDocument.uri")
+	}
+	d, ok := s.docs[p.TextDocument.URI]
+	if !ok {
+		return invalidParams("didChange for %s, which is not open", p.TextDocument.URI)
+	}
+	text, err := applyChanges(d.text, p.ContentChanges)
+	if err != nil {
+		return err
+	}
+	d.text = text
+	d.formatted = nil
+	if p.TextDocument.Version != nil {
+		d.version = *p.TextDocument.Version
+	}
+	s.publishChanged(p.TextDocument.URI)
+	return nil
+}
+
+// applyChanges applies content changes to a copy of text, so that a bad
+// change leaves the document as it was.
+func applyChanges(text string, changes []lspChange) (string, error) {
+	for i, c := range changes {
+		if c.Text == nil {
+			return "", invalidParams("contentChanges[%d] has no text", i)
+		}
+		if c.Range == nil {
+			text = *c.Text
+			continue
+		}
+		start, end, ok := rangeOffsets(text, *c.Range)
+		if !ok || start > end {
+			return "", invalidParams("contentChanges[%d] has an invalid range", i)
+		}
+		text = text[:start] + *c.Text + text[end:]
+	}
+	return text, nil
+}
+
+// didClose closes a document, republishes the documents that import it
+// and clears its diagnostics.
+func (s *lspServer) didClose(params json.RawMessage) error {
+	var p struct {
+		TextDocument *lspTextDocument `json:"textDocument"`
+	}
+	if err := decodeParams(params, &p); err != nil {
+		return err
+	}
+	if p.TextDocument == nil || p.TextDocument.URI == "" {
+		return invalidParams("didClose needs textDocument.uri")
+	}
+	delete(s.docs, p.TextDocument.URI)
+	s.publishImporters(p.TextDocument.URI)
+	s.notify("textDocument/publishDiagnostics", map[string]any{"uri": p.TextDocument.URI, "diagnostics": []any{}})
 	return nil
 }
 
@@ -593,6 +727,13 @@ func decodeParams(params json.RawMessage, v any) error {
 	return nil
 }
 
+// rangeOffsets converts an LSP range to byte offsets in text.
+func rangeOffsets(text string, r lspRange) (lo, hi int, ok bool) {
+	lo, ok1 := utf16Offset(text, r.Start)
+	hi, ok2 := utf16Offset(text, r.End)
+	return lo, hi, ok1 && ok2
+}
+
 // utf16Offset converts an LSP position to a byte offset in text. A line
 // past the end means the end of the text and a character past the end of
 // its line means the end of the line, as the protocol says.
@@ -600,13 +741,9 @@ func utf16Offset(text string, p lspPosition) (int, bool) {
 	if p.Line < 0 || p.Character < 0 {
 		return 0, false
 	}
-	off := 0
-	for l := 0; l < p.Line; l++ {
-		i := strings.IndexByte(text[off:], '\n')
-		if i < 0 {
-			return len(text), true
-		}
-		off += i + 1
+	off, ok := lineOffset(text, p.Line)
+	if !ok {
+		return len(text), true
 	}
 	n := 0
 	for i, r := range text[off:] {
@@ -620,6 +757,19 @@ func utf16Offset(text string, p lspPosition) (int, bool) {
 		}
 	}
 	return len(text), true
+}
+
+// lineOffset is the byte offset where 0-based line starts in text; ok is
+// false when text has fewer lines.
+func lineOffset(text string, line int) (off int, ok bool) {
+	for l := 0; l < line; l++ {
+		i := strings.IndexByte(text[off:], '\n')
+		if i < 0 {
+			return 0, false
+		}
+		off += i + 1
+	}
+	return off, true
 }
 
 func (s *lspServer) write(m rpcMessage) {
@@ -751,16 +901,7 @@ func (s *lspServer) publish(uri string) {
 		return
 	}
 	name := uriPath(uri)
-	overlay := map[string][]byte{}
-	open := map[string]bool{}
-	for du, doc := range s.docs {
-		if p := uriPath(du); p != du {
-			if abs, err := filepath.Abs(p); err == nil {
-				overlay[abs] = []byte(doc.text)
-				open[abs] = true
-			}
-		}
-	}
+	overlay, open := s.overlay()
 	// Every document is checked as a module (Library): a file without
 	// main is a module others import, not a program missing its entry.
 	d.opts = modules.Options{Overlay: overlay, Library: true}
@@ -768,19 +909,9 @@ func (s *lspServer) publish(uri string) {
 	if d.an.ParseOK {
 		d.good = d.an
 	}
-	u, err := d.an.Unit, d.an.Err
-	list := []any{}
-	others := map[string][]any{}
-	for _, dg := range u.Diags {
-		if dg.File != nil && dg.File.Name != name {
-			if abs, e := filepath.Abs(dg.File.Name); e == nil && !open[abs] {
-				others[abs] = append(others[abs], lspDiagnostic(fileURI(abs), dg.File.Name, dg))
-				continue
-			}
-		}
-		list = append(list, lspDiagnostic(uri, name, dg))
-	}
-	if err != nil {
+	u := d.an.Unit
+	list, others := splitDiagnostics(uri, name, u.Diags, open)
+	if err := d.an.Err; err != nil {
 		list = append(list, map[string]any{
 			"range": lspRange{}, "severity": 1, "source": "morrowc",
 			"message": "internal compiler error (please report): " + oneLine(err.Error()),
@@ -796,7 +927,47 @@ func (s *lspServer) publish(uri string) {
 			d.deps[m.Abs] = true
 		}
 	}
-	for _, m := range u.Modules.Modules {
+	s.publishImported(u.Modules, open, others)
+}
+
+// overlay returns the texts of the open documents that are files, by
+// absolute path, to be read over the files on disk, and the set of those paths.
+func (s *lspServer) overlay() (map[string][]byte, map[string]bool) {
+	overlay := map[string][]byte{}
+	open := map[string]bool{}
+	for du, doc := range s.docs {
+		if p := uriPath(du); p != du {
+			if abs, err := filepath.Abs(p); err == nil {
+				overlay[abs] = []byte(doc.text)
+				open[abs] = true
+			}
+		}
+	}
+	return overlay, open
+}
+
+// splitDiagnostics converts the diagnostics of a check of document uri
+// (file name): those of imported files that are not open go to others,
+// by absolute path; the rest are the document's own list.
+func splitDiagnostics(uri, name string, diags diag.List, open map[string]bool) (list []any, others map[string][]any) {
+	list = []any{}
+	others = map[string][]any{}
+	for _, dg := range diags {
+		if dg.File != nil && dg.File.Name != name {
+			if abs, e := filepath.Abs(dg.File.Name); e == nil && !open[abs] {
+				others[abs] = append(others[abs], lspDiagnostic(fileURI(abs), dg.File.Name, dg))
+				continue
+			}
+		}
+		list = append(list, lspDiagnostic(uri, name, dg))
+	}
+	return list, others
+}
+
+// publishImported sends the diagnostics of each imported module that is
+// not open, an empty list for those without any.
+func (s *lspServer) publishImported(prog *modules.Program, open map[string]bool, others map[string][]any) {
+	for _, m := range prog.Modules {
 		if m.Entry || open[m.Abs] {
 			continue
 		}

@@ -152,21 +152,10 @@ type foundSpan struct {
 // Each occurrence is listed once, in a stable order.
 func (s *lspServer) everywhere(d *lspDoc, t *query.Target) []foundSpan {
 	home, off := d.an.Home(t)
-	seen := map[string]bool{}
-	var out []foundSpan
-	addFrom := func(doc *lspDoc, a *query.Analysis, tt *query.Target) {
-		for _, o := range a.References(tt) {
-			uri, r := where(doc, a, o.Span)
-			k := fmt.Sprint(uri, r)
-			if !seen[k] {
-				seen[k] = true
-				out = append(out, foundSpan{uri, r, o.Def})
-			}
-		}
-	}
-	addFrom(d, d.an, t)
+	f := &spanFinder{seen: map[string]bool{}}
+	f.addFrom(d, d.an, t)
 	if home == "" || t.Local() {
-		return out
+		return f.out
 	}
 	uris := make([]string, 0, len(s.docs))
 	for u := range s.docs {
@@ -178,23 +167,56 @@ func (s *lspServer) everywhere(d *lspDoc, t *query.Target) []foundSpan {
 		if od == d || od.an == nil {
 			continue
 		}
-		for _, o := range od.an.Occurrences() {
-			if o.Def {
-				if h, oo := od.an.Home(o.Target); h == home && oo == off && o.Target.Kind == t.Kind {
-					addFrom(od, od.an, o.Target)
-					break
-				}
-			}
+		if tt := sameDecl(od.an, t.Kind, home, off); tt != nil {
+			f.addFrom(od, od.an, tt)
 		}
 	}
+	sortFound(f.out, d.uri)
+	return f.out
+}
+
+// sortFound orders occurrences: those in document first first, then by
+// document URI, and by position within a document.
+func sortFound(out []foundSpan, first string) {
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].uri != out[j].uri {
-			return out[i].uri == d.uri || out[j].uri != d.uri && out[i].uri < out[j].uri
+			return out[i].uri == first || out[j].uri != first && out[i].uri < out[j].uri
 		}
 		a, b := out[i].r.Start, out[j].r.Start
 		return a.Line < b.Line || a.Line == b.Line && a.Character < b.Character
 	})
-	return out
+}
+
+// spanFinder collects occurrences across documents, each location once.
+type spanFinder struct {
+	seen map[string]bool
+	out  []foundSpan
+}
+
+// addFrom adds the references of tt in analysis a of document doc.
+func (f *spanFinder) addFrom(doc *lspDoc, a *query.Analysis, tt *query.Target) {
+	for _, o := range a.References(tt) {
+		uri, r := where(doc, a, o.Span)
+		k := fmt.Sprint(uri, r)
+		if !f.seen[k] {
+			f.seen[k] = true
+			f.out = append(f.out, foundSpan{uri, r, o.Def})
+		}
+	}
+}
+
+// sameDecl is the target of analysis a declared in file home at offset
+// off with the given kind, or nil.
+func sameDecl(a *query.Analysis, kind query.Kind, home string, off int) *query.Target {
+	for _, o := range a.Occurrences() {
+		if !o.Def {
+			continue
+		}
+		if h, oo := a.Home(o.Target); h == home && oo == off && o.Target.Kind == kind {
+			return o.Target
+		}
+	}
+	return nil
 }
 
 func markdown(code, doc string) map[string]any {
@@ -308,6 +330,8 @@ func (s *lspServer) prepareRename(params json.RawMessage) (any, *rpcError) {
 // cannot be carried out (a refused rename).
 const rpcRequestFailed = -32803
 
+// rename answers textDocument/rename with the edits in every open
+// document, or the reason the rename is refused.
 func (s *lspServer) rename(params json.RawMessage) (any, *rpcError) {
 	var p struct {
 		NewName *string `json:"newName"`
@@ -331,25 +355,33 @@ func (s *lspServer) rename(params json.RawMessage) (any, *rpcError) {
 	if why != "" {
 		return nil, &rpcError{Code: rpcRequestFailed, Message: why}
 	}
-	changes := map[string]any{}
-	seen := map[string]bool{}
-	addEdit := func(uri string, r lspRange) {
-		if k := fmt.Sprint(uri, r); !seen[k] {
-			seen[k] = true
-			l, _ := changes[uri].([]any)
-			changes[uri] = append(l, map[string]any{"range": r, "newText": *p.NewName})
-		}
-	}
+	edits := &renameEdits{newName: *p.NewName, changes: map[string]any{}, seen: map[string]bool{}}
 	for _, sp := range spans {
-		addEdit(where(d, a, sp))
+		edits.add(where(d, a, sp))
 	}
 	// A public name is also renamed where the other open documents use it.
 	if !o.Target.Local() {
 		for _, f := range s.everywhere(d, o.Target) {
-			addEdit(f.uri, f.r)
+			edits.add(f.uri, f.r)
 		}
 	}
-	return map[string]any{"changes": changes}, nil
+	return map[string]any{"changes": edits.changes}, nil
+}
+
+// renameEdits collects a rename's text edits by document URI, each range once.
+type renameEdits struct {
+	newName string
+	changes map[string]any
+	seen    map[string]bool
+}
+
+// add adds the edit replacing range r of document uri, unless it is there.
+func (e *renameEdits) add(uri string, r lspRange) {
+	if k := fmt.Sprint(uri, r); !e.seen[k] {
+		e.seen[k] = true
+		l, _ := e.changes[uri].([]any)
+		e.changes[uri] = append(l, map[string]any{"range": r, "newText": e.newName})
+	}
 }
 
 // keywords are the lexer's reserved words (lang/parser/lexer.go): offered
@@ -372,11 +404,20 @@ func validIdent(s string) bool {
 		return false
 	}
 	for i, r := range s {
-		if !(r == '_' || r < 128 && unicode.IsLetter(r) || i > 0 && r < 128 && unicode.IsDigit(r)) {
+		if !identRune(r, i == 0) {
 			return false
 		}
 	}
 	return true
+}
+
+// identRune reports whether r may appear in a name (at its start when
+// first): an ASCII letter or '_', or an ASCII digit after the start.
+func identRune(r rune, first bool) bool {
+	if r == '_' {
+		return true
+	}
+	return r < 128 && (unicode.IsLetter(r) || !first && unicode.IsDigit(r))
 }
 
 // renameSpans checks a rename and returns the spans to replace, or why
@@ -391,94 +432,191 @@ func renameSpans(a *query.Analysis, t *query.Target, newName string) ([]source.S
 	if newName == t.Name {
 		return nil, ""
 	}
+	if why := renameCaseError(t, newName); why != "" {
+		return nil, why
+	}
+	refs := append(a.References(t), labelRefs(a, t)...)
+	if why := renameClash(a, t, refs, newName); why != "" {
+		return nil, why
+	}
+	return uniqueSortedSpans(refs), ""
+}
+
+// renameCaseError says why newName has the wrong initial case for t's
+// kind (types and constructors are uppercase, everything else lowercase).
+func renameCaseError(t *query.Target, newName string) string {
 	upper := newName[0] >= 'A' && newName[0] <= 'Z'
-	switch t.Kind {
-	case query.KType, query.KCtor:
-		if !upper {
-			return nil, fmt.Sprintf("a %s name must start with an uppercase letter", t.Kind)
-		}
-	default:
-		if upper {
-			return nil, fmt.Sprintf("a %s name must start with a lowercase letter", t.Kind)
+	wantUpper := t.Kind == query.KType || t.Kind == query.KCtor
+	switch {
+	case wantUpper && !upper:
+		return fmt.Sprintf("a %s name must start with an uppercase letter", t.Kind)
+	case !wantUpper && upper:
+		return fmt.Sprintf("a %s name must start with a lowercase letter", t.Kind)
+	}
+	return ""
+}
+
+// labelRefs returns the callers' label occurrences of a parameter
+// without a label, since its name is also its label.
+func labelRefs(a *query.Analysis, t *query.Target) []*query.Occ {
+	if t.Kind != query.KParam {
+		return nil
+	}
+	p, ok := t.Decl.(*ast.Param)
+	if !ok || p.Label != "" {
+		return nil
+	}
+	var out []*query.Occ
+	for _, o := range a.Occurrences() {
+		lt := o.Target
+		if lt.Kind == query.KLabel && lt.Sig != nil && lt.Param < len(lt.Sig.Decl.Params) && lt.Sig.Decl.Params[lt.Param] == p {
+			out = append(out, o)
 		}
 	}
-	refs := a.References(t)
-	// A parameter without a label is also its callers' label.
-	if t.Kind == query.KParam {
-		if p, ok := t.Decl.(*ast.Param); ok && p.Label == "" {
-			for _, o := range a.Occurrences() {
-				if o.Target.Kind == query.KLabel && o.Target.Sig != nil && o.Target.Param < len(o.Target.Sig.Decl.Params) && o.Target.Sig.Decl.Params[o.Target.Param] == p {
-					refs = append(refs, o)
-				}
-			}
-		}
-	}
+	return out
+}
+
+// renameClash says why renaming t (with references refs) to newName
+// would clash with or capture another name, by t's kind.
+func renameClash(a *query.Analysis, t *query.Target, refs []*query.Occ, newName string) string {
 	switch t.Kind {
 	case query.KFunc:
-		if sameModuleFunc(a, t, newName) || builtins.Lookup(newName) != nil {
-			return nil, fmt.Sprintf("renaming '%s' to '%s' would clash with the function '%s'", t.Name, newName, newName)
-		}
-		for _, r := range refs {
-			for _, l := range a.Scope(r.Span.Start) {
-				if l.Name == newName {
-					return nil, fmt.Sprintf("renaming '%s' to '%s' would be captured by the local '%s' at a use", t.Name, newName, newName)
-				}
-			}
-		}
+		return funcRenameClash(a, t, refs, newName)
 	case query.KType, query.KCtor:
-		for _, o := range a.Occurrences() {
-			if o.Target.Name == newName && (o.Target.Kind == query.KType || o.Target.Kind == query.KCtor || o.Target.Kind == query.KBuiltinType || o.Target.Kind == query.KBuiltinCtor) {
-				return nil, fmt.Sprintf("renaming '%s' to '%s' would clash with the %s '%s'", t.Name, newName, o.Target.Kind, newName)
-			}
-		}
-		if builtins.LookupType(newName) != nil || newName == "Some" || newName == "None" || newName == "Ok" || newName == "Err" {
-			return nil, fmt.Sprintf("'%s' is a builtin name", newName)
-		}
+		return typeRenameClash(a, t, newName)
 	case query.KField:
-		if t.Def != nil {
-			for _, f := range t.Def.Fields {
-				if f == newName {
-					return nil, fmt.Sprintf("%s already has a field '%s'", t.Def.Name, newName)
-				}
-			}
-		}
+		return fieldRenameClash(t, newName)
 	case query.KLabel:
-		for _, p := range t.Sig.Params {
-			if p.Label == newName {
-				return nil, fmt.Sprintf("%s already has a parameter labelled '%s'", t.Sig.Name, newName)
-			}
-		}
+		return labelRenameClash(t, newName)
 	case query.KLocal, query.KParam:
-		// Each use must not fall in the scope of another binding of
-		// newName, and no use of newName may fall in this binding's scope.
-		for _, r := range refs {
-			if r.Target.Kind == query.KLabel {
-				continue
-			}
-			for _, l := range a.Scope(r.Span.Start) {
-				if l.Name == newName && l != t.Obj {
-					return nil, fmt.Sprintf("renaming '%s' to '%s' would clash with the local '%s' in scope at a use", t.Name, newName, newName)
-				}
-			}
+		if why := localUseCaptured(a, t, refs, newName); why != "" {
+			return why
 		}
-		for _, o := range a.Occurrences() {
-			if o.Target.Name != newName || o.Def || o.Target.Kind == query.KLabel || o.Target.Kind == query.KField {
-				continue
-			}
-			for _, l := range a.Scope(o.Span.Start) {
-				if l == t.Obj {
-					return nil, fmt.Sprintf("renaming '%s' to '%s' would capture the use of '%s' here", t.Name, newName, newName)
-				}
-			}
+		if why := localCapturesUse(a, t, newName); why != "" {
+			return why
 		}
-		if fd := a.FuncAt(t.DeclSpan.Start); fd != nil && t.Kind == query.KParam {
-			for _, p := range fd.Params {
-				if p.Name == newName || p.Label == newName {
-					return nil, fmt.Sprintf("'%s' already has a parameter '%s'", fd.Name, newName)
-				}
+		return paramRenameClash(a, t, newName)
+	}
+	return ""
+}
+
+// funcRenameClash refuses a function rename onto another function of the
+// same module or a builtin, or where a local of that name is in scope at a use.
+func funcRenameClash(a *query.Analysis, t *query.Target, refs []*query.Occ, newName string) string {
+	if sameModuleFunc(a, t, newName) || builtins.Lookup(newName) != nil {
+		return fmt.Sprintf("renaming '%s' to '%s' would clash with the function '%s'", t.Name, newName, newName)
+	}
+	for _, r := range refs {
+		if scopeHasName(a, r.Span.Start, newName, nil) {
+			return fmt.Sprintf("renaming '%s' to '%s' would be captured by the local '%s' at a use", t.Name, newName, newName)
+		}
+	}
+	return ""
+}
+
+// typeNameKinds are the target kinds that share the type and constructor namespace.
+var typeNameKinds = map[query.Kind]bool{
+	query.KType: true, query.KCtor: true, query.KBuiltinType: true, query.KBuiltinCtor: true,
+}
+
+// builtinCtorNames are the constructors of the builtin Option and Result types.
+var builtinCtorNames = map[string]bool{"Some": true, "None": true, "Ok": true, "Err": true}
+
+// typeRenameClash refuses a type or constructor rename onto another type
+// or constructor name, declared or builtin.
+func typeRenameClash(a *query.Analysis, t *query.Target, newName string) string {
+	for _, o := range a.Occurrences() {
+		if o.Target.Name == newName && typeNameKinds[o.Target.Kind] {
+			return fmt.Sprintf("renaming '%s' to '%s' would clash with the %s '%s'", t.Name, newName, o.Target.Kind, newName)
+		}
+	}
+	if builtins.LookupType(newName) != nil || builtinCtorNames[newName] {
+		return fmt.Sprintf("'%s' is a builtin name", newName)
+	}
+	return ""
+}
+
+// fieldRenameClash refuses a field rename onto another field of the same record.
+func fieldRenameClash(t *query.Target, newName string) string {
+	if t.Def == nil {
+		return ""
+	}
+	for _, f := range t.Def.Fields {
+		if f == newName {
+			return fmt.Sprintf("%s already has a field '%s'", t.Def.Name, newName)
+		}
+	}
+	return ""
+}
+
+// labelRenameClash refuses a label rename onto another label of the same signature.
+func labelRenameClash(t *query.Target, newName string) string {
+	for _, p := range t.Sig.Params {
+		if p.Label == newName {
+			return fmt.Sprintf("%s already has a parameter labelled '%s'", t.Sig.Name, newName)
+		}
+	}
+	return ""
+}
+
+// scopeHasName reports whether a local called name other than except is
+// in scope at offset pos.
+func scopeHasName(a *query.Analysis, pos int, name string, except *types.Object) bool {
+	for _, l := range a.Scope(pos) {
+		if l.Name == name && l != except {
+			return true
+		}
+	}
+	return false
+}
+
+// localUseCaptured refuses a local rename when another binding of newName
+// is in scope at one of its uses.
+func localUseCaptured(a *query.Analysis, t *query.Target, refs []*query.Occ, newName string) string {
+	for _, r := range refs {
+		if r.Target.Kind != query.KLabel && scopeHasName(a, r.Span.Start, newName, t.Obj) {
+			return fmt.Sprintf("renaming '%s' to '%s' would clash with the local '%s' in scope at a use", t.Name, newName, newName)
+		}
+	}
+	return ""
+}
+
+// localCapturesUse refuses a local rename when a use of newName falls in
+// the renamed binding's scope (it would then resolve to the binding).
+func localCapturesUse(a *query.Analysis, t *query.Target, newName string) string {
+	for _, o := range a.Occurrences() {
+		if o.Target.Name != newName || o.Def || o.Target.Kind == query.KLabel || o.Target.Kind == query.KField {
+			continue
+		}
+		for _, l := range a.Scope(o.Span.Start) {
+			if l == t.Obj {
+				return fmt.Sprintf("renaming '%s' to '%s' would capture the use of '%s' here", t.Name, newName, newName)
 			}
 		}
 	}
+	return ""
+}
+
+// paramRenameClash refuses a parameter rename onto the name or label of
+// another parameter of the same function.
+func paramRenameClash(a *query.Analysis, t *query.Target, newName string) string {
+	if t.Kind != query.KParam {
+		return ""
+	}
+	fd := a.FuncAt(t.DeclSpan.Start)
+	if fd == nil {
+		return ""
+	}
+	for _, p := range fd.Params {
+		if p.Name == newName || p.Label == newName {
+			return fmt.Sprintf("'%s' already has a parameter '%s'", fd.Name, newName)
+		}
+	}
+	return ""
+}
+
+// uniqueSortedSpans returns the distinct spans of refs in source order.
+func uniqueSortedSpans(refs []*query.Occ) []source.Span {
 	var out []source.Span
 	seen := map[source.Span]bool{}
 	for _, r := range refs {
@@ -488,7 +626,7 @@ func renameSpans(a *query.Analysis, t *query.Target, newName string) ([]source.S
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Start < out[j].Start })
-	return out, ""
+	return out
 }
 
 // sameModuleFunc reports whether the module that declares t has a
@@ -583,6 +721,8 @@ func wordByte(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
+// completion answers textDocument/completion: members after a dot,
+// else labels, imported names, locals, functions, types and builtins.
 func (s *lspServer) completion(params json.RawMessage) (any, *rpcError) {
 	d, off, err := s.docAt(params, nil)
 	if d == nil {
@@ -596,45 +736,57 @@ func (s *lspServer) completion(params json.RawMessage) (any, *rpcError) {
 	c := &completionList{seen: map[string]bool{}, pfx: text[ws:off]}
 	a := completionAnalysis(d, off)
 	if ws > 0 && text[ws-1] == '.' {
-		// After `Qualifier.` or `expr.`.
-		qs := ws - 1
-		for qs > 0 && (wordByte(text[qs-1]) || text[qs-1] == '.') {
-			qs--
-		}
-		qual := text[qs : ws-1]
-		if qual != "" && qual[0] >= 'A' && qual[0] <= 'Z' {
-			memberCompletions(c, a, qual)
-		} else if qual != "" && !importCompletions(c, a, qual) {
-			fieldCompletions(c, a, qual, qs)
-		}
+		dotCompletions(c, a, text, ws)
 		return c.result(), nil
 	}
 	labelCompletions(c, a, text, ws)
 	importedNames(c, a)
 	for _, l := range a.Scope(off) {
-		kind := ciVariable
-		c.add(l.Name, kind, l.Name+": "+query.TypeString(l.Type))
+		c.add(l.Name, ciVariable, l.Name+": "+query.TypeString(l.Type))
 	}
 	for _, sig := range a.Funcs() {
 		c.add(sig.Name, ciFunction, query.SigString(sig))
 	}
+	typeCompletions(c, a)
+	builtinCompletions(c)
+	return c.result(), nil
+}
+
+// dotCompletions completes after `Qualifier.` (a type's constructors or
+// a builtin module's members), `module.` (an import's names) or `expr.`
+// (fields); ws is where the word after the dot starts.
+func dotCompletions(c *completionList, a *query.Analysis, text string, ws int) {
+	qs := ws - 1
+	for qs > 0 && (wordByte(text[qs-1]) || text[qs-1] == '.') {
+		qs--
+	}
+	qual := text[qs : ws-1]
+	if qual != "" && qual[0] >= 'A' && qual[0] <= 'Z' {
+		memberCompletions(c, a, qual)
+	} else if qual != "" && !importCompletions(c, a, qual) {
+		fieldCompletions(c, a, qual, qs)
+	}
+}
+
+// typeCompletions adds the document's types and their constructors.
+func typeCompletions(c *completionList, a *query.Analysis) {
 	for _, td := range a.TypeDecls() {
-		name := ""
-		switch td := td.(type) {
-		case *ast.TypeDecl:
-			name = td.Name
-		case *ast.NewtypeDecl:
-			name = td.Name
-		}
+		name, _ := query.TypeDeclName(td)
 		c.add(name, ciStruct, "type "+name)
-		if a.Info != nil {
-			if def := a.Info.TypeDefs[name]; def != nil {
-				for _, ct := range def.Ctors {
-					c.add(ct.Name, ciEnumMember, query.CtorString(ct))
-				}
+		if a.Info == nil {
+			continue
+		}
+		if def := a.Info.TypeDefs[name]; def != nil {
+			for _, ct := range def.Ctors {
+				c.add(ct.Name, ciEnumMember, query.CtorString(ct))
 			}
 		}
 	}
+}
+
+// builtinCompletions adds the builtin functions outside modules, the
+// builtin modules, constructors and types, and the keywords.
+func builtinCompletions(c *completionList) {
 	for _, e := range builtins.All() {
 		if e.Module() == "" {
 			c.add(e.Name, ciFunction, query.BuiltinString(e.Name))
@@ -652,19 +804,16 @@ func (s *lspServer) completion(params json.RawMessage) (any, *rpcError) {
 	for _, k := range keywords {
 		c.add(k, ciKeyword, "")
 	}
-	return c.result(), nil
 }
 
 // memberCompletions lists what follows `qual.`: a builtin module's
 // functions and types, a type's constructors.
 func memberCompletions(c *completionList, a *query.Analysis, qual string) {
+	// Members two levels down (Process.ExitReason...) are reached
+	// through their type, so only the module's own are listed.
 	for _, e := range builtins.All() {
 		if e.Module() == qual {
 			c.add(e.Member(), ciFunction, query.BuiltinString(e.Name))
-		} else if strings.HasPrefix(e.Name, qual+".") {
-			// Process.ExitReason... members two levels down are reached
-			// through their type.
-			continue
 		}
 	}
 	for _, td := range builtins.Types() {
@@ -679,6 +828,12 @@ func memberCompletions(c *completionList, a *query.Analysis, qual string) {
 			}
 		}
 	}
+	builtinVariantCompletions(c, qual)
+}
+
+// builtinVariantCompletions adds the variants of the builtin type qual,
+// or of the types of the builtin module qual.
+func builtinVariantCompletions(c *completionList, qual string) {
 	lib := builtins.ModuleTypes(qual)
 	if t := builtins.LookupType(qual); t != nil {
 		lib = append(lib, t)
@@ -719,23 +874,12 @@ func publicNames(a *query.Analysis, m *modules.Module, f func(name string, kind 
 	for _, d := range m.AST.Decls {
 		switch d := d.(type) {
 		case *ast.FnDecl:
-			if !d.Pub {
-				continue
+			if d.Pub {
+				f(ast.PlainName(d.Name), ciFunction, checkedSig(a, d))
 			}
-			detail := ""
-			if a.Info != nil {
-				if sig := a.Info.Funcs[d]; sig != nil {
-					detail = query.SigString(sig)
-				}
-			}
-			f(ast.PlainName(d.Name), ciFunction, detail)
 		case *ast.TypeDecl:
-			if !d.Pub {
-				continue
-			}
-			f(ast.PlainName(d.Name), ciStruct, "type "+ast.PlainName(d.Name))
-			for _, v := range d.Variants {
-				f(ast.PlainName(v.Name), ciEnumMember, ast.PlainName(d.Name)+"."+ast.PlainName(v.Name))
+			if d.Pub {
+				publicType(d, f)
 			}
 		case *ast.NewtypeDecl:
 			if d.Pub {
@@ -744,11 +888,35 @@ func publicNames(a *query.Analysis, m *modules.Module, f func(name string, kind 
 			}
 		case *ast.ImportDecl:
 			if d.Pub {
-				for _, n := range d.Names {
-					f(n.Name, ciFunction, "re-exported from "+ast.PathString(d.Path))
-				}
+				reexports(d, f)
 			}
 		}
+	}
+}
+
+// reexports gives f the names a public import re-exports.
+func reexports(d *ast.ImportDecl, f func(name string, kind int, detail string)) {
+	for _, n := range d.Names {
+		f(n.Name, ciFunction, "re-exported from "+ast.PathString(d.Path))
+	}
+}
+
+// checkedSig is the signature text of function d when it was checked, or "".
+func checkedSig(a *query.Analysis, d *ast.FnDecl) string {
+	if a.Info == nil {
+		return ""
+	}
+	if sig := a.Info.Funcs[d]; sig != nil {
+		return query.SigString(sig)
+	}
+	return ""
+}
+
+// publicType gives f a public type's name and its variants.
+func publicType(d *ast.TypeDecl, f func(name string, kind int, detail string)) {
+	f(ast.PlainName(d.Name), ciStruct, "type "+ast.PlainName(d.Name))
+	for _, v := range d.Variants {
+		f(ast.PlainName(v.Name), ciEnumMember, ast.PlainName(d.Name)+"."+ast.PlainName(v.Name))
 	}
 }
 
@@ -780,23 +948,29 @@ func importedNames(c *completionList, a *query.Analysis) {
 				publicNames(a, m, c.add)
 			}
 		case im.Selective:
-			m := moduleNamed(a, name)
-			for _, n := range im.Names {
-				detail := "from " + name
-				if m != nil {
-					publicNames(a, m, func(pn string, kind int, d string) {
-						if pn == n.Name && d != "" {
-							detail = d
-						}
-					})
-				}
-				c.add(n.Name, ciFunction, detail)
-			}
+			selectedNames(c, a, im, name)
 		case im.Alias != "":
 			c.add(im.Alias, ciModule, "module "+name)
 		default:
 			c.add(im.Path[0], ciModule, "module "+name)
 		}
+	}
+}
+
+// selectedNames adds the names a selective import of module name lists,
+// each with its detail from the module when it has one.
+func selectedNames(c *completionList, a *query.Analysis, im *ast.ImportDecl, name string) {
+	m := moduleNamed(a, name)
+	for _, n := range im.Names {
+		detail := "from " + name
+		if m != nil {
+			publicNames(a, m, func(pn string, kind int, d string) {
+				if pn == n.Name && d != "" {
+					detail = d
+				}
+			})
+		}
+		c.add(n.Name, ciFunction, detail)
 	}
 }
 
@@ -806,12 +980,7 @@ func fieldCompletions(c *completionList, a *query.Analysis, qual string, at int)
 	if strings.Contains(qual, ".") {
 		return
 	}
-	var t types.Type
-	for _, l := range a.Scope(at) {
-		if l.Name == qual {
-			t = l.Type
-		}
-	}
+	t := localType(a, qual, at)
 	if t == nil {
 		return
 	}
@@ -830,105 +999,97 @@ func fieldCompletions(c *completionList, a *query.Analysis, qual string, at int)
 	}
 }
 
+// localType is the type of the local called name in scope at offset at, or nil.
+func localType(a *query.Analysis, name string, at int) types.Type {
+	var t types.Type
+	for _, l := range a.Scope(at) {
+		if l.Name == name {
+			t = l.Type
+		}
+	}
+	return t
+}
+
 // enclosingCall finds the unclosed '(' before off and the callee name
 // written before it; argIndex counts the commas at its level; written
 // lists the labels already written (`label:`).
 func enclosingCall(text string, off int) (callee string, open, argIndex int, curLabel string, written []string, ok bool) {
+	open = openParen(text, off)
+	if open < 0 {
+		return "", 0, 0, "", nil, false
+	}
+	j := open
+	for j > 0 && (wordByte(text[j-1]) || text[j-1] == '.') {
+		j--
+	}
+	callee = text[j:open]
+	if callee == "" {
+		return "", 0, 0, "", nil, false
+	}
+	args := query.SplitArgs(text[open+1 : off])
+	for _, arg := range args[:len(args)-1] {
+		if l := argLabel(arg); l != "" {
+			written = append(written, l)
+		}
+	}
+	return callee, open, len(args) - 1, argLabel(args[len(args)-1]), written, true
+}
+
+// openParen returns the offset of the unclosed '(' before off, or -1
+// when the innermost unclosed bracket is another one or there is none
+// (calls may span lines; a line that is not indented ends the search).
+func openParen(text string, off int) int {
 	depth := 0
-	i := off - 1
-	for ; i >= 0; i-- {
+	for i := off - 1; i >= 0; i-- {
 		switch text[i] {
 		case ')', ']', '}':
 			depth++
 		case '(', '[', '{':
 			if depth == 0 {
 				if text[i] != '(' {
-					return "", 0, 0, "", nil, false
+					return -1
 				}
-				goto found
+				return i
 			}
 			depth--
 		case '\n':
-			// Calls may span lines; a blank-indented declaration line ends the search.
-			if i+1 < len(text) && i+1 < off && !(text[i+1] == ' ' || text[i+1] == '\t' || text[i+1] == ')') {
-				return "", 0, 0, "", nil, false
+			if unindentedLine(text, i+1, off) {
+				return -1
 			}
 		}
 	}
-	return "", 0, 0, "", nil, false
-found:
-	open = i
-	j := i
-	for j > 0 && (wordByte(text[j-1]) || text[j-1] == '.') {
-		j--
+	return -1
+}
+
+// unindentedLine reports whether the line starting at i (before off)
+// starts with neither a blank nor ')': a new declaration, not the rest of
+// a call.
+func unindentedLine(text string, i, off int) bool {
+	return i < len(text) && i < off && !(text[i] == ' ' || text[i] == '\t' || text[i] == ')')
+}
+
+// argLabel returns the label written at the start of an argument
+// (`label: ...`), or "".
+func argLabel(arg string) string {
+	arg = strings.TrimSpace(arg)
+	n := 0
+	for n < len(arg) && wordByte(arg[n]) {
+		n++
 	}
-	callee = text[j:i]
-	if callee == "" {
-		return "", 0, 0, "", nil, false
+	if n > 0 && n < len(arg) && arg[n] == ':' {
+		return arg[:n]
 	}
-	// Split the arguments written so far at top-level commas.
-	depth = 0
-	start := i + 1
-	var args []string
-	for k := i + 1; k < off; k++ {
-		switch text[k] {
-		case '(', '[', '{':
-			depth++
-		case ')', ']', '}':
-			depth--
-		case ',':
-			if depth == 0 {
-				args = append(args, text[start:k])
-				start = k + 1
-			}
-		}
-	}
-	args = append(args, text[start:off])
-	label := func(arg string) string {
-		arg = strings.TrimSpace(arg)
-		n := 0
-		for n < len(arg) && wordByte(arg[n]) {
-			n++
-		}
-		if n > 0 && n < len(arg) && arg[n] == ':' {
-			return arg[:n]
-		}
-		return ""
-	}
-	for _, arg := range args[:len(args)-1] {
-		if l := label(arg); l != "" {
-			written = append(written, l)
-		}
-	}
-	return callee, open, len(args) - 1, label(args[len(args)-1]), written, true
+	return ""
 }
 
 // labelCompletions offers `label: ` for the parameters of the enclosing
 // call to a function of the file that are not written yet.
 func labelCompletions(c *completionList, a *query.Analysis, text string, ws int) {
 	callee, open, _, _, written, ok := enclosingCall(text, ws)
-	if !ok {
+	if !ok || !argStart(text, ws) {
 		return
 	}
-	// Only at the start of an argument.
-	k := ws - 1
-	for k >= 0 && (text[k] == ' ' || text[k] == '\t' || text[k] == '\n') {
-		k--
-	}
-	if k < 0 || text[k] != '(' && text[k] != ',' {
-		return
-	}
-	var labels, details []string
-	if sig := calleeSig(a, text, open, callee); sig != nil {
-		for i, p := range sig.Params {
-			labels = append(labels, p.Label)
-			details = append(details, query.ParamString(sig, i))
-		}
-	} else if e := builtins.Lookup(callee); e != nil && len(e.Labels) > 0 {
-		// Builtins called with labels (eq, compare).
-		labels = e.Labels
-		details = query.BuiltinParams(callee)
-	}
+	labels, details := calleeLabels(a, text, open, callee)
 	for i, l := range labels {
 		if l == "" || contains(written, l) || !strings.HasPrefix(l, c.pfx) || c.seen[l+":"] {
 			continue
@@ -942,15 +1103,40 @@ func labelCompletions(c *completionList, a *query.Analysis, text string, ws int)
 	}
 }
 
+// argStart reports whether the word at ws starts an argument (only
+// blanks after the '(' or ',' before it).
+func argStart(text string, ws int) bool {
+	k := ws - 1
+	for k >= 0 && (text[k] == ' ' || text[k] == '\t' || text[k] == '\n') {
+		k--
+	}
+	return k >= 0 && (text[k] == '(' || text[k] == ',')
+}
+
+// calleeLabels returns the parameter labels of the called function and
+// a detail for each: a user function's, or a builtin's called with labels
+// (eq, compare).
+func calleeLabels(a *query.Analysis, text string, open int, callee string) (labels, details []string) {
+	if sig := calleeSig(a, text, open, callee); sig != nil {
+		for i, p := range sig.Params {
+			labels = append(labels, p.Label)
+			details = append(details, query.ParamString(sig, i))
+		}
+		return labels, details
+	}
+	if e := builtins.Lookup(callee); e != nil && len(e.Labels) > 0 {
+		return e.Labels, query.BuiltinParams(callee)
+	}
+	return nil, nil
+}
+
 // calleeSig is the signature of the user function named just before the
 // '(' at open (written plain, qualified by a module, or imported).
 // When the analysis is of another version of the text (the last one that
 // parsed), the callee is looked up by the name written.
 func calleeSig(a *query.Analysis, text string, open int, callee string) *types.FuncSig {
-	if a.File != nil && string(a.File.Src) == text {
-		if o := a.At(open); o != nil && o.Target.Kind == query.KFunc && o.Span.End == open {
-			return o.Target.Sig
-		}
+	if sig := indexedCallee(a, text, open); sig != nil {
+		return sig
 	}
 	if sig := a.FuncByName(callee); sig != nil {
 		return sig
@@ -960,22 +1146,58 @@ func calleeSig(a *query.Analysis, text string, open int, callee string) *types.F
 		qual, name = callee[:i], callee[i+1:]
 	}
 	for _, im := range imports(a) {
-		mod := ast.PathString(im.Path)
-		named := false
-		for _, n := range im.Names {
-			named = named || n.Name == name
-		}
-		if qual == "" && (im.All || named) || qual != "" && (im.Alias == qual || im.Alias == "" && mod == qual) {
-			if m := moduleNamed(a, mod); m != nil && a.Info != nil {
-				for _, d := range m.AST.Decls {
-					if fd, ok := d.(*ast.FnDecl); ok && fd.Pub && ast.PlainName(fd.Name) == name {
-						return a.Info.Funcs[fd]
-					}
-				}
+		if importReaches(im, qual, name) {
+			if sig, found := pubFuncSig(a, ast.PathString(im.Path), name); found {
+				return sig
 			}
 		}
 	}
 	return nil
+}
+
+// indexedCallee is the function the analysis resolved just before the
+// '(' at open, when the analysis is of text itself.
+func indexedCallee(a *query.Analysis, text string, open int) *types.FuncSig {
+	if a.File == nil || string(a.File.Src) != text {
+		return nil
+	}
+	if o := a.At(open); o != nil && o.Target.Kind == query.KFunc && o.Span.End == open {
+		return o.Target.Sig
+	}
+	return nil
+}
+
+// importReaches reports whether import im makes name callable as written:
+// unqualified when im imports it (or everything), qualified by im's
+// alias or, without one, its module path.
+func importReaches(im *ast.ImportDecl, qual, name string) bool {
+	if qual != "" {
+		return im.Alias == qual || im.Alias == "" && ast.PathString(im.Path) == qual
+	}
+	if im.All {
+		return true
+	}
+	for _, n := range im.Names {
+		if n.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// pubFuncSig finds the public function name of module mod and returns
+// its signature (nil when it was not checked).
+func pubFuncSig(a *query.Analysis, mod, name string) (sig *types.FuncSig, found bool) {
+	m := moduleNamed(a, mod)
+	if m == nil || a.Info == nil {
+		return nil, false
+	}
+	for _, d := range m.AST.Decls {
+		if fd, ok := d.(*ast.FnDecl); ok && fd.Pub && ast.PlainName(fd.Name) == name {
+			return a.Info.Funcs[fd], true
+		}
+	}
+	return nil, false
 }
 
 func contains(xs []string, x string) bool {
@@ -989,6 +1211,8 @@ func contains(xs []string, x string) bool {
 
 // ---------------------------------------------------------------- signature help
 
+// signatureHelp answers textDocument/signatureHelp for the call around
+// the cursor, with the active parameter.
 func (s *lspServer) signatureHelp(params json.RawMessage) (any, *rpcError) {
 	d, off, err := s.docAt(params, nil)
 	if d == nil {
@@ -999,33 +1223,66 @@ func (s *lspServer) signatureHelp(params json.RawMessage) (any, *rpcError) {
 		return nil, nil
 	}
 	a := completionAnalysis(d, off)
-	var label string
-	var ps []string
-	var doc string
+	var h sigHelp
 	if sig := calleeSig(a, d.text, open, callee); sig != nil {
-		for i := range sig.Params {
-			ps = append(ps, query.ParamString(sig, i))
-			if curLabel != "" && sig.Params[i].Label == curLabel {
-				argIndex = i
-			}
-		}
-		label = "fn " + ast.PlainName(sig.Name) + "(" + strings.Join(ps, ", ") + ") -> " + query.TypeString(sig.Ret)
-		if sig.Decl != nil {
-			doc = strings.TrimSpace(sig.Decl.Docs)
-		}
+		h = userSigHelp(sig, curLabel, argIndex)
 	} else if e := builtins.Lookup(callee); e != nil {
-		ps = query.BuiltinParams(callee)
-		label = query.BuiltinString(callee)
-		doc = e.Doc
-		for i, l := range e.Labels {
-			if l == curLabel {
-				argIndex = i
-			}
-		}
+		h = builtinSigHelp(e, callee, curLabel, argIndex)
 	} else {
 		return nil, nil
 	}
-	// Parameter labels as offsets into the signature label (UTF-16).
+	sigInfo := map[string]any{"label": h.label, "parameters": paramOffsets(h.label, h.params)}
+	if h.doc != "" {
+		sigInfo["documentation"] = h.doc
+	}
+	argIndex = h.active
+	if argIndex >= len(h.params) {
+		argIndex = max(len(h.params)-1, 0)
+	}
+	return map[string]any{"signatures": []any{sigInfo}, "activeSignature": 0, "activeParameter": argIndex}, nil
+}
+
+// sigHelp is a signature for signatureHelp: its label, the text of each
+// parameter in it, its documentation and the active parameter.
+type sigHelp struct {
+	label  string
+	params []string
+	doc    string
+	active int
+}
+
+// userSigHelp is the signature of a user function; the parameter whose
+// label is being written (curLabel), if any, is active, else argIndex.
+func userSigHelp(sig *types.FuncSig, curLabel string, argIndex int) sigHelp {
+	h := sigHelp{active: argIndex}
+	for i := range sig.Params {
+		h.params = append(h.params, query.ParamString(sig, i))
+		if curLabel != "" && sig.Params[i].Label == curLabel {
+			h.active = i
+		}
+	}
+	h.label = "fn " + ast.PlainName(sig.Name) + "(" + strings.Join(h.params, ", ") + ") -> " + query.TypeString(sig.Ret)
+	if sig.Decl != nil {
+		h.doc = strings.TrimSpace(sig.Decl.Docs)
+	}
+	return h
+}
+
+// builtinSigHelp is the signature of a builtin; the parameter labelled
+// curLabel, if any, is active, else argIndex.
+func builtinSigHelp(e *builtins.Entry, callee, curLabel string, argIndex int) sigHelp {
+	h := sigHelp{params: query.BuiltinParams(callee), label: query.BuiltinString(callee), doc: e.Doc, active: argIndex}
+	for i, l := range e.Labels {
+		if l == curLabel {
+			h.active = i
+		}
+	}
+	return h
+}
+
+// paramOffsets gives each parameter's place in the signature label as
+// UTF-16 offsets (LSP ParameterInformation labels).
+func paramOffsets(label string, ps []string) []any {
 	var pinfo []any
 	pos := strings.Index(label, "(") + 1
 	for _, p := range ps {
@@ -1037,14 +1294,7 @@ func (s *lspServer) signatureHelp(params json.RawMessage) (any, *rpcError) {
 		pinfo = append(pinfo, map[string]any{"label": []int{utf16Len(label[:start]), utf16Len(label[:start+len(p)])}})
 		pos = start + len(p)
 	}
-	sigInfo := map[string]any{"label": label, "parameters": pinfo}
-	if doc != "" {
-		sigInfo["documentation"] = doc
-	}
-	if argIndex >= len(ps) {
-		argIndex = max(len(ps)-1, 0)
-	}
-	return map[string]any{"signatures": []any{sigInfo}, "activeSignature": 0, "activeParameter": argIndex}, nil
+	return pinfo
 }
 
 func utf16Len(s string) int {
@@ -1071,6 +1321,8 @@ const (
 	skClass      = 5
 )
 
+// documentSymbol answers textDocument/documentSymbol with the
+// document's functions and types (variants and fields as children).
 func (s *lspServer) documentSymbol(params json.RawMessage) (any, *rpcError) {
 	d, err := s.docOf(params)
 	if d == nil {
@@ -1081,57 +1333,73 @@ func (s *lspServer) documentSymbol(params json.RawMessage) (any, *rpcError) {
 	if a.AST == nil {
 		return out, nil
 	}
-	sym := func(name, detail string, kind int, full, sel source.Span, children []any) map[string]any {
-		if sel.End <= sel.Start || sel.Start < full.Start || sel.End > full.End {
-			sel = full
-		}
-		m := map[string]any{"name": name, "kind": kind, "range": lspRangeOf(a.File, full), "selectionRange": lspRangeOf(a.File, sel)}
-		if detail != "" {
-			m["detail"] = detail
-		}
-		if len(children) > 0 {
-			m["children"] = children
-		}
-		return m
-	}
 	for _, decl := range a.AST.Decls {
 		if !a.InDoc(decl.Span()) {
 			continue
 		}
 		switch x := decl.(type) {
 		case *ast.FnDecl:
-			detail := ""
-			if a.Info != nil {
-				if sig := a.Info.Funcs[x]; sig != nil && sig.Decl == x {
-					detail = query.SigString(sig)
-				}
-			}
-			out = append(out, sym(x.Name, detail, skFunction, x.Span(), x.NameSpan, nil))
+			out = append(out, docSymbol(a.File, x.Name, fnDetail(a, x), skFunction, x.Span(), x.NameSpan, nil))
 		case *ast.TypeDecl:
-			var kids []any
-			kind := skEnum
-			for _, v := range x.Variants {
-				kids = append(kids, sym(v.Name, "", skEnumMember, v.Span(), source.Span{Start: v.Span().Start, End: v.Span().Start + len(v.Name)}, nil))
-			}
-			if x.Kind == ast.RecordType {
-				kind = skStruct
-				for _, f := range x.Fields {
-					kids = append(kids, sym(f.Name, "", skField, f.Span(), source.Span{Start: f.Span().Start, End: f.Span().Start + len(f.Name)}, nil))
-				}
-			}
-			if x.Kind == ast.AliasType {
-				kind = skClass
-			}
-			out = append(out, sym(x.Name, "type", kind, x.Span(), x.NameSpan, kids))
+			out = append(out, typeSymbol(a.File, x))
 		case *ast.NewtypeDecl:
-			out = append(out, sym(x.Name, "newtype", skStruct, x.Span(), x.NameSpan, nil))
+			out = append(out, docSymbol(a.File, x.Name, "newtype", skStruct, x.Span(), x.NameSpan, nil))
 		}
 	}
 	return out, nil
 }
 
+// docSymbol is an LSP DocumentSymbol; a selection range that is empty or
+// outside the full range is replaced by the full range.
+func docSymbol(f *source.File, name, detail string, kind int, full, sel source.Span, children []any) map[string]any {
+	if sel.End <= sel.Start || sel.Start < full.Start || sel.End > full.End {
+		sel = full
+	}
+	m := map[string]any{"name": name, "kind": kind, "range": lspRangeOf(f, full), "selectionRange": lspRangeOf(f, sel)}
+	if detail != "" {
+		m["detail"] = detail
+	}
+	if len(children) > 0 {
+		m["children"] = children
+	}
+	return m
+}
+
+// fnDetail is a function symbol's detail: its signature when checked.
+func fnDetail(a *query.Analysis, x *ast.FnDecl) string {
+	if a.Info == nil {
+		return ""
+	}
+	if sig := a.Info.Funcs[x]; sig != nil && sig.Decl == x {
+		return query.SigString(sig)
+	}
+	return ""
+}
+
+// typeSymbol is a type declaration's symbol, with its variants and
+// record fields as children: an enum, a struct for a record, a class for
+// an alias.
+func typeSymbol(f *source.File, x *ast.TypeDecl) map[string]any {
+	var kids []any
+	kind := skEnum
+	for _, v := range x.Variants {
+		kids = append(kids, docSymbol(f, v.Name, "", skEnumMember, v.Span(), source.Span{Start: v.Span().Start, End: v.Span().Start + len(v.Name)}, nil))
+	}
+	if x.Kind == ast.RecordType {
+		kind = skStruct
+		for _, fl := range x.Fields {
+			kids = append(kids, docSymbol(f, fl.Name, "", skField, fl.Span(), source.Span{Start: fl.Span().Start, End: fl.Span().Start + len(fl.Name)}, nil))
+		}
+	}
+	if x.Kind == ast.AliasType {
+		kind = skClass
+	}
+	return docSymbol(f, x.Name, "type", kind, x.Span(), x.NameSpan, kids)
+}
+
 // ---------------------------------------------------------------- semantic tokens
 
+// semanticTokens answers textDocument/semanticTokens/full.
 func (s *lspServer) semanticTokens(params json.RawMessage) (any, *rpcError) {
 	d, err := s.docOf(params)
 	if d == nil {
@@ -1140,47 +1408,63 @@ func (s *lspServer) semanticTokens(params json.RawMessage) (any, *rpcError) {
 		}
 		return map[string]any{"data": []int{}}, nil
 	}
-	f := d.an.File
-	data := []int{}
-	prevLine, prevChar := 0, 0
-	emit := func(start, end int, tt query.TokenType) {
-		line := f.Line(start) - 1
-		ch := f.UTF16Column(start)
-		length := utf16Len(string(f.Src[start:end]))
-		if length == 0 {
-			return
-		}
-		dl := line - prevLine
-		dc := ch
-		if dl == 0 {
-			dc = ch - prevChar
-		}
-		data = append(data, dl, dc, length, int(tt), 0)
-		prevLine, prevChar = line, ch
-	}
+	enc := &tokenEncoder{f: d.an.File, data: []int{}}
 	for _, t := range d.an.Tokens() {
-		// A token may not span lines: split multi-line strings and comments.
-		start := t.Span.Start
-		for start < t.Span.End {
-			end := start
-			for end < t.Span.End && f.Src[end] != '\n' {
-				end++
-			}
-			lineEnd := end
-			if lineEnd > start && f.Src[lineEnd-1] == '\r' {
-				lineEnd--
-			}
-			if lineEnd > start {
-				emit(start, lineEnd, t.Type)
-			}
-			start = end + 1
-		}
+		enc.token(t)
 	}
-	return map[string]any{"data": data}, nil
+	return map[string]any{"data": enc.data}, nil
+}
+
+// tokenEncoder builds the LSP semantic token data: five integers per
+// token, its line and start relative to the previous token's.
+type tokenEncoder struct {
+	f                  *source.File
+	data               []int
+	prevLine, prevChar int
+}
+
+// token encodes t, split at line ends since a token may not span lines
+// (multi-line strings and comments); a line's '\r' is left out.
+func (enc *tokenEncoder) token(t query.SemToken) {
+	src := enc.f.Src
+	start := t.Span.Start
+	for start < t.Span.End {
+		end := start
+		for end < t.Span.End && src[end] != '\n' {
+			end++
+		}
+		lineEnd := end
+		if lineEnd > start && src[lineEnd-1] == '\r' {
+			lineEnd--
+		}
+		if lineEnd > start {
+			enc.emit(start, lineEnd, t.Type)
+		}
+		start = end + 1
+	}
+}
+
+// emit encodes one single-line token over [start, end).
+func (enc *tokenEncoder) emit(start, end int, tt query.TokenType) {
+	line := enc.f.Line(start) - 1
+	ch := enc.f.UTF16Column(start)
+	length := utf16Len(string(enc.f.Src[start:end]))
+	if length == 0 {
+		return
+	}
+	dl := line - enc.prevLine
+	dc := ch
+	if dl == 0 {
+		dc = ch - enc.prevChar
+	}
+	enc.data = append(enc.data, dl, dc, length, int(tt), 0)
+	enc.prevLine, enc.prevChar = line, ch
 }
 
 // ---------------------------------------------------------------- code actions
 
+// codeAction answers textDocument/codeAction: the quick fixes of the
+// diagnostics in the range and the fix-all source action.
 func (s *lspServer) codeAction(params json.RawMessage) (any, *rpcError) {
 	var p struct {
 		TextDocument *lspTextDocument `json:"textDocument"`
@@ -1200,56 +1484,73 @@ func (s *lspServer) codeAction(params json.RawMessage) (any, *rpcError) {
 	if d == nil {
 		return out, nil
 	}
-	want := func(kind string) bool {
-		if len(p.Context.Only) == 0 {
-			return true
-		}
-		for _, o := range p.Context.Only {
-			if kind == o || strings.HasPrefix(kind, o+".") {
-				return true
-			}
-		}
-		return false
-	}
-	lo, ok1 := utf16Offset(d.text, p.Range.Start)
-	hi, ok2 := utf16Offset(d.text, p.Range.End)
-	if !ok1 || !ok2 {
+	lo, hi, ok := rangeOffsets(d.text, *p.Range)
+	if !ok {
 		return nil, invalidParams("codeAction has an invalid range")
 	}
-	a := d.an
-	if want("quickfix") {
-		name := uriPath(d.uri)
-		for _, dg := range a.Diags {
-			if len(dg.Fixes) == 0 || dg.File == nil || dg.File.Name != name {
-				continue
-			}
-			if dg.Span.End < lo || dg.Span.Start > hi {
-				continue
-			}
-			for _, fx := range dg.Fixes {
-				out = append(out, map[string]any{
-					"title":       fx.Title,
-					"kind":        "quickfix",
-					"diagnostics": []any{lspDiagnostic(d.uri, name, dg)},
-					"edit":        map[string]any{"changes": map[string]any{d.uri: fixEdits(a.File, fx)}},
-					"isPreferred": len(dg.Fixes) == 1,
-				})
-			}
-		}
+	if actionWanted(p.Context.Only, "quickfix") {
+		out = append(out, quickFixes(d, lo, hi)...)
 	}
-	if want("source.fixAll.morrow") && a.ParseOK {
-		action := map[string]any{"title": fixAllTitle, "kind": "source.fixAll.morrow"}
-		if s.resolveEdits {
-			// Formatting a large file takes a while: the edit is made by
-			// codeAction/resolve when the action is chosen.
-			action["data"] = map[string]any{"uri": d.uri, "version": d.version}
-			out = append(out, action)
-		} else if edit := s.fixAllEdit(d); edit != nil {
-			action["edit"] = edit
-			out = append(out, action)
-		}
+	if actionWanted(p.Context.Only, "source.fixAll.morrow") && d.an.ParseOK {
+		out = append(out, s.fixAllAction(d)...)
 	}
 	return out, nil
+}
+
+// actionWanted reports whether a code action of kind is asked for by the
+// context's only list (all kinds when it is empty; a kind covers its subkinds).
+func actionWanted(only []string, kind string) bool {
+	if len(only) == 0 {
+		return true
+	}
+	for _, o := range only {
+		if kind == o || strings.HasPrefix(kind, o+".") {
+			return true
+		}
+	}
+	return false
+}
+
+// quickFixes returns a quickfix action for each fix of the document's
+// diagnostics that touch [lo, hi].
+func quickFixes(d *lspDoc, lo, hi int) []any {
+	a := d.an
+	name := uriPath(d.uri)
+	var out []any
+	for _, dg := range a.Diags {
+		if len(dg.Fixes) == 0 || dg.File == nil || dg.File.Name != name {
+			continue
+		}
+		if dg.Span.End < lo || dg.Span.Start > hi {
+			continue
+		}
+		for _, fx := range dg.Fixes {
+			out = append(out, map[string]any{
+				"title":       fx.Title,
+				"kind":        "quickfix",
+				"diagnostics": []any{lspDiagnostic(d.uri, name, dg)},
+				"edit":        map[string]any{"changes": map[string]any{d.uri: fixEdits(a.File, fx)}},
+				"isPreferred": len(dg.Fixes) == 1,
+			})
+		}
+	}
+	return out
+}
+
+// fixAllAction returns the fix-all source action, if there is one: with
+// its edit, or, when the client resolves edits, with the data to make it
+// by codeAction/resolve when chosen (formatting a large file takes a while).
+func (s *lspServer) fixAllAction(d *lspDoc) []any {
+	action := map[string]any{"title": fixAllTitle, "kind": "source.fixAll.morrow"}
+	if s.resolveEdits {
+		action["data"] = map[string]any{"uri": d.uri, "version": d.version}
+		return []any{action}
+	}
+	if edit := s.fixAllEdit(d); edit != nil {
+		action["edit"] = edit
+		return []any{action}
+	}
+	return nil
 }
 
 const fixAllTitle = "Format the file (morrowc fmt)"

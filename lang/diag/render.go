@@ -232,31 +232,14 @@ type snippetLine struct {
 	underlineC byte // '^' for the primary span, '-' for related spans
 }
 
+// writeText writes d in the text rendering: headline, snippets of the
+// primary and related spans, then notes and hint.
 func writeText(w *bufio.Writer, d *Diagnostic, useColor bool) {
 	pal := newPalette(d.Severity, useColor)
 	fmt.Fprintf(w, "%s%s\n", pal.severity.Sprintf("%s[%s]", d.Severity, d.Code), pal.message.Sprint(": "+sanitize(d.Message, true)))
 
-	var blocks [][]snippetLine
-	var locs []string
-	width := 1
-	if d.File != nil {
-		primary := snippet(d.File, d.Span, d.Label, '^')
-		blocks = append(blocks, primary)
-		p := d.File.Position(d.Span.Start)
-		locs = append(locs, fmt.Sprintf("%s:%d:%d", d.File.Name, p.Line, p.Column))
-		for _, r := range d.Related {
-			blocks = append(blocks, snippet(d.File, r.Span, r.Message, '-'))
-			rp := d.File.Position(r.Span.Start)
-			locs = append(locs, fmt.Sprintf("%s:%d:%d", d.File.Name, rp.Line, rp.Column))
-		}
-		for _, b := range blocks {
-			for _, sl := range b {
-				if n := len(fmt.Sprint(sl.line)); n > width {
-					width = n
-				}
-			}
-		}
-	}
+	blocks, locs := textBlocks(d)
+	width := gutterWidth(blocks)
 	pad := strings.Repeat(" ", width)
 	bar := pal.gutter.Sprint(pad + " |")
 	for i, b := range blocks {
@@ -267,28 +250,7 @@ func writeText(w *bufio.Writer, d *Diagnostic, useColor bool) {
 		fmt.Fprintf(w, "%s%s %s\n", pad, pal.gutter.Sprint(arrow), locs[i])
 		fmt.Fprintln(w, bar)
 		for _, sl := range b {
-			if sl.line == 0 {
-				fmt.Fprintln(w, pal.gutter.Sprint("..."))
-				continue
-			}
-			num := fmt.Sprintf("%*d |", width, sl.line)
-			if sl.text == "" {
-				fmt.Fprintln(w, pal.gutter.Sprint(num))
-			} else {
-				fmt.Fprintf(w, "%s %s\n", pal.gutter.Sprint(num), sl.text)
-			}
-			if sl.to <= sl.from {
-				continue
-			}
-			mark := pal.primary
-			if sl.underlineC == '-' {
-				mark = pal.secondary
-			}
-			under := strings.Repeat(" ", sl.from) + mark.Sprint(strings.Repeat(string(sl.underlineC), sl.to-sl.from))
-			if sl.label != "" {
-				under += " " + mark.Sprint(sanitize(sl.label, false))
-			}
-			fmt.Fprintf(w, "%s %s\n", bar, under)
+			writeSnippetLine(w, pal, sl, width, bar)
 		}
 	}
 	if len(d.Notes) > 0 || d.Hint != "" {
@@ -302,6 +264,63 @@ func writeText(w *bufio.Writer, d *Diagnostic, useColor bool) {
 			fmt.Fprintf(w, "%s %s %s\n", pad, pal.label.Sprint("= hint:"), indentRest(sanitize(d.Hint, true), pad+"         "))
 		}
 	}
+}
+
+// textBlocks returns the snippet of d's primary span and of each related
+// span, with each one's location (none when d has no file).
+func textBlocks(d *Diagnostic) (blocks [][]snippetLine, locs []string) {
+	if d.File == nil {
+		return nil, nil
+	}
+	loc := func(off int) string {
+		p := d.File.Position(off)
+		return fmt.Sprintf("%s:%d:%d", d.File.Name, p.Line, p.Column)
+	}
+	blocks = append(blocks, snippet(d.File, d.Span, d.Label, '^'))
+	locs = append(locs, loc(d.Span.Start))
+	for _, r := range d.Related {
+		blocks = append(blocks, snippet(d.File, r.Span, r.Message, '-'))
+		locs = append(locs, loc(r.Span.Start))
+	}
+	return blocks, locs
+}
+
+// gutterWidth is the width of the widest line number in blocks (at least 1).
+func gutterWidth(blocks [][]snippetLine) int {
+	width := 1
+	for _, b := range blocks {
+		for _, sl := range b {
+			width = max(width, len(fmt.Sprint(sl.line)))
+		}
+	}
+	return width
+}
+
+// writeSnippetLine writes one snippet line ("..." for an elision) with
+// its line number and, when it has one, its underline and label.
+func writeSnippetLine(w *bufio.Writer, pal palette, sl snippetLine, width int, bar string) {
+	if sl.line == 0 {
+		fmt.Fprintln(w, pal.gutter.Sprint("..."))
+		return
+	}
+	num := fmt.Sprintf("%*d |", width, sl.line)
+	if sl.text == "" {
+		fmt.Fprintln(w, pal.gutter.Sprint(num))
+	} else {
+		fmt.Fprintf(w, "%s %s\n", pal.gutter.Sprint(num), sl.text)
+	}
+	if sl.to <= sl.from {
+		return
+	}
+	mark := pal.primary
+	if sl.underlineC == '-' {
+		mark = pal.secondary
+	}
+	under := strings.Repeat(" ", sl.from) + mark.Sprint(strings.Repeat(string(sl.underlineC), sl.to-sl.from))
+	if sl.label != "" {
+		under += " " + mark.Sprint(sanitize(sl.label, false))
+	}
+	fmt.Fprintf(w, "%s %s\n", bar, under)
 }
 
 // indentRest indents the continuation lines of a multi-line note.

@@ -84,8 +84,23 @@ func BuiltinParams(name string) []string {
 	return splitTop(s[open+1 : end])
 }
 
-// splitTop splits s at the commas outside brackets.
+// splitTop splits s at the commas outside brackets, without an empty
+// last piece.
 func splitTop(s string) []string {
+	out := SplitArgs(s)
+	if out[len(out)-1] == "" {
+		out = out[:len(out)-1]
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// SplitArgs splits an argument list's text at the commas outside
+// brackets, each piece trimmed; the last piece is kept even when empty
+// (an argument not written yet), so there is always at least one.
+func SplitArgs(s string) []string {
 	var out []string
 	depth, start := 0, 0
 	for i := 0; i < len(s); i++ {
@@ -101,10 +116,7 @@ func splitTop(s string) []string {
 			}
 		}
 	}
-	if strings.TrimSpace(s[start:]) != "" {
-		out = append(out, strings.TrimSpace(s[start:]))
-	}
-	return out
+	return append(out, strings.TrimSpace(s[start:]))
 }
 
 // CtorString prints a constructor with its field types and its type:
@@ -150,55 +162,93 @@ func (a *Analysis) Describe(t *Target, occ source.Span) (code, doc string) {
 	a.ready()
 	switch t.Kind {
 	case KLocal, KParam:
-		ty := t.Obj.Type
-		if ty == nil {
-			ty = a.patType(t.Decl)
-		}
-		return t.Name + ": " + TypeString(ty), ""
+		return a.describeLocal(t), ""
 	case KFunc:
-		doc := ""
-		if t.Sig.Decl != nil {
-			doc = strings.TrimSpace(t.Sig.Decl.Docs)
-		}
-		if _, m, _ := a.Where(t.DeclSpan); m != nil && !a.InDoc(t.DeclSpan) && m.Name != "" {
-			doc = strings.TrimSpace("from module " + m.Name + "\n\n" + doc)
-		}
-		return SigString(t.Sig), doc
+		return SigString(t.Sig), a.funcDoc(t)
 	case KType:
-		if t.Def != nil && t.Def.Kind == types.RecordDef && len(t.Def.Ctors) == 1 && a.ctorUseAt(occ) {
-			// A record's name called as its constructor.
-			return CtorString(t.Def.Ctors[0]), ""
-		}
-		return a.DeclText(t.Decl), ""
+		return a.describeType(t, occ), ""
 	case KCtor, KBuiltinCtor:
 		return CtorString(t.Ctor), ""
 	case KField:
-		if d, ok := t.Decl.(*ast.Field); ok {
-			return ast.PlainName(t.Def.Name) + "." + t.Name + ": " + a.text(d.Type), ""
-		}
+		return a.describeField(t), ""
 	case KLabel:
 		return ParamString(t.Sig, t.Param), "label of " + t.Sig.Name
 	case KBuiltin:
-		doc := ""
-		if e := builtins.Lookup(t.Builtin); e != nil {
-			doc = e.Doc
-		}
-		return BuiltinString(t.Builtin), doc
+		return BuiltinString(t.Builtin), builtinDoc(t.Builtin)
 	case KBuiltinType:
-		doc := ""
-		if d := builtins.LookupType(t.Name); d != nil {
-			doc = d.Doc
-		}
-		return "type " + t.Name, doc
+		return "type " + t.Name, builtinTypeDoc(t.Name)
 	case KModule:
-		if t.Module != "" {
-			return "module " + t.Module, ""
-		}
-		return "module " + t.Name, "builtin module"
+		return describeModule(t)
 	case KTypeParam:
 		return t.Name, "type parameter"
 	}
 	return t.Name, ""
+}
+
+// describeLocal is a local's or parameter's name and type (the type of
+// its pattern when the checker recorded none).
+func (a *Analysis) describeLocal(t *Target) string {
+	ty := t.Obj.Type
+	if ty == nil {
+		ty = a.patType(t.Decl)
+	}
+	return t.Name + ": " + TypeString(ty)
+}
+
+// describeField is a record field as `Record.field: Type`, or its bare
+// name when its declaration is not a field.
+func (a *Analysis) describeField(t *Target) string {
+	if d, ok := t.Decl.(*ast.Field); ok {
+		return ast.PlainName(t.Def.Name) + "." + t.Name + ": " + a.text(d.Type)
+	}
+	return t.Name
+}
+
+// funcDoc is a user function's documentation, headed by its module's
+// name when it is declared in another module.
+func (a *Analysis) funcDoc(t *Target) string {
+	doc := ""
+	if t.Sig.Decl != nil {
+		doc = strings.TrimSpace(t.Sig.Decl.Docs)
+	}
+	if _, m, _ := a.Where(t.DeclSpan); m != nil && !a.InDoc(t.DeclSpan) && m.Name != "" {
+		doc = strings.TrimSpace("from module " + m.Name + "\n\n" + doc)
+	}
+	return doc
+}
+
+// describeType is a type's hover code: its declaration, or its
+// constructor's signature when a record's name is used as its constructor.
+func (a *Analysis) describeType(t *Target, occ source.Span) string {
+	if t.Def != nil && t.Def.Kind == types.RecordDef && len(t.Def.Ctors) == 1 && a.ctorUseAt(occ) {
+		return CtorString(t.Def.Ctors[0])
+	}
+	return a.DeclText(t.Decl)
+}
+
+// builtinDoc is a builtin function's documentation from the registry.
+func builtinDoc(name string) string {
+	if e := builtins.Lookup(name); e != nil {
+		return e.Doc
+	}
+	return ""
+}
+
+// builtinTypeDoc is a builtin type's documentation from the registry.
+func builtinTypeDoc(name string) string {
+	if d := builtins.LookupType(name); d != nil {
+		return d.Doc
+	}
+	return ""
+}
+
+// describeModule is a module's hover text: a user module by its path, a
+// builtin module by its name.
+func describeModule(t *Target) (code, doc string) {
+	if t.Module != "" {
+		return "module " + t.Module, ""
+	}
+	return "module " + t.Name, "builtin module"
 }
 
 // ctorUseAt reports whether the name ending at occ is a constructor in an

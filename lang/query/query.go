@@ -254,11 +254,16 @@ func (a *Analysis) nameSpan(name string, from, to int) source.Span {
 			return source.Span{}
 		}
 		k := i + j
-		if (k == 0 || !wordByte(s[k-1])) && (k+len(name) == len(s) || !wordByte(s[k+len(name)])) {
+		if wholeWord(s, k, k+len(name)) {
 			return source.Span{Start: from + k, End: from + k + len(name)}
 		}
 		i = k + 1
 	}
+}
+
+// wholeWord reports whether s[start:end] is not part of a longer word.
+func wholeWord(s string, start, end int) bool {
+	return (start == 0 || !wordByte(s[start-1])) && (end == len(s) || !wordByte(s[end]))
 }
 
 func wordByte(c byte) bool {
@@ -293,6 +298,8 @@ func (a *Analysis) typeTarget(name string) *Target {
 	})
 }
 
+// ctorTarget is the target of a constructor: a builtin one, a record's
+// (its type), or a variant or newtype constructor.
 func (a *Analysis) ctorTarget(ct *types.Ctor) *Target {
 	if ct == nil || ct.Def == nil {
 		return nil
@@ -307,19 +314,25 @@ func (a *Analysis) ctorTarget(ct *types.Ctor) *Target {
 	}
 	return a.target("ctor:"+ct.Def.Name+"."+ct.Name, func() *Target {
 		t := &Target{Kind: KCtor, Name: ast.PlainName(ct.Name), Def: ct.Def, Ctor: ct}
-		switch d := a.decls[ct.Def.Name].(type) {
-		case *ast.TypeDecl:
-			for _, v := range d.Variants {
-				if v.Name == ct.Name {
-					t.Decl, t.DeclSpan = v, a.nameSpan(t.Name, v.Span().Start, v.Span().End)
-				}
-			}
-		case *ast.NewtypeDecl:
-			t.Decl = d
-			t.DeclSpan = a.nameSpan(t.Name, d.NameSpan.End, d.Span().End)
-		}
+		a.setCtorDecl(t, a.decls[ct.Def.Name])
 		return t
 	})
+}
+
+// setCtorDecl points constructor target t at its declaration inside d:
+// the variant of a type, or the newtype itself.
+func (a *Analysis) setCtorDecl(t *Target, d ast.Decl) {
+	switch d := d.(type) {
+	case *ast.TypeDecl:
+		for _, v := range d.Variants {
+			if v.Name == t.Ctor.Name {
+				t.Decl, t.DeclSpan = v, a.nameSpan(t.Name, v.Span().Start, v.Span().End)
+			}
+		}
+	case *ast.NewtypeDecl:
+		t.Decl = d
+		t.DeclSpan = a.nameSpan(t.Name, d.NameSpan.End, d.Span().End)
+	}
 }
 
 func (a *Analysis) fieldTarget(def *types.TypeDef, name string) *Target {
@@ -439,6 +452,8 @@ func (a *Analysis) ready() {
 	a.index()
 }
 
+// index builds the name index: the type declarations, the parent of
+// each node, and every name occurrence in source order.
 func (a *Analysis) index() {
 	a.targets = map[any]*Target{}
 	a.parent = map[ast.Node]ast.Node{}
@@ -448,16 +463,7 @@ func (a *Analysis) index() {
 		return
 	}
 	for _, d := range a.AST.Decls {
-		switch d := d.(type) {
-		case *ast.TypeDecl:
-			if _, dup := a.decls[d.Name]; !dup {
-				a.decls[d.Name] = d
-			}
-		case *ast.NewtypeDecl:
-			if _, dup := a.decls[d.Name]; !dup {
-				a.decls[d.Name] = d
-			}
-		}
+		a.declareType(d)
 	}
 	var stack []ast.Node
 	ast.Inspect(a.AST, func(n ast.Node) bool {
@@ -477,6 +483,18 @@ func (a *Analysis) index() {
 	sort.SliceStable(a.occs, func(i, j int) bool { return a.occs[i].Span.Start < a.occs[j].Span.Start })
 }
 
+// declareType records d in a.decls when it is the first declaration of
+// a type (or newtype) name.
+func (a *Analysis) declareType(d ast.Decl) {
+	name, ok := TypeDeclName(d)
+	if !ok {
+		return
+	}
+	if _, dup := a.decls[name]; !dup {
+		a.decls[name] = d
+	}
+}
+
 // importNames indexes the names of selective imports (`import geo.{area}`,
 // `pub import geo.shapes.{Shape}`) in every module of the program, as
 // uses of the declarations they import (following re-exports), so that
@@ -490,20 +508,23 @@ func (a *Analysis) importNames() {
 			continue
 		}
 		for _, d := range m.AST.Decls {
-			im, ok := d.(*ast.ImportDecl)
-			if !ok {
-				continue
+			if im, ok := d.(*ast.ImportDecl); ok {
+				a.importDecl(im)
 			}
-			name := ast.PathString(im.Path)
-			dep := a.moduleNamed(name)
-			if dep != nil {
-				a.add(im.PathSpan, a.userModule(name), false)
-			}
-			for _, n := range im.Names {
-				if t := a.importTarget(dep, n.Name, 0); t != nil {
-					a.add(n.Span(), t, false)
-				}
-			}
+		}
+	}
+}
+
+// importDecl indexes an import's module path and the names it lists.
+func (a *Analysis) importDecl(im *ast.ImportDecl) {
+	name := ast.PathString(im.Path)
+	dep := a.moduleNamed(name)
+	if dep != nil {
+		a.add(im.PathSpan, a.userModule(name), false)
+	}
+	for _, n := range im.Names {
+		if t := a.importTarget(dep, n.Name, 0); t != nil {
+			a.add(n.Span(), t, false)
 		}
 	}
 }
@@ -534,33 +555,48 @@ func (a *Analysis) importTarget(m *modules.Module, name string, depth int) *Targ
 		return nil
 	}
 	for _, d := range m.AST.Decls {
-		switch d := d.(type) {
-		case *ast.FnDecl:
-			if ast.PlainName(d.Name) == name {
-				if sig := a.Info.Funcs[d]; sig != nil && sig.Decl == d {
-					return a.funcTarget(sig)
-				}
-			}
-		case *ast.TypeDecl:
-			if ast.PlainName(d.Name) == name {
-				return a.typeTarget(d.Name)
-			}
-		case *ast.NewtypeDecl:
-			if ast.PlainName(d.Name) == name {
-				return a.typeTarget(d.Name)
-			}
+		if t := a.ownDeclTarget(d, name); t != nil {
+			return t
 		}
 	}
 	for _, d := range m.AST.Decls {
-		if im, ok := d.(*ast.ImportDecl); ok && im.Pub {
-			for _, n := range im.Names {
-				if n.Name == name {
-					return a.importTarget(a.moduleNamed(ast.PathString(im.Path)), name, depth+1)
-				}
-			}
+		if im, ok := d.(*ast.ImportDecl); ok && im.Pub && importsName(im, name) {
+			return a.importTarget(a.moduleNamed(ast.PathString(im.Path)), name, depth+1)
 		}
 	}
 	return nil
+}
+
+// ownDeclTarget is the target of declaration d when it is a function or
+// type called name, or nil.
+func (a *Analysis) ownDeclTarget(d ast.Decl, name string) *Target {
+	switch d := d.(type) {
+	case *ast.FnDecl:
+		if ast.PlainName(d.Name) == name {
+			if sig := a.Info.Funcs[d]; sig != nil && sig.Decl == d {
+				return a.funcTarget(sig)
+			}
+		}
+	case *ast.TypeDecl:
+		if ast.PlainName(d.Name) == name {
+			return a.typeTarget(d.Name)
+		}
+	case *ast.NewtypeDecl:
+		if ast.PlainName(d.Name) == name {
+			return a.typeTarget(d.Name)
+		}
+	}
+	return nil
+}
+
+// importsName reports whether import im lists name.
+func importsName(im *ast.ImportDecl, name string) bool {
+	for _, n := range im.Names {
+		if n.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // within reports whether n lies inside p (by span, p not n).
@@ -572,124 +608,182 @@ func within(n, p ast.Node) bool {
 	return n != p && ns.Start >= ps.Start && ns.End <= ps.End
 }
 
+// visit indexes the name occurrences of one node: declarations and type
+// names directly, the rest through the checker's information.
 func (a *Analysis) visit(n ast.Node) {
-	info := a.Info
 	switch n := n.(type) {
-	case *ast.FnDecl:
-		if info != nil {
-			if sig := info.Funcs[n]; sig != nil {
-				a.add(n.NameSpan, a.funcTarget(sig), true)
-			}
-		}
 	case *ast.TypeDecl:
-		a.add(n.NameSpan, a.typeTarget(n.Name), true)
-		for _, v := range n.Variants {
-			if info != nil && a.decls[n.Name] == ast.Decl(n) {
-				if def := info.TypeDefs[n.Name]; def != nil {
-					for _, ct := range def.Ctors {
-						if ct.Name == v.Name {
-							a.add(a.nameSpan(ast.PlainName(v.Name), v.Span().Start, v.Span().End), a.ctorTarget(ct), true)
-						}
-					}
-				}
-			}
-		}
-		if info != nil && a.decls[n.Name] == ast.Decl(n) {
-			for _, f := range n.Fields {
-				if t := a.fieldTarget(info.TypeDefs[n.Name], f.Name); t != nil {
-					a.add(t.DeclSpan, t, true)
-				}
-			}
-		}
-		for _, p := range n.Params {
-			a.add(a.nameSpan(p, n.NameSpan.End, n.Span().End), a.typeNameTarget(p, n), true)
-		}
+		a.visitTypeDecl(n)
 	case *ast.NewtypeDecl:
-		a.add(n.NameSpan, a.typeTarget(n.Name), true)
-		if info != nil && a.decls[n.Name] == ast.Decl(n) {
-			if def := info.TypeDefs[n.Name]; def != nil && len(def.Ctors) == 1 {
-				if t := a.ctorTarget(def.Ctors[0]); t != nil {
-					a.add(t.DeclSpan, t, true)
-				}
-			}
-		}
+		a.visitNewtypeDecl(n)
 	case *ast.NamedType:
 		parts := strings.Split(n.Name, ".")
 		plain := ast.PlainName(parts[len(parts)-1])
 		a.add(a.nameSpan(plain, n.Span().Start, n.Span().End), a.typeNameTarget(n.Name, n), false)
-	case *ast.Param:
-		if info != nil {
-			if o := info.Defs[n]; o != nil {
-				t := a.objTarget(o)
-				a.add(t.DeclSpan, t, true)
-			}
-			if fd, ok := a.parent[n].(*ast.FnDecl); ok && n.Label != "" && n.Label != n.Name {
-				if sig := info.Funcs[fd]; sig != nil {
-					for i, p := range fd.Params {
-						if p == n && i < len(sig.Params) {
-							t := a.labelTarget(sig, i)
-							a.add(t.DeclSpan, t, true)
-						}
-					}
-				}
-			}
-		}
-	case *ast.BindPat, *ast.TypedPat:
-		if info != nil {
-			if o := info.Defs[n]; o != nil {
-				t := a.objTarget(o)
-				a.add(t.DeclSpan, t, true)
-			}
-		}
-	case *ast.Ident:
-		if info != nil {
-			// An imported name written qualified (`s.area`) is one Ident
-			// over the whole text: the name is its end.
-			sp := n.Span()
-			if plain := ast.PlainName(n.Name); sp.End-sp.Start > len(plain) {
-				sp.Start = sp.End - len(plain)
-				// The qualifier is the module (`s.` or `geo.shapes.`).
-				if i := strings.Index(n.Name, ast.ModuleSep); i >= 0 && sp.Start-1 > n.Span().Start {
-					mod := strings.ReplaceAll(n.Name[i+len(ast.ModuleSep):], "/", ".")
-					a.add(source.Span{Start: n.Span().Start, End: sp.Start - 1}, a.userModule(mod), false)
-				}
-			}
-			a.add(sp, a.objTarget(info.Uses[n]), false)
-		}
 	case *ast.Path:
 		a.path(n)
-	case *ast.CtorPat:
-		if info != nil {
-			if o := info.Uses[n]; o != nil {
-				parts := strings.Split(n.Name, ".")
-				last := ast.PlainName(parts[len(parts)-1])
-				from := n.Span().Start
-				if len(parts) == 2 {
-					ts := a.nameSpan(ast.PlainName(parts[0]), n.Span().Start, n.Span().End)
-					a.add(ts, a.typeNameTarget(parts[0], n), false)
-					from = max(from, ts.End)
-				}
-				a.add(a.nameSpan(last, from, n.Span().End), a.objTarget(o), false)
-			}
-		}
-	case *ast.FieldAccess:
-		if info != nil {
-			if nt, ok := types.Resolve(info.TypeOf(n.X)).(*types.Named); ok {
-				sp := n.Span()
-				a.add(source.Span{Start: sp.End - len(n.Name), End: sp.End}, a.fieldTarget(nt.Def, n.Name), false)
-			}
-		}
 	case *ast.Call:
 		a.callLabels(n)
+	default:
+		if a.Info != nil {
+			a.visitResolved(n)
+		}
+	}
+}
+
+// visitResolved indexes the names of a node that only the checker's
+// information resolves (a.Info is set).
+func (a *Analysis) visitResolved(n ast.Node) {
+	info := a.Info
+	switch n := n.(type) {
+	case *ast.FnDecl:
+		if sig := info.Funcs[n]; sig != nil {
+			a.add(n.NameSpan, a.funcTarget(sig), true)
+		}
+	case *ast.Param:
+		a.addDef(n)
+		a.visitParamLabel(n)
+	case *ast.BindPat, *ast.TypedPat:
+		a.addDef(n)
+	case *ast.Ident:
+		a.visitIdent(n)
+	case *ast.CtorPat:
+		a.visitCtorPat(n)
+	case *ast.FieldAccess:
+		a.visitFieldAccess(n)
 	case *ast.RecordUpdate:
-		if info != nil {
-			if nt, ok := types.Resolve(info.TypeOf(n.X)).(*types.Named); ok {
-				for _, f := range n.Fields {
-					if f.Label != "" {
-						a.add(a.nameSpan(f.Label, f.Span().Start, f.Span().End), a.fieldTarget(nt.Def, f.Label), false)
-					}
-				}
+		a.visitRecordUpdate(n)
+	}
+}
+
+// ownsTypeDef reports whether the checker's type definition called name
+// comes from declaration d (and not from a duplicate declaration).
+func (a *Analysis) ownsTypeDef(name string, d ast.Decl) bool {
+	return a.Info != nil && a.decls[name] == d
+}
+
+// visitTypeDecl indexes a type declaration: its name, constructors,
+// record fields and type parameters.
+func (a *Analysis) visitTypeDecl(n *ast.TypeDecl) {
+	a.add(n.NameSpan, a.typeTarget(n.Name), true)
+	if a.ownsTypeDef(n.Name, n) {
+		def := a.Info.TypeDefs[n.Name]
+		a.addVariantDefs(n, def)
+		for _, f := range n.Fields {
+			if t := a.fieldTarget(def, f.Name); t != nil {
+				a.add(t.DeclSpan, t, true)
 			}
+		}
+	}
+	for _, p := range n.Params {
+		a.add(a.nameSpan(p, n.NameSpan.End, n.Span().End), a.typeNameTarget(p, n), true)
+	}
+}
+
+// addVariantDefs indexes the constructor names declared by n's variants.
+func (a *Analysis) addVariantDefs(n *ast.TypeDecl, def *types.TypeDef) {
+	if def == nil {
+		return
+	}
+	for _, v := range n.Variants {
+		for _, ct := range def.Ctors {
+			if ct.Name == v.Name {
+				a.add(a.nameSpan(ast.PlainName(v.Name), v.Span().Start, v.Span().End), a.ctorTarget(ct), true)
+			}
+		}
+	}
+}
+
+// visitNewtypeDecl indexes a newtype's name and its one constructor.
+func (a *Analysis) visitNewtypeDecl(n *ast.NewtypeDecl) {
+	a.add(n.NameSpan, a.typeTarget(n.Name), true)
+	if !a.ownsTypeDef(n.Name, n) {
+		return
+	}
+	if def := a.Info.TypeDefs[n.Name]; def != nil && len(def.Ctors) == 1 {
+		if t := a.ctorTarget(def.Ctors[0]); t != nil {
+			a.add(t.DeclSpan, t, true)
+		}
+	}
+}
+
+// addDef indexes the binding that n declares (a parameter or a pattern), if any.
+func (a *Analysis) addDef(n ast.Node) {
+	if o := a.Info.Defs[n]; o != nil {
+		t := a.objTarget(o)
+		a.add(t.DeclSpan, t, true)
+	}
+}
+
+// visitParamLabel indexes a function parameter's label when it differs
+// from the parameter's name.
+func (a *Analysis) visitParamLabel(n *ast.Param) {
+	fd, ok := a.parent[n].(*ast.FnDecl)
+	if !ok || n.Label == "" || n.Label == n.Name {
+		return
+	}
+	sig := a.Info.Funcs[fd]
+	if sig == nil {
+		return
+	}
+	for i, p := range fd.Params {
+		if p == n && i < len(sig.Params) {
+			t := a.labelTarget(sig, i)
+			a.add(t.DeclSpan, t, true)
+		}
+	}
+}
+
+// visitIdent indexes a name use; an imported name written qualified
+// (`s.area`) is one Ident over the whole text: the name is its end and
+// the qualifier (`s.` or `geo.shapes.`) is the module.
+func (a *Analysis) visitIdent(n *ast.Ident) {
+	sp := n.Span()
+	if plain := ast.PlainName(n.Name); sp.End-sp.Start > len(plain) {
+		sp.Start = sp.End - len(plain)
+		if i := strings.Index(n.Name, ast.ModuleSep); i >= 0 && sp.Start-1 > n.Span().Start {
+			mod := strings.ReplaceAll(n.Name[i+len(ast.ModuleSep):], "/", ".")
+			a.add(source.Span{Start: n.Span().Start, End: sp.Start - 1}, a.userModule(mod), false)
+		}
+	}
+	a.add(sp, a.objTarget(a.Info.Uses[n]), false)
+}
+
+// visitCtorPat indexes a constructor pattern's constructor and, when
+// written `Type.Ctor`, its type name.
+func (a *Analysis) visitCtorPat(n *ast.CtorPat) {
+	o := a.Info.Uses[n]
+	if o == nil {
+		return
+	}
+	parts := strings.Split(n.Name, ".")
+	last := ast.PlainName(parts[len(parts)-1])
+	from := n.Span().Start
+	if len(parts) == 2 {
+		ts := a.nameSpan(ast.PlainName(parts[0]), n.Span().Start, n.Span().End)
+		a.add(ts, a.typeNameTarget(parts[0], n), false)
+		from = max(from, ts.End)
+	}
+	a.add(a.nameSpan(last, from, n.Span().End), a.objTarget(o), false)
+}
+
+// visitFieldAccess indexes the field name of `x.field` on a record.
+func (a *Analysis) visitFieldAccess(n *ast.FieldAccess) {
+	if nt, ok := types.Resolve(a.Info.TypeOf(n.X)).(*types.Named); ok {
+		sp := n.Span()
+		a.add(source.Span{Start: sp.End - len(n.Name), End: sp.End}, a.fieldTarget(nt.Def, n.Name), false)
+	}
+}
+
+// visitRecordUpdate indexes the field labels of a record update.
+func (a *Analysis) visitRecordUpdate(n *ast.RecordUpdate) {
+	nt, ok := types.Resolve(a.Info.TypeOf(n.X)).(*types.Named)
+	if !ok {
+		return
+	}
+	for _, f := range n.Fields {
+		if f.Label != "" {
+			a.add(a.nameSpan(f.Label, f.Span().Start, f.Span().End), a.fieldTarget(nt.Def, f.Label), false)
 		}
 	}
 }
@@ -742,20 +836,25 @@ func (a *Analysis) callLabels(n *ast.Call) {
 		return
 	}
 	for _, arg := range n.Args {
-		if arg.Label == "" {
-			continue
+		if arg.Label != "" {
+			a.argLabel(o, arg)
 		}
-		sp := a.nameSpan(arg.Label, arg.Span().Start, arg.Span().End)
-		switch {
-		case o.Kind == types.ObjFunc && o.Func != nil:
-			for i, p := range o.Func.Params {
-				if p.Label == arg.Label {
-					a.add(sp, a.labelTarget(o.Func, i), false)
-				}
+	}
+}
+
+// argLabel indexes the label of one argument to callee o: a parameter
+// label of a function, a field of a record constructor.
+func (a *Analysis) argLabel(o *types.Object, arg *ast.Arg) {
+	sp := a.nameSpan(arg.Label, arg.Span().Start, arg.Span().End)
+	switch {
+	case o.Kind == types.ObjFunc && o.Func != nil:
+		for i, p := range o.Func.Params {
+			if p.Label == arg.Label {
+				a.add(sp, a.labelTarget(o.Func, i), false)
 			}
-		case o.Kind == types.ObjCtor && o.Ctor != nil:
-			a.add(sp, a.fieldTarget(o.Ctor.Def, arg.Label), false)
 		}
+	case o.Kind == types.ObjCtor && o.Ctor != nil:
+		a.add(sp, a.fieldTarget(o.Ctor.Def, arg.Label), false)
 	}
 }
 
@@ -859,6 +958,28 @@ func (a *Analysis) FuncAt(off int) *ast.FnDecl {
 	return nil
 }
 
+// scopeCand is a binding visible at an offset and where it is declared.
+type scopeCand struct {
+	o     *types.Object
+	start int
+}
+
+// innermost is the later-declared of two bindings of a name (c may be
+// the zero value, for none yet).
+func innermost(c, n scopeCand) scopeCand {
+	if c.o == nil || n.start > c.start {
+		return n
+	}
+	return c
+}
+
+// localVisible reports whether n declares a local o inside the function
+// span fs that is in scope at off.
+func (a *Analysis) localVisible(n ast.Node, o *types.Object, fs source.Span, off int) bool {
+	sp := n.Span()
+	return o.Kind == types.ObjLocal && sp.Start >= fs.Start && sp.End <= fs.End && a.visibleAt(n, off)
+}
+
 // Scope returns the locals visible at off, innermost binding first for
 // each name (shadowed bindings are left out).
 func (a *Analysis) Scope(off int) []*types.Object {
@@ -870,23 +991,11 @@ func (a *Analysis) Scope(off int) []*types.Object {
 	if fd == nil {
 		return nil
 	}
-	type cand struct {
-		o     *types.Object
-		start int
-	}
-	best := map[string]cand{}
+	best := map[string]scopeCand{}
 	fs := fd.Span()
 	for n, o := range a.Info.Defs {
-		sp := n.Span()
-		if sp.Start < fs.Start || sp.End > fs.End || o.Kind != types.ObjLocal {
-			continue
-		}
-		lo, hi, ok := a.scopeOf(n)
-		if !ok || off < lo || off > hi {
-			continue
-		}
-		if c, seen := best[o.Name]; !seen || sp.Start > c.start {
-			best[o.Name] = cand{o, sp.Start}
+		if a.localVisible(n, o, fs, off) {
+			best[o.Name] = innermost(best[o.Name], scopeCand{o, n.Span().Start})
 		}
 	}
 	out := make([]*types.Object, 0, len(best))
@@ -895,6 +1004,12 @@ func (a *Analysis) Scope(off int) []*types.Object {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
+}
+
+// visibleAt reports whether the binding declared by n is in scope at off.
+func (a *Analysis) visibleAt(n ast.Node, off int) bool {
+	lo, hi, ok := a.scopeOf(n)
+	return ok && lo <= off && off <= hi
 }
 
 // scopeOf returns the byte range in which the binding site n is visible.
@@ -919,18 +1034,24 @@ func (a *Analysis) scopeOf(n ast.Node) (int, int, bool) {
 			}
 		case *ast.LetStmt:
 			if child == p.Pattern {
-				// Visible after the statement, to the end of the block.
-				if b, ok := a.parent[p].(*ast.Block); ok {
-					return p.Span().End, b.Span().End, true
-				}
-				if fd, ok := a.parent[p].(*ast.FnDecl); ok {
-					return p.Span().End, fd.Span().End, true
-				}
-				return p.Span().End, p.Span().End, true
+				lo, hi := a.letScope(p)
+				return lo, hi, true
 			}
 		}
 	}
 	return 0, 0, false
+}
+
+// letScope is where a let statement's bindings are visible: after the
+// statement, to the end of its block (or function).
+func (a *Analysis) letScope(p *ast.LetStmt) (int, int) {
+	switch b := a.parent[p].(type) {
+	case *ast.Block:
+		return p.Span().End, b.Span().End
+	case *ast.FnDecl:
+		return p.Span().End, b.Span().End
+	}
+	return p.Span().End, p.Span().End
 }
 
 func spanOfNode(n ast.Node) source.Span {
@@ -967,18 +1088,23 @@ func (a *Analysis) TypeDecls() []ast.Decl {
 		if !a.InDoc(d.Span()) {
 			continue
 		}
-		switch d := d.(type) {
-		case *ast.TypeDecl:
-			if a.decls[d.Name] == ast.Decl(d) {
-				out = append(out, d)
-			}
-		case *ast.NewtypeDecl:
-			if a.decls[d.Name] == ast.Decl(d) {
-				out = append(out, d)
-			}
+		if name, ok := TypeDeclName(d); ok && a.decls[name] == d {
+			out = append(out, d)
 		}
 	}
 	return out
+}
+
+// TypeDeclName is the name a type or newtype declaration declares; ok is
+// false for other declarations.
+func TypeDeclName(d ast.Decl) (name string, ok bool) {
+	switch d := d.(type) {
+	case *ast.TypeDecl:
+		return d.Name, true
+	case *ast.NewtypeDecl:
+		return d.Name, true
+	}
+	return "", false
 }
 
 // FuncByName returns the signature of the file's function called name.
