@@ -288,6 +288,10 @@ func runProgram(cmd *cobra.Command, e *env, f *runFlags, path string) error {
 	// print straight to them: nothing printed is lost.
 	opts.Stdout, opts.Stderr = out.stdoutWriter(), out.stderrWriter()
 	opts.DirectStdout = true
+	// Nothing outside a morrow run can wake a process but its own
+	// outside operations: when nothing can, report the deadlock
+	// (LANGUAGE.md §6.3; library mode's host port keeps it waiting).
+	opts.ReportDeadlock = true
 	if f.trace != "" {
 		tw, closeTrace, err := openTrace(f.trace, opts.Stderr)
 		if err != nil {
