@@ -12,7 +12,9 @@
 // exit 1 if it is truncated, corrupted, from another format version or
 // fails verification. The program's exit status is forwarded (main's Int,
 // 0 for Unit/Ok, 1 for Err or a runtime fault). SIGINT and SIGTERM cancel
-// the run's context; the runner then exits 130 or 143.
+// the run's context; the runner then exits 130 or 143 (after SIGINT it
+// says how many processes were alive). SIGQUIT prints the process table
+// and exits 131 at once (LANGUAGE.md §6.3).
 //
 // Scheduler settings come from MORROW_SCHEDULERS (1..64, default 1),
 // MORROW_WORK_STEALING=1 and MORROW_REDUCTIONS (1..65536); the resource
@@ -59,6 +61,7 @@ import (
 	"github.com/morrow-lang/morrow/runtime/bytecode"
 	"github.com/morrow-lang/morrow/runtime/engine"
 	"github.com/morrow-lang/morrow/runtime/fault"
+	"github.com/morrow-lang/morrow/runtime/sched"
 	"github.com/spf13/cobra"
 )
 
@@ -69,6 +72,7 @@ func main() { cli.Main(run) }
 // cli.ExitUsage) are shared with morrowc.
 const (
 	exitSIGINT  = 130
+	exitSIGQUIT = 131
 	exitSIGTERM = 143
 )
 
@@ -89,8 +93,8 @@ type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	getenv         func(string) string
-	// signals delivers SIGINT/SIGTERM; nil means subscribe to the real
-	// process signals.
+	// signals delivers SIGINT/SIGTERM/SIGQUIT; nil means subscribe to
+	// the real process signals.
 	signals <-chan os.Signal
 }
 
@@ -402,27 +406,32 @@ func openTrace(path string, stderr io.Writer) (io.Writer, func(), error) {
 	return bw, func() { bw.Flush(); f.Close() }, nil
 }
 
-// subscribe returns the channel that delivers SIGINT and SIGTERM:
-// e.signals when a test set it, otherwise a subscription to the real
-// process signals, which unsubscribe ends.
+// subscribe returns the channel that delivers SIGINT, SIGTERM and
+// SIGQUIT: e.signals when a test set it, otherwise a subscription to the
+// real process signals, which unsubscribe ends.
 func (e *env) subscribe() (sigs <-chan os.Signal, unsubscribe func()) {
 	if e.signals != nil {
 		return e.signals, func() {}
 	}
 	c := make(chan os.Signal, 2)
-	signal.Notify(c, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(c, os.Interrupt, syscall.SIGTERM, syscall.SIGQUIT)
 	return c, func() { signal.Stop(c) }
 }
 
 // execute runs the program under a context that SIGINT/SIGTERM cancel. It
 // returns the program's status, or 130/143 when a signal stopped it. After
 // a signal the program gets graceAfterSignal to finish its cleanup; a
-// second signal stops waiting at once.
+// second signal stops waiting at once. SIGINT also writes how many
+// processes were alive when it came. SIGQUIT writes the process table and
+// returns 131 at once, without cleanup, as a Go program does
+// (LANGUAGE.md §6.3).
 func execute(e *env, p *bytecode.Verified, opts engine.Options, out *outputs) int {
 	sigs, unsubscribe := e.subscribe()
 	defer unsubscribe()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	probe := &engine.Probe{}
+	opts.Probe = probe
 	done := make(chan int, 1)
 	go func() {
 		defer func() {
@@ -443,10 +452,18 @@ func execute(e *env, p *bytecode.Verified, opts engine.Options, out *outputs) in
 			}
 			return code
 		case s := <-sigs:
+			if s == syscall.SIGQUIT {
+				quitTable(opts.Stderr, probe)
+				return exitSIGQUIT
+			}
 			if got != nil {
 				return signalStatus(got) // second signal: stop waiting
 			}
 			got = s
+			if s == os.Interrupt {
+				n := len(probe.Table())
+				fmt.Fprintf(opts.Stderr, "morrow: interrupted: %d %s still alive\n", n, plural(n, "process was", "processes were"))
+			}
 			cancel()
 			grace = time.After(graceAfterSignal)
 		case <-grace:
@@ -456,10 +473,27 @@ func execute(e *env, p *bytecode.Verified, opts engine.Options, out *outputs) in
 }
 
 func signalStatus(s os.Signal) int {
-	if s == syscall.SIGTERM {
+	switch s {
+	case syscall.SIGTERM:
 		return exitSIGTERM
+	case syscall.SIGQUIT:
+		return exitSIGQUIT
 	}
 	return exitSIGINT
+}
+
+// quitTable writes what SIGQUIT shows: the process table of the running
+// program (docs/process.md, "The process table").
+func quitTable(stderr io.Writer, probe *engine.Probe) {
+	t := probe.Table()
+	fmt.Fprintf(stderr, "morrow: SIGQUIT: %d %s alive\n%s", len(t), plural(len(t), "process", "processes"), sched.FormatTable(t))
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // ---------------------------------------------------------------- output

@@ -196,6 +196,8 @@ func (rt *Runtime) describe(e *tableEntry, names map[*proc.Process]string) Proce
 		if w.NativeOn != nil {
 			pi.Wait += " on " + procWord(w.NativeOn, names)
 		}
+	case w.Receive && w.Site.Sleep && !w.Event:
+		pi.Wait = "sleeping in Process.sleep"
 	case w.Receive && w.Event:
 		pi.Wait = "waiting in receive_event"
 	case w.Receive:
@@ -203,7 +205,7 @@ func (rt *Runtime) describe(e *tableEntry, names map[*proc.Process]string) Proce
 	default:
 		pi.Wait = "waiting"
 	}
-	if w.Timeout && w.Status == proc.Parked {
+	if w.Timeout && w.Status == proc.Parked && !(w.Site.Sleep && w.Receive) {
 		pi.Wait += " (a timeout is pending)"
 	}
 	return pi
@@ -251,7 +253,7 @@ func hint(e *tableEntry, byProc map[*proc.Process]*tableEntry, names map[*proc.P
 			return ""
 		}
 		return fmt.Sprintf("%s is %s%s and takes no message", procWord(t.p, names), t.info.Wait, where(t))
-	case w.Receive && w.Queued > 0:
+	case w.Receive && w.Queued > 0 && !w.Site.Sleep:
 		if w.Queued == 1 {
 			return "the queued message matches none of the receive's patterns"
 		}

@@ -13,6 +13,9 @@ type Site struct {
 	Func string
 	File string
 	Line int
+	// Sleep: the wait is a Process.sleep (a receive that skips every
+	// message, as codegen lowers it), not a receive of the program's.
+	Sleep bool
 }
 
 // WaitSite returns where st stands: for a process parked in a receive,
@@ -30,16 +33,20 @@ func (st *State) WaitSite() (s Site, ok bool) {
 	fr := &st.frames[len(st.frames)-1]
 	if pc := fr.pc; pc >= 0 && pc < len(fr.fn.Code) && !fr.fn.Flags.Has(bytecode.FlagPrelude) {
 		in := fr.fn.Code[pc]
-		at := -1
+		at, sleep := -1, false
 		switch in.Op {
 		case bytecode.RECV_WAIT:
 			at = int(in.A)
+			if code := fr.fn.Code; at >= 0 && at+2 < len(code) && code[at].Op == bytecode.RECV_PEEK &&
+				code[at+1].Op == bytecode.POP && code[at+2].Op == bytecode.RECV_SKIP {
+				sleep = true
+			}
 		case bytecode.CALL_WAIT, bytecode.SEND_WAIT, bytecode.CALL_NATIVE, bytecode.CALL_VALUE:
 			at = pc
 		}
 		if at >= 0 && at < len(fr.fn.Code) {
 			if line := fr.fn.LineAt(at); line > 0 {
-				return Site{Func: fr.fn.Name, File: st.img.Prog.Source, Line: line}, true
+				return Site{Func: fr.fn.Name, File: st.img.Prog.Source, Line: line, Sleep: sleep}, true
 			}
 		}
 	}
