@@ -109,3 +109,89 @@ func TestProbeTable(t *testing.T) {
 		t.Errorf("after the run the probe still has a table: %v", tb)
 	}
 }
+
+// TestProbeWhileBusy reads the table over and over while processes run,
+// send, receive with timeouts and retire, at four schedulers with
+// stealing: each process is read under its own lock only when its
+// scheduler is not running it (go test -race checks that).
+func TestProbeWhileBusy(t *testing.T) {
+	src := `
+fn relay(next: Pid(Int)):
+    receive:
+        0 ->
+            match send(next, 0):
+                Ok(()) -> ()
+                Err(_) -> ()
+        n ->
+            match send(next, n):
+                Ok(()) -> ()
+                Err(_) -> ()
+            relay(next)
+        _ after 60000 -> ()
+
+fn last(done: Pid(Int), sum: Int):
+    receive:
+        0 ->
+            match send(done, sum):
+                Ok(()) -> ()
+                Err(_) -> ()
+        n -> last(done, sum + n)
+
+fn chain(done: Pid(Int), n: Int) -> Pid(Int):
+    if n == 0:
+        let Ok(p) = Process.spawn(() -> last(done, 0)) else: return done
+        p
+    else:
+        let next = chain(done, n - 1)
+        let Ok(p) = Process.spawn(() -> relay(next)) else: return done
+        p
+
+fn feed(first: Pid(Int), i: Int):
+    match send(first, i):
+        Ok(()) -> ()
+        Err(_) -> ()
+    if i > 0:
+        feed(first, i - 1)
+
+fn driver():
+    let own: Pid(Int) = Process.self()
+    let first = chain(own, 20)
+    feed(first, 2000)
+    receive:
+        sum -> println("sum {sum}")
+
+fn main():
+    match Process.spawn(driver):
+        Ok(_) -> ()
+        Err(_) -> println("spawn failed")
+`
+	p := testrun.Compile(t, "chain.mr", src)
+	probe := &engine.Probe{}
+	finished := make(chan struct{})
+	done := make(chan int)
+	go func() {
+		reads := 0
+		defer func() { done <- reads }()
+		for {
+			for _, pi := range probe.Table() {
+				if pi.Pid == 0 || pi.Wait == "" {
+					t.Errorf("a table line without a pid or a wait: %+v", pi)
+					return
+				}
+			}
+			reads++
+			select {
+			case <-finished:
+				return
+			case <-time.After(100 * time.Microsecond):
+			}
+		}
+	}()
+	code, stdout, stderr := testrun.Run(context.Background(), p, engine.Options{Schedulers: 4, Steal: true, Probe: probe, ReportDeadlock: true})
+	close(finished)
+	reads := <-done
+	if code != 0 || stderr != "" || stdout != "sum 2001000\n" {
+		t.Errorf("status %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	t.Logf("%d table reads", reads)
+}
