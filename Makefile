@@ -40,7 +40,7 @@ race:
 		echo "make race: skipped, the race detector needs cgo and a C compiler ($$($(GO) env CC))"; \
 	fi
 
-## bench: Morrow vs Erlang/OTP benchmark table (RUNTIME.md §4; needs erlang-nox)
+## bench: Morrow vs Erlang/OTP benchmark table (docs/reference/runtime.md#benchmarks-and-targets; needs erlang-nox)
 bench:
 	$(GO) run ./bench/cmd/benchtable $(BENCHFLAGS)
 

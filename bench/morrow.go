@@ -118,7 +118,7 @@ func RunMorrow(p *bytecode.Program, c RunConfig) (MorrowRun, error) {
 	out := &markWriter{marks: map[string]uint64{}}
 	var stderr bytes.Buffer
 	// The benchmarks raise the resource governor's reference limits
-	// (RUNTIME.md §3): skynet has 1,111,111 processes and idle memory
+	// (docs/reference/runtime.md#features-beyond-the-core-language): skynet has 1,111,111 processes and idle memory
 	// parks 100,000, far past the default 1,024 live actors; skynet's
 	// leaves also queue more than the 65,536 user messages an invocation
 	// holds by default before their parents collect them (BenchMaxQueued).

@@ -87,7 +87,7 @@ type Row struct {
 	Beam       Figure
 }
 
-// Ratio is the comparison RUNTIME.md §4 states targets for: Morrow/BEAM
+// Ratio is the comparison docs/reference/runtime.md#benchmarks-and-targets states targets for: Morrow/BEAM
 // for rates and memory, BEAM/Morrow for times (so higher is faster), and
 // the figure itself over the target for compile.
 func (r Row) Ratio() (float64, bool) {
@@ -110,7 +110,7 @@ func (r Row) Ratio() (float64, bool) {
 	}
 }
 
-// Meets reports whether the row reaches its RUNTIME.md §4 target.
+// Meets reports whether the row reaches its docs/reference/runtime.md#benchmarks-and-targets target.
 func (r Row) Meets() (meets, known bool) {
 	ratio, ok := r.Ratio()
 	if !ok {
@@ -439,7 +439,7 @@ func describe(w Workload, f Figure) string {
 	return fmt.Sprintf("median of %d runs %s", len(f.Runs), FormatSpread(w, f))
 }
 
-// targetText is the RUNTIME.md §4 target in words.
+// targetText is the docs/reference/runtime.md#benchmarks-and-targets target in words.
 func targetText(w Workload) string {
 	switch w.Kind {
 	case Memory:

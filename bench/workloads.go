@@ -1,5 +1,5 @@
-// Package bench is Morrow's benchmark suite: the workloads of RUNTIME.md
-// §4, each written twice, as a Morrow program (morrow/<name>.mr) and as a
+// Package bench is Morrow's benchmark suite: the workloads of docs/reference/runtime.md
+// docs/reference/runtime.md#benchmarks-and-targets, each written twice, as a Morrow program (morrow/<name>.mr) and as a
 // function of one Erlang module (erlang/morrow_bench.erl), doing the same
 // work with the same process shapes.
 //
@@ -27,7 +27,7 @@
 // runtime.MemStats (HeapAlloc + StackInuse) when it sees a mark. Erlang
 // reports the growth of erlang:memory(processes).
 //
-// Mailboxes hold at most 4,096 messages in Morrow (LANGUAGE.md §6.2), so
+// Mailboxes hold at most 4,096 messages in Morrow (docs/reference/actors.md#spawn-send-and-receive), so
 // workloads that would queue more (counting, spawn, idle) pace their
 // senders in batches of 1,000, and the Erlang programs do exactly the same.
 package bench
@@ -59,14 +59,14 @@ const (
 // Workload is one benchmark.
 type Workload struct {
 	Name      string // file base name and Erlang workload name
-	Title     string // as in RUNTIME.md §4
-	Size      int    // the size RUNTIME.md §4 asks for
+	Title     string // as in docs/reference/runtime.md#benchmarks-and-targets
+	Size      int    // the size docs/reference/runtime.md#benchmarks-and-targets asks for
 	QuickSize int    // a small size for tests and -quick runs
 	Kind      Kind
 	Unit      string                 // unit of the figure, e.g. "msg/s"
 	Units     func(size int) float64 // units of work done, for Rate
 	Check     func(size int) string  // expected check value
-	// Target is the RUNTIME.md §4 goal for the ratio: at least Target for
+	// Target is the docs/reference/runtime.md#benchmarks-and-targets goal for the ratio: at least Target for
 	// Rate, Seconds and CompileRate (CompileRate compares the figure
 	// itself), at most Target for Memory.
 	Target float64

@@ -33,7 +33,7 @@ const (
 	morrowTimeout = 30 * time.Second
 )
 
-// erlangSchedulers and morrowConfigs are the configurations of RUNTIME.md §5.
+// erlangSchedulers and morrowConfigs are the configurations of docs/reference/runtime.md#conformance-with-erlangotp.
 var erlangSchedulers = []int{1, 2, 4}
 
 type morrowConfig struct {
@@ -217,7 +217,7 @@ func erlangShapeProblems(name, src string) []string {
 	return out
 }
 
-// TestConformance is the differential test of RUNTIME.md §5. It always
+// TestConformance is the differential test of docs/reference/runtime.md#conformance-with-erlangotp. It always
 // runs: without erl/erlc on the PATH it fails and asks for erlang-nox
 // (`apt-get install erlang-nox`); MORROW_SKIP_ERLANG=1 is the documented
 // escape that skips only the Erlang side, and the Morrow side is then only

@@ -1,5 +1,5 @@
 // Package conformance checks Morrow's process semantics differentially
-// against Erlang/OTP (RUNTIME.md §5). It has no library code.
+// against Erlang/OTP (docs/reference/runtime.md#conformance-with-erlangotp). It has no library code.
 //
 // Each scenario is written twice, scenarios/NAME.mr and scenarios/NAME.erl,
 // and both print the same observation lines in Morrow's vocabulary
@@ -16,7 +16,7 @@
 // part of go test ./...; without erl on the PATH it fails and asks for
 // erlang-nox, unless MORROW_SKIP_ERLANG=1 is set.
 //
-// supervisor/ holds the scenarios of SUPERVISOR.md (supervisors, registry,
+// supervisor/ holds the scenarios of docs/supervisors.md (supervisors, registry,
 // typed call): supervisor_test.go runs their Erlang side at +S 1, 2 and 4
 // and their Morrow side in the six configurations through the same
 // harness, each against the checked-in NAME.expected files. Steps that

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// The supervisor scenarios (SUPERVISOR.md §3, issue 11) live in their own
+// The supervisor scenarios (docs/supervisors.md, issue 11) live in their own
 // directory and run through the same harness as scenarios/ (setupErlang,
 // erlangOutput, morrowSide in conformance_test.go). Each NAME.erl at +S 1,
 // 2 and 4 must print exactly NAME.expected (TestSupervisorErlang), and

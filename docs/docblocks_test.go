@@ -111,7 +111,11 @@ func pages(t *testing.T) map[string]string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	names = append(names, "../README.md")
+	ref, err := filepath.Glob("reference/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	names = append(append(names, ref...), "../README.md")
 	out := map[string]string{}
 	for _, n := range names {
 		raw, err := os.ReadFile(n)

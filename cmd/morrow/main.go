@@ -14,21 +14,27 @@
 // 0 for Unit/Ok, 1 for Err or a runtime fault). SIGINT and SIGTERM cancel
 // the run's context; the runner then exits 130 or 143 (after SIGINT it
 // says how many processes were alive). SIGQUIT prints the process table
-// and exits 131 at once (LANGUAGE.md §6.3).
+// and exits 131 at once (docs/reference/actors.md#when-main-returns-deadlock).
 //
 // Scheduler settings come from MORROW_SCHEDULERS (1..64, default 1),
 // MORROW_WORK_STEALING=1 and MORROW_REDUCTIONS (1..65536); the resource
-// governor (RUNTIME.md §3) from MORROW_MAX_PROCESSES (live actors, 0 = no
+// governor (docs/reference/runtime.md#features-beyond-the-core-language) from MORROW_MAX_PROCESSES (live actors, 0 = no
 // limit, default 1,024), MORROW_MEMORY_BUDGET (bytes, default 64 MiB) and
 // MORROW_STACK_BUDGET (bytes of process stacks, default 1 GiB);
 // flags win over the environment. An invalid environment value fails the invocation at
-// start-up as the resource-limit fault (code 9), as LANGUAGE.md §6.1 says;
+// start-up as the resource-limit fault (code 9), as docs/reference/actors.md#execution-model says;
 // an invalid flag value is a usage error (exit 2).
 //
 //	morrow repl
 //
 // evaluates entries interactively (internal/repl; repl.go chooses a line
 // editor on a terminal, plain lines on a pipe).
+//
+//	morrow test [PATH...] [--run REGEX] [--timeout D] [--parallel N]
+//	            [--explore N | --replay SEED] [--format text|json] [-v]
+//
+// runs the test_ functions of the .mr files under the paths, each as a
+// process in an invocation of its own (test.go, docs/testing.md).
 //
 //	morrow trace render FILE.trace [-o OUT] [--format svg|mermaid]
 //
@@ -76,7 +82,7 @@ const (
 	exitSIGTERM = 143
 )
 
-// Limits of the scheduler settings (LANGUAGE.md §6.1).
+// Limits of the scheduler settings (docs/reference/actors.md#execution-model).
 const (
 	maxSchedulers = 64
 	maxReductions = 65536
@@ -111,6 +117,7 @@ func runEnv(args []string, e *env) int {
 	root.AddCommand(newRun(e))
 	root.AddCommand(newTrace(e))
 	root.AddCommand(newRepl(e))
+	root.AddCommand(newTest(e))
 	return cli.Execute(root, args, e.stdin, e.stdout, e.stderr)
 }
 
@@ -294,7 +301,7 @@ func runProgram(cmd *cobra.Command, e *env, f *runFlags, path string) error {
 	opts.DirectStdout = true
 	// Nothing outside a morrow run can wake a process but its own
 	// outside operations: when nothing can, report the deadlock
-	// (LANGUAGE.md §6.3; library mode's host port keeps it waiting).
+	// (docs/reference/actors.md#when-main-returns-deadlock; library mode's host port keeps it waiting).
 	opts.ReportDeadlock = true
 	if f.trace != "" {
 		tw, closeTrace, err := openTrace(f.trace, opts.Stderr)
@@ -424,7 +431,7 @@ func (e *env) subscribe() (sigs <-chan os.Signal, unsubscribe func()) {
 // second signal stops waiting at once. SIGINT also writes how many
 // processes were alive when it came. SIGQUIT writes the process table and
 // returns 131 at once, without cleanup, as a Go program does
-// (LANGUAGE.md §6.3).
+// (docs/reference/actors.md#when-main-returns-deadlock).
 func execute(e *env, p *bytecode.Verified, opts engine.Options, out *outputs) int {
 	sigs, unsubscribe := e.subscribe()
 	defer unsubscribe()

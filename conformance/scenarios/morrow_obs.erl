@@ -38,7 +38,7 @@
 %%     counterpart and are not compared.
 %%
 %% The supervisor scenarios (conformance/supervisor/) add the mappings of
-%% SUPERVISOR.md's Supervisor module, registry and typed call; they are
+%% docs/supervisors.md's Supervisor module, registry and typed call; they are
 %% listed with the functions below (sup_start/2 onwards) and in
 %% docs/conformance.md.
 -module(morrow_obs).
@@ -52,7 +52,7 @@
 -export([idle/0, wait_then_exit/1, checked/2, show_trap_exit/1, down/2,
          next_event/0, drain/0, release/2, demonitor_options/0, demonitor_each/2,
          demonitored/4, trapper/2]).
-%% The Supervisor module, the registry and typed call (SUPERVISOR.md),
+%% The Supervisor module, the registry and typed call (docs/supervisors.md),
 %% used by the scenarios in conformance/supervisor/.
 -export([init/1, sup_start/2, stop/1, which_children/1, current/2, settle/3,
          terminate_child/2, restart_child/2, delete_child/2, start_child/2,
@@ -110,7 +110,7 @@ reason(killed) -> "killed";
 reason(noproc) -> "no_process";
 reason({noproc, [{erlang, link, _, _} | _]}) -> "no_process";
 %% A supervisor whose start-up failed exits with Shutdown in Morrow
-%% (SUPERVISOR.md §1.3); OTP's exits with {shutdown, {failed_to_start_child,
+%% (docs/supervisors.md); OTP's exits with {shutdown, {failed_to_start_child,
 %% Id, Reason}}.
 reason({shutdown, {failed_to_start_child, _, _}}) -> "shutdown";
 reason(Other) -> ["unmapped:", io_lib:format("~0p", [Other])].
@@ -228,7 +228,7 @@ demonitored(State, Ref, Flush, Info) ->
     say(["demonitor ", State, " flush=", bool(Flush), " info=", bool(Info), " ",
          bool(demonitor(Ref, Flush, Info))]).
 
-%% ---- Supervisor (SUPERVISOR.md §1) ------------------------------------
+%% ---- Supervisor (docs/supervisors.md) ------------------------------------
 %%
 %%   Morrow                                  OTP 25
 %%   Supervisor.start(flags, children)       sup_start(Flags, Specs): supervisor:start_link
@@ -374,7 +374,7 @@ error_text(invalid_options) -> "InvalidOptions".
 children(Rows) ->
     lists:join(" ", [[atom_to_list(Id), ":", atom_to_list(K), ":", atom_to_list(S)] || {Id, K, S} <- Rows]).
 
-%% ---- Registry (RUNTIME.md §3, SUPERVISOR.md §2) ------------------------
+%% ---- Registry (docs/reference/runtime.md#features-beyond-the-core-language, docs/supervisors.md) ------------------------
 %%
 %%   Process.register(name, pid)   register(list_to_atom(Name), Pid): true, or badarg
 %%                                 (name taken, process dead or already named) ->
@@ -403,7 +403,7 @@ unregister(Name) ->
 option(none) -> "None";
 option({some, _}) -> "Some".
 
-%% ---- Typed call (RUNTIME.md §3, SUPERVISOR.md §2) ----------------------
+%% ---- Typed call (docs/reference/runtime.md#features-beyond-the-core-language, docs/supervisors.md) ----------------------
 %%
 %%   Process.call(pid, request, timeout)  gen_server:call(Pid, Request, Timeout)
 %%   Ok(reply)                            Reply

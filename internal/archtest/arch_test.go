@@ -43,6 +43,12 @@ var rules = []rule{
 		Reason: "the natives' calling convention sits below the VM and the standard library"},
 	{From: "stdlib/...", Deny: []string{"runtime/vm/...", "runtime/proc/...", "runtime/sched/...", "runtime/engine/...", "lang/..."},
 		Reason: "natives reach the runtime only through native.Host"},
+	{From: "runtime/...", Deny: []string{"internal/...", "cmd/..."},
+		Reason: "the runtime is a library under the commands: what it shares with them lives in runtime/ (runtime/gotune)"},
+	{From: "lang/...", Deny: []string{"internal/...", "cmd/..."},
+		Reason: "the front end is a library under the commands"},
+	{From: "stdlib/...", Deny: []string{"internal/...", "cmd/..."},
+		Reason: "the standard library is a library under the commands"},
 	{From: "stdlib/builtins", Deny: []string{"runtime/vm/...", "runtime/proc/...", "runtime/sched/...", "runtime/engine/...",
 		"runtime/bytecode/...", "runtime/native", "stdlib/core", "stdlib/process", "lang/..."},
 		Reason: "the builtin registry is data that the checker, the code generator and the runtime read: it names implementations, it does not import them"},
@@ -50,8 +56,9 @@ var rules = []rule{
 
 // testOnly lists the packages that hold test support: only _test.go files
 // import them, so no package of the module may depend on them (.Deps
-// leaves test imports out).
-var testOnly = []string{"internal/testrun"}
+// leaves test imports out). lang/gen is the checker's random program
+// generator and mutator; runtime/vm/vmtest the VM's bytecode assembler.
+var testOnly = []string{"internal/testrun", "lang/gen", "runtime/vm/vmtest"}
 
 func match(pattern, pkg string) bool {
 	if strings.HasSuffix(pattern, "/...") {

@@ -29,8 +29,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/morrow-lang/morrow/internal/gotune"
 	"github.com/morrow-lang/morrow/lang/diag"
+	"github.com/morrow-lang/morrow/runtime/gotune"
 )
 
 // Main is a tool's main: it sets the Go runtime's GC target (gotune.SetGC:

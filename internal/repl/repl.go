@@ -1,5 +1,5 @@
 // Package repl is `morrow repl`: an interactive session that evaluates
-// one entry at a time (LANGUAGE.md §5.6, issue 14).
+// one entry at a time (docs/reference/checks.md#repl, issue 14).
 //
 // # Entries
 //
@@ -66,7 +66,7 @@ import (
 	"github.com/morrow-lang/morrow/stdlib/core"
 )
 
-// Limits of a session (LANGUAGE.md §5.6).
+// Limits of a session (docs/reference/checks.md#repl).
 const (
 	MaxActors    = 256
 	MaxQueued    = 4096

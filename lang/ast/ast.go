@@ -472,7 +472,7 @@ type WithStep struct {
 	X       Expr
 }
 
-// With is a `with` chain (optional feature, §3.8).
+// With is a `with` chain (optional feature, docs/reference/syntax.md#result-propagation).
 type With struct {
 	Pos
 	Steps    []*WithStep

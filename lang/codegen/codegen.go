@@ -193,6 +193,17 @@ func (c *compiler) declare(f *ast.File, info *types.Info) error {
 	}
 	entry, ok := u.index["main"]
 	library := info != nil && info.Library
+	if !ok && !library {
+		// A file checked for `morrow test` (types.CheckTests) may have
+		// neither: its entries are its tests, which the runner starts by
+		// name; the first one stands as the program's entry.
+		for _, d := range f.Decls {
+			if fd, isFn := d.(*ast.FnDecl); isFn && types.IsTest(fd) && len(fd.Params) == 0 {
+				entry, ok = u.index[fd.Name], true
+				break
+			}
+		}
+	}
 	if !ok || library {
 		if s, found := u.index["start"]; found {
 			entry, ok, library = s, true, true

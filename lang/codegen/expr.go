@@ -186,7 +186,7 @@ func (fs *fnState) intConst(n int64) {
 // tailExpr compiles e in tail position (mode valueTail or unitTail): the
 // emitted code returns e's value itself (by RETURN, a tail call, or a
 // self-tail-call loop), or () in unit mode. Every sub-expression in tail
-// position of e (LANGUAGE.md §3.6: the last expression of a block, both
+// position of e (docs/reference/syntax.md#calls: the last expression of a block, both
 // branches of an if, the arms of a match, receive or with) is compiled in
 // tail position too, so a call at any depth of such nesting is a tail
 // call. The branch of an else-less if (whose value is ()) is in unit mode

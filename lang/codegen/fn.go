@@ -37,7 +37,7 @@ type loopInfo struct {
 }
 
 // tailMode says whether an expression is compiled in tail position and
-// what the emitted code returns there (LANGUAGE.md §3.6).
+// what the emitted code returns there (docs/reference/syntax.md#calls).
 type tailMode uint8
 
 const (
@@ -130,7 +130,7 @@ func (c *compiler) compileFunc(p pending) error {
 		// `fn f() -> (): compute()` with an Int compute, and main's Int
 		// must not become the exit status. Its tail calls of Unit type
 		// stay tail calls. Without an annotation, a private function's
-		// return type is its body's (LANGUAGE.md §2.1), so its value is
+		// return type is its body's (docs/reference/syntax.md#functions), so its value is
 		// returned as is.
 		fs.retMode = unitTail
 	}

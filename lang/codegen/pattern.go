@@ -132,7 +132,7 @@ func (fs *fnState) patternTests(p ast.Pattern, slot int, fail *label) ([]binding
 }
 
 // tupleRest builds the tuple of the elements a `(p, ..rest)` pattern does
-// not name (Unit when there are none; §3.3) and matches rest against it.
+// not name (Unit when there are none; docs/reference/syntax.md#match) and matches rest against it.
 // The arity comes from the checker: the pattern's recorded tuple type.
 func (fs *fnState) tupleRest(p *ast.TuplePat, slot int, walk func(ast.Pattern, int) error) error {
 	n, ok := fs.c.tupleArity(p)

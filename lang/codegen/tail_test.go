@@ -25,7 +25,7 @@ func compileChecked(t *testing.T, src string) *bytecode.Program {
 }
 
 // TestTailCallShapes checks the emitted opcodes for every shape of tail
-// position of LANGUAGE.md §3.6: in function f, each call of f itself must
+// position of docs/reference/syntax.md#calls: in function f, each call of f itself must
 // become the self-tail-call loop (a JUMP to pc 0), each call of g a
 // TAIL_CALL, each call of a function value a TAIL_CALL_VALUE, and no call
 // of f or g may stay a plain CALL.

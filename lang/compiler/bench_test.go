@@ -5,13 +5,13 @@ import (
 	"testing"
 
 	"github.com/morrow-lang/morrow/bench"
-	"github.com/morrow-lang/morrow/internal/gotune"
 	"github.com/morrow-lang/morrow/lang/codegen"
 	"github.com/morrow-lang/morrow/lang/compiler"
 	"github.com/morrow-lang/morrow/lang/parser"
 	"github.com/morrow-lang/morrow/lang/source"
 	"github.com/morrow-lang/morrow/lang/types"
 	"github.com/morrow-lang/morrow/runtime/bytecode"
+	"github.com/morrow-lang/morrow/runtime/gotune"
 )
 
 // compileSource is the compile workload of `make bench` at its default
@@ -27,7 +27,7 @@ func compileSource(b *testing.B) []byte {
 // BenchmarkBuild measures what `make bench` calls compile: the whole
 // pipeline (parse, check, warnings, codegen, verify) of the generated
 // file, in lines per second. GC percent is 400 as in the binaries
-// (internal/gotune) unless GOGC is set.
+// (runtime/gotune) unless GOGC is set.
 func BenchmarkBuild(b *testing.B) {
 	gotune.SetGC()
 	src := compileSource(b)

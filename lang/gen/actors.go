@@ -55,7 +55,7 @@ func (g *gen) spawnLines(c *ctx, s *scope) []string {
 	return lines
 }
 
-// guardExpr writes a receive guard (§5.3): locals, literals, comparisons,
+// guardExpr writes a receive guard (docs/reference/checks.md#receive-guards): locals, literals, comparisons,
 // and/or/not, field access; no calls, no failing operators.
 func (c *ctx) guardExpr(s *scope) string {
 	g := c.g
@@ -146,7 +146,7 @@ func (g *gen) legacyWorker() scenario {
 	f, c, s := g.actorFn("worker", m, []*param{{name: "n", t: intT, annotated: true}})
 	g.use("legacy-spawn")
 	// The receive arms read the messages' fields, so the mailbox type
-	// must be known in the body: pin it (§4.3 rule 3).
+	// must be known in the body: pin it (docs/reference/types.md#mailbox-types rule 3).
 	lines := []string{g.markSelf(c, m)}
 	s.add(&local{name: "own", t: pidOf(m)})
 	g.use("process-self")

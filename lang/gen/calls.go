@@ -154,7 +154,7 @@ func wrongScalar(t *Type) string {
 	return "()"
 }
 
-// renderCall writes the call with labels (§3.6): required labels are
+// renderCall writes the call with labels (docs/reference/syntax.md#calls): required labels are
 // always written, optional ones sometimes; positional arguments first,
 // labeled ones in any order; sometimes as a pipe, with the piped value
 // in the first slot or in a `_` slot.

@@ -75,7 +75,7 @@ type fnInfo struct {
 	annRet  bool
 	tvars   []string
 	cost    int
-	effect  bool  // spawns, sends or receives, directly or not (§5.4)
+	effect  bool  // spawns, sends or receives, directly or not (docs/reference/checks.md#guards-and-defer)
 	mailbox *Type // actor function with this mailbox
 	lines   []string
 	role    string
@@ -87,7 +87,7 @@ type fnInfo struct {
 	// noAuto: only the code that made the function calls it.
 	noAuto bool
 	// req: what a generic template's type parameters must support
-	// (LANGUAGE.md §4.2 requirements); nil for none.
+	// (docs/reference/types.md#requirements-on-type-variables requirements); nil for none.
 	req func(*Type) bool
 }
 

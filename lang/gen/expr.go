@@ -901,7 +901,7 @@ func (c *ctx) funcArg(s *scope, ft *Type, o eopt) (val, int) {
 	return val{s: v.s}, k
 }
 
-// firstClass: the function may be used as a value (§5.4; no counter, so
+// firstClass: the function may be used as a value (docs/reference/checks.md#guards-and-defer; no counter, so
 // no unbounded recursion through a callback).
 func (f *fnInfo) firstClass() bool {
 	return !f.effect && f.mailbox == nil && !f.counter && !f.never && len(f.tvars) == 0 && f.cost <= lambdaBudget && f.role != "main"

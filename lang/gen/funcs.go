@@ -37,7 +37,7 @@ func (g *gen) genFunction() {
 	}
 }
 
-// newParams invents n parameters and applies the label rule (§3.6).
+// newParams invents n parameters and applies the label rule (docs/reference/syntax.md#calls).
 func (g *gen) newParams(types []*Type, allowUnannotated bool) []*param {
 	var ps []*param
 	labels := map[string]bool{}
@@ -243,7 +243,7 @@ func (g *gen) genPlain(isResult bool) {
 
 // pinParams inserts, for each unannotated parameter, `let pin: T = p`
 // somewhere among the statements: the evidence that fixes its type may
-// come after the uses (§4.2 deferred shape inference).
+// come after the uses (docs/reference/types.md#inference deferred shape inference).
 func (g *gen) pinParams(f *fnInfo, c *ctx, body []string, since int) []string {
 	for _, p := range f.params {
 		if p.annotated || p.pat != "" {
@@ -263,7 +263,7 @@ func (g *gen) pinParams(f *fnInfo, c *ctx, body []string, since int) []string {
 		if g.unionUses != since {
 			// A value used where the union alias is expected (an Int
 			// where `Int | String` is wanted) binds a type still unknown
-			// to the union itself (§4.2: unification; only shapes are
+			// to the union itself (docs/reference/types.md#inference: unification; only shapes are
 			// deferred), so the evidence must come first.
 			i = 0
 		}
@@ -343,7 +343,7 @@ func (g *gen) genRecursive() {
 	g.funcs = append(g.funcs, f)
 }
 
-// relabel applies the mandatory-label rule (§3.6) to declared types: a
+// relabel applies the mandatory-label rule (docs/reference/syntax.md#calls) to declared types: a
 // Bool parameter, or one whose declared type another parameter also
 // declares. Unannotated parameters declare nothing.
 func relabel(ps []*param) {

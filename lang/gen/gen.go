@@ -17,7 +17,7 @@
 // Three invariants make every program well typed, terminating and cheap:
 //
 //   - Typing: a form is only chosen when its typing rule holds for T in
-//     the current context (labels the §3.6 rule demands, exhaustive match
+//     the current context (labels the docs/reference/syntax.md#calls rule demands, exhaustive match
 //     arms built from the scrutinee's type, Results produced only where
 //     something handles them — a match on Ok/Err, `?`, a return, a
 //     combinator, printing, a handler helper, a deferred handler —,
@@ -40,7 +40,7 @@
 //
 // Some programs deliberately fault (division by zero, head of an empty
 // list, a list index out of range, a negative exponent): those are the
-// documented faults of LANGUAGE.md §6.6, not failures.
+// documented faults of docs/reference/actors.md#fault-codes, not failures.
 //
 // Known checker bugs are avoided behind named switches (Config.Avoid,
 // DefaultAvoid): each names a minimized reproducer under
@@ -54,7 +54,7 @@
 // Why lang/gen and not lang/types/typegen: the generator tests the whole
 // pipeline (parser, checker, code generator, verifier, encoder, runtime),
 // not the checker's internals, and it knows Morrow only through its
-// specification (LANGUAGE.md, STDLIB.md), never through lang/types. It
+// specification (docs/reference/README.md, docs/stdlib.md), never through lang/types. It
 // only produces text, so it depends on nothing else in the module; its
 // tests drive lang/compiler, runtime/bytecode and runtime/engine the way
 // `morrowc build` and `morrow run` do. docs/generator.md says how to run
@@ -241,7 +241,7 @@ func (g *gen) program() string {
 	mainFn := g.genMain()
 
 	// Declarations and functions in random order: a function may call one
-	// declared later (§2).
+	// declared later (docs/reference/syntax.md#declarations).
 	var items []string
 	for _, d := range g.decls {
 		items = append(items, g.declText(d))

@@ -23,7 +23,7 @@ import (
 // the bound only catches hangs, and is generous for a loaded machine.
 const runTimeout = 20 * time.Second
 
-// documentedFaults are the LANGUAGE.md §6.6 faults a well-typed program
+// documentedFaults are the docs/reference/actors.md#fault-codes faults a well-typed program
 // may end with. 8 (timeout range) and 10 (legacy deadlock) cannot happen
 // in generated programs (timeouts are 0–15 ms, every receive has one), 11
 // and 12 are infrastructure faults: all four are failures here.

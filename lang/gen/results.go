@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// Results (§5.2). A Result is only ever written where something handles
+// Results (docs/reference/checks.md#result-obligations). A Result is only ever written where something handles
 // it: a match on Ok/Err, `?`, a return of the enclosing Result function,
 // a combinator (is_ok, is_err, unwrap_or, unwrap_or_else, map, and_then),
 // printing, a handler helper whose body matches it, or a `let` whose very
@@ -354,7 +354,7 @@ func wrongFor(t *Type) string {
 	}
 }
 
-// Results inside containers (§5.2 "Results nested inside payloads, lists
+// Results inside containers (docs/reference/checks.md#result-obligations "Results nested inside payloads, lists
 // or records, each with its own duty"). Each form handles every Result
 // it holds; each marks the mutation that drops some of them.
 const (

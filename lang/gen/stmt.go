@@ -78,7 +78,7 @@ func (c *ctx) final(s *scope, t *Type) []string {
 	if c.nest > 0 && !c.noDiv && g.chance(8) {
 		if d, ok := c.diverge(s); ok {
 			if !strings.HasPrefix(d, "break") && !strings.HasPrefix(d, "continue") && g.chance(3) {
-				// A Never expression as an operand (§3.7).
+				// A Never expression as an operand (docs/reference/syntax.md#operators).
 				g.use("never-operand")
 				switch g.r.Intn(4) {
 				case 0:
@@ -740,7 +740,7 @@ func (c *ctx) resultStmt(s *scope, noBind bool) ([]string, bool) {
 
 // blockLambdaStmt binds the result of a stdlib call whose callback has
 // an indented block body (an embedded suite inside the parentheses,
-// §1.4), or a lambda with a block body.
+// docs/reference/syntax.md#layout), or a lambda with a block body.
 func (c *ctx) blockLambdaStmt(s *scope) ([]string, bool) {
 	g := c.g
 	if c.nest >= maxBlockNest {

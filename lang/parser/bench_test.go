@@ -13,7 +13,7 @@ import (
 
 // BenchmarkParseFixtures parses every run fixture concatenated into one
 // file and reports source lines per second (the compile target in
-// RUNTIME.md is 100,000 lines/s for the whole pipeline).
+// docs/reference/runtime.md is 100,000 lines/s for the whole pipeline).
 func BenchmarkParseFixtures(b *testing.B) {
 	var all []byte
 	paths, _ := filepath.Glob("../../fixtures/run/*/*.mr")

@@ -774,7 +774,7 @@ func (g *gPattern) Parse(lex *cursor) error {
 		p := &gPatParen{}
 		for !isPunct(lex.Peek(), ")") {
 			if isPunct(lex.Peek(), "..") {
-				// A tuple rest (§3.3) ends the pattern.
+				// A tuple rest (docs/reference/syntax.md#match) ends the pattern.
 				rStart := lex.RawCursor()
 				lex.Next()
 				r := &gPatElem{Rest: true}

@@ -75,7 +75,7 @@ func closerFor(open string) string {
 }
 
 // introducesSuite reports whether a line inside brackets that ends with p
-// opens an embedded suite (LANGUAGE.md §1.4).
+// opens an embedded suite (docs/reference/syntax.md#layout).
 func introducesSuite(p *tok, fr *frame) bool {
 	switch {
 	case p.kind == tPunct && p.text == "->":

@@ -48,7 +48,7 @@ var binaryOps = map[string]bool{
 	"*": true, "/": true, "%": true, "**": true, "|>": true,
 }
 
-// Source limits from LANGUAGE.md §1.1.
+// Source limits from docs/reference/syntax.md#source-files.
 const (
 	maxSourceBytes   = source.MaxBytes
 	maxTokens        = 65536
@@ -260,7 +260,7 @@ func (s *scanner) blockComment() {
 }
 
 // checkUTF8 reports the first byte of src[from:to] that is not part of a
-// valid UTF-8 sequence (LANGUAGE.md §1.1: invalid UTF-8 is an error
+// valid UTF-8 sequence (docs/reference/syntax.md#source-files: invalid UTF-8 is an error
 // anywhere in the file, comments included).
 func (s *scanner) checkUTF8(from, to int, what string) {
 	b := s.src[from:to]
@@ -494,7 +494,7 @@ func (s *scanner) attribute() {
 		return
 	}
 	// The documentation string is not a token of the grammar, but the
-	// tokens of its interpolations count toward the limit (§1.1) like
+	// tokens of its interpolations count toward the limit (docs/reference/syntax.md#source-files) like
 	// those of any other string.
 	t := s.stringLit()
 	s.count--

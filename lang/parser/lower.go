@@ -451,7 +451,7 @@ func (lw *lowerer) stmt(g *gStmt) ast.Stmt {
 
 // ---------------------------------------------------------------- expressions
 
-// precedence of binary operators (LANGUAGE.md §3.7); higher binds tighter.
+// precedence of binary operators (docs/reference/syntax.md#operators); higher binds tighter.
 var precedence = map[string]int{
 	"|>": 0, "or": 0, "and": 1, "..": 2, "..=": 2, "|||": 3, "^^^": 4, "&&&": 5,
 	"==": 6, "!=": 6, "<": 7, "<=": 7, ">": 7, ">=": 7, "in": 7,
@@ -539,7 +539,7 @@ func isHole(g *gExpr) bool {
 		g.First.X.X.Name != nil && *g.First.X.X.Name == "_"
 }
 
-// pipe desugars `x |> target` (LANGUAGE.md §3.6, lang/ast conventions).
+// pipe desugars `x |> target` (docs/reference/syntax.md#calls, lang/ast conventions).
 func (lw *lowerer) pipe(x ast.Expr, t *gUnary) ast.Expr {
 	sp := source.Join(x.Span(), span(t.Tokens))
 	if len(t.Ops) != 0 || t.X == nil {

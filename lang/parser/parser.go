@@ -9,7 +9,7 @@
 //     the first. String literals are decoded here; the tokens of each
 //     `{expr}` interpolation are lexed recursively and kept with the string.
 //     `@doc`/`@moduledoc` attributes are recorded and dropped.
-//  2. The layout pass (layout.go) applies LANGUAGE.md §1.4: it keeps a stack
+//  2. The layout pass (layout.go) applies docs/reference/syntax.md#layout: it keeps a stack
 //     of frames (the file's suite, open brackets, and embedded suites opened
 //     inside brackets by a line ending in `->`, a header `:`, `with`, `do` or
 //     `else`) and emits NEWLINE, INDENT and DEDENT tokens. Every statement
@@ -42,7 +42,7 @@
 //     Out-of-scope declarations (module, import, const, trait, impl,
 //     foreign) are not parsed; they become ast.UnsupportedDecl.
 //  4. The lowering pass (lower.go) turns the grammar structs into lang/ast
-//     once: binary operators (kept flat by the grammar) get their §3.7
+//     once: binary operators (kept flat by the grammar) get their docs/reference/syntax.md#operators
 //     precedence, pipes are desugared, unary minus is folded into literals
 //     and range-checked, dotted uppercase chains become *ast.Path, and
 //     parenthesised groups become unit, tuples or lambdas.

@@ -84,7 +84,7 @@ func wantDeclHas(t *testing.T, src, want, what string) {
 
 func TestExpressions(t *testing.T) {
 	tests := []struct{ src, want string }{
-		// precedence (§3.7)
+		// precedence (docs/reference/syntax.md#operators)
 		{"1 + 2 * 3", `(Binary Op="+" L=(IntLit Value=1) R=(Binary Op="*" L=(IntLit Value=2) R=(IntLit Value=3)))`},
 		{"a - b - c", `(Binary Op="-" L=(Binary Op="-" L=(Ident Name="a") R=(Ident Name="b")) R=(Ident Name="c"))`},
 		{"a ** b ** c", `(Binary Op="**" L=(Ident Name="a") R=(Binary Op="**" L=(Ident Name="b") R=(Ident Name="c")))`},
@@ -335,7 +335,7 @@ func TestBadUTF8Offset(t *testing.T) {
 
 // TestTokenLimitCountsInterpolations checks that the tokens inside string
 // interpolations, of ordinary strings and of @doc strings, count toward the
-// 65,536-token limit (§1.1), and that a file just under it is accepted.
+// 65,536-token limit (docs/reference/syntax.md#source-files), and that a file just under it is accepted.
 func TestTokenLimitCountsInterpolations(t *testing.T) {
 	// "fn main(): s" is 4 tokens plus the string; each "a+" adds 2.
 	interp := func(n int) string { return strings.Repeat("a+", n) + "a" }

@@ -5,7 +5,7 @@ import (
 	"os"
 )
 
-// MaxBytes is the largest source file (LANGUAGE.md §1.1: 1 MiB). The
+// MaxBytes is the largest source file (docs/reference/syntax.md#source-files: 1 MiB). The
 // parser refuses a longer one with E0019.
 const MaxBytes = 1 << 20
 

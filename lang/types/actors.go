@@ -6,7 +6,7 @@ import (
 	"github.com/morrow-lang/morrow/stdlib/builtins"
 )
 
-// actorOnly reports whether a builtin needs an actor context (§5.5): the
+// actorOnly reports whether a builtin needs an actor context (docs/reference/checks.md#contexts): the
 // registry's ActorOnly operations (every Process operation except
 // Process.spawn and Process.id).
 func actorOnly(name string) bool {
@@ -15,7 +15,7 @@ func actorOnly(name string) bool {
 }
 
 // checkActorContexts computes which functions have a mailbox effect
-// (§4.3 steps 1 and 4): a function whose own body (lambdas excluded)
+// (docs/reference/types.md#mailbox-types steps 1 and 4): a function whose own body (lambdas excluded)
 // receives or calls an actor-only Process operation, or directly calls a
 // function that has one. Root-context entry points (main, and the library
 // start function) may not call such functions. The mailbox types
@@ -92,7 +92,7 @@ func (c *Checker) checkActorContexts() {
 	}
 }
 
-// checkMailbox applies the mailbox rules of §4.3 to one mailbox type once
+// checkMailbox applies the mailbox rules of docs/reference/types.md#mailbox-types to one mailbox type once
 // its function group is checked: a spawn site must have fixed M, and M
 // must be sendable.
 func (c *Checker) checkMailbox(ms mailboxSite) {
@@ -125,7 +125,7 @@ func (c *Checker) checkMailbox(ms mailboxSite) {
 }
 
 // checkSendable reports a mailbox or Pid message type that cannot cross
-// process boundaries (§4.3 step 7).
+// process boundaries (docs/reference/types.md#mailbox-types step 7).
 func (c *Checker) checkSendable(t Type, span source.Span, kind string) {
 	switch {
 	case containsDeep(t, func(t Type) bool { return isResult(t) }, map[*TypeDef]bool{}):
@@ -192,7 +192,7 @@ func containsDeepV(t Type, pred func(Type) bool, seen map[*TypeDef]bool, v *visi
 	return false
 }
 
-// checkReceiveGuard applies §5.3: a receive guard may be replayed while the
+// checkReceiveGuard applies docs/reference/checks.md#receive-guards: a receive guard may be replayed while the
 // mailbox is scanned, so it must be pure, non-failing and non-allocating.
 // It reports the first offending sub-expression.
 func (c *Checker) checkReceiveGuard(g ast.Expr) {
@@ -274,7 +274,7 @@ func reaching(order []*FuncSig, callees func(*FuncSig) []*FuncSig, hit func(ast.
 	return marked
 }
 
-// checkActorEffects applies the §5.4 rule on indirect actor effects: a
+// checkActorEffects applies the docs/reference/checks.md#guards-and-defer rule on indirect actor effects: a
 // function that (transitively, through direct calls) spawns, sends or
 // receives may be called directly or used as a spawn entry, but not
 // called from a defer nor used as a first-class value.
@@ -290,7 +290,7 @@ func (c *Checker) checkActorEffects(order []*FuncSig, callees func(*FuncSig) []*
 		return false
 	})
 	// Supervisor operations and Process.init_* are refused in cleanup, and
-	// so is a helper that reaches one (SUPERVISOR.md §1.4).
+	// so is a helper that reaches one (docs/supervisors.md).
 	sup := reaching(order, callees, func(n ast.Node) bool {
 		x, ok := n.(*ast.Call)
 		if !ok {
@@ -328,7 +328,7 @@ func (c *Checker) checkActorEffects(order []*FuncSig, callees func(*FuncSig) []*
 }
 
 // mailbox returns the current function's mailbox type M: every receive
-// of one function and its Process.self() share it (§4.3 steps 2-3), and
+// of one function and its Process.self() share it (docs/reference/types.md#mailbox-types steps 2-3), and
 // unifyMailbox makes it the mailbox of the callees that have one (step 4).
 func (c *Checker) mailbox(span source.Span) Type {
 	if c.fn.mailbox == nil {
@@ -342,7 +342,7 @@ func (c *Checker) mailbox(span source.Span) Type {
 }
 
 // unifyMailbox makes a caller share the mailbox of a callee whose
-// mailbox type is already known (§4.3 step 4). The still generic mailbox
+// mailbox type is already known (docs/reference/types.md#mailbox-types step 4). The still generic mailbox
 // of a callee outside the current group is instantiated per call; main
 // is reported by checkActorContexts instead.
 func (c *Checker) unifyMailbox(x *ast.Call, sig *FuncSig) {
@@ -364,7 +364,7 @@ func (c *Checker) unifyMailbox(x *ast.Call, sig *FuncSig) {
 	}
 }
 
-// maxReceiveArms is the arm limit of a receive (§6.2).
+// maxReceiveArms is the arm limit of a receive (docs/reference/actors.md#spawn-send-and-receive).
 const maxReceiveArms = 128
 
 func (c *Checker) receive(x *ast.Receive, hint Type) Type {
@@ -417,7 +417,7 @@ func (c *Checker) receive(x *ast.Receive, hint Type) Type {
 // function outside the current group, once per call or spawn at span: its
 // free variables become fresh ones, which must meet the requirements the
 // function's body put on them (`receive: x -> println(x == x)` needs a
-// mailbox type with equality, §4.2).
+// mailbox type with equality, docs/reference/types.md#inference).
 func (c *Checker) freshMailbox(mt Type, span source.Span) Type {
 	fv := freeVars(mt, nil)
 	if len(fv) == 0 {

@@ -199,7 +199,7 @@ func (c *Checker) checkGroup(group []*FuncSig) {
 // generalize turns the free variables left in the group's signatures into
 // generic parameters. Members of a recursive group share variables, so a
 // parameter made for one member is a generic of every member whose type
-// mentions it (each can then be used at any type, §4.2).
+// mentions it (each can then be used at any type, docs/reference/types.md#inference).
 func (c *Checker) generalize(group []*FuncSig) {
 	fvs := make([][]*TVar, len(group))
 	for i, sig := range group {
@@ -277,7 +277,7 @@ func (c *Checker) checkFunc(sig *FuncSig) {
 		// Value discarded; a Result here is reported by bodyExpr.
 	case !ctx.retKnown:
 		if !isNever(t) {
-			// Every exit must agree (§4.2): returns and `?` may already
+			// Every exit must agree (docs/reference/types.md#inference): returns and `?` may already
 			// have fixed the return type.
 			if !c.expectRet(lastSpan(fd.Body), t, sig.Ret, "function return: expression type") {
 				ctx.retBroken = true
@@ -290,7 +290,7 @@ func (c *Checker) checkFunc(sig *FuncSig) {
 		c.expect(lastSpan(fd.Body), t, sig.Ret, "function return: expression type")
 	}
 	if ctx.retBroken {
-		// Callers in later groups get no follow-on errors (§9).
+		// Callers in later groups get no follow-on errors (docs/diagnostics.md).
 		sig.Ret = Invalid
 	}
 }
@@ -337,7 +337,7 @@ func lastSpan(e ast.Expr) source.Span {
 	return e.Span()
 }
 
-// checkEntry applies the main and library-mode rules (§2.2).
+// checkEntry applies the main and library-mode rules (docs/reference/syntax.md#the-entry-point).
 func (c *Checker) checkEntry() {
 	sig := c.funcs["main"]
 	if sig == nil {
@@ -347,6 +347,12 @@ func (c *Checker) checkEntry() {
 				c.info.Library = true
 				return
 			}
+		}
+		if c.hasTests() {
+			// A file of tests needs no main: `morrow test` runs it
+			// (docs/testing.md); building it as a program reports the
+			// missing main (lang/compiler.Build).
+			return
 		}
 		d := c.errorf(ErrNoMain, source.Span{}, "program requires a main function")
 		d.Hint = "add `fn main():`, or `pub fn start(port: Pid(String)) -> ()` to run as a library"
@@ -415,7 +421,7 @@ func freeVarsOutsidePid(t Type, out []*TVar) []*TVar {
 
 // poisonErroneousInits marks the locals of the current group whose let
 // initializer contains an error: their obligations are follow-ons of that
-// error and are not reported (§9).
+// error and are not reported (docs/diagnostics.md).
 func (c *Checker) poisonErroneousInits() {
 	for _, o := range c.locals {
 		if !o.hasInit || o.poisoned {

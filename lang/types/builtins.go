@@ -54,7 +54,7 @@ func init() {
 	for _, d := range []*TypeDef{ListDef, OptionDef, ResultDef} {
 		d.Derives = all
 	}
-	// STDLIB.md lists Ordering among the types without Show.
+	// docs/stdlib.md lists Ordering among the types without Show.
 	OrderingDef.Derives = map[string]bool{"Eq": true, "Clone": true}
 	PidDef.Derives = map[string]bool{"Eq": true}
 	for _, d := range []*TypeDef{ListDef, OptionDef, ResultDef, PidDef, OrderingDef} {
@@ -139,6 +139,9 @@ func initBuiltinFuncs() {
 		}
 		if req, ok := reqOf[e.Req]; ok {
 			builtinReqs[bs.Generics[0]] = []requirement{{kind: req, op: e.Name}}
+		}
+		if e.Req == builtins.EqualShow {
+			builtinReqs[bs.Generics[0]] = []requirement{{kind: reqEq, op: e.Name}, {kind: reqShow, op: e.Name}}
 		}
 	}
 	for _, m := range builtins.Modules() {

@@ -9,7 +9,7 @@ import (
 	"github.com/morrow-lang/morrow/stdlib/builtins"
 )
 
-// call checks a call expression (§3.6).
+// call checks a call expression (docs/reference/syntax.md#calls).
 func (c *Checker) call(x *ast.Call, hint Type) Type {
 	switch fn := x.Fn.(type) {
 	case *ast.Ident:
@@ -217,7 +217,7 @@ func (c *Checker) callSig(x *ast.Call, sig *FuncSig) Type {
 }
 
 // supervisorOp reports whether e is a Supervisor operation or one of
-// Process.init_ack, init_ignore and init_fail (SUPERVISOR.md §1.4).
+// Process.init_ack, init_ignore and init_fail (docs/supervisors.md).
 func supervisorOp(e *builtins.Entry) bool {
 	return e != nil && (e.Module() == builtins.SupervisorModule || strings.HasPrefix(e.Name, "Process.init_"))
 }
@@ -254,12 +254,12 @@ func (c *Checker) callCtor(x *ast.Call, ct *Ctor, written string) Type {
 }
 
 // deferRestriction reports a builtin that may not run in a defer body
-// (§5.4): the Process module's "process operations", the legacy
+// (docs/reference/checks.md#guards-and-defer): the Process module's "process operations", the legacy
 // "actor operations".
 func (c *Checker) deferRestriction(name string, span source.Span) {
 	e := builtins.Lookup(name)
 	if c.fn.deferFlagged || !e.Has(builtins.NoDefer) {
-		return // one restriction error per defer body (§9)
+		return // one restriction error per defer body (docs/diagnostics.md)
 	}
 	if supervisorOp(e) {
 		c.errorf(ErrSupervisorDefer, span, "supervisor operations are unsupported in deferred cleanup")
@@ -316,7 +316,7 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 	c.inherit(bs.Generics, m, reqSpan, false, nil)
 	rootCtx := c.fn.isMain || c.fn.isRoot || c.fn.noActor
 	if e.Context == builtins.ActorOnly && rootCtx {
-		// §5.5; Process.self has its own message (below).
+		// docs/reference/checks.md#contexts; Process.self has its own message (below).
 		switch {
 		case supervisorOp(e):
 			c.errorf(ErrSupervisorContext, x.Span(), "supervisor startup operation requires an actor context").Hint =
@@ -360,7 +360,7 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 		c.restArgs(x, ps, name)
 		for _, g := range bs.Generics {
 			if g.Name == "r" {
-				// Process.call's reply type is a message type too (§4.3
+				// Process.call's reply type is a message type too (docs/reference/types.md#mailbox-types
 				// step 7).
 				c.mailboxSites = append(c.mailboxSites, mailboxSite{t: m[g], span: x.Span(), process: true})
 			}
@@ -409,7 +409,7 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 			}
 			badEntry = true
 		}
-		// The child's mailbox is the entry's mailbox effect (§4.3 step 5).
+		// The child's mailbox is the entry's mailbox effect (docs/reference/types.md#mailbox-types step 5).
 		var entryNode ast.Node
 		switch e := a0.Value.(type) {
 		case *ast.Lambda:
@@ -451,7 +451,7 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 		return ret
 	}
 	if e.Has(builtins.RootCallbacks) {
-		// Callbacks of library functions run without an actor context (§5.4).
+		// Callbacks of library functions run without an actor context (docs/reference/checks.md#guards-and-defer).
 		for _, a := range x.Args {
 			if l, ok := a.Value.(*ast.Lambda); ok {
 				c.rootLambdas[l] = true
@@ -470,7 +470,7 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 		}
 	}
 	if len(bs.Params) > 0 && bs.Params[0] == ProcessIDT && len(ts) > 0 && ts[0] != nil {
-		// Process.monitor, link, ... take the erased identity (§5.1);
+		// Process.monitor, link, ... take the erased identity (docs/reference/checks.md#pids-and-mailboxes);
 		// point at the conversion.
 		if n, ok := Resolve(ts[0]).(*Named); ok && n.Def == PidDef {
 			for _, d := range c.diags[before:] {

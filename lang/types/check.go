@@ -33,7 +33,7 @@
 //     every walk over them visits a shared node once (typewalk.go).
 //  4. Patterns are checked against their subject type; exhaustiveness and
 //     arm reachability use a usefulness algorithm (exhaust.go).
-//  5. Result obligations (oblig.go) follow §5.2: each function body is
+//  5. Result obligations (oblig.go) follow docs/reference/checks.md#result-obligations: each function body is
 //     interpreted abstractly over the set of pending Result-bearing
 //     locals; exits (end of body, return, ?, terminal and helper exits)
 //     with pending obligations are reported; per-function summaries say
@@ -48,7 +48,7 @@
 //     mailboxes are instantiated per call) and into spawn sites; mailbox
 //     effects are computed over the call graph so that main cannot call a
 //     receiving function; receive guards and deferred actor helpers are
-//     restricted as §5.3 and §5.4 say.
+//     restricted as docs/reference/checks.md#receive-guards and docs/reference/checks.md#guards-and-defer say.
 //
 // Results are recorded in Info side tables keyed by AST node; the tree is
 // never modified. docs/checker.md lists the decisions the specification
@@ -93,12 +93,12 @@ type Object struct {
 	result  bool   // a Result binding subject to the unused-binding rule
 	isParam bool
 	// init is the span of the let initializer that bound this local; a
-	// local whose initializer has an error gets no obligation errors (§9).
+	// local whose initializer has an error gets no obligation errors (docs/diagnostics.md).
 	init     source.Span
 	hasInit  bool
 	poisoned bool
 	// metaReads names the metadata builtins (List.len …) that read this
-	// local; such reads do not count as uses of a Result (§5.2).
+	// local; such reads do not count as uses of a Result (docs/reference/checks.md#result-obligations).
 	metaReads []string
 }
 
@@ -109,7 +109,7 @@ type FuncSig struct {
 	Params   []*ParamSig
 	Ret      Type
 	Generics []*TParam
-	// NeedsLabel marks parameters whose arguments must be labeled (§3.6).
+	// NeedsLabel marks parameters whose arguments must be labeled (docs/reference/syntax.md#calls).
 	NeedsLabel []bool
 	gen        map[string]*TParam
 	obj        *Object
@@ -158,7 +158,7 @@ type Info struct {
 	CallArgs map[*ast.Call][]int
 	// Mailboxes records the mailbox type M of each function (*ast.FnDecl)
 	// or lambda (*ast.Lambda) whose body receives, calls Process.self() or
-	// calls a function that has a mailbox (§4.3).
+	// calls a function that has a mailbox (docs/reference/types.md#mailbox-types).
 	Mailboxes map[ast.Node]Type
 	// HasMailbox marks the functions with a mailbox effect: their body
 	// receives or uses actor-only Process operations, directly or through
@@ -214,7 +214,7 @@ type Checker struct {
 	mailboxSites []mailboxSite
 	// rootLambdas are lambdas passed directly to List/Option/Result functions.
 	rootLambdas map[*ast.Lambda]bool
-	// deferExprs, funcValues and spawnEntries feed the §5.4 checks run
+	// deferExprs, funcValues and spawnEntries feed the docs/reference/checks.md#guards-and-defer checks run
 	// after all bodies: deferred expressions, identifiers naming a top-level
 	// function used as a value, and those used directly as spawn entries.
 	deferExprs   []ast.Expr
@@ -249,7 +249,7 @@ type mailboxSite struct {
 	// the site: M must be concrete (mailboxkey.go).
 	keyOf string
 	// supervised marks a Supervisor.worker site (a supervised child's
-	// mailbox, SUPERVISOR.md §1.4).
+	// mailbox, docs/supervisors.md).
 	supervised bool
 }
 
@@ -273,7 +273,7 @@ type fnCtx struct {
 	loops     int
 	inDefer   bool
 	// deferFlagged: the defer being checked already has its actor/process
-	// restriction error (E6004); one per defer body is enough (§9).
+	// restriction error (E6004); one per defer body is enough (docs/diagnostics.md).
 	deferFlagged bool
 	scope        *scope
 	mailbox      Type     // the mailbox type M, created on first use
@@ -337,6 +337,7 @@ func Check(f *ast.File) (*Info, diag.List) {
 	c.checkBodies()
 	c.checkActorContexts()
 	c.checkEntry()
+	c.checkTests()
 	// One memo for the whole pass: the recorded types share nodes.
 	var z Zonker
 	for e, t := range c.info.Types {
@@ -702,7 +703,7 @@ func (c *Checker) collectFuncs() {
 	}
 }
 
-// maxParams is the parameter limit of §2.1.
+// maxParams is the parameter limit of docs/reference/syntax.md#functions.
 const maxParams = 255
 
 func (c *Checker) makeSig(fd *ast.FnDecl) *FuncSig {
@@ -764,7 +765,7 @@ func (c *Checker) makeSig(fd *ast.FnDecl) *FuncSig {
 		d := c.errorf(ErrPubAnnotation, fd.NameSpan, "public functions require a return type annotation")
 		d.Notes = append(d.Notes, "a pub fn must annotate every parameter and its return type")
 	}
-	// Mandatory labels (§3.6).
+	// Mandatory labels (docs/reference/syntax.md#calls).
 	sig.NeedsLabel = make([]bool, len(sig.Params))
 	for i, p := range sig.Params {
 		if !p.Declared {

@@ -489,7 +489,7 @@ fn main():
     println(name_of(User("Ada")))
 `)
 	expectDiags(t, "fn main():\n    let f = (x) -> x + 1\n    println(f(\"a\"))\n", "E3001 argument 1 of function value")
-	// Deferred shapes (§4.2): a later call fixes the lambda's parameter.
+	// Deferred shapes (docs/reference/types.md#inference): a later call fixes the lambda's parameter.
 	expectDiags(t, "fn main():\n    let f = (x) -> x.0\n    println(f((1, 2)))\n")
 	expectDiags(t, "fn main():\n    let f = (x) -> x.0\n    println(1)\n", "E3041 cannot infer the type of x; add an annotation")
 }
@@ -515,7 +515,7 @@ func TestSpawnAndSend(t *testing.T) {
 		"E6004 process operations are unsupported in deferred cleanup", "E6004 process operations are unsupported in deferred cleanup")
 }
 
-// Follow-on errors are suppressed (§9).
+// Follow-on errors are suppressed (docs/diagnostics.md).
 func TestFollowOnSuppressed(t *testing.T) {
 	pre := "fn risky() -> Result(Int, String): Ok(1)\n"
 	// `_`-only match on a bound Result: E5005 only, no E5007 at the exit.

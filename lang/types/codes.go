@@ -104,7 +104,7 @@ var (
 	ErrReceiveArms   = diag.Register("E6010", "a receive has no message arm, or more than 128 arms")
 	ErrMailboxKey    = diag.Register("E6030", "Process.register or Process.whereis is used at a mailbox type that is generic or that nothing fixes")
 
-	// The Supervisor module (SUPERVISOR.md §1.4).
+	// The Supervisor module (docs/supervisors.md).
 	ErrSupervisorArity   = diag.Register("E3060", "a Supervisor operation is called with the wrong number of arguments")
 	ErrSupervisorLabel   = diag.Register("E3061", "a Supervisor operation is called with a labeled argument")
 	ErrSupervisorDefer   = diag.Register("E6020", "a Supervisor operation or Process.init_* appears inside a defer")

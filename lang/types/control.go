@@ -263,7 +263,7 @@ func (c *Checker) itemOf(rt Type, iter ast.Expr) Type {
 	return Invalid
 }
 
-// with checks a `with` chain (§3.8): every step's value is a Result with
+// with checks a `with` chain (docs/reference/syntax.md#result-propagation): every step's value is a Result with
 // one shared error type E, its pattern binds the Ok payload, and the
 // chain's value is the body's (a Result with error type E) or, on the
 // first Err, that Err (or the value of the else arm that matches it).

@@ -485,7 +485,7 @@ func (c *Checker) checkArms(arms []*ast.Arm, t Type, exhaustive bool, span sourc
 // fail to match. The check waits until the group's bodies are checked
 // (like match exhaustiveness): the pattern's type may still depend on a
 // deferred shape (`let (W(m), ..rest) = x` with x's type fixed later,
-// §4.2), and a type that stays unknown becomes Invalid, which passes.
+// docs/reference/types.md#inference), and a type that stays unknown becomes Invalid, which passes.
 // literal selects the message for literal patterns (E4006).
 func (c *Checker) requireIrrefutable(p ast.Pattern, t Type, literal bool) {
 	c.deferred = append(c.deferred, func() {

@@ -16,7 +16,7 @@ func (c *Checker) expr(e ast.Expr, hint Type) Type {
 	}
 	t := c.expr1(e, hint)
 	if !isNever(t) && c.divergingOperand(e) {
-		// §3.7: a Never operand stops evaluation; the expression takes
+		// docs/reference/syntax.md#operators: a Never operand stops evaluation; the expression takes
 		// the type its context needs.
 		t = NeverT
 	}
@@ -120,7 +120,7 @@ func (c *Checker) accepts(got, want Type) bool {
 
 // expectRet checks the final value of a body without a return
 // annotation against the return type inferred so far from its `return`s
-// and `?`s (§4.2: every exit must agree).
+// and `?`s (docs/reference/types.md#inference: every exit must agree).
 func (c *Checker) expectRet(span source.Span, got, ret Type, ctx string) bool {
 	if _, open := Resolve(ret).(*TVar); open {
 		unify(ret, got)

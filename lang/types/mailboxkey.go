@@ -6,7 +6,7 @@ import (
 	"github.com/morrow-lang/morrow/lang/ast"
 )
 
-// Mailbox keys (the name registry, RUNTIME.md §3).
+// Mailbox keys (the name registry, docs/reference/runtime.md#features-beyond-the-core-language).
 //
 // The registry stores an address together with its mailbox type, so that
 // Process.whereis at another type answers None instead of a wrongly typed

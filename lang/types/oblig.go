@@ -10,7 +10,7 @@ import (
 	"github.com/morrow-lang/morrow/lang/source"
 )
 
-// Result obligations, the path rule of LANGUAGE.md §5.2.
+// Result obligations, the path rule of docs/reference/checks.md#result-obligations.
 //
 // Every local that holds a Result-bearing value (a let binding, a pattern
 // binding, a function or lambda parameter) is an obligation from its
@@ -55,7 +55,7 @@ import (
 // is bounded per function by oblBudget; when the bound is reached the
 // analysis reports it and grants no credit.
 
-// oblBudget is the work budget of one function's analysis (§5.2).
+// oblBudget is the work budget of one function's analysis (docs/reference/checks.md#result-obligations).
 const oblBudget = 400000
 
 // oblSummary is what callers learn about a function.
@@ -408,7 +408,7 @@ func testsTag(p ast.Pattern) bool {
 	return true
 }
 
-// dischargingBuiltins inspect or print their arguments (§5.2).
+// dischargingBuiltins inspect or print their arguments (docs/reference/checks.md#result-obligations).
 var dischargingBuiltins = map[string]bool{
 	"print": true, "println": true, "show": true, "eq": true, "compare": true,
 	"Result.is_ok": true, "Result.is_err": true, "Result.unwrap_or": true,
@@ -603,7 +603,7 @@ func (a *oblFn) match(x *ast.Match, st oblState, consume bool) oblState {
 	inspects = inspects || moves
 	// A match whose arms are all `_` or bindings on a Result is reported as
 	// such (E5005); the obligation it leaves pending is not reported again
-	// at the exits (§9: follow-on).
+	// at the exits (docs/diagnostics.md: follow-on).
 	wildOnly := wildcardOnlyResultMatch(a.c.info.Types[x.Subject], x.Arms)
 	if wildOnly {
 		if id, ok := unparen(x.Subject).(*ast.Ident); ok {
@@ -798,7 +798,7 @@ func producesResult(c *Checker, e ast.Expr) bool {
 }
 
 // captures rejects a closure that captures a Result whose duty is still
-// pending (§3.5, §5.2); a Result handled before the closure is created may
+// pending (docs/reference/syntax.md#lambdas-and-function-values, docs/reference/checks.md#result-obligations); a Result handled before the closure is created may
 // be captured.
 func (a *oblFn) captures(l *ast.Lambda, st oblState) {
 	if len(st) == 0 {
@@ -866,7 +866,7 @@ func unparen(e ast.Expr) ast.Expr {
 	}
 }
 
-// with interprets a `with` chain (§3.8): each step's Result is inspected,
+// with interprets a `with` chain (docs/reference/syntax.md#result-propagation): each step's Result is inspected,
 // like `?`; its Ok payload is bound by the step's pattern. A failing step
 // leaves the chain with the state of that point (the bindings of earlier
 // steps included), through the else arms when there are some; otherwise

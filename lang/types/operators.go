@@ -6,7 +6,7 @@ import (
 	"github.com/morrow-lang/morrow/lang/ast"
 )
 
-// Unary and binary operators (LANGUAGE.md §3.7).
+// Unary and binary operators (docs/reference/syntax.md#operators).
 
 func (c *Checker) unary(x *ast.Unary) Type {
 	t := c.expr(x.X, nil)
@@ -14,7 +14,7 @@ func (c *Checker) unary(x *ast.Unary) Type {
 	case "not":
 		if !c.expect(spanOf(x.X), t, BoolT, "operand of 'not': expression type") {
 			// Already reported: the result is unknown, so that an enclosing
-			// operator does not report a follow-on error (§9).
+			// operator does not report a follow-on error (docs/diagnostics.md).
 			return Invalid
 		}
 		return BoolT

@@ -127,7 +127,7 @@ func (c *Checker) pattern(p ast.Pattern, t Type, binds map[string]bool) {
 	}
 }
 
-// tupleRestPattern checks `(p, q, ..rest)` (§3.3): the tuple has at least
+// tupleRestPattern checks `(p, q, ..rest)` (docs/reference/syntax.md#match): the tuple has at least
 // as many elements as the pattern names, and rest is the tuple of the
 // others (Unit when there are none). On a subject whose type is not known
 // yet, the elements and the rest get fresh types that a pending shape

@@ -6,7 +6,7 @@ import (
 	"github.com/morrow-lang/morrow/lang/source"
 )
 
-// Requirements on type parameters (LANGUAGE.md §4.2).
+// Requirements on type parameters (docs/reference/types.md#inference).
 //
 // An operator, interpolation or printing builtin applied to a value whose
 // type is a type parameter does not fail: it records a requirement on the
@@ -46,7 +46,7 @@ const (
 	reqAdd                   // +: Int, Float or String
 	reqInt                   // % and the bitwise operators: Int
 	reqOrd                   // < <= > >=: Int or Float
-	reqEq                    // == != eq: the equality of §3.7
+	reqEq                    // == != eq: the equality of docs/reference/syntax.md#operators
 	reqScalar                // in, List.contains: Int, Float, Bool, String or a newtype over one
 	reqPrint                 // print, println: printable, not Unit
 	reqShow                  // show, and the parts of a printed value: printable
@@ -203,7 +203,7 @@ func (c *Checker) solveReqs(group []*FuncSig) {
 		}
 		// A mailbox that stays generic is fixed at each spawn site (and
 		// each call from another actor function), where freshMailbox
-		// passes its requirements on (§4.3 step 5).
+		// passes its requirements on (docs/reference/types.md#mailbox-types step 5).
 		if mt, ok := c.info.Mailboxes[sig.Decl]; ok {
 			for _, v := range freeVars(mt, nil) {
 				sigVars[v] = true
@@ -282,10 +282,10 @@ func (c *Checker) reqError(s *reqSite, r requirement, f *failure) {
 		note += fmt.Sprintf("; %s does not", Zonk(f.t))
 	}
 	if _, mailbox := s.g.(*TVar); mailbox {
-		d.Notes = append(d.Notes, note, fmt.Sprintf("'%s' uses %s on a message of its generic mailbox type, which makes it a requirement of every spawn and call that fixes the mailbox (LANGUAGE.md §4.2, §4.3)", r.from, what))
+		d.Notes = append(d.Notes, note, fmt.Sprintf("'%s' uses %s on a message of its generic mailbox type, which makes it a requirement of every spawn and call that fixes the mailbox", r.from, what))
 		return
 	}
-	d.Notes = append(d.Notes, note, fmt.Sprintf("'%s' uses %s on a value of a type parameter, which makes it a requirement of every call (LANGUAGE.md §4.2)", r.from, what))
+	d.Notes = append(d.Notes, note, fmt.Sprintf("'%s' uses %s on a value of a type parameter, which makes it a requirement of every call", r.from, what))
 }
 
 // builtinReqError reports a builtin's requirement failing where the
@@ -323,7 +323,7 @@ func (c *Checker) ordError(span source.Span, f *failure) {
 
 func (c *Checker) printError(span source.Span, print bool, f *failure) {
 	if d := f.noImpl; d != nil {
-		// STDLIB.md quotes this message word for word.
+		// docs/stdlib.md quotes this message word for word.
 		c.noShowHelp(c.errorf(ErrNoShow, span, "type %s.%s has no implementation of Show; add derive(Show) to its declaration or write an impl", d.Module, d.Name), d)
 		return
 	}

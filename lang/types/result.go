@@ -8,7 +8,7 @@ import (
 	"github.com/morrow-lang/morrow/lang/source"
 )
 
-// The Result rules of LANGUAGE.md §5.2 other than the path obligations
+// The Result rules of docs/reference/checks.md#result-obligations other than the path obligations
 // (oblig.go): which types carry a Result, a Result value thrown away
 // (E5001), Result bindings and parameters never used or only read for
 // metadata (E5002, E5003), a match on a Result whose arms never test its
@@ -27,7 +27,7 @@ func containsResult(t Type) bool {
 // visited, so shared types are walked once. A nominal type carries a
 // Result when a type argument does or when one of its constructors'
 // declared fields does (a record with a Result field carries that
-// Result's duty, LANGUAGE.md §5.2).
+// Result's duty, docs/reference/checks.md#result-obligations).
 func containsResultIn(t Type, seen map[*TypeDef]bool, v *visited) bool {
 	t = Resolve(t)
 	if composite(t) && !v.first(t) {
@@ -80,7 +80,7 @@ func (c *Checker) checkDiscard(e ast.Expr, t Type) {
 }
 
 // checkUnusedResults reports the Result bindings and parameters of the
-// group that are never used, or only read for metadata (§5.2,
+// group that are never used, or only read for metadata (docs/reference/checks.md#result-obligations,
 // conservative).
 func (c *Checker) checkUnusedResults() {
 	for _, o := range c.locals {
@@ -104,7 +104,7 @@ func (c *Checker) checkUnusedResults() {
 // noteMetadataReads records the Result-bearing locals passed to a
 // builtin that reads only a list's length (List.len, List.is_empty: the
 // registry's MetadataRead): reading metadata does not handle the Results
-// inside (§5.2), so such a read is not a use.
+// inside (docs/reference/checks.md#result-obligations), so such a read is not a use.
 func (c *Checker) noteMetadataReads(x *ast.Call, name string) {
 	for _, a := range x.Args {
 		if id, ok := a.Value.(*ast.Ident); ok {
@@ -145,7 +145,7 @@ func (c *Checker) checkResultMatch(st Type, arms []*ast.Arm, subj source.Span) {
 
 // wildcardOnlyResultMatch reports whether a match on a subject of type st
 // never tests the tag of a Result and throws it away: every arm is `_`
-// (E5005, §5.2).
+// (E5005, docs/reference/checks.md#result-obligations).
 func wildcardOnlyResultMatch(st Type, arms []*ast.Arm) bool {
 	if !isResult(st) || hasInvalid(st) {
 		return false
@@ -170,7 +170,7 @@ func (c *Checker) discardedResult(sp source.Span, hint string) {
 
 // checkNestedWildcards reports `_` sub-patterns that throw away a Result
 // nested in a payload, tuple or list, or a value carrying one, and list
-// rests `.._` and `..` that throw away elements carrying Results (§5.2).
+// rests `.._` and `..` that throw away elements carrying Results (docs/reference/checks.md#result-obligations).
 // Run after inference, when the pattern types are resolved. depth is 1
 // for the pattern of a for loop, whose value is an element of a list.
 func (c *Checker) checkNestedWildcards(p ast.Pattern, depth int) {

@@ -7,7 +7,7 @@ import (
 	"github.com/morrow-lang/morrow/lang/source"
 )
 
-// Deferred shape inference (LANGUAGE.md §4.2).
+// Deferred shape inference (docs/reference/types.md#inference).
 //
 // Field access `x.value`, record update `%{x | value: …}`, tuple
 // projection `x.0` and `for … in x` need to know what x is. When x's type

@@ -19,7 +19,7 @@ func (c *Checker) block(b *ast.Block, hint Type, discard bool) Type {
 		if diverged && !reported {
 			c.errorf(ErrUnreachable, s.Span(), "unreachable statement after control flow exits")
 			reported = true
-			// Uses in dead code do not handle anything (§5.2).
+			// Uses in dead code do not handle anything (docs/reference/checks.md#result-obligations).
 			savedDead := c.dead
 			c.dead = true
 			defer func() { c.dead = savedDead }()
@@ -143,7 +143,7 @@ func (c *Checker) deferStmt(s *ast.DeferStmt) {
 		unify(r, UnitT)
 	default:
 		// A body already rejected for its actor/process operation gets
-		// no second error for its type (§9: follow-on).
+		// no second error for its type (docs/diagnostics.md: follow-on).
 		if !flagged && !isBasic(r, KUnit) && !isNever(r) && !hasInvalid(r) {
 			c.errorf(ErrDeferType, spanOf(s.X), "defer requires Unit cleanup: expression type: expected (), found %s", Zonk(t))
 		}

@@ -12,7 +12,7 @@ import (
 
 // checkTypeHead validates the head of a type or newtype declaration: its
 // name must start with an uppercase letter (a lowercase name in a type
-// position is a type variable, §1.1), and its parameters must be distinct
+// position is a type variable, docs/reference/syntax.md#source-files), and its parameters must be distinct
 // type variables (lowercase names other than `_`).
 func (c *Checker) checkTypeHead(name string, span source.Span, params []string) {
 	if r, _ := utf8.DecodeRuneInString(name); !unicode.IsUpper(r) {
@@ -43,7 +43,7 @@ func (c *Checker) checkCtorName(name string, span source.Span) {
 }
 
 // loopControl checks a break or continue: it needs an enclosing for loop
-// of the same function, and a defer body has none (§3.1, §5.4).
+// of the same function, and a defer body has none (docs/reference/syntax.md#statements, docs/reference/checks.md#guards-and-defer).
 func (c *Checker) loopControl(sp source.Span, kw string) {
 	if c.fn.loops > 0 {
 		return

@@ -91,7 +91,7 @@ func (c *Checker) warnUnusedFuncs() {
 	reached := map[*ast.FnDecl]bool{}
 	var work []*ast.FnDecl
 	for _, fd := range decls {
-		if fd.Pub || fd.Name == "main" || c.info.Library && fd.Name == "start" {
+		if fd.Pub || fd.Name == "main" || c.info.Library && fd.Name == "start" || IsTest(fd) {
 			reached[fd] = true
 			work = append(work, fd)
 		}

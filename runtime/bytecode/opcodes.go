@@ -6,11 +6,13 @@ import "fmt"
 //
 // Every instruction is an Opcode plus up to two int32 operands A and B
 // (see Instr). Each opcode below carries its stack picture in the style
-// `OP A B   before -> after`; the top of the stack is on the right. The
-// operand kinds (what A and B index or mean) are in the operands table and
-// the static stack effects in the stackEffects table; StackEffect and
-// BranchEffect compute them for one instruction, and a unit test keeps the
-// tables consistent.
+// `OP A B   before -> after`; the top of the stack is on the right. What
+// the toolchain knows of an opcode (its name, operand kinds, stack counts,
+// whether the VM runs it through its host, the verifier's rule) is its one
+// descriptor in desc.go; StackEffect, BranchEffect, Operands, IsActor,
+// IsTerminal and the verifier read it, and TestDescriptorsComplete (with
+// runtime/vm's TestEveryOpcodeInterpreted) fails, naming what is missing,
+// when an opcode lacks any part.
 //
 // Conventions:
 //   - Jump targets are absolute instruction indexes into Function.Code.
@@ -18,7 +20,7 @@ import "fmt"
 //     Floats, or concatenates two Strings; the checker guarantees the two
 //     operands have the same type.
 //   - "fault N" means the VM raises the numbered runtime fault of
-//     LANGUAGE.md §6.6 (running the defers of every active frame).
+//     docs/reference/actors.md#fault-codes (running the defers of every active frame).
 //   - Locals 0..Params-1 of a frame hold the arguments; the rest are the
 //     function's let bindings and compiler temporaries.
 type Opcode uint8
@@ -116,7 +118,7 @@ const (
 	//	    <timeout body>
 	//	end:
 	//
-	// Guards are pure (LANGUAGE.md §5.3), so replaying them is safe.
+	// Guards are pure (docs/reference/checks.md#receive-guards), so replaying them is safe.
 	//
 	// RECV_START's B operand is 1 for receive_event: the arms then see
 	// every cell of the mailbox as a Process.Event (user messages wrapped
@@ -164,188 +166,6 @@ func (in Instr) String() string {
 	}
 }
 
-// opcodeNames is the name table, indexed by Opcode.
-var opcodeNames = [...]string{
-	NOP:             "NOP",
-	POP:             "POP",
-	DUP:             "DUP",
-	SWAP:            "SWAP",
-	UNIT:            "UNIT",
-	TRUE:            "TRUE",
-	FALSE:           "FALSE",
-	INT:             "INT",
-	CONST:           "CONST",
-	LOAD:            "LOAD",
-	STORE:           "STORE",
-	FREE:            "FREE",
-	FUNC:            "FUNC",
-	CLOSURE:         "CLOSURE",
-	NATIVE:          "NATIVE",
-	CALL:            "CALL",
-	CALL_VALUE:      "CALL_VALUE",
-	CALL_NATIVE:     "CALL_NATIVE",
-	TAIL_CALL:       "TAIL_CALL",
-	TAIL_CALL_VALUE: "TAIL_CALL_VALUE",
-	RETURN:          "RETURN",
-	JUMP:            "JUMP",
-	JUMP_IF_FALSE:   "JUMP_IF_FALSE",
-	JUMP_IF_TRUE:    "JUMP_IF_TRUE",
-	ADD:             "ADD",
-	SUB:             "SUB",
-	MUL:             "MUL",
-	DIV:             "DIV",
-	MOD:             "MOD",
-	POW:             "POW",
-	BITAND:          "BITAND",
-	BITOR:           "BITOR",
-	BITXOR:          "BITXOR",
-	SHL:             "SHL",
-	SHR:             "SHR",
-	EQ:              "EQ",
-	NE:              "NE",
-	LT:              "LT",
-	LE:              "LE",
-	GT:              "GT",
-	GE:              "GE",
-	IN:              "IN",
-	NEG:             "NEG",
-	NOT:             "NOT",
-	BITNOT:          "BITNOT",
-	TUPLE:           "TUPLE",
-	LIST:            "LIST",
-	DATA:            "DATA",
-	RANGE:           "RANGE",
-	TEST_TAG:        "TEST_TAG",
-	TEST_KIND:       "TEST_KIND",
-	TEST_TYPE:       "TEST_TYPE",
-	EQ_CONST:        "EQ_CONST",
-	ELEM:            "ELEM",
-	FIELD:           "FIELD",
-	LIST_LEN:        "LIST_LEN",
-	LIST_ELEM:       "LIST_ELEM",
-	LIST_SLICE:      "LIST_SLICE",
-	INDEX:           "INDEX",
-	UPDATE:          "UPDATE",
-	ITER:            "ITER",
-	ITER_NEXT:       "ITER_NEXT",
-	INTERP:          "INTERP",
-	DEFER:           "DEFER",
-	FAIL:            "FAIL",
-	RECV_START:      "RECV_START",
-	RECV_PEEK:       "RECV_PEEK",
-	RECV_TAKE:       "RECV_TAKE",
-	RECV_SKIP:       "RECV_SKIP",
-	RECV_WAIT:       "RECV_WAIT",
-	SPAWN:           "SPAWN",
-	SEND:            "SEND",
-	SELF:            "SELF",
-	CALL_REPLY:      "CALL_REPLY",
-	CALL_WAIT:       "CALL_WAIT",
-	SEND_WAIT:       "SEND_WAIT",
-}
-
-func (op Opcode) String() string {
-	if op < OpcodeCount {
-		return opcodeNames[op]
-	}
-	return fmt.Sprintf("OP(%d)", uint8(op))
-}
-
-// OpcodeByName returns the opcode with the given name (as String prints it).
-func OpcodeByName(name string) (Opcode, bool) {
-	for i, n := range opcodeNames {
-		if n == name {
-			return Opcode(i), true
-		}
-	}
-	return 0, false
-}
-
-// Variable marks, in the stack-effect table, an effect that depends on the
-// operands (see StackEffect).
-const Variable = 0x7f
-
-// stackEffects is the net change of the stack depth on the fall-through
-// path, or Variable.
-var stackEffects = [...]int8{
-	NOP:             0,
-	POP:             -1,
-	DUP:             +1,
-	SWAP:            0,
-	UNIT:            +1,
-	TRUE:            +1,
-	FALSE:           +1,
-	INT:             +1,
-	CONST:           +1,
-	LOAD:            +1,
-	STORE:           -1,
-	FREE:            +1,
-	FUNC:            +1,
-	CLOSURE:         Variable,
-	NATIVE:          +1,
-	CALL:            Variable,
-	CALL_VALUE:      Variable,
-	CALL_NATIVE:     Variable,
-	TAIL_CALL:       Variable,
-	TAIL_CALL_VALUE: Variable,
-	RETURN:          -1,
-	JUMP:            0,
-	JUMP_IF_FALSE:   -1,
-	JUMP_IF_TRUE:    -1,
-	ADD:             -1,
-	SUB:             -1,
-	MUL:             -1,
-	DIV:             -1,
-	MOD:             -1,
-	POW:             -1,
-	BITAND:          -1,
-	BITOR:           -1,
-	BITXOR:          -1,
-	SHL:             -1,
-	SHR:             -1,
-	EQ:              -1,
-	NE:              -1,
-	LT:              -1,
-	LE:              -1,
-	GT:              -1,
-	GE:              -1,
-	IN:              -1,
-	NEG:             0,
-	NOT:             0,
-	BITNOT:          0,
-	TUPLE:           Variable,
-	LIST:            Variable,
-	DATA:            Variable,
-	RANGE:           -1,
-	TEST_TAG:        0,
-	TEST_KIND:       0,
-	TEST_TYPE:       0,
-	EQ_CONST:        0,
-	ELEM:            0,
-	FIELD:           0,
-	LIST_LEN:        0,
-	LIST_ELEM:       0,
-	LIST_SLICE:      0,
-	INDEX:           -1,
-	UPDATE:          -1,
-	ITER:            0,
-	ITER_NEXT:       +1,
-	INTERP:          Variable,
-	DEFER:           -1,
-	FAIL:            0,
-	RECV_START:      0,
-	RECV_PEEK:       +1,
-	RECV_TAKE:       0,
-	RECV_SKIP:       0,
-	RECV_WAIT:       0,
-	SPAWN:           0,
-	SEND:            -1,
-	SELF:            +1,
-	CALL_REPLY:      +1,
-	CALL_WAIT:       -3,
-	SEND_WAIT:       -1,
-}
-
 // OperandKind says what an operand of an instruction means; the verifier
 // uses it to range-check operands and the disassembler to annotate them.
 type OperandKind uint8
@@ -378,93 +198,13 @@ func (k OperandKind) String() string {
 	return "operand?"
 }
 
-// operands gives the kinds of operands A and B of each opcode.
-var operands = [...][2]OperandKind{
-	NOP:             {},
-	POP:             {},
-	DUP:             {},
-	SWAP:            {},
-	UNIT:            {},
-	TRUE:            {},
-	FALSE:           {},
-	INT:             {OpImm},
-	CONST:           {OpConst},
-	LOAD:            {OpLocal},
-	STORE:           {OpLocal},
-	FREE:            {OpFree},
-	FUNC:            {OpFunc},
-	CLOSURE:         {OpFunc, OpCount},
-	NATIVE:          {OpNative},
-	CALL:            {OpFunc, OpCount},
-	CALL_VALUE:      {OpCount},
-	CALL_NATIVE:     {OpNative, OpCount},
-	TAIL_CALL:       {OpFunc, OpCount},
-	TAIL_CALL_VALUE: {OpCount},
-	RETURN:          {},
-	JUMP:            {OpJump},
-	JUMP_IF_FALSE:   {OpJump},
-	JUMP_IF_TRUE:    {OpJump},
-	ADD:             {},
-	SUB:             {},
-	MUL:             {},
-	DIV:             {},
-	MOD:             {},
-	POW:             {},
-	BITAND:          {},
-	BITOR:           {},
-	BITXOR:          {},
-	SHL:             {},
-	SHR:             {},
-	EQ:              {},
-	NE:              {},
-	LT:              {},
-	LE:              {},
-	GT:              {},
-	GE:              {},
-	IN:              {},
-	NEG:             {},
-	NOT:             {},
-	BITNOT:          {},
-	TUPLE:           {OpCount},
-	LIST:            {OpCount},
-	DATA:            {OpType, OpTag},
-	RANGE:           {OpFlag},
-	TEST_TAG:        {OpTag},
-	TEST_KIND:       {OpKind},
-	TEST_TYPE:       {OpType},
-	EQ_CONST:        {OpConst},
-	ELEM:            {OpCount},
-	FIELD:           {OpName},
-	LIST_LEN:        {},
-	LIST_ELEM:       {OpCount},
-	LIST_SLICE:      {OpCount},
-	INDEX:           {},
-	UPDATE:          {OpName},
-	ITER:            {},
-	ITER_NEXT:       {OpLocal, OpJump},
-	INTERP:          {OpCount},
-	DEFER:           {},
-	FAIL:            {OpConst},
-	RECV_START:      {OpImm, OpFlag},
-	RECV_PEEK:       {OpJump},
-	RECV_TAKE:       {},
-	RECV_SKIP:       {},
-	RECV_WAIT:       {OpJump},
-	SPAWN:           {OpMode},
-	SEND:            {},
-	SELF:            {},
-	CALL_REPLY:      {},
-	CALL_WAIT:       {},
-	SEND_WAIT:       {},
-}
-
 // Operands returns the kinds of operands A and B of op.
 func (op Opcode) Operands() (a, b OperandKind) {
 	if op >= OpcodeCount {
 		return OpNone, OpNone
 	}
-	k := operands[op]
-	return k[0], k[1]
+	d := &descs[op]
+	return d.A, d.B
 }
 
 // NumOperands returns how many operands op uses (0, 1 or 2).
@@ -493,17 +233,62 @@ func (in Instr) JumpTarget() (int, bool) {
 
 // IsTerminal reports whether control never falls through to the next
 // instruction (unconditional jump, return, tail call, FAIL).
-func (op Opcode) IsTerminal() bool {
-	switch op {
-	case JUMP, RETURN, TAIL_CALL, TAIL_CALL_VALUE, FAIL:
-		return true
-	}
-	return false
-}
+func (op Opcode) IsTerminal() bool { return op < OpcodeCount && descs[op].Terminal }
 
-// IsActor reports whether op is one of the actor opcodes (RECV_*, SPAWN,
-// SEND, SELF, CALL_REPLY, CALL_WAIT, SEND_WAIT), which the VM executes through its host.
-func (op Opcode) IsActor() bool { return op >= RECV_START && op < OpcodeCount }
+// IsActor reports whether op is an actor instruction, one the VM executes
+// through its host (receive, spawn, send, self, call, send_wait). The set
+// is the descriptors' Actor flags; the VM asks this method.
+func (op Opcode) IsActor() bool { return actorOps[op] }
+
+// actorOps is the descriptors' Actor flags as a table indexed by every
+// byte value, so IsActor is one load with no bounds check.
+var actorOps = func() (t [256]bool) {
+	for op := range descs {
+		t[op] = descs[op].Actor
+	}
+	return t
+}()
+
+// stackCounts returns how many values in pops and pushes on its
+// fall-through path; ok is false for a malformed instruction (unknown
+// opcode, negative count, DATA with an unknown type or tag). p supplies
+// the type table for DATA; it may be nil for every other opcode.
+func stackCounts(in Instr, p *Program) (pops, pushes int, ok bool) {
+	if in.Op >= OpcodeCount {
+		return 0, 0, false
+	}
+	d := &descs[in.Op]
+	a, b := int(in.A), int(in.B)
+	pushes = int(d.Pushes)
+	switch d.Pops {
+	case PopsFixed:
+		return int(d.N), pushes, true
+	case PopsB:
+		pops = b
+	case PopsA:
+		pops = a
+	case PopsAPlusFunc:
+		if a < 0 {
+			return 0, 0, false
+		}
+		pops = a + 1
+	case PopsFields:
+		if p == nil || a < 0 || a >= len(p.Types) || p.Types[a] == nil {
+			return 0, 0, false
+		}
+		vs := p.Types[a].Variants
+		if b < 0 || b >= len(vs) {
+			return 0, 0, false
+		}
+		return len(vs[b].Fields), pushes, true
+	default:
+		return 0, 0, false
+	}
+	if pops < 0 {
+		return 0, 0, false
+	}
+	return pops, pushes, true
+}
 
 // StackEffect returns the net change of the operand-stack depth when in
 // runs and control falls through to the next instruction (for terminal
@@ -512,61 +297,17 @@ func (op Opcode) IsActor() bool { return op >= RECV_START && op < OpcodeCount }
 // the instruction is malformed (unknown opcode, negative count, DATA with
 // an unknown type or tag).
 func StackEffect(in Instr, p *Program) (effect int, ok bool) {
-	if in.Op >= OpcodeCount {
-		return 0, false
-	}
-	e := int(stackEffects[in.Op])
-	if e != Variable {
-		return e, true
-	}
-	a, b := int(in.A), int(in.B)
-	switch in.Op {
-	case CLOSURE, CALL, CALL_NATIVE:
-		if b < 0 {
-			return 0, false
-		}
-		return 1 - b, true
-	case TAIL_CALL:
-		if b < 0 {
-			return 0, false
-		}
-		return -b, true
-	case CALL_VALUE:
-		if a < 0 {
-			return 0, false
-		}
-		return -a, true // pops f and A arguments, pushes the result
-	case TAIL_CALL_VALUE:
-		if a < 0 {
-			return 0, false
-		}
-		return -a - 1, true
-	case TUPLE, LIST, INTERP:
-		if a < 0 {
-			return 0, false
-		}
-		return 1 - a, true
-	case DATA:
-		if p == nil || a < 0 || a >= len(p.Types) || p.Types[a] == nil {
-			return 0, false
-		}
-		vs := p.Types[a].Variants
-		if b < 0 || b >= len(vs) {
-			return 0, false
-		}
-		return 1 - len(vs[b].Fields), true
-	}
-	return 0, false
+	pops, pushes, ok := stackCounts(in, p)
+	return pushes - pops, ok
 }
 
 // BranchEffect returns the net change of the stack depth when in jumps to
-// its target. It differs from StackEffect only for ITER_NEXT and
-// RECV_PEEK, which push their item only when they do not jump.
+// its target. It differs from StackEffect only for the instructions that
+// push their item only when they do not jump (ITER_NEXT, RECV_PEEK).
 func BranchEffect(in Instr) int {
-	switch in.Op {
-	case ITER_NEXT, RECV_PEEK:
-		return 0
+	pops, pushes, _ := stackCounts(in, nil)
+	if in.Op < OpcodeCount && descs[in.Op].PushOnlyOnFallThrough {
+		pushes = 0
 	}
-	e, _ := StackEffect(in, nil)
-	return e
+	return pushes - pops
 }

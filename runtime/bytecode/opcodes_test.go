@@ -1,76 +1,102 @@
 package bytecode
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/morrow-lang/morrow/runtime/value"
 )
 
-// TestTablesComplete checks that every opcode has a unique name, a stack
-// effect and operand kinds, and that the tables have no entries past the
-// last opcode.
-func TestTablesComplete(t *testing.T) {
-	if len(opcodeNames) != int(OpcodeCount) {
-		t.Fatalf("name table has %d entries, want %d", len(opcodeNames), OpcodeCount)
-	}
-	if len(stackEffects) != int(OpcodeCount) {
-		t.Fatalf("stack-effect table has %d entries, want %d", len(stackEffects), OpcodeCount)
-	}
-	if len(operands) != int(OpcodeCount) {
-		t.Fatalf("operand table has %d entries, want %d", len(operands), OpcodeCount)
-	}
-	seen := map[string]Opcode{}
-	for op := Opcode(0); op < OpcodeCount; op++ {
-		name := opcodeNames[op]
-		if name == "" {
-			t.Errorf("opcode %d has no name", op)
-			continue
-		}
-		if prev, dup := seen[name]; dup {
-			t.Errorf("opcodes %d and %d share the name %s", prev, op, name)
-		}
-		seen[name] = op
-		if got, ok := OpcodeByName(name); !ok || got != op {
-			t.Errorf("OpcodeByName(%q) = %v, %v", name, got, ok)
-		}
-		if op.String() != name {
-			t.Errorf("String() = %q, want %q", op.String(), name)
+// TestDescriptorsComplete checks that every opcode has a descriptor with a
+// unique name (what String, OpcodeByName and the disassembler print), a
+// pop rule and a verifier rule, and names what is missing.
+func TestDescriptorsComplete(t *testing.T) {
+	if problems := descriptorProblems(descs[:]); len(problems) > 0 {
+		for _, p := range problems {
+			t.Error(p)
 		}
 	}
 	if got := Opcode(200).String(); got != "OP(200)" {
 		t.Errorf("out-of-range opcode prints %q", got)
 	}
+	if Opcode(200).IsActor() || Opcode(OpcodeCount).IsTerminal() {
+		t.Errorf("a byte that is no opcode is neither actor nor terminal")
+	}
 }
 
-// TestVariableEffectsHaveCountOperands checks that every opcode with a
-// variable stack effect has the operand its effect depends on, and that
+// descriptorProblems lists what the descriptors lack, one line per gap.
+func descriptorProblems(ds []Desc) []string {
+	var out []string
+	seen := map[string]int{}
+	for i, d := range ds {
+		op := Opcode(i)
+		if d.Name == "" {
+			out = append(out, fmt.Sprintf("opcode %d has no descriptor (no name, so no disassembler text)", i))
+			continue
+		}
+		if prev, dup := seen[d.Name]; dup {
+			out = append(out, fmt.Sprintf("opcodes %d and %d share the name %s", prev, i, d.Name))
+		}
+		seen[d.Name] = i
+		if got, ok := OpcodeByName(d.Name); i < int(OpcodeCount) && (!ok || got != op) {
+			out = append(out, fmt.Sprintf("OpcodeByName(%q) = %v, %v", d.Name, got, ok))
+		}
+		if d.Pops == 0 {
+			out = append(out, fmt.Sprintf("%s has no pop rule (stack effect)", d.Name))
+		}
+		if d.Verify == nil {
+			out = append(out, fmt.Sprintf("%s has no verifier rule (use plain when its operand kinds say everything)", d.Name))
+		}
+		if d.A == OpNone && d.B != OpNone {
+			out = append(out, fmt.Sprintf("%s uses operand B without A", d.Name))
+		}
+	}
+	return out
+}
+
+// TestDescriptorProblemsNamesTheGap: a new opcode given only a name, or
+// nothing, is reported with what it lacks.
+func TestDescriptorProblemsNamesTheGap(t *testing.T) {
+	ds := append(append([]Desc{}, descs[:]...), Desc{Name: "NEW_OP"}, Desc{})
+	got := strings.Join(descriptorProblems(ds), "\n")
+	for _, want := range []string{"NEW_OP has no pop rule", "NEW_OP has no verifier rule", fmt.Sprintf("opcode %d has no descriptor", len(descs)+1)} {
+		if !strings.Contains(got, want) {
+			t.Errorf("problems %q do not say %q", got, want)
+		}
+	}
+}
+
+// TestVariableEffectsHaveCountOperands checks that every opcode whose pops
+// depend on its operands has the operand its count comes from, and that
 // fixed-effect opcodes never take counts of stack values.
 func TestVariableEffectsHaveCountOperands(t *testing.T) {
 	for op := Opcode(0); op < OpcodeCount; op++ {
-		a, b := op.Operands()
-		hasCount := a == OpCount || b == OpCount
-		variable := stackEffects[op] == Variable
-		switch op {
-		case DATA:
-			if !variable {
-				t.Errorf("DATA must have a variable effect")
+		d := descs[op]
+		hasCount := d.A == OpCount || d.B == OpCount
+		switch d.Pops {
+		case PopsFields:
+			if d.A != OpType || d.B != OpTag {
+				t.Errorf("%s pops the fields of a variant but has no type and tag operands", op)
 			}
 			continue
-		case ELEM, LIST_ELEM, LIST_SLICE:
-			// their count operand is an element index, not stack values
-			if variable {
-				t.Errorf("%s must have a fixed effect", op)
+		case PopsA, PopsAPlusFunc:
+			if d.A != OpCount {
+				t.Errorf("%s pops operand A values but A is %s", op, d.A)
 			}
-			continue
-		}
-		if variable && !hasCount {
-			t.Errorf("%s has a variable effect but no count operand", op)
-		}
-		if !variable && hasCount {
-			t.Errorf("%s has a count operand but a fixed effect", op)
-		}
-		if a == OpNone && b != OpNone {
-			t.Errorf("%s uses operand B without A", op)
+		case PopsB:
+			if d.B != OpCount {
+				t.Errorf("%s pops operand B values but B is %s", op, d.B)
+			}
+		case PopsFixed:
+			switch op {
+			case ELEM, LIST_ELEM, LIST_SLICE:
+				// their count operand is an element index, not stack values
+				continue
+			}
+			if hasCount {
+				t.Errorf("%s has a count operand but a fixed effect", op)
+			}
 		}
 	}
 }

@@ -59,7 +59,7 @@ type Program struct {
 	// `start` when Library is set.
 	Entry int
 	// Library is true when the program has no main and is run through
-	// `pub fn start(port: Pid(String)) -> ()` (LANGUAGE.md §10).
+	// `pub fn start(port: Pid(String)) -> ()` (docs/cli.md).
 	Library bool
 }
 

@@ -34,7 +34,7 @@ const (
 	MaxLocals    = 1 << 16 // local slots per function
 	MaxStackSize = 1 << 16 // operand-stack depth per function
 	MaxCaptures  = 1 << 16 // captured values per closure
-	MaxParams    = 255     // parameters per function (LANGUAGE.md §2.1)
+	MaxParams    = 255     // parameters per function (docs/reference/syntax.md#functions)
 	MaxCode      = 1 << 24 // instructions per function
 )
 
@@ -299,34 +299,8 @@ func checkOperands(p *Program, f *Function, in Instr) string {
 	if msg := checkOperand(p, f, in, kb, in.B, in.A); msg != "" {
 		return "operand B: " + msg
 	}
-	// Cross-operand rules.
-	switch in.Op {
-	case CALL, TAIL_CALL:
-		callee := p.Functions[in.A]
-		if int(in.B) != callee.Params {
-			return fmt.Sprintf("passes %d arguments to %s, which takes %d", in.B, callee.Name, callee.Params)
-		}
-		if callee.Captures != 0 {
-			return fmt.Sprintf("direct call of %s, which needs %d captured values", callee.Name, callee.Captures)
-		}
-	case CLOSURE:
-		if callee := p.Functions[in.A]; int(in.B) != callee.Captures {
-			return fmt.Sprintf("captures %d values for %s, which has %d", in.B, callee.Name, callee.Captures)
-		}
-	case FUNC:
-		if callee := p.Functions[in.A]; callee.Captures != 0 {
-			return fmt.Sprintf("%s needs %d captured values", callee.Name, callee.Captures)
-		}
-	case RECV_START:
-		if in.A < -1 || int(in.A) >= f.Locals {
-			return "timeout local out of range"
-		}
-	case SPAWN:
-		if in.A < 0 || in.A > 7 {
-			return "unknown spawn mode"
-		}
-	}
-	return ""
+	// The opcode's own rule (its descriptor's Verify).
+	return descs[in.Op].Verify(p, f, in)
 }
 
 // checkOperand checks one operand of kind k; a is operand A (for DATA's
@@ -399,33 +373,8 @@ func checkOperand(p *Program, f *Function, in Instr, k OperandKind, x, a int32) 
 // inputs), which the depth analysis checks against the current depth.
 // ok is false for a malformed instruction.
 func stackPops(in Instr, p *Program) (int, bool) {
-	a, b := int(in.A), int(in.B)
-	switch in.Op {
-	case NOP, UNIT, TRUE, FALSE, INT, CONST, LOAD, FREE, FUNC, NATIVE, JUMP, FAIL,
-		ITER_NEXT, RECV_START, RECV_PEEK, RECV_TAKE, RECV_SKIP, RECV_WAIT, SELF, CALL_REPLY:
-		return 0, true
-	case POP, DUP, STORE, RETURN, JUMP_IF_FALSE, JUMP_IF_TRUE, NEG, NOT, BITNOT,
-		TEST_TAG, TEST_KIND, TEST_TYPE, EQ_CONST, ELEM, FIELD, LIST_LEN, LIST_ELEM,
-		LIST_SLICE, ITER, DEFER, SPAWN:
-		return 1, true
-	case SWAP, ADD, SUB, MUL, DIV, MOD, POW, BITAND, BITOR, BITXOR, SHL, SHR,
-		EQ, NE, LT, LE, GT, GE, IN, RANGE, INDEX, UPDATE, SEND, SEND_WAIT:
-		return 2, true
-	case CLOSURE, CALL, CALL_NATIVE, TAIL_CALL:
-		return b, b >= 0
-	case CALL_VALUE, TAIL_CALL_VALUE:
-		return a + 1, a >= 0
-	case TUPLE, LIST, INTERP:
-		return a, a >= 0
-	case CALL_WAIT:
-		return 4, true
-	case DATA:
-		if a < 0 || a >= len(p.Types) || b < 0 || b >= len(p.Types[a].Variants) {
-			return 0, false
-		}
-		return len(p.Types[a].Variants[b].Fields), true
-	}
-	return 0, false
+	pops, _, ok := stackCounts(in, p)
+	return pops, ok
 }
 
 type depthError struct {

@@ -5,9 +5,9 @@
 // hands it to the actor runtime (runtime/sched), which runs the root as a
 // process on scheduler 0 next to every process the program spawns, and
 // keeps running after main returns until no process is alive
-// (LANGUAGE.md §6.3).
+// (docs/reference/actors.md#when-main-returns-deadlock).
 //
-// Library mode (LANGUAGE.md §10): the runner creates a host port, a
+// Library mode (docs/cli.md): the runner creates a host port, a
 // process-like endpoint with mailbox type String; every String sent to it
 // is written to stdout as one line, in arrival order.
 //
@@ -18,10 +18,10 @@
 // interleave in the order the calls and events happened, and nothing is
 // lost when the program faults.
 //
-// Resource governor (RUNTIME.md §3): Options.MaxProcesses (default the
+// Resource governor (docs/reference/runtime.md#features-beyond-the-core-language): Options.MaxProcesses (default the
 // reference 1,024 live actors, Unlimited for none) is checked on every
 // spawn of every kind; Options.MemoryBudget (default 64 MiB) is the
-// logical budget of LANGUAGE.md §7.5; Options.StackBudget (default
+// logical budget of docs/reference/actors.md#limits; Options.StackBudget (default
 // 1 GiB) bounds the stack memory of all processes together, so deep
 // recursion in many processes ends in fault 9, not a Go out-of-memory
 // crash; Options.MaxQueued raises the invocation's 65,536 queued user
@@ -31,14 +31,14 @@
 // bound on the VM steps of all processes together.
 //
 // Go runtime: unless Options.KeepGoSettings, Run sets GOMAXPROCS to the
-// scheduler count and the GC target to 400% for the run (internal/gotune;
+// scheduler count and the GC target to 400% for the run (runtime/gotune;
 // the GOMAXPROCS and GOGC environment variables win).
 //
 // Cancellation: when ctx is cancelled the schedulers stop at their next
 // safe point (parked schedulers are woken), the cleanup (defer) of the
 // root and of every live process runs, and Run returns 130.
 //
-// Exit status (LANGUAGE.md §2.2, §10): main returning an Int gives that
+// Exit status (docs/reference/syntax.md#the-entry-point, docs/cli.md): main returning an Int gives that
 // value masked to 0..255 like a process exit code (a value outside 0..255
 // also prints a warning naming both numbers); Unit or Ok gives 0; Err
 // prints `morrow: main returned Err(<value>)` (the reference's prefix, then
@@ -59,9 +59,9 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/morrow-lang/morrow/internal/gotune"
 	"github.com/morrow-lang/morrow/runtime/bytecode"
 	"github.com/morrow-lang/morrow/runtime/fault"
+	"github.com/morrow-lang/morrow/runtime/gotune"
 	"github.com/morrow-lang/morrow/runtime/proc"
 	"github.com/morrow-lang/morrow/runtime/sched"
 	"github.com/morrow-lang/morrow/runtime/value"
@@ -88,14 +88,14 @@ type Options struct {
 	// the trace (docs/process.md, "Tracing"); it needs Trace.
 	TraceMessages bool
 	// MaxProcesses is the resource governor's live-process limit, checked
-	// on every spawn of every kind (RUNTIME.md §3): past it Process.spawn*
+	// on every spawn of every kind (docs/reference/runtime.md#features-beyond-the-core-language): past it Process.spawn*
 	// returns Err(Process.ResourceLimit) and legacy spawn faults with code
 	// 9. 0 means the reference limit DefaultMaxProcesses; Unlimited (or
 	// any negative value) means no limit. The root and host ports do not
 	// count.
 	MaxProcesses int
-	// MemoryBudget is the logical memory budget in bytes (LANGUAGE.md
-	// §7.5): queued messages and lifecycle reservations are charged
+	// MemoryBudget is the logical memory budget in bytes (docs/reference/README.md
+	// docs/reference/actors.md#limits): queued messages and lifecycle reservations are charged
 	// against it. 0 means DefaultMemoryBudget.
 	MemoryBudget int64
 	// StackBudget is the total stack memory of all processes in bytes
@@ -110,13 +110,13 @@ type Options struct {
 	// bounds the cleanup run after a cancellation.
 	MaxSteps int64
 	// MaxQueued raises the invocation-wide limit of queued user messages
-	// (LANGUAGE.md §6.2, 65,536 by default; a send past it returns Err(4)).
+	// (docs/reference/actors.md#spawn-send-and-receive, 65,536 by default; a send past it returns Err(4)).
 	// 0 means the reference limit, Unlimited means no limit. The CLI keeps
 	// the reference limit; the benchmarks (skynet) raise it.
 	MaxQueued int64
 	// KeepGoSettings leaves GOMAXPROCS and the garbage collector's target
 	// as the embedding program has them. By default Run sets them for the
-	// run (internal/gotune: GOMAXPROCS to the schedulers, GC percent 400,
+	// run (runtime/gotune: GOMAXPROCS to the schedulers, GC percent 400,
 	// each unless the GOMAXPROCS or GOGC environment variable is set) and
 	// restores them when the last overlapping run ends.
 	KeepGoSettings bool
@@ -129,7 +129,7 @@ type Options struct {
 	// ReportDeadlock does (a legacy-only program gets the fault 10
 	// report, as always), and returns ExitFault.
 	Policy sched.Policy
-	// ReportDeadlock is the rule of `morrow run` (LANGUAGE.md §6.3):
+	// ReportDeadlock is the rule of `morrow run` (docs/reference/actors.md#when-main-returns-deadlock):
 	// when isolated processes are alive and nothing can wake them (no
 	// process runnable, no timer pending, no outside operation in
 	// progress, no host port), the run ends: it writes `morrow:
@@ -143,6 +143,14 @@ type Options struct {
 	// read its process table from another goroutine while it runs
 	// (Probe.Table).
 	Probe *Probe
+	// Test, when set, names a test function to run instead of main: it
+	// starts as an isolated process of this invocation, which ends when
+	// that process does (test.go, `morrow test`); Outcome.Test has the
+	// verdict.
+	Test string
+	// Image is the program already loaded (Load), shared by many runs of
+	// one program; nil loads it for this run.
+	Image *vm.Image
 }
 
 // Outcome is how a run ended, in more detail than its exit status.
@@ -156,10 +164,12 @@ type Outcome struct {
 	// Decisions and Steps: the scheduling decisions and VM steps of a
 	// deterministic run (runtime/sched, Result).
 	Decisions, Steps int64
+	// Test is the verdict of a run of Options.Test.
+	Test *TestResult
 }
 
 // Probe looks inside a running invocation (Options.Probe): its process
-// table, which `morrow run` prints on SIGQUIT (LANGUAGE.md §6.3). A Probe
+// table, which `morrow run` prints on SIGQUIT (docs/reference/actors.md#when-main-returns-deadlock). A Probe
 // serves one run at a time; its methods may be called from any goroutine.
 type Probe struct {
 	mu sync.Mutex
@@ -227,8 +237,8 @@ const (
 
 // StepsPerReduction is the number of VM steps (instructions, with sends
 // and spawns charged extra) in one reduction of Options.Reductions.
-// MORROW_REDUCTIONS counts coarse units ("compiled callbacks", LANGUAGE.md
-// §6.1, default 1), so one reduction is a turn's worth of instructions.
+// MORROW_REDUCTIONS counts coarse units ("compiled callbacks", docs/reference/README.md
+// docs/reference/actors.md#execution-model, default 1), so one reduction is a turn's worth of instructions.
 const StepsPerReduction = sched.DefaultBudget
 
 // DefaultSlice is the number of VM steps a process (the root included)
@@ -285,10 +295,13 @@ func run(ctx context.Context, p *bytecode.Program, v *bytecode.Verified, opts Op
 			return fail
 		}
 	}
-	img, err := vm.Load(v, stdlib.Natives())
-	if err != nil {
-		fmt.Fprintf(stderr, "morrow: cannot run the program: %v\n", err)
-		return fail
+	img := opts.Image
+	if img == nil || img.Prog != p {
+		var err error
+		if img, err = vm.Load(v, stdlib.Natives()); err != nil {
+			fmt.Fprintf(stderr, "morrow: cannot run the program: %v\n", err)
+			return fail
+		}
 	}
 	rt := sched.New(img, out, sched.Config{Schedulers: opts.Schedulers, Steal: opts.Steal, Seed: opts.Seed,
 		Budget: opts.Reductions * StepsPerReduction, Trace: orderedTrace(opts.Trace, out), TraceMessages: opts.TraceMessages,
@@ -297,6 +310,9 @@ func run(ctx context.Context, p *bytecode.Program, v *bytecode.Verified, opts Op
 	if opts.Probe != nil {
 		opts.Probe.attach(rt)
 		defer opts.Probe.attach(nil)
+	}
+	if opts.Test != "" {
+		return runTest(ctx, rt, img, opts, out, stderr)
 	}
 	var args []value.Value
 	if p.Library {

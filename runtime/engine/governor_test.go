@@ -102,7 +102,7 @@ func TestMaxProcesses(t *testing.T) {
 		for _, c := range cases {
 			if kind != "spawn" && c.want > proc.MaxProcReservations {
 				// A monitor or link also takes one of the boss's 256
-				// lifecycle reservations (LANGUAGE.md §7.5), which would
+				// lifecycle reservations (docs/reference/actors.md#limits), which would
 				// refuse first.
 				continue
 			}

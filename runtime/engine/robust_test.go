@@ -11,7 +11,7 @@ import (
 	"github.com/morrow-lang/morrow/runtime/vm/vmtest"
 )
 
-// Robustness (RUNTIME.md §1 "Values and messages", issue 9): a value with
+// Robustness (docs/reference/runtime.md#execution-model "Values and messages", issue 9): a value with
 // internal sharing (a DAG whose unfolding is astronomically large) must
 // never make one instruction walk its unfolding. These programs hang (or
 // exhaust memory) when the runtime walks the unfolded tree, so each runs

@@ -7,7 +7,7 @@ import (
 )
 
 // CheckTrace checks the ordering guarantees of the process model
-// (LANGUAGE.md §6.1, §7.2, §7.4) on the trace of one schedule, written
+// (docs/reference/actors.md#execution-model, docs/reference/actors.md#monitors, docs/reference/actors.md#links-trapping-and-exit-signals) on the trace of one schedule, written
 // with messages traced (`--replay SEED --trace F --trace-messages`, or
 // Plan.Run with Trace and TraceMessages). It returns the violations
 // found, at most max (0: all).

@@ -1,6 +1,6 @@
 // Package fault is the one place that knows Morrow's runtime faults: the
 // table of numbered fault codes with their names and message texts
-// (LANGUAGE.md §6.6, extended by this project's codes), and the one Fault
+// (docs/reference/actors.md#fault-codes, extended by this project's codes), and the one Fault
 // type that the VM, the natives, the scheduler and the runners pass around.
 //
 // # Faults
@@ -41,9 +41,9 @@ import (
 // Code is a fault code. The checked codes are listed in Table.
 type Code int64
 
-// The checked fault codes. 1–14 are LANGUAGE.md §6.6; 15 is this
+// The checked fault codes. 1–14 are docs/reference/actors.md#fault-codes; 15 is this
 // project's code for the list size limit (docs/stdlib.md); 16 is
-// reserved by SUPERVISOR.md for init_ignore and init_fail called
+// reserved by docs/supervisors.md for init_ignore and init_fail called
 // outside a child's start-up.
 const (
 	DivZero     Code = 1
@@ -85,7 +85,7 @@ type Info struct {
 	// Text is the message printed after `morrow: runtime error: `.
 	Text string
 	// Wide marks the codes that always end the whole invocation, even in
-	// an isolated process (LANGUAGE.md §6.6: codes 11 and 12).
+	// an isolated process (docs/reference/actors.md#fault-codes: codes 11 and 12).
 	Wide bool
 }
 

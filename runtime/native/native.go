@@ -80,7 +80,7 @@ type Host interface {
 	Unregister(name string) (value.Value, *fault.Fault)
 	// Supervise implements the Supervisor operations that start or talk
 	// to a supervisor process, and Process.init_ack, init_ignore and
-	// init_fail (SUPERVISOR.md §1.2). An operation that must wait for the
+	// init_fail (docs/supervisors.md). An operation that must wait for the
 	// supervisor returns fault.Park (see fault.Park): it is called again
 	// with the same request when the caller resumes.
 	Supervise(r *SupRequest) (value.Value, *fault.Fault)
@@ -131,7 +131,7 @@ const KAny value.Kind = 255
 type Flags uint8
 
 const (
-	// ActorOnly: the native needs an actor context (LANGUAGE.md §7.1,
+	// ActorOnly: the native needs an actor context (docs/reference/actors.md#the-process-api,
 	// "actor"); the checker refuses it in the root context. stdlib sets
 	// it from the builtin registry's Context.
 	ActorOnly Flags = 1 << iota
@@ -147,7 +147,7 @@ type Func func(h Host, args []value.Value) (value.Value, *fault.Fault)
 // WorkFunc is the body of a native whose work grows with its arguments
 // (comparing, sorting, rendering): it also returns the work done, in
 // elements visited or bytes produced, which the VM charges as reductions
-// (RUNTIME.md §1: no instruction does unbounded work without charging for
+// (docs/reference/runtime.md#execution-model: no instruction does unbounded work without charging for
 // it).
 type WorkFunc func(h Host, args []value.Value) (value.Value, *fault.Fault, int64)
 
@@ -256,8 +256,8 @@ func (t Table) Sorted() []*Native {
 
 // Detached is a Host for running natives outside any process (tests,
 // tools): output goes to W (discarded when nil) and every Process
-// operation is fault 11 (invalid actor execution descriptor: LANGUAGE.md
-// §6.6's infrastructure fault), since no process runs.
+// operation is fault 11 (invalid actor execution descriptor: docs/reference/README.md
+// docs/reference/actors.md#fault-codes's infrastructure fault), since no process runs.
 type Detached struct{ W io.Writer }
 
 var _ Host = Detached{}

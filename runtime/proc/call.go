@@ -9,7 +9,7 @@ import (
 	"github.com/morrow-lang/morrow/runtime/value"
 )
 
-// Typed call (Process.call, RUNTIME.md §3, SUPERVISOR.md §2).
+// Typed call (Process.call, docs/reference/runtime.md#features-beyond-the-core-language, docs/supervisors.md).
 //
 // A call mints a one-shot reply address (CallReply): a Pid value whose R
 // is the caller and whose N is minus the call's serial, so it compares
@@ -27,7 +27,7 @@ import (
 // rather than a monitor: CallSend registers it under the target's lock
 // unless the target's mailbox is already closed (then the outcome is the
 // target's committed reason at once), and Retire resumes every
-// registered caller with the reason (step 5 of RUNTIME.md §2). A reply
+// registered caller with the reason (step 5 of docs/reference/runtime.md#retiring-a-process). A reply
 // that arrived first wins, as in OTP's gen_server:call. The timeout uses
 // the process's receive timer (Wait: epoch, deadline, armed flag), so
 // stale timers are ignored exactly as for receive.
@@ -341,8 +341,8 @@ func (p *Process) blockedLocked() *regcall {
 	return nil
 }
 
-// retireRegcall is the registry's and call's part of step 3 of RUNTIME.md
-// §2 for the retiring q, whose mailbox is closed: q's name is freed, and
+// retireRegcall is the registry's and call's part of step 3 of docs/reference/runtime.md
+// docs/reference/runtime.md#retiring-a-process for the retiring q, whose mailbox is closed: q's name is freed, and
 // a call or send_wait q was blocked in is withdrawn from its target.
 func (inv *Invocation) retireRegcall(q *Process) {
 	inv.freeName(q)
@@ -362,7 +362,7 @@ func (inv *Invocation) retireRegcall(q *Process) {
 	}
 }
 
-// resumeBlocked is step 5 of RUNTIME.md §2: every process parked on a
+// resumeBlocked is step 5 of docs/reference/runtime.md#retiring-a-process: every process parked on a
 // call to q resumes with q's reason (unless its reply came first), and
 // every sender parked in send_wait on q resumes with Err(3).
 func (inv *Invocation) resumeBlocked(q *Process) {

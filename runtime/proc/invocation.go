@@ -25,7 +25,7 @@ type Invocation struct {
 	use    atomic.Int64
 	acct   atomic.Uint32
 	// reservations counts lifecycle notifications in flight (monitors,
-	// link directions, direct signals); see LANGUAGE.md §7.5.
+	// link directions, direct signals); see docs/reference/actors.md#limits.
 	reservations atomic.Int64
 
 	// rc is the name registry and the reply address serials (call.go).
@@ -168,7 +168,7 @@ type retireItem struct {
 }
 
 // Retire ends process p with reason (the first committed reason wins).
-// It is the only way a process ends: the lifecycle of RUNTIME.md §2, one
+// It is the only way a process ends: the lifecycle of docs/reference/runtime.md#retiring-a-process, one
 // step per method below, driven by an explicit work list (a chain of a
 // million linked processes needs no recursion: a partner an exit signal
 // kills is appended to the list). A process whose cleanup has not run yet
@@ -195,7 +195,7 @@ func (inv *Invocation) Retire(p *Process, reason value.Value) {
 		work = inv.publishExits(q, d, work)
 		inv.publishDowns(q, d)
 		inv.resumeBlocked(q) // step 5: callers and parked senders resume
-		// Step 5 of RUNTIME.md §2: resume every process parked on a call
+		// Step 5 of docs/reference/runtime.md#retiring-a-process: resume every process parked on a call
 		// to q. The callers of a supervisor wait in native waits that its
 		// driver records; OnRetire answers them.
 		if q.OnRetire != nil {
@@ -214,7 +214,7 @@ type death struct {
 	owned      map[*Monitor]*Process
 }
 
-// commitLocked is step 1 of RUNTIME.md §2: commit the terminal reason;
+// commitLocked is step 1 of docs/reference/runtime.md#retiring-a-process: commit the terminal reason;
 // the first committed reason is final. p.mu is held.
 func (p *Process) commitLocked(reason value.Value) {
 	if !p.committed {
@@ -223,7 +223,7 @@ func (p *Process) commitLocked(reason value.Value) {
 	}
 }
 
-// runCleanupLocked is step 2 of RUNTIME.md §2: make sure q's registered
+// runCleanupLocked is step 2 of docs/reference/runtime.md#retiring-a-process: make sure q's registered
 // cleanup runs once before it retires. The VM runs cleanup while
 // unwinding, so the process is asked to unwind with its reason and Retire
 // is called again when that is done. A process running on a scheduler is
@@ -258,7 +258,7 @@ func (inv *Invocation) unlockAndWake(q *Process) {
 	}
 }
 
-// closeMailboxLocked is step 3 of RUNTIME.md §2: close q's mailbox
+// closeMailboxLocked is step 3 of docs/reference/runtime.md#retiring-a-process: close q's mailbox
 // before q is unregistered, so that from here on sends fail with Err(3)
 // instead of queueing into a dead mailbox. Everything q holds
 // (lifecycle reservations, queued cells' bytes; their counters are
@@ -282,7 +282,7 @@ func (inv *Invocation) closeMailboxLocked(q *Process) death {
 	d := death{id: q.ID(), reason: q.reason, links: q.links, owned: q.owned}
 	q.links, q.owned = nil, nil
 	q.mu.Unlock()
-	// Values are rendered outside every lock (RUNTIME.md §1).
+	// Values are rendered outside every lock (docs/reference/runtime.md#execution-model).
 	d.shown = inv.shown(d.reason)
 	if inv.Trace != nil { // the arguments would be boxed even when not tracing
 		inv.trace("retire %d %s", d.id.Payload(), d.shown)
@@ -293,8 +293,8 @@ func (inv *Invocation) closeMailboxLocked(q *Process) death {
 	return d
 }
 
-// publishExits is the first half of step 4 of RUNTIME.md §2: linked exit
-// signals, in partner order, before any Down (LANGUAGE.md §7.4), so an
+// publishExits is the first half of step 4 of docs/reference/runtime.md#retiring-a-process: linked exit
+// signals, in partner order, before any Down (docs/reference/actors.md#links-trapping-and-exit-signals), so an
 // observer that has received the Down finds any Exit from the same
 // process already queued. A trapping partner gets an Exit cell, which
 // takes over its reservation for this direction; any other partner's
@@ -331,7 +331,7 @@ func (inv *Invocation) publishExits(q *Process, d death, work []retireItem) []re
 	return work
 }
 
-// publishDowns is the second half of step 4 of RUNTIME.md §2: one Down
+// publishDowns is the second half of step 4 of docs/reference/runtime.md#retiring-a-process: one Down
 // per active monitor of q. Each is queued under its owner's lock unless
 // the owner cancelled the monitor first (Demonitor decides under the same
 // lock), so no Down arrives after demonitor returns; the owner's
@@ -362,7 +362,7 @@ func (inv *Invocation) publishDowns(q *Process, d death) {
 	}
 }
 
-// releaseAll is step 6 of RUNTIME.md §2: the monitors q owned stop
+// releaseAll is step 6 of docs/reference/runtime.md#retiring-a-process: the monitors q owned stop
 // watching their (live) targets, and q leaves the invocation's process
 // table and live counts (the last live process ending the invocation is
 // reported to OnEmpty). Its addresses already stopped resolving when its
@@ -429,7 +429,7 @@ func (p *Process) SkipCleanup() bool {
 }
 
 // Monitor registers owner as a monitor of target and returns the
-// MonitorRef value (LANGUAGE.md §7.2). It reports false, with nothing
+// MonitorRef value (docs/reference/actors.md#monitors). It reports false, with nothing
 // registered, when the owner's reservation cannot be admitted.
 func (inv *Invocation) Monitor(owner, target *Process) (value.Value, bool) {
 	if target == owner {
@@ -469,7 +469,7 @@ func (inv *Invocation) Monitor(owner, target *Process) (value.Value, bool) {
 	return m.Ref(), true
 }
 
-// Demonitor cancels a monitor (LANGUAGE.md §7.3). It returns the Process
+// Demonitor cancels a monitor (docs/reference/actors.md#demonitor). It returns the Process
 // result value.
 func (inv *Invocation) Demonitor(owner *Process, m *Monitor, flush, info bool) value.Value {
 	if m.owner != owner {
@@ -507,7 +507,7 @@ const (
 	LinkLimit                   // a reservation could not be admitted: nothing changed
 )
 
-// Link links a and b (LANGUAGE.md §7.4), reserving one completion at
+// Link links a and b (docs/reference/actors.md#links-trapping-and-exit-signals), reserving one completion at
 // each end.
 func (inv *Invocation) Link(a, b *Process) LinkResult {
 	if a == b {
@@ -604,8 +604,8 @@ const (
 	SignalLimit                          // not admitted: ResourceLimit
 )
 
-// Signal applies a direct exit signal from sender to target (LANGUAGE.md
-// §7.4). The signal is admitted against target's reservations (512
+// Signal applies a direct exit signal from sender to target (docs/reference/README.md
+// docs/reference/actors.md#links-trapping-and-exit-signals). The signal is admitted against target's reservations (512
 // bytes plus its text); a trapped signal keeps the reservation in its
 // Exit cell until consumed.
 func (inv *Invocation) Signal(sender, target *Process, reason value.Value) SignalResult {

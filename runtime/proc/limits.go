@@ -4,7 +4,7 @@ import (
 	"github.com/morrow-lang/morrow/runtime/value"
 )
 
-// Lifecycle accounting (LANGUAGE.md §7.5).
+// Lifecycle accounting (docs/reference/actors.md#limits).
 //
 // A directed lifecycle reservation is held by the process that will
 // receive the notification: the owner of a monitor, each end of a link
@@ -303,8 +303,8 @@ func (p *Process) Reservations() int {
 	return p.resv
 }
 
-// Size is the logical payload size of a message value (LANGUAGE.md
-// §7.5): 16 bytes per value slot plus the bytes of strings, counted
+// Size is the logical payload size of a message value (docs/reference/README.md
+// docs/reference/actors.md#limits): 16 bytes per value slot plus the bytes of strings, counted
 // through tuples, lists, variants and the captured values of closures.
 // It is known in O(1): every compound value carries its size from
 // construction (value.Value.Size), saturating far above any budget, so a

@@ -245,7 +245,7 @@ func (inv *Invocation) traceSendLocked(from, p *Process, dead, full bool) {
 }
 
 // flushDownsLocked removes from p's mailbox every queued Down of monitor
-// m (demonitor with flush, LANGUAGE.md §7.3), releasing the reservation
+// m (demonitor with flush, docs/reference/actors.md#demonitor), releasing the reservation
 // each carries; user messages, even ones that carry the same MonitorRef,
 // are never touched. p.mu is held and p is the running process (it owns
 // the receive side).

@@ -73,8 +73,8 @@ func (inv *Invocation) CompleteNativeWait(p *Process, w *NativeWait, result valu
 	inv.unlockAndWake(p)
 }
 
-// Startup is the start-up phase of a supervised child (SUPERVISOR.md
-// §1.2): the supervisor that waits for its Process.init_ack. Only the
+// Startup is the start-up phase of a supervised child (docs/supervisors.md
+// docs/supervisors.md): the supervisor that waits for its Process.init_ack. Only the
 // child reads and changes it, after the supervisor set it before the
 // child first ran.
 type Startup struct {

@@ -21,10 +21,10 @@
 //
 // User messages are limited to MaxMailbox per process and MaxQueued per
 // invocation (send returns Err(4) beyond); lifecycle cells never compete
-// for those slots (RUNTIME.md §6). Each message also charges its 32-byte
+// for those slots (docs/reference/runtime.md#pitfalls-the-design-avoids). Each message also charges its 32-byte
 // header plus payload (Size) against the invocation's logical memory
 // budget until it is consumed; Down and Exit cells carry the lifecycle
-// reservation that admitted them (limits.go, LANGUAGE.md §7.5), so a
+// reservation that admitted them (limits.go, docs/reference/actors.md#limits), so a
 // full mailbox never loses one and a monitor, link or direct signal
 // beyond 256 per process or 4,096 per invocation is refused with
 // ResourceLimit instead.
@@ -70,7 +70,7 @@
 // # Lifecycle
 //
 // Invocation.Retire is the one function that ends processes: the steps of
-// RUNTIME.md §2, one method each, driven by an explicit work list (a
+// docs/reference/runtime.md#retiring-a-process, one method each, driven by an explicit work list (a
 // chain of a million linked processes needs no recursion). For each
 // (process, reason) item it commits the reason (commitLocked: the first
 // committed reason is final), makes sure cleanup runs (runCleanupLocked:
@@ -102,7 +102,7 @@ import (
 	"github.com/morrow-lang/morrow/runtime/vm"
 )
 
-// Limits (LANGUAGE.md §6.2, §7.5).
+// Limits (docs/reference/actors.md#spawn-send-and-receive, docs/reference/actors.md#limits).
 const (
 	MaxMailbox = 4096
 	MaxQueued  = 65536
@@ -257,7 +257,7 @@ type Process struct {
 	// nil): a Supervisor process, driven by Go code in runtime/sched.
 	Driver any
 	// OnRetire, when set, is called once by Retire after the process has
-	// published its exits and Downs (step 5 of RUNTIME.md §2), outside
+	// published its exits and Downs (step 5 of docs/reference/runtime.md#retiring-a-process), outside
 	// every lock, with its terminal reason: a supervisor answers the
 	// callers waiting on it there.
 	OnRetire func(reason value.Value)

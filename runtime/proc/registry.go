@@ -7,7 +7,7 @@ import (
 	"github.com/morrow-lang/morrow/stdlib/process"
 )
 
-// The name registry (RUNTIME.md §3, SUPERVISOR.md §2).
+// The name registry (docs/reference/runtime.md#features-beyond-the-core-language, docs/supervisors.md).
 //
 // A name maps to an address (a *Process) together with the run-time key
 // of its mailbox type: a canonical rendering of M that the code generator
@@ -19,7 +19,7 @@ import (
 // Lock order: the registry lock, then a process lock, never the other
 // way round. Register checks under the process lock that the mailbox is
 // still open; Retire frees the name after it has closed the mailbox
-// (step 3 of RUNTIME.md §2, before any exit signal or Down is
+// (step 3 of docs/reference/runtime.md#retiring-a-process, before any exit signal or Down is
 // published), so a register that raced with the exit either saw the
 // mailbox closed or inserted a name that Retire then removes, and a
 // process that has received the Down never finds the old name.
@@ -120,7 +120,7 @@ func (inv *Invocation) NameOf(p *Process) (string, bool) {
 	return n, ok
 }
 
-// freeName is part of step 3 of RUNTIME.md §2: the retiring q (its
+// freeName is part of step 3 of docs/reference/runtime.md#retiring-a-process: the retiring q (its
 // mailbox already closed) loses its name.
 func (inv *Invocation) freeName(q *Process) {
 	r := &inv.rc.reg

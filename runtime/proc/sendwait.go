@@ -6,7 +6,7 @@ import (
 	"github.com/morrow-lang/morrow/runtime/value"
 )
 
-// Back-pressure (Process.send_wait, RUNTIME.md §3).
+// Back-pressure (Process.send_wait, docs/reference/runtime.md#features-beyond-the-core-language).
 //
 // send_wait first tries an ordinary send. When the target's mailbox is
 // full (or other senders already wait on it) the sender parks as a

@@ -152,7 +152,7 @@ func (h *host) Spawn(mode int, entry value.Value) (value.Value, *fault.Fault) {
 		}
 	}
 	// The entry closure and its captured values are shared with the child,
-	// not copied: values are immutable (RUNTIME.md §1).
+	// not copied: values are immutable (docs/reference/runtime.md#execution-model).
 	// The child runs the code of its parent's program: in a session
 	// (morrow repl) the processes of one runtime may come from the
 	// programs of several entries.
@@ -163,7 +163,7 @@ func (h *host) Spawn(mode int, entry value.Value) (value.Value, *fault.Fault) {
 		return value.Unit, fault.Internalf("spawn: %v", err)
 	}
 	st.SetStackBudget(rt.Stack)
-	// RUNTIME.md §1: with stealing a child starts on its parent's
+	// docs/reference/runtime.md#execution-model: with stealing a child starts on its parent's
 	// scheduler and idle schedulers steal; without, children spread.
 	sched := h.s.id
 	if !rt.cfg.Steal && len(rt.scheds) > 1 {
@@ -270,7 +270,7 @@ func (h *host) Send(pid, msg value.Value) (value.Value, *fault.Fault) {
 		}
 		return okUnit, nil
 	}
-	// The message is shared with the receiver, not copied (RUNTIME.md §1:
+	// The message is shared with the receiver, not copied (docs/reference/runtime.md#execution-model:
 	// values are immutable; its logical size is known from construction).
 	if t.Kind == proc.KindPort && msg.Kind() != value.KString {
 		return errInt(proc.SendDead), nil
@@ -450,7 +450,7 @@ func (h *host) SignalExit(id, reason value.Value) (value.Value, *fault.Fault) {
 func (h *host) Exit(reason value.Value) *fault.Fault {
 	h.settle()
 	// An oversized text, or a reason the budget cannot admit, is a
-	// checked Fault(9) (LANGUAGE.md §7.4).
+	// checked Fault(9) (docs/reference/actors.md#links-trapping-and-exit-signals).
 	if !reasonOK(reason) || !h.s.rt.Inv.Admits(proc.SignalBaseBytes+int64(len(reasonTextOf(reason)))) {
 		return fault.New(fault.Resource)
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/morrow-lang/morrow/runtime/vm"
 )
 
-// Process operations are not allowed in cleanup (LANGUAGE.md §5.4), so
+// Process operations are not allowed in cleanup (docs/reference/checks.md#guards-and-defer), so
 // a Kill reaches a running cleanup only from another process: here while
 // the cleanup is preempted. The victim tells its killer just before it
 // returns and starts its cleanup; at one scheduler the killer can only

@@ -12,7 +12,7 @@ import (
 )
 
 // TestIdleProcessMemory measures the heap cost of a process parked in
-// receive (RUNTIME.md §1 aims for well under 1 KiB).
+// receive (docs/reference/runtime.md#execution-model aims for well under 1 KiB).
 func TestIdleProcessMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("measures memory; slow under -short")

@@ -16,7 +16,7 @@
 // effects. Callers of a Supervisor operation park on the native call
 // (fault.Park, proc.NativeWait) until the supervisor answers.
 //
-// Placement (RUNTIME.md §1): the root context is a process on scheduler
+// Placement (docs/reference/runtime.md#execution-model): the root context is a process on scheduler
 // 0. With stealing a spawned process starts on its parent's scheduler
 // (the root's children on scheduler 0, as on the BEAM), an idle
 // scheduler takes the older half of another scheduler's queue, and a
@@ -46,7 +46,7 @@
 // (morrow run) and no host port: then nothing can wake them, and the
 // invocation ends with the deadlock report and the process table
 // (table.go); otherwise the legacy deadlock rule faults with code 10
-// (LANGUAGE.md §6.3). None of this runs on the hot path: only a
+// (docs/reference/actors.md#when-main-returns-deadlock). None of this runs on the hot path: only a
 // scheduler that goes to sleep, the last one idle, looks. A push
 // to a sleeping scheduler un-idles it under its queue lock before the
 // runtime lock, so "all idle" is only ever seen when no queue has work.
@@ -132,8 +132,8 @@ type Config struct {
 	// much after every turn of a process other than the root (0: the
 	// clock moves only when a timer fires).
 	TurnTick time.Duration
-	// ReportDeadlock is the deadlock rule of `morrow run` (LANGUAGE.md
-	// §6.3): when isolated processes are alive but none is runnable, no
+	// ReportDeadlock is the deadlock rule of `morrow run`
+	// (docs/reference/actors.md#when-main-returns-deadlock): when isolated processes are alive but none is runnable, no
 	// timer is pending, no process is parked on an outside operation
 	// (BeginOutside) and there is no host port (NewPort), the invocation
 	// ends with the deadlock report (DeadlockReport) and Result.Deadlock.
@@ -244,6 +244,8 @@ type Result struct {
 	// deterministic run (agents chosen and preemption questions), and
 	// Steps the VM steps of all its turns.
 	Decisions, Steps int64
+	// Test is how the test process of RunTest ended (testproc.go).
+	Test *TestEnd
 }
 
 // Runtime is one invocation's set of schedulers.
@@ -267,7 +269,9 @@ type Runtime struct {
 	root          *proc.Process
 	entryOver     atomic.Bool // session: the current entry has ended (session.go)
 	traceMu       sync.Mutex
-	det           *det // deterministic run (Config.Policy), or nil
+	det           *det          // deterministic run (Config.Policy), or nil
+	test          *proc.Process // RunTest's test process (testproc.go)
+	testEnd       *TestEnd      // guarded by mu
 
 	// outside counts the processes parked on an outside operation
 	// (BeginOutside, EndOutside); hasPort is set by NewPort. Both are
@@ -474,8 +478,13 @@ func (rt *Runtime) quiescentLocked() (report string, deadlock bool) {
 	switch {
 	case live == 0 && rt.rootDone:
 		rt.stopLocked()
+	case isolated > 0 && rt.test != nil:
+		// A test invocation has no outside that could wake a process
+		// (testproc.go).
+		rt.res.Deadlock = true
+		rt.stopLocked()
 	case isolated > 0:
-		// Isolated processes alive: an idle runtime waits (§6.3),
+		// Isolated processes alive: an idle runtime waits (docs/reference/actors.md#when-main-returns-deadlock),
 		// unless nothing outside can wake them (the rule of morrow run).
 		return "", rt.cfg.ReportDeadlock && !rt.hasPort.Load()
 	case rt.rootDone || live > 0:
@@ -502,7 +511,7 @@ func (rt *Runtime) deadlock() {
 }
 
 // BeginOutside records that a process is about to park on an outside
-// operation (IO.md: a read from a socket, a file, a timer of the host):
+// operation (a read from a socket, a file, standard input):
 // while one is pending the runtime never reports a deadlock, since its
 // completion will wake the process. Call it before the process parks.
 func (rt *Runtime) BeginOutside() { rt.outside.Add(1) }
@@ -943,7 +952,7 @@ func (s *Scheduler) runOne(p *proc.Process, budget int) (steps int) {
 }
 
 // normalReason is the reason Normal, built once: values are immutable
-// and shared (RUNTIME.md §1), and a retirement then allocates none.
+// and shared (docs/reference/runtime.md#execution-model), and a retirement then allocates none.
 var normalReason = process.Reason(process.ReasonNormal, value.Unit)
 
 // done handles a process whose entry returned.
@@ -954,6 +963,9 @@ func (s *Scheduler) done(p *proc.Process, v value.Value) {
 		rt.Inv.Retire(p, normalReason)
 		rt.rootFinished(v)
 		return
+	}
+	if p == rt.test {
+		rt.testReturned(v)
 	}
 	if p.Sup != nil {
 		p.Sup.End(p)
@@ -993,6 +1005,9 @@ func (s *Scheduler) fault(p *proc.Process, f *fault.Fault) {
 	}
 	switch {
 	case p.Kind == proc.KindIsolated && !f.Internal && !f.Code.Wide():
+		if p == rt.test {
+			rt.testFaulted(f)
+		}
 		rt.Inv.Retire(p, process.FaultReason(f.Code))
 		return
 	case p.Kind == proc.KindSupervised && !f.Internal && p.Sup.TakeRestart():

@@ -126,7 +126,7 @@ fn main():
     let p: Pid(()) = spawn(parent)
 `
 
-// Placement (RUNTIME.md §1): without stealing spawned processes spread
+// Placement (docs/reference/runtime.md#execution-model): without stealing spawned processes spread
 // over the schedulers and stay there; with stealing they start on the
 // parent's scheduler and only stealing moves them.
 func TestStealing(t *testing.T) {

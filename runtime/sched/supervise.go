@@ -13,11 +13,11 @@ import (
 	"github.com/morrow-lang/morrow/stdlib/process"
 )
 
-// Supervisor processes (SUPERVISOR.md §1).
+// Supervisor processes (docs/supervisors.md).
 //
 // A supervisor is an ordinary isolated process of the invocation (it
 // counts against the live limit, its monitors and links against the
-// reservations of LANGUAGE.md §7.5, and it ends through
+// reservations of docs/reference/actors.md#limits, and it ends through
 // proc.Invocation.Retire like any process) whose turns are run by Go code
 // instead of a vm.State: proc.Process.Driver holds its supDriver, and
 // runOne hands such a process to runDriver. The driver owns one

@@ -9,8 +9,8 @@ import (
 	"github.com/morrow-lang/morrow/runtime/proc"
 )
 
-// The process table (LANGUAGE.md §6.3, docs/process.md "The process
-// table"): one line per live process saying where it is and what it
+// The process table (docs/reference/actors.md#when-main-returns-deadlock,
+// docs/process.md#deadlocks-and-the-process-table): one line per live process saying where it is and what it
 // waits for. `morrow run` writes it after the deadlock line when nothing
 // can wake the waiting processes, and on SIGQUIT; embedders get it from
 // engine.Probe, the REPL shows it as :actors.
@@ -273,9 +273,9 @@ func FormatTable(t []ProcessInfo) string {
 	return b.String()
 }
 
-// DeadlockReport is the report of a deadlocked `morrow run` (LANGUAGE.md
-// §6.3): the deadlock line and the process table.
+// DeadlockReport is the report of a deadlocked `morrow run`
+// (docs/reference/actors.md#when-main-returns-deadlock): the deadlock line and the process table.
 func DeadlockReport(t []ProcessInfo) string {
-	// The wording is LANGUAGE.md §6.3's, for one process too.
+	// The wording is the language reference's, for one process too.
 	return fmt.Sprintf("morrow: deadlock: %d processes are waiting and nothing can wake them\n", len(t)) + FormatTable(t)
 }

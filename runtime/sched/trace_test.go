@@ -13,7 +13,7 @@ import (
 
 var updateTrace = flag.Bool("update-trace", false, "rewrite testdata/trace.golden")
 
-// TestTraceGolden checks the --trace lines of LANGUAGE.md §10 (spawn,
+// TestTraceGolden checks the --trace lines of docs/cli.md (spawn,
 // link, unlink, monitor, demonitor, exit signal, down, retire with
 // reason; logical process numbers) at one scheduler, where the schedule
 // and therefore the trace are deterministic.

@@ -1,5 +1,5 @@
 // Package supervisor is the restart logic of a Morrow supervisor
-// (SUPERVISOR.md §1.2–§1.3) as a pure, deterministic state machine. It has
+// (docs/supervisors.md) as a pure, deterministic state machine. It has
 // no goroutines, no clock and no knowledge of processes: a supervisor
 // process (the driver) feeds it inputs and carries out the effects it
 // returns. The same inputs always give the same effects.

@@ -1,6 +1,6 @@
 package supervisor
 
-// Bounds of SUPERVISOR.md §1.
+// Bounds of docs/supervisors.md.
 const (
 	MaxIntensity     = 1024
 	MaxPeriodSeconds = 86400

@@ -125,9 +125,9 @@ func TestReasonNormal(t *testing.T) {
 		}
 	}
 	if ErrSupervisorStopped != 12 || ErrStartFailed != 11 || ErrInvalidOptions != 0 {
-		t.Error("Error tags must follow SUPERVISOR.md's tag order")
+		t.Error("Error tags must follow docs/supervisors.md's tag order")
 	}
 	if Running != 0 || Stopped != 1 || Restarting != 2 || Branch != 1 || Immediate != 2 || RestForOne != 2 || Temporary != 2 || AllSignificant != 2 {
-		t.Error("enum tags must follow SUPERVISOR.md's tag order")
+		t.Error("enum tags must follow docs/supervisors.md's tag order")
 	}
 }

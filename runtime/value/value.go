@@ -27,7 +27,7 @@
 // by this package's constructors, which set the header.
 //
 // Values are immutable once built, so any number of processes may share
-// them: a message is handed to its receiver as it is (RUNTIME.md §1,
+// them: a message is handed to its receiver as it is (docs/reference/runtime.md#execution-model,
 // "logically copied"). The one exception is frame-local iterator state
 // (KIter), which the bytecode verifier keeps inside its frame. Values are
 // compared with == only for identity (Same); strings are boxed, so two
@@ -40,7 +40,7 @@
 // size, computed when it is built: SlotSize bytes for the node plus the
 // sizes of its children, where a scalar, an opaque value or a range is
 // one slot and a string is one slot plus its bytes. This is the size the
-// limits of LANGUAGE.md §7.5 charge for a message. It is the size of the
+// limits of docs/reference/actors.md#limits charge for a message. It is the size of the
 // value's unfolding: a node reachable along two paths counts twice, so a
 // value with internal sharing (a DAG of n nodes) can have a size of order
 // 2^n. Sizes saturate at SizeCap, far above any budget, so such a value
@@ -169,7 +169,7 @@ func (v Value) String() string {
 	}
 }
 
-// SlotSize is the logical size of one value slot (LANGUAGE.md §7.5
+// SlotSize is the logical size of one value slot (docs/reference/actors.md#limits
 // charges messages by it); SizeCap is where logical sizes saturate.
 const (
 	SlotSize = 16

@@ -20,7 +20,7 @@ func ints(ns ...int64) []Value {
 	return out
 }
 
-// TestSizes: the logical size of LANGUAGE.md §7.5, computed at
+// TestSizes: the logical size of docs/reference/actors.md#limits, computed at
 // construction: 16 bytes per slot plus string bytes, through tuples,
 // lists, variants and captured values.
 func TestSizes(t *testing.T) {

@@ -23,7 +23,7 @@ import (
 // when the scheduler resumes it the same question is asked again).
 
 // Reduction costs of the actor operations beyond their one step, charged
-// against the same budget as instructions (RUNTIME.md §6).
+// against the same budget as instructions (docs/reference/runtime.md#pitfalls-the-design-avoids).
 const (
 	SendCost  = 8
 	SpawnCost = 64
@@ -45,12 +45,6 @@ func (img *Image) maxTimeout() int64 {
 		return img.timeoutLimit
 	}
 	return MaxTimeout
-}
-
-// isActorOp reports whether op is an actor opcode (RECV_START through
-// SEND_WAIT, which bytecode numbers consecutively).
-func isActorOp(op bytecode.Opcode) bool {
-	return op >= bytecode.RECV_START && op <= bytecode.SEND_WAIT
 }
 
 // What actorStep reports: go on, or stop the Run with StatusYield or
@@ -97,12 +91,12 @@ func (st *State) actorStep(host Host, fr *frame) uint8 {
 			case actNext:
 				// Not the shape codegen emits: the next instruction runs
 				// on its own.
-				if !isActorOp(peek.Op) {
+				if !peek.Op.IsActor() {
 					return actGoOn
 				}
 				continue
 			}
-			if fr.mode != modeNormal || !isActorOp(fr.fn.Code[fr.pc].Op) {
+			if fr.mode != modeNormal || !fr.fn.Code[fr.pc].Op.IsActor() {
 				return actGoOn
 			}
 			continue
@@ -122,7 +116,7 @@ func (st *State) actorStep(host Host, fr *frame) uint8 {
 			st.preempt = false
 			return actYield
 		}
-		if !isActorOp(fr.fn.Code[npc].Op) || fr.mode != modeNormal || fr != &st.frames[len(st.frames)-1] {
+		if !fr.fn.Code[npc].Op.IsActor() || fr.mode != modeNormal || fr != &st.frames[len(st.frames)-1] {
 			return actGoOn
 		}
 	}
@@ -362,7 +356,7 @@ func (st *State) actorOp(ah Host, in bytecode.Instr, pc, sp int) (int, int, int,
 }
 
 // DropCleanup discards every registered cleanup that has not started
-// (a direct Kill of the running process, LANGUAGE.md §7.4): when the
+// (a direct Kill of the running process, docs/reference/actors.md#links-trapping-and-exit-signals): when the
 // State next unwinds, its frames are popped without running defers. A
 // host may call it from a native while the State is running.
 func (st *State) DropCleanup() {
@@ -391,7 +385,7 @@ func (st *State) InCleanup() bool {
 func (st *State) Unwinding() *fault.Fault { return st.fault }
 
 // AbortAfterCleanup terminates the computation with f (a terminal
-// signal, LANGUAGE.md §7.4) without cutting short cleanup that is
+// signal, docs/reference/actors.md#links-trapping-and-exit-signals) without cutting short cleanup that is
 // already running: the frames from the outermost up to the innermost
 // frame that is returning or unwinding switch to unwinding, while the
 // defer body running above it (and whatever it calls) continues

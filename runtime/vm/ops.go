@@ -12,7 +12,7 @@ import (
 )
 
 // arith implements the binary arithmetic and bitwise opcodes on their
-// dynamically tagged operands (LANGUAGE.md §3.7): Int arithmetic wraps,
+// dynamically tagged operands (docs/reference/syntax.md#operators): Int arithmetic wraps,
 // `/` truncates toward zero, `%` takes the dividend's sign, Int.min / -1
 // wraps to Int.min (Go defines exactly that), division by zero is fault 1,
 // a negative Int exponent fault 2, shift counts are masked with & 63;
@@ -107,7 +107,7 @@ func ipow(a, b int64) int64 {
 // equal is `==`: a fast path for scalars, core.EqualWork (structural,
 // linear in the distinct nodes of shared values) for the rest. It also
 // returns the steps to charge for the comparison beyond the instruction's
-// own (one per element pair visited; RUNTIME.md §1).
+// own (one per element pair visited; docs/reference/runtime.md#execution-model).
 func equal(x, y value.Value) (bool, int) {
 	if x.Kind() != y.Kind() {
 		return false, 0

@@ -19,8 +19,8 @@ const maxPanics = 64
 // per backward jump (a loop iteration, a rescan of the mailbox) and per
 // actor instruction, one per step of running cleanup while returning or
 // unwinding, plus the work of instructions whose cost grows with their
-// operands (a native's work, a long comparison, SEND, SPAWN: RUNTIME.md
-// §1). The budget is checked before each charged instruction, so a Run
+// operands (a native's work, a long comparison, SEND, SPAWN: docs/reference/runtime.md
+// docs/reference/runtime.md#execution-model). The budget is checked before each charged instruction, so a Run
 // executes at most budget of them, and the straight-line code between two
 // of them is bounded by the function's length: preemption stays bounded
 // without a check on every instruction. Only charges for work can take a
@@ -107,7 +107,7 @@ func (st *State) run(host Host) (out Outcome, crashed bool) {
 			st.exit = exitYield // exitAgain: the top frame changed mode
 			continue
 		}
-		if fr := &st.frames[len(st.frames)-1]; isActorOp(fr.fn.Code[fr.pc].Op) {
+		if fr := &st.frames[len(st.frames)-1]; fr.fn.Code[fr.pc].Op.IsActor() {
 			// A small function of its own, not step's big switch: a
 			// receive executes several actor instructions per message.
 			if code := st.actorStep(host, fr); code != actGoOn {

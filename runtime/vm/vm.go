@@ -38,7 +38,7 @@
 // operand stack, runs its remaining defers (LIFO) and pops it, until no
 // frame is left and Run returns the Fault outcome. A defer that faults
 // while unwinding keeps the first fault and unwinding continues, so
-// cleanup runs on every exit path exactly once (LANGUAGE.md §6.4). Defer
+// cleanup runs on every exit path exactly once (docs/reference/actors.md#cleanup-in-processes). Defer
 // calls are Morrow calls executed by the same loop, so cleanup is also
 // preemptible and resumable.
 //
@@ -90,8 +90,8 @@ const (
 	// DefaultMaxDepth is the default limit on nested (non-tail) calls;
 	// exceeding it is fault 9 (fault.Resource).
 	DefaultMaxDepth = 1 << 19
-	// MaxDefers is the limit on registered cleanup entries (LANGUAGE.md
-	// §7.5: 4,096 cleanup entries per actor); exceeding it is fault 9.
+	// MaxDefers is the limit on registered cleanup entries (docs/reference/README.md
+	// docs/reference/actors.md#limits: 4,096 cleanup entries per actor); exceeding it is fault 9.
 	MaxDefers = 4096
 	// DefaultMaxStackSlots bounds the value stack of one State (locals
 	// and operands of every active frame, 16 bytes each: 128 MiB); a call

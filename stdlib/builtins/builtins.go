@@ -103,7 +103,7 @@ const (
 var Lowerings = []Lowering{LowerSpawn, LowerSpawnIsolated, LowerSpawnMonitor, LowerSpawnLink,
 	LowerSupervise, LowerSend, LowerSelf, LowerSleep, LowerCall, LowerSendWait}
 
-// Context is where a builtin may be called (LANGUAGE.md §5.5).
+// Context is where a builtin may be called (docs/reference/checks.md#contexts).
 type Context uint8
 
 const (
@@ -130,29 +130,29 @@ func (c Context) String() string {
 
 // Flags are the checker's rules on a builtin beyond its signature and
 // context. (No flag is needed for guards: a receive guard refuses every
-// call, LANGUAGE.md §5.3, and an ordinary match guard accepts every call.)
+// call, docs/reference/checks.md#receive-guards, and an ordinary match guard accepts every call.)
 type Flags uint16
 
 const (
-	// NoDefer: refused in a defer body (LANGUAGE.md §5.4); the message
+	// NoDefer: refused in a defer body (docs/reference/checks.md#guards-and-defer); the message
 	// names "process operations" for the Process module and "actor
 	// operations" otherwise.
 	NoDefer Flags = 1 << iota
-	// Effect: spawns or sends (§5.4). A function that calls it,
+	// Effect: spawns or sends (docs/reference/checks.md#guards-and-defer). A function that calls it,
 	// directly or through other functions, may be called directly or be
 	// a spawn entry, but not deferred or used as a function value.
 	Effect
 	// RootCallbacks: function arguments (lambdas) run without an actor
-	// context (§5.4), as for List.map.
+	// context (docs/reference/checks.md#guards-and-defer), as for List.map.
 	RootCallbacks
 	// MetadataRead: reads only a list's length, so passing a list of
-	// Results to it does not handle them (§5.2).
+	// Results to it does not handle them (docs/reference/checks.md#result-obligations).
 	MetadataRead
 	// MailboxKey: the native takes one more, last, argument that the
 	// program does not write: the run-time key of the mailbox type m
 	// (a String the code generator renders from the checker's types,
 	// types.MailboxKey), so the name registry can refuse a Pid at the
-	// wrong type (RUNTIME.md §3). m must be a concrete type at the call,
+	// wrong type (docs/reference/runtime.md#features-beyond-the-core-language). m must be a concrete type at the call,
 	// and the builtin may only be called directly (CallOnly).
 	MailboxKey
 )
@@ -167,7 +167,7 @@ const (
 	// Plain: the signature says everything.
 	Plain Rule = iota
 	// SpawnEntry: the first argument is a spawn entry, a zero-argument
-	// Unit function; the generic m is the entry's mailbox (§4.3).
+	// Unit function; the generic m is the entry's mailbox (docs/reference/types.md#mailbox-types).
 	SpawnEntry
 	// TypedPid: the first argument must already be a typed Pid(m)
 	// ("NAME requires a typed Pid").
@@ -190,6 +190,7 @@ const (
 	Equatable     // Eq (eq)
 	Ordered       // Ord (compare, List.sort)
 	Scalar        // Int, Float, Bool, String or a newtype over one (List.contains)
+	EqualShow     // Eq and Show (Test.equal, Test.not_equal)
 )
 
 // Entry is one builtin function.

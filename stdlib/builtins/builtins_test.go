@@ -136,7 +136,7 @@ func TestValidateRejects(t *testing.T) {
 }
 
 // TestPlannedBuiltins: the registry can describe builtins beyond today's
-// table (shaped like SUPERVISOR.md's and RUNTIME.md §3's): opaque generic types whose
+// table (shaped like docs/supervisors.md's and docs/reference/runtime.md#features-beyond-the-core-language's): opaque generic types whose
 // parameter comes from the expected type, Never-returning operations,
 // and root-or-actor operations that park (lowered to instructions,
 // since a native cannot park).

@@ -46,7 +46,7 @@ const referenceLegend = `How each builtin is implemented, and the rules the chec
   value and may only be called.
 - *actor*: needs a mailbox, so ` + "`main`" + ` may not call it and a function that does becomes an actor
   function; *root or actor*: a process operation that ` + "`main`" + ` may call too.
-- *no defer*: refused in a ` + "`defer`" + ` body; *spawns/sends*: an actor effect (LANGUAGE.md §5.4);
+- *no defer*: refused in a ` + "`defer`" + ` body; *spawns/sends*: an actor effect (docs/reference/checks.md#guards-and-defer);
   *callbacks without actor*: its function arguments run without an actor context; *length only*:
   passing Results to it does not handle them; *needs …*: what the generic ` + "`a`" + ` must support.
 - Labeled parameters (` + "`left:`" + `) must be written with their labels; all others are positional.

@@ -1,6 +1,6 @@
 package builtins
 
-// table is every builtin function (LANGUAGE.md §7 and §8, STDLIB.md, and
+// table is every builtin function (docs/reference/actors.md#the-process-api and docs/reference/stdlib.md, docs/stdlib.md, and
 // this project's additions recorded in docs/stdlib.md). The reference in
 // docs/stdlib.md lists them in this order.
 var table = concat(
@@ -17,7 +17,7 @@ var table = concat(
 	},
 
 	// Callbacks given to List, Option and Result functions run without an
-	// actor context (LANGUAGE.md §5.4).
+	// actor context (docs/reference/checks.md#guards-and-defer).
 	withFlags(RootCallbacks,
 		native("List.head", "(List(a)) -> a", "The first element; fault 4 for an empty list."),
 		native("List.get", "(List(a), Int) -> a", "The element at a 0-based index, as `xs[i]`; fault 3 outside the list."),
@@ -104,7 +104,7 @@ var table = concat(
 		prelude("Result.and_then", "(Result(a, e), (a) -> Result(b, e)) -> Result(b, e)", "result_and_then", "The callback's result for Ok; an Err unchanged."),
 	),
 
-	// The Process API (LANGUAGE.md §7, docs/process.md). Every operation
+	// The Process API (docs/reference/actors.md#the-process-api, docs/process.md). Every operation
 	// is refused in deferred cleanup.
 	withFlags(NoDefer,
 		opcode("Process.spawn", "(() -> Unit) -> Result(Pid(m), Process.Error)", LowerSpawnIsolated, "Starts an isolated process running the entry: Ok of its Pid, or Err(ResourceLimit).").context(RootOrActor).rule(SpawnEntry).flags(Effect),
@@ -121,8 +121,8 @@ var table = concat(
 		native("Process.signal_exit", "(ProcessId, Process.ExitReason) -> Result(Unit, Process.Error)", "Sends an exit signal with a reason to a process (Kill cannot be trapped).").context(ActorOnly),
 		opcode("Process.sleep", "(Int) -> Unit", LowerSleep, "Parks the caller for 0..600000 ms (else fault 8); messages stay queued.").context(ActorOnly),
 
-		// The name registry, typed call and back-pressure (RUNTIME.md §3,
-		// SUPERVISOR.md §2; docs/process.md).
+		// The name registry, typed call and back-pressure (docs/reference/runtime.md#features-beyond-the-core-language,
+		// docs/supervisors.md; docs/process.md).
 		native("Process.register", "(String, Pid(m)) -> Result(Unit, Process.Error)", "Names a live process (with its mailbox type); Err(InvalidOptions) for a taken or bad name, a dead or already named process.").context(RootOrActor).flags(MailboxKey),
 		native("Process.whereis", "(String) -> Option(Pid(m))", "Some of the Pid registered under a name, or None (also when it was registered at another mailbox type).").context(RootOrActor).flags(MailboxKey),
 		native("Process.unregister", "(String) -> Bool", "Removes a name from the registry; whether it was registered.").context(RootOrActor),
@@ -133,7 +133,7 @@ var table = concat(
 		native("Process.init_fail", "(Process.ExitReason) -> Never", "Ends a supervised child's start-up as failed and exits with the reason; fault 16 outside a start-up.").context(ActorOnly),
 	),
 
-	// The Supervisor module (SUPERVISOR.md §1, docs/supervisors.md). Every
+	// The Supervisor module (docs/supervisors.md, docs/supervisors.md). Every
 	// operation is refused in deferred cleanup; the ones that talk to a
 	// supervisor park the caller (in main too) until it answers.
 	withFlags(NoDefer,
@@ -151,6 +151,19 @@ var table = concat(
 		native("Supervisor.delete_child", "(Supervisor.Handle, String) -> Result(Unit, Supervisor.Error)", "Removes a Stopped child's spec.").context(RootOrActor),
 		native("Supervisor.stop", "(Supervisor.Handle) -> Result(Unit, Supervisor.Error)", "Stops every child in reverse order, answers, then the supervisor exits Normal.").context(RootOrActor),
 	),
+
+	// The Test module (docs/testing.md): assertions for `morrow test`,
+	// each Ok(()) or Err(message) so that `?` chains them.
+	[]*Entry{
+		native("Test.equal", "(a, a) -> Result(Unit, String)", "Ok(()) when actual == expected, else Err(\"expected E, got A\"); a line diff for multi-line strings and long lists.").req(EqualShow),
+		native("Test.not_equal", "(a, a) -> Result(Unit, String)", "Ok(()) when the two values differ, else Err(\"expected a value other than V\").").req(EqualShow),
+		native("Test.is_true", "(Bool, String) -> Result(Unit, String)", "Ok(()) when the condition holds, else Err(message)."),
+		native("Test.is_ok", "(Result(a, e)) -> Result(Unit, String)", "Ok(()) for an Ok, else Err(\"expected Ok, got Err(…)\")."),
+		native("Test.is_err", "(Result(a, e)) -> Result(Unit, String)", "Ok(()) for an Err, else Err(\"expected Err, got Ok(…)\")."),
+		native("Test.is_some", "(Option(a)) -> Result(Unit, String)", "Ok(()) for a Some, else Err(\"expected Some, got None\")."),
+		native("Test.is_none", "(Option(a)) -> Result(Unit, String)", "Ok(()) for None, else Err(\"expected None, got Some(…)\")."),
+		native("Test.fail", "(String) -> Result(Unit, String)", "Err(message): a test that reaches it fails with the message."),
+	},
 )
 
 // typeTable is every library type, in declaration order: a constructor
@@ -183,7 +196,7 @@ var processTypes = []*TypeDecl{
 		Doc: "Why a Process.call got no reply: the timeout passed, the target died first (its reason), or the request was refused (send's code)."},
 }
 
-// The Supervisor module's types (SUPERVISOR.md §1.1), in its tag orders.
+// The Supervisor module's types (docs/supervisors.md), in its tag orders.
 // Error comes before ChildState, so Supervisor.Stopped and
 // Supervisor.Restarting name the Error variants.
 var supervisorTypes = []*TypeDecl{

@@ -45,7 +45,7 @@ type seqFrame struct {
 }
 
 // EqualWork is Equal that also reports its work: the number of element
-// pairs it visited, for the reductions a caller charges (RUNTIME.md §1).
+// pairs it visited, for the reductions a caller charges (docs/reference/runtime.md#execution-model).
 //
 // The walk keeps an explicit stack of open sequence pairs instead of
 // recursing, so arbitrarily deep values cannot exhaust the Go stack; it
@@ -344,7 +344,7 @@ func compareShallow(a, b value.Value) int {
 }
 
 // declRank is a variant's position in its type's declaration, which
-// derived orders follow (STDLIB.md, List.sort). Tags are declaration
+// derived orders follow (docs/stdlib.md, List.sort). Tags are declaration
 // positions except for Option, whose runtime tags put None (0) before
 // Some (1) while it is declared `Some(a)` then `None`.
 func declRank(d *value.Data) int64 {

@@ -1,6 +1,6 @@
 package core
 
-// Natives beyond STDLIB.md that a first program needs: Int/Float
+// Natives beyond docs/stdlib.md that a first program needs: Int/Float
 // conversions, rounding, List.max/List.min and string padding. The
 // decisions (saturation, tie-breaking, what a width counts) are in
 // docs/stdlib.md.

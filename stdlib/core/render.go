@@ -21,7 +21,7 @@ func Display(v value.Value) string {
 	return s
 }
 
-// Show renders the `show` text of a value (STDLIB.md "How values render"),
+// Show renders the `show` text of a value (docs/stdlib.md "How values render"),
 // without a size limit (the runtime's show uses RenderShow):
 // strings quoted as String.quote does, lists `[1, 2]`, tuples `(1, "one")`
 // and `(7,)`, records `Name(field: v)`, sum variants positionally

@@ -1,7 +1,7 @@
 // Package process is the runtime side of Morrow's Process API that does
 // not depend on the scheduler: the run-time descriptors of the Process
 // types (ExitReason, Error, Event, DemonitorOptions, declared in the
-// builtin registry) and their tag constants (LANGUAGE.md §4.1), the SPAWN
+// builtin registry) and their tag constants (docs/reference/types.md#built-in-types), the SPAWN
 // modes, and the bodies of the Process operations that are ordinary calls.
 //
 // # Opaque values
@@ -34,7 +34,7 @@ import (
 	"github.com/morrow-lang/morrow/stdlib/builtins"
 )
 
-// Process.ExitReason tags (LANGUAGE.md §4.1): supervisor.ReasonKind's,
+// Process.ExitReason tags (docs/reference/types.md#built-in-types): supervisor.ReasonKind's,
 // one list for both, since ReasonOf and ReasonValue convert by tag.
 const (
 	ReasonNormal         = int(supervisor.ReasonNormal)

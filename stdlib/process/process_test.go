@@ -11,7 +11,7 @@ import (
 	"github.com/morrow-lang/morrow/stdlib/process"
 )
 
-// TestTagOrders pins the variant orders of LANGUAGE.md §4.1.
+// TestTagOrders pins the variant orders of docs/reference/types.md#built-in-types.
 func TestTagOrders(t *testing.T) {
 	names := func(ti *value.TypeInfo) []string {
 		var out []string

@@ -10,7 +10,7 @@ import (
 	"github.com/morrow-lang/morrow/stdlib/builtins"
 )
 
-// The Supervisor module's natives (SUPERVISOR.md §1.2). The pure ones
+// The Supervisor module's natives (docs/supervisors.md). The pure ones
 // (child_key, worker, branch, id) build and read the module's opaque
 // values here; the others decode their arguments into a
 // native.SupRequest and hand it to the host (runtime/sched), which runs

@@ -1,5 +1,5 @@
 // Command benchtable runs Morrow's benchmark suite (package bench) against
-// Erlang/OTP and prints the side-by-side table of RUNTIME.md §4: workload,
+// Erlang/OTP and prints the side-by-side table of docs/reference/runtime.md#benchmarks-and-targets: workload,
 // Morrow figure, BEAM figure, ratio, at 1 and 2 schedulers.
 //
 //	go run ./bench/cmd/benchtable                 # the full suite
@@ -18,7 +18,7 @@
 // fault, a timeout), 0 otherwise; missed targets do not fail the command.
 //
 // Like the morrow binary, benchtable sets the Go runtime as Morrow does
-// (internal/gotune: GC percent 400 unless GOGC is set; engine.Run sets
+// (runtime/gotune: GC percent 400 unless GOGC is set; engine.Run sets
 // GOMAXPROCS to the schedulers of each run).
 package main
 
@@ -31,7 +31,7 @@ import (
 	"time"
 
 	"github.com/morrow-lang/morrow/bench"
-	"github.com/morrow-lang/morrow/internal/gotune"
+	"github.com/morrow-lang/morrow/runtime/gotune"
 )
 
 func main() {

@@ -193,8 +193,31 @@ type item struct {
 
 // build makes the rows and lifelines of events.
 func build(events []trace.Event, opt Options) *diagram {
+	b := newBuilder(events, opt)
+	for _, e := range events {
+		b.event(e)
+	}
+	b.markUnreceived()
+	b.finishLines()
+	return b.d
+}
+
+// pair is a (sender, receiver) pair of columns.
+type pair struct{ from, to int }
+
+// builder turns events into the rows of a diagram, one event at a time.
+type builder struct {
+	d    *diagram
+	col  map[uint64]int // process number -> column
+	seen []bool         // the column's lifeline has begun
+	// pending holds the messages waiting for their recv, per (sender,
+	// receiver): the row index, or -1 for a message not drawn.
+	pending map[pair][]int
+}
+
+// newBuilder makes the columns: every process number, in number order.
+func newBuilder(events []trace.Event, opt Options) *builder {
 	d := &diagram{opt: opt}
-	// Columns: every process number, in number order.
 	nums := map[uint64]bool{}
 	for _, e := range events {
 		if e.Kind == trace.KindDeadlock {
@@ -215,194 +238,248 @@ func build(events []trace.Event, opt Options) *diagram {
 		col[n] = i
 		d.lines = append(d.lines, &lifeline{num: n, start: -1, end: -1, trapOn: -1})
 	}
-	seen := make([]bool, len(order))
-	// touch makes sure a lifeline exists before the current row.
-	touch := func(i int) {
-		if !seen[i] {
-			seen[i] = true
-			l := d.lines[i]
-			if len(d.rows) == 0 {
-				l.top = true
-			} else {
-				l.start = len(d.rows)
-			}
+	return &builder{d: d, col: col, seen: make([]bool, len(order)), pending: map[pair][]int{}}
+}
+
+// touch makes sure the lifeline of column i exists before the current row.
+func (b *builder) touch(i int) {
+	if !b.seen[i] {
+		b.seen[i] = true
+		l := b.d.lines[i]
+		if len(b.d.rows) == 0 {
+			l.top = true
+		} else {
+			l.start = len(b.d.rows)
 		}
 	}
-	// Messages waiting for their recv, per (sender, receiver).
-	type pair struct{ from, to int }
-	pending := map[pair][]int{} // row index, or -1 for a message not drawn
-	add := func(r row, e trace.Event) {
-		r.lines = []int{e.Line}
-		r.text = []string{e.String()}
-		d.rows = append(d.rows, r)
+}
+
+// add appends the row of event e.
+func (b *builder) add(r row, e trace.Event) {
+	r.lines = []int{e.Line}
+	r.text = []string{e.String()}
+	b.d.rows = append(b.d.rows, r)
+}
+
+// endClass is the class of a process ending with reason r.
+func endClass(r trace.Reason) string {
+	switch {
+	case r.IsNormal():
+		return clsNormal
+	case r.IsFault():
+		return clsFault
 	}
-	endClass := func(r trace.Reason) string {
-		switch {
-		case r.IsNormal():
-			return clsNormal
-		case r.IsFault():
-			return clsFault
-		}
-		return clsAbnormal
+	return clsAbnormal
+}
+
+// event adds what one event draws.
+func (b *builder) event(e trace.Event) {
+	if e.Kind == trace.KindDeadlock {
+		b.d.st.deadlock = true
+		b.add(row{kind: rowGlobal, label: "deadlock: no process can run and no timer is pending", classes: []string{clsNote, clsFault}}, e)
+		return
 	}
-	for _, e := range events {
-		if e.Kind == trace.KindDeadlock {
-			d.st.deadlock = true
-			add(row{kind: rowGlobal, label: "deadlock: no process can run and no timer is pending", classes: []string{clsNote, clsFault}}, e)
-			continue
+	p, q := b.col[e.Proc], b.col[e.Peer]
+	switch e.Kind {
+	case trace.KindRoot, trace.KindPort:
+		b.head(e, p)
+	case trace.KindSpawn, trace.KindRestart:
+		b.spawn(e, p, q)
+	case trace.KindDiscard, trace.KindRetire, trace.KindFatal:
+		b.end(e, p)
+	case trace.KindMonitor, trace.KindDemonitor, trace.KindLink, trace.KindUnlink:
+		b.relation(e, p, q)
+	case trace.KindTrap:
+		b.trap(e, p)
+	case trace.KindExitSignal:
+		b.exitSignal(e, p, q)
+	case trace.KindDown:
+		b.touch(p)
+		b.touch(q)
+		b.d.st.downs++
+		b.add(row{kind: rowArrow, from: p, to: q, label: "Down " + string(e.Reason), classes: []string{clsDown, endClass(e.Reason)}}, e)
+	case trace.KindSend:
+		b.send(e, p, q)
+	case trace.KindRecv:
+		b.recv(e, p, q)
+	case trace.KindArrive:
+		// A cell left flight (schedules of --replay): the message is
+		// drawn where it was sent, a Down or Exit where it was
+		// published.
+	}
+}
+
+// head names the lifeline of the root or of a host port.
+func (b *builder) head(e trace.Event, p int) {
+	lp := b.d.lines[p]
+	if e.Kind == trace.KindRoot {
+		lp.name, lp.isRoot = "root", true
+	} else {
+		lp.name, lp.isPort = "port", true
+	}
+	b.touch(p)
+}
+
+// spawn draws a spawn or restart of p by q.
+func (b *builder) spawn(e trace.Event, p, q int) {
+	b.touch(q)
+	lp := b.d.lines[p]
+	label := "spawn"
+	if e.Kind == trace.KindSpawn {
+		if e.Name != "" {
+			lp.name = e.Name
 		}
-		p := col[e.Proc]
-		q := col[e.Peer]
-		lp := d.lines[p]
-		switch e.Kind {
-		case trace.KindRoot:
-			lp.name, lp.isRoot = "root", true
-			touch(p)
-		case trace.KindPort:
-			lp.name, lp.isPort = "port", true
-			touch(p)
-		case trace.KindSpawn, trace.KindRestart:
-			touch(q)
-			label := "spawn"
-			if e.Kind == trace.KindSpawn {
-				if e.Name != "" {
-					lp.name = e.Name
-				}
-			} else {
-				label = "restart"
-				if lp.name == "" {
-					lp.name = d.lines[q].name
-				}
-			}
-			if !seen[p] {
-				seen[p] = true
-				lp.start = len(d.rows)
-			}
-			add(row{kind: rowSpawn, from: q, to: p, label: label, classes: []string{clsSpawn}}, e)
-		case trace.KindDiscard:
-			touch(p)
-			lp.end, lp.endClass = len(d.rows), clsAbnormal
-			add(row{kind: rowEnd, from: p, label: "discarded (ResourceLimit)", classes: []string{clsAbnormal}}, e)
-		case trace.KindMonitor:
-			touch(p)
-			touch(q)
-			if e.Inert {
-				add(row{kind: rowNote, from: p, label: fmt.Sprintf("monitor self #%d (inert)", e.Ref), classes: []string{clsNote}}, e)
-			} else {
-				add(row{kind: rowArrow, from: p, to: q, label: fmt.Sprintf("monitor #%d", e.Ref), classes: []string{clsMonitor}}, e)
-			}
-		case trace.KindDemonitor:
-			touch(p)
-			add(row{kind: rowNote, from: p, label: fmt.Sprintf("demonitor #%d", e.Ref), classes: []string{clsNote}}, e)
-		case trace.KindLink, trace.KindUnlink:
-			touch(p)
-			touch(q)
-			c := clsLink
-			if e.Kind == trace.KindUnlink {
-				c = clsUnlink
-			}
-			add(row{kind: rowArrow, from: p, to: q, label: c, classes: []string{c}}, e)
-		case trace.KindTrap:
-			touch(p)
-			if e.On {
-				if lp.trapOn < 0 {
-					lp.trapOn = len(d.rows)
-				}
-				add(row{kind: rowNote, from: p, label: "trap exits on", classes: []string{clsTrap}}, e)
-			} else {
-				if lp.trapOn >= 0 {
-					lp.trap = append(lp.trap, span{lp.trapOn, len(d.rows)})
-					lp.trapOn = -1
-				}
-				add(row{kind: rowNote, from: p, label: "trap exits off", classes: []string{clsTrap}}, e)
-			}
-		case trace.KindExitSignal:
-			touch(p)
-			touch(q)
-			d.st.exits++
-			label := "exit " + string(e.Reason)
-			if e.Direct {
-				label = "signal_exit " + string(e.Reason)
-			}
-			classes := []string{clsExit}
-			lq := d.lines[q]
-			trappable := !(e.Direct && e.Reason == "Kill")
-			switch {
-			case lq.trapOn >= 0 && trappable:
-				label += " (trapped)"
-				classes = append(classes, clsTrapped)
-				d.st.trapped++
-			case e.Reason.IsNormal():
-				label += " (ignored)"
-				classes = append(classes, clsIgnored)
-			default:
-				classes = append(classes, endClass(e.Reason))
-			}
-			add(row{kind: rowArrow, from: p, to: q, label: label, classes: classes}, e)
-		case trace.KindDown:
-			touch(p)
-			touch(q)
-			d.st.downs++
-			add(row{kind: rowArrow, from: p, to: q, label: "Down " + string(e.Reason), classes: []string{clsDown, endClass(e.Reason)}}, e)
-		case trace.KindRetire, trace.KindFatal:
-			touch(p)
-			c := endClass(e.Reason)
-			label := string(e.Reason)
-			if e.Kind == trace.KindFatal {
-				c, label = clsFault, "fatal "+label+": the program stops"
-			}
-			lp.end, lp.endClass = len(d.rows), c
-			add(row{kind: rowEnd, from: p, label: label, classes: []string{c}}, e)
-		case trace.KindSend:
-			touch(p)
-			touch(q)
-			d.st.messages++
-			draw := !d.opt.HideMessages && (d.opt.MaxMessages <= 0 || d.st.drawn < d.opt.MaxMessages)
-			idx := -1
-			r := row{kind: rowArrow, from: p, to: q, classes: []string{clsMsg}}
-			switch e.Send {
-			case trace.SendDead:
-				d.st.lost++
-				r.label = "message to a dead process"
-				r.classes = append(r.classes, clsLost)
-			case trace.SendFull:
-				d.st.lost++
-				r.label = "message refused (full)"
-				r.classes = append(r.classes, clsLost)
-			default:
-				if d.lines[q].isPort {
-					r.received = true
-				}
-			}
-			if draw {
-				d.st.drawn++
-				idx = len(d.rows)
-				add(r, e)
-			}
-			if e.Send == trace.SendQueued && !r.received {
-				k := pair{p, q}
-				pending[k] = append(pending[k], idx)
-			}
-		case trace.KindArrive:
-			// A cell left flight (schedules of --replay): the message
-			// is drawn where it was sent, a Down or Exit where it was
-			// published.
-		case trace.KindRecv:
-			touch(p)
-			touch(q)
-			k := pair{q, p}
-			if w := pending[k]; len(w) > 0 {
-				if w[0] >= 0 {
-					d.rows[w[0]].received = true
-					d.rows[w[0]].lines = append(d.rows[w[0]].lines, e.Line)
-				}
-				pending[k] = w[1:]
-			}
+	} else {
+		label = "restart"
+		if lp.name == "" {
+			lp.name = b.d.lines[q].name
 		}
 	}
-	// Messages never received.
-	keys := make([]pair, 0, len(pending))
-	for k := range pending {
+	if !b.seen[p] {
+		b.seen[p] = true
+		lp.start = len(b.d.rows)
+	}
+	b.add(row{kind: rowSpawn, from: q, to: p, label: label, classes: []string{clsSpawn}}, e)
+}
+
+// end draws the end of p's lifeline: discarded, retired or fatal.
+func (b *builder) end(e trace.Event, p int) {
+	b.touch(p)
+	lp := b.d.lines[p]
+	var c, label string
+	switch e.Kind {
+	case trace.KindDiscard:
+		c, label = clsAbnormal, "discarded (ResourceLimit)"
+	case trace.KindFatal:
+		c, label = clsFault, "fatal "+string(e.Reason)+": the program stops"
+	default:
+		c, label = endClass(e.Reason), string(e.Reason)
+	}
+	lp.end, lp.endClass = len(b.d.rows), c
+	b.add(row{kind: rowEnd, from: p, label: label, classes: []string{c}}, e)
+}
+
+// relation draws a monitor, demonitor, link or unlink.
+func (b *builder) relation(e trace.Event, p, q int) {
+	b.touch(p)
+	switch e.Kind {
+	case trace.KindDemonitor:
+		b.add(row{kind: rowNote, from: p, label: fmt.Sprintf("demonitor #%d", e.Ref), classes: []string{clsNote}}, e)
+		return
+	case trace.KindMonitor:
+		b.touch(q)
+		if e.Inert {
+			b.add(row{kind: rowNote, from: p, label: fmt.Sprintf("monitor self #%d (inert)", e.Ref), classes: []string{clsNote}}, e)
+		} else {
+			b.add(row{kind: rowArrow, from: p, to: q, label: fmt.Sprintf("monitor #%d", e.Ref), classes: []string{clsMonitor}}, e)
+		}
+		return
+	}
+	b.touch(q)
+	c := clsLink
+	if e.Kind == trace.KindUnlink {
+		c = clsUnlink
+	}
+	b.add(row{kind: rowArrow, from: p, to: q, label: c, classes: []string{c}}, e)
+}
+
+// trap draws trapping turned on or off, and keeps the trapping spans.
+func (b *builder) trap(e trace.Event, p int) {
+	b.touch(p)
+	lp := b.d.lines[p]
+	label := "trap exits off"
+	if e.On {
+		label = "trap exits on"
+		if lp.trapOn < 0 {
+			lp.trapOn = len(b.d.rows)
+		}
+	} else if lp.trapOn >= 0 {
+		lp.trap = append(lp.trap, span{lp.trapOn, len(b.d.rows)})
+		lp.trapOn = -1
+	}
+	b.add(row{kind: rowNote, from: p, label: label, classes: []string{clsTrap}}, e)
+}
+
+// exitSignal draws an exit signal from p to q: trapped, ignored, or with
+// the class of its reason.
+func (b *builder) exitSignal(e trace.Event, p, q int) {
+	b.touch(p)
+	b.touch(q)
+	b.d.st.exits++
+	label := "exit " + string(e.Reason)
+	if e.Direct {
+		label = "signal_exit " + string(e.Reason)
+	}
+	classes := []string{clsExit}
+	trappable := !(e.Direct && e.Reason == "Kill")
+	switch {
+	case b.d.lines[q].trapOn >= 0 && trappable:
+		label += " (trapped)"
+		classes = append(classes, clsTrapped)
+		b.d.st.trapped++
+	case e.Reason.IsNormal():
+		label += " (ignored)"
+		classes = append(classes, clsIgnored)
+	default:
+		classes = append(classes, endClass(e.Reason))
+	}
+	b.add(row{kind: rowArrow, from: p, to: q, label: label, classes: classes}, e)
+}
+
+// send draws a message from p to q (unless the options leave it out) and
+// keeps it waiting for its recv.
+func (b *builder) send(e trace.Event, p, q int) {
+	b.touch(p)
+	b.touch(q)
+	st := &b.d.st
+	st.messages++
+	draw := !b.d.opt.HideMessages && (b.d.opt.MaxMessages <= 0 || st.drawn < b.d.opt.MaxMessages)
+	idx := -1
+	r := row{kind: rowArrow, from: p, to: q, classes: []string{clsMsg}}
+	switch e.Send {
+	case trace.SendDead:
+		st.lost++
+		r.label = "message to a dead process"
+		r.classes = append(r.classes, clsLost)
+	case trace.SendFull:
+		st.lost++
+		r.label = "message refused (full)"
+		r.classes = append(r.classes, clsLost)
+	default:
+		r.received = b.d.lines[q].isPort
+	}
+	if draw {
+		st.drawn++
+		idx = len(b.d.rows)
+		b.add(r, e)
+	}
+	if e.Send == trace.SendQueued && !r.received {
+		k := pair{p, q}
+		b.pending[k] = append(b.pending[k], idx)
+	}
+}
+
+// recv marks the oldest message from q to p received.
+func (b *builder) recv(e trace.Event, p, q int) {
+	b.touch(p)
+	b.touch(q)
+	k := pair{q, p}
+	w := b.pending[k]
+	if len(w) == 0 {
+		return
+	}
+	if w[0] >= 0 {
+		r := &b.d.rows[w[0]]
+		r.received = true
+		r.lines = append(r.lines, e.Line)
+	}
+	b.pending[k] = w[1:]
+}
+
+// markUnreceived labels the messages never received, in a stable order.
+func (b *builder) markUnreceived() {
+	keys := make([]pair, 0, len(b.pending))
+	for k := range b.pending {
 		keys = append(keys, k)
 	}
 	sort.Slice(keys, func(i, j int) bool {
@@ -412,34 +489,38 @@ func build(events []trace.Event, opt Options) *diagram {
 		return keys[i].to < keys[j].to
 	})
 	for _, k := range keys {
-		for _, i := range pending[k] {
-			d.st.unreceived++
+		for _, i := range b.pending[k] {
+			b.d.st.unreceived++
 			if i >= 0 {
-				d.rows[i].label = "never received"
-				d.rows[i].classes = append(d.rows[i].classes, clsUnreceived)
+				b.d.rows[i].label = "never received"
+				b.d.rows[i].classes = append(b.d.rows[i].classes, clsUnreceived)
 			}
 		}
 	}
-	for _, l := range d.lines {
+}
+
+// finishLines closes open trapping spans and counts the lifelines.
+func (b *builder) finishLines() {
+	st := &b.d.st
+	for _, l := range b.d.lines {
 		if l.trapOn >= 0 {
 			l.trap = append(l.trap, span{l.trapOn, -1})
 		}
 		switch {
 		case l.isRoot:
-			d.st.roots++
+			st.roots++
 		case l.isPort:
-			d.st.ports++
+			st.ports++
 		default:
-			d.st.processes++
+			st.processes++
 		}
 		switch l.endClass {
 		case clsFault:
-			d.st.faults++
+			st.faults++
 		case clsAbnormal:
-			d.st.abnormal++
+			st.abnormal++
 		}
 	}
-	return d
 }
 
 // summary is the one-line account at the top of the picture.
