@@ -212,7 +212,7 @@ func (rt *Runtime) detQuiescent() {
 		// REPL shows the waiting processes with :actors).
 		report := ""
 		if !rt.cfg.Session {
-			report = DeadlockReport(rt.Table())
+			report = DeadlockReport(rt.deadlockTable())
 		}
 		rt.trace("deadlock")
 		rt.fatal(report)

@@ -498,7 +498,7 @@ func (rt *Runtime) quiescentLocked() (report string, deadlock bool) {
 // deadlock line and the process table (table.go). Every scheduler is
 // idle and nothing can wake a process, so the table is exact.
 func (rt *Runtime) deadlock() {
-	t := rt.Table()
+	t := rt.deadlockTable()
 	rt.mu.Lock()
 	if rt.stopped {
 		rt.mu.Unlock()

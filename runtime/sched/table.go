@@ -114,7 +114,13 @@ type tableEntry struct {
 
 // Table returns the process table: every live process (the root while
 // main runs, not host ports), in the order of their pids.
-func (rt *Runtime) Table() []ProcessInfo {
+func (rt *Runtime) Table() []ProcessInfo { return rt.table(false) }
+
+// deadlockTable is Table for the deadlock report: nothing will change any
+// more, so the hints may also say what can never happen.
+func (rt *Runtime) deadlockTable() []ProcessInfo { return rt.table(true) }
+
+func (rt *Runtime) table(deadlocked bool) []ProcessInfo {
 	var entries []*tableEntry
 	for _, p := range rt.Inv.Processes() {
 		if p.Kind == proc.KindPort {
@@ -151,6 +157,9 @@ func (rt *Runtime) Table() []ProcessInfo {
 	}
 	for _, e := range entries {
 		e.info.Hint = hint(e, byProc, names)
+		if e.info.Hint == "" && deadlocked && e.sup != nil && len(e.initOf) == 0 {
+			e.info.Hint = "a supervisor runs until Supervisor.stop or its parent's exit, and nothing is left to stop it"
+		}
 	}
 	out := make([]ProcessInfo, len(entries))
 	for i, e := range entries {
