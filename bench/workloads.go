@@ -106,6 +106,20 @@ var Workloads = []Workload{
 		Units: func(n int) float64 { return float64(n) }, Check: itoa, Target: 1.0, SizeStep: 1000},
 	{Name: "fib", Title: "fib", Size: 30, QuickSize: 15, Kind: Seconds, Unit: "s",
 		Check: func(n int) string { return strconv.Itoa(fib(n)) }, Target: 0.5, SizeStep: 1},
+	// maps: size puts, 5*size gets and size/2 deletes (docs/maps.md);
+	// the check is the gets' sum plus the fold over the odd keys left.
+	{Name: "maps", Title: "maps", Size: 200_000, QuickSize: 1_000, Kind: Rate, Unit: "ops/s",
+		Units:  func(n int) float64 { return 6.5 * float64(n) },
+		Check:  func(n int) string { return strconv.FormatInt(5*int64(n)*int64(n-1)+int64(n)*int64(n)/2, 10) },
+		Target: 1.0, SizeStep: 2},
+	// map_send and list_send: a 10,000-entry map, and a 10,000-element
+	// list, sent back and forth size times (2*size messages).
+	{Name: "map_send", Title: "map-send", Size: 10_000, QuickSize: 100, Kind: Rate, Unit: "msg/s",
+		Units: func(n int) float64 { return 2 * float64(n) }, Check: func(n int) string { return itoa(10_000 * n) },
+		Target: 1.0, SizeStep: 1},
+	{Name: "list_send", Title: "list-send", Size: 10_000, QuickSize: 100, Kind: Rate, Unit: "msg/s",
+		Units: func(n int) float64 { return 2 * float64(n) }, Check: func(n int) string { return itoa(10_000 * n) },
+		Target: 1.0, SizeStep: 1},
 	// compile's size is a number of generated functions (CompileSource);
 	// 1,169 is the most that fit in the 65,536-token limit.
 	{Name: "compile", Title: "compile", Size: 1_169, QuickSize: 100, Kind: CompileRate, Unit: "lines/s",

@@ -187,7 +187,7 @@ func checkPage(t *testing.T, page, text string, tools func() *toolchain) []strin
 		case "morrow":
 			prog = b
 			files[b.fileName()] = b.body
-			if !followedBy(blocks[i+1:], "diagnostics") && !(b.file != "" && followedBy(blocks[i+1:], "console")) {
+			if !followedBy(blocks[i+1:], "diagnostics") && !(b.file != "" && usedByConsole(blocks[i+1:])) {
 				if p := checkClean(b); p != "" {
 					report("%s", p)
 				}
@@ -241,6 +241,21 @@ func followedBy(rest []block, info string) bool {
 		}
 		if b.info == info {
 			return true
+		}
+	}
+	return false
+}
+
+// usedByConsole reports whether a ```console block follows a named
+// file, with only other named files in between (the files of a program
+// of several modules, docs/modules.md).
+func usedByConsole(rest []block) bool {
+	for _, b := range rest {
+		switch {
+		case b.info == "console":
+			return true
+		case b.info == "morrow" && b.file == "":
+			return false
 		}
 	}
 	return false

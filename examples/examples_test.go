@@ -30,7 +30,13 @@ func examples(t *testing.T) []string {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no examples: %v", err)
 	}
-	return files
+	// A program of several files is a directory with its entry main.mr
+	// (docs/modules.md).
+	projects, err := filepath.Glob("*/main.mr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(files, projects...)
 }
 
 func TestExamplesRun(t *testing.T) {
@@ -48,7 +54,14 @@ func TestExamplesRun(t *testing.T) {
 			if m := exitRE.FindSubmatch(src); m != nil {
 				want, _ = strconv.Atoi(string(m[1]))
 			}
-			p := testrun.Compile(t, "examples/"+file, string(src))
+			// A project's entry is compiled by its path, so that its
+			// imports resolve from its directory.
+			var p *bytecode.Program
+			if strings.Contains(file, "/") {
+				p = testrun.CompileFile(t, file).Program
+			} else {
+				p = testrun.Compile(t, "examples/"+file, string(src))
+			}
 			// Every example behaves the same at 1, 2 and 4 schedulers, with
 			// and without work stealing; the first run is compared with the
 			// golden, the others with the first.

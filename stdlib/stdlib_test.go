@@ -87,7 +87,7 @@ func preludeFunctions(t *testing.T) map[string]int {
 func TestNativeKinds(t *testing.T) {
 	kindOf := map[string]value.Kind{
 		"Int": value.KInt, "Float": value.KFloat, "Bool": value.KBool, "String": value.KString,
-		"List": value.KList, "Pid": value.KPid, "ProcessId": value.KProcID, "MonitorRef": value.KMonRef,
+		"List": value.KList, "Map": value.KMap, "Set": value.KSet, "Pid": value.KPid, "ProcessId": value.KProcID, "MonitorRef": value.KMonRef,
 		"Option": value.KData, "Result": value.KData, "Ordering": value.KData,
 	}
 	for _, n := range stdlib.Natives().Sorted() {

@@ -42,6 +42,9 @@ run(lifecycle, N) -> timed(fun() -> lifecycle(N) end);
 run(supervisor_restart, N) -> timed(fun() -> supervisor_restart(N) end);
 run(fib, N) -> timed(fun() -> fib_in_process(N) end);
 run(skynet, N) -> timed(fun() -> skynet(N) end);
+run(maps, N) -> timed(fun() -> maps_workload(N) end);
+run(map_send, N) -> timed(fun() -> map_send(N) end);
+run(list_send, N) -> timed(fun() -> list_send(N) end);
 run(idle, N) -> idle(N).
 
 %% ping-pong: two processes, N round trips (2N messages).
@@ -334,3 +337,56 @@ sr_worker(Obs) ->
     proc_lib:init_ack({ok, self()}),
     Obs ! started,
     exit({fault, 1}).
+
+%% maps: one process, N puts of Int keys, 5N gets, N/2 deletes (the even
+%% keys) and a fold over what is left, as bench/morrow/maps.mr.
+maps_workload(N) ->
+    Main = self(),
+    spawn(fun() -> Main ! {done, maps_run(N)} end),
+    receive {done, C} -> integer_to_list(C) end.
+
+maps_run(N) ->
+    M = maps_puts(#{}, 0, N),
+    Got = maps_gets(M, 0, 5 * N, N, 0),
+    Left = maps_deletes(M, 0, N),
+    Folded = maps:fold(fun(_K, V, Acc) -> Acc + V end, 0, Left),
+    Got + Folded.
+
+maps_puts(M, N, N) -> M;
+maps_puts(M, I, N) -> maps_puts(maps:put(I, 2 * I, M), I + 1, N).
+
+maps_gets(_M, T, T, _N, Acc) -> Acc;
+maps_gets(M, J, T, N, Acc) -> maps_gets(M, J + 1, T, N, Acc + maps:get(J rem N, M, 0)).
+
+maps_deletes(M, I, N) when I >= N -> M;
+maps_deletes(M, I, N) -> maps_deletes(maps:remove(I, M), I + 2, N).
+
+%% map_send: two processes pass a 10,000-entry map back and forth N
+%% times (2N messages); the sender sums the sizes it gets back.
+%% list_send does the same with a 10,000-element list.
+map_send(N) ->
+    M = maps_puts_same(#{}, 0),
+    send_twin(M, N, fun maps:size/1).
+
+list_send(N) ->
+    send_twin(lists:seq(0, 9999), N, fun erlang:length/1).
+
+maps_puts_same(M, 10000) -> M;
+maps_puts_same(M, I) -> maps_puts_same(maps:put(I, I, M), I + 1).
+
+send_twin(X, N, Len) ->
+    Main = self(),
+    Echo = spawn(fun send_echo/0),
+    spawn(fun() -> Main ! {done, send_loop(Echo, X, N, 0, Len)}, Echo ! quit end),
+    receive {done, T} -> integer_to_list(T) end.
+
+send_echo() ->
+    receive
+        {carry, From, X} -> From ! {back, X}, send_echo();
+        quit -> ok
+    end.
+
+send_loop(_Echo, _X, 0, Total, _Len) -> Total;
+send_loop(Echo, X, K, Total, Len) ->
+    Echo ! {carry, self(), X},
+    receive {back, Y} -> send_loop(Echo, Y, K - 1, Total + Len(Y), Len) end.

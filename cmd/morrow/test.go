@@ -274,6 +274,7 @@ func testSources(paths []string) ([]string, error) {
 func compileTests(e *env, files []string, mode diag.ColorMode) ([]testCase, bool) {
 	var cases []testCase
 	var bad diag.List
+	seen := map[string]bool{}
 	ok := true
 	for _, path := range files {
 		src, err := source.ReadFileLimited(path, source.MaxBytes)
@@ -289,7 +290,15 @@ func compileTests(e *env, files []string, mode diag.ColorMode) ([]testCase, bool
 			continue
 		}
 		if u.Diags.HasErrors() {
-			bad = append(bad, u.Diags...)
+			// A module that several tested files import is reported
+			// once (docs/modules.md).
+			for _, d := range u.Diags {
+				k := diagKey(d)
+				if !seen[k] {
+					seen[k] = true
+					bad = append(bad, d)
+				}
+			}
 			ok = false
 			continue
 		}
@@ -304,7 +313,9 @@ func compileTests(e *env, files []string, mode diag.ColorMode) ([]testCase, bool
 		}
 		tf := &testFile{path: path, prog: u.Verified, img: img}
 		for _, d := range u.AST.Decls {
-			if fd, isFn := d.(*ast.FnDecl); isFn && types.IsTest(fd) {
+			// The file's own tests: those of the modules it imports
+			// run when their own files are tested (docs/modules.md).
+			if fd, isFn := d.(*ast.FnDecl); isFn && types.IsTest(fd) && !strings.Contains(fd.Name, ast.ModuleSep) {
 				cases = append(cases, testCase{file: tf, name: fd.Name, line: u.File.Line(fd.S.Start)})
 			}
 		}
@@ -314,6 +325,15 @@ func compileTests(e *env, files []string, mode diag.ColorMode) ([]testCase, bool
 		fmt.Fprintf(e.stderr, "\n%s\n", cli.Summary(bad, false))
 	}
 	return cases, ok
+}
+
+// diagKey identifies a diagnostic by file, position, code and message.
+func diagKey(d *diag.Diagnostic) string {
+	name := ""
+	if d.File != nil {
+		name = d.File.Name
+	}
+	return fmt.Sprintf("%s:%d:%d:%s:%s", name, d.Span.Start, d.Span.End, d.Code, d.Message)
 }
 
 // testRunner runs the selected tests.

@@ -12,6 +12,7 @@ import (
 	"github.com/morrow-lang/morrow/internal/cli"
 	"github.com/morrow-lang/morrow/lang/compiler"
 	"github.com/morrow-lang/morrow/lang/diag"
+	"github.com/morrow-lang/morrow/lang/modules"
 	"github.com/morrow-lang/morrow/lang/source"
 	"github.com/morrow-lang/morrow/runtime/bytecode"
 )
@@ -19,9 +20,11 @@ import (
 func newCheck(e *env) *cobra.Command {
 	var rf renderFlags
 	cmd := &cobra.Command{
-		Use:   "check FILE...",
+		Use:   "check FILE|DIR...",
 		Short: "Check source files and report every error",
-		Long: "check parses and type-checks each FILE (\"-\" reads standard input) and reports\n" +
+		Long: "check parses and type-checks each FILE (\"-\" reads standard input) with the\n" +
+			"modules it imports, and every .mr file under each DIR (each a module of the\n" +
+			"project rooted at DIR, which needs no main), and reports\n" +
 			"all diagnostics on standard error, followed by a summary line (\"2 errors\");\n" +
 			"--format json writes one document to standard output instead. Warnings do not\n" +
 			"change the exit status unless --deny-warnings is given. Exit status: 0 when\n" +
@@ -40,6 +43,14 @@ func newCheck(e *env) *cobra.Command {
 			var all diag.List
 			status := exitOK
 			for _, path := range args {
+				if info, err := os.Stat(path); err == nil && info.IsDir() && path != "-" {
+					ds, failed := checkDir(e, path, json)
+					all = append(all, ds...)
+					if failed {
+						status = exitError
+					}
+					continue
+				}
 				name, src, err := readSource(e, path)
 				if err != nil {
 					status = exitError
@@ -80,6 +91,42 @@ func newCheck(e *env) *cobra.Command {
 	}
 	rf.register(cmd)
 	return cmd
+}
+
+// checkDir checks every .mr file under dir as a module of the project
+// rooted at dir (docs/modules.md): each file once as the entry, reporting
+// the diagnostics of that file, so a module that many import is reported
+// once. failed is set for read and internal errors.
+func checkDir(e *env, dir string, json bool) (all diag.List, failed bool) {
+	paths, err := fmtPaths(dir)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "morrowc: %s\n", readError(dir, err))
+		return nil, true
+	}
+	for _, path := range paths {
+		name, src, err := readSource(e, path)
+		if err != nil {
+			failed = true
+			if json {
+				all = append(all, &diag.Diagnostic{Code: compiler.ErrNotSource, File: source.NewFile(path, nil),
+					Message: readError(path, err)})
+			} else {
+				fmt.Fprintf(e.stderr, "morrowc: %s\n", readError(path, err))
+			}
+			continue
+		}
+		u, err := compiler.AnalyzeWith(name, src, modules.Options{Root: dir, Library: true})
+		if err != nil {
+			reportInternal(e, err)
+			failed = true
+		}
+		for _, d := range u.Diags {
+			if d.File == nil || d.File.Name == name || d.File == u.File {
+				all = append(all, d)
+			}
+		}
+	}
+	return all, failed
 }
 
 // unwrapPath drops the "open PATH:" prefix of an *os.PathError, since the
@@ -205,7 +252,7 @@ func newDisasm(e *env) *cobra.Command {
 			path := args[0]
 			var (
 				p     *bytecode.Program
-				lines func(int) string
+				lines func(string, int) string
 			)
 			if filepath.Ext(path) == ".mrb" || isBytecodeFile(path) {
 				data, err := source.ReadFileLimited(path, bytecode.MaxFileBytes)
@@ -219,15 +266,15 @@ func newDisasm(e *env) *cobra.Command {
 					return exitStatus(exitError)
 				}
 				p = v.Program()
-				lines = recordedSource(p.Source, path)
+				lines = recordedSources(p, path)
 			} else {
 				prog, u, err := compileSource(e, &rf, path)
 				if err != nil {
 					return err
 				}
-				p, lines = prog, u.File.LineText
+				p, lines = prog, unitSources(u)
 			}
-			if err := bytecode.Disassemble(e.stdout, p, lines); err != nil {
+			if err := bytecode.DisassembleFiles(e.stdout, p, lines); err != nil {
 				fmt.Fprintf(e.stderr, "morrowc: disassemble %s: %s\n", path, oneLine(err.Error()))
 				return exitStatus(exitError)
 			}
@@ -252,6 +299,39 @@ func isBytecodeFile(path string) bool {
 	head := make([]byte, len(bytecode.Magic))
 	n, _ := io.ReadFull(f, head)
 	return n == len(head) && string(head) == bytecode.Magic
+}
+
+// unitSources returns the lines of every file of a compiled program.
+func unitSources(u *compiler.Unit) func(string, int) string {
+	files := map[string]*source.File{u.File.Name: u.File}
+	if u.Modules != nil {
+		for _, m := range u.Modules.Modules {
+			files[m.File.Name] = m.File
+		}
+	}
+	return func(name string, line int) string {
+		if f := files[name]; f != nil {
+			return f.LineText(line)
+		}
+		return ""
+	}
+}
+
+// recordedSources is recordedSource for every file a program's functions
+// name (the modules of a many-file program).
+func recordedSources(p *bytecode.Program, mrbPath string) func(string, int) string {
+	found := map[string]func(int) string{}
+	return func(name string, line int) string {
+		get, ok := found[name]
+		if !ok {
+			get = recordedSource(name, mrbPath)
+			found[name] = get
+		}
+		if get == nil {
+			return ""
+		}
+		return get(line)
+	}
 }
 
 // recordedSource finds the source file a .mrb was built from (the name the

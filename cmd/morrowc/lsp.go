@@ -35,6 +35,8 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -42,6 +44,7 @@ import (
 
 	"github.com/morrow-lang/morrow/lang/compiler"
 	"github.com/morrow-lang/morrow/lang/diag"
+	"github.com/morrow-lang/morrow/lang/modules"
 	"github.com/morrow-lang/morrow/lang/source"
 )
 
@@ -70,6 +73,7 @@ const maxLSPMessage = 64 << 20
 type lspDoc struct {
 	text    string
 	version int
+	deps    map[string]bool // absolute paths of the modules it imports, transitively
 }
 
 type lspServer struct {
@@ -491,7 +495,7 @@ func (s *lspServer) notification(method string, params json.RawMessage) error {
 			d.version = *p.TextDocument.Version
 		}
 		s.docs[p.TextDocument.URI] = d
-		s.publish(p.TextDocument.URI)
+		s.publishChanged(p.TextDocument.URI)
 	case "textDocument/didChange":
 		var p struct {
 			TextDocument   *lspTextDocument `json:"textDocument"`
@@ -531,7 +535,7 @@ func (s *lspServer) notification(method string, params json.RawMessage) error {
 		if p.TextDocument.Version != nil {
 			d.version = *p.TextDocument.Version
 		}
-		s.publish(p.TextDocument.URI)
+		s.publishChanged(p.TextDocument.URI)
 	case "textDocument/didClose":
 		var p struct {
 			TextDocument *lspTextDocument `json:"textDocument"`
@@ -711,16 +715,39 @@ func lspDiagnostic(uri, name string, d *diag.Diagnostic) map[string]any {
 	return out
 }
 
-// publish checks one open document and sends all its diagnostics.
+// publish checks one open document with the modules it imports (unsaved
+// buffers of open documents over the files on disk) and sends its
+// diagnostics; the diagnostics of imported files that are not open go to
+// those files, and an imported file without any gets an empty list, which
+// clears stale ones (docs/modules.md).
 func (s *lspServer) publish(uri string) {
 	d, ok := s.docs[uri]
 	if !ok {
 		return
 	}
 	name := uriPath(uri)
-	ds, err := compiler.Check(name, []byte(d.text))
+	overlay := map[string][]byte{}
+	open := map[string]bool{}
+	for du, doc := range s.docs {
+		if p := uriPath(du); p != du {
+			if abs, err := filepath.Abs(p); err == nil {
+				overlay[abs] = []byte(doc.text)
+				open[abs] = true
+			}
+		}
+	}
+	// Every document is checked as a module (Library): a file without
+	// main is a module others import, not a program missing its entry.
+	u, err := compiler.AnalyzeWith(name, []byte(d.text), modules.Options{Overlay: overlay, Library: true})
 	list := []any{}
-	for _, dg := range ds {
+	others := map[string][]any{}
+	for _, dg := range u.Diags {
+		if dg.File != nil && dg.File.Name != name {
+			if abs, e := filepath.Abs(dg.File.Name); e == nil && !open[abs] {
+				others[abs] = append(others[abs], lspDiagnostic(fileURI(abs), dg.File.Name, dg))
+				continue
+			}
+		}
 		list = append(list, lspDiagnostic(uri, name, dg))
 	}
 	if err != nil {
@@ -730,4 +757,49 @@ func (s *lspServer) publish(uri string) {
 		})
 	}
 	s.notify("textDocument/publishDiagnostics", map[string]any{"uri": uri, "version": d.version, "diagnostics": list})
+	if u.Modules == nil {
+		return
+	}
+	d.deps = map[string]bool{}
+	for _, m := range u.Modules.Modules {
+		if !m.Entry {
+			d.deps[m.Abs] = true
+		}
+	}
+	for _, m := range u.Modules.Modules {
+		if m.Entry || open[m.Abs] {
+			continue
+		}
+		l := others[m.Abs]
+		if l == nil {
+			l = []any{}
+		}
+		s.notify("textDocument/publishDiagnostics", map[string]any{"uri": fileURI(m.Abs), "diagnostics": l})
+	}
+}
+
+// publishChanged publishes a document that was opened or changed, and
+// then every other open document that imports it (their diagnostics may
+// depend on its unsaved text).
+func (s *lspServer) publishChanged(uri string) {
+	s.publish(uri)
+	abs, err := filepath.Abs(uriPath(uri))
+	if err != nil {
+		return
+	}
+	var others []string
+	for o, d := range s.docs {
+		if o != uri && d.deps[abs] {
+			others = append(others, o)
+		}
+	}
+	sort.Strings(others)
+	for _, o := range others {
+		s.publish(o)
+	}
+}
+
+// fileURI is the file URI of an absolute path.
+func fileURI(abs string) string {
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()
 }

@@ -684,3 +684,51 @@ func TestLSPEditorsDocExample(t *testing.T) {
 		t.Errorf("docs/editors.md example is out of date; the server writes:\n%s", got)
 	}
 }
+
+// TestLSPModules: an open file is checked with the modules it imports;
+// an open module's unsaved text wins over the disk; an imported file that
+// is not open gets its own diagnostics, and an empty list once fixed.
+func TestLSPModules(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("main.mr", "import lib\n\nfn main():\n    println(lib.f())\n")
+	write("lib.mr", "pub fn f() -> Int: \"no\"\n")
+	mainURI := fileURI(filepath.Join(dir, "main.mr"))
+	libURI := fileURI(filepath.Join(dir, "lib.mr"))
+	c := startLSP(t)
+	c.initialize()
+	c.open(mainURI, "import lib\n\nfn main():\n    println(lib.f())\n", 1)
+	got, _ := c.diagnostics(mainURI)
+	if len(got) != 0 {
+		t.Errorf("main.mr: %v", got)
+	}
+	got, _ = c.diagnostics(libURI)
+	checkDiags(t, got, []wantDiag{{"E3001", 0, 19, 0, 23}})
+	// The module opened with a fix in its unsaved buffer: main.mr's
+	// next check uses it.
+	c.open(libURI, "pub fn f() -> Int: 1\n", 1)
+	if got, _ = c.diagnostics(libURI); len(got) != 0 {
+		t.Errorf("lib.mr opened: %v", got)
+	}
+	// main.mr imports lib.mr: it is checked again.
+	if got, _ = c.diagnostics(mainURI); len(got) != 0 {
+		t.Errorf("main.mr after lib.mr opened: %v", got)
+	}
+	c.change(libURI, 2, rangeEdit(0, 7, 0, 8, "g"))
+	if got, _ = c.diagnostics(libURI); len(got) != 0 {
+		t.Errorf("lib.mr renamed f to g: %v", got)
+	}
+	got, _ = c.diagnostics(mainURI)
+	checkDiags(t, got, []wantDiag{{"E7009", 3, 12, 3, 17}})
+	c.change(libURI, 3, rangeEdit(0, 7, 0, 8, "f"))
+	c.diagnostics(libURI)
+	c.diagnostics(mainURI)
+	c.change(mainURI, 2, rangeEdit(3, 16, 3, 17, "g"))
+	got, _ = c.diagnostics(mainURI)
+	checkDiags(t, got, []wantDiag{{"E7009", 3, 12, 3, 17}})
+	c.shutdownAndExit(0)
+}

@@ -50,6 +50,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/morrow-lang/morrow/lang/ast"
@@ -88,10 +90,14 @@ type Session struct {
 	output *sched.Output
 	rt     *sched.Runtime
 
-	decls []*decl    // in the order they were accepted
-	lets  []*binding // the visible bindings, in the order they were made
-	kept  []*kept    // entries whose code later programs keep
-	seq   int        // entries compiled so far
+	decls   []*decl  // in the order they were accepted
+	imports []string // accepted import entries (docs/modules.md), in order
+	// typeImports are qualified imports of the modules whose types the
+	// bindings' types name (Session.typeSource).
+	typeImports []string
+	lets        []*binding // the visible bindings, in the order they were made
+	kept        []*kept    // entries whose code later programs keep
+	seq         int        // entries compiled so far
 
 	types map[string]*value.TypeInfo // interned descriptors of user types
 	keys  map[*vm.Image]*imageKeys
@@ -144,7 +150,7 @@ func (s *Session) reset() {
 	s.output = sched.NewDirectOutput(s.out)
 	s.rt = sched.New(nil, s.output, sched.Config{Session: true, Policy: &sched.FIFO{}, TurnTick: TurnTick,
 		MaxLive: MaxActors, MaxQueued: MaxQueued, MemoryBudget: MemoryBudget, MaxSteps: MaxSteps})
-	s.decls, s.lets, s.kept = nil, nil, nil
+	s.decls, s.lets, s.kept, s.imports, s.typeImports = nil, nil, nil, nil, nil
 	s.types = map[string]*value.TypeInfo{}
 	s.keys = map[*vm.Image]*imageKeys{}
 	s.srcs = map[*vm.Image]map[string]string{}
@@ -280,6 +286,10 @@ func replFunc(name string) string {
 	return name
 }
 
+// replName is the file name of the generated programs; imports resolve
+// from the directory it stands for, the current one.
+const replName = "<repl>"
+
 // entryKind says what an entry is.
 type entryKind int
 
@@ -288,6 +298,7 @@ const (
 	kindLet
 	kindFn
 	kindType
+	kindImport
 )
 
 func classify(text string) (entryKind, string) {
@@ -306,6 +317,8 @@ func classify(text string) (entryKind, string) {
 		name = rest[:i]
 	}
 	switch first {
+	case "import":
+		return kindImport, t
 	case "let":
 		return kindLet, ""
 	case "fn":
@@ -373,6 +386,23 @@ func fnSource(fn string, bs []*binding, body string, shapes *strings.Builder) st
 func (s *Session) generate(kind entryKind, name, newDecl, fn, body string) *program {
 	var b strings.Builder
 	pg := &program{declSrc: map[string]string{}}
+	// Imports come first; they resolve from the current directory.
+	for _, im := range s.imports {
+		b.WriteString(im)
+		b.WriteString("\n")
+	}
+	for _, im := range s.typeImports {
+		b.WriteString(im)
+		b.WriteString("\n")
+	}
+	if kind == kindImport {
+		start := b.Len()
+		b.WriteString(newDecl)
+		pg.entry = region{start, b.Len()}
+		b.WriteString("\n")
+		newDecl = ""
+	}
+	b.WriteString("\n")
 	for _, d := range s.decls {
 		if newDecl != "" && d.name == name && d.typ == (kind == kindType) {
 			pg.decls = append(pg.decls, region{-1, -1})
@@ -494,6 +524,11 @@ func firstError(ds diag.List, in func(off int) bool) (string, bool) {
 		if d.Severity != diag.Error {
 			continue
 		}
+		if d.File != nil && d.File.Name != replName {
+			// An error in an imported module's file (docs/modules.md):
+			// name the file, whatever region is asked for.
+			return fmt.Sprintf("%s:%d: %s", d.File.Name, d.File.Position(d.Span.Start).Line, d.Message), true
+		}
 		if in == nil || in(d.Span.Start) {
 			return d.Message, true
 		}
@@ -520,7 +555,7 @@ func (s *Session) entry(ctx context.Context, text string, typeOnly bool) {
 	body := text
 	newDecl := ""
 	switch kind {
-	case kindFn, kindType:
+	case kindFn, kindType, kindImport:
 		fn, body, newDecl = "", "", strings.TrimRight(text, " \t\n")
 	case kindLet:
 		body = strings.TrimRight(text, " \t\n") + "\n" + tupleOf(names)
@@ -528,6 +563,15 @@ func (s *Session) entry(ctx context.Context, text string, typeOnly bool) {
 	u, pg, err := s.compile(kind, name, newDecl, fn, body, typeOnly)
 	if err != "" {
 		s.errorf("%s", err)
+		return
+	}
+	if kind == kindImport {
+		for _, im := range s.imports {
+			if im == newDecl {
+				return
+			}
+		}
+		s.imports = append(s.imports, newDecl)
 		return
 	}
 	if kind == kindFn || kind == kindType {
@@ -646,7 +690,7 @@ func (s *Session) compile(kind entryKind, name, newDecl, fn, body string, typeOn
 		if typeOnly {
 			build = compiler.Analyze
 		}
-		u, err := build("<repl>", []byte(pg.src))
+		u, err := build(replName, []byte(pg.src))
 		if err != nil {
 			return nil, nil, "internal error: " + err.Error()
 		}
@@ -841,7 +885,7 @@ func (s *Session) bind(u *compiler.Unit, fd *ast.FnDecl, names []string, v value
 	var added []*binding
 	funcs := false
 	for i, n := range names {
-		text, ok, weak := typeSource(ts[i])
+		text, ok, weak := s.typeSource(ts[i])
 		if !ok {
 			s.errorf("the type of %s cannot be written down, so it cannot be kept", n)
 			return
@@ -858,6 +902,26 @@ func (s *Session) bind(u *compiler.Unit, fd *ast.FnDecl, names []string, v value
 	}
 }
 
+// typeSource is the source text of a binding's type. A type of an
+// imported module is written module-qualified (geo.shapes.Shape), and the
+// module is imported qualified into every later program so that the text
+// resolves (docs/modules.md).
+func (s *Session) typeSource(t types.Type) (string, bool, bool) {
+	text, ok, weak := typeSource(t)
+	if !ok || !strings.Contains(text, ast.ModuleSep) {
+		return text, ok, weak
+	}
+	for _, m := range mangledTypes.FindAllStringSubmatch(text, -1) {
+		imp := "import " + strings.ReplaceAll(m[1], "/", ".")
+		if !slices.Contains(s.typeImports, imp) {
+			s.typeImports = append(s.typeImports, imp)
+		}
+	}
+	return ast.Qualified(text), ok, weak
+}
+
+var mangledTypes = regexp.MustCompile(ast.ModuleSep + `([\p{L}\p{N}_/]+)`)
+
 // settle reads back the types of the weak bindings from the entry that
 // ran: its uses may have fixed some of their variables.
 func (s *Session) settle(u *compiler.Unit, fd *ast.FnDecl) {
@@ -872,7 +936,7 @@ func (s *Session) settle(u *compiler.Unit, fd *ast.FnDecl) {
 		if obj == nil || obj.Name != b.name {
 			continue
 		}
-		if text, ok, weak := typeSource(obj.Type); ok {
+		if text, ok, weak := s.typeSource(obj.Type); ok {
 			b.typ, b.weak = text, weak
 		}
 	}

@@ -95,3 +95,42 @@ func TestContinues(t *testing.T) {
 		}
 	}
 }
+
+// TestImport: an import entry resolves from the current directory; its
+// names are usable in later entries; a missing module is an error; an
+// error inside a module names its file.
+func TestImport(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "geo"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		"geo/shapes.mr": "pub type Shape derive(Show):\n    Circle(Int)\n\npub fn grow(s: Shape) -> Shape:\n    match s:\n        Circle(r) -> Circle(r + 1)\n",
+		"bad.mr":        "pub fn f() -> Int: \"no\"\n",
+	}
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(dir)
+	var out bytes.Buffer
+	s := New(&out)
+	for _, e := range []string{
+		"import geo.shapes as g",
+		"g.grow(g.Circle(1))",
+		"import geo.shapes.{grow, Circle}",
+		"grow(Circle(5))",
+		"let c = g.Circle(7)",
+		"grow(c)",
+		"import nowhere",
+		"import bad",
+	} {
+		s.Eval(context.Background(), e)
+	}
+	want := "Circle(2) : geo.shapes.Shape\nCircle(6) : geo.shapes.Shape\nCircle(8) : geo.shapes.Shape\nerror: module nowhere not found\n" +
+		"error: bad.mr:1: function return: expression type: expected Int, found String\n"
+	if out.String() != want {
+		t.Fatalf("got\n%s\nwant\n%s", out.String(), want)
+	}
+}

@@ -2,6 +2,7 @@ package repl
 
 import (
 	"fmt"
+	"github.com/morrow-lang/morrow/lang/ast"
 	"regexp"
 	"strings"
 
@@ -24,7 +25,8 @@ func typeSource(t types.Type) (text string, ok, weak bool) {
 // typeDisplay writes t as the REPL shows it after a value: unresolved
 // variables are `_`, as in the checker's messages.
 func typeDisplay(t types.Type) string {
-	return types.Zonk(t).String()
+	// Types of imported modules show module-qualified (geo.shapes.Shape).
+	return ast.Qualified(types.Zonk(t).String())
 }
 
 type typeWriter struct {

@@ -137,6 +137,47 @@ type UnsupportedDecl struct {
 	Feature string // e.g. "import", "trait"
 }
 
+// ModuleDecl is `module a.b`, the optional first declaration naming the
+// file's module (docs/modules.md).
+type ModuleDecl struct {
+	Pos
+	Path []string
+}
+
+// ImportDecl is `[pub] import a.b [as x]`, `import a.b.{Name, f}` or
+// `import a.b.{*}` (docs/modules.md). The module loader (lang/modules)
+// resolves imports; the checker never sees them.
+type ImportDecl struct {
+	Pub bool
+	Pos
+	Path      []string
+	PathSpan  source.Span
+	Alias     string        // `as x`; "" when absent
+	Selective bool          // the `.{...}` form
+	All       bool          // `.{*}`
+	Names     []*ImportName // the names of `.{a, B}`
+}
+
+// ImportName is one name of a selective import.
+type ImportName struct {
+	Pos
+	Name string
+}
+
+// PathString joins an import or module path with dots.
+func PathString(p []string) string {
+	s := ""
+	for i, x := range p {
+		if i > 0 {
+			s += "."
+		}
+		s += x
+	}
+	return s
+}
+
+func (*ModuleDecl) declNode()      {}
+func (*ImportDecl) declNode()      {}
 func (*FnDecl) declNode()          {}
 func (*TypeDecl) declNode()        {}
 func (*NewtypeDecl) declNode()     {}

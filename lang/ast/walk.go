@@ -51,7 +51,9 @@ func Inspect(n Node, f func(Node) bool) {
 	case *NewtypeDecl:
 		inspectDerives(n.Derives, f)
 		Inspect(n.Type, f)
-	case *UnsupportedDecl:
+	case *UnsupportedDecl, *ModuleDecl, *ImportName:
+	case *ImportDecl:
+		inspectAll(n.Names, f)
 
 	// types
 	case *NamedType:

@@ -19,6 +19,7 @@ import (
 // that Inspect visits every node-holding field of it.
 var nodeKinds = []Node{
 	&File{}, &FnDecl{}, &Param{}, &TypeDecl{}, &Variant{}, &Field{}, &NewtypeDecl{}, &UnsupportedDecl{},
+	&ModuleDecl{}, &ImportDecl{}, &ImportName{},
 	&NamedType{}, &TupleType{}, &UnitType{}, &FuncType{}, &UnionType{},
 	&LetStmt{}, &DeferStmt{}, &ExprStmt{},
 	&Block{}, &IntLit{}, &FloatLit{}, &BoolLit{}, &StringLit{}, &InterpString{}, &UnitLit{}, &Ident{}, &Path{},

@@ -198,7 +198,8 @@ func (c *compiler) declare(f *ast.File, info *types.Info) error {
 		// neither: its entries are its tests, which the runner starts by
 		// name; the first one stands as the program's entry.
 		for _, d := range f.Decls {
-			if fd, isFn := d.(*ast.FnDecl); isFn && types.IsTest(fd) && len(fd.Params) == 0 {
+			// (a test of an imported module is not one: lang/modules)
+			if fd, isFn := d.(*ast.FnDecl); isFn && types.IsTest(fd) && len(fd.Params) == 0 && !strings.Contains(fd.Name, ast.ModuleSep) {
 				entry, ok = u.index[fd.Name], true
 				break
 			}
@@ -220,7 +221,9 @@ func (c *compiler) declare(f *ast.File, info *types.Info) error {
 // declareFunc allocates the function slot of a top-level function and
 // queues its body.
 func (c *compiler) declareFunc(u *unit, fd *ast.FnDecl) int {
-	fn := &bytecode.Function{Name: fd.Name, Params: len(fd.Params), Line: lineOf(u.src, fd.S.Start)}
+	// A function of an imported module is named module-qualified
+	// (geo.shapes.area) and keeps its file (lang/modules).
+	fn := &bytecode.Function{Name: ast.Qualified(fd.Name), Params: len(fd.Params), Line: lineOf(u.src, fd.S.Start), File: c.fileOf(u, fd.S.Start)}
 	if u.prelude {
 		fn.Flags |= bytecode.FlagPrelude
 	}
@@ -246,10 +249,29 @@ func derives(ti *value.TypeInfo, ds []ast.Ident) {
 }
 
 func (c *compiler) addType(ti *value.TypeInfo) int {
+	key := ti.Name
+	// Values show the names their module wrote (Circle, not the global
+	// name of an imported module's constructor).
+	ti.Name = ast.PlainName(ti.Name)
+	for i := range ti.Variants {
+		ti.Variants[i].Name = ast.PlainName(ti.Variants[i].Name)
+	}
 	c.prog.Types = append(c.prog.Types, ti)
 	idx := len(c.prog.Types) - 1
-	c.typeIndex[ti.Name] = idx
+	c.typeIndex[key] = idx
 	return idx
+}
+
+// fileOf is the file of a function at offset off of a unit's text when
+// it is not the program's source (a module of a many-file program), or "".
+func (c *compiler) fileOf(u *unit, off int) string {
+	if u.src == nil || u.prelude {
+		return ""
+	}
+	if f, _ := u.src.Locate(off); f.Name != c.prog.Source {
+		return f.Name
+	}
+	return ""
 }
 
 func (c *compiler) declareType(u *unit, d *ast.TypeDecl) error {

@@ -167,7 +167,19 @@ func (fs *fnState) expr(e ast.Expr) error {
 	case *ast.With:
 		return fs.with(e, notTail)
 	case *ast.MapLit:
-		return fmt.Errorf("codegen: maps are out of scope")
+		// A literal is Map.from_list of its (key, value) pairs: later
+		// duplicates replace the value and keep the first position.
+		for i := range e.Keys {
+			if err := fs.expr(e.Keys[i]); err != nil {
+				return err
+			}
+			if err := fs.expr(e.Values[i]); err != nil {
+				return err
+			}
+			fs.emit(bytecode.TUPLE, 2, 0)
+		}
+		fs.emit(bytecode.LIST, len(e.Keys), 0)
+		fs.emit(bytecode.CALL_NATIVE, fs.c.prog.AddNative("Map.from_list"), 1)
 	default:
 		return fmt.Errorf("codegen: unexpected expression %T", e)
 	}

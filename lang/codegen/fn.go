@@ -362,7 +362,7 @@ func (fs *fnState) fail(msg string) {
 // lambda compiles a lambda or defer body as a new function and emits the
 // code that creates its closure value in fs.
 func (fs *fnState) lambda(name string, params []*ast.Param, body ast.Expr, flags bytecode.FuncFlags, at source.Span) error {
-	fn := &bytecode.Function{Name: name, Params: len(params), Line: lineOf(fs.u.src, at.Start), Flags: flags}
+	fn := &bytecode.Function{Name: name, Params: len(params), Line: lineOf(fs.u.src, at.Start), Flags: flags, File: fs.c.fileOf(fs.u, at.Start)}
 	if fs.u.prelude {
 		fn.Flags |= bytecode.FlagPrelude
 	}

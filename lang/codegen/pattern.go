@@ -196,7 +196,7 @@ func (fs *fnState) litTest(p *ast.LitPat, slot int, fail *label) error {
 // kindOfType maps built-in type names to the dynamic tag of their values.
 var kindOfType = map[string]value.Kind{
 	"Int": value.KInt, "Float": value.KFloat, "Bool": value.KBool, "String": value.KString,
-	"Unit": value.KUnit, "List": value.KList, "Range": value.KRange,
+	"Unit": value.KUnit, "List": value.KList, "Range": value.KRange, "Map": value.KMap, "Set": value.KSet,
 	"Pid": value.KPid, "ProcessId": value.KProcID, "MonitorRef": value.KMonRef,
 }
 

@@ -26,6 +26,7 @@ import (
 	"github.com/morrow-lang/morrow/lang/ast"
 	"github.com/morrow-lang/morrow/lang/codegen"
 	"github.com/morrow-lang/morrow/lang/diag"
+	"github.com/morrow-lang/morrow/lang/modules"
 	"github.com/morrow-lang/morrow/lang/parser"
 	"github.com/morrow-lang/morrow/lang/source"
 	"github.com/morrow-lang/morrow/lang/types"
@@ -35,7 +36,11 @@ import (
 // Unit is everything the driver learned about one file. Fields after the
 // stage that stopped the pipeline are nil.
 type Unit struct {
-	File    *source.File
+	// File is the entry file.
+	File *source.File
+	// Modules is the loaded program (every module and the joined tree);
+	// nil when the input is not source text.
+	Modules *modules.Program
 	AST     *ast.File
 	Info    *types.Info
 	Diags   diag.List // sorted by position; errors stop the pipeline
@@ -162,10 +167,19 @@ func guard(stage Stage, file string, fn func() error) (err error) {
 	return nil
 }
 
-// Analyze parses and checks one file. It stops after parsing when the
-// parser reported errors (a partial tree would only produce follow-on
-// noise). The error result is non-nil only for an InternalError.
+// Analyze parses and checks a program given by its entry file, following
+// its imports from disk (lang/modules). It stops after loading when the
+// parser or the module loader reported errors (a partial tree would only
+// produce follow-on noise). The error result is non-nil only for an
+// InternalError.
 func Analyze(name string, src []byte) (*Unit, error) {
+	return AnalyzeWith(name, src, modules.Options{})
+}
+
+// AnalyzeWith is Analyze with loader options: unsaved buffers that take
+// precedence over the disk (the editor server), or a project root and
+// library mode (`morrowc check DIR`).
+func AnalyzeWith(name string, src []byte, opts modules.Options) (*Unit, error) {
 	u := &Unit{File: source.NewFile(name, src)}
 	if why := NotSource(src); why != "" {
 		d := u.Diags.Add(u.File, ErrNotSource, source.Span{}, "%s is %s", name, why)
@@ -174,34 +188,72 @@ func Analyze(name string, src []byte) (*Unit, error) {
 		}
 		return u, nil
 	}
-	var pd diag.List
-	err := guard(StageParse, name, func() error {
-		u.AST, pd = parseFn(u.File)
-		return nil
-	})
-	u.Diags = append(u.Diags, pd...)
-	if err != nil {
-		return u, err
+	if src == nil {
+		src = []byte{}
 	}
-	if u.Diags.HasErrors() {
-		u.Diags.Sort()
+	var perr error
+	opts.Parse = func(f *source.File) (a *ast.File, dl diag.List) {
+		e := guard(StageParse, f.Name, func() error {
+			a, dl = parseFn(f)
+			return nil
+		})
+		if e != nil && perr == nil {
+			perr = e
+		}
+		if a == nil && e == nil {
+			perr = &InternalError{Stage: StageParse, File: f.Name, Err: fmt.Errorf("parser returned no tree and no error")}
+		}
+		if a == nil {
+			a = &ast.File{Src: f}
+		}
+		return a, dl
+	}
+	prog, err := modules.Load(name, src, opts)
+	if err != nil {
+		return u, &InternalError{Stage: StageParse, File: name, Err: err}
+	}
+	u.Modules = prog
+	u.File = prog.Entry.File
+	if perr != nil {
+		u.Diags = prog.MapDiags(prog.Diags)
+		return u, perr
+	}
+	warns := prog.Resolve()
+	if prog.Diags.HasErrors() {
+		u.Diags = prog.MapDiags(prog.Diags)
 		return u, nil
 	}
-	if u.AST == nil {
-		return u, &InternalError{Stage: StageParse, File: name, Err: fmt.Errorf("parser returned no tree and no error")}
-	}
+	u.AST = prog.AST
 	var cd diag.List
 	err = guard(StageCheck, name, func() error {
 		u.Info, cd = checkFn(u.AST)
 		if !cd.HasErrors() {
-			// Warnings only for a file without errors (types.Warnings).
+			// Warnings only for a program without errors (types.Warnings).
 			cd = append(cd, types.Warnings(u.AST, u.Info)...)
 		}
 		return nil
 	})
-	u.Diags = append(u.Diags, cd...)
-	u.Diags.Sort()
+	all := append(prog.Diags, cd...)
+	if !all.HasErrors() {
+		all = append(all, warns...)
+	}
+	if opts.Library {
+		all = dropNoMain(all)
+	}
+	u.Diags = prog.MapDiags(all)
 	return u, err
+}
+
+// dropNoMain removes the "no main" error of a module checked on its own:
+// only a program's entry needs main.
+func dropNoMain(l diag.List) diag.List {
+	out := l[:0]
+	for _, d := range l {
+		if d.Code != types.ErrNoMain {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // Build runs the whole pipeline on one file. When the file has errors,

@@ -2,6 +2,7 @@ package compiler
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/morrow-lang/morrow/lang/ast"
 	"github.com/morrow-lang/morrow/lang/diag"
@@ -92,7 +93,7 @@ func hasMain(f *ast.File) bool {
 // hasTests reports whether f declares a test function.
 func hasTests(f *ast.File) bool {
 	for _, d := range f.Decls {
-		if fd, ok := d.(*ast.FnDecl); ok && types.IsTest(fd) {
+		if fd, ok := d.(*ast.FnDecl); ok && types.IsTest(fd) && !strings.Contains(fd.Name, ast.ModuleSep) {
 			return true
 		}
 	}

@@ -36,7 +36,8 @@ func (s Severity) String() string {
 // Code is a stable diagnostic code such as "E3001". Codes are never
 // reused. Ranges: E0xxx lexical/layout, E1xxx syntax, E2xxx names, E3xxx
 // types, E4xxx patterns and exhaustiveness, E5xxx Result obligations,
-// E6xxx actors/mailboxes/receive/guards/contexts, E9xxx limits/unsupported.
+// E6xxx actors/mailboxes/receive/guards/contexts, E7xxx modules and
+// imports, E9xxx limits/unsupported.
 type Code string
 
 // Related is a secondary location attached to a diagnostic.

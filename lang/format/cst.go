@@ -69,7 +69,10 @@ type newtypeDecl struct {
 
 // rawDecl is an out-of-scope declaration (module, import, const, trait,
 // impl, foreign): the parser skips it, and the formatter copies it.
-type rawDecl struct{ lo, hi int }
+type rawDecl struct {
+	lo, hi int
+	kind   string // "import" or "module" for those lines (printed canonically); "" otherwise
+}
 
 func (d *fnDecl) bounds() (int, int)      { return d.lo, d.hi }
 func (d *typeDecl) bounds() (int, int)    { return d.lo, d.hi }
@@ -423,7 +426,11 @@ func (p *cstParser) decl() decl {
 		k = p.peekAt(1)
 	}
 	if (k.kind == kKeyword || k.kind == kIdent) && unsupportedKinds[k.val] && (k.kind == kKeyword || k.val == "foreign") {
-		return p.rawDecl(lo)
+		d := p.rawDecl(lo).(*rawDecl)
+		if k.kind == kKeyword && (k.val == "import" || k.val == "module") {
+			d.kind = k.val
+		}
+		return d
 	}
 	if t.is("else") || t.is("do") || t.is("|>") {
 		// Lines before the first declaration that start with a word the

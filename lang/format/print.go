@@ -14,7 +14,11 @@ func (p *printer) file(decls []decl) {
 		lo, _ := d.bounds()
 		if i > 0 {
 			p.attachFollowing(lo)
-			p.nl(0, nlBlank)
+			if isImport(decls[i-1]) && isImport(d) {
+				p.nl(0, nlPlain) // imports stay one block
+			} else {
+				p.nl(0, nlBlank)
+			}
 		}
 		switch d := d.(type) {
 		case *fnDecl:
@@ -53,9 +57,38 @@ func (p *printer) attachFollowing(next int) {
 	}
 }
 
+func isImport(d decl) bool {
+	r, ok := d.(*rawDecl)
+	return ok && r.kind == "import"
+}
+
+// importLine prints a module or import line on one line, spaced
+// canonically: `import a.b.{X, y}`, `pub import a.b as c`.
+func (p *printer) importLine(d *rawDecl) {
+	for i := d.lo; i <= d.hi; i++ {
+		v := p.L.toks[i].val
+		if v == "," && i < d.hi && p.L.toks[i+1].val == "}" {
+			p.emit(",", true) // a trailing comma in the list
+			continue
+		}
+		if i > d.lo {
+			prev := p.L.toks[i-1].val
+			if prev != "." && prev != "{" && v != "." && v != "," && v != "}" {
+				p.sp()
+			}
+		}
+		p.word()
+	}
+	p.queueTrailing()
+}
+
 // rawDecl copies an out-of-scope declaration as written (it is not
 // parsed), removing only trailing blanks.
 func (p *printer) rawDecl(d *rawDecl) {
+	if d.kind != "" && p.importFits(d) {
+		p.importLine(d)
+		return
+	}
 	p.tok(p.L.toks[d.lo].val)
 	for i := d.lo + 1; i <= d.hi; i++ {
 		gap := string(p.L.src[p.L.toks[i-1].end:p.L.toks[i].off])
@@ -73,6 +106,23 @@ func (p *printer) rawDecl(d *rawDecl) {
 		p.s.lastSrcLine = p.L.toks[i].endLine
 	}
 	p.queueTrailing()
+}
+
+// importFits reports whether an import line can be printed canonically:
+// all its tokens are real (no layout tokens) and no comment sits inside.
+func (p *printer) importFits(d *rawDecl) bool {
+	for i := d.lo; i <= d.hi; i++ {
+		switch p.L.toks[i].kind {
+		case kIndent, kDedent, kNewline:
+			return false
+		}
+	}
+	for _, c := range p.L.comments {
+		if c.nextTok > d.lo && c.nextTok <= d.hi {
+			return false
+		}
+	}
+	return true
 }
 
 func (p *printer) fnDecl(d *fnDecl) {

@@ -226,6 +226,10 @@ func (g *gen) dataType(depth int) *Type {
 		}
 		return tupleOf(ts...)
 	case 2, 3:
+		if g.chance(5) {
+			// A map: keys meet the key rule (docs/maps.md).
+			return mapOf(pick(g, []*Type{intT, stringT}), g.dataType(depth-1))
+		}
 		return listOf(g.dataType(depth - 1))
 	case 4:
 		return optionOf(g.dataType(depth - 1))

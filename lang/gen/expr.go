@@ -167,6 +167,8 @@ func (c *ctx) compound(s *scope, t *Type, o eopt) (val, bool) {
 		return c.listExpr(s, t, o)
 	case tOption:
 		return c.optionExpr(s, t, o)
+	case tMap:
+		return c.mapExpr(s, t, o)
 	case tTuple:
 		return c.tupleOf(s, t, o), true
 	case tUser:
@@ -258,6 +260,15 @@ func (c *ctx) intExpr(s *scope, o eopt) (val, bool) {
 		arg := c.expr(s, stringT, d).s
 		return atom("String.len(" + g.mark(mutBuiltinLabel, arg, "text: "+arg, "labels an argument of a runtime builtin") + ")"), true
 	case 8:
+		if g.chance(3) {
+			g.use("map-native")
+			kt := pick(g, []*Type{intT, stringT})
+			if g.chance(2) {
+				g.use("set-native")
+				return atom("Set.len(Set.from_list(" + c.expr(s, listOf(kt), d.unanch()).s + "))"), true
+			}
+			return atom("Map.len(" + c.expr(s, mapOf(kt, c.someType(s)), d.unanch()).s + ")"), true
+		}
 		g.use("list-native")
 		et := c.someType(s)
 		return atom("List.len(" + c.expr(s, listOf(et), d.unanch()).s + ")"), true
@@ -328,6 +339,15 @@ func (c *ctx) boolExpr(s *scope, o eopt) (val, bool) {
 		fn := pick(g, []string{"String.contains", "String.starts_with", "String.ends_with", "String.eq"})
 		return atom(fmt.Sprintf("%s(%s, %s)", fn, c.expr(s, stringT, d).s, c.expr(s, stringT, d).s)), true
 	case 7:
+		if g.chance(3) {
+			g.use("map-native")
+			kt := pick(g, []*Type{intT, stringT})
+			if g.chance(2) {
+				g.use("set-native")
+				return binop(c.expr(s, kt, d), "in", atom("Set.from_list("+c.expr(s, listOf(kt), d.unanch()).s+")")), true
+			}
+			return atom(fmt.Sprintf("Map.contains(%s, %s)", c.expr(s, mapOf(kt, c.someType(s)), d.unanch()).s, c.expr(s, kt, d).s)), true
+		}
 		g.use("list-native")
 		if g.chance(2) {
 			fn := pick(g, []string{"String.is_empty", "String.is_decimal"})
@@ -991,4 +1011,28 @@ func builtinValue(g *gen, ft *Type) string {
 		return ""
 	}
 	return pick(g, cands)
+}
+
+// mapExpr builds a map: a literal, or a put, delete, update, merge or
+// from_list over other map expressions (docs/maps.md).
+func (c *ctx) mapExpr(s *scope, t *Type, o eopt) (val, bool) {
+	g := c.g
+	d := o.down()
+	kt, vt := t.Args[0], t.Args[1]
+	m := func() string { return c.expr(s, t, d.unanch()).s }
+	switch g.r.Intn(6) {
+	case 0:
+		g.use("map-native")
+		return atom(fmt.Sprintf("Map.put(%s, %s, %s)", m(), c.expr(s, kt, d).s, c.expr(s, vt, d).s)), true
+	case 1:
+		g.use("map-native")
+		return atom(fmt.Sprintf("Map.delete(%s, %s)", m(), c.expr(s, kt, d).s)), true
+	case 2:
+		g.use("map-native")
+		return atom(fmt.Sprintf("Map.merge(%s, %s)", m(), m())), true
+	case 3:
+		g.use("map-native")
+		return atom("Map.from_list(" + c.expr(s, listOf(tupleOf(kt, vt)), d.unanch()).s + ")"), true
+	}
+	return c.lit(s, t, o)
 }

@@ -116,6 +116,26 @@ func (c *ctx) lit(s *scope, t *Type, o eopt) (val, bool) {
 			trail = ","
 		}
 		return val{s: "[" + strings.Join(parts, ", ") + trail + "]", atom: true, lo: n, hi: n}, true
+	case tMap:
+		if o.anch && g.chance(4) {
+			g.use("empty-map")
+			return atom("%{}"), true
+		}
+		n := 1 + g.r.Intn(3)
+		var parts []string
+		for i := 0; i < n; i++ {
+			k, ok := c.lit(s, t.Args[0], o.down())
+			if !ok {
+				return val{}, false
+			}
+			v, ok := c.lit(s, t.Args[1], o.down())
+			if !ok {
+				return val{}, false
+			}
+			parts = append(parts, k.s+": "+v.s)
+		}
+		g.use("map-literal")
+		return atom("%{" + strings.Join(parts, ", ") + "}"), true
 	case tOption:
 		if o.anch && g.chance(3) {
 			return atom("None"), true

@@ -27,6 +27,7 @@ const (
 	tExitReason
 	tProcError
 	tOrdering
+	tMap // Args[0]: the key (Int or String), Args[1]: the value
 )
 
 // Type is a Morrow type as the generator knows it. Types are immutable once
@@ -57,6 +58,7 @@ func optionOf(t *Type) *Type       { return &Type{K: tOption, Args: []*Type{t}} 
 func resultOf(ok, err *Type) *Type { return &Type{K: tResult, Args: []*Type{ok, err}} }
 func tupleOf(ts ...*Type) *Type    { return &Type{K: tTuple, Args: ts} }
 func pidOf(m *Type) *Type          { return &Type{K: tPid, Args: []*Type{m}} }
+func mapOf(k, v *Type) *Type       { return &Type{K: tMap, Args: []*Type{k, v}} }
 func funcOf(ps []*Type, r *Type) *Type {
 	a := append(append([]*Type{}, ps...), r)
 	return &Type{K: tFunc, Args: a}
@@ -102,8 +104,8 @@ func (t *Type) write(b *strings.Builder) {
 			b.WriteByte(',')
 		}
 		b.WriteByte(')')
-	case tList, tOption, tResult, tPid:
-		b.WriteString(map[kind]string{tList: "List", tOption: "Option", tResult: "Result", tPid: "Pid"}[t.K])
+	case tList, tOption, tResult, tPid, tMap:
+		b.WriteString(map[kind]string{tList: "List", tOption: "Option", tResult: "Result", tPid: "Pid", tMap: "Map"}[t.K])
 		b.WriteByte('(')
 		writeTypes(b, t.Args)
 		b.WriteByte(')')
@@ -248,7 +250,7 @@ func (t *Type) hasShow() bool {
 		return true
 	case tUnit:
 		return true
-	case tTuple, tList, tOption, tResult:
+	case tTuple, tList, tOption, tResult, tMap:
 		return t.argsAll((*Type).hasShow)
 	case tUser:
 		return t.D.show && t.argsAll((*Type).hasShow)
@@ -264,7 +266,7 @@ func (t *Type) hasEq() bool {
 	switch t.K {
 	case tInt, tFloat, tBool, tString, tUnit, tPid, tProcessID, tMonitorRef, tExitReason, tProcError:
 		return true
-	case tTuple, tList, tOption, tResult:
+	case tTuple, tList, tOption, tResult, tMap:
 		return t.argsAll((*Type).hasEq)
 	case tUser:
 		if t.D.kind == declNewtype && len(t.D.params) == 0 && t.D.fields[0].t.scalar() {

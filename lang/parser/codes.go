@@ -54,3 +54,7 @@ var ErrRecvTimeout = diag.Register("E1017", "a receive timeout arm is not the fi
 // ErrClauseForm is a form that only multi-clause functions use (out of
 // scope): a literal parameter pattern or a guard after the parameters.
 var ErrClauseForm = diag.Register("E1018", "a multi-clause function form (a literal parameter pattern or a clause guard), which is not supported")
+
+// ErrImportSyntax is a `module` or `import` line that is not
+// `module a.b` or `[pub] import a.b [as x | .{names} | .{*}]`.
+var ErrImportSyntax = diag.Register("E7001", "a `module` or `import` line is malformed")

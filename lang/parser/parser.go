@@ -234,6 +234,12 @@ func (fp *fileParser) chunk(toks []lexer.Token, layErrs []int) {
 	for _, o := range layErrs {
 		hasLexErr = hasLexErr || o >= cstart && o <= lastOff
 	}
+	if d, ok := moduleOrImport(f, dl, toks, hasLexErr); ok {
+		if d != nil {
+			fp.file.Decls = append(fp.file.Decls, d)
+		}
+		return
+	}
 	if d := unsupported(toks); d != nil {
 		fp.file.Decls = append(fp.file.Decls, d)
 		return

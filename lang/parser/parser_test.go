@@ -187,7 +187,7 @@ func TestDeclarations(t *testing.T) {
 		{"type V = Int | String", `(TypeDecl Name="V" Kind=2 Alias=(UnionType Alts=[(NamedType Name="Int") (NamedType Name="String")]))`},
 		{"type P = (Int, String,)", `(TypeDecl Name="P" Kind=2 Alias=(TupleType Elems=[(NamedType Name="Int") (NamedType Name="String")]))`},
 		{"newtype Id derive(Eq) = Id(Int)", `(NewtypeDecl Name="Id" Derives=[(Ident Name="Eq")] Ctor="Id" Type=(NamedType Name="Int"))`},
-		{"import foo.bar", `(UnsupportedDecl Feature="import")`},
+		{"import foo.bar", `(ImportDecl Path=["foo" "bar"] PathSpan=)`},
 		{"pub trait Show:\n    fn show(x) -> String", `(UnsupportedDecl Feature="trait")`},
 		{"foreign fn c_call()", `(UnsupportedDecl Feature="foreign")`},
 		{"@doc \"\"\"Adds.\"\"\"\nfn f(): 1", `(FnDecl Name="f" Body=(IntLit Value=1))`},

@@ -18,7 +18,52 @@ type File struct {
 	Name  string // path as given by the user, used in diagnostics
 	Src   []byte
 	lines []int // byte offset of the start of each line
+	parts []Part
 }
+
+// Part is one file inside a combined program text (Combine): its text
+// starts at byte Base of the combined text.
+type Part struct {
+	Base int
+	File *File
+}
+
+// Combine joins the texts of several files into one File, so that a tree
+// built from all of them (lang/modules) keeps one offset space. Lines and
+// positions of the combined file are those of the part an offset falls
+// in; Locate maps an offset back to its part. Each part starts at the
+// returned base.
+func Combine(name string, files []*File) (*File, []int) {
+	var src []byte
+	bases := make([]int, len(files))
+	parts := make([]Part, len(files))
+	for i, f := range files {
+		bases[i] = len(src)
+		parts[i] = Part{Base: len(src), File: f}
+		src = append(src, f.Src...)
+		src = append(src, '\n')
+	}
+	c := NewFile(name, src)
+	c.parts = parts
+	return c, bases
+}
+
+// Locate returns the file an offset belongs to and the offset inside it:
+// for a combined file, the part holding off; otherwise f itself.
+func (f *File) Locate(off int) (*File, int) {
+	if len(f.parts) == 0 {
+		return f, off
+	}
+	i := sort.Search(len(f.parts), func(i int) bool { return f.parts[i].Base > off }) - 1
+	if i < 0 {
+		i = 0
+	}
+	p := f.parts[i]
+	return p.File, p.File.clamp(off - p.Base)
+}
+
+// Parts returns the parts of a combined file (nil for an ordinary one).
+func (f *File) Parts() []Part { return f.parts }
 
 // NewFile builds a File and its line table.
 func NewFile(name string, src []byte) *File {
@@ -68,6 +113,10 @@ func (f *File) clamp(off int) int {
 
 // Line returns the 1-based line that contains the byte offset.
 func (f *File) Line(off int) int {
+	if f.parts != nil {
+		p, o := f.Locate(off)
+		return p.Line(o)
+	}
 	off = f.clamp(off)
 	return sort.Search(len(f.lines), func(i int) bool { return f.lines[i] > off })
 }
@@ -77,6 +126,9 @@ func (f *File) Line(off int) int {
 // order): then it costs a comparison or two instead of a binary search.
 // Any near gives the right line.
 func (f *File) LineNear(off, near int) int {
+	if f.parts != nil {
+		return f.Line(off)
+	}
 	off = f.clamp(off)
 	for l := max(near, 1); l <= len(f.lines) && l < near+3; l++ {
 		if f.lines[l-1] > off {
@@ -91,6 +143,10 @@ func (f *File) LineNear(off, near int) int {
 
 // Position resolves a byte offset.
 func (f *File) Position(off int) Position {
+	if f.parts != nil {
+		p, o := f.Locate(off)
+		return p.Position(o)
+	}
 	off = f.clamp(off)
 	line := f.Line(off)
 	start := f.lines[line-1]

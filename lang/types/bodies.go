@@ -189,8 +189,13 @@ func (c *Checker) checkGroup(group []*FuncSig) {
 		}
 		if open && !reported[l.fn] {
 			reported[l.fn] = true
-			c.errorf(ErrCannotInfer, l.span, "cannot infer compound payload type; add a concrete type annotation").Notes =
-				[]string{"the type of '" + l.obj.Name + "' is " + Zonk(l.obj.Type).String()}
+			d := c.errorf(ErrCannotInfer, l.span, "cannot infer compound payload type; add a concrete type annotation")
+			d.Notes = []string{"the type of '" + l.obj.Name + "' is " + Zonk(l.obj.Type).String()}
+			if n, ok := Resolve(l.obj.Type).(*Named); ok && n.Def == MapDef {
+				d.Hint = "annotate the binding, for example `let " + l.obj.Name + ": Map(String, Int) = %{}`"
+			} else if ok && n.Def == SetDef {
+				d.Hint = "annotate the binding, for example `let " + l.obj.Name + ": Set(Int) = Set.new()`"
+			}
 		}
 	}
 	c.generalize(group)

@@ -17,6 +17,10 @@ var (
 	ResultDef   = &TypeDef{Name: "Result", Kind: SumDef, Builtin: true}
 	PidDef      = &TypeDef{Name: "Pid", Kind: OpaqueDef, Builtin: true}
 	OrderingDef = &TypeDef{Name: "Ordering", Kind: SumDef, Builtin: true}
+	// MapDef and SetDef are Map(k, v) and Set(a) (docs/maps.md): opaque,
+	// with Show and Eq when their arguments have them, never Ord.
+	MapDef = &TypeDef{Name: "Map", Kind: OpaqueDef, Builtin: true}
+	SetDef = &TypeDef{Name: "Set", Kind: OpaqueDef, Builtin: true}
 	// EventDef is Process.Event, the type receive_event matches on.
 	EventDef *TypeDef
 )
@@ -57,7 +61,11 @@ func init() {
 	// docs/stdlib.md lists Ordering among the types without Show.
 	OrderingDef.Derives = map[string]bool{"Eq": true, "Clone": true}
 	PidDef.Derives = map[string]bool{"Eq": true}
-	for _, d := range []*TypeDef{ListDef, OptionDef, ResultDef, PidDef, OrderingDef} {
+	MapDef.Params = []*TParam{newTParam("k"), newTParam("v")}
+	SetDef.Params = []*TParam{newTParam("a")}
+	MapDef.Derives = map[string]bool{"Show": true, "Eq": true, "Clone": true}
+	SetDef.Derives = map[string]bool{"Show": true, "Eq": true, "Clone": true}
+	for _, d := range []*TypeDef{ListDef, OptionDef, ResultDef, PidDef, OrderingDef, MapDef, SetDef} {
 		builtinTypeDefs[d.Name] = d
 	}
 	initLibraryTypes()
@@ -155,7 +163,7 @@ func initBuiltinFuncs() {
 // reqOf maps the registry's requirements to the checker's.
 var reqOf = map[builtins.Req]reqKind{
 	builtins.Printable: reqPrint, builtins.Showable: reqShow, builtins.Equatable: reqEq,
-	builtins.Ordered: reqSort, builtins.Scalar: reqScalar,
+	builtins.Ordered: reqSort, builtins.Scalar: reqScalar, builtins.MapKey: reqKey,
 }
 
 // libraryCtor finds the constructor of a library type written

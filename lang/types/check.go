@@ -186,6 +186,10 @@ type typeEntry struct {
 
 // Checker holds the state of one Check call.
 type Checker struct {
+	// keyReported holds the key types already reported by keyError,
+	// so that a bad key type is reported once, not at every use.
+	keyReported map[string]bool
+
 	file   *ast.File
 	src    *source.File
 	diags  diag.List
@@ -378,9 +382,14 @@ func (c *Checker) collectTypes() {
 			c.declareType(d, d.Name, d.NameSpan, d.Params, d.Derives, d.Pub)
 		case *ast.NewtypeDecl:
 			c.declareType(d, d.Name, d.NameSpan, d.Params, d.Derives, d.Pub)
+		case *ast.ImportDecl:
+			// The module loader (lang/modules) resolves imports; a tree
+			// checked on its own has nowhere to import from.
+			c.errorf(ErrUnsupportedDecl, d.Span(), "import of %s cannot be resolved: this file is checked alone", ast.PathString(d.Path)).Hint =
+				"check the program from its entry file (morrowc check FILE), which follows imports"
 		case *ast.UnsupportedDecl:
 			c.errorf(ErrUnsupportedDecl, d.Span(), "%s declarations are not supported", d.Feature).Hint =
-				"this implementation covers single-file programs without modules, imports, traits, consts or foreign code"
+				"this implementation has no traits, consts or foreign code"
 		}
 	}
 	// Resolve constructor fields now that every name is known.
@@ -617,14 +626,12 @@ func (c *Checker) resolveNamed(t *ast.NamedType, tv func(string) Type) Type {
 		}
 		return b
 	}
-	switch t.Name {
-	case "Map", "Set":
-		c.errorf(ErrUnsupportedType, t.Span(), "%s types are not supported", t.Name)
-		return Invalid
-	}
 	if d, ok := builtinTypeDefs[t.Name]; ok {
 		if !want(len(d.Params)) {
 			return Invalid
+		}
+		if d == MapDef || d == SetDef {
+			c.checkKeyType(args[0], spanOf(t.Args[0]))
 		}
 		return &Named{Def: d, Args: args}
 	}

@@ -104,6 +104,9 @@ var (
 	ErrReceiveArms   = diag.Register("E6010", "a receive has no message arm, or more than 128 arms")
 	ErrMailboxKey    = diag.Register("E6030", "Process.register or Process.whereis is used at a mailbox type that is generic or that nothing fixes")
 
+	// Maps and sets (docs/maps.md).
+	ErrMapKey = diag.Register("E3070", "a Map key or Set element type is not Int, Bool, String or a newtype of them")
+
 	// The Supervisor module (docs/supervisors.md).
 	ErrSupervisorArity   = diag.Register("E3060", "a Supervisor operation is called with the wrong number of arguments")
 	ErrSupervisorLabel   = diag.Register("E3061", "a Supervisor operation is called with a labeled argument")
@@ -113,8 +116,6 @@ var (
 	ErrSupervisorMailbox = diag.Register("E6023", "a supervised child's mailbox type contains a Result")
 
 	// Unsupported features.
-	ErrUnsupportedDecl = diag.Register("E9001", "a declaration of an out-of-scope kind (import, trait, const, ...)")
-	ErrUnsupportedExpr = diag.Register("E9002", "an out-of-scope expression (map literal, with chain)")
+	ErrUnsupportedDecl = diag.Register("E9001", "a declaration of an out-of-scope kind (trait, const, impl, foreign)")
 	ErrMultiClause     = diag.Register("E9003", "a function is declared with several clauses")
-	ErrUnsupportedType = diag.Register("E9004", "an out-of-scope type (Map, Set)")
 )

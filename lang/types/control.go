@@ -255,11 +255,14 @@ func (c *Checker) itemOf(rt Type, iter ast.Expr) Type {
 			return Invalid
 		}
 	case *Named:
-		if r.Def == ListDef {
+		switch r.Def {
+		case ListDef, SetDef:
 			return r.Args[0]
+		case MapDef:
+			return &Tuple{Elems: []Type{r.Args[0], r.Args[1]}}
 		}
 	}
-	c.errorf(ErrNotIterable, spanOf(iter), "for requires a List or Range, found %s", Zonk(rt))
+	c.errorf(ErrNotIterable, spanOf(iter), "for requires a List, Range, Map or Set, found %s", Zonk(rt))
 	return Invalid
 }
 

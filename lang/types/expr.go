@@ -272,8 +272,7 @@ func (c *Checker) expr1(e ast.Expr, hint Type) Type {
 	case *ast.RecordUpdate:
 		return c.recordUpdate(x)
 	case *ast.MapLit:
-		c.errorf(ErrUnsupportedExpr, x.Span(), "maps are not supported")
-		return Invalid
+		return c.mapLit(x, hint)
 	case *ast.With:
 		return c.with(x, hint)
 	}
@@ -380,4 +379,22 @@ func (c *Checker) inScope(f func()) {
 	c.fn.scope = &scope{parent: saved}
 	f()
 	c.fn.scope = saved
+}
+
+// mapLit checks `%{k: v, ...}` (docs/maps.md): every key has one type,
+// which must meet the key rule, and every value one type; `%{}` takes
+// both from the context.
+func (c *Checker) mapLit(x *ast.MapLit, hint Type) Type {
+	var kt, vt Type = c.fresh(), c.fresh()
+	if hn, ok := resolveHint(hint).(*Named); ok && hn.Def == MapDef {
+		kt, vt = hn.Args[0], hn.Args[1]
+	}
+	for i := range x.Keys {
+		t := c.expr(x.Keys[i], kt)
+		c.expect(x.Keys[i].Span(), t, kt, "map key: expression type")
+		t = c.expr(x.Values[i], vt)
+		c.expect(x.Values[i].Span(), t, vt, "map value: expression type")
+	}
+	c.require(kt, reqKey, "map literal", x.Span(), func(_ requirement, _ Type, f *failure) { c.keyError(x.Span(), f) })
+	return &Named{Def: MapDef, Args: []Type{kt, vt}}
 }

@@ -1077,7 +1077,7 @@ func (a *oblFn) handle(st oblState, o *Object, path string) {
 
 // ---------------------------------------------------------------- loops
 
-// forLoop interprets a for loop. Over a list whose elements carry Results,
+// forLoop interprets a for loop. Over a list (or a map) whose elements carry Results,
 // the loop hands each element to its pattern: the list is handled when
 // the body can go on to the next element (its end, or continue), and the
 // pattern's bindings are obligations in the body like any others. A body
@@ -1090,6 +1090,8 @@ func (a *oblFn) forLoop(x *ast.For, st oblState) oblState {
 	var el Type
 	if n, ok := Resolve(c.info.Types[x.Iter]).(*Named); ok && n.Def == ListDef && len(n.Args) == 1 {
 		el = n.Args[0]
+	} else if ok && n.Def == MapDef && len(n.Args) == 2 {
+		el = &Tuple{Elems: []Type{n.Args[0], n.Args[1]}} // a map's entries, as (k, v)
 	}
 	elems := el != nil && containsResult(el)
 	var o *Object

@@ -60,6 +60,16 @@ func (c *Checker) binary(x *ast.Binary) Type {
 	case "in":
 		l := c.expr(x.L, nil)
 		r := c.expr(x.R, nil)
+		if n, ok := Resolve(r).(*Named); ok && n.Def == SetDef {
+			// `x in s` is Set.contains (docs/maps.md).
+			if !unify(n.Args[0], l) {
+				c.operandError(x, l, r)
+				return BoolT
+			}
+			sp := x.Span()
+			c.require(l, reqKey, "in", sp, func(_ requirement, _ Type, f *failure) { c.keyError(sp, f) })
+			return BoolT
+		}
 		if !unify(r, &Named{Def: ListDef, Args: []Type{l}}) {
 			c.operandError(x, l, r)
 			return BoolT
@@ -97,6 +107,9 @@ func (c *Checker) binary(x *ast.Binary) Type {
 		c.operandError(x, rt, rt)
 		if n, isN := rt.(*Named); isN && !n.Def.Builtin && kind == reqEq {
 			c.diags[len(c.diags)-1].Hint = "add Eq to the derive list of " + n.Def.Name
+		}
+		if kind == reqOrd && isMapOrSet(rt) {
+			c.diags[len(c.diags)-1].Hint = noOrderHint
 		}
 	})
 	return result

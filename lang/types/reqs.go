@@ -52,6 +52,7 @@ const (
 	reqShow                  // show, and the parts of a printed value: printable
 	reqInterp                // a direct interpolation: Int, Float, Bool or String
 	reqSort                  // List.sort, compare: an order
+	reqKey                   // a Map key or Set element: Int, Bool, String or a newtype of them
 )
 
 // numericReq reports the kinds whose unknown operands default to Int.
@@ -74,6 +75,7 @@ var reqKindText = [...]string{
 	reqShow:   "it needs a printable type (not a function, a Pid or a type without Show)",
 	reqInterp: "it needs Int, Float, Bool, String or a process value",
 	reqSort:   "it needs a type with an order (Ord)",
+	reqKey:    "it needs a map key type: Int, Bool, String or a newtype of them",
 }
 
 // requirement is one need of a type parameter: the predicate, the
@@ -263,6 +265,13 @@ func (c *Checker) reqError(s *reqSite, r requirement, f *failure) {
 		c.builtinReqError(r, rt, f, s.span)
 		return
 	}
+	if r.kind == reqKey {
+		// The key rule keeps its own wording (docs/maps.md), with where
+		// the requirement came from.
+		c.errorf(ErrMapKey, s.span, "map key type must be Int, Bool, String or a newtype of them, found %s", Zonk(f.t)).Notes =
+			[]string{fmt.Sprintf("'%s' uses %s with a key of a type parameter, which makes the key rule a requirement of every call (docs/maps.md)", r.from, r.op)}
+		return
+	}
 	what := "'" + r.op + "'"
 	if r.op == "interpolation" {
 		what = "interpolation"
@@ -296,6 +305,8 @@ func (c *Checker) builtinReqError(r requirement, rt Type, f *failure, span sourc
 		c.containsError(span, r.op, rt)
 	case reqSort:
 		c.ordError(span, f)
+	case reqKey:
+		c.keyError(span, f)
 	case reqPrint, reqShow:
 		c.printError(span, r.kind == reqPrint && r.op != "show", f)
 	default:
@@ -318,7 +329,19 @@ func (c *Checker) ordError(span source.Span, f *failure) {
 		c.errorf(ErrNoOrd, span, "type %s.%s has no implementation of Ord; add derive(Ord) to its declaration", d.Module, d.Name)
 		return
 	}
-	c.errorf(ErrNoOrd, span, "type %s has no implementation of Ord", Zonk(f.t))
+	d := c.errorf(ErrNoOrd, span, "type %s has no implementation of Ord", Zonk(f.t))
+	if isMapOrSet(f.t) {
+		d.Hint = noOrderHint
+	}
+}
+
+// noOrderHint is the hint of an ordering asked of a map or set.
+const noOrderHint = "maps and sets have no order; sort their Map.keys or Set.to_list instead"
+
+// isMapOrSet reports whether t is a Map or Set type.
+func isMapOrSet(t Type) bool {
+	n, ok := Resolve(t).(*Named)
+	return ok && (n.Def == MapDef || n.Def == SetDef)
 }
 
 func (c *Checker) printError(span source.Span, print bool, f *failure) {
@@ -422,7 +445,7 @@ func (w *reqWalk) walk(t Type, k reqKind, top, inDef bool) *failure {
 	case *Func, *Union:
 		return &failure{t: t}
 	case *Tuple:
-		if k == reqScalar {
+		if k == reqScalar || k == reqKey {
 			return &failure{t: t}
 		}
 		sub := k
@@ -451,6 +474,8 @@ func basicMeets(b BasicKind, k reqKind, top bool) bool {
 		return b == KInt
 	case reqScalar:
 		return b == KInt || b == KFloat || b == KBool || b == KString
+	case reqKey:
+		return b == KInt || b == KBool || b == KString
 	case reqInterp:
 		// ProcessId and MonitorRef interpolate as <process N>, <monitor N>.
 		return b == KInt || b == KFloat || b == KBool || b == KString || b == KProcessID || b == KMonitorRef
@@ -487,6 +512,14 @@ func (w *reqWalk) named(x *Named, k reqKind, top, inDef bool) *failure {
 	case reqScalar:
 		if def.Kind == NewtypeDef && !def.Builtin {
 			return newtypeField()
+		}
+		return &failure{t: x}
+	case reqKey:
+		if def.Kind == NewtypeDef && !def.Builtin {
+			if f := w.walk(w.c.fieldType(x, 0), reqKey, false, inDef); f != nil {
+				return &failure{t: x}
+			}
+			return nil
 		}
 		return &failure{t: x}
 	case reqEq:
@@ -532,7 +565,7 @@ func (w *reqWalk) named(x *Named, k reqKind, top, inDef bool) *failure {
 		}
 		return nil
 	case reqSort:
-		if def == PidDef {
+		if def == PidDef || def == MapDef || def == SetDef {
 			return &failure{t: x}
 		}
 		if !def.Builtin && !def.Derives["Ord"] {
@@ -541,7 +574,72 @@ func (w *reqWalk) named(x *Named, k reqKind, top, inDef bool) *failure {
 			}
 			return &failure{t: x, noImpl: def}
 		}
+		if !def.Builtin {
+			if mt := mapInFields(def, map[*TypeDef]bool{}); mt != nil {
+				return &failure{t: mt} // a derived order over a map field
+			}
+		}
 		return args(reqSort)
 	}
 	return &failure{t: x}
+}
+
+// mapInFields returns a Map or Set type that a value of def holds in its
+// declared fields, directly or through other user types, or nil: maps
+// have no order, so a derived Ord over one cannot compare.
+func mapInFields(def *TypeDef, seen map[*TypeDef]bool) Type {
+	if seen[def] {
+		return nil
+	}
+	seen[def] = true
+	var found Type
+	for _, ct := range def.Ctors {
+		for _, ft := range ct.Fields {
+			anyPart(ft, func(t Type) bool {
+				n, ok := t.(*Named)
+				if !ok || found != nil {
+					return found != nil
+				}
+				switch {
+				case n.Def == MapDef || n.Def == SetDef:
+					found = n
+				case !n.Def.Builtin:
+					found = mapInFields(n.Def, seen)
+				}
+				return found != nil
+			})
+			if found != nil {
+				return found
+			}
+		}
+	}
+	return nil
+}
+
+// keyError reports a Map key or Set element type that fails the key
+// rule (docs/maps.md).
+func (c *Checker) keyError(span source.Span, f *failure) {
+	key := Zonk(f.t).String()
+	if c.keyReported[key] {
+		return
+	}
+	if c.keyReported == nil {
+		c.keyReported = map[string]bool{}
+	}
+	c.keyReported[key] = true
+	c.errorf(ErrMapKey, span, "map key type must be Int, Bool, String or a newtype of them, found %s", Zonk(f.t)).Hint =
+		"use a key of one of those types (for example a String built from the value), or a newtype over one"
+}
+
+// checkKeyType checks a written Map key or Set element type: a concrete
+// one must meet the key rule at once; a type parameter gets the
+// requirement from the uses of the map (every Map and Set function
+// carries it), so it flows to the callers (docs/maps.md).
+func (c *Checker) checkKeyType(t Type, span source.Span) {
+	if len(freeVars(t, nil)) > 0 || containsParam(t) || hasInvalid(t) {
+		return
+	}
+	if f := c.meets(t, reqKey, func(Type, reqKind) {}); f != nil {
+		c.keyError(span, f)
+	}
 }

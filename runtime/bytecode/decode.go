@@ -173,6 +173,12 @@ func decodeSection(r *reader, id byte, p *Program) error {
 			f.MaxStack = r.int()
 			f.Flags = FuncFlags(r.uint32())
 			f.Line = r.int()
+			if f.Flags&flagFile != 0 {
+				f.Flags &^= flagFile
+				if f.File = r.str(); f.File == "" {
+					r.bad = true
+				}
+			}
 			nc, _ := r.count()
 			f.Code = makeSlice[Instr](nc)
 			for j := 0; j < nc && !r.bad; j++ {

@@ -19,6 +19,21 @@ import (
 // 1-based line number and returns the text, or "" when unknown). Prelude
 // functions never show user source lines. The output is deterministic.
 func Disassemble(w io.Writer, p *Program, src func(line int) string) error {
+	var files func(string, int) string
+	if src != nil {
+		files = func(file string, line int) string {
+			if file != p.Source {
+				return ""
+			}
+			return src(line)
+		}
+	}
+	return DisassembleFiles(w, p, files)
+}
+
+// DisassembleFiles is Disassemble for a program of many files: src
+// returns a line of a named file (Program.FileOf), or "".
+func DisassembleFiles(w io.Writer, p *Program, src func(file string, line int) string) error {
 	if p == nil {
 		return fmt.Errorf("nil program")
 	}
@@ -64,13 +79,16 @@ func Disassemble(w io.Writer, p *Program, src func(line int) string) error {
 	return bw.Flush()
 }
 
-func disasmFunc(w *bufio.Writer, p *Program, fi int, f *Function, src func(int) string) {
+func disasmFunc(w *bufio.Writer, p *Program, fi int, f *Function, src func(string, int) string) {
 	fmt.Fprintf(w, "func %d %s params=%d locals=%d captures=%d maxstack=%d", fi, f.Name, f.Params, f.Locals, f.Captures, f.MaxStack)
 	if fl := flagNames(f.Flags); fl != "" {
 		fmt.Fprintf(w, " flags=%s", fl)
 	}
 	if f.Line > 0 {
 		fmt.Fprintf(w, " line=%d", f.Line)
+	}
+	if f.File != "" {
+		fmt.Fprintf(w, " file=%s", quoteName(f.File))
 	}
 	w.WriteString("\n")
 	// Jump targets get labels so the listing reads like assembly.
@@ -93,7 +111,7 @@ func disasmFunc(w *bufio.Writer, p *Program, fi int, f *Function, src func(int) 
 			lastLine = line
 			text := ""
 			if src != nil && !prelude {
-				text = strings.TrimSpace(src(line))
+				text = strings.TrimSpace(src(p.FileOf(f, ""), line))
 			}
 			where := "line"
 			if prelude {

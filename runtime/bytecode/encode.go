@@ -81,6 +81,11 @@ const (
 
 var sectionNames = [...]string{"", "HEAD", "CONST", "TYPE", "NATIVE", "FUNC"}
 
+// flagFile, in the flags of a function in the FUNC section, says that
+// the function's source file (Function.File) follows its line. It is an
+// encoding bit only: Function.Flags never holds it.
+const flagFile FuncFlags = 1 << 31
+
 // Type flag bits in the TYPE section.
 const (
 	typeShow = 1 << iota
@@ -167,8 +172,15 @@ func Encode(p *Program) []byte {
 		w.uint(uint64(nonneg(f.Locals)))
 		w.uint(uint64(nonneg(f.Captures)))
 		w.uint(uint64(nonneg(f.MaxStack)))
-		w.uint(uint64(f.Flags))
+		flags := f.Flags
+		if f.File != "" {
+			flags |= flagFile
+		}
+		w.uint(uint64(flags))
 		w.uint(uint64(nonneg(f.Line)))
+		if f.File != "" {
+			w.str(f.File)
+		}
 		w.uint(uint64(len(f.Code)))
 		for _, in := range f.Code {
 			w.byte(byte(in.Op))

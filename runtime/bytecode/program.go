@@ -108,6 +108,18 @@ const (
 	FlagPrelude
 )
 
+// FileOf is the source file a function's line table refers to: the
+// prelude's, the function's module's, or Program.Source.
+func (p *Program) FileOf(f *Function, prelude string) string {
+	switch {
+	case f.Flags.Has(FlagPrelude):
+		return prelude
+	case f.File != "":
+		return f.File
+	}
+	return p.Source
+}
+
 // Has reports whether all flags in g are set.
 func (f FuncFlags) Has(g FuncFlags) bool { return f&g == g }
 
@@ -133,6 +145,10 @@ type Function struct {
 	Flags FuncFlags
 	// Line is the source line of the declaration.
 	Line int
+	// File is the source file of the function when it is not
+	// Program.Source: a module of a many-file program (docs/modules.md),
+	// as the compiler was given it. "" means Program.Source.
+	File string
 	// Code is the instruction sequence. Invariant: the last instruction is
 	// terminal (control never runs off the end).
 	Code []Instr

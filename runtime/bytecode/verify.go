@@ -354,7 +354,7 @@ func checkOperand(p *Program, f *Function, in Instr, k OperandKind, x, a int32) 
 			return fmt.Sprintf("negative tag %d", n)
 		}
 	case OpKind:
-		if n < 0 || n > int(value.KOpaque) {
+		if n < 0 || n > int(value.KSet) {
 			return fmt.Sprintf("unknown value kind %d", n)
 		}
 	case OpFlag:

@@ -44,7 +44,8 @@ type Code int64
 // The checked fault codes. 1–14 are docs/reference/actors.md#fault-codes; 15 is this
 // project's code for the list size limit (docs/stdlib.md); 16 is
 // reserved by docs/supervisors.md for init_ignore and init_fail called
-// outside a child's start-up.
+// outside a child's start-up; 17 is the map and set size limit
+// (docs/maps.md).
 const (
 	DivZero     Code = 1
 	NegExp      Code = 2
@@ -62,6 +63,7 @@ const (
 	RenderSize  Code = 14
 	ListSize    Code = 15
 	InitOutside Code = 16
+	MapSize     Code = 17
 )
 
 // Exit is not a checked fault: the Process.exit native, and the
@@ -108,6 +110,7 @@ var Table = [...]Info{
 	{RenderSize, "RenderSize", "terminal rendering exceeds 16 MiB", false},
 	{ListSize, "ListSize", "list size limit exceeded", false},
 	{InitOutside, "InitOutside", "supervisor start-up operation outside a child's start-up", false},
+	{MapSize, "MapSize", "map size limit exceeded", false},
 }
 
 // info returns the table entry of c, or nil.

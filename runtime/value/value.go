@@ -15,7 +15,8 @@
 //     header holding the kind: a boxed string, Tuple, List, Data,
 //     Closure, NativeFunc, Range, or a Handle (Pid, ProcessId,
 //     MonitorRef, the VM's iterators and other opaque runtime objects,
-//     whose n carries a serial number).
+//     whose n carries a serial number), or a *Map (Map and Set values,
+//     pmap.go).
 //
 // p is an unsafe.Pointer, so the garbage collector sees a real pointer
 // (to a static descriptor or to the object); no pointer arithmetic is
@@ -90,9 +91,11 @@ const (
 	KMonRef             // Handle: opaque monitor reference (runtime-defined); n: serial
 	KIter               // Handle: iterator state used by `for` (never escapes a frame)
 	KOpaque             // Handle: anything else the runtime needs on the stack
+	KMap                // *Map (pmap.go)
+	KSet                // *Map holding a set (pmap.go)
 )
 
-var kindNames = [...]string{"Unit", "Int", "Float", "Bool", "String", "Tuple", "List", "Data", "Func", "Range", "Pid", "ProcessId", "MonitorRef", "Iter", "Opaque"}
+var kindNames = [...]string{"Unit", "Int", "Float", "Bool", "String", "Tuple", "List", "Data", "Func", "Range", "Pid", "ProcessId", "MonitorRef", "Iter", "Opaque", "Map", "Set"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
@@ -164,6 +167,10 @@ func (v Value) String() string {
 			name = d.Type.Variants[d.Tag].Name
 		}
 		return fmt.Sprintf("%s%v", name, d.Fields)
+	case KMap:
+		return fmt.Sprintf("Map%v", v.AsMap().Pairs())
+	case KSet:
+		return fmt.Sprintf("Set%v", v.AsMap().Keys())
 	default:
 		return fmt.Sprintf("<%s %d>", k, v.n)
 	}
@@ -541,6 +548,8 @@ func (v Value) Size() int64 {
 		return (*List)(v.p).Size()
 	case KData:
 		return (*Data)(v.p).Size()
+	case KMap, KSet:
+		return (*Map)(v.p).Size()
 	case KFunc:
 		if c, ok := v.Closure(); ok {
 			return c.size
@@ -789,6 +798,8 @@ func (v Value) Node() any {
 		return (*Range)(v.p)
 	case KPid, KProcID, KMonRef, KIter, KOpaque:
 		return (*Handle)(v.p)
+	case KMap, KSet:
+		return (*Map)(v.p)
 	}
 	return nil
 }

@@ -45,10 +45,7 @@ func (st *State) where() string {
 	if pc >= len(fr.fn.Code) {
 		return fmt.Sprintf(" [in %s, pc %d]", fr.fn.Name, pc)
 	}
-	file := st.img.Prog.Source
-	if fr.fn.Flags.Has(bytecode.FlagPrelude) {
-		file = core.PreludeFile
-	}
+	file := st.img.Prog.FileOf(fr.fn.Function, core.PreludeFile)
 	loc := ""
 	if line := fr.fn.LineAt(pc); line > 0 {
 		loc = fmt.Sprintf(", %s:%d", file, line)
@@ -72,7 +69,7 @@ func (st *State) locate(f *fault.Fault) {
 				for j := i; j >= fault.TraceOuter; j-- {
 					fr := &st.frames[j]
 					if line := fr.fn.LineAt(max(fr.pc-1, 0)); !fr.fn.Flags.Has(bytecode.FlagPrelude) && line > 0 {
-						f.File, f.Line = p.Source, line
+						f.File, f.Line = p.FileOf(fr.fn.Function, core.PreludeFile), line
 						break
 					}
 				}
@@ -84,11 +81,8 @@ func (st *State) locate(f *fault.Fault) {
 		if pc < 0 {
 			pc = 0
 		}
-		file := p.Source
+		file := p.FileOf(fr.fn.Function, core.PreludeFile)
 		prelude := fr.fn.Flags.Has(bytecode.FlagPrelude)
-		if prelude {
-			file = core.PreludeFile
-		}
 		line := fr.fn.LineAt(pc)
 		f.Trace = append(f.Trace, fault.Frame{Func: fr.fn.Name, File: file, Line: line})
 		if f.Line == 0 && !prelude && line > 0 {

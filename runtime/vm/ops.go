@@ -158,13 +158,15 @@ func compareOrdered[T cmp.Ordered](op bytecode.Opcode, a, b T) bool {
 	return a >= b
 }
 
-// member is `x in xs` for a List (by ==) or an Int Range, with the steps
+// member is `x in xs` for a List (by ==), a Set or an Int Range, with the steps
 // to charge as for equal.
 func member(x, xs value.Value) (bool, int, *fault.Fault) {
 	switch xs.Kind() {
 	case value.KList:
 		found, work := core.ContainsWork(xs, x)
 		return found, int(min(work, maxCharge)), nil
+	case value.KSet:
+		return xs.AsMap().Has(x), 1, nil
 	case value.KRange:
 		c := xs.AsRange()
 		if x.Kind() != value.KInt {
@@ -246,6 +248,11 @@ func newIter(x value.Value) (*iter, *fault.Fault) {
 	switch x.Kind() {
 	case value.KList:
 		return &iter{items: x.AsList().Items}, nil
+	case value.KMap:
+		// The entries as (key, value) tuples, in insertion order.
+		return &iter{items: x.AsMap().Pairs()}, nil
+	case value.KSet:
+		return &iter{items: x.AsMap().Keys()}, nil
 	case value.KRange:
 		c := x.AsRange()
 		it := &iter{isRange: true, next_: c.Lo, hi: c.Hi, incl: c.Inclusive}

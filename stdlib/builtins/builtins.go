@@ -190,6 +190,7 @@ const (
 	Equatable     // Eq (eq)
 	Ordered       // Ord (compare, List.sort)
 	Scalar        // Int, Float, Bool, String or a newtype over one (List.contains)
+	MapKey        // Int, Bool, String or a newtype over one, recursively (Map and Set keys)
 	EqualShow     // Eq and Show (Test.equal, Test.not_equal)
 )
 

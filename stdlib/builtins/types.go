@@ -14,7 +14,7 @@ import (
 var LanguageTypes = map[string]int{
 	"Int": 0, "Float": 0, "Bool": 0, "String": 0, "Unit": 0, "Never": 0, "Range": 0,
 	"ProcessId": 0, "MonitorRef": 0, "Ordering": 0,
-	"List": 1, "Option": 1, "Pid": 1, "Result": 2,
+	"List": 1, "Option": 1, "Pid": 1, "Result": 2, "Map": 2, "Set": 1,
 }
 
 // Type is a type of the signature language:

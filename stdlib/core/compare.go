@@ -15,6 +15,7 @@ import (
 //   - tuples and lists element-wise with equal lengths;
 //   - nominal data by type, variant tag and fields;
 //   - ranges by bounds and inclusiveness;
+//   - maps and sets as sets of entries, whatever their insertion order;
 //   - Pid, ProcessId, MonitorRef and function values by identity.
 //
 // Values of different kinds are unequal (a checked program never compares
@@ -131,6 +132,33 @@ func EqualWork(a, b value.Value) (bool, int64) {
 				continue
 			}
 			if *x != *y {
+				return false, work
+			}
+		case value.KMap, value.KSet:
+			// Maps and sets are equal as sets of entries: every key of one
+			// is in the other (same length) with an equal value, whatever
+			// the insertion order.
+			x, y := a.AsMap(), b.AsMap()
+			if x.Len() != y.Len() {
+				return false, work
+			}
+			if x == y {
+				continue
+			}
+			found := true
+			x.Each(func(k, v value.Value) bool {
+				w, ok := y.Get(k)
+				if !ok {
+					found = false
+					return false
+				}
+				if !x.IsSet() {
+					xs, ys = append(xs, v), append(ys, w)
+				}
+				return true
+			})
+			work += int64(x.Len())
+			if !found {
 				return false, work
 			}
 		default:

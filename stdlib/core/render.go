@@ -110,6 +110,7 @@ type showFrame struct {
 	names []string
 	next  int
 	close string
+	pairs bool // elems alternate keys and values (a map)
 }
 
 // renderTo writes the Show form of v. It keeps its own stack of open
@@ -161,6 +162,21 @@ func renderTo(b *strings.Builder, v value.Value, limit int) bool {
 				break
 			}
 			open(name+"(", d.Fields, fields, ")")
+		case value.KMap:
+			m := v.AsMap()
+			if m.Len() == 0 {
+				b.WriteString("%{}")
+				break
+			}
+			kv := make([]value.Value, 0, 2*m.Len())
+			m.Each(func(k, x value.Value) bool {
+				kv = append(kv, k, x)
+				return true
+			})
+			open("%{", kv, nil, "}")
+			stack[len(stack)-1].pairs = true
+		case value.KSet:
+			open("Set([", v.AsMap().Keys(), nil, "])")
 		case value.KRange:
 			r, _ := v.Range()
 			if r == nil {
@@ -202,7 +218,10 @@ func renderTo(b *strings.Builder, v value.Value, limit int) bool {
 				stack = stack[:len(stack)-1]
 				continue
 			}
-			if f.next > 0 {
+			switch {
+			case f.pairs && f.next%2 == 1:
+				b.WriteString(": ")
+			case f.next > 0:
 				b.WriteString(", ")
 			}
 			if f.next < len(f.names) && f.names[f.next] != "" {
