@@ -46,7 +46,8 @@ func (st *State) WaitSite() (s Site, ok bool) {
 		}
 		if at >= 0 && at < len(fr.fn.Code) {
 			if line := fr.fn.LineAt(at); line > 0 {
-				return Site{Func: fr.fn.Name, File: st.img.Prog.Source, Line: line, Sleep: sleep}, true
+				file := st.img.Prog.FileOf(fr.fn.Function, core.PreludeFile)
+				return Site{Func: fr.fn.Name, File: file, Line: line, Sleep: sleep}, true
 			}
 		}
 	}
