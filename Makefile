@@ -43,6 +43,7 @@ race:
 ## bench: Morrow vs Erlang/OTP benchmark table (docs/reference/runtime.md#benchmarks-and-targets; needs erlang-nox)
 bench:
 	$(GO) run ./bench/cmd/benchtable $(BENCHFLAGS)
+	$(GO) run ./bench/cmd/echobench $(ECHOFLAGS)
 
 # FMT_PATHS are the Morrow sources `make lint` keeps formatted. fixtures/ is
 # left out on purpose: its files pin diagnostics to lines and columns (the

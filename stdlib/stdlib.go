@@ -20,10 +20,11 @@ import (
 	"github.com/morrow-lang/morrow/stdlib/builtins"
 	"github.com/morrow-lang/morrow/stdlib/core"
 	"github.com/morrow-lang/morrow/stdlib/process"
+	"github.com/morrow-lang/morrow/stdlib/sys"
 )
 
 var natives = func() native.Table {
-	t, err := Build(builtins.All(), core.Natives(), process.Natives())
+	t, err := Build(builtins.All(), core.Natives(), process.Natives(), sys.Natives())
 	if err != nil {
 		panic("stdlib: " + err.Error())
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/morrow-lang/morrow/stdlib/builtins"
 	"github.com/morrow-lang/morrow/stdlib/core"
 	"github.com/morrow-lang/morrow/stdlib/process"
+	"github.com/morrow-lang/morrow/stdlib/sys"
 )
 
 // implemented returns the registry's names implemented as impl, sorted.
@@ -43,7 +44,7 @@ func TestEveryConsumerAgrees(t *testing.T) {
 	if got := stdlib.Natives().Names(); !slices.Equal(got, natives) {
 		t.Errorf("the native table has %v\nthe registry's natives are %v", got, natives)
 	}
-	bodies := slices.Sorted(slices.Values(append(core.Names(), process.Names()...)))
+	bodies := slices.Sorted(slices.Values(append(append(core.Names(), process.Names()...), sysNames()...)))
 	if !slices.Equal(bodies, natives) {
 		t.Errorf("Go bodies exist for %v\nthe registry's natives are %v", bodies, natives)
 	}
@@ -218,4 +219,12 @@ func TestContextsMatchProcessDoc(t *testing.T) {
 			t.Errorf("the Process API table of docs/process.md does not list %s", e.Name)
 		}
 	}
+}
+
+func sysNames() []string {
+	var out []string
+	for _, n := range sys.Natives() {
+		out = append(out, n.Name)
+	}
+	return out
 }

@@ -132,6 +132,14 @@ func (x *exploreFlags) explore(e *env, p *bytecode.Verified, opts engine.Options
 		cancel()
 		<-ctx.Done()
 		if got != nil {
+			// Interrupted: report the schedules that ran to their end.
+			if rep != nil {
+				if x.format == "json" {
+					writeJSONReport(e.stdout, rep, path)
+				} else {
+					writeTextReport(e.stdout, rep, path)
+				}
+			}
 			return cli.ExitStatus(signalStatus(got))
 		}
 		fmt.Fprintf(e.stderr, "morrow: %s\n", cli.OneLine(err.Error()))
@@ -159,6 +167,9 @@ func writeTextReport(w io.Writer, rep *explore.Report, path string) {
 		sched = "schedule"
 	}
 	fmt.Fprintf(w, "explored %d %s of %s (seed %d): %d %s\n", rep.Runs, sched, filepath.ToSlash(path), int64(rep.Seed), len(rep.Outcomes), noun)
+	if rep.Interrupted {
+		fmt.Fprintf(w, "interrupted: %d of the %d schedules asked for ran\n", rep.Runs, rep.Asked)
+	}
 	for i, o := range rep.Outcomes {
 		fmt.Fprintf(w, "\noutcome %d: %d of %d schedules, first with --replay %d\n", i+1, o.Count, rep.Runs, o.Seed)
 		fmt.Fprintf(w, "  exit status %d\n", o.Status)
@@ -197,6 +208,9 @@ type jsonReport struct {
 	Steps     int64         `json:"steps"`
 	Timeouts  string        `json:"timeouts"`
 	Outcomes  []jsonOutcome `json:"outcomes"`
+	// Interrupted and Asked only when a signal stopped the exploration.
+	Interrupted bool `json:"interrupted,omitempty"`
+	Asked       int  `json:"asked,omitempty"`
 }
 
 type jsonOutcome struct {
@@ -211,6 +225,9 @@ type jsonOutcome struct {
 
 func writeJSONReport(w io.Writer, rep *explore.Report, path string) {
 	j := jsonReport{File: filepath.ToSlash(path), Schedules: rep.Runs, Seed: int64(rep.Seed), Steps: rep.Plan.K, Timeouts: rep.Plan.Timeouts.String(), Outcomes: []jsonOutcome{}}
+	if rep.Interrupted {
+		j.Interrupted, j.Asked = true, rep.Asked
+	}
 	for _, o := range rep.Outcomes {
 		j.Outcomes = append(j.Outcomes, jsonOutcome{Schedules: o.Count, Replay: o.Seed, ExitStatus: o.Status,
 			Stdout: o.Stdout, Stderr: o.Stderr, Deadlock: o.Deadlock, StepLimit: o.StepLimit})

@@ -6,7 +6,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/morrow-lang/morrow/internal/testrun"
 	"github.com/morrow-lang/morrow/runtime/explore"
@@ -228,4 +231,49 @@ func TestExploreUsage(t *testing.T) {
 	if r := runCLI(t, nil, "run", "--explore", "2", "--schedulers", "1", f); r.code != 0 {
 		t.Errorf("--schedulers 1: exit %d, %s", r.code, r.stderr)
 	}
+}
+
+// TestExploreInterrupted: SIGINT during an exploration still prints the
+// report of the schedules that ran to their end, says how many of those
+// asked for ran, and exits with 130.
+func TestExploreInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	racy := testrun.WriteFile(t, dir, "racy.mr", racySrc)
+	var out, errb lockedText
+	sigs := make(chan os.Signal, 1)
+	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, getenv: func(string) string { return "" }, signals: sigs}
+	done := make(chan int, 1)
+	go func() { done <- runEnv([]string{"run", "--explore", "10000000", racy}, e) }()
+	time.Sleep(2 * time.Second)
+	sigs <- syscall.SIGINT
+	var code int
+	select {
+	case code = <-done:
+	case <-time.After(60 * time.Second):
+		t.Fatal("the exploration did not stop")
+	}
+	got := out.String()
+	if code != 130 || !strings.HasPrefix(got, "explored ") || !strings.Contains(got, " of the 10000000 schedules asked for ran\n") ||
+		!strings.Contains(got, "\noutcome 1: ") {
+		t.Errorf("exit %d, stdout:\n%s\nstderr %q", code, got, errb.String())
+	}
+}
+
+// lockedText is a strings.Builder safe to write and read from two
+// goroutines.
+type lockedText struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *lockedText) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *lockedText) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

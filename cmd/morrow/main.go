@@ -66,8 +66,10 @@ import (
 	"github.com/morrow-lang/morrow/lang/source"
 	"github.com/morrow-lang/morrow/runtime/bytecode"
 	"github.com/morrow-lang/morrow/runtime/engine"
+	"github.com/morrow-lang/morrow/runtime/explore"
 	"github.com/morrow-lang/morrow/runtime/fault"
 	"github.com/morrow-lang/morrow/runtime/sched"
+	"github.com/morrow-lang/morrow/runtime/world"
 	"github.com/spf13/cobra"
 )
 
@@ -102,11 +104,23 @@ type env struct {
 	// signals delivers SIGINT/SIGTERM/SIGQUIT; nil means subscribe to
 	// the real process signals.
 	signals <-chan os.Signal
+	// lookupEnv answers System.env (nil: getenv, a variable set to ""
+	// counting as unset).
+	lookupEnv func(string) (string, bool)
+}
+
+// lookup is the program's environment (System.env).
+func (e *env) lookup(k string) (string, bool) {
+	if e.lookupEnv != nil {
+		return e.lookupEnv(k)
+	}
+	v := e.getenv(k)
+	return v, v != ""
 }
 
 // run executes one morrow invocation and returns its exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return runEnv(args, &env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv})
+	return runEnv(args, &env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv, lookupEnv: os.LookupEnv})
 }
 
 func runEnv(args []string, e *env) int {
@@ -136,6 +150,18 @@ type runFlags struct {
 	prof       profileFlags // profile.go
 	stackBytes int64
 	explore    exploreFlags // explore.go
+	maxSockets int
+	// progArgs are the program's arguments: what follows `--`
+	// (System.args, docs/io.md).
+	progArgs []string
+}
+
+// fileArgs are the arguments before `--`; the rest belong to the program.
+func fileArgs(cmd *cobra.Command, args []string) []string {
+	if d := cmd.ArgsLenAtDash(); d >= 0 && d <= len(args) {
+		return args[:d]
+	}
+	return args
 }
 
 func newRun(e *env) *cobra.Command {
@@ -154,8 +180,11 @@ func newRunWith(e *env, f *runFlags) *cobra.Command {
 			"MORROW_REDUCTIONS (1..65536), MORROW_MAX_PROCESSES (0 = no limit, default 1024),\n" +
 			"MORROW_MEMORY_BUDGET (bytes, default 67108864), MORROW_STACK_BUDGET (bytes,\n" +
 			"default 1073741824). Flags win over the environment.",
-		Args: cli.ExactFiles(1),
+		Args: func(cmd *cobra.Command, args []string) error {
+			return cli.ExactFiles(1)(cmd, fileArgs(cmd, args))
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			f.progArgs = args[len(fileArgs(cmd, args)):]
 			return runProgram(cmd, e, f, args[0])
 		},
 	}
@@ -173,6 +202,7 @@ func newRunWith(e *env, f *runFlags) *cobra.Command {
 	f.prof.register(fl)
 	fl.Int64Var(&f.stackBytes, "stack-budget", engine.DefaultStackBudget, "total bytes of process stacks; a process whose stack would grow past it faults with code 9 (env MORROW_STACK_BUDGET)")
 	f.explore.register(fl)
+	fl.IntVar(&f.maxSockets, "max-sockets", world.DefaultMaxSockets, "open TCP sockets and listeners allowed at once, 0 for no limit (env MORROW_MAX_SOCKETS)")
 	return cmd
 }
 
@@ -214,6 +244,17 @@ func (f *runFlags) options(cmd *cobra.Command, e *env) (engine.Options, error) {
 	}
 	if procs >= 0 {
 		opts.MaxProcesses = maxProcesses(procs)
+	}
+	socks := -1
+	err = intSetting(cmd, e, "max-sockets", f.maxSockets, "MORROW_MAX_SOCKETS", 0, -1,
+		"0 (no limit) or positive", "0 (no limit) or a positive integer", &socks)
+	if err != nil {
+		return opts, err
+	}
+	if socks == 0 {
+		opts.MaxSockets = -1
+	} else if socks > 0 {
+		opts.MaxSockets = socks
 	}
 	const bytes = "a positive number of bytes"
 	if err := intSetting(cmd, e, "memory-budget", f.memBudget, "MORROW_MEMORY_BUDGET", 1, -1, bytes, bytes, &opts.MemoryBudget); err != nil {
@@ -264,6 +305,11 @@ func runProgram(cmd *cobra.Command, e *env, f *runFlags, path string) error {
 	if err != nil {
 		return &usageError{Msg: "--color: " + err.Error()}
 	}
+	for _, name := range []string{"trace", "cpuprofile", "memprofile"} {
+		if fl := cmd.Flags().Lookup(name); fl != nil && fl.Changed && fl.Value.String() == "" {
+			return &usageError{Msg: "--" + name + " needs a file name"}
+		}
+	}
 	if f.traceMsgs && f.trace == "" {
 		return &usageError{Msg: "--trace-messages needs --trace FILE"}
 	}
@@ -285,6 +331,16 @@ func runProgram(cmd *cobra.Command, e *env, f *runFlags, path string) error {
 	if p == nil {
 		return cli.ExitStatus(status)
 	}
+	if exploring || replaying {
+		if name := explore.Unreplayable(p.Program()); name != "" {
+			tool := "--explore"
+			if replaying {
+				tool = "--replay"
+			}
+			fmt.Fprintln(e.stderr, explore.Refusal(tool, name))
+			return cli.ExitStatus(cli.ExitError)
+		}
+	}
 	if exploring {
 		return f.explore.explore(e, p, opts, f.seed, path)
 	}
@@ -293,7 +349,7 @@ func runProgram(cmd *cobra.Command, e *env, f *runFlags, path string) error {
 	}
 
 	out := newOutputs(e.stdout, e.stderr)
-	defer out.close()
+	defer out.close() // the final close below reports its error
 	// The outputs buffer by themselves and are flushed even when the
 	// runner gives up on a cancelled program, so the engine writes each
 	// print straight to them: nothing printed is lost.
@@ -303,14 +359,25 @@ func runProgram(cmd *cobra.Command, e *env, f *runFlags, path string) error {
 	// outside operations: when nothing can, report the deadlock
 	// (docs/reference/actors.md#when-main-returns-deadlock; library mode's host port keeps it waiting).
 	opts.ReportDeadlock = true
+	opts.World = &engine.World{Args: f.progArgs, Stdin: e.stdin, Getenv: e.lookup}
+	if out.buf != nil {
+		opts.World.FlushStdout = func() { out.buf.Flush() }
+	}
+	closeTraceFile := func() error { return nil }
 	if f.trace != "" {
 		tw, closeTrace, err := openTrace(f.trace, opts.Stderr)
 		if err != nil {
 			fmt.Fprintf(opts.Stderr, "morrow: cannot create trace file %s: %s\n", f.trace, cli.OneLine(err.Error()))
 			return cli.ExitStatus(cli.ExitError)
 		}
-		defer closeTrace()
+		defer closeTrace() // closed below, where its error is reported
 		opts.Trace, opts.TraceMessages = tw, f.traceMsgs
+		closeTraceFile = func() error {
+			if err := closeTrace(); err != nil {
+				return fmt.Errorf("cannot write trace file %s: %s", f.trace, err)
+			}
+			return nil
+		}
 	}
 	finishProfiles, err := f.prof.start()
 	if err != nil {
@@ -318,10 +385,14 @@ func runProgram(cmd *cobra.Command, e *env, f *runFlags, path string) error {
 		return cli.ExitStatus(cli.ExitError)
 	}
 	code := execute(e, p, opts, out)
-	if err := finishProfiles(); err != nil {
-		fmt.Fprintf(opts.Stderr, "morrow: %s\n", cli.OneLine(err.Error()))
-		if code == cli.ExitOK {
-			code = cli.ExitError
+	// A write that failed (a full device, a closed file) is reported and
+	// turns a 0 exit status into 1: nothing is lost silently.
+	for _, finish := range []func() error{finishProfiles, closeTraceFile, out.close} {
+		if err := finish(); err != nil {
+			fmt.Fprintf(opts.Stderr, "morrow: %s\n", cli.OneLine(err.Error()))
+			if code == cli.ExitOK {
+				code = cli.ExitError
+			}
 		}
 	}
 	if code != cli.ExitOK {
@@ -401,16 +472,29 @@ func pathErr(err error) string {
 }
 
 // openTrace opens the trace destination; "-" is standard error.
-func openTrace(path string, stderr io.Writer) (io.Writer, func(), error) {
+func openTrace(path string, stderr io.Writer) (io.Writer, func() error, error) {
 	if path == "-" {
-		return stderr, func() {}, nil
+		return stderr, func() error { return nil }, nil
 	}
 	f, err := os.Create(path)
 	if err != nil {
 		return nil, nil, errors.New(pathErr(err))
 	}
 	bw := newLockedBuffer(f)
-	return bw, func() { bw.Flush(); f.Close() }, nil
+	var once sync.Once
+	var cerr error
+	return bw, func() error {
+		once.Do(func() {
+			cerr = bw.Flush()
+			if err := f.Close(); cerr == nil {
+				cerr = err
+			}
+			if cerr != nil {
+				cerr = errors.New(pathErr(cerr))
+			}
+		})
+		return cerr
+	}, nil
 }
 
 // subscribe returns the channel that delivers SIGINT, SIGTERM and
@@ -517,14 +601,19 @@ type outputs struct {
 	stderr io.Writer
 	stop   chan struct{}
 	wg     sync.WaitGroup
+
+	closeOnce sync.Once
+	sticky    *stickyWriter // stdout, remembering its first error
 }
 
 const flushInterval = 100 * time.Millisecond
 
 func newOutputs(stdout, stderr io.Writer) *outputs {
-	o := &outputs{stdout: stdout, stderr: stderr, stop: make(chan struct{})}
-	if !isTerminal(stdout) {
-		o.buf = newLockedBuffer(stdout)
+	term := isTerminal(stdout)
+	sw := &stickyWriter{w: stdout}
+	o := &outputs{stdout: sw, stderr: stderr, stop: make(chan struct{}), sticky: sw}
+	if !term {
+		o.buf = newLockedBuffer(sw)
 		o.wg.Add(1)
 		go func() {
 			defer o.wg.Done()
@@ -552,13 +641,45 @@ func (o *outputs) stdoutWriter() io.Writer {
 
 func (o *outputs) stderrWriter() io.Writer { return stderrWriter{o} }
 
-// close stops the ticker and flushes what is left.
-func (o *outputs) close() {
-	close(o.stop)
-	o.wg.Wait()
-	if o.buf != nil {
-		o.buf.Flush()
+// close stops the ticker and flushes what is left; it reports the first
+// write to standard output that failed. Closing again does nothing.
+func (o *outputs) close() error {
+	o.closeOnce.Do(func() {
+		close(o.stop)
+		o.wg.Wait()
+		if o.buf != nil {
+			o.buf.Flush()
+		}
+	})
+	if err := o.sticky.err(); err != nil {
+		return fmt.Errorf("cannot write standard output: %s", pathErr(err))
 	}
+	return nil
+}
+
+// stickyWriter remembers the first error of its writer.
+type stickyWriter struct {
+	mu    sync.Mutex
+	w     io.Writer
+	first error
+}
+
+func (s *stickyWriter) Write(b []byte) (int, error) {
+	n, err := s.w.Write(b)
+	if err != nil {
+		s.mu.Lock()
+		if s.first == nil {
+			s.first = err
+		}
+		s.mu.Unlock()
+	}
+	return n, err
+}
+
+func (s *stickyWriter) err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.first
 }
 
 type stderrWriter struct{ o *outputs }

@@ -56,8 +56,11 @@ func (p *profileFlags) start() (finish func() error, err error) {
 			return nil, fmt.Errorf("cannot create memory profile %s: %s", p.mem, pathErr(err))
 		}
 	}
+	// pprof ignores the errors of its writes to the CPU profile: the
+	// sticky writer keeps the first, reported when the profile closes.
+	cpuw := &stickyWriter{w: cpu}
 	if cpu != nil {
-		if err := pprof.StartCPUProfile(cpu); err != nil {
+		if err := pprof.StartCPUProfile(cpuw); err != nil {
 			closeAll()
 			return nil, fmt.Errorf("cannot start the CPU profile: %v", err)
 		}
@@ -66,7 +69,7 @@ func (p *profileFlags) start() (finish func() error, err error) {
 		var errs []error
 		if cpu != nil {
 			pprof.StopCPUProfile()
-			errs = append(errs, closeErr(cpu, nil, p.cpu))
+			errs = append(errs, closeErr(cpu, cpuw.err(), p.cpu))
 		}
 		if mem != nil {
 			runtime.GC() // the in-use figures are those of the last collection

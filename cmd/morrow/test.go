@@ -184,6 +184,20 @@ func runTests(cmd *cobra.Command, e *env, f *testFlags, paths []string) error {
 	if filter != nil {
 		cases = slices.DeleteFunc(cases, func(c testCase) bool { return !filter.MatchString(c.name) })
 	}
+	if exploring || replaying {
+		// A file that reads stdin or uses http or Net cannot be replayed
+		// (docs/io.md): refused with one line, as by morrow run.
+		tool := "--explore"
+		if replaying {
+			tool = "--replay"
+		}
+		for _, c := range cases {
+			if name := explore.Unreplayable(c.file.prog.Program()); name != "" {
+				fmt.Fprintln(e.stderr, explore.Refusal(tool, name)+" ("+c.file.path+")")
+				return cli.ExitStatus(testsDoNotBuild)
+			}
+		}
+	}
 
 	// A schedule depends on the governor flags and --reductions too: the
 	// rerun command repeats the ones given.

@@ -92,12 +92,19 @@ func renderTrace(e *env, f *traceFlags, path string) error {
 			opt.Title = filepath.Base(path)
 		}
 	}
-	events, err := trace.Parse(src)
+	// The picture holds every event in memory, many times the size of
+	// its line: a trace over maxRenderBytes is refused, not drawn.
+	counted := &countingReader{r: io.LimitReader(src, maxRenderBytes+1)}
+	events, err := trace.Parse(counted)
+	name := path
+	if path == "-" {
+		name = "<stdin>"
+	}
+	if counted.n > maxRenderBytes {
+		fmt.Fprintf(e.stderr, "morrow: %s: the trace is larger than %d MiB, more than trace render draws; render a part of it (for example the first lines, with head)\n", name, maxRenderBytes>>20)
+		return cli.ExitStatus(cli.ExitError)
+	}
 	if err != nil {
-		name := path
-		if path == "-" {
-			name = "<stdin>"
-		}
 		var se *trace.SyntaxError
 		if errors.As(err, &se) {
 			fmt.Fprintf(e.stderr, "morrow: %s:%d: %s\n", name, se.Line, cli.OneLine(se.Msg))
@@ -125,27 +132,28 @@ func renderTrace(e *env, f *traceFlags, path string) error {
 	return nil
 }
 
-// writeFileAtomic writes data to a temporary file next to path and
-// renames it, so a failed write never leaves a partial picture.
+// writeFileAtomic writes the picture: a regular file through a
+// temporary file and a rename, so a failed write never leaves a partial
+// picture; a link's file, a FIFO or a device in place (cli.WriteOutput).
 func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
+	if err := cli.WriteOutput(path, data, 0o644); err != nil {
 		return errors.New(pathErr(err))
 	}
-	_, werr := tmp.Write(data)
-	if werr == nil {
-		werr = tmp.Chmod(0o644)
-	}
-	cerr := tmp.Close()
-	if werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(tmp.Name(), path)
-	}
-	if werr != nil {
-		os.Remove(tmp.Name())
-		return errors.New(pathErr(werr))
-	}
 	return nil
+}
+
+// maxRenderBytes is the largest trace trace render draws: its picture
+// takes about 80 times the trace's size in memory while it is built.
+const maxRenderBytes = 8 << 20
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(b []byte) (int, error) {
+	n, err := c.r.Read(b)
+	c.n += int64(n)
+	return n, err
 }

@@ -8,7 +8,9 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/morrow-lang/morrow/internal/testrun"
 )
@@ -159,5 +161,69 @@ func TestCLIDocCoversTraceRender(t *testing.T) {
 		if m[1] != "help" && !strings.Contains(section, "--"+m[1]) {
 			t.Errorf("docs/cli.md (morrow trace render) does not mention --%s", m[1])
 		}
+	}
+}
+
+// TestTraceRenderOutputSpecial: -o follows a symbolic link to its file
+// (the link stays) and writes a FIFO in place instead of replacing it
+// with a regular file.
+func TestTraceRenderOutputSpecial(t *testing.T) {
+	dir := t.TempDir()
+	tr := testrun.WriteFile(t, dir, "t.trace", "spawn 1 root\nretire 1 Normal\n")
+	real := testrun.WriteFile(t, dir, "real.svg", "old")
+	link := filepath.Join(dir, "link.svg")
+	if err := os.Symlink("real.svg", link); err != nil {
+		t.Fatal(err)
+	}
+	if r := runCLI(t, nil, "trace", "render", tr, "-o", link); r.code != 0 {
+		t.Fatalf("render -o link: %+v", r)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the link was replaced: %v", err)
+	}
+	if b, _ := os.ReadFile(real); !bytes.HasPrefix(b, []byte("<svg")) && !bytes.HasPrefix(b, []byte("<?xml")) {
+		t.Fatalf("the link's file holds %.40q", b)
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan []byte)
+	go func() {
+		b, _ := os.ReadFile(fifo)
+		got <- b
+	}()
+	r := runCLI(t, nil, "trace", "render", tr, "-o", fifo)
+	if fi, _ := os.Lstat(fifo); fi.Mode()&os.ModeNamedPipe == 0 {
+		t.Fatal("the FIFO was replaced by a regular file")
+	}
+	select {
+	case b := <-got:
+		if r.code != 0 || len(b) == 0 {
+			t.Fatalf("render -o fifo: %+v, the reader got %d bytes", r, len(b))
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("nothing was written to the FIFO")
+	}
+}
+
+// TestTraceRenderRefusesHuge: a trace over 8 MiB is refused with one
+// clear line (its picture would take about 80 times its size in memory)
+// and nothing is written.
+func TestTraceRenderRefusesHuge(t *testing.T) {
+	dir := t.TempDir()
+	line := "spawn 2 by 1 worker\n"
+	var b strings.Builder
+	b.WriteString("spawn 1 root\n")
+	for b.Len() <= maxRenderBytes {
+		b.WriteString(line)
+	}
+	huge := testrun.WriteFile(t, dir, "huge.trace", b.String())
+	r := runCLI(t, nil, "trace", "render", huge, "--format", "mermaid", "-o", filepath.Join(dir, "out.mmd"))
+	if r.code != 1 || !strings.Contains(r.stderr, "the trace is larger than 8 MiB") {
+		t.Fatalf("render of a %d-byte trace: %+v", b.Len(), r)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out.mmd")); err == nil {
+		t.Error("a picture was written for a refused trace")
 	}
 }

@@ -211,33 +211,12 @@ func newBuild(e *env) *cobra.Command {
 	return cmd
 }
 
-// writeFileAtomic writes through a temporary file in the same directory
-// and renames it, so a failed build never leaves a truncated .mrb behind.
+// writeFileAtomic writes the output file: a regular file through a
+// temporary file and a rename, so a failed build never leaves a
+// truncated .mrb behind; a link's file, a FIFO or a device in place
+// (cli.WriteOutput).
 func writeFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, ".morrowc-*.tmp")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(name)
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(name)
-		return err
-	}
-	if err := os.Chmod(name, 0o644); err != nil {
-		os.Remove(name)
-		return err
-	}
-	if err := os.Rename(name, path); err != nil {
-		os.Remove(name)
-		return err
-	}
-	return nil
+	return cli.WriteOutput(path, data, 0o644)
 }
 
 func newDisasm(e *env) *cobra.Command {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/morrow-lang/morrow/internal/cli"
 	"github.com/morrow-lang/morrow/internal/udiff"
 	"github.com/morrow-lang/morrow/lang/diag"
 	"github.com/morrow-lang/morrow/lang/format"
@@ -190,28 +191,11 @@ func fmtPaths(arg string) ([]string, error) {
 	return out, err
 }
 
-// writeKeepingMode replaces path through a temporary file and a rename,
-// keeping its permission bits.
+// writeKeepingMode writes the formatted file with its permission bits:
+// a link's own file, a regular file through a temporary file and a
+// rename (cli.WriteOutput).
 func writeKeepingMode(path string, data []byte, mode os.FileMode) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".morrowc-fmt-*.tmp")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	_, err = tmp.Write(data)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(name, mode)
-	}
-	if err == nil {
-		err = os.Rename(name, path)
-	}
-	if err != nil {
-		os.Remove(name)
-	}
-	return err
+	return cli.WriteOutput(path, data, mode)
 }
 
 // formatting answers textDocument/formatting for an open document with one

@@ -212,3 +212,28 @@ func TestLSPFormatting(t *testing.T) {
 	c.errorReply(11, rpcInvalidParams)
 	c.shutdownAndExit(0)
 }
+
+// TestFmtSymlink: fmt on a symbolic link formats the file it names,
+// keeping the link and the file's mode.
+func TestFmtSymlink(t *testing.T) {
+	dir := t.TempDir()
+	os.Mkdir(filepath.Join(dir, "src"), 0o755)
+	real := testrun.WriteFile(t, filepath.Join(dir, "src"), "a.mr", messySrc)
+	os.Chmod(real, 0o600)
+	link := filepath.Join(dir, "a.mr")
+	if err := os.Symlink(filepath.Join("src", "a.mr"), link); err != nil {
+		t.Fatal(err)
+	}
+	if r := runCLI(t, "", nil, "fmt", link); r.code != 0 {
+		t.Fatalf("fmt link: %+v", r)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the link was replaced: %v", err)
+	}
+	if got := readFile(t, real); got != tidySrc {
+		t.Errorf("the real file was not formatted:\n%s", got)
+	}
+	if fi, _ := os.Stat(real); fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v, want 0600", fi.Mode().Perm())
+	}
+}

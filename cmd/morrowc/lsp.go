@@ -42,9 +42,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/morrow-lang/morrow/lang/compiler"
 	"github.com/morrow-lang/morrow/lang/diag"
 	"github.com/morrow-lang/morrow/lang/modules"
+	"github.com/morrow-lang/morrow/lang/query"
 	"github.com/morrow-lang/morrow/lang/source"
 )
 
@@ -53,7 +53,9 @@ func newLSP(e *env) *cobra.Command {
 		Use:   "lsp",
 		Short: "Run the Language Server Protocol server on stdin/stdout",
 		Long: "lsp speaks the Language Server Protocol over standard input and output\n" +
-			"(Content-Length framing) and publishes the diagnostics of open documents.\n" +
+			"(Content-Length framing): it publishes the diagnostics of open documents and\n" +
+			"answers hover, definition, references, rename, completion, signature help,\n" +
+			"document symbols, semantic tokens, code actions and formatting (docs/editors.md).\n" +
 			"Exit status: 0 after shutdown and exit, 1 otherwise.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -70,10 +72,25 @@ func newLSP(e *env) *cobra.Command {
 // a legitimate message is far smaller. A larger body is skipped.
 const maxLSPMessage = 64 << 20
 
+// maxLSPDocs bounds the open documents (the program limit of
+// modules: 128 files per program); a didOpen beyond it is refused and logged.
+const maxLSPDocs = 128
+
 type lspDoc struct {
+	uri     string
 	text    string
 	version int
-	deps    map[string]bool // absolute paths of the modules it imports, transitively
+	// an is the analysis of text (made when the document is opened or
+	// changed); good is the last analysis whose text parsed, which
+	// completion falls back on while a declaration is half-written.
+	an   *query.Analysis
+	good *query.Analysis
+	opts modules.Options // the loader options an was made with (unsaved buffers)
+	// formatted is `morrowc fmt` of text (nil until asked for, by the
+	// fix-all code action); fmtOK is false when the text does not format.
+	formatted []byte
+	fmtOK     bool
+	deps      map[string]bool // absolute paths of the modules it imports, transitively
 }
 
 type lspServer struct {
@@ -84,6 +101,10 @@ type lspServer struct {
 	shutdown    bool
 	pending     string // a header line recovered from the middle of junk
 	werr        error  // first write error: the client is gone
+	// resolveEdits: the client resolves a code action's edit lazily
+	// (codeAction/resolve), so the fix-all action is formatted only when
+	// chosen.
+	resolveEdits bool
 }
 
 func newLSPServer(in io.Reader, out io.Writer) *lspServer {
@@ -425,14 +446,10 @@ func (s *lspServer) request(method string, params json.RawMessage) (any, *rpcErr
 			return nil, err
 		}
 		s.initialized = true
+		s.resolveEdits = clientResolvesEdits(params)
 		return map[string]any{
-			"capabilities": map[string]any{
-				"positionEncoding": "utf-16",
-				"textDocumentSync": map[string]any{"openClose": true, "change": 2},
-
-				"documentFormattingProvider": true, // morrowc fmt, fmt.go
-			},
-			"serverInfo": map[string]any{"name": "morrowc", "version": "0.1.0"},
+			"capabilities": lspCapabilities(), // lsp_features.go
+			"serverInfo":   map[string]any{"name": "morrowc", "version": "0.1.0"},
 		}, nil
 	case !s.initialized:
 		return nil, &rpcError{Code: lspNotInitialized, Message: "server not initialized"}
@@ -442,6 +459,9 @@ func (s *lspServer) request(method string, params json.RawMessage) (any, *rpcErr
 	case method == "textDocument/formatting":
 		return s.formatting(params)
 	default:
+		if r, err, ok := s.featureRequest(method, params); ok {
+			return r, err
+		}
 		return nil, &rpcError{Code: rpcMethodNotFound, Message: "method not supported: " + method}
 	}
 }
@@ -490,7 +510,10 @@ func (s *lspServer) notification(method string, params json.RawMessage) error {
 		if p.TextDocument == nil || p.TextDocument.URI == "" || p.TextDocument.Text == nil {
 			return invalidParams("didOpen needs textDocument.uri and textDocument.text")
 		}
-		d := &lspDoc{text: *p.TextDocument.Text}
+		if _, open := s.docs[p.TextDocument.URI]; !open && len(s.docs) >= maxLSPDocs {
+			return fmt.Errorf("%s not opened: at most %d documents may be open at once", p.TextDocument.URI, maxLSPDocs)
+		}
+		d := &lspDoc{uri: p.TextDocument.URI, text: *p.TextDocument.Text}
 		if p.TextDocument.Version != nil {
 			d.version = *p.TextDocument.Version
 		}
@@ -532,6 +555,7 @@ func (s *lspServer) notification(method string, params json.RawMessage) error {
 			text = text[:start] + *c.Text + text[end:]
 		}
 		d.text = text
+		d.formatted = nil
 		if p.TextDocument.Version != nil {
 			d.version = *p.TextDocument.Version
 		}
@@ -547,6 +571,7 @@ func (s *lspServer) notification(method string, params json.RawMessage) error {
 			return invalidParams("didClose needs textDocument.uri")
 		}
 		delete(s.docs, p.TextDocument.URI)
+		s.publishImporters(p.TextDocument.URI)
 		s.notify("textDocument/publishDiagnostics", map[string]any{"uri": p.TextDocument.URI, "diagnostics": []any{}})
 	}
 	// Other notifications (initialized, didSave, $/cancelRequest,
@@ -738,7 +763,12 @@ func (s *lspServer) publish(uri string) {
 	}
 	// Every document is checked as a module (Library): a file without
 	// main is a module others import, not a program missing its entry.
-	u, err := compiler.AnalyzeWith(name, []byte(d.text), modules.Options{Overlay: overlay, Library: true})
+	d.opts = modules.Options{Overlay: overlay, Library: true}
+	d.an = query.Analyze(name, []byte(d.text), d.opts)
+	if d.an.ParseOK {
+		d.good = d.an
+	}
+	u, err := d.an.Unit, d.an.Err
 	list := []any{}
 	others := map[string][]any{}
 	for _, dg := range u.Diags {
@@ -783,6 +813,14 @@ func (s *lspServer) publish(uri string) {
 // depend on its unsaved text).
 func (s *lspServer) publishChanged(uri string) {
 	s.publish(uri)
+	s.publishImporters(uri)
+}
+
+// publishImporters publishes every other open document that imports the
+// file of uri, directly or not: after it changed, or was closed (its file
+// on disk counts again). Documents that do not depend on it are not
+// checked again.
+func (s *lspServer) publishImporters(uri string) {
 	abs, err := filepath.Abs(uriPath(uri))
 	if err != nil {
 		return

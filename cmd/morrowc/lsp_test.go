@@ -339,8 +339,10 @@ func TestLSPPipeSession(t *testing.T) {
 	got, _ = c.diagnostics(uri)
 	checkDiags(t, got, nil)
 	c.send(map[string]any{"method": "textDocument/didSave", "params": map[string]any{"textDocument": map[string]any{"uri": other}}})
-	c.send(map[string]any{"id": "h", "method": "textDocument/hover", "params": map[string]any{}})
+	c.send(map[string]any{"id": "h", "method": "textDocument/inlayHint", "params": map[string]any{}})
 	c.errorReply("h", -32601)
+	c.send(map[string]any{"id": "h2", "method": "textDocument/hover", "params": map[string]any{}})
+	c.errorReply("h2", -32602)
 	c.shutdownAndExit(0)
 }
 
@@ -581,6 +583,52 @@ show('edit', vim.wait(10000, function()
 end, 20))
 vim.api.nvim_buf_set_lines(0, 0, -1, false, { 'fn main():', '    println("🌿 fixed")' })
 show('fixed', vim.wait(10000, function() return #vim.diagnostic.get(0) == 0 end, 20))
+-- The language features, through Neovim's client (request_sync).
+vim.api.nvim_buf_set_lines(0, 0, -1, false, {
+  'fn twice(n: Int) -> Int: n * 2',
+  '',
+  'fn main():',
+  '    let total = twice(21)',
+  '    println(total)',
+  '    let xs = List.map([1], twice)',
+  '    println(List.len(xs))',
+})
+vim.wait(500)
+local client = vim.lsp.get_client_by_id(id)
+local uri = vim.uri_from_bufnr(0)
+local function at(line, ch) return { textDocument = { uri = uri }, position = { line = line, character = ch } } end
+local function req(method, params)
+  local r = client.request_sync(method, params, 5000, 0)
+  if not r then return nil, 'timeout' end
+  return r.result, r.err
+end
+local h = req('textDocument/hover', at(4, 13))
+say('hover ' .. (h and h.contents.value:gsub('\n', ' | ') or 'nil'))
+local d = req('textDocument/definition', at(3, 17))
+say(string.format('definition %d:%d', d.range.start.line, d.range.start.character))
+local refs = req('textDocument/references', vim.tbl_extend('force', at(0, 4), { context = { includeDeclaration = true } }))
+say('references ' .. #refs)
+local p = at(3, 9); p.newName = 'sum'
+local ws = req('textDocument/rename', p)
+say('rename ' .. #ws.changes[uri])
+local syms = req('textDocument/documentSymbol', { textDocument = { uri = uri } })
+local names = {}
+for _, s in ipairs(syms) do table.insert(names, s.name) end
+say('symbols ' .. table.concat(names, ' '))
+local st = req('textDocument/semanticTokens/full', { textDocument = { uri = uri } })
+say('tokens ' .. (#st.data / 5))
+vim.api.nvim_buf_set_lines(0, 6, 7, false, { '    println(List.' })
+vim.wait(500)
+local c = req('textDocument/completion', at(6, 17))
+local found = 'no map'
+for _, it in ipairs(c.items) do if it.label == 'map' then found = 'map ' .. it.detail end end
+say('completion ' .. found)
+vim.api.nvim_buf_set_lines(0, 6, 7, false, { '    println(twice(' })
+vim.wait(500)
+local sh = req('textDocument/signatureHelp', at(6, 18))
+say('signature ' .. sh.signatures[1].label)
+local _, err = req('textDocument/rename', vim.tbl_extend('force', at(6, 6), { newName = 'x' }))
+say('refused ' .. tostring(err and err.code))
 vim.lsp.get_client_by_id(id).stop()
 vim.wait(10000, function() return exit_code ~= nil end, 20)
 say('exit ' .. tostring(exit_code))
@@ -644,6 +692,15 @@ func TestLSPNeovim(t *testing.T) {
 		"edit 4:",
 		"edit 5:17-5:21 E3001 morrowc ",
 		"fixed 0",
+		"hover ```morrow | total: Int | ```",
+		"definition 0:3",
+		"references 3",
+		"rename 2",
+		"symbols twice main",
+		"tokens ",
+		"completion map fn List.map(",
+		"signature fn twice(n: Int) -> Int",
+		"refused -32803",
 		"exit 0",
 	}
 	if len(lines) != len(want) {

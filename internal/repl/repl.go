@@ -8,7 +8,9 @@
 // (lang/compiler): the declarations accepted so far, an empty `main`,
 // and a function `__repl_N` whose body is the entry and whose parameters
 // are the `let` bindings made so far, annotated with their types as the
-// checker inferred them. The bindings' values are passed to `__repl_N`
+// checker inferred them (past 200 bindings they travel in tuple
+// parameters of 200, see layout, so their number is not bounded by the
+// 255 parameters of a function). The bindings' values are passed to `__repl_N`
 // as arguments when it runs, so earlier entries are never run again and
 // their effects never replayed. A `let` entry returns the values of the
 // names it binds (a tuple of them); an expression entry returns its
@@ -81,6 +83,11 @@ const (
 // or receive_event.
 const NativeOnly = "typed Process operations and receive_event require the native backend"
 
+// NoOutside is the error of an entry that uses Net or System.read_line:
+// the REPL reads its own standard input, and its deterministic runtime
+// cannot wait on the network (docs/io.md).
+const NoOutside = "Net and System.read_line are not available in the REPL"
+
 // Session is one REPL session.
 type Session struct {
 	// Terminal says that the output is a terminal (:clear clears it).
@@ -127,6 +134,7 @@ type binding struct {
 	weak bool
 	val  value.Value
 	img  *vm.Image
+	knew map[string]bool // the user types declared when the value was made
 }
 
 // kept is an earlier entry compiled into every later program because
@@ -149,7 +157,8 @@ func (s *Session) reset() {
 	// an entry's effects show while it runs.
 	s.output = sched.NewDirectOutput(s.out)
 	s.rt = sched.New(nil, s.output, sched.Config{Session: true, Policy: &sched.FIFO{}, TurnTick: TurnTick,
-		MaxLive: MaxActors, MaxQueued: MaxQueued, MemoryBudget: MemoryBudget, MaxSteps: MaxSteps})
+		MaxLive: MaxActors, MaxQueued: MaxQueued, MemoryBudget: MemoryBudget, MaxSteps: MaxSteps,
+		Stderr: s.output}) // eprint goes to the one output too
 	s.decls, s.lets, s.kept, s.imports, s.typeImports = nil, nil, nil, nil, nil
 	s.types = map[string]*value.TypeInfo{}
 	s.keys = map[*vm.Image]*imageKeys{}
@@ -359,12 +368,73 @@ func indent(text string) string {
 	return strings.Join(lines, "\n")
 }
 
-// fnSource writes function fn with the bindings bs as parameters and
-// body as its body; shapes gets the declarations of the shape functions
-// of weak bindings.
+// Bindings beyond the parameter limit: up to maxDirect bindings are
+// parameters of their own; past that, every binding whose type is fixed
+// travels in a tuple parameter of up to envChunk of them, which the body
+// takes apart first (`let (a, b, …) = __env_0`), so the number of
+// bindings is not bounded by the 255 parameters of a function. Weak
+// bindings stay parameters of their own (they have no annotation).
+const (
+	maxDirect = 200
+	envChunk  = 200
+)
+
+// slot is one parameter of an entry's function: one binding, or a group
+// of them passed as a tuple.
+type slot struct {
+	one   *binding
+	group []*binding
+}
+
+// layout decides the parameters of a function whose bindings are bs.
+func layout(bs []*binding) []slot {
+	var out []slot
+	if len(bs) <= maxDirect {
+		for _, b := range bs {
+			out = append(out, slot{one: b})
+		}
+		return out
+	}
+	var fixed []*binding
+	for _, b := range bs {
+		if b.weak {
+			out = append(out, slot{one: b})
+		} else {
+			fixed = append(fixed, b)
+		}
+	}
+	for len(fixed) > 0 {
+		n := min(envChunk, len(fixed))
+		if n == 1 {
+			out = append(out, slot{one: fixed[0]})
+		} else {
+			out = append(out, slot{group: fixed[:n:n]})
+		}
+		fixed = fixed[n:]
+	}
+	return out
+}
+
+// fnSource writes function fn with the bindings bs as parameters (see
+// layout) and body as its body; shapes gets the declarations of the
+// shape functions of weak bindings.
 func fnSource(fn string, bs []*binding, body string, shapes *strings.Builder) string {
 	var ps, pre []string
-	for i, b := range bs {
+	env := 0
+	for i, sl := range layout(bs) {
+		if g := sl.group; g != nil {
+			names := make([]string, len(g))
+			typs := make([]string, len(g))
+			for j, b := range g {
+				names[j], typs[j] = b.name, b.typ
+			}
+			p := fmt.Sprintf("__env_%d", env)
+			env++
+			ps = append(ps, p+": ("+strings.Join(typs, ", ")+")")
+			pre = append(pre, "let ("+strings.Join(names, ", ")+") = "+p)
+			continue
+		}
+		b := sl.one
 		if !b.weak {
 			ps = append(ps, b.name+": "+b.typ)
 			continue
@@ -510,6 +580,28 @@ func nativeOnly(f *ast.File, r region) bool {
 				found = found || strings.HasPrefix(x.Name, "Process.")
 			case *ast.Receive:
 				found = found || x.Event
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// usesOutside reports whether the nodes of the region name the Net
+// module or System.read_line.
+func usesOutside(f *ast.File, r region) bool {
+	found := false
+	for _, d := range f.Decls {
+		if s := d.Span(); s.Start < r.start || s.Start >= r.end {
+			continue
+		}
+		ast.Inspect(d, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.Path:
+				found = found || len(x.Parts) > 0 && x.Parts[0] == "Net" ||
+					strings.Join(x.Parts, ".") == "System.read_line"
+			case *ast.NamedType:
+				found = found || strings.HasPrefix(x.Name, "Net.")
 			}
 			return !found
 		})
@@ -697,6 +789,9 @@ func (s *Session) compile(kind entryKind, name, newDecl, fn, body string, typeOn
 		if u.AST != nil && nativeOnly(u.AST, pg.entry) {
 			return nil, nil, NativeOnly
 		}
+		if u.AST != nil && usesOutside(u.AST, pg.entry) {
+			return nil, nil, NoOutside
+		}
 		if !u.Diags.HasErrors() {
 			return u, pg, ""
 		}
@@ -836,13 +931,14 @@ func sameType(a, b *value.TypeInfo) bool {
 }
 
 // args returns the values of the bindings for the program img, moved to
-// it; dropped names the bindings that could not be moved.
+// it, as the parameters of layout; dropped names the bindings that could
+// not be moved.
 func (s *Session) args(img *vm.Image, pg *program) ([]value.Value, []string) {
-	var out []value.Value
+	vals := map[*binding]value.Value{}
 	var dropped []string
 	for _, b := range s.lets {
 		if !hasFunc(b.val) || b.img == img {
-			out = append(out, b.val)
+			vals[b] = b.val
 			continue
 		}
 		m := &remapper{from: s.keysOf(b.img), to: s.keysOf(img), same: func(owner string) bool {
@@ -856,9 +952,24 @@ func (s *Session) args(img *vm.Image, pg *program) ([]value.Value, []string) {
 			dropped = append(dropped, b.name)
 			continue
 		}
-		out = append(out, v)
+		vals[b] = v
 	}
-	return out, dropped
+	if len(dropped) > 0 {
+		return nil, dropped
+	}
+	var out []value.Value
+	for _, sl := range layout(s.lets) {
+		if sl.group == nil {
+			out = append(out, vals[sl.one])
+			continue
+		}
+		elems := make([]value.Value, len(sl.group))
+		for j, b := range sl.group {
+			elems[j] = vals[b]
+		}
+		out = append(out, value.NewTuple(elems...))
+	}
+	return out, nil
 }
 
 // bind records the bindings of a `let` entry that ran.
@@ -882,6 +993,12 @@ func (s *Session) bind(u *compiler.Unit, fd *ast.FnDecl, names []string, v value
 		s.errorf("internal error: the bindings of the entry are missing")
 		return
 	}
+	knew := map[string]bool{}
+	for _, d := range s.decls {
+		if d.typ {
+			knew[d.name] = true
+		}
+	}
 	var added []*binding
 	funcs := false
 	for i, n := range names {
@@ -890,7 +1007,7 @@ func (s *Session) bind(u *compiler.Unit, fd *ast.FnDecl, names []string, v value
 			s.errorf("the type of %s cannot be written down, so it cannot be kept", n)
 			return
 		}
-		added = append(added, &binding{name: n, typ: text, weak: weak, val: vals[i], img: img})
+		added = append(added, &binding{name: n, typ: text, weak: weak, val: vals[i], img: img, knew: knew})
 		funcs = funcs || hasFunc(vals[i])
 	}
 	if funcs {
@@ -925,11 +1042,13 @@ var mangledTypes = regexp.MustCompile(ast.ModuleSep + `([\p{L}\p{N}_/]+)`)
 // settle reads back the types of the weak bindings from the entry that
 // ran: its uses may have fixed some of their variables.
 func (s *Session) settle(u *compiler.Unit, fd *ast.FnDecl) {
-	if len(fd.Params) != len(s.lets) {
+	sl := layout(s.lets)
+	if len(fd.Params) != len(sl) {
 		return
 	}
-	for i, b := range s.lets {
-		if !b.weak {
+	for i, p := range sl {
+		b := p.one
+		if b == nil || !b.weak {
 			continue
 		}
 		obj := u.Info.Defs[fd.Params[i]]
@@ -967,6 +1086,51 @@ func (s *Session) unbind(name string) {
 	s.lets = lets
 }
 
+// retype forgets what a redeclaration of the type name makes
+// unusable. A redeclared type is a new type: the types whose
+// declarations mention it (at any depth: `newtype W = W(Pid(T))`) are
+// new types too, and get new descriptors; a binding whose type mentions
+// any of them, or whose value holds a function made while one of them
+// was declared (it may hide an old value, such as a Pid(T) captured by a
+// closure), is dropped, so no value of the old layout ever meets code of
+// the new one. Actors made before keep running their own code with the
+// old layout, and nothing new can reach them with a value of the new.
+func (s *Session) retype(name string) {
+	changed := map[string]bool{name: true}
+	for grew := true; grew; {
+		grew = false
+		for _, d := range s.decls {
+			if !d.typ || changed[d.name] {
+				continue
+			}
+			for c := range changed {
+				if mentions(d.src, c) {
+					changed[d.name] = true
+					grew = true
+					break
+				}
+			}
+		}
+	}
+	for c := range changed {
+		delete(s.types, c)
+	}
+	var lets []*binding
+	for _, b := range s.lets {
+		drop := false
+		for c := range changed {
+			if mentions(b.typ, c) || hasFunc(b.val) && b.knew[c] {
+				drop = true
+				break
+			}
+		}
+		if !drop {
+			lets = append(lets, b)
+		}
+	}
+	s.lets = lets
+}
+
 // acceptDecl records a declaration that compiled: it replaces the one of
 // the same name. A type that changed makes the bindings whose types name
 // it unusable, so they are dropped.
@@ -987,14 +1151,7 @@ func (s *Session) acceptDecl(kind entryKind, name, src string) {
 				s.lets = lets
 			}
 			if d.typ {
-				delete(s.types, name)
-				var lets []*binding
-				for _, b := range s.lets {
-					if !mentions(b.typ, name) {
-						lets = append(lets, b)
-					}
-				}
-				s.lets = lets
+				s.retype(name)
 			}
 			break
 		}

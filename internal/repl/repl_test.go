@@ -3,6 +3,7 @@ package repl
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -133,4 +134,40 @@ func TestImport(t *testing.T) {
 	if out.String() != want {
 		t.Fatalf("got\n%s\nwant\n%s", out.String(), want)
 	}
+}
+
+// TestManyBindings: the bindings are not limited by the function
+// parameter limit (255): after 300 of them every entry still works, the
+// first and the last are still there, a binding whose type is still open
+// (weak) keeps working, and so does one that holds a function.
+func TestManyBindings(t *testing.T) {
+	var out bytes.Buffer
+	s := New(&out)
+	ctx := context.Background()
+	s.Eval(ctx, "fn idle():\n    receive:\n        [] -> ()\n        _ -> ()")
+	s.Eval(ctx, "let sink = spawn(idle)")
+	s.Eval(ctx, "let inc = (n: Int) -> n + 1")
+	for i := 0; i < 300; i++ {
+		s.Eval(ctx, fmt.Sprintf("let v%d = %d", i, i))
+		if i%50 == 0 {
+			s.Eval(ctx, fmt.Sprintf("let (s%d, t%d) = (\"s\", [%d])", i, i, i))
+		}
+	}
+	if strings.Contains(out.String(), "error") {
+		t.Fatalf("binding failed:\n%s", out.String())
+	}
+	out.Reset()
+	s.Eval(ctx, "1 + 1")
+	s.Eval(ctx, "v0 + v299 + inc(v150)")
+	s.Eval(ctx, "t250")
+	s.Eval(ctx, "send(sink, [1])")
+	s.Eval(ctx, "sink")
+	s.Eval(ctx, "let v0 = \"again\"")
+	s.Eval(ctx, "v0")
+	want := "2 : Int\n450 : Int\n[250] : List(Int)\nOk(()) : Result((), Int)\n"
+	got := out.String()
+	if !strings.HasPrefix(got, want) || !strings.Contains(got, ": Pid(List(Int))\n") || !strings.HasSuffix(got, "\"again\" : String\n") {
+		t.Fatalf("got\n%s\nwant a start of\n%s", got, want)
+	}
+	s.Close()
 }

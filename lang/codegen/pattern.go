@@ -7,6 +7,7 @@ import (
 	"github.com/morrow-lang/morrow/lang/ast"
 	"github.com/morrow-lang/morrow/runtime/bytecode"
 	"github.com/morrow-lang/morrow/runtime/value"
+	"github.com/morrow-lang/morrow/stdlib/builtins"
 )
 
 // binding is a name a pattern binds, with the slot holding its value.
@@ -226,6 +227,10 @@ func (fs *fnState) typeTest(t ast.TypeExpr, slot int, fail *label) error {
 	case *ast.NamedType:
 		if k, ok := kindOfType[t.Name]; ok {
 			return fs.kindTest(k, slot, fail)
+		}
+		if d := builtins.LookupType(t.Name); d != nil && d.Kind == builtins.Opaque && d.Module() == "Net" {
+			// Net.Socket and Net.Listener are opaque handles (docs/io.md).
+			return fs.kindTest(value.KOpaque, slot, fail)
 		}
 		idx, ok := fs.c.typeIndex[t.Name]
 		if !ok {

@@ -57,6 +57,7 @@ type Diagnostic struct {
 	Related  []Related
 	Notes    []string
 	Hint     string
+	Fixes    []Fix // suggested edits (fix.go); only for codes marked with RegisterFix
 }
 
 func (d *Diagnostic) Error() string {

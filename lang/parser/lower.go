@@ -678,7 +678,7 @@ func (lw *lowerer) postfix(pr *gPrimary, suf []*gSuffix) ast.Expr {
 	}
 	var x ast.Expr
 	i := 0
-	if pr.Name != nil && isUpper(*pr.Name) && len(suf) > 0 && suf[0].Field != "" && !isDigits(suf[0].Field) {
+	if pr.Name != nil && (isUpper(*pr.Name) || lowerModules[*pr.Name]) && len(suf) > 0 && suf[0].Field != "" && !isDigits(suf[0].Field) {
 		parts := []string{*pr.Name}
 		sp := span(pr.Tokens)
 		for ; i < len(suf) && suf[i].Field != "" && !isDigits(suf[i].Field); i++ {
@@ -715,6 +715,11 @@ func (lw *lowerer) postfix(pr *gPrimary, suf []*gSuffix) ast.Expr {
 	}
 	return x
 }
+
+// lowerModules are the library modules whose names are lowercase (the
+// reference's fs and http, docs/io.md): `fs.read` is a path like
+// `List.len`, not a field of a variable.
+var lowerModules = map[string]bool{"fs": true, "http": true}
 
 func isDigits(s string) bool {
 	if s == "" {

@@ -269,6 +269,8 @@ func (c *Checker) deferRestriction(name string, span source.Span) {
 	what := "actor"
 	if e.Module() == builtins.ProcessModule {
 		what = "process"
+	} else if e.Has(builtins.Outside) {
+		what = "outside-world" // docs/io.md
 	}
 	c.errorf(ErrDeferProcess, span, "%s operations are unsupported in deferred cleanup", what)
 	c.fn.deferFlagged = true

@@ -667,6 +667,7 @@ func (c *Checker) resolveNamed(t *ast.NamedType, tv func(string) Type) Type {
 	d := c.errorf(ErrUnknownType, t.Span(), "unknown type '%s'", t.Name)
 	if best := c.suggestType(t.Name); best != "" && len(t.Name) > 2 {
 		d.Hint = "did you mean '" + best + "'?"
+		suggestFix(d, source.Span{Start: t.Span().Start, End: t.Span().Start + len(t.Name)}, best)
 	}
 	return Invalid
 }

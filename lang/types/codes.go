@@ -95,7 +95,7 @@ var (
 	ErrReceiveInMain = diag.Register("E6001", "main uses receive or receive_event")
 	ErrActorOnly     = diag.Register("E6002", "an actor-only Process operation is called from main")
 	ErrSelfContext   = diag.Register("E6003", "Process.self is called without a mailbox")
-	ErrDeferProcess  = diag.Register("E6004", "a Process, actor or receive operation appears inside a defer")
+	ErrDeferProcess  = diag.Register("E6004", "a Process, actor, receive or outside-world operation appears inside a defer")
 	ErrActorCall     = diag.Register("E6005", "main (or the library start function) calls a function that needs a mailbox")
 	ErrMailboxInfer  = diag.Register("E6006", "a spawn site's mailbox type is fixed neither by the entry nor by an annotation")
 	ErrNotSendable   = diag.Register("E6007", "a mailbox type contains a Result or a function")

@@ -478,6 +478,7 @@ func (c *Checker) checkArms(arms []*ast.Arm, t Type, exhaustive bool, span sourc
 	}
 	d := c.errorf(ErrNonExhaustive, span, "match must be exhaustive; guards do not guarantee coverage; missing: %s", missing)
 	nonExhaustiveHelp(d, arms, names)
+	c.missingArmsFix(d, arms, names)
 }
 
 // irrefutable reports whether p matches every value of type t.

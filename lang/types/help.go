@@ -320,6 +320,7 @@ func (c *Checker) unknownNameHelp(d *diag.Diagnostic, name string) {
 	d.Label = "not found in this scope"
 	if s := c.closestValueName(name); s != "" {
 		d.Hint = "did you mean '" + s + "'?"
+		suggestFix(d, d.Span, s)
 	}
 }
 
@@ -335,6 +336,9 @@ func (c *Checker) qualifiedNameHelp(d *diag.Diagnostic, parts []string) {
 	}
 	if h := c.qualifiedHint(parts); h != "" {
 		d.Hint = h
+		if s, ok := strings.CutPrefix(h, "did you mean '"); ok && strings.HasSuffix(s, "'?") {
+			suggestFix(d, d.Span, strings.TrimSuffix(s, "'?"))
+		}
 	}
 }
 
@@ -351,6 +355,7 @@ func (c *Checker) noFieldHelp(d *diag.Diagnostic, def *TypeDef, field string) {
 	}
 	if r := s.result(); r != "" {
 		d.Hint = "did you mean '" + r + "'?"
+		suggestFix(d, c.fieldNameSpan(d.Span, field), r)
 		return
 	}
 	d.Notes = append(d.Notes, def.Name+" has the fields "+strings.Join(def.Fields, ", "))

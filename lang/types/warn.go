@@ -81,6 +81,7 @@ func (c *Checker) warnUnused() {
 		d := c.warnf(WarnUnusedLet, n.Span(), "unused variable '%s'", o.Name)
 		d.Label = "never used"
 		d.Hint = "remove the binding, or name it '_" + o.Name + "' if it is unused on purpose"
+		unusedFix(d, n, o.Name)
 	}
 	c.warnUnusedFuncs()
 }

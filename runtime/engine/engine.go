@@ -66,6 +66,7 @@ import (
 	"github.com/morrow-lang/morrow/runtime/sched"
 	"github.com/morrow-lang/morrow/runtime/value"
 	"github.com/morrow-lang/morrow/runtime/vm"
+	"github.com/morrow-lang/morrow/runtime/world"
 	"github.com/morrow-lang/morrow/stdlib"
 	"github.com/morrow-lang/morrow/stdlib/core"
 )
@@ -151,6 +152,27 @@ type Options struct {
 	// Image is the program already loaded (Load), shared by many runs of
 	// one program; nil loads it for this run.
 	Image *vm.Image
+	// World is the program's outside world (docs/io.md); nil: no
+	// arguments, no environment, an empty standard input. A pointer, so
+	// that Options stays comparable.
+	World *World
+	// MaxSockets bounds the open sockets and listeners (0:
+	// world.DefaultMaxSockets, negative: no limit).
+	MaxSockets int
+}
+
+// World is what a program sees of the outside world besides its
+// output: Args are System.args (what follows "--" on the command line),
+// Getenv answers System.env (nil: no variable is set), Stdin is what
+// System.read_line reads (nil: empty). FlushStdout, when set, flushes
+// Stdout's own buffer (with DirectStdout): the engine calls it whenever
+// it flushes its output, so a line printed before a process waits on the
+// outside world is visible.
+type World struct {
+	Args        []string
+	Getenv      func(string) (string, bool)
+	Stdin       io.Reader
+	FlushStdout func()
 }
 
 // Outcome is how a run ended, in more detail than its exit status.
@@ -279,6 +301,9 @@ func run(ctx context.Context, p *bytecode.Program, v *bytecode.Verified, opts Op
 	out := sched.NewOutput(stdoutW)
 	if opts.DirectStdout {
 		out = sched.NewDirectOutput(stdoutW)
+		if opts.World != nil {
+			out.Sync = opts.World.FlushStdout
+		}
 	}
 	defer out.Flush()
 	if opts.Schedulers < 0 || opts.Schedulers > MaxSchedulers || opts.MemoryBudget < 0 || opts.StackBudget < 0 {
@@ -295,6 +320,10 @@ func run(ctx context.Context, p *bytecode.Program, v *bytecode.Verified, opts Op
 			return fail
 		}
 	}
+	w := &world.World{MaxSockets: opts.MaxSockets}
+	if ow := opts.World; ow != nil {
+		w.Args, w.Getenv, w.Stdin = ow.Args, ow.Getenv, ow.Stdin
+	}
 	img := opts.Image
 	if img == nil || img.Prog != p {
 		var err error
@@ -306,7 +335,9 @@ func run(ctx context.Context, p *bytecode.Program, v *bytecode.Verified, opts Op
 	rt := sched.New(img, out, sched.Config{Schedulers: opts.Schedulers, Steal: opts.Steal, Seed: opts.Seed,
 		Budget: opts.Reductions * StepsPerReduction, Trace: orderedTrace(opts.Trace, out), TraceMessages: opts.TraceMessages,
 		MaxLive: opts.MaxProcesses, MemoryBudget: opts.MemoryBudget, StackBudget: opts.StackBudget,
-		MaxQueued: opts.MaxQueued, MaxSteps: opts.MaxSteps, Policy: opts.Policy, ReportDeadlock: opts.ReportDeadlock})
+		MaxQueued: opts.MaxQueued, MaxSteps: opts.MaxSteps, Policy: opts.Policy, ReportDeadlock: opts.ReportDeadlock,
+		World: w, Stderr: stderr})
+	defer w.Close()
 	if opts.Probe != nil {
 		opts.Probe.attach(rt)
 		defer opts.Probe.attach(nil)
@@ -329,6 +360,8 @@ func run(ctx context.Context, p *bytecode.Program, v *bytecode.Verified, opts Op
 	o := Outcome{Deadlock: res.Deadlock, Decisions: res.Decisions, Steps: res.Steps,
 		StepLimit: opts.MaxSteps > 0 && strings.HasPrefix(res.Report, stepLimitPrefix)}
 	switch {
+	case res.Halted:
+		o.Status = res.HaltStatus
 	case res.Report != "":
 		io.WriteString(stderr, res.Report)
 		o.Status = ExitFault

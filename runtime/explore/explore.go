@@ -205,10 +205,16 @@ type Report struct {
 	Seed     uint64
 	Plan     Plan
 	Outcomes []Outcome
+	// Interrupted: ctx was cancelled before every schedule ran; Runs
+	// counts those that ran to their end, and Asked the schedules asked
+	// for.
+	Interrupted bool
+	Asked       int
 }
 
-// Explore runs opts.Runs schedules of v. It returns ctx's error if ctx
-// is cancelled before all of them ran.
+// Explore runs opts.Runs schedules of v. When ctx is cancelled before
+// all of them ran it returns ctx's error with the report of the
+// schedules that did run (Interrupted), or nil before the first.
 func Explore(ctx context.Context, v *bytecode.Verified, opts Options) (*Report, error) {
 	pl := Prepare(ctx, v, opts.Engine)
 	pl.Timeouts = opts.Timeouts
@@ -224,6 +230,7 @@ func Explore(ctx context.Context, v *bytecode.Verified, opts Options) (*Report, 
 		mu    sync.Mutex
 		byKey = map[[32]byte]*Outcome{}
 		next  atomic.Int64
+		done  atomic.Int64
 		wg    sync.WaitGroup
 	)
 	for range jobs {
@@ -246,6 +253,7 @@ func Explore(ctx context.Context, v *bytecode.Verified, opts Options) (*Report, 
 					return
 				}
 				key := outcomeKey(stdout.Bytes(), stderr.Bytes(), r)
+				done.Add(1)
 				mu.Lock()
 				if out, ok := byKey[key]; ok {
 					out.Count++
@@ -261,14 +269,18 @@ func Explore(ctx context.Context, v *bytecode.Verified, opts Options) (*Report, 
 		}()
 	}
 	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	rep := &Report{Runs: opts.Runs, Seed: opts.Seed, Plan: pl}
+	rep := &Report{Runs: int(done.Load()), Seed: opts.Seed, Plan: pl, Asked: opts.Runs}
 	for _, o := range byKey {
 		rep.Outcomes = append(rep.Outcomes, *o)
 	}
 	slices.SortFunc(rep.Outcomes, func(a, b Outcome) int { return a.first - b.first })
+	if err := ctx.Err(); err != nil {
+		if rep.Runs == 0 {
+			return nil, err
+		}
+		rep.Interrupted = true
+		return rep, err
+	}
 	return rep, nil
 }
 

@@ -154,6 +154,32 @@ func (p *pct) Ready(a sched.Agent) {
 	g.since = p.step
 	p.order = append(p.order, readyAt{g, p.step})
 	heap.Push(&p.ready, g)
+	if len(p.order)-p.oh > 2*len(p.ready)+orderSlack {
+		p.compactOrder()
+	}
+}
+
+// orderSlack is how many stale entries the fairness order may hold
+// beyond twice the ready agents before compactOrder drops them.
+const orderSlack = 1024
+
+// compactOrder drops the stale entries of the fairness order (agents
+// taken, or made ready again later), keeping the others in order. An
+// old agent at the head keeps the prefix compaction of starved from
+// running, and an agent taken and made ready again at every step would
+// add an entry a step until the fairness bound: with this the order
+// holds at most 2 × ready + orderSlack entries, in amortized constant
+// time per Ready.
+func (p *pct) compactOrder() {
+	n := 0
+	for _, r := range p.order[p.oh:] {
+		if r.g.i >= 0 && r.g.since == r.at {
+			p.order[n] = r
+			n++
+		}
+	}
+	clear(p.order[n:])
+	p.order, p.oh = p.order[:n], 0
 }
 
 // changeAt applies the change points of the current step to g and

@@ -285,3 +285,34 @@ func TestLazyClock(t *testing.T) {
 		t.Error("with eager timeouts the clock never acted while processes were ready")
 	}
 }
+
+// TestPCTOrderBounded: while an old agent stays ready at the head of the
+// fairness order, the stale entries of an agent that is taken and made
+// ready again at every step are dropped, so the order never holds much
+// more than the ready agents (before, it grew by one entry a step up to
+// the fairness bound: 251 MB on a timer-heavy program).
+func TestPCTOrderBounded(t *testing.T) {
+	p := NewPolicy(seedWith(t, Strategy{Depth: 1}), 1_000_000, 100).(*pct)
+	p.Ready(proc(1))
+	p.Ready(proc(2))
+	hi, lo := proc(1), proc(2)
+	if p.get(lo).prio > p.get(hi).prio {
+		hi, lo = lo, hi
+	}
+	most := 0
+	for step := 0; step < 200_000; step++ {
+		a, _ := p.Next(false)
+		if a != hi {
+			t.Fatalf("step %d chose %v, want the high agent", step, a)
+		}
+		p.Ready(a)
+		most = max(most, len(p.order)-p.oh)
+	}
+	if limit := 2*len(p.ready) + orderSlack + 1; most > limit {
+		t.Fatalf("the fairness order held %d entries for %d ready agents (limit %d)", most, len(p.ready), limit)
+	}
+	// The low agent is still first for the fairness rule.
+	if p.order[p.oh].g != p.get(lo) {
+		t.Fatal("the low agent lost its place in the fairness order")
+	}
+}

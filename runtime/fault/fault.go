@@ -45,7 +45,8 @@ type Code int64
 // project's code for the list size limit (docs/stdlib.md); 16 is
 // reserved by docs/supervisors.md for init_ignore and init_fail called
 // outside a child's start-up; 17 is the map and set size limit
-// (docs/maps.md).
+// (docs/maps.md); 18 is this project's code for a System.exit status
+// outside 0..255 (docs/io.md).
 const (
 	DivZero     Code = 1
 	NegExp      Code = 2
@@ -64,6 +65,7 @@ const (
 	ListSize    Code = 15
 	InitOutside Code = 16
 	MapSize     Code = 17
+	ExitStatus  Code = 18
 )
 
 // Exit is not a checked fault: the Process.exit native, and the
@@ -111,6 +113,7 @@ var Table = [...]Info{
 	{ListSize, "ListSize", "list size limit exceeded", false},
 	{InitOutside, "InitOutside", "supervisor start-up operation outside a child's start-up", false},
 	{MapSize, "MapSize", "map size limit exceeded", false},
+	{ExitStatus, "ExitStatus", "System.exit status must be between 0 and 255", false},
 }
 
 // info returns the table entry of c, or nil.

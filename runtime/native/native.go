@@ -28,6 +28,7 @@
 package native
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"sort"
@@ -35,6 +36,7 @@ import (
 	"github.com/morrow-lang/morrow/runtime/fault"
 	"github.com/morrow-lang/morrow/runtime/supervisor"
 	"github.com/morrow-lang/morrow/runtime/value"
+	"github.com/morrow-lang/morrow/runtime/world"
 )
 
 // Host is what natives may ask of the runtime that calls them: the
@@ -84,7 +86,58 @@ type Host interface {
 	// supervisor returns fault.Park (see fault.Park): it is called again
 	// with the same request when the caller resumes.
 	Supervise(r *SupRequest) (value.Value, *fault.Fault)
+
+	// The outside world (docs/io.md).
+
+	// Stderr is where eprint and eprintln write (each call one Write;
+	// stdout is flushed first, so the two streams stay in order).
+	Stderr() io.Writer
+	// World is the invocation's outside world: arguments, environment,
+	// standard input and the socket limit (nil: none, for a detached
+	// host).
+	World() *world.World
+	// Sockets is the set of sockets and listeners the running process
+	// owns.
+	Sockets() *world.Owned
+	// SocketsOf is the socket set of the live process with ProcessId
+	// id, or nil when it has ended (Net.transfer).
+	SocketsOf(id value.Value) *world.Owned
+	// Await runs op off the schedulers and parks only the running
+	// process until op returns (docs/io.md): the first call starts op and
+	// returns fault.Park; when the process resumes, the native runs
+	// again and its Await returns op's result without running op. ctx is
+	// cancelled when the process retires (it was killed), and op must
+	// then return soon. In a deterministic run op runs at once, and so
+	// it does when ready says that op will not wait (its data is at
+	// hand), unless a wait is already open (then its result is taken).
+	Await(ready bool, op func(ctx context.Context) value.Value) (value.Value, *fault.Fault)
+	// Resume reports whether the running process has an outside
+	// operation open (it was parked in Await and runs the native again):
+	// then the native must return v and f at once, before any check of
+	// its own, since the operation may have changed what it would check.
+	Resume() (v value.Value, f *fault.Fault, open bool)
+	// Halt implements System.exit: it flushes stdout and stderr and ends
+	// the whole invocation with status (no other cleanup runs); the
+	// native returns the fault it gives, which stops the caller.
+	Halt(status int) *fault.Fault
+	// Offload runs a long native's work off the schedulers, as an
+	// outside operation: the caller parks on the native call
+	// (fault.Park) while a goroutine computes, and the native, called
+	// again when the caller resumes, gets the result. A long native then
+	// never holds a scheduler, so the processes queued there, its timers
+	// and a Kill of the caller are not kept waiting. It returns the
+	// result with handled = true once work has run, fault.Park (handled
+	// = true) while it runs, or handled = false when the host computes
+	// in place (no process runtime, a deterministic run, deferred
+	// cleanup): the native then runs work itself.
+	Offload(work func() value.Value) (v value.Value, f *fault.Fault, handled bool)
 }
+
+// OffloadMin is the size (elements) from which a native whose work grows
+// faster than its input (List.sort) runs off the schedulers when the
+// host can (Host.Offload): below it the work takes well under a
+// millisecond.
+const OffloadMin = 1 << 16
 
 // SupOp names the operation of a SupRequest.
 type SupOp uint8
@@ -328,4 +381,33 @@ func (Detached) Unregister(string) (value.Value, *fault.Fault) {
 // Supervise is fault 11: no process runs.
 func (Detached) Supervise(*SupRequest) (value.Value, *fault.Fault) {
 	return value.Unit, noProcess()
+}
+
+// Stderr returns W, or io.Discard.
+func (d Detached) Stderr() io.Writer { return d.Stdout() }
+
+// World is nil: a detached host has no outside world.
+func (Detached) World() *world.World { return nil }
+
+// Sockets is a fresh, empty set: no process owns anything.
+func (Detached) Sockets() *world.Owned { return &world.Owned{} }
+
+// SocketsOf is nil: no process runs.
+func (Detached) SocketsOf(value.Value) *world.Owned { return nil }
+
+// Await runs op at once.
+func (Detached) Await(_ bool, op func(ctx context.Context) value.Value) (value.Value, *fault.Fault) {
+	return op(context.Background()), nil
+}
+
+// Resume reports no open operation: Await never parks here.
+func (Detached) Resume() (value.Value, *fault.Fault, bool) { return value.Unit, nil, false }
+
+// Halt is fault 11: there is no invocation to end.
+func (Detached) Halt(int) *fault.Fault { return noProcess() }
+
+// Offload declines: without a process runtime the native computes in
+// place.
+func (Detached) Offload(func() value.Value) (value.Value, *fault.Fault, bool) {
+	return value.Unit, nil, false
 }

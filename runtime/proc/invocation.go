@@ -8,6 +8,7 @@ import (
 
 	"github.com/morrow-lang/morrow/runtime/value"
 	"github.com/morrow-lang/morrow/runtime/vm"
+	"github.com/morrow-lang/morrow/runtime/world"
 	"github.com/morrow-lang/morrow/stdlib/core"
 	"github.com/morrow-lang/morrow/stdlib/process"
 )
@@ -191,6 +192,10 @@ func (inv *Invocation) Retire(p *Process, reason value.Value) {
 			continue // Retire runs again once the cleanup has run
 		}
 		d := inv.closeMailboxLocked(q)
+		// Its sockets and listeners are closed and the outside operation
+		// it was parked on is cancelled (docs/io.md: no descriptor outlives
+		// its owner).
+		d.sockets.Close()
 		inv.retireRegcall(q) // step 3: its name is freed
 		work = inv.publishExits(q, d, work)
 		inv.publishDowns(q, d)
@@ -212,6 +217,7 @@ type death struct {
 	shown      string // the reason rendered for the trace ("" when not tracing)
 	links      map[*Process]struct{}
 	owned      map[*Monitor]*Process
+	sockets    *world.Owned
 }
 
 // commitLocked is step 1 of docs/reference/runtime.md#retiring-a-process: commit the terminal reason;
@@ -279,8 +285,9 @@ func (inv *Invocation) closeMailboxLocked(q *Process) death {
 	q.status = Done
 	q.phase = phaseReleased
 	q.dropState()
-	d := death{id: q.ID(), reason: q.reason, links: q.links, owned: q.owned}
+	d := death{id: q.ID(), reason: q.reason, links: q.links, owned: q.owned, sockets: q.sockets}
 	q.links, q.owned = nil, nil
+	q.socketsDone = true
 	q.mu.Unlock()
 	// Values are rendered outside every lock (docs/reference/runtime.md#execution-model).
 	d.shown = inv.shown(d.reason)

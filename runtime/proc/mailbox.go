@@ -12,6 +12,10 @@ const (
 	SendOK   = 0
 	SendDead = 3
 	SendFull = 4
+	// CallSelf is Process.call's CallRejected code for a call whose
+	// target is the caller itself (OTP's calling_self): nobody could
+	// answer, so the call is refused before anything is sent.
+	CallSelf = 5
 )
 
 // deliverLocked appends c; p.mu must be held. It reports whether the

@@ -100,6 +100,7 @@ import (
 
 	"github.com/morrow-lang/morrow/runtime/value"
 	"github.com/morrow-lang/morrow/runtime/vm"
+	"github.com/morrow-lang/morrow/runtime/world"
 )
 
 // Limits (docs/reference/actors.md#spawn-send-and-receive, docs/reference/actors.md#limits).
@@ -268,6 +269,11 @@ type Process struct {
 	nwait *NativeWait
 	// Port writes one line per String sent to a host port.
 	Port func(s string)
+	// sockets are the sockets and listeners the process owns and its
+	// outside operation in flight (runtime/world), nil until the first;
+	// socketsDone is set when the process retired. Both guarded by mu.
+	sockets     *world.Owned
+	socketsDone bool
 
 	// rc is the registry, call and send_wait state (call.go), allocated
 	// on first use.
@@ -473,4 +479,19 @@ func (s *Supervision) Now() *Process {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.Current
+}
+
+// Sockets returns the set of sockets and listeners p owns (created on
+// first use). Once p has retired the set is closed: it refuses new
+// resources, so nothing opened for a retired process stays open.
+func (p *Process) Sockets() *world.Owned {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.sockets == nil {
+		p.sockets = &world.Owned{}
+		if p.socketsDone {
+			p.sockets.Close()
+		}
+	}
+	return p.sockets
 }

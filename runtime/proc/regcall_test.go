@@ -486,3 +486,74 @@ func TestCallRecordReuse(t *testing.T) {
 		t.Fatal("a refused call watches its target")
 	}
 }
+
+// A send_wait admission that the memory budget refuses answers the
+// waiter SendFull (Err(4)) at once and goes on to the next waiter, so
+// the target's mailbox never stays shut: before, the refused waiter was
+// kept at the head of a queue that no take would ever serve again (the
+// target drained every message), and every plain send answered Err(4)
+// until the target died.
+func TestSendWaitRefusedAdmission(t *testing.T) {
+	inv, woken := newInv()
+	small := MessageHeader + Size(value.Int(0))
+	big := value.String(strings.Repeat("x", 4000))
+	inv.MemoryBudget = MaxMailbox*small + MessageHeader + Size(big)/2
+	target := inv.NewProcess(KindIsolated, nil, 0)
+	fillMailbox(t, inv, target)
+	bigSender := inv.NewProcess(KindIsolated, nil, 0)
+	smallSender := inv.NewProcess(KindIsolated, nil, 0)
+	for _, s := range []struct {
+		p *Process
+		v value.Value
+	}{{bigSender, big}, {smallSender, value.Int(7)}} {
+		if _, parked := inv.SendWait(s.p, target, s.v); !parked {
+			t.Fatal("a sender did not park on a full mailbox")
+		}
+		if _, parked := inv.SendWaitDecide(s.p); !parked {
+			t.Fatal("a sender decided before any take")
+		}
+		park(s.p)
+	}
+	*woken = nil
+	take(t, inv, target)
+	if !slices.Equal(*woken, []*Process{bigSender, smallSender}) {
+		t.Fatalf("the take woke %d senders, want the refused one and the admitted one", len(*woken))
+	}
+	if c, parked := inv.SendWaitDecide(bigSender); parked || c != SendFull {
+		t.Fatalf("refused sender: %d %v, want SendFull", c, parked)
+	}
+	if c, parked := inv.SendWaitDecide(smallSender); parked || c != SendOK {
+		t.Fatalf("admitted sender: %d %v, want SendOK", c, parked)
+	}
+	// Drain: the last message is the admitted one; the inbox is open.
+	var last value.Value
+	for i := 0; i < MaxMailbox; i++ {
+		last = take(t, inv, target)
+	}
+	if last.AsInt() != 7 {
+		t.Fatalf("last message %v, want the admitted 7", last)
+	}
+	if r := inv.Send(target, value.Int(1)); r != SendOK {
+		t.Fatalf("send to the drained target = %d, want SendOK", r)
+	}
+	// A lone refused waiter: the take answers it and the inbox opens.
+	fillMailbox2 := func() {
+		for target.Queued() < MaxMailbox {
+			if r := inv.Send(target, value.Int(0)); r != SendOK {
+				t.Fatalf("fill: %d", r)
+			}
+		}
+	}
+	fillMailbox2()
+	inv.SendWait(bigSender, target, big)
+	inv.SendWaitDecide(bigSender)
+	park(bigSender)
+	*woken = nil
+	take(t, inv, target)
+	if c, parked := inv.SendWaitDecide(bigSender); parked || c != SendFull {
+		t.Fatalf("lone refused sender: %d %v, want SendFull", c, parked)
+	}
+	if r := inv.Send(target, value.Int(1)); r != SendOK {
+		t.Fatalf("send into the freed slot = %d, want SendOK", r)
+	}
+}

@@ -25,6 +25,7 @@ const (
 	waitPending uint32 = iota
 	waitAdmitted
 	waitDead
+	waitRefused // the memory budget refused its admission: Err(4)
 )
 
 // sendWaiter is one sender parked in send_wait.
@@ -93,6 +94,8 @@ func (inv *Invocation) SendWaitDecide(p *Process) (code int, parked bool) {
 		code = SendOK
 	case waitDead:
 		code = SendDead
+	case waitRefused:
+		code = SendFull
 	default:
 		x.blocked = true
 		return 0, true
@@ -113,8 +116,13 @@ func (p *Process) SendWaiting() bool {
 	return x.sw != nil
 }
 
-// admitOneLocked admits the oldest sender parked on p, if any and if its
-// message fits; p.mu is held and p has just taken a user message.
+// admitOneLocked admits the oldest sender parked on p, if any; p.mu is
+// held and p has just taken a user message. A sender whose message the
+// invocation's limits (memory budget, queued messages) refuse is
+// answered SendFull at once, as a plain send would be, and the next one
+// is tried: keeping it first in line could keep it there for ever (no
+// take may come again once p has drained its mailbox), with every plain
+// send refused meanwhile because senders wait.
 func (inv *Invocation) admitOneLocked(p *Process) {
 	x := p.rc.Load()
 	if x == nil {
@@ -128,11 +136,16 @@ func (inv *Invocation) admitOneLocked(p *Process) {
 			continue
 		}
 		size := MessageHeader + Size(w.msg)
-		if !inv.chargeMsg(size) {
-			return
-		}
 		x.waiters[0] = nil
 		x.waiters = x.waiters[1:]
+		if !inv.chargeMsg(size) {
+			w.state.Store(waitRefused)
+			if inv.TraceMessages {
+				inv.traceSendLocked(w.p, p, false, true)
+			}
+			x.admitted = append(x.admitted, w) // woken with the admitted
+			continue
+		}
 		w.state.Store(waitAdmitted)
 		p.msgBytes += size
 		c := Cell{Kind: CellMessage, Value: w.msg, Bytes: size}

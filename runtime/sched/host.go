@@ -496,6 +496,12 @@ func (h *host) CallWait(pid, msg value.Value, timeout int64, reply value.Value) 
 			h.p.CallAbandon()
 			return callRejected(proc.SendDead), false, nil
 		}
+		if t == h.p {
+			// A call to oneself could never be answered (OTP's
+			// calling_self): refuse it at once, sending nothing.
+			h.p.CallAbandon()
+			return callRejected(proc.CallSelf), false, nil
+		}
 		var now time.Time
 		if timeout >= 0 {
 			now = rt.Now()

@@ -71,11 +71,13 @@ package sched
 
 import (
 	"bufio"
+	"cmp"
 	"container/heap"
 	"context"
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -84,6 +86,7 @@ import (
 	"github.com/morrow-lang/morrow/runtime/proc"
 	"github.com/morrow-lang/morrow/runtime/value"
 	"github.com/morrow-lang/morrow/runtime/vm"
+	"github.com/morrow-lang/morrow/runtime/world"
 	"github.com/morrow-lang/morrow/stdlib/process"
 )
 
@@ -140,6 +143,11 @@ type Config struct {
 	// Without it (embedders, the default) an idle runtime with isolated
 	// processes waits, since something outside may still wake one.
 	ReportDeadlock bool
+	// World is the invocation's outside world (arguments, environment,
+	// standard input, sockets; nil: an empty one). Stderr is where
+	// eprint and eprintln write (nil: discarded).
+	World  *world.World
+	Stderr io.Writer
 }
 
 // Output is the one shared, ordered stdout of an invocation. Every print
@@ -151,6 +159,10 @@ type Output struct {
 	dst    io.Writer
 	closed bool
 	last   atomic.Int64 // time of the last flush (UnixNano)
+	// Sync, when set, flushes the destination of a direct output (the
+	// runner's own buffer): Flush calls it, so output is visible when a
+	// process parks on the outside world or the runtime goes idle.
+	Sync func()
 }
 
 // flushEvery bounds how long output may sit in the buffer while the
@@ -208,6 +220,9 @@ func (o *Output) Flush() {
 	}
 	o.last.Store(time.Now().UnixNano())
 	o.mu.Unlock()
+	if o.Sync != nil {
+		o.Sync()
+	}
 }
 
 // Close flushes and drops every later write.
@@ -218,6 +233,9 @@ func (o *Output) Close() {
 	}
 	o.closed = true
 	o.mu.Unlock()
+	if o.Sync != nil {
+		o.Sync()
+	}
 }
 
 // Result is how an invocation ended.
@@ -240,6 +258,10 @@ type Result struct {
 	// set when a failure ended the entry that, outside a session, would
 	// have ended the invocation: a legacy actor's fault, the step limit.
 	RootFault, Fatal bool
+	// Halted is set when System.exit ended the invocation with
+	// HaltStatus.
+	Halted     bool
+	HaltStatus int
 	// Decisions is the number of scheduling decisions of a
 	// deterministic run (agents chosen and preemption questions), and
 	// Steps the VM steps of all its turns.
@@ -264,19 +286,24 @@ type Runtime struct {
 	stop     chan struct{}
 
 	pendingTimers atomic.Int64
-	steps         atomic.Int64 // VM steps of all turns (counted when MaxSteps is set)
-	rr            atomic.Uint64
-	root          *proc.Process
-	entryOver     atomic.Bool // session: the current entry has ended (session.go)
-	traceMu       sync.Mutex
-	det           *det          // deterministic run (Config.Policy), or nil
-	test          *proc.Process // RunTest's test process (testproc.go)
-	testEnd       *TestEnd      // guarded by mu
+	// pendingIO counts outside operations in flight (outside.go).
+	pendingIO atomic.Int64
+	halted    atomic.Bool // System.exit ended the invocation
+	errMu     sync.Mutex  // one stderr write at a time
+	// World is the invocation's outside world (Config.World).
+	World     *world.World
+	offloads  atomic.Int64 // long natives computing off the schedulers (offload.go)
+	steps     atomic.Int64 // VM steps of all turns (counted when MaxSteps is set)
+	rr        atomic.Uint64
+	root      *proc.Process
+	entryOver atomic.Bool // session: the current entry has ended (session.go)
+	traceMu   sync.Mutex
+	det       *det          // deterministic run (Config.Policy), or nil
+	test      *proc.Process // RunTest's test process (testproc.go)
+	testEnd   *TestEnd      // guarded by mu
 
-	// outside counts the processes parked on an outside operation
-	// (BeginOutside, EndOutside); hasPort is set by NewPort. Both are
-	// read only when the schedulers go idle (quiescentLocked).
-	outside atomic.Int64
+	// hasPort is set by NewPort: a host port keeps an idle runtime
+	// waiting (quiescentLocked).
 	hasPort atomic.Bool
 
 	// Stack is the stack budget every process's State charges.
@@ -292,7 +319,10 @@ func New(img *vm.Image, out *Output, cfg Config) *Runtime {
 		cfg.Budget = DefaultBudget
 	}
 	rt := &Runtime{cfg: cfg, img: img, Out: out, Inv: proc.NewInvocation(), stop: make(chan struct{}),
-		Stack: vm.NewStackBudget(cfg.StackBudget)}
+		Stack: vm.NewStackBudget(cfg.StackBudget), World: cfg.World}
+	if rt.World == nil {
+		rt.World = &world.World{}
+	}
 	rt.Inv.MaxLive = cfg.MaxLive
 	rt.Inv.MemoryBudget = cfg.MemoryBudget
 	rt.Inv.MaxQueued = cfg.MaxQueued
@@ -383,21 +413,38 @@ func (rt *Runtime) runSchedulers(ctx context.Context) {
 }
 
 // cleanupAll runs the cleanup of every process still alive after a
-// cancellation (one goroutine, schedulers stopped).
+// cancellation (one goroutine, schedulers stopped), in generation order,
+// and writes its retire line (Killed), so that a trace of an
+// interrupted run still ends every lifeline.
 func (rt *Runtime) cleanupAll() {
-	for _, p := range rt.Inv.Processes() {
-		st := p.State
-		if st == nil || st.Finished() {
+	ps := rt.Inv.Processes()
+	slices.SortFunc(ps, func(a, b *proc.Process) int { return cmp.Compare(a.Gen(), b.Gen()) })
+	for _, p := range ps {
+		if p.Kind == proc.KindPort {
 			continue
 		}
-		st.Abort(&fault.Fault{Msg: "interrupted", Aborted: true})
-		h := &host{s: rt.scheds[0], p: p}
-		for i := 0; i < 1<<16 && !st.Finished(); i++ {
-			o := vm.Run(st, h, 1<<16)
-			h.settle()
-			if limit := rt.cfg.MaxSteps; limit > 0 && rt.steps.Add(int64(o.Steps)) > limit {
-				return // the step limit also bounds cleanup after a cancellation
-			}
+		rt.cleanupOne(p)
+		rt.trace("retire %d Killed", p.Gen())
+	}
+}
+
+// cleanupOne runs p's admitted cleanup after a cancellation; the step
+// limit also bounds it.
+func (rt *Runtime) cleanupOne(p *proc.Process) {
+	st := p.State
+	if st == nil || st.Finished() {
+		return
+	}
+	if limit := rt.cfg.MaxSteps; limit > 0 && rt.steps.Load() > limit {
+		return
+	}
+	st.Abort(&fault.Fault{Msg: "interrupted", Aborted: true})
+	h := &host{s: rt.scheds[0], p: p}
+	for i := 0; i < 1<<16 && !st.Finished(); i++ {
+		o := vm.Run(st, h, 1<<16)
+		h.settle()
+		if limit := rt.cfg.MaxSteps; limit > 0 && rt.steps.Add(int64(o.Steps)) > limit {
+			return
 		}
 	}
 }
@@ -471,7 +518,7 @@ func (rt *Runtime) rootFinished(v value.Value) {
 // processes alive can never be woken and Config.ReportDeadlock asks for
 // the report (the caller builds it with rt.mu released: deadlock).
 func (rt *Runtime) quiescentLocked() (report string, deadlock bool) {
-	if rt.pendingTimers.Load() > 0 || rt.outside.Load() > 0 || rt.stopped {
+	if rt.pendingTimers.Load() > 0 || rt.pendingIO.Load() > 0 || rt.offloads.Load() > 0 || rt.stopped {
 		return "", false
 	}
 	live, isolated := rt.Inv.Live()
@@ -510,20 +557,28 @@ func (rt *Runtime) deadlock() {
 	rt.fatal(DeadlockReport(t))
 }
 
-// BeginOutside records that a process is about to park on an outside
-// operation (a read from a socket, a file, standard input):
-// while one is pending the runtime never reports a deadlock, since its
-// completion will wake the process. Call it before the process parks.
-func (rt *Runtime) BeginOutside() { rt.outside.Add(1) }
+// BeginOutside records an outside operation that a host runs for a
+// process (the count Host.Await keeps, pendingIO, outside.go): while one
+// is pending the runtime never reports a deadlock, since its completion
+// will wake the process. Call it before the process parks.
+func (rt *Runtime) BeginOutside() { rt.pendingIO.Add(1) }
 
-// EndOutside records that an outside operation has ended. Call it after
-// its process has been woken (handed to its scheduler, or found already
-// gone), never before: the runtime may be idle, and it then decides at
-// once whether the program can still make progress.
+// EndOutside records that an outside operation begun with BeginOutside
+// has ended. Call it after its process has been woken (or found already
+// gone), never before: when the runtime is idle it then decides at once
+// whether the program can still make progress.
 func (rt *Runtime) EndOutside() {
-	if rt.outside.Add(-1) != 0 {
+	if rt.pendingIO.Add(-1) != 0 {
 		return
 	}
+	rt.decideIfIdle()
+}
+
+// decideIfIdle takes the quiescence decision of an all-idle runtime
+// that no scheduler will take because none is going to sleep: when the
+// last outside operation or offloaded computation ended and its answer
+// woke nobody.
+func (rt *Runtime) decideIfIdle() {
 	rt.mu.Lock()
 	var report string
 	var dead bool
@@ -540,7 +595,7 @@ func (rt *Runtime) EndOutside() {
 }
 
 // OutsidePending returns the number of outside operations in progress.
-func (rt *Runtime) OutsidePending() int64 { return rt.outside.Load() }
+func (rt *Runtime) OutsidePending() int64 { return rt.pendingIO.Load() }
 
 // enqueue hands a Runnable process to its scheduler.
 func (rt *Runtime) enqueue(p *proc.Process) {
@@ -593,6 +648,36 @@ type Scheduler struct {
 	stolen  atomic.Int64 // processes other schedulers took from this one
 	pokes   atomic.Int64 // sleeping schedulers this one woke to steal
 	qlen    atomic.Int32 // len(q) - head, readable without the lock
+
+	// lone is the thief's view of the other schedulers for stealing a
+	// lone queued process (steal, loneStuck); owned by this scheduler's
+	// goroutine and used only when it has no work of its own.
+	lone []loneSeen
+}
+
+// loneSeen is what a thief last saw of a victim: its turn count, and
+// since when it has not changed.
+type loneSeen struct {
+	turns int64
+	since time.Time
+}
+
+// loneAfter is how long a scheduler must have been in one turn (a long
+// native) before an idle one steals the lone process queued behind it.
+const loneAfter = 2 * time.Millisecond
+
+// loneStuck reports whether v, which has one queued process, has been
+// in the same turn for loneAfter or more; now is the thief's clock.
+func (s *Scheduler) loneStuck(v *Scheduler, now time.Time) bool {
+	if s.lone == nil {
+		s.lone = make([]loneSeen, len(s.rt.scheds))
+	}
+	seen := &s.lone[v.id]
+	if t := v.turns.Load(); t != seen.turns || seen.since.IsZero() {
+		seen.turns, seen.since = t, now
+		return false
+	}
+	return now.Sub(seen.since) >= loneAfter
 }
 
 // TimerHeapSize returns the number of timers in all heaps (only
@@ -697,19 +782,29 @@ func (s *Scheduler) pop() *proc.Process {
 	return p
 }
 
-// steal takes the older half of another scheduler's queue.
+// steal takes the older half of another scheduler's queue, or its one
+// queued process when it sleeps or has been busy in one turn for
+// loneAfter (a native that runs long: the process would wait for it).
 func (s *Scheduler) steal() *proc.Process {
 	rt := s.rt
 	n := len(rt.scheds)
 	off := int(uint64(rt.cfg.Seed) % uint64(n))
+	var now time.Time
 	for i := 1; i < n; i++ {
 		v := rt.scheds[(s.id+off+i)%n]
 		if v == s {
 			continue
 		}
+		stuck := false
+		if v.qlen.Load() == 1 {
+			if now.IsZero() {
+				now = time.Now()
+			}
+			stuck = s.loneStuck(v, now)
+		}
 		v.mu.Lock()
 		k := (len(v.q) - v.head) / 2
-		if k == 0 && len(v.q)-v.head == 1 && v.sleeping {
+		if k == 0 && len(v.q)-v.head == 1 && (v.sleeping || stuck) {
 			k = 1
 		}
 		var got []*proc.Process
@@ -833,11 +928,16 @@ func (s *Scheduler) sleep() {
 	}
 	rt.Out.Flush()
 	var tc <-chan time.Time
+	d := time.Duration(-1)
 	if len(s.timers) > 0 {
-		d := time.Until(s.timers[0].at)
-		if d < 0 {
-			d = 0
-		}
+		d = max(time.Until(s.timers[0].at), 0)
+	}
+	if rt.cfg.Steal && s.loneWaiting() && (d < 0 || d > loneAfter) {
+		// A lone process waits in a busy scheduler's queue: look again
+		// soon, to steal it if that scheduler stays in its turn.
+		d = loneAfter
+	}
+	if d >= 0 {
 		t := time.NewTimer(d)
 		defer t.Stop()
 		tc = t.C
@@ -855,6 +955,17 @@ func (s *Scheduler) sleep() {
 		rt.mu.Unlock()
 	}
 	s.mu.Unlock()
+}
+
+// loneWaiting reports whether another scheduler that is not sleeping
+// has exactly one process queued (steal may take it if it stays).
+func (s *Scheduler) loneWaiting() bool {
+	for _, v := range s.rt.scheds {
+		if v != s && v.qlen.Load() == 1 {
+			return true
+		}
+	}
+	return false
 }
 
 // wakeNext hands p, which the process running on s just made Runnable

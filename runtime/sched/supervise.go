@@ -1,6 +1,7 @@
 package sched
 
 import (
+	"slices"
 	"sync"
 	"time"
 
@@ -98,6 +99,12 @@ type supDriver struct {
 
 	timer   supervisor.Token // the armed deadline, 0 for none
 	timerAt time.Time
+	// retry holds the children whose Shutdown exit signal could not be
+	// admitted yet (their reservations, or the invocation's, were all in
+	// use): it is sent again every shutdownRetry until it is admitted,
+	// the child is gone, or the machine kills it.
+	retry   []*proc.Process
+	retryAt time.Time // when retry is sent again
 
 	begun   bool
 	retired bool
@@ -328,6 +335,15 @@ func (s *Scheduler) runDriver(p *proc.Process, d *supDriver, budget int) {
 			case vm.WaitRetry:
 				continue
 			case vm.WaitTimeout:
+				if len(d.retry) > 0 {
+					now := d.rt.Now()
+					if !now.Before(d.retryAt) {
+						d.retryShutdowns()
+					}
+					if d.timer == 0 || now.Before(d.timerAt) {
+						continue // the wait ended for the retry only
+					}
+				}
 				t := d.timer
 				d.timer = 0
 				d.feed(supervisor.TimerFired{Token: t})
@@ -359,9 +375,26 @@ func (s *Scheduler) runDriver(p *proc.Process, d *supDriver, budget int) {
 	s.push(p)
 }
 
-// timeout is the receive timeout in ms until the armed deadline (-1 for
-// none).
+// timeout is the receive timeout in ms until the armed deadline or the
+// next Shutdown retry (-1 for none).
 func (d *supDriver) timeout() int64 {
+	ms := d.machineTimeout()
+	if len(d.retry) > 0 {
+		r := max(d.retryAt.Sub(d.rt.Now()).Milliseconds(), 0)
+		if ms < 0 || r < ms {
+			ms = r
+		}
+	}
+	return ms
+}
+
+// shutdownRetry is how often a Shutdown exit signal that could not be
+// admitted is sent again.
+const shutdownRetry = time.Millisecond
+
+// machineTimeout is the receive timeout in ms until the machine's armed
+// deadline (-1 for none).
+func (d *supDriver) machineTimeout() int64 {
 	if d.timer == 0 {
 		return -1
 	}
@@ -525,15 +558,52 @@ func (d *supDriver) answer(q *supReq, r supervisor.Result) value.Value {
 	return value.Ok(value.Unit)
 }
 
-// signal sends a direct exit signal from the supervisor to child c. If it
-// cannot be admitted, the supervisor, which owns the child, retires it
-// with that reason directly, so that a shutdown never waits forever.
+// signal sends a direct exit signal from the supervisor to child c. A
+// Kill that cannot be admitted (the child's reservations, or the
+// invocation's, are all in use) retires the child with Killed directly,
+// which is what the Kill would do. A Shutdown that cannot be admitted is
+// sent again every shutdownRetry (retryShutdowns) until it is, so a
+// child that traps exits always receives it and its shutdown policy
+// holds: Graceful(ms) still kills it when the time is up, Infinity waits
+// (docs/supervisors.md, "Shutdown").
 func (d *supDriver) signal(c *proc.Process, reason value.Value) {
-	if d.rt.Inv.Signal(d.p, c, reason) == proc.SignalLimit {
-		if process.ReasonOf(reason).Kind == supervisor.ReasonKill {
-			reason = reasonOf(process.ReasonKilled)
+	kill := process.ReasonOf(reason).Kind == supervisor.ReasonKill
+	if kill {
+		d.dropRetry(c)
+	}
+	if d.rt.Inv.Signal(d.p, c, reason) != proc.SignalLimit {
+		return
+	}
+	if kill {
+		d.rt.Inv.Retire(c, reasonOf(process.ReasonKilled))
+		return
+	}
+	if !slices.Contains(d.retry, c) {
+		if len(d.retry) == 0 {
+			d.retryAt = d.rt.Now().Add(shutdownRetry)
 		}
-		d.rt.Inv.Retire(c, reason)
+		d.retry = append(d.retry, c)
+	}
+}
+
+// retryShutdowns sends the Shutdown exit signals that waited for a
+// reservation again; those admitted, or whose child is gone, are done.
+func (d *supDriver) retryShutdowns() {
+	keep := d.retry[:0]
+	for _, c := range d.retry {
+		if d.rt.Inv.Signal(d.p, c, reasonOf(process.ReasonShutdown)) == proc.SignalLimit {
+			keep = append(keep, c)
+		}
+	}
+	clear(d.retry[len(keep):])
+	d.retry = keep
+	d.retryAt = d.rt.Now().Add(shutdownRetry)
+}
+
+// dropRetry forgets a pending Shutdown retry for c.
+func (d *supDriver) dropRetry(c *proc.Process) {
+	if i := slices.Index(d.retry, c); i >= 0 {
+		d.retry = slices.Delete(d.retry, i, i+1)
 	}
 }
 

@@ -6,7 +6,9 @@ import (
 	"flag"
 	"os"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/morrow-lang/morrow/runtime/sched"
 )
@@ -128,4 +130,70 @@ fn main():
 			}
 		})
 	}
+}
+
+// TestTraceRetireAfterCancel: when the run is cancelled (SIGINT), every
+// process still alive gets its retire line (Killed) once its cleanup has
+// run, so a trace of an interrupted run still ends each lifeline.
+func TestTraceRetireAfterCancel(t *testing.T) {
+	img := load(t, `
+fn waiter(n: Int):
+    defer println("cleanup {n}")
+    receive:
+        0 -> ()
+
+fn start(n: Int):
+    if n > 0:
+        let r: Result(Pid(Int), Process.Error) = Process.spawn(() -> waiter(n))
+        match r:
+            Ok(_) -> start(n - 1)
+            Err(_) -> println("spawn failed")
+
+fn main():
+    start(3)
+`)
+	for _, cfg := range []sched.Config{{Schedulers: 1}, {Schedulers: 2, Steal: true}, {Schedulers: 4}} {
+		tr := &lockedBuffer{}
+		cfg.Trace = tr
+		ctx, cancel := context.WithCancel(context.Background())
+		go func() {
+			for !strings.Contains(tr.String(), "spawn 4 ") {
+				time.Sleep(time.Millisecond)
+			}
+			time.Sleep(20 * time.Millisecond)
+			cancel()
+		}()
+		out, res, _ := run(t, ctx, img, cfg)
+		cancel()
+		if !res.Cancelled {
+			t.Fatalf("%+v: not cancelled: %+v", cfg, res)
+		}
+		for _, n := range []string{"2", "3", "4"} {
+			if !strings.Contains(tr.String(), "retire "+n+" Killed\n") {
+				t.Errorf("%d schedulers: no retire line for %s after the cancellation:\n%s", cfg.Schedulers, n, tr.String())
+			}
+		}
+		if strings.Count(out, "cleanup") != 3 {
+			t.Errorf("cleanups: %q", out)
+		}
+	}
+}
+
+// lockedBuffer is a bytes.Buffer that the runtime writes while the test
+// reads it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

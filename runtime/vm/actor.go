@@ -1,6 +1,8 @@
 package vm
 
 import (
+	"fmt"
+
 	"github.com/morrow-lang/morrow/runtime/bytecode"
 	"github.com/morrow-lang/morrow/runtime/fault"
 	"github.com/morrow-lang/morrow/runtime/value"
@@ -45,6 +47,16 @@ func (img *Image) maxTimeout() int64 {
 		return img.timeoutLimit
 	}
 	return MaxTimeout
+}
+
+// timeoutFault is fault 8 for a timeout outside 0..maxTimeout; its text
+// names the image's own limit when SetTimeoutLimit changed it.
+func (img *Image) timeoutFault() *fault.Fault {
+	f := fault.New(fault.Timeout)
+	if img.timeoutLimit > 0 {
+		f.Msg = fmt.Sprintf("actor timeout must be between 0 and %d milliseconds", img.timeoutLimit)
+	}
+	return f
 }
 
 // What actorStep reports: go on, or stop the Run with StatusYield or
@@ -190,7 +202,7 @@ func (st *State) recvStart(ah Host, fr *frame, a, b int) (value.Value, bool, *fa
 		}
 		timeout = v.AsInt()
 		if timeout < 0 || timeout > st.img.maxTimeout() {
-			return value.Unit, false, fault.New(fault.Timeout)
+			return value.Unit, false, st.img.timeoutFault()
 		}
 	}
 	return ah.RecvStart(timeout, b != 0)
@@ -324,7 +336,7 @@ func (st *State) actorOp(ah Host, in bytecode.Instr, pc, sp int) (int, int, int,
 			return pc, sp, 0, false, internalFault("call timeout is %s, not Int", t.Kind())
 		}
 		if t.AsInt() > st.img.maxTimeout() {
-			return pc, sp, 0, false, fault.New(fault.Timeout)
+			return pc, sp, 0, false, st.img.timeoutFault()
 		}
 		r, park, f := ah.CallWait(stack[sp-4], stack[sp-3], t.AsInt(), stack[sp-1])
 		if f != nil {

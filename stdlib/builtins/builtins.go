@@ -155,6 +155,16 @@ const (
 	// wrong type (docs/reference/runtime.md#features-beyond-the-core-language). m must be a concrete type at the call,
 	// and the builtin may only be called directly (CallOnly).
 	MailboxKey
+	// Outside: waits on the outside world (standard input, files, the
+	// network, HTTP; docs/io.md): it parks only its caller,
+	// and it is refused in a defer body as process operations are
+	// ("outside-world operations are unsupported in deferred cleanup").
+	Outside
+	// Unreplayable: its result comes from outside the program and cannot
+	// be replayed (standard input, http, Net): `morrow run --explore`
+	// and `--replay` refuse a program that calls it, and the REPL
+	// refuses the Net module and System.read_line.
+	Unreplayable
 )
 
 // Has reports whether every flag of g is set.

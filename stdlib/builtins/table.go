@@ -186,6 +186,36 @@ var table = concat(
 		native("Supervisor.delete_child", "(Supervisor.Handle, String) -> Result(Unit, Supervisor.Error)", "Removes a Stopped child's spec.").context(RootOrActor),
 		native("Supervisor.stop", "(Supervisor.Handle) -> Result(Unit, Supervisor.Error)", "Stops every child in reverse order, answers, then the supervisor exits Normal.").context(RootOrActor),
 	),
+	// The outside world (docs/io.md): System, fs (and File, its
+	// alias), http and Net. Operations that wait park only their caller
+	// (Outside) and are refused in deferred cleanup.
+	[]*Entry{
+		native("System.args", "() -> List(String)", "The program's arguments: what follows `--` on the command line (`morrow run prog.mr -- a b`)."),
+		native("System.env", "(String) -> Option(String)", "Some of an environment variable's value, or None when it is not set."),
+		native("System.exit", "(Int) -> Never", "Flushes stdout and stderr and ends the whole program with a status 0..255 (else fault 18); no other cleanup runs."),
+		native("System.time_ms", "() -> Int", "Wall-clock time in milliseconds since the Unix epoch."),
+		native("System.monotonic_ms", "() -> Int", "A monotonic clock in milliseconds, for measuring intervals."),
+		native("System.read_line", "() -> Option(String)", "Some of the next line of stdin without its `\\n` or `\\r\\n`, None at the end; lines over 1 MiB are split.").flags(NoDefer | Outside | Unreplayable),
+		native("eprint", "(a) -> Unit", "Writes a value as print does, to stderr.").req(Printable),
+		native("eprintln", "(a) -> Unit", "Writes a value as println does, to stderr.").req(Printable),
+	},
+	withFlags(NoDefer|Outside, fsEntries("fs")...),
+	withFlags(NoDefer|Outside, fsEntries("File")...),
+	withFlags(NoDefer|Outside|Unreplayable,
+		native("http.get", "(String) -> Result(String, Int)", "GETs a URL: Ok of a 2xx body; Err(3) for any failure (bad URL, transport, non-2xx, redirect, over 16 MiB, invalid UTF-8, 30 s)."),
+		native("http.post", "(String, String) -> Result(String, Int)", "POSTs a body to a URL: Ok of a 2xx response body; Err(3) for any failure, as http.get."),
+		native("Net.listen", "(String, Int) -> Result(Net.Listener, Int)", "Listens on a host and port (0: a free one); the caller owns the listener. Err 2 permission, 8 in use, 3 other."),
+		native("Net.accept", "(Net.Listener) -> Result(Net.Socket, Int)", "Waits for a client; the caller owns the new socket. Err 4 not the owner, 5 closed, 3 over the socket limit."),
+		native("Net.connect", "(String, Int) -> Result(Net.Socket, Int)", "Connects to a host and port; the caller owns the socket. Err 1 refused or unreachable, 3 other."),
+		native("Net.read_line", "(Net.Socket, Int) -> Result(Option(String), Int)", "Some of the next line without its `\\n`, None when the peer closed; timeout in ms (negative: none). Err 7 timeout, 9 line over 1 MiB (closed)."),
+		native("Net.write", "(Net.Socket, String) -> Result(Unit, Int)", "Writes the text as given. Err 4 not the owner, 5 closed."),
+	),
+	withFlags(Unreplayable,
+		native("Net.port", "(Net.Listener) -> Int", "The port a listener is bound to."),
+		native("Net.close", "(Net.Socket) -> Result(Unit, Int)", "Closes a socket. Err 4 not the owner, 5 already closed."),
+		native("Net.close_listener", "(Net.Listener) -> Result(Unit, Int)", "Closes a listener. Err 4 not the owner, 5 already closed."),
+		native("Net.transfer", "(Net.Socket, ProcessId) -> Result(Unit, Int)", "Hands a socket to another live process, its new owner. Err 4 not the owner, 5 closed, 3 the process has ended."),
+	),
 
 	// The Test module (docs/testing.md): assertions for `morrow test`,
 	// each Ok(()) or Err(message) so that `?` chains them.
@@ -201,10 +231,32 @@ var table = concat(
 	},
 )
 
+// fsEntries are the file functions of module m (fs, and File, its alias).
+func fsEntries(m string) []*Entry {
+	return []*Entry{
+		native(m+".read", "(String) -> Result(String, Int)", "The whole file as a String. Err 1 missing, 2 permission, 5 not a directory, 3 other (a directory, invalid UTF-8, over 64 MiB)."),
+		native(m+".write", "(String, String) -> Result(Int, Int)", "Replaces the file atomically (a temporary file, then a rename): Ok of the bytes written."),
+		native(m+".append", "(String, String) -> Result(Int, Int)", "Appends to the file (created if missing): Ok of the bytes written."),
+		native(m+".exists", "(String) -> Bool", "Whether a file or directory exists at the path."),
+		native(m+".delete", "(String) -> Result(Int, Int)", "Deletes a file or an empty directory: Ok(0)."),
+		native(m+".size", "(String) -> Result(Int, Int)", "The file's size in bytes."),
+		native(m+".list_dir", "(String) -> Result(List(String), Int)", "The names in a directory (no `.` or `..`), sorted; Err(3) over 1,048,576 entries."),
+	}
+}
+
 // typeTable is every library type, in declaration order: a constructor
 // written Module.Variant names the variant of the first type here that
 // has it.
-var typeTable = append(processTypes, supervisorTypes...)
+var typeTable = append(append(processTypes, supervisorTypes...), netTypes...)
+
+// The Net module's handles (docs/io.md): opaque, equality by identity, no
+// Show; they may travel in messages.
+var netTypes = []*TypeDecl{
+	{Name: "Net.Listener", Kind: Opaque, Derives: []string{"Eq"},
+		Doc: "A listening TCP socket, owned by the process that opened it."},
+	{Name: "Net.Socket", Kind: Opaque, Derives: []string{"Eq"},
+		Doc: "A TCP connection carrying text lines, owned by one process at a time."},
+}
 
 // processTypes are the Process module's types.
 var processTypes = []*TypeDecl{

@@ -170,15 +170,21 @@ func init() {
 			}
 			return ok(value.Int(sum))
 		}),
-		fnWork("List.sort", kinds(L), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault, int64) {
-			out := slices.Clone(listItems(a[0]))
-			work := int64(len(out))
-			slices.SortStableFunc(out, func(x, y value.Value) int {
-				c, w := CompareWork(x, y)
-				work += w
-				return c
-			})
-			return value.NewList(out), nil, work
+		fnWork("List.sort", kinds(L), func(h native.Host, a []value.Value) (value.Value, *fault.Fault, int64) {
+			items := listItems(a[0])
+			if len(items) >= native.OffloadMin {
+				// A long sort runs off the schedulers (Host.Offload); its
+				// work is charged as the list's length.
+				v, f, handled := h.Offload(func() value.Value {
+					v, _ := sortItems(items)
+					return v
+				})
+				if handled {
+					return v, f, int64(len(items))
+				}
+			}
+			v, work := sortItems(items)
+			return v, nil, work
 		}),
 		fn("List.enumerate", kinds(L), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 			xs := listItems(a[0])
@@ -222,4 +228,17 @@ func clampCount(c int64, n int) int {
 		return n
 	}
 	return int(c)
+}
+
+// sortItems is List.sort: a stable sort of a copy of xs, and its work
+// (the elements, plus the element pairs visited by the comparisons).
+func sortItems(xs []value.Value) (value.Value, int64) {
+	out := slices.Clone(xs)
+	work := int64(len(out))
+	slices.SortStableFunc(out, func(x, y value.Value) int {
+		c, w := CompareWork(x, y)
+		work += w
+		return c
+	})
+	return value.NewList(out), work
 }

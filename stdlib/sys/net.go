@@ -1,0 +1,203 @@
+package sys
+
+import (
+	"context"
+	"time"
+
+	"github.com/morrow-lang/morrow/runtime/fault"
+	"github.com/morrow-lang/morrow/runtime/native"
+	"github.com/morrow-lang/morrow/runtime/value"
+	"github.com/morrow-lang/morrow/runtime/world"
+)
+
+// A Net.Listener or Net.Socket value is a KOpaque handle whose payload is
+// the resource's serial number and whose reference is the
+// *world.Listener or *world.Socket: equality is identity.
+
+func listenerValue(l *world.Listener) value.Value { return value.Opaque(value.KOpaque, l.ID(), l) }
+func socketValue(s *world.Socket) value.Value     { return value.Opaque(value.KOpaque, s.ID(), s) }
+
+func listenerOf(v value.Value) (*world.Listener, *fault.Fault) {
+	if l, ok := v.Ref().(*world.Listener); ok {
+		return l, nil
+	}
+	return nil, fault.Internalf("Net: not a listener")
+}
+
+func socketOf(v value.Value) (*world.Socket, *fault.Fault) {
+	if s, ok := v.Ref().(*world.Socket); ok {
+		return s, nil
+	}
+	return nil, fault.Internalf("Net: not a socket")
+}
+
+var okUnit = value.Ok(value.Unit)
+
+// usable is the error code for using a resource that is closed (5) or
+// that the caller does not own (4), or 0.
+func usable(h native.Host, closed bool, owner *world.Owned) int {
+	switch {
+	case closed:
+		return world.ErrClosed
+	case owner != h.Sockets():
+		return world.ErrNotOwner
+	}
+	return 0
+}
+
+func init() {
+	reg("Net.listen", []value.Kind{kS, kI}, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
+		w, f := worldOf(h)
+		if f != nil {
+			return value.Unit, f
+		}
+		l, code := w.Listen(context.Background(), a[0].AsString(), int(a[1].AsInt()), h.Sockets())
+		if code != 0 {
+			return errInt(code), nil
+		}
+		return value.Ok(listenerValue(l)), nil
+	})
+	reg("Net.port", []value.Kind{kO}, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
+		l, f := listenerOf(a[0])
+		if f != nil {
+			return value.Unit, f
+		}
+		return value.Int(int64(l.Port())), nil
+	})
+	reg("Net.accept", []value.Kind{kO}, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
+		if v, f, open := h.Resume(); open {
+			return v, f
+		}
+		l, f := listenerOf(a[0])
+		if f != nil {
+			return value.Unit, f
+		}
+		w, f := worldOf(h)
+		if f != nil {
+			return value.Unit, f
+		}
+		if code := usable(h, l.Closed(), l.Owner()); code != 0 {
+			return errInt(code), nil
+		}
+		owner := h.Sockets()
+		return h.Await(false, func(ctx context.Context) value.Value {
+			s, code := w.Accept(ctx, l, owner)
+			if code != 0 {
+				return errInt(code)
+			}
+			return value.Ok(socketValue(s))
+		})
+	})
+	reg("Net.connect", []value.Kind{kS, kI}, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
+		if v, f, open := h.Resume(); open {
+			return v, f
+		}
+		w, f := worldOf(h)
+		if f != nil {
+			return value.Unit, f
+		}
+		host, port, owner := a[0].AsString(), int(a[1].AsInt()), h.Sockets()
+		return h.Await(false, func(ctx context.Context) value.Value {
+			s, code := w.Connect(ctx, host, port, owner)
+			if code != 0 {
+				return errInt(code)
+			}
+			return value.Ok(socketValue(s))
+		})
+	})
+	reg("Net.read_line", []value.Kind{kO, kI}, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
+		if v, f, open := h.Resume(); open {
+			return v, f
+		}
+		s, f := socketOf(a[0])
+		if f != nil {
+			return value.Unit, f
+		}
+		if code := usable(h, s.Closed(), s.Owner()); code != 0 {
+			return errInt(code), nil
+		}
+		timeout := time.Duration(a[1].AsInt()) * time.Millisecond
+		if a[1].AsInt() < 0 {
+			timeout = -1
+		}
+		read := func(ctx context.Context) value.Value {
+			line, eof, code := s.ReadLine(ctx, timeout)
+			switch {
+			case code != 0:
+				return errInt(code)
+			case eof:
+				return value.Ok(value.None())
+			}
+			return value.Ok(value.Some(value.String(line)))
+		}
+		// A whole line at hand (buffered, or in the kernel already) is
+		// read without a park.
+		return h.Await(s.TryLine(), read)
+	})
+	reg("Net.write", []value.Kind{kO, kS}, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
+		if v, f, open := h.Resume(); open {
+			return v, f
+		}
+		s, f := socketOf(a[0])
+		if f != nil {
+			return value.Unit, f
+		}
+		if code := usable(h, s.Closed(), s.Owner()); code != 0 {
+			return errInt(code), nil
+		}
+		// Most writes fit in the kernel's buffer at once: no park.
+		text, code := s.TryWrite(a[1].AsString())
+		if code != 0 {
+			return errInt(code), nil
+		}
+		if text == "" {
+			return okUnit, nil
+		}
+		return h.Await(false, func(ctx context.Context) value.Value {
+			if code := s.Write(ctx, text); code != 0 {
+				return errInt(code)
+			}
+			return okUnit
+		})
+	})
+	reg("Net.close", []value.Kind{kO}, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
+		s, f := socketOf(a[0])
+		if f != nil {
+			return value.Unit, f
+		}
+		if code := usable(h, s.Closed(), s.Owner()); code != 0 {
+			return errInt(code), nil
+		}
+		if code := s.Close(); code != 0 {
+			return errInt(code), nil
+		}
+		return okUnit, nil
+	})
+	reg("Net.close_listener", []value.Kind{kO}, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
+		l, f := listenerOf(a[0])
+		if f != nil {
+			return value.Unit, f
+		}
+		if code := usable(h, l.Closed(), l.Owner()); code != 0 {
+			return errInt(code), nil
+		}
+		if code := l.Close(); code != 0 {
+			return errInt(code), nil
+		}
+		return okUnit, nil
+	})
+	reg("Net.transfer", []value.Kind{kO, value.KProcID}, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
+		s, f := socketOf(a[0])
+		if f != nil {
+			return value.Unit, f
+		}
+		if code := usable(h, s.Closed(), s.Owner()); code != 0 {
+			return errInt(code), nil
+		}
+		to := h.SocketsOf(a[1])
+		if to == nil || !s.Transfer(to) {
+			return errInt(world.ErrOther), nil
+		}
+		return okUnit, nil
+	})
+}
