@@ -185,6 +185,24 @@ func Measure(o Options) ([]Row, error) {
 			return nil, err
 		}
 	}
+	baseline, err := baselines(o)
+	if err != nil {
+		return nil, err
+	}
+	var rows []Row
+	for _, w := range ws {
+		if w.Kind == CompileRate {
+			rows = append(rows, compileRow(o, w))
+			continue
+		}
+		rows = append(rows, measureRuns(o, w, baseline)...)
+	}
+	return rows, nil
+}
+
+// baselines returns, per scheduler count, the best of five runs of the
+// empty program: the start-up time subtracted from every run.
+func baselines(o Options) (map[int]time.Duration, error) {
 	empty, err := MorrowSource("empty", 0)
 	if err != nil {
 		return nil, err
@@ -206,46 +224,50 @@ func Measure(o Options) ([]Row, error) {
 		baseline[n] = best
 		o.logf("baseline (empty program) at %d scheduler(s): %v", n, best)
 	}
+	return baseline, nil
+}
 
-	var rows []Row
-	for _, w := range ws {
-		size := o.size(w)
-		if w.Kind == CompileRate {
-			row := Row{Workload: w, Size: size}
-			row.Morrow = measureCompile(o, size)
-			o.logf("%s: Morrow %s", w.Title, describe(w, row.Morrow))
-			rows = append(rows, row)
-			continue
-		}
-		src, err := MorrowSource(w.Name, size)
-		var prog *bytecode.Program
-		if err == nil {
-			prog, err = Compile(w.Name+".mr", src)
-		}
-		for _, n := range o.Schedulers {
-			row := Row{Workload: w, Size: size, Schedulers: n}
-			var morrow, beam func() (float64, error)
-			if err == nil {
-				morrow = func() (float64, error) { return runMorrowOnce(o, w, size, prog, n, baseline[n]) }
-			}
-			if o.Erlang != nil {
-				beam = func() (float64, error) { return runErlangOnce(o, w, size, n) }
-			}
-			row.Morrow, row.Beam = alternate(o.runs(), morrow, beam)
-			if err != nil {
-				row.Morrow = Figure{Err: err}
-			}
-			if o.Erlang == nil {
-				row.Beam = Figure{Err: fmt.Errorf("skipped")}
-			}
-			o.logf("%s at %d scheduler(s): Morrow %s", w.Title, n, describe(w, row.Morrow))
-			if o.Erlang != nil {
-				o.logf("%s at %d scheduler(s): BEAM %s", w.Title, n, describe(w, row.Beam))
-			}
-			rows = append(rows, row)
-		}
+// compileRow measures the compile-rate workload w.
+func compileRow(o Options, w Workload) Row {
+	size := o.size(w)
+	row := Row{Workload: w, Size: size}
+	row.Morrow = measureCompile(o, size)
+	o.logf("%s: Morrow %s", w.Title, describe(w, row.Morrow))
+	return row
+}
+
+// measureRuns measures workload w at each scheduler count, on Morrow and
+// (when configured) on BEAM, alternating their runs.
+func measureRuns(o Options, w Workload, baseline map[int]time.Duration) []Row {
+	size := o.size(w)
+	src, err := MorrowSource(w.Name, size)
+	var prog *bytecode.Program
+	if err == nil {
+		prog, err = Compile(w.Name+".mr", src)
 	}
-	return rows, nil
+	var rows []Row
+	for _, n := range o.Schedulers {
+		row := Row{Workload: w, Size: size, Schedulers: n}
+		var morrow, beam func() (float64, error)
+		if err == nil {
+			morrow = func() (float64, error) { return runMorrowOnce(o, w, size, prog, n, baseline[n]) }
+		}
+		if o.Erlang != nil {
+			beam = func() (float64, error) { return runErlangOnce(o, w, size, n) }
+		}
+		row.Morrow, row.Beam = alternate(o.runs(), morrow, beam)
+		if err != nil {
+			row.Morrow = Figure{Err: err}
+		}
+		o.logf("%s at %d scheduler(s): Morrow %s", w.Title, n, describe(w, row.Morrow))
+		if o.Erlang == nil {
+			row.Beam = Figure{Err: fmt.Errorf("skipped")}
+		} else {
+			o.logf("%s at %d scheduler(s): BEAM %s", w.Title, n, describe(w, row.Beam))
+		}
+		rows = append(rows, row)
+	}
+	return rows
 }
 
 // figureOf turns an elapsed time (or a memory sample) into the figure.

@@ -130,7 +130,7 @@ func TestImport(t *testing.T) {
 		s.Eval(context.Background(), e)
 	}
 	want := "Circle(2) : geo.shapes.Shape\nCircle(6) : geo.shapes.Shape\nCircle(8) : geo.shapes.Shape\nerror: module nowhere not found\n" +
-		"error: bad.mr:1: function return: expression type: expected Int, found String\n"
+		"error: bad.mr:1: function return: expected Int, found String\n"
 	if out.String() != want {
 		t.Fatalf("got\n%s\nwant\n%s", out.String(), want)
 	}

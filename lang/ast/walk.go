@@ -10,7 +10,7 @@ import (
 // order of the fields of n's struct (which is source order, except that a
 // pipe's piped argument is already in its argument slot), and so on down.
 //
-// Every node kind is listed here, with all the fields that hold nodes
+// Every node kind is listed in this file, with all the fields that hold nodes
 // (declarations, statements, expressions, patterns, types and the helper
 // nodes Param, Field, Variant, Arg, Arm, AfterArm, WithStep and the derive
 // names); the interpolated expressions of an InterpString are visited
@@ -29,7 +29,23 @@ func Inspect(n Node, f func(Node) bool) {
 		return
 	}
 	switch n := n.(type) {
-	// declarations
+	case Expr:
+		inspectExpr(n, f)
+	case Pattern:
+		inspectPattern(n, f)
+	case Stmt:
+		inspectStmt(n, f)
+	case TypeExpr:
+		inspectType(n, f)
+	default:
+		inspectPart(n, f)
+	}
+}
+
+// inspectPart visits the children of a declaration or of a helper node
+// (Param, Variant, Field, ImportName, Arg, Arm, AfterArm, WithStep).
+func inspectPart(n Node, f func(Node) bool) {
+	switch n := n.(type) {
 	case *File:
 		inspectAll(n.Decls, f)
 	case *FnDecl:
@@ -54,8 +70,27 @@ func Inspect(n Node, f func(Node) bool) {
 	case *UnsupportedDecl, *ModuleDecl, *ImportName:
 	case *ImportDecl:
 		inspectAll(n.Names, f)
+	case *Arg:
+		Inspect(n.Value, f)
+	case *Arm:
+		Inspect(n.Pattern, f)
+		Inspect(n.Cond, f)
+		Inspect(n.Guard, f)
+		Inspect(n.Body, f)
+	case *AfterArm:
+		Inspect(n.Timeout, f)
+		Inspect(n.Body, f)
+	case *WithStep:
+		Inspect(n.Pattern, f)
+		Inspect(n.X, f)
+	default:
+		panic(fmt.Sprintf("ast.Inspect: unexpected node type %T", n))
+	}
+}
 
-	// types
+// inspectType visits the children of a type expression.
+func inspectType(n TypeExpr, f func(Node) bool) {
+	switch n := n.(type) {
 	case *NamedType:
 		inspectAll(n.Args, f)
 	case *TupleType:
@@ -66,8 +101,14 @@ func Inspect(n Node, f func(Node) bool) {
 		Inspect(n.Ret, f)
 	case *UnionType:
 		inspectAll(n.Alts, f)
+	default:
+		panic(fmt.Sprintf("ast.Inspect: unexpected type node %T", n))
+	}
+}
 
-	// statements
+// inspectStmt visits the children of a statement.
+func inspectStmt(n Stmt, f func(Node) bool) {
+	switch n := n.(type) {
 	case *LetStmt:
 		Inspect(n.Pattern, f)
 		Inspect(n.Type, f)
@@ -78,11 +119,16 @@ func Inspect(n Node, f func(Node) bool) {
 	case *ExprStmt:
 		Inspect(n.X, f)
 		Inspect(n.Cond, f)
+	default:
+		panic(fmt.Sprintf("ast.Inspect: unexpected statement %T", n))
+	}
+}
 
-	// expressions
-	case *Block:
-		inspectAll(n.Stmts, f)
-	case *IntLit, *FloatLit, *BoolLit, *StringLit, *UnitLit, *Ident, *Path, *Break, *Continue:
+// inspectExpr visits the children of an operator, access or value-building
+// expression; control flow goes to inspectControl.
+func inspectExpr(n Expr, f func(Node) bool) {
+	switch n := n.(type) {
+	case *IntLit, *FloatLit, *BoolLit, *StringLit, *UnitLit, *Ident, *Path:
 	case *InterpString:
 		for _, p := range n.Parts {
 			Inspect(p.X, f)
@@ -94,8 +140,6 @@ func Inspect(n Node, f func(Node) bool) {
 	case *Index:
 		Inspect(n.X, f)
 		Inspect(n.I, f)
-	case *Arg:
-		Inspect(n.Value, f)
 	case *Call:
 		Inspect(n.Fn, f)
 		inspectAll(n.Args, f)
@@ -107,36 +151,6 @@ func Inspect(n Node, f func(Node) bool) {
 	case *Range:
 		Inspect(n.Lo, f)
 		Inspect(n.Hi, f)
-	case *Try:
-		Inspect(n.X, f)
-	case *Lambda:
-		inspectAll(n.Params, f)
-		Inspect(n.Ret, f)
-		Inspect(n.Body, f)
-	case *If:
-		Inspect(n.Cond, f)
-		Inspect(n.Then, f)
-		Inspect(n.Else, f)
-	case *Arm:
-		Inspect(n.Pattern, f)
-		Inspect(n.Cond, f)
-		Inspect(n.Guard, f)
-		Inspect(n.Body, f)
-	case *Match:
-		Inspect(n.Subject, f)
-		inspectAll(n.Arms, f)
-	case *AfterArm:
-		Inspect(n.Timeout, f)
-		Inspect(n.Body, f)
-	case *Receive:
-		inspectAll(n.Arms, f)
-		Inspect(n.After, f)
-	case *For:
-		Inspect(n.Pattern, f)
-		Inspect(n.Iter, f)
-		Inspect(n.Body, f)
-	case *Return:
-		Inspect(n.X, f)
 	case *Tuple:
 		inspectAll(n.Elems, f)
 	case *ListLit:
@@ -147,17 +161,54 @@ func Inspect(n Node, f func(Node) bool) {
 	case *MapLit:
 		inspectAll(n.Keys, f)
 		inspectAll(n.Values, f)
-	case *WithStep:
+	case *Paren:
+		Inspect(n.X, f)
+	default:
+		inspectControl(n, f)
+	}
+}
+
+// inspectControl visits the children of a control-flow expression:
+// blocks, lambdas, branches, loops, receives, withs and jumps.
+func inspectControl(n Expr, f func(Node) bool) {
+	switch n := n.(type) {
+	case *Block:
+		inspectAll(n.Stmts, f)
+	case *Break, *Continue:
+	case *Try:
+		Inspect(n.X, f)
+	case *Lambda:
+		inspectAll(n.Params, f)
+		Inspect(n.Ret, f)
+		Inspect(n.Body, f)
+	case *If:
+		Inspect(n.Cond, f)
+		Inspect(n.Then, f)
+		Inspect(n.Else, f)
+	case *Match:
+		Inspect(n.Subject, f)
+		inspectAll(n.Arms, f)
+	case *Receive:
+		inspectAll(n.Arms, f)
+		Inspect(n.After, f)
+	case *For:
 		Inspect(n.Pattern, f)
+		Inspect(n.Iter, f)
+		Inspect(n.Body, f)
+	case *Return:
 		Inspect(n.X, f)
 	case *With:
 		inspectAll(n.Steps, f)
 		Inspect(n.Body, f)
 		inspectAll(n.ElseArms, f)
-	case *Paren:
-		Inspect(n.X, f)
+	default:
+		panic(fmt.Sprintf("ast.Inspect: unexpected expression %T", n))
+	}
+}
 
-	// patterns
+// inspectPattern visits the children of a pattern.
+func inspectPattern(n Pattern, f func(Node) bool) {
+	switch n := n.(type) {
 	case *WildcardPat, *BindPat, *UnitPat:
 	case *LitPat:
 		Inspect(n.Value, f)
@@ -171,9 +222,8 @@ func Inspect(n Node, f func(Node) bool) {
 		inspectAll(n.Args, f)
 	case *TypedPat:
 		Inspect(n.Type, f)
-
 	default:
-		panic(fmt.Sprintf("ast.Inspect: unexpected node type %T", n))
+		panic(fmt.Sprintf("ast.Inspect: unexpected pattern %T", n))
 	}
 }
 

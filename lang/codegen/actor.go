@@ -175,13 +175,9 @@ func (fs *fnState) sleep() {
 // receive compiles receive / receive_event; in tail mode the emitted code
 // returns the selected arm's value itself.
 func (fs *fnState) receive(r *ast.Receive, mode tailMode) error {
-	tslot := -1
-	if r.After != nil {
-		if err := fs.expr(r.After.Timeout); err != nil {
-			return err
-		}
-		tslot = fs.newSlot()
-		fs.emit(bytecode.STORE, tslot, 0)
+	tslot, err := fs.recvTimeout(r)
+	if err != nil {
+		return err
 	}
 	event := 0
 	if r.Event {
@@ -208,21 +204,40 @@ func (fs *fnState) receive(r *ast.Receive, mode tailMode) error {
 	fs.depth = before
 	fs.place(wait)
 	fs.jump(bytecode.RECV_WAIT, scan)
-	if r.After != nil {
-		fs.setLine(r.After.S.Start)
-		if mode != notTail {
-			if err := fs.tailExpr(r.After.Body, mode); err != nil {
-				return err
-			}
-		} else if err := fs.expr(r.After.Body); err != nil {
-			return err
-		}
-	} else {
+	if err := fs.recvWoken(r, mode, before); err != nil {
+		return err
+	}
+	fs.joinArms(end, before, mode)
+	return nil
+}
+
+// recvTimeout evaluates a receive's after timeout into a fresh slot and
+// returns the slot (-1 without an after).
+func (fs *fnState) recvTimeout(r *ast.Receive) (int, error) {
+	if r.After == nil {
+		return -1, nil
+	}
+	if err := fs.expr(r.After.Timeout); err != nil {
+		return 0, err
+	}
+	tslot := fs.newSlot()
+	fs.emit(bytecode.STORE, tslot, 0)
+	return tslot, nil
+}
+
+// recvWoken compiles what follows a wait that took no message: the after
+// body, or (without an after, which cannot happen) a fault.
+func (fs *fnState) recvWoken(r *ast.Receive, mode tailMode, before int) error {
+	if r.After == nil {
 		fs.fail("receive woke without a message or a timeout")
 		if mode == notTail {
 			fs.depth = before + 1 // FAIL never falls through; keep the join depth
 		}
+		return nil
 	}
-	fs.joinArms(end, before, mode)
-	return nil
+	fs.setLine(r.After.S.Start)
+	if mode != notTail {
+		return fs.tailExpr(r.After.Body, mode)
+	}
+	return fs.expr(r.After.Body)
 }

@@ -95,61 +95,27 @@ func (fs *fnState) name(ident string, path []string) error {
 // value is replaced by ().
 func (fs *fnState) call(e *ast.Call, mode tailMode) error {
 	if mode == unitTail && !fs.unitCall(e) {
-		if err := fs.call(e, notTail); err != nil {
-			return err
-		}
-		fs.returnTop(unitTail)
-		fs.depth = 0
-		return nil
+		return fs.callReturningUnit(e)
 	}
-	tail := mode != notTail
-	var c callee
-	switch fn := e.Fn.(type) {
-	case *ast.Ident:
-		r, err := fs.resolveName(fn.Name, nil)
-		if err != nil {
-			return err
-		}
-		c = r
-	case *ast.Path:
-		r, err := fs.resolveName("", fn.Parts)
-		if err != nil {
-			return err
-		}
-		c = r
-	default:
-		c = callee{kind: calleeValue, expr: e.Fn}
+	c, err := fs.callTarget(e.Fn)
+	if err != nil {
+		return err
 	}
-	var params []*ast.Param
-	var labels []string
-	switch {
-	case c.kind == calleeFunc && c.decl != nil:
-		params = c.decl.Params
-		for _, p := range params {
-			labels = append(labels, p.ExternalLabel())
-		}
-	case c.kind == calleeNative:
-		b := builtins.Lookup(c.native)
-		if b != nil && b.Impl == builtins.ImplOpcode {
+	if c.kind == calleeNative {
+		if b := builtins.Lookup(c.native); b != nil && b.Impl == builtins.ImplOpcode {
 			return fs.actorCall(e, b, mode)
-		}
-		if b != nil {
-			labels = b.Labels
 		}
 	}
 	if c.kind == calleeValue {
-		if c.local {
-			fs.load(c.ref)
-		} else if err := fs.expr(c.expr); err != nil {
+		if err := fs.pushCallee(c); err != nil {
 			return err
 		}
 	}
-	n := len(e.Args)
-	if c.kind == calleeFunc {
-		if want := fs.c.prog.Functions[c.fn].Params; n != want {
-			return fmt.Errorf("codegen: %s called with %d arguments, takes %d", fs.c.prog.Functions[c.fn].Name, n, want)
-		}
+	params, labels, err := fs.signature(c, len(e.Args))
+	if err != nil {
+		return err
 	}
+	tail := mode != notTail
 	if c.kind == calleeFunc && tail && fs.selfTCO && c.fn == fs.idx {
 		return fs.selfTailCall(e, params, labels)
 	}
@@ -157,43 +123,118 @@ func (fs *fnState) call(e *ast.Call, mode tailMode) error {
 		return err
 	}
 	fs.setLine(e.S.Start)
+	left, err := fs.emitCall(e, c, tail)
+	if err != nil || left {
+		return err
+	}
+	if tail {
+		fs.returnTop(mode)
+		fs.depth = 0
+	}
+	return nil
+}
+
+// callReturningUnit compiles a call in unit tail mode whose value is not
+// (): an ordinary call, then a return of ().
+func (fs *fnState) callReturningUnit(e *ast.Call) error {
+	if err := fs.call(e, notTail); err != nil {
+		return err
+	}
+	fs.returnTop(unitTail)
+	fs.depth = 0
+	return nil
+}
+
+// callTarget resolves the callee of a call: a name or path is looked up,
+// any other expression is a function value.
+func (fs *fnState) callTarget(fn ast.Expr) (callee, error) {
+	switch fn := fn.(type) {
+	case *ast.Ident:
+		return fs.resolveName(fn.Name, nil)
+	case *ast.Path:
+		return fs.resolveName("", fn.Parts)
+	}
+	return callee{kind: calleeValue, expr: fn}, nil
+}
+
+// pushCallee pushes the function value a call of kind calleeValue calls.
+func (fs *fnState) pushCallee(c callee) error {
+	if c.local {
+		fs.load(c.ref)
+		return nil
+	}
+	return fs.expr(c.expr)
+}
+
+// signature returns the parameters (of a declared function) and the
+// parameter labels (of a declared function or a builtin) of callee c,
+// and checks that a function gets its n arguments.
+func (fs *fnState) signature(c callee, n int) ([]*ast.Param, []string, error) {
 	switch c.kind {
 	case calleeFunc:
-		switch {
-		case tail && fs.tailOK:
+		if want := fs.c.prog.Functions[c.fn].Params; n != want {
+			return nil, nil, fmt.Errorf("codegen: %s called with %d arguments, takes %d", fs.c.prog.Functions[c.fn].Name, n, want)
+		}
+		if c.decl == nil {
+			return nil, nil, nil
+		}
+		var labels []string
+		for _, p := range c.decl.Params {
+			labels = append(labels, p.ExternalLabel())
+		}
+		return c.decl.Params, labels, nil
+	case calleeNative:
+		if b := builtins.Lookup(c.native); b != nil {
+			return nil, b.Labels, nil
+		}
+	}
+	return nil, nil, nil
+}
+
+// emitCall emits the call of c once its arguments are on the stack; left
+// reports a tail call, after which the function has returned.
+func (fs *fnState) emitCall(e *ast.Call, c callee, tail bool) (left bool, err error) {
+	n := len(e.Args)
+	switch c.kind {
+	case calleeFunc:
+		if tail && fs.tailOK {
 			fs.emit(bytecode.TAIL_CALL, c.fn, n)
 			fs.depth = 0
-			return nil
+			return true, nil
 		}
 		fs.emit(bytecode.CALL, c.fn, n)
 	case calleeValue:
 		if tail && fs.tailOK {
 			fs.emit(bytecode.TAIL_CALL_VALUE, n, 0)
 			fs.depth = 0
-			return nil
+			return true, nil
 		}
 		fs.emit(bytecode.CALL_VALUE, n, 0)
 	case calleeCtor:
 		if n != c.ctor.arity {
-			return fmt.Errorf("codegen: constructor %s called with %d arguments, has %d fields", c.native, n, c.ctor.arity)
+			return false, fmt.Errorf("codegen: constructor %s called with %d arguments, has %d fields", c.native, n, c.ctor.arity)
 		}
 		fs.emit(bytecode.DATA, c.ctor.typ, c.ctor.tag)
 	case calleeNative:
-		if b := builtins.Lookup(c.native); b != nil && b.Has(builtins.MailboxKey) {
-			// The hidden last argument: the mailbox type's run-time key.
-			key, ok := types.CallMailboxKey(fs.c.info, e)
-			if !ok {
-				return fmt.Errorf("codegen: %s needs a concrete mailbox type from the checker", c.native)
-			}
-			fs.emit(bytecode.CONST, fs.c.prog.AddConst(value.String(key)), 0)
-			n++
+		return false, fs.nativeCall(e, c.native)
+	}
+	return false, nil
+}
+
+// nativeCall emits the call of a native with the call's arguments on the
+// stack, adding the hidden mailbox-key argument the builtin may take.
+func (fs *fnState) nativeCall(e *ast.Call, native string) error {
+	n := len(e.Args)
+	if b := builtins.Lookup(native); b != nil && b.Has(builtins.MailboxKey) {
+		// The hidden last argument: the mailbox type's run-time key.
+		key, ok := types.CallMailboxKey(fs.c.info, e)
+		if !ok {
+			return fmt.Errorf("codegen: %s needs a concrete mailbox type from the checker", native)
 		}
-		fs.emit(bytecode.CALL_NATIVE, fs.c.prog.AddNative(c.native), n)
+		fs.emit(bytecode.CONST, fs.c.prog.AddConst(value.String(key)), 0)
+		n++
 	}
-	if tail {
-		fs.returnTop(mode)
-		fs.depth = 0
-	}
+	fs.emit(bytecode.CALL_NATIVE, fs.c.prog.AddNative(native), n)
 	return nil
 }
 
@@ -230,27 +271,12 @@ func (fs *fnState) unitCall(e *ast.Call) bool {
 // the callee's parameter labels (its declaration's, or the builtin
 // registry's; nil: arguments are positional).
 func (fs *fnState) args(e *ast.Call, labels []string) error {
-	n := len(e.Args)
 	pos, err := fs.argPositions(e, labels)
 	if err != nil {
 		return err
 	}
-	order := make([]int, 0, n)
-	if e.Piped >= 0 && e.Piped < n {
-		order = append(order, e.Piped)
-	}
-	for i := range e.Args {
-		if i != e.Piped {
-			order = append(order, i)
-		}
-	}
-	direct := true
-	for k, i := range order {
-		if pos[i] != k {
-			direct = false
-		}
-	}
-	if direct {
+	order := evalOrder(e)
+	if inParamOrder(order, pos) {
 		for _, i := range order {
 			if err := fs.expr(e.Args[i].Value); err != nil {
 				return err
@@ -258,7 +284,7 @@ func (fs *fnState) args(e *ast.Call, labels []string) error {
 		}
 		return nil
 	}
-	temps := make([]int, n) // by parameter position
+	temps := make([]int, len(e.Args)) // by parameter position
 	for _, i := range order {
 		if err := fs.expr(e.Args[i].Value); err != nil {
 			return err
@@ -271,6 +297,33 @@ func (fs *fnState) args(e *ast.Call, labels []string) error {
 		fs.emit(bytecode.LOAD, s, 0)
 	}
 	return nil
+}
+
+// evalOrder returns the indexes of e's arguments in evaluation order: the
+// piped value first, then the others as written.
+func evalOrder(e *ast.Call) []int {
+	n := len(e.Args)
+	order := make([]int, 0, n)
+	if e.Piped >= 0 && e.Piped < n {
+		order = append(order, e.Piped)
+	}
+	for i := range e.Args {
+		if i != e.Piped {
+			order = append(order, i)
+		}
+	}
+	return order
+}
+
+// inParamOrder reports whether evaluating the arguments in order leaves
+// them in parameter order (pos gives each argument's parameter).
+func inParamOrder(order, pos []int) bool {
+	for k, i := range order {
+		if pos[i] != k {
+			return false
+		}
+	}
+	return true
 }
 
 // argPositions returns the parameter position of each argument of e:
@@ -314,19 +367,9 @@ func (fs *fnState) argPositions(e *ast.Call, labels []string) ([]int, error) {
 func (fs *fnState) selfTailCall(e *ast.Call, params []*ast.Param, labels []string) error {
 	n := len(e.Args)
 	same := make([]bool, n)
-	inOrder := e.Piped <= 0
-	for i, a := range e.Args {
-		if a.Label != "" && (i >= len(params) || params[i].ExternalLabel() != a.Label) {
-			inOrder = false
-		}
-	}
-	if inOrder {
+	if argsInOrder(e, params) {
 		for i, a := range e.Args {
-			if id, ok := a.Value.(*ast.Ident); ok && i < len(params) && params[i].Pattern == nil {
-				if r, found := fs.lookup(id.Name); found && r.kind == refLocal && r.index == i {
-					same[i] = true
-				}
-			}
+			same[i] = fs.passesOwnParam(a.Value, i, params)
 		}
 		for i, a := range e.Args {
 			if !same[i] {
@@ -347,4 +390,30 @@ func (fs *fnState) selfTailCall(e *ast.Call, params []*ast.Param, labels []strin
 	fs.emit(bytecode.JUMP, 0, 0)
 	fs.depth = 0
 	return nil
+}
+
+// argsInOrder reports whether e's arguments are written in parameter
+// order: nothing piped after the first position, every label the one of
+// its position's parameter.
+func argsInOrder(e *ast.Call, params []*ast.Param) bool {
+	if e.Piped > 0 {
+		return false
+	}
+	for i, a := range e.Args {
+		if a.Label != "" && (i >= len(params) || params[i].ExternalLabel() != a.Label) {
+			return false
+		}
+	}
+	return true
+}
+
+// passesOwnParam reports whether argument x at position i is the plain
+// name of parameter i itself (its current value, passed along).
+func (fs *fnState) passesOwnParam(x ast.Expr, i int, params []*ast.Param) bool {
+	id, ok := x.(*ast.Ident)
+	if !ok || i >= len(params) || params[i].Pattern != nil {
+		return false
+	}
+	r, found := fs.lookup(id.Name)
+	return found && r.kind == refLocal && r.index == i
 }

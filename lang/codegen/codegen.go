@@ -172,15 +172,8 @@ func (c *compiler) declare(f *ast.File, info *types.Info) error {
 	u := &unit{src: f.Src, decls: map[string]*ast.FnDecl{}, index: map[string]int{}, aliases: map[string]ast.TypeExpr{}}
 	c.user = u
 	c.info = info
-	for _, d := range f.Decls {
-		switch d := d.(type) {
-		case *ast.TypeDecl:
-			if err := c.declareType(u, d); err != nil {
-				return err
-			}
-		case *ast.NewtypeDecl:
-			c.declareNewtype(d)
-		}
+	if err := c.declareTypes(u, f); err != nil {
+		return err
 	}
 	for _, d := range f.Decls {
 		if fd, ok := d.(*ast.FnDecl); ok {
@@ -191,19 +184,31 @@ func (c *compiler) declare(f *ast.File, info *types.Info) error {
 			c.declareFunc(u, fd)
 		}
 	}
-	entry, ok := u.index["main"]
-	library := info != nil && info.Library
-	if !ok && !library {
-		// A file checked for `morrow test` (types.CheckTests) may have
-		// neither: its entries are its tests, which the runner starts by
-		// name; the first one stands as the program's entry.
-		for _, d := range f.Decls {
-			// (a test of an imported module is not one: lang/modules)
-			if fd, isFn := d.(*ast.FnDecl); isFn && types.IsTest(fd) && len(fd.Params) == 0 && !strings.Contains(fd.Name, ast.ModuleSep) {
-				entry, ok = u.index[fd.Name], true
-				break
+	return c.setEntry(u, f, info != nil && info.Library)
+}
+
+// declareTypes declares the file's types and newtypes.
+func (c *compiler) declareTypes(u *unit, f *ast.File) error {
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.TypeDecl:
+			if err := c.declareType(u, d); err != nil {
+				return err
 			}
+		case *ast.NewtypeDecl:
+			c.declareNewtype(d)
 		}
+	}
+	return nil
+}
+
+// setEntry chooses the program's entry function: main, else (in a file
+// checked for tests) its first test, else start, which makes the program
+// a library.
+func (c *compiler) setEntry(u *unit, f *ast.File, library bool) error {
+	entry, ok := u.index["main"]
+	if !ok && !library {
+		entry, ok = firstTest(u, f)
 	}
 	if !ok || library {
 		if s, found := u.index["start"]; found {
@@ -216,6 +221,20 @@ func (c *compiler) declare(f *ast.File, info *types.Info) error {
 	c.prog.Entry = entry
 	c.prog.Library = library
 	return nil
+}
+
+// firstTest returns the function index of the file's first test. A file
+// checked for `morrow test` (types.CheckTests) may have neither main nor
+// start: its entries are its tests, which the runner starts by name; the
+// first one stands as the program's entry.
+func firstTest(u *unit, f *ast.File) (int, bool) {
+	for _, d := range f.Decls {
+		// (a test of an imported module is not one: lang/modules)
+		if fd, isFn := d.(*ast.FnDecl); isFn && types.IsTest(fd) && len(fd.Params) == 0 && !strings.Contains(fd.Name, ast.ModuleSep) {
+			return u.index[fd.Name], true
+		}
+	}
+	return 0, false
 }
 
 // declareFunc allocates the function slot of a top-level function and

@@ -37,9 +37,66 @@ func (fs *fnState) expr(e ast.Expr) error {
 		return nil
 	}
 	fs.setLine(e.Span().Start)
+	if ok, err := fs.modal(e, notTail); ok {
+		return err
+	}
 	switch e := e.(type) {
 	case *ast.Paren:
 		return fs.expr(e.X)
+	case *ast.UnitLit, *ast.BoolLit, *ast.IntLit, *ast.FloatLit, *ast.StringLit, *ast.InterpString:
+		return fs.literal(e)
+	case *ast.Ident:
+		return fs.name(e.Name, nil)
+	case *ast.Path:
+		return fs.name("", e.Parts)
+	case *ast.FieldAccess, *ast.TupleIndex, *ast.Index:
+		return fs.access(e)
+	case *ast.Tuple, *ast.ListLit, *ast.MapLit, *ast.RecordUpdate, *ast.Range:
+		return fs.construct(e)
+	case *ast.Unary:
+		return fs.unary(e)
+	case *ast.Binary:
+		return fs.binary(e)
+	case *ast.Try:
+		return fs.try(e)
+	case *ast.Lambda:
+		return fs.lambda(fs.nestedName("lambda", e.S.Start), e.Params, e.Body, bytecode.FlagLambda, e.S)
+	case *ast.For:
+		return fs.forLoop(e)
+	case *ast.Break, *ast.Continue:
+		_, isBreak := e.(*ast.Break)
+		return fs.breakOrContinue(isBreak)
+	case *ast.Return:
+		return fs.ret(e)
+	}
+	return fmt.Errorf("codegen: unexpected expression %T", e)
+}
+
+// modal compiles the expressions whose code depends on the tail mode
+// (blocks, ifs, matches, receives, withs and calls); ok is false, and
+// nothing is emitted, for any other expression.
+func (fs *fnState) modal(e ast.Expr, mode tailMode) (ok bool, err error) {
+	switch e := e.(type) {
+	case *ast.Block:
+		return true, fs.block(e, mode)
+	case *ast.If:
+		return true, fs.ifExpr(e, mode)
+	case *ast.Match:
+		return true, fs.match(e, mode)
+	case *ast.Receive:
+		return true, fs.receive(e, mode)
+	case *ast.With:
+		return true, fs.with(e, mode)
+	case *ast.Call:
+		return true, fs.call(e, mode)
+	}
+	return false, nil
+}
+
+// literal pushes the value of a literal (an interpolated string's parts
+// are compiled and joined by INTERP).
+func (fs *fnState) literal(e ast.Expr) error {
+	switch e := e.(type) {
 	case *ast.UnitLit:
 		fs.emit(bytecode.UNIT, 0, 0)
 	case *ast.BoolLit:
@@ -55,23 +112,43 @@ func (fs *fnState) expr(e ast.Expr) error {
 	case *ast.StringLit:
 		fs.emit(bytecode.CONST, fs.c.prog.AddConst(value.String(e.Value)), 0)
 	case *ast.InterpString:
-		n := 0
-		for _, p := range e.Parts {
-			if p.X == nil {
-				if p.Text == "" {
-					continue
-				}
-				fs.emit(bytecode.CONST, fs.c.prog.AddConst(value.String(p.Text)), 0)
-			} else if err := fs.expr(p.X); err != nil {
-				return err
+		return fs.interp(e)
+	}
+	return nil
+}
+
+// interp compiles an interpolated string: its non-empty text parts and
+// its expressions in order, joined by one INTERP.
+func (fs *fnState) interp(e *ast.InterpString) error {
+	n := 0
+	for _, p := range e.Parts {
+		if p.X == nil {
+			if p.Text == "" {
+				continue
 			}
-			n++
+			fs.emit(bytecode.CONST, fs.c.prog.AddConst(value.String(p.Text)), 0)
+		} else if err := fs.expr(p.X); err != nil {
+			return err
 		}
-		fs.emit(bytecode.INTERP, n, 0)
-	case *ast.Ident:
-		return fs.name(e.Name, nil)
-	case *ast.Path:
-		return fs.name("", e.Parts)
+		n++
+	}
+	fs.emit(bytecode.INTERP, n, 0)
+	return nil
+}
+
+// exprs compiles xs in order, each leaving one value on the stack.
+func (fs *fnState) exprs(xs ...ast.Expr) error {
+	for _, x := range xs {
+		if err := fs.expr(x); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// access compiles a record field access, a tuple index or an index.
+func (fs *fnState) access(e ast.Expr) error {
+	switch e := e.(type) {
 	case *ast.FieldAccess:
 		if err := fs.expr(e.X); err != nil {
 			return err
@@ -83,36 +160,34 @@ func (fs *fnState) expr(e ast.Expr) error {
 		}
 		fs.emit(bytecode.ELEM, e.Index, 0)
 	case *ast.Index:
-		if err := fs.expr(e.X); err != nil {
-			return err
-		}
-		if err := fs.expr(e.I); err != nil {
+		if err := fs.exprs(e.X, e.I); err != nil {
 			return err
 		}
 		fs.emit(bytecode.INDEX, 0, 0)
-	case *ast.Call:
-		return fs.call(e, notTail)
-	case *ast.Unary:
-		if err := fs.expr(e.X); err != nil {
+	}
+	return nil
+}
+
+// construct compiles an expression that builds a value from its parts: a
+// tuple, a list, a map literal, a record update or a range.
+func (fs *fnState) construct(e ast.Expr) error {
+	switch e := e.(type) {
+	case *ast.Tuple:
+		if err := fs.exprs(e.Elems...); err != nil {
 			return err
 		}
-		switch e.Op {
-		case "-":
-			fs.emit(bytecode.NEG, 0, 0)
-		case "not":
-			fs.emit(bytecode.NOT, 0, 0)
-		case "~~~":
-			fs.emit(bytecode.BITNOT, 0, 0)
-		default:
-			return fmt.Errorf("codegen: unknown unary operator %q", e.Op)
+		fs.emit(bytecode.TUPLE, len(e.Elems), 0)
+	case *ast.ListLit:
+		if err := fs.exprs(e.Elems...); err != nil {
+			return err
 		}
-	case *ast.Binary:
-		return fs.binary(e)
+		fs.emit(bytecode.LIST, len(e.Elems), 0)
+	case *ast.MapLit:
+		return fs.mapLit(e)
+	case *ast.RecordUpdate:
+		return fs.recordUpdate(e)
 	case *ast.Range:
-		if err := fs.expr(e.Lo); err != nil {
-			return err
-		}
-		if err := fs.expr(e.Hi); err != nil {
+		if err := fs.exprs(e.Lo, e.Hi); err != nil {
 			return err
 		}
 		incl := 0
@@ -120,69 +195,52 @@ func (fs *fnState) expr(e ast.Expr) error {
 			incl = 1
 		}
 		fs.emit(bytecode.RANGE, incl, 0)
-	case *ast.Try:
-		return fs.try(e)
-	case *ast.Lambda:
-		return fs.lambda(fs.nestedName("lambda", e.S.Start), e.Params, e.Body, bytecode.FlagLambda, e.S)
-	case *ast.Block:
-		return fs.block(e, notTail)
-	case *ast.If:
-		return fs.ifExpr(e, notTail)
-	case *ast.Match:
-		return fs.match(e, notTail)
-	case *ast.For:
-		return fs.forLoop(e)
-	case *ast.Break:
-		return fs.breakOrContinue(true)
-	case *ast.Continue:
-		return fs.breakOrContinue(false)
-	case *ast.Return:
-		return fs.ret(e)
-	case *ast.Tuple:
-		for _, x := range e.Elems {
-			if err := fs.expr(x); err != nil {
-				return err
-			}
-		}
-		fs.emit(bytecode.TUPLE, len(e.Elems), 0)
-	case *ast.ListLit:
-		for _, x := range e.Elems {
-			if err := fs.expr(x); err != nil {
-				return err
-			}
-		}
-		fs.emit(bytecode.LIST, len(e.Elems), 0)
-	case *ast.RecordUpdate:
-		if err := fs.expr(e.X); err != nil {
+	}
+	return nil
+}
+
+// mapLit compiles a map literal as Map.from_list of its (key, value)
+// pairs: later duplicates replace the value and keep the first position.
+func (fs *fnState) mapLit(e *ast.MapLit) error {
+	for i := range e.Keys {
+		if err := fs.exprs(e.Keys[i], e.Values[i]); err != nil {
 			return err
 		}
-		for _, f := range e.Fields {
-			if err := fs.expr(f.Value); err != nil {
-				return err
-			}
-			fs.emit(bytecode.UPDATE, fs.c.prog.AddConst(value.String(f.Label)), 0)
-		}
-	case *ast.Receive:
-		return fs.receive(e, notTail)
-	case *ast.With:
-		return fs.with(e, notTail)
-	case *ast.MapLit:
-		// A literal is Map.from_list of its (key, value) pairs: later
-		// duplicates replace the value and keep the first position.
-		for i := range e.Keys {
-			if err := fs.expr(e.Keys[i]); err != nil {
-				return err
-			}
-			if err := fs.expr(e.Values[i]); err != nil {
-				return err
-			}
-			fs.emit(bytecode.TUPLE, 2, 0)
-		}
-		fs.emit(bytecode.LIST, len(e.Keys), 0)
-		fs.emit(bytecode.CALL_NATIVE, fs.c.prog.AddNative("Map.from_list"), 1)
-	default:
-		return fmt.Errorf("codegen: unexpected expression %T", e)
+		fs.emit(bytecode.TUPLE, 2, 0)
 	}
+	fs.emit(bytecode.LIST, len(e.Keys), 0)
+	fs.emit(bytecode.CALL_NATIVE, fs.c.prog.AddNative("Map.from_list"), 1)
+	return nil
+}
+
+// recordUpdate compiles a record update: the record, then one UPDATE
+// per field after its new value.
+func (fs *fnState) recordUpdate(e *ast.RecordUpdate) error {
+	if err := fs.expr(e.X); err != nil {
+		return err
+	}
+	for _, f := range e.Fields {
+		if err := fs.expr(f.Value); err != nil {
+			return err
+		}
+		fs.emit(bytecode.UPDATE, fs.c.prog.AddConst(value.String(f.Label)), 0)
+	}
+	return nil
+}
+
+// unaryOps maps a unary operator to its opcode.
+var unaryOps = map[string]bytecode.Opcode{"-": bytecode.NEG, "not": bytecode.NOT, "~~~": bytecode.BITNOT}
+
+// unary compiles a unary operator applied to its operand.
+func (fs *fnState) unary(e *ast.Unary) error {
+	if err := fs.expr(e.X); err != nil {
+		return err
+	}
+	op, ok := unaryOps[e.Op]
+	if !ok {
+		return fmt.Errorf("codegen: unknown unary operator %q", e.Op)
+	}
+	fs.emit(op, 0, 0)
 	return nil
 }
 
@@ -212,21 +270,12 @@ func (fs *fnState) tailExpr(e ast.Expr, mode tailMode) error {
 		return nil
 	}
 	fs.setLine(e.Span().Start)
+	if ok, err := fs.modal(e, mode); ok {
+		return err
+	}
 	switch e := e.(type) {
 	case *ast.Paren:
 		return fs.tailExpr(e.X, mode)
-	case *ast.Block:
-		return fs.block(e, mode)
-	case *ast.If:
-		return fs.ifExpr(e, mode)
-	case *ast.Match:
-		return fs.match(e, mode)
-	case *ast.Receive:
-		return fs.receive(e, mode)
-	case *ast.With:
-		return fs.with(e, mode)
-	case *ast.Call:
-		return fs.call(e, mode)
 	case *ast.Return:
 		// return leaves the function: its mode, not the enclosing one's
 		return fs.tailExpr(e.X, fs.retMode)
@@ -271,41 +320,48 @@ func (fs *fnState) lastIsTerminal() bool {
 func (fs *fnState) block(b *ast.Block, mode tailMode) error {
 	fs.push()
 	defer fs.pop()
-	if len(b.Stmts) == 0 {
-		fs.emit(bytecode.UNIT, 0, 0)
-		if mode != notTail {
-			fs.emit(bytecode.RETURN, 0, 0)
-			fs.depth = 0
-		}
+	n := len(b.Stmts)
+	if n == 0 {
+		fs.unitValue(mode)
 		return nil
 	}
-	for i, s := range b.Stmts {
-		last := i == len(b.Stmts)-1
-		if last {
-			if es, ok := s.(*ast.ExprStmt); ok {
-				switch {
-				case es.Cond == nil && mode != notTail:
-					return fs.tailExpr(es.X, mode)
-				case es.Cond == nil:
-					return fs.expr(es.X)
-				case mode != notTail:
-					// `stmt if cond` last: an else-less if
-					return fs.postfixIfTail(es)
-				}
-			}
-		}
+	for _, s := range b.Stmts[:n-1] {
 		if err := fs.stmt(s); err != nil {
 			return err
 		}
-		if last {
-			fs.emit(bytecode.UNIT, 0, 0)
-			if mode != notTail {
-				fs.emit(bytecode.RETURN, 0, 0)
-				fs.depth = 0
-			}
+	}
+	return fs.lastStmt(b.Stmts[n-1], mode)
+}
+
+// lastStmt compiles the statement that ends a block: an expression gives
+// the block's value (in tail position in a tail mode), anything else is
+// followed by ().
+func (fs *fnState) lastStmt(s ast.Stmt, mode tailMode) error {
+	if es, ok := s.(*ast.ExprStmt); ok {
+		switch {
+		case es.Cond == nil && mode != notTail:
+			return fs.tailExpr(es.X, mode)
+		case es.Cond == nil:
+			return fs.expr(es.X)
+		case mode != notTail:
+			// `stmt if cond` last: an else-less if
+			return fs.postfixIfTail(es)
 		}
 	}
+	if err := fs.stmt(s); err != nil {
+		return err
+	}
+	fs.unitValue(mode)
 	return nil
+}
+
+// unitValue pushes () as a block's value, and returns it in a tail mode.
+func (fs *fnState) unitValue(mode tailMode) {
+	fs.emit(bytecode.UNIT, 0, 0)
+	if mode != notTail {
+		fs.emit(bytecode.RETURN, 0, 0)
+		fs.depth = 0
+	}
 }
 
 // postfixIfTail compiles a postfix-if statement that ends a block in tail
@@ -577,21 +633,8 @@ func (fs *fnState) armChain(subj int, arms []*ast.Arm, mode tailMode, end *label
 		fs.setLine(arm.S.Start)
 		next := fs.newLabel()
 		fs.push()
-		switch {
-		case arm.Cond != nil:
-			if err := fs.armTest(arm.Cond, next); err != nil {
-				return false, err
-			}
-		case arm.Pattern != nil && subj >= 0:
-			if err := fs.compilePattern(arm.Pattern, subj, next); err != nil {
-				fs.pop()
-				return false, err
-			}
-		}
-		if arm.Guard != nil {
-			if err := fs.armTest(arm.Guard, next); err != nil {
-				return false, err
-			}
+		if err := fs.armTests(arm, subj, next); err != nil {
+			return false, err
 		}
 		if selected != nil {
 			selected()
@@ -605,6 +648,26 @@ func (fs *fnState) armChain(subj int, arms []*ast.Arm, mode tailMode, end *label
 		fs.place(next)
 	}
 	return false, nil
+}
+
+// armTests emits an arm's condition, or its pattern against the value in
+// slot subj (if any), then its guard: each jumps to next when it fails.
+func (fs *fnState) armTests(arm *ast.Arm, subj int, next *label) error {
+	switch {
+	case arm.Cond != nil:
+		if err := fs.armTest(arm.Cond, next); err != nil {
+			return err
+		}
+	case arm.Pattern != nil && subj >= 0:
+		if err := fs.compilePattern(arm.Pattern, subj, next); err != nil {
+			fs.pop()
+			return err
+		}
+	}
+	if arm.Guard != nil {
+		return fs.armTest(arm.Guard, next)
+	}
+	return nil
 }
 
 // joinArms ends a construct whose arms each leave one value on the

@@ -38,98 +38,127 @@ func (fs *fnState) bindAll(binds []binding) {
 // slot and returns the bindings (not yet in scope). The stack depth is the
 // same before and after, on both the match and the fail path.
 func (fs *fnState) patternTests(p ast.Pattern, slot int, fail *label) ([]binding, error) {
-	var binds []binding
-	var walk func(p ast.Pattern, slot int) error
-	// sub extracts element i of the value in slot (with op) into a fresh
-	// slot and matches q against it, unless q needs nothing.
-	sub := func(q ast.Pattern, slot int, op bytecode.Opcode, i int) error {
-		if isTrivial(q) {
-			return nil
-		}
-		fs.emit(bytecode.LOAD, slot, 0)
-		fs.emit(op, i, 0)
-		if bp, ok := q.(*ast.BindPat); ok {
-			s := fs.newSlot()
-			fs.emit(bytecode.STORE, s, 0)
-			binds = append(binds, binding{bp.Name, s})
-			return nil
-		}
-		s := fs.newSlot()
-		fs.emit(bytecode.STORE, s, 0)
-		return walk(q, s)
-	}
-	walk = func(p ast.Pattern, slot int) error {
-		fs.setLine(p.Span().Start)
-		switch p := p.(type) {
-		case *ast.WildcardPat, *ast.UnitPat:
-			return nil
-		case *ast.BindPat:
-			binds = append(binds, binding{p.Name, slot})
-			return nil
-		case *ast.LitPat:
-			return fs.litTest(p, slot, fail)
-		case *ast.TuplePat:
-			for i, q := range p.Elems {
-				if err := sub(q, slot, bytecode.ELEM, i); err != nil {
-					return err
-				}
-			}
-			if p.HasRest && p.Rest != nil && !isTrivial(p.Rest) {
-				return fs.tupleRest(p, slot, walk)
-			}
-			return nil
-		case *ast.ListPat:
-			fs.emit(bytecode.LOAD, slot, 0)
-			fs.emit(bytecode.LIST_LEN, 0, 0)
-			fs.intConst(int64(len(p.Elems)))
-			if p.HasRest {
-				fs.emit(bytecode.GE, 0, 0)
-			} else {
-				fs.emit(bytecode.EQ, 0, 0)
-			}
-			fs.jump(bytecode.JUMP_IF_FALSE, fail)
-			for i, q := range p.Elems {
-				if err := sub(q, slot, bytecode.LIST_ELEM, i); err != nil {
-					return err
-				}
-			}
-			if p.HasRest && p.Rest != nil {
-				if err := sub(p.Rest, slot, bytecode.LIST_SLICE, len(p.Elems)); err != nil {
-					return err
-				}
-			}
-			return nil
-		case *ast.CtorPat:
-			ci, ok := fs.c.ctor(p.Name)
-			if !ok {
-				return fmt.Errorf("codegen: unknown constructor %s in pattern", p.Name)
-			}
-			if len(fs.c.prog.Types[ci.typ].Variants) > 1 {
-				fs.emit(bytecode.LOAD, slot, 0)
-				fs.emit(bytecode.TEST_TAG, ci.tag, 0)
-				fs.jump(bytecode.JUMP_IF_FALSE, fail)
-			}
-			for i, q := range p.Args {
-				if err := sub(q, slot, bytecode.ELEM, i); err != nil {
-					return err
-				}
-			}
-			return nil
-		case *ast.TypedPat:
-			if err := fs.typeTest(p.Type, slot, fail); err != nil {
-				return err
-			}
-			if p.Name != "_" && p.Name != "" {
-				binds = append(binds, binding{p.Name, slot})
-			}
-			return nil
-		}
-		return fmt.Errorf("codegen: unexpected pattern %T", p)
-	}
-	if err := walk(p, slot); err != nil {
+	m := &patMatch{fs: fs, fail: fail}
+	if err := m.walk(p, slot); err != nil {
 		return nil, err
 	}
-	return binds, nil
+	return m.binds, nil
+}
+
+// patMatch is the state of one pattern's compilation: the label a failed
+// test jumps to and the bindings found so far.
+type patMatch struct {
+	fs    *fnState
+	fail  *label
+	binds []binding
+}
+
+// walk emits the tests of p against the value in slot.
+func (m *patMatch) walk(p ast.Pattern, slot int) error {
+	fs := m.fs
+	fs.setLine(p.Span().Start)
+	switch p := p.(type) {
+	case *ast.WildcardPat, *ast.UnitPat:
+		return nil
+	case *ast.BindPat:
+		m.binds = append(m.binds, binding{p.Name, slot})
+		return nil
+	case *ast.LitPat:
+		return fs.litTest(p, slot, m.fail)
+	case *ast.TuplePat:
+		return m.tuple(p, slot)
+	case *ast.ListPat:
+		return m.list(p, slot)
+	case *ast.CtorPat:
+		return m.ctor(p, slot)
+	case *ast.TypedPat:
+		if err := fs.typeTest(p.Type, slot, m.fail); err != nil {
+			return err
+		}
+		if p.Name != "_" && p.Name != "" {
+			m.binds = append(m.binds, binding{p.Name, slot})
+		}
+		return nil
+	}
+	return fmt.Errorf("codegen: unexpected pattern %T", p)
+}
+
+// sub extracts element i of the value in slot (with op) into a fresh slot
+// and matches q against it, unless q needs nothing.
+func (m *patMatch) sub(q ast.Pattern, slot int, op bytecode.Opcode, i int) error {
+	if isTrivial(q) {
+		return nil
+	}
+	fs := m.fs
+	fs.emit(bytecode.LOAD, slot, 0)
+	fs.emit(op, i, 0)
+	s := fs.newSlot()
+	fs.emit(bytecode.STORE, s, 0)
+	if bp, ok := q.(*ast.BindPat); ok {
+		m.binds = append(m.binds, binding{bp.Name, s})
+		return nil
+	}
+	return m.walk(q, s)
+}
+
+// subs matches each of qs against the element (extracted with op) at its
+// position.
+func (m *patMatch) subs(qs []ast.Pattern, slot int, op bytecode.Opcode) error {
+	for i, q := range qs {
+		if err := m.sub(q, slot, op, i); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// tuple matches a tuple pattern's elements, then its rest if it has one.
+func (m *patMatch) tuple(p *ast.TuplePat, slot int) error {
+	if err := m.subs(p.Elems, slot, bytecode.ELEM); err != nil {
+		return err
+	}
+	if p.HasRest && p.Rest != nil && !isTrivial(p.Rest) {
+		return m.fs.tupleRest(p, slot, m.walk)
+	}
+	return nil
+}
+
+// list tests a list pattern's length (at least that many with a rest),
+// then matches its elements and its rest.
+func (m *patMatch) list(p *ast.ListPat, slot int) error {
+	fs := m.fs
+	fs.emit(bytecode.LOAD, slot, 0)
+	fs.emit(bytecode.LIST_LEN, 0, 0)
+	fs.intConst(int64(len(p.Elems)))
+	if p.HasRest {
+		fs.emit(bytecode.GE, 0, 0)
+	} else {
+		fs.emit(bytecode.EQ, 0, 0)
+	}
+	fs.jump(bytecode.JUMP_IF_FALSE, m.fail)
+	if err := m.subs(p.Elems, slot, bytecode.LIST_ELEM); err != nil {
+		return err
+	}
+	if p.HasRest && p.Rest != nil {
+		return m.sub(p.Rest, slot, bytecode.LIST_SLICE, len(p.Elems))
+	}
+	return nil
+}
+
+// ctor tests a constructor pattern's tag (when its type has more than one
+// variant), then matches its fields.
+func (m *patMatch) ctor(p *ast.CtorPat, slot int) error {
+	fs := m.fs
+	ci, ok := fs.c.ctor(p.Name)
+	if !ok {
+		return fmt.Errorf("codegen: unknown constructor %s in pattern", p.Name)
+	}
+	if len(fs.c.prog.Types[ci.typ].Variants) > 1 {
+		fs.emit(bytecode.LOAD, slot, 0)
+		fs.emit(bytecode.TEST_TAG, ci.tag, 0)
+		fs.jump(bytecode.JUMP_IF_FALSE, m.fail)
+	}
+	return m.subs(p.Args, slot, bytecode.ELEM)
 }
 
 // tupleRest builds the tuple of the elements a `(p, ..rest)` pattern does
@@ -203,21 +232,7 @@ var kindOfType = map[string]value.Kind{
 
 // typeTest emits the union-narrowing test `x: T`.
 func (fs *fnState) typeTest(t ast.TypeExpr, slot int, fail *label) error {
-	for depth := 0; depth < 64; depth++ {
-		nt, ok := t.(*ast.NamedType)
-		if !ok {
-			break
-		}
-		alias, isAlias := fs.c.user.aliases[nt.Name]
-		if !isAlias {
-			break
-		}
-		if _, union := alias.(*ast.UnionType); union {
-			break
-		}
-		t = alias
-	}
-	switch t := t.(type) {
+	switch t := fs.unalias(t).(type) {
 	case *ast.UnitType:
 		return fs.kindTest(value.KUnit, slot, fail)
 	case *ast.TupleType:
@@ -232,13 +247,7 @@ func (fs *fnState) typeTest(t ast.TypeExpr, slot int, fail *label) error {
 			// Net.Socket and Net.Listener are opaque handles (docs/io.md).
 			return fs.kindTest(value.KOpaque, slot, fail)
 		}
-		idx, ok := fs.c.typeIndex[t.Name]
-		if !ok {
-			idx, ok = fs.c.processType(t.Name)
-		}
-		if i := strings.LastIndex(t.Name, "."); !ok && i >= 0 {
-			idx, ok = fs.c.typeIndex[t.Name[i+1:]]
-		}
+		idx, ok := fs.c.namedTypeIndex(t.Name)
 		if !ok {
 			return fmt.Errorf("codegen: unknown type %s in a typed pattern", t.Name)
 		}
@@ -250,6 +259,40 @@ func (fs *fnState) typeTest(t ast.TypeExpr, slot int, fail *label) error {
 	return fmt.Errorf("codegen: unsupported type %T in a typed pattern", t)
 }
 
+// unalias follows the user's aliases from t (at most 64 deep) until a
+// type that is not an alias of a non-union type.
+func (fs *fnState) unalias(t ast.TypeExpr) ast.TypeExpr {
+	for depth := 0; depth < 64; depth++ {
+		nt, ok := t.(*ast.NamedType)
+		if !ok {
+			return t
+		}
+		alias, isAlias := fs.c.user.aliases[nt.Name]
+		if !isAlias {
+			return t
+		}
+		if _, union := alias.(*ast.UnionType); union {
+			return t
+		}
+		t = alias
+	}
+	return t
+}
+
+// namedTypeIndex returns the program's type index of a named user or
+// process type, trying the last dotted segment of a qualified name.
+func (c *compiler) namedTypeIndex(name string) (int, bool) {
+	idx, ok := c.typeIndex[name]
+	if !ok {
+		idx, ok = c.processType(name)
+	}
+	if i := strings.LastIndex(name, "."); !ok && i >= 0 {
+		idx, ok = c.typeIndex[name[i+1:]]
+	}
+	return idx, ok
+}
+
+// kindTest emits the test that the value in slot has kind k.
 func (fs *fnState) kindTest(k value.Kind, slot int, fail *label) error {
 	fs.emit(bytecode.LOAD, slot, 0)
 	fs.emit(bytecode.TEST_KIND, int(k), 0)

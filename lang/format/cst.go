@@ -221,6 +221,7 @@ type (
 		then      *body
 		els       *body
 		elseOwnLn bool // `else` started a line in the source
+		elseIf    bool // written `else if` (no ':' after else)
 	}
 	matchP struct {
 		subject *expr // nil for a condition match
@@ -826,6 +827,13 @@ func (p *cstParser) bodyReq() *body {
 	switch {
 	case p.peek().kind == kNewline:
 		return &body{block: p.block()}
+	case p.isKw("defer"):
+		// An inline defer body prints as a block of that one statement.
+		s := &stmt{lo: p.curReal()}
+		p.next()
+		s.deferX = p.exprReq(false)
+		s.hi = p.lastReal()
+		return &body{block: &block{stmts: []*stmt{s}}}
 	case p.startsExpr():
 		return &body{x: p.expr(false)}
 	}
@@ -987,7 +995,11 @@ func (p *cstParser) primary(noLam bool) primary {
 		if p.isKw("else") {
 			et := p.next()
 			x.elseOwnLn = p.L.toks[et.ri].firstOnLine
-			p.expect(":")
+			if p.isKw("if") {
+				x.elseIf = true // `else if C:`, kept as written
+			} else {
+				p.expect(":")
+			}
 			x.els = p.bodyReq()
 		}
 		return x

@@ -667,6 +667,12 @@ func (p *printer) expr(e *expr, trail int, stmt bool) {
 			t = trail
 		}
 		switch {
+		case p.s.nlPending:
+			// The operand ended with an indented block (an if or match):
+			// the operator starts the next line at the header's
+			// indentation, so that it continues the whole expression.
+			p.tok(b.op)
+			p.sp()
 		case b.op == "|>" && p.L.toks[b.opTok].firstOnLine:
 			p.nl(base+indentWidth, nlPlain)
 			p.tok("|>")
@@ -1094,6 +1100,12 @@ func (p *printer) ifTail(x *ifP, trail int, expand bool) {
 	}
 	p.breakOrSpace(thenBlock || x.elseOwnLn, hdr)
 	p.tok("else")
+	if inner, ok := bare(x.els.x).(*ifP); ok && x.elseIf {
+		p.sp()
+		p.ifHead(inner)
+		p.ifTail(inner, trail, expand)
+		return
+	}
 	p.tok(":")
 	switch {
 	case x.els.block != nil:

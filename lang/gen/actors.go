@@ -33,7 +33,9 @@ func (g *gen) genActorScenarios() {
 	defer func() { g.inUnannotated = false }()
 	n := 1 + g.r.Intn(2)
 	for i := 0; i < n; i++ {
-		switch g.r.Intn(5) {
+		switch g.r.Intn(6) {
+		case 5:
+			g.scenarios = append(g.scenarios, g.annotatedMailbox())
 		case 0, 1:
 			g.scenarios = append(g.scenarios, g.legacyWorker())
 		case 2:
@@ -185,6 +187,49 @@ func (g *gen) legacyWorker() scenario {
 			l = append(l, in.line("Ok("+q+") ->"))
 			l = append(l, in.inner().sendStmt(qs, q, m)...)
 			l = append(l, in.line(`Err(code) -> println("no current worker {code}")`))
+		}
+		return l
+	}}
+}
+
+// annotatedMailbox: a worker whose body never fixes its mailbox type (it
+// receives two messages and adds them); the annotation at the spawn site
+// does (§4.3).
+func (g *gen) annotatedMailbox() scenario {
+	m := pick(g, []*Type{intT, stringT, floatT})
+	f := &fnInfo{name: g.fresh("joiner"), ret: unitT, role: "actor", mailbox: m, effect: true, cost: 8}
+	x, y := g.fresh("x"), g.fresh("y")
+	g.use("mailbox-from-annotation")
+	if g.chance(2) {
+		f.lines = []string{
+			"fn " + f.name + "():",
+			"    receive:",
+			"        " + x + " -> receive:",
+			"            " + y + " -> println(" + x + " + " + y + ")",
+			"            _ after " + g.timeout() + " -> println(\"one message\")",
+			"        _ after " + g.timeout() + " -> println(\"no message\")",
+		}
+	} else {
+		f.lines = []string{
+			"fn " + f.name + "():",
+			"    let " + x + " = receive:",
+			"        msg -> msg",
+			"        _ after " + g.timeout() + " -> Process.exit(Process.Normal)",
+			"    let " + y + " = receive:",
+			"        msg -> msg",
+			"        _ after " + g.timeout() + " -> Process.exit(Process.Normal)",
+			"    println(" + x + " + " + y + ")",
+		}
+		g.use("process-exit")
+	}
+	g.funcs = append(g.funcs, f)
+	return scenario{start: func(c *ctx, s *scope) []string {
+		name := g.fresh("j")
+		l := []string{c.line(fmt.Sprintf("let %s: Pid(%s) = spawn(%s)", name, g.mark(mutSpawnAnnotation, m.String(), otherMailbox(m).String(), "annotates a spawn with a mailbox type the messages sent do not have"), f.name))}
+		s.add(&local{name: name, t: pidOf(m)})
+		c.fn.effect = true
+		for i := 0; i < 2; i++ {
+			l = append(l, c.sendStmt(s, name, m)...)
 		}
 		return l
 	}}

@@ -365,7 +365,53 @@ const (
 	mutResultNested   = "result-nested-is-ok"         // Result.is_ok on Result(Result(…))
 	mutResultCallback = "result-callback-metadata"    // run((r) -> List.len([r]))
 	mutResultRecord   = "result-record-field-dropped" // a record whose Result field is never read
+	mutResultLoopExit = "result-loop-leaves-early"    // a loop over Results left by break, return or ? with the rest unhandled
 )
+
+// resultLoopExit writes loops over a list of Results that leave early
+// (break, or `?` in a function returning a Result) in the shapes that
+// handle every element anyway: the first element handled, then a full
+// loop; a loop that breaks at the first error, then a full loop; a full
+// loop whose body handles each element. Each marks the mutation that
+// leaves the rest of the list unhandled (E5010).
+func (c *ctx) resultLoopExit(s *scope, rt *Type, name, elems string, handle func(*ctx, string) []string) []string {
+	g := c.g
+	in := c.inner()
+	in2 := in.inner()
+	r := g.fresh("r")
+	lines := []string{c.line(fmt.Sprintf("let %s: List(%s) = %s", name, rt, elems))}
+	full := append([]string{c.line("for " + r + " in " + name + ":")}, handle(in, r)...)
+	fn := c.fn
+	tryOK := fn != nil && fn.annRet && fn.ret != nil && fn.ret.K == tResult && fn.ret.Args[1].equal(rt.Args[1]) && !c.inDefer
+	switch k := g.r.Intn(3); {
+	case k == 0:
+		// The first element, then all of them.
+		g.use("result-loop-first-then-all")
+		f := g.fresh("first")
+		lines = append(lines, c.line("match List.first("+name+"):"))
+		lines = append(lines, in.line("Some("+f+") ->"))
+		lines = append(lines, handle(in2, f)...)
+		lines = append(lines, in.line(`None -> println("empty")`))
+		alt := c.line("for "+r+" in "+name+":") + "\n" + strings.Join(handle(in, r), "\n") + "\n" + in.line("break")
+		return append(lines, g.mark(mutResultLoopExit, strings.Join(full, "\n"), alt, "handles only the first element in a loop that always breaks"))
+	case k == 1:
+		// Stop at the first error, then handle the whole list.
+		g.use("result-loop-break-then-all")
+		lines = append(lines, c.line("for "+r+" in "+name+":"))
+		lines = append(lines, in.line("if Result.is_err("+r+"): break"))
+		lines = append(lines, in.line(`println("ok so far")`))
+		return append(lines, g.mark(mutResultLoopExit, strings.Join(full, "\n"), c.line(`println("rest dropped")`), "breaks out of a loop over Results and never handles the rest"))
+	default:
+		// A full loop; the mutant leaves it with `?` at the first error.
+		g.use("result-loop-full")
+		if tryOK {
+			alt := c.line("for "+r+" in "+name+":") + "\n" + in.line("println(show("+r+"?))")
+			return append(lines, g.mark(mutResultLoopExit, strings.Join(full, "\n"), alt, "leaves a loop over Results with ? and drops the rest"))
+		}
+		alt := strings.Join(full, "\n") + "\n" + in.line("if Result.is_err("+r+"): break")
+		return append(lines, g.mark(mutResultLoopExit, strings.Join(full, "\n"), alt, "breaks out of a loop over Results at the first error and drops the rest"))
+	}
+}
 
 // markContainer marks a container mutation unless its switch avoids it.
 func (g *gen) markContainer(kind, text, alt, note string) string {
@@ -405,6 +451,9 @@ func (c *ctx) containerStmt(s *scope) ([]string, bool) {
 	}
 	name := g.fresh("rs")
 	g.use("result-container")
+	if g.chance(3) {
+		return c.resultLoopExit(s, rt, name, elems(1+g.r.Intn(3)), handle), true
+	}
 	switch g.r.Intn(7) {
 	case 0:
 		// for r in rs: match r

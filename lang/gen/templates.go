@@ -97,6 +97,26 @@ func (g *gen) genMutualGeneric() {
 	g.use("generic-mutual-recursion")
 	a.lines = []string{fmt.Sprintf("fn %s(n, acc) -> if n <= 0: acc else: %s(n - 1, acc)", a.name, b.name)}
 	b.lines = []string{fmt.Sprintf("fn %s(n, acc) -> if n <= 0: acc else: %s(n - 1, acc)", b.name, a.name)}
+	switch g.r.Intn(3) {
+	case 0:
+		// Both annotated, each with its own type variable.
+		g.use("generic-mutual-recursion-annotated")
+		a.tvars, a.ret = []string{"t"}, varT("t")
+		a.params[1].t, a.params[1].annotated, a.params[0].annotated = varT("t"), true, true
+		b.tvars, b.ret = []string{"u"}, varT("u")
+		b.params[1].t, b.params[1].annotated, b.params[0].annotated = varT("u"), true, true
+		a.annRet, b.annRet = true, true
+		a.lines = []string{fmt.Sprintf("fn %s(n: Int, acc: t) -> t:", a.name), fmt.Sprintf("    if n <= 0: acc else: %s(n - 1, acc)", b.name)}
+		b.lines = []string{fmt.Sprintf("fn %s(n: Int, acc: u) -> u:", b.name), fmt.Sprintf("    if n <= 0: acc else: %s(n - 1, acc)", a.name)}
+	case 1:
+		// One annotated, its partner not: each is generic in its own
+		// variable once the group is checked.
+		g.use("generic-mutual-recursion-partial")
+		a.tvars, a.ret = []string{"t"}, varT("t")
+		a.params[1].t, a.params[1].annotated, a.params[0].annotated = varT("t"), true, true
+		a.annRet = true
+		a.lines = []string{fmt.Sprintf("fn %s(n: Int, acc: t) -> t:", a.name), fmt.Sprintf("    if n <= 0: acc else: %s(n - 1, acc)", b.name)}
+	}
 	g.funcs = append(g.funcs, a, b)
 }
 

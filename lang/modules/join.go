@@ -80,16 +80,22 @@ func shift(v reflect.Value, base int, seen map[uintptr]bool) {
 			shift(v.Index(i), base, seen)
 		}
 	case reflect.Struct:
-		if v.Type() == spanType {
-			if v.CanSet() {
-				v.Set(reflect.ValueOf(source.Span{Start: int(v.Field(0).Int()) + base, End: int(v.Field(1).Int()) + base}))
-			}
-			return
+		shiftStruct(v, base, seen)
+	}
+}
+
+// shiftStruct adds base to a span, or to the spans under a struct's
+// settable fields and its pointer, interface and slice fields.
+func shiftStruct(v reflect.Value, base int, seen map[uintptr]bool) {
+	if v.Type() == spanType {
+		if v.CanSet() {
+			v.Set(reflect.ValueOf(source.Span{Start: int(v.Field(0).Int()) + base, End: int(v.Field(1).Int()) + base}))
 		}
-		for i := 0; i < v.NumField(); i++ {
-			if f := v.Field(i); f.CanSet() || f.Kind() == reflect.Pointer || f.Kind() == reflect.Interface || f.Kind() == reflect.Slice {
-				shift(f, base, seen)
-			}
+		return
+	}
+	for i := 0; i < v.NumField(); i++ {
+		if f := v.Field(i); f.CanSet() || f.Kind() == reflect.Pointer || f.Kind() == reflect.Interface || f.Kind() == reflect.Slice {
+			shift(f, base, seen)
 		}
 	}
 }
@@ -132,56 +138,72 @@ func (p *Program) MapDiags(l diag.List) diag.List {
 	}
 	for _, d := range l {
 		if p.Combined != nil && d.File == p.Combined && len(p.Combined.Parts()) > 0 {
-			f, off := p.Combined.Locate(d.Span.Start)
-			delta := d.Span.Start - off
-			d.File = f
-			d.Span = source.Span{Start: off, End: max(off, d.Span.End-delta)}
-			var rel []diag.Related
-			for _, r := range d.Related {
-				rf, roff := p.Combined.Locate(r.Span.Start)
-				if rf == f {
-					rel = append(rel, diag.Related{Span: source.Span{Start: roff, End: r.Span.End - (r.Span.Start - roff)}, Message: r.Message})
-					continue
-				}
-				pos := rf.Position(roff)
-				d.Notes = append(d.Notes, fmt.Sprintf("%s (%s:%d)", Demangle(r.Message), rf.Name, pos.Line))
-			}
-			d.Related = rel
+			p.locate(d)
 		}
-		// In its own module's file a name shows as written there
-		// (`helper`); names of other modules show qualified.
-		own := func(s string) string { return Demangle(s) }
-		if m := byFile[d.File]; m != nil && !m.Entry {
-			suffix := Sep + strings.ReplaceAll(m.Name, ".", "/")
-			own = func(s string) string {
-				return Demangle(ownName(s, suffix))
-			}
+		demangleDiag(d, byFile[d.File])
+	}
+	p.sortDiags(l)
+	return l
+}
+
+// locate moves a diagnostic on the combined text to the file it falls
+// in; related spans in other files become notes.
+func (p *Program) locate(d *diag.Diagnostic) {
+	f, off := p.Combined.Locate(d.Span.Start)
+	delta := d.Span.Start - off
+	d.File = f
+	d.Span = source.Span{Start: off, End: max(off, d.Span.End-delta)}
+	var rel []diag.Related
+	for _, r := range d.Related {
+		rf, roff := p.Combined.Locate(r.Span.Start)
+		if rf == f {
+			rel = append(rel, diag.Related{Span: source.Span{Start: roff, End: r.Span.End - (r.Span.Start - roff)}, Message: r.Message})
+			continue
 		}
-		d.Message = own(d.Message)
-		d.Label = own(d.Label)
-		d.Hint = own(d.Hint)
-		for i := range d.Notes {
-			d.Notes[i] = own(d.Notes[i])
-		}
-		for i := range d.Related {
-			d.Related[i].Message = own(d.Related[i].Message)
+		pos := rf.Position(roff)
+		d.Notes = append(d.Notes, fmt.Sprintf("%s (%s:%d)", Demangle(r.Message), rf.Name, pos.Line))
+	}
+	d.Related = rel
+}
+
+// demangleDiag shows the global names in a diagnostic's texts: in its
+// own module's file (m, nil for none) a name shows as written there
+// (`helper`); names of other modules show qualified.
+func demangleDiag(d *diag.Diagnostic, m *Module) {
+	own := Demangle
+	if m != nil && !m.Entry {
+		suffix := Sep + strings.ReplaceAll(m.Name, ".", "/")
+		own = func(s string) string {
+			return Demangle(ownName(s, suffix))
 		}
 	}
-	rank := map[*source.File]int{}
+	d.Message = own(d.Message)
+	d.Label = own(d.Label)
+	d.Hint = own(d.Hint)
+	for i := range d.Notes {
+		d.Notes[i] = own(d.Notes[i])
+	}
+	for i := range d.Related {
+		d.Related[i].Message = own(d.Related[i].Message)
+	}
+}
+
+// sortDiags orders diagnostics by file in import order (files outside
+// the program last), then by position, then by code.
+func (p *Program) sortDiags(l diag.List) {
+	ranks := map[*source.File]int{}
 	for i, m := range p.Order {
-		rank[m.File] = i
+		ranks[m.File] = i
+	}
+	fileRank := func(f *source.File) int {
+		if r, ok := ranks[f]; ok {
+			return r
+		}
+		return len(p.Order)
 	}
 	sort.SliceStable(l, func(i, j int) bool {
 		a, b := l[i], l[j]
-		ra, oka := rank[a.File]
-		rb, okb := rank[b.File]
-		if !oka {
-			ra = len(p.Order)
-		}
-		if !okb {
-			rb = len(p.Order)
-		}
-		if ra != rb {
+		if ra, rb := fileRank(a.File), fileRank(b.File); ra != rb {
 			return ra < rb
 		}
 		if a.Span.Start != b.Span.Start {
@@ -189,5 +211,4 @@ func (p *Program) MapDiags(l diag.List) diag.List {
 		}
 		return a.Code < b.Code
 	})
-	return l
 }

@@ -315,63 +315,18 @@ func modName(m *Module) string {
 // resolveImport finds, reads and parses the module an import names.
 func (p *Program) resolveImport(from *Module, im *ast.ImportDecl) *Module {
 	name := ast.PathString(im.Path)
-	if types.BuiltinModule(im.Path[0]) {
-		p.Diags.Add(from.File, ErrModuleEscape, im.PathSpan, "'%s' is a builtin module; it needs no import", im.Path[0]).Hint =
-			"builtin modules (List, String, Map, Process, ...) are always available, qualified"
+	if !p.importablePath(from, im, name) {
 		return nil
 	}
-	if n := len(im.Path); n > 1 && im.Path[n-1] == "mod" {
-		p.Diags.Add(from.File, ErrModuleNotFound, im.PathSpan, "%s is not a module name: %s/mod.mr is the module %s", name, strings.Join(im.Path[:n-1], "/"), ast.PathString(im.Path[:n-1])).Hint =
-			"import " + ast.PathString(im.Path[:n-1])
-		return nil
-	}
-	relFile := strings.Join(im.Path, "/") + ".mr"
-	relMod := strings.Join(im.Path, "/") + "/mod.mr"
-	fileAbs := filepath.Join(p.Root, filepath.FromSlash(relFile))
-	modAbs := filepath.Join(p.Root, filepath.FromSlash(relMod))
-	hasFile, hasMod := p.exists(fileAbs), p.exists(modAbs)
-	var abs, rel string
-	switch {
-	case hasFile && hasMod:
-		p.Diags.Add(from.File, ErrModuleAmbig, im.PathSpan, "module %s is both %s and %s", name, p.display(relFile), p.display(relMod)).Hint =
-			"keep one of the two files"
-		return nil
-	case hasFile:
-		abs, rel = fileAbs, relFile
-	case hasMod:
-		abs, rel = modAbs, relMod
-	default:
-		d := p.Diags.Add(from.File, ErrModuleNotFound, im.PathSpan, "module %s not found", name)
-		d.Notes = []string{"tried " + p.display(relFile) + " and " + p.display(relMod)}
-		d.Hint = "a module's file is its dotted name as a path from the project root (" + p.displayDir() + ")"
+	abs, rel, ok := p.moduleFile(from, im, name)
+	if !ok {
 		return nil
 	}
 	if m := p.byAbs[abs]; m != nil {
 		return m
 	}
-	if !p.inside(abs) {
-		p.Diags.Add(from.File, ErrModuleEscape, im.PathSpan, "module %s leads outside the project root (%s)", name, p.display(rel)).Hint =
-			"a symlink under the project root points elsewhere; imports stay inside the root"
-		return nil
-	}
-	if len(p.byAbs) >= MaxFiles {
-		if !p.tooMany {
-			p.tooMany = true
-			p.Diags.Add(from.File, ErrModuleLimit, im.PathSpan, "the program has more than %d files (the limit of files per program)", MaxFiles)
-		}
-		return nil
-	}
-	src, ok := p.opts.Overlay[abs]
+	src, ok := p.readModule(from, im, name, abs, rel)
 	if !ok {
-		var err error
-		src, err = source.ReadFileLimited(abs, MaxFileBytes)
-		if err != nil {
-			p.Diags.Add(from.File, ErrModuleNotFound, im.PathSpan, "module %s cannot be read: %v", name, unwrapPath(err))
-			return nil
-		}
-	}
-	if p.total+len(src) > MaxTotalBytes {
-		p.Diags.Add(from.File, ErrModuleLimit, im.PathSpan, "the program's source is larger than the 8 MiB limit of a program (at module %s)", name)
 		return nil
 	}
 	p.total += len(src)
@@ -380,6 +335,78 @@ func (p *Program) resolveImport(from *Module, im *ast.ImportDecl) *Module {
 	p.parse(m, src)
 	p.checkModuleLine(m)
 	return m
+}
+
+// importablePath reports an import of a builtin module or of a `mod`
+// file by its own name; it returns false after such an error.
+func (p *Program) importablePath(from *Module, im *ast.ImportDecl, name string) bool {
+	if types.BuiltinModule(im.Path[0]) {
+		p.Diags.Add(from.File, ErrModuleEscape, im.PathSpan, "'%s' is a builtin module; it needs no import", im.Path[0]).Hint =
+			"builtin modules (List, String, Map, Process, ...) are always available, qualified"
+		return false
+	}
+	if n := len(im.Path); n > 1 && im.Path[n-1] == "mod" {
+		p.Diags.Add(from.File, ErrModuleNotFound, im.PathSpan, "%s is not a module name: %s/mod.mr is the module %s", name, strings.Join(im.Path[:n-1], "/"), ast.PathString(im.Path[:n-1])).Hint =
+			"import " + ast.PathString(im.Path[:n-1])
+		return false
+	}
+	return true
+}
+
+// moduleFile finds the file of an imported module (a/b.mr or a/b/mod.mr),
+// reporting a missing or ambiguous one; ok is false after an error.
+func (p *Program) moduleFile(from *Module, im *ast.ImportDecl, name string) (abs, rel string, ok bool) {
+	relFile := strings.Join(im.Path, "/") + ".mr"
+	relMod := strings.Join(im.Path, "/") + "/mod.mr"
+	fileAbs := filepath.Join(p.Root, filepath.FromSlash(relFile))
+	modAbs := filepath.Join(p.Root, filepath.FromSlash(relMod))
+	hasFile, hasMod := p.exists(fileAbs), p.exists(modAbs)
+	switch {
+	case hasFile && hasMod:
+		p.Diags.Add(from.File, ErrModuleAmbig, im.PathSpan, "module %s is both %s and %s", name, p.display(relFile), p.display(relMod)).Hint =
+			"keep one of the two files"
+		return "", "", false
+	case hasFile:
+		return fileAbs, relFile, true
+	case hasMod:
+		return modAbs, relMod, true
+	}
+	d := p.Diags.Add(from.File, ErrModuleNotFound, im.PathSpan, "module %s not found", name)
+	d.Notes = []string{"tried " + p.display(relFile) + " and " + p.display(relMod)}
+	d.Hint = "a module's file is its dotted name as a path from the project root (" + p.displayDir() + ")"
+	return "", "", false
+}
+
+// readModule reads the source of a module not loaded yet, reporting a
+// file outside the root, an unreadable file and the program's limits;
+// ok is false after an error.
+func (p *Program) readModule(from *Module, im *ast.ImportDecl, name, abs, rel string) (src []byte, ok bool) {
+	if !p.inside(abs) {
+		p.Diags.Add(from.File, ErrModuleEscape, im.PathSpan, "module %s leads outside the project root (%s)", name, p.display(rel)).Hint =
+			"a symlink under the project root points elsewhere; imports stay inside the root"
+		return nil, false
+	}
+	if len(p.byAbs) >= MaxFiles {
+		if !p.tooMany {
+			p.tooMany = true
+			p.Diags.Add(from.File, ErrModuleLimit, im.PathSpan, "the program has more than %d files (the limit of files per program)", MaxFiles)
+		}
+		return nil, false
+	}
+	src, ok = p.opts.Overlay[abs]
+	if !ok {
+		var err error
+		src, err = source.ReadFileLimited(abs, MaxFileBytes)
+		if err != nil {
+			p.Diags.Add(from.File, ErrModuleNotFound, im.PathSpan, "module %s cannot be read: %v", name, unwrapPath(err))
+			return nil, false
+		}
+	}
+	if p.total+len(src) > MaxTotalBytes {
+		p.Diags.Add(from.File, ErrModuleLimit, im.PathSpan, "the program's source is larger than the 8 MiB limit of a program (at module %s)", name)
+		return nil, false
+	}
+	return src, true
 }
 
 func unwrapPath(err error) error {

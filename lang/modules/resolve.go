@@ -90,48 +90,59 @@ func (p *Program) errorf(m *Module, code diag.Code, span source.Span, format str
 
 // declare collects a module's own declarations.
 func (p *Program) declare(m *Module) {
-	sc := m.sc
-	addType := func(name string, span source.Span, pub bool) *entity {
-		e := &entity{name: name, global: mangle(m, name), mod: m, span: span, pub: pub, isType: true}
-		if !m.Entry && types.ReservedType(name) {
-			p.errorf(m, types.ErrReservedName, span, "type name '%s' is reserved for a builtin", name)
-		}
-		if _, dup := sc.own["type:"+name]; !dup {
-			sc.own["type:"+name] = e
-			sc.types[name] = &binding{e: e}
-		}
-		return e
-	}
-	addValue := func(name string, span source.Span, pub bool, kind string) *entity {
-		e := &entity{name: name, global: mangle(m, name), mod: m, span: span, pub: pub}
-		if !m.Entry && types.ReservedValue(name) {
-			p.errorf(m, types.ErrReservedName, span, "%s name '%s' is reserved for a builtin", kind, name)
-		}
-		if _, dup := sc.own[name]; !dup {
-			sc.own[name] = e
-			sc.values[name] = &binding{e: e}
-		}
-		return e
-	}
 	for _, d := range m.AST.Decls {
 		switch d := d.(type) {
 		case *ast.FnDecl:
-			addValue(d.Name, d.NameSpan, d.Pub, "function")
+			p.addValue(m, d.Name, d.NameSpan, d.Pub, "function")
 		case *ast.TypeDecl:
-			t := addType(d.Name, d.NameSpan, d.Pub)
-			switch d.Kind {
-			case ast.RecordType:
-				t.ctors = append(t.ctors, addValue(d.Name, d.NameSpan, d.Pub, "constructor"))
-			case ast.SumType:
-				for _, v := range d.Variants {
-					t.ctors = append(t.ctors, addValue(v.Name, v.Span(), d.Pub, "constructor"))
-				}
-			}
+			p.declareType(m, d)
 		case *ast.NewtypeDecl:
-			t := addType(d.Name, d.NameSpan, d.Pub)
-			t.ctors = append(t.ctors, addValue(d.Ctor, d.NameSpan, d.Pub, "constructor"))
+			t := p.addType(m, d.Name, d.NameSpan, d.Pub)
+			t.ctors = append(t.ctors, p.addValue(m, d.Ctor, d.NameSpan, d.Pub, "constructor"))
 		}
 	}
+}
+
+// declareType declares a type and the constructors of a record or sum
+// type.
+func (p *Program) declareType(m *Module, d *ast.TypeDecl) {
+	t := p.addType(m, d.Name, d.NameSpan, d.Pub)
+	switch d.Kind {
+	case ast.RecordType:
+		t.ctors = append(t.ctors, p.addValue(m, d.Name, d.NameSpan, d.Pub, "constructor"))
+	case ast.SumType:
+		for _, v := range d.Variants {
+			t.ctors = append(t.ctors, p.addValue(m, v.Name, v.Span(), d.Pub, "constructor"))
+		}
+	}
+}
+
+// addType declares a type name of m (the first declaration of a name
+// wins), reporting a name reserved for a builtin type.
+func (p *Program) addType(m *Module, name string, span source.Span, pub bool) *entity {
+	e := &entity{name: name, global: mangle(m, name), mod: m, span: span, pub: pub, isType: true}
+	if !m.Entry && types.ReservedType(name) {
+		p.errorf(m, types.ErrReservedName, span, "type name '%s' is reserved for a builtin", name)
+	}
+	if _, dup := m.sc.own["type:"+name]; !dup {
+		m.sc.own["type:"+name] = e
+		m.sc.types[name] = &binding{e: e}
+	}
+	return e
+}
+
+// addValue declares a function or constructor name of m (the first
+// declaration of a name wins), reporting a name reserved for a builtin.
+func (p *Program) addValue(m *Module, name string, span source.Span, pub bool, kind string) *entity {
+	e := &entity{name: name, global: mangle(m, name), mod: m, span: span, pub: pub}
+	if !m.Entry && types.ReservedValue(name) {
+		p.errorf(m, types.ErrReservedName, span, "%s name '%s' is reserved for a builtin", kind, name)
+	}
+	if _, dup := m.sc.own[name]; !dup {
+		m.sc.own[name] = e
+		m.sc.values[name] = &binding{e: e}
+	}
+	return e
 }
 
 // resolveModule builds m's scope and exports, checks its public
@@ -140,15 +151,7 @@ func (p *Program) resolveModule(m *Module) diag.List {
 	m.sc = newScope()
 	m.exports = newScope()
 	p.declare(m)
-	for _, e := range m.sc.own {
-		if e.pub {
-			if e.isType {
-				m.exports.types[e.name] = &binding{e: e}
-			} else {
-				m.exports.values[e.name] = &binding{e: e}
-			}
-		}
-	}
+	exportOwn(m)
 	var warns diag.List
 	var uses []*importUse
 	seenForm := map[string]bool{}
@@ -167,72 +170,107 @@ func (p *Program) resolveModule(m *Module) diag.List {
 			use.used = true // reported once, as a duplicate
 		}
 		seenForm[form] = true
-		if !im.Selective {
-			if im.Pub {
-				p.errorf(m, ErrImportForm, im.Span(), "pub import re-exports names: write `pub import %s.{name, ...}`", ast.PathString(im.Path))
-				continue
-			}
-			key := im.Alias
-			if key == "" {
-				key = ast.PathString(im.Path)
-			}
-			if q := m.sc.quals[key]; q != nil && q.mod != dep {
-				p.errorf(m, ErrImportClash, im.Span(), "'%s' names both %s and %s", key, modName(q.mod), modName(dep))
-				continue
-			}
-			if q := m.sc.quals[key]; q == nil {
-				m.sc.quals[key] = &qual{mod: dep, imp: use}
-			} else {
-				use.used = true // the same qualifier again (`import a` and `import a as a`)
-			}
-			continue
-		}
-		bring := func(b *binding, span source.Span) {
-			p.bind(m, b.e, use, span)
-			if im.Pub {
-				p.export(m, b.e, span)
-			}
-		}
-		if im.All {
-			m.sc.globs = append(m.sc.globs, dep)
-			for _, n := range sortedKeys(dep.exports.types) {
-				bring(dep.exports.types[n], im.PathSpan)
-			}
-			for _, n := range sortedKeys(dep.exports.values) {
-				bring(dep.exports.values[n], im.PathSpan)
-			}
-			continue
-		}
-		for _, n := range im.Names {
-			found := false
-			if b := dep.exports.types[n.Name]; b != nil {
-				bring(b, n.Span())
-				for _, c := range b.e.ctors {
-					bring(&binding{e: c}, n.Span())
-				}
-				found = true
-			}
-			if b := dep.exports.values[n.Name]; b != nil {
-				bring(b, n.Span())
-				found = true
-			}
-			if !found {
-				p.missing(m, dep, n.Name, n.Span())
-			}
+		if im.Selective {
+			p.importNames(m, im, dep, use)
+		} else {
+			p.importQualified(m, im, dep, use)
 		}
 	}
 	p.checkSignatures(m)
 	r := &rewriter{p: p, m: m}
 	r.file()
-	for _, u := range uses {
-		if !u.used {
-			d := warns.Add(m.File, WarnUnusedImport, u.decl.Span(), "import %s is never used", ast.PathString(u.decl.Path))
-			d.Severity = diag.Warning
-			d.Label = "nothing of it is used"
-			d.Hint = "remove the import"
+	warnUnused(m, uses, &warns)
+	return warns
+}
+
+// exportOwn puts m's public declarations into its exports.
+func exportOwn(m *Module) {
+	for _, e := range m.sc.own {
+		if !e.pub {
+			continue
+		}
+		if e.isType {
+			m.exports.types[e.name] = &binding{e: e}
+		} else {
+			m.exports.values[e.name] = &binding{e: e}
 		}
 	}
-	return warns
+}
+
+// importQualified adds the qualifier of a plain import (`import a.b`,
+// `import a.b as c`) to m's scope, reporting a pub plain import and a
+// qualifier that names two modules.
+func (p *Program) importQualified(m *Module, im *ast.ImportDecl, dep *Module, use *importUse) {
+	if im.Pub {
+		p.errorf(m, ErrImportForm, im.Span(), "pub import re-exports names: write `pub import %s.{name, ...}`", ast.PathString(im.Path))
+		return
+	}
+	key := im.Alias
+	if key == "" {
+		key = ast.PathString(im.Path)
+	}
+	q := m.sc.quals[key]
+	switch {
+	case q == nil:
+		m.sc.quals[key] = &qual{mod: dep, imp: use}
+	case q.mod != dep:
+		p.errorf(m, ErrImportClash, im.Span(), "'%s' names both %s and %s", key, modName(q.mod), modName(dep))
+	default:
+		use.used = true // the same qualifier again (`import a` and `import a as a`)
+	}
+}
+
+// importNames brings the names of a selective import (`.{a, B}` or
+// `.{*}`) into m's scope, re-exporting them for a pub import.
+func (p *Program) importNames(m *Module, im *ast.ImportDecl, dep *Module, use *importUse) {
+	if im.All {
+		m.sc.globs = append(m.sc.globs, dep)
+		for _, n := range sortedKeys(dep.exports.types) {
+			p.bring(m, im, use, dep.exports.types[n], im.PathSpan)
+		}
+		for _, n := range sortedKeys(dep.exports.values) {
+			p.bring(m, im, use, dep.exports.values[n], im.PathSpan)
+		}
+		return
+	}
+	for _, n := range im.Names {
+		found := false
+		if b := dep.exports.types[n.Name]; b != nil {
+			p.bring(m, im, use, b, n.Span())
+			for _, c := range b.e.ctors {
+				p.bring(m, im, use, &binding{e: c}, n.Span())
+			}
+			found = true
+		}
+		if b := dep.exports.values[n.Name]; b != nil {
+			p.bring(m, im, use, b, n.Span())
+			found = true
+		}
+		if !found {
+			p.missing(m, dep, n.Name, n.Span())
+		}
+	}
+}
+
+// bring binds one imported name in m and re-exports it for a pub import.
+func (p *Program) bring(m *Module, im *ast.ImportDecl, use *importUse, b *binding, span source.Span) {
+	p.bind(m, b.e, use, span)
+	if im.Pub {
+		p.export(m, b.e, span)
+	}
+}
+
+// warnUnused adds a warning for each import of which nothing is used.
+func warnUnused(m *Module, uses []*importUse, warns *diag.List) {
+	for _, u := range uses {
+		if u.used {
+			continue
+		}
+		d := warns.Add(m.File, WarnUnusedImport, u.decl.Span(), "import %s is never used", ast.PathString(u.decl.Path))
+		d.Severity = diag.Warning
+		d.Label = "nothing of it is used"
+		d.Hint = "remove the import"
+	}
 }
 
 // importForm is a key that is equal for two imports of the same form.

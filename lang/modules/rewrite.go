@@ -33,19 +33,17 @@ func (r *rewriter) bound(n string) bool {
 	return false
 }
 
-func (r *rewriter) useValue(n string) *entity {
-	b := r.m.sc.values[n]
-	if b == nil {
-		return nil
-	}
-	if b.imp != nil {
-		b.imp.used = true
-	}
-	return b.e
-}
+// useValue looks up a value name in the module's scope, marking the
+// import that brought it as used.
+func (r *rewriter) useValue(n string) *entity { return use(r.m.sc.values[n]) }
 
-func (r *rewriter) useType(n string) *entity {
-	b := r.m.sc.types[n]
+// useType looks up a type name in the module's scope, marking the
+// import that brought it as used.
+func (r *rewriter) useType(n string) *entity { return use(r.m.sc.types[n]) }
+
+// use returns the declaration a binding (nil: none) stands for and
+// marks the import that brought it, if any, as used.
+func use(b *binding) *entity {
 	if b == nil {
 		return nil
 	}
@@ -121,11 +119,7 @@ func (r *rewriter) file() {
 		switch d := d.(type) {
 		case *ast.FnDecl:
 			d.Name = mangle(r.m, d.Name)
-			r.push()
-			r.params(d.Params)
-			r.typ(d.Ret)
-			d.Body = r.expr(d.Body)
-			r.pop()
+			d.Body = r.function(d.Params, d.Ret, d.Body)
 		case *ast.TypeDecl:
 			d.Name = mangle(r.m, d.Name)
 			for _, v := range d.Variants {
@@ -146,6 +140,17 @@ func (r *rewriter) file() {
 	}
 }
 
+// function rewrites the signature and body of a function or lambda, in
+// a scope of its own for its parameters; it returns the body.
+func (r *rewriter) function(ps []*ast.Param, ret ast.TypeExpr, body ast.Expr) ast.Expr {
+	r.push()
+	defer r.pop()
+	r.params(ps)
+	r.typ(ret)
+	return r.expr(body)
+}
+
+// params rewrites parameter types and binds parameter names.
 func (r *rewriter) params(ps []*ast.Param) {
 	for _, p := range ps {
 		r.typ(p.Type)
@@ -161,35 +166,40 @@ func (r *rewriter) params(ps []*ast.Param) {
 func (r *rewriter) typ(t ast.TypeExpr) {
 	switch t := t.(type) {
 	case *ast.NamedType:
-		for _, a := range t.Args {
-			r.typ(a)
-		}
-		segs := strings.Split(t.Name, ".")
-		if len(segs) == 1 {
-			if e := r.useType(t.Name); e != nil {
-				t.Name = e.global
-			} else if e := r.private(t.Name, true, t.Span()); e != nil {
-				t.Name = e.global
-			}
-			return
-		}
-		if dep, k := r.qualifier(segs); dep != nil && k == len(segs)-1 {
-			if e := r.member(dep, segs[k], true, t.Span()); e != nil {
-				t.Name = e.global
-			}
-		}
+		r.namedType(t)
 	case *ast.TupleType:
-		for _, e := range t.Elems {
-			r.typ(e)
-		}
+		r.typs(t.Elems)
 	case *ast.FuncType:
-		for _, e := range t.Params {
-			r.typ(e)
-		}
+		r.typs(t.Params)
 		r.typ(t.Ret)
 	case *ast.UnionType:
-		for _, e := range t.Alts {
-			r.typ(e)
+		r.typs(t.Alts)
+	}
+}
+
+// typs rewrites a list of type expressions.
+func (r *rewriter) typs(ts []ast.TypeExpr) {
+	for _, t := range ts {
+		r.typ(t)
+	}
+}
+
+// namedType rewrites a named type (`Shape`, `geo.Shape`) and its
+// arguments.
+func (r *rewriter) namedType(t *ast.NamedType) {
+	r.typs(t.Args)
+	segs := strings.Split(t.Name, ".")
+	if len(segs) == 1 {
+		if e := r.useType(t.Name); e != nil {
+			t.Name = e.global
+		} else if e := r.private(t.Name, true, t.Span()); e != nil {
+			t.Name = e.global
+		}
+		return
+	}
+	if dep, k := r.qualifier(segs); dep != nil && k == len(segs)-1 {
+		if e := r.member(dep, segs[k], true, t.Span()); e != nil {
+			t.Name = e.global
 		}
 	}
 }
@@ -215,9 +225,18 @@ func (r *rewriter) ctorName(name string, span source.Span) string {
 			return name
 		}
 	}
+	if g := r.qualifiedCtor(segs, span); g != "" {
+		return g
+	}
+	return name
+}
+
+// qualifiedCtor resolves a constructor name behind a module qualifier
+// (`geo.shapes.Circle`, `s.Shape.Circle`) to its global name, or "".
+func (r *rewriter) qualifiedCtor(segs []string, span source.Span) string {
 	dep, k := r.qualifier(segs)
 	if dep == nil {
-		return name
+		return ""
 	}
 	switch len(segs) - k {
 	case 1:
@@ -231,7 +250,7 @@ func (r *rewriter) ctorName(name string, span source.Span) string {
 			}
 		}
 	}
-	return name
+	return ""
 }
 
 // pat rewrites constructor names in a pattern and binds its names.
@@ -243,24 +262,23 @@ func (r *rewriter) pat(p ast.Pattern) {
 		r.typ(p.Type)
 		r.bind(p.Name)
 	case *ast.TuplePat:
-		for _, e := range p.Elems {
-			r.pat(e)
-		}
-		if p.Rest != nil {
-			r.pat(p.Rest)
-		}
+		r.pats(p.Elems, p.Rest)
 	case *ast.ListPat:
-		for _, e := range p.Elems {
-			r.pat(e)
-		}
-		if p.Rest != nil {
-			r.pat(p.Rest)
-		}
+		r.pats(p.Elems, p.Rest)
 	case *ast.CtorPat:
 		p.Name = r.ctorName(p.Name, p.Span())
-		for _, a := range p.Args {
-			r.pat(a)
-		}
+		r.pats(p.Args, nil)
+	}
+}
+
+// pats rewrites the element patterns of a tuple, list or constructor
+// pattern and its rest pattern, if any.
+func (r *rewriter) pats(elems []ast.Pattern, rest ast.Pattern) {
+	for _, e := range elems {
+		r.pat(e)
+	}
+	if rest != nil {
+		r.pat(rest)
 	}
 }
 
@@ -366,49 +384,118 @@ func (r *rewriter) expr(e ast.Expr) ast.Expr {
 	switch x := e.(type) {
 	case nil:
 		return nil
-	case *ast.Block:
-		r.block(x)
-	case *ast.InterpString:
-		for i := range x.Parts {
-			x.Parts[i].X = r.expr(x.Parts[i].X)
-		}
 	case *ast.Ident:
-		if r.bound(x.Name) {
-			return x
-		}
-		if ent := r.useValue(x.Name); ent != nil {
-			x.Name = ent.global
-		} else if ent := r.private(x.Name, false, x.Span()); ent != nil {
-			x.Name = ent.global
-		}
+		r.ident(x)
 	case *ast.Path:
-		// An uppercase module name (`import Geo`) makes `Geo.f` a path.
-		if dep, k := r.qualifier(x.Parts); dep != nil {
-			rest := x.Parts[k:]
-			if len(rest) == 2 && dep.exports.types[rest[0]] != nil {
-				if c := ctorOf(dep.exports.types[rest[0]].e, rest[1]); c != nil {
-					return &ast.Path{Pos: x.Pos, Parts: []string{dep.exports.types[rest[0]].e.global, c.global}}
-				}
-			}
-			if len(rest) == 1 {
-				if e := r.member(dep, rest[0], false, x.Span()); e != nil {
-					return &ast.Ident{Pos: x.Pos, Name: e.global}
-				}
-			}
-			return x
-		}
-		if len(x.Parts) == 2 {
-			if t := r.useType(x.Parts[0]); t != nil {
-				if c := ctorOf(t, x.Parts[1]); c != nil {
-					x.Parts = []string{t.global, c.global}
-				}
-			}
-		}
+		return r.path(x)
 	case *ast.FieldAccess:
 		if repl, ok := r.qualified(x); ok {
 			return repl
 		}
 		x.X = r.expr(x.X)
+	default:
+		if !r.scoped(e) {
+			r.operands(e)
+		}
+	}
+	return e
+}
+
+// ident rewrites a plain name that no local binding shadows.
+func (r *rewriter) ident(x *ast.Ident) {
+	if r.bound(x.Name) {
+		return
+	}
+	if ent := r.useValue(x.Name); ent != nil {
+		x.Name = ent.global
+	} else if ent := r.private(x.Name, false, x.Span()); ent != nil {
+		x.Name = ent.global
+	}
+}
+
+// path rewrites `Type.Ctor` and, for an uppercase module name
+// (`import Geo`), `Geo.f` and `Geo.Type.Ctor`.
+func (r *rewriter) path(x *ast.Path) ast.Expr {
+	if dep, k := r.qualifier(x.Parts); dep != nil {
+		rest := x.Parts[k:]
+		if len(rest) == 2 && dep.exports.types[rest[0]] != nil {
+			if c := ctorOf(dep.exports.types[rest[0]].e, rest[1]); c != nil {
+				return &ast.Path{Pos: x.Pos, Parts: []string{dep.exports.types[rest[0]].e.global, c.global}}
+			}
+		}
+		if len(rest) == 1 {
+			if e := r.member(dep, rest[0], false, x.Span()); e != nil {
+				return &ast.Ident{Pos: x.Pos, Name: e.global}
+			}
+		}
+		return x
+	}
+	if len(x.Parts) == 2 {
+		if t := r.useType(x.Parts[0]); t != nil {
+			if c := ctorOf(t, x.Parts[1]); c != nil {
+				x.Parts = []string{t.global, c.global}
+			}
+		}
+	}
+	return x
+}
+
+// scoped rewrites the expressions that open a scope for the names they
+// bind (blocks, lambdas, for, with, match and receive arms); it reports
+// false for any other expression.
+func (r *rewriter) scoped(e ast.Expr) bool {
+	switch x := e.(type) {
+	case *ast.Block:
+		r.block(x)
+	case *ast.Lambda:
+		x.Body = r.function(x.Params, x.Ret, x.Body)
+	case *ast.For:
+		x.Iter = r.expr(x.Iter)
+		r.push()
+		r.pat(x.Pattern)
+		x.Body = r.expr(x.Body)
+		r.pop()
+	case *ast.With:
+		r.with(x)
+	case *ast.Match:
+		x.Subject = r.expr(x.Subject)
+		r.arms(x.Arms)
+	case *ast.Receive:
+		r.arms(x.Arms)
+		if x.After != nil {
+			x.After.Timeout = r.expr(x.After.Timeout)
+			x.After.Body = r.expr(x.After.Body)
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// with rewrites a with expression: its steps bind names for the later
+// steps and the body, not for the else arms.
+func (r *rewriter) with(x *ast.With) {
+	r.push()
+	for _, s := range x.Steps {
+		s.X = r.expr(s.X)
+		r.pat(s.Pattern)
+	}
+	x.Body = r.expr(x.Body)
+	r.pop()
+	r.arms(x.ElseArms)
+}
+
+// arms rewrites match, receive or else arms, each in its own scope.
+func (r *rewriter) arms(as []*ast.Arm) {
+	for _, a := range as {
+		r.arm(a)
+	}
+}
+
+// operands rewrites the operands of operator and control expressions
+// that bind nothing; literals go to literal.
+func (r *rewriter) operands(e ast.Expr) {
+	switch x := e.(type) {
 	case *ast.TupleIndex:
 		x.X = r.expr(x.X)
 	case *ast.Index:
@@ -416,9 +503,7 @@ func (r *rewriter) expr(e ast.Expr) ast.Expr {
 		x.I = r.expr(x.I)
 	case *ast.Call:
 		x.Fn = r.expr(x.Fn)
-		for _, a := range x.Args {
-			a.Value = r.expr(a.Value)
-		}
+		r.args(x.Args)
 	case *ast.Unary:
 		x.X = r.expr(x.X)
 	case *ast.Binary:
@@ -429,70 +514,50 @@ func (r *rewriter) expr(e ast.Expr) ast.Expr {
 		x.Hi = r.expr(x.Hi)
 	case *ast.Try:
 		x.X = r.expr(x.X)
-	case *ast.Lambda:
-		r.push()
-		r.params(x.Params)
-		r.typ(x.Ret)
-		x.Body = r.expr(x.Body)
-		r.pop()
 	case *ast.If:
 		x.Cond = r.expr(x.Cond)
 		x.Then = r.expr(x.Then)
 		x.Else = r.expr(x.Else)
-	case *ast.Match:
-		x.Subject = r.expr(x.Subject)
-		for _, a := range x.Arms {
-			r.arm(a)
-		}
-	case *ast.Receive:
-		for _, a := range x.Arms {
-			r.arm(a)
-		}
-		if x.After != nil {
-			x.After.Timeout = r.expr(x.After.Timeout)
-			x.After.Body = r.expr(x.After.Body)
-		}
-	case *ast.For:
-		x.Iter = r.expr(x.Iter)
-		r.push()
-		r.pat(x.Pattern)
-		x.Body = r.expr(x.Body)
-		r.pop()
 	case *ast.Return:
 		x.X = r.expr(x.X)
-	case *ast.Tuple:
-		for i := range x.Elems {
-			x.Elems[i] = r.expr(x.Elems[i])
-		}
-	case *ast.ListLit:
-		for i := range x.Elems {
-			x.Elems[i] = r.expr(x.Elems[i])
-		}
-	case *ast.RecordUpdate:
-		x.X = r.expr(x.X)
-		for _, a := range x.Fields {
-			a.Value = r.expr(a.Value)
-		}
-	case *ast.MapLit:
-		for i := range x.Keys {
-			x.Keys[i] = r.expr(x.Keys[i])
-		}
-		for i := range x.Values {
-			x.Values[i] = r.expr(x.Values[i])
-		}
-	case *ast.With:
-		r.push()
-		for _, s := range x.Steps {
-			s.X = r.expr(s.X)
-			r.pat(s.Pattern)
-		}
-		x.Body = r.expr(x.Body)
-		r.pop()
-		for _, a := range x.ElseArms {
-			r.arm(a)
-		}
 	case *ast.Paren:
 		x.X = r.expr(x.X)
+	default:
+		r.literal(e)
 	}
-	return e
+}
+
+// literal rewrites the elements of string, tuple, list, map and record
+// update literals.
+func (r *rewriter) literal(e ast.Expr) {
+	switch x := e.(type) {
+	case *ast.InterpString:
+		for i := range x.Parts {
+			x.Parts[i].X = r.expr(x.Parts[i].X)
+		}
+	case *ast.Tuple:
+		r.exprs(x.Elems)
+	case *ast.ListLit:
+		r.exprs(x.Elems)
+	case *ast.RecordUpdate:
+		x.X = r.expr(x.X)
+		r.args(x.Fields)
+	case *ast.MapLit:
+		r.exprs(x.Keys)
+		r.exprs(x.Values)
+	}
+}
+
+// exprs rewrites a list of expressions in place.
+func (r *rewriter) exprs(es []ast.Expr) {
+	for i := range es {
+		es[i] = r.expr(es[i])
+	}
+}
+
+// args rewrites the values of call arguments or record update fields.
+func (r *rewriter) args(as []*ast.Arg) {
+	for _, a := range as {
+		a.Value = r.expr(a.Value)
+	}
 }

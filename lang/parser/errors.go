@@ -3,6 +3,7 @@ package parser
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/alecthomas/participle/v2"
@@ -225,7 +226,8 @@ func roleOf(toks []lexer.Token, j int) string {
 }
 
 // translate converts a matcher's error for one declaration into a
-// diagnostic in user words.
+// diagnostic in user words: the first of syntaxRules that recognises the
+// situation reports it, and otherwise the error says what was expected.
 func translate(dl *diag.List, f *source.File, toks []lexer.Token, err error) {
 	var ute *participle.UnexpectedTokenError
 	if !errors.As(err, &ute) {
@@ -237,96 +239,306 @@ func translate(dl *diag.List, f *source.File, toks []lexer.Token, err error) {
 		dl.Add(f, ErrSyntax, source.Span{Start: off, End: off}, "syntax error")
 		return
 	}
-	t := ute.Unexpected
 	if debugErrors {
 		fmt.Println("PARTICIPLE:", err)
 	}
-	i := indexOfToken(toks, t)
-	want := userExpectation(firstElem(ute.Expect))
-	var prev lexer.Token
-	hasPrev := i > 0
-	if hasPrev {
-		prev = toks[i-1]
-	}
-	// a keyword where a name or pattern belongs
-	nextIsColon := i+1 < len(toks) && toks[i+1].Type == tPunct && toks[i+1].Value == ":"
-	if t.Type == tKeyword && (want == "a name" || want == "a pattern" || want == "a parameter" || nextIsColon ||
-		(hasPrev && prev.Type == tKeyword && (prev.Value == "let" || prev.Value == "fn" || prev.Value == "for" || prev.Value == "type"))) {
-		dl.Add(f, ErrKeywordName, tokSpan(t), "expected an identifier but found keyword '%s'", t.Value)
-		return
-	}
-	if t.Type == tIndent {
-		msg := "unexpected indentation"
-		label := ""
-		if i > 1 && toks[i-1].Type == tNewline && !(toks[i-2].Type == tPunct && (toks[i-2].Value == ":" || toks[i-2].Value == "->")) {
-			if opensBlock(toks, i-1) {
-				msg += "; did you forget ':' at the end of the previous line?"
-				label = "the line above needs ':' to open a block"
-			} else {
-				msg += "; this line is indented deeper than the line before it, which does not open a block"
-				label = "remove the extra indentation"
-			}
-		}
-		dl.Add(f, ErrUnexpectedIndent, source.Span{Start: t.Pos.Offset, End: t.Pos.Offset}, "%s", msg).Label = label
-		return
-	}
-	// `:` or `->` at the end of a line with no indented block after it
-	if hasPrev && prev.Type == tNewline && i > 1 && toks[i-2].Type == tPunct && (toks[i-2].Value == ":" || toks[i-2].Value == "->") {
-		h := toks[i-2]
-		dl.Add(f, ErrExpectBlock, tokSpan(h), "expected an indented block after '%s'", h.Value)
-		return
-	}
-	if t.Type == tNewline && hasPrev && prev.Type == tPunct && (prev.Value == ":" || prev.Value == "->") {
-		dl.Add(f, ErrExpectBlock, tokSpan(prev), "expected an indented block after '%s'", prev.Value)
-		return
-	}
-	// a missing closing bracket
-	if want == "')'" || want == "']'" || want == "'}'" {
-		if j, ok := openerBefore(toks, i); ok {
-			d := dl.Add(f, ErrExpectClose, tokSpan(t), "expected %s to close the %s, found %s", want, roleOf(toks, j), describe(t))
-			d.Related = append(d.Related, diag.Related{Span: tokSpan(toks[j]), Message: "opened here"})
+	c := &errCtx{dl: dl, f: f, toks: toks, t: ute.Unexpected}
+	c.i = indexOfToken(toks, c.t)
+	c.want = userExpectation(firstElem(ute.Expect))
+	for _, rule := range syntaxRules {
+		if rule(c) {
 			return
 		}
 	}
-	msg := ""
 	switch {
-	case t.Type == tKeyword && t.Value == "if" && hasPrev && prev.Type == tKeyword && prev.Value == "else":
-		msg = "expected ':' after 'else'; chain conditions with 'else: if …'"
-	case hasPrev && prev.Type == tPunct && prev.Value == ".":
-		msg = fmt.Sprintf("expected a field name or tuple index after '.', found %s", describe(t))
-	case t.Type == tPunct && t.Value == "{":
-		msg = "unexpected '{'; blocks are written with ':' and an indented suite"
-	case t.Type == tKeyword && t.Value == "if" && inFnHeader(toks, i):
-		dl.Add(f, ErrClauseForm, tokSpan(t), "function clause guards (multi-clause functions) are not supported; use match or if in the body")
-		return
-	case t.Type == tKeyword && (t.Value == "comptime" || t.Value == "actor" || t.Value == "where" || t.Value == "as"):
-		msg = fmt.Sprintf("'%s' is not supported by this compiler", t.Value)
-	case t.Type == tKeyword && t.Value == "while":
-		msg = "Morrow has no 'while' loop; use 'for' over a range or list, or recursion"
-	case t.Type == tIdent && hasPrev && prev.Type == tIdent && prev.Value == "mut" && i > 1 && toks[i-2].Type == tKeyword && toks[i-2].Value == "let":
-		d := dl.Add(f, ErrSyntax, tokSpan(prev), "Morrow has no mutable variables ('let mut')")
-		d.Label = "remove 'mut'"
-		d.Hint = "write 'let " + t.Value + " = …'; to change the value later, bind a new one with another 'let' (it shadows the old one), or carry it through recursion or List.fold"
-		return
-	case hasPrev && prev.Type == tIdent && (prev.Value == "var" || prev.Value == "const") && t.Type == tIdent && (i < 2 || toks[i-2].Type == tNewline || toks[i-2].Type == tIndent || toks[i-2].Type == tDedent):
-		d := dl.Add(f, ErrSyntax, tokSpan(prev), "Morrow declares local names with 'let', not '%s'", prev.Value)
-		d.Label = "write 'let' here"
-		d.Hint = "write 'let " + t.Value + " = …'"
-		return
-	case t.Type == tPunct && t.Value == "=" && (want == "" || want == "the end of the line"):
-		msg = "unexpected '='; there is no assignment, bind a new name with 'let name = value'"
-	case want != "":
-		msg = fmt.Sprintf("expected %s, found %s", want, describe(t))
-	case t.Type == tEOF:
-		msg = "unexpected end of file"
+	case c.want != "":
+		c.plain(fmt.Sprintf("expected %s, found %s", c.want, describe(c.t)))
+	case c.t.Type == tEOF:
+		c.plain("unexpected end of file")
 	default:
-		msg = fmt.Sprintf("unexpected %s", describe(t))
+		c.plain(fmt.Sprintf("unexpected %s", describe(c.t)))
 	}
-	sp := tokSpan(t)
-	if t.Type == tNewline || t.Type == tDedent || t.Type == tEOF {
-		sp = source.Span{Start: t.Pos.Offset, End: t.Pos.Offset}
+}
+
+// errCtx is what translate knows of one matcher error: the unexpected
+// token t at index i of the declaration's tokens, and what the grammar
+// expected there, in user words.
+type errCtx struct {
+	dl   *diag.List
+	f    *source.File
+	toks []lexer.Token
+	t    lexer.Token
+	i    int
+	want string
+}
+
+// is reports whether the token at index k exists, has type typ and, when
+// values are given, one of them as its text.
+func (c *errCtx) is(k int, typ lexer.TokenType, values ...string) bool {
+	if k < 0 || k >= len(c.toks) || c.toks[k].Type != typ {
+		return false
 	}
-	dl.Add(f, ErrSyntax, sp, "%s", msg)
+	return len(values) == 0 || slices.Contains(values, c.toks[k].Value)
+}
+
+// text reports whether the token at index k exists and reads v.
+func (c *errCtx) text(k int, v string) bool {
+	return k >= 0 && k < len(c.toks) && c.toks[k].Value == v
+}
+
+// lineStart reports whether the token at index k begins a line.
+func (c *errCtx) lineStart(k int) bool {
+	return k < 0 || c.is(k, tNewline) || c.is(k, tIndent) || c.is(k, tDedent)
+}
+
+// tIs reports whether the unexpected token has type typ and one of values.
+func (c *errCtx) tIs(typ lexer.TokenType, values ...string) bool { return c.is(c.i, typ, values...) }
+
+// add reports a syntax error of code at span.
+func (c *errCtx) add(code diag.Code, span source.Span, format string, args ...any) *diag.Diagnostic {
+	return c.dl.Add(c.f, code, span, format, args...)
+}
+
+// plain reports msg at the unexpected token (a point where the token is a
+// line break or the end of the file).
+func (c *errCtx) plain(msg string) {
+	sp := tokSpan(c.t)
+	if c.t.Type == tNewline || c.t.Type == tDedent || c.t.Type == tEOF {
+		sp = source.Span{Start: c.t.Pos.Offset, End: c.t.Pos.Offset}
+	}
+	c.add(ErrSyntax, sp, "%s", msg)
+}
+
+// syntaxRules recognise the common mistakes, in order; each reports and
+// returns true, or returns false and leaves the error to the next.
+var syntaxRules = []func(*errCtx) bool{
+	keywordForName,
+	unexpectedIndent,
+	missingBlock,
+	missingClose,
+	elseWithoutColon,
+	afterDot,
+	braceBlock,
+	clauseGuard,
+	unsupportedKeyword,
+	whileLoop,
+	letMut,
+	varConst,
+	elif,
+	equalsSlip,
+	erlangComparison,
+	orOperator,
+	assignment,
+}
+
+// keywordForName: a keyword where a name or pattern belongs.
+func keywordForName(c *errCtx) bool {
+	if c.t.Type != tKeyword {
+		return false
+	}
+	if c.want == "a name" || c.want == "a pattern" || c.want == "a parameter" || c.is(c.i+1, tPunct, ":") ||
+		c.is(c.i-1, tKeyword, "let", "fn", "for", "type") {
+		c.add(ErrKeywordName, tokSpan(c.t), "expected an identifier but found keyword '%s'", c.t.Value)
+		return true
+	}
+	return false
+}
+
+// unexpectedIndent: a line indented deeper than a block allows, most
+// likely after a header without its ':'.
+func unexpectedIndent(c *errCtx) bool {
+	if c.t.Type != tIndent {
+		return false
+	}
+	msg := "unexpected indentation"
+	label := ""
+	if c.i > 1 && c.is(c.i-1, tNewline) && !c.is(c.i-2, tPunct, ":", "->") {
+		if opensBlock(c.toks, c.i-1) {
+			msg += "; did you forget ':' at the end of the previous line?"
+			label = "the line above needs ':' to open a block"
+		} else {
+			msg += "; this line is indented deeper than the line before it, which does not open a block"
+			label = "remove the extra indentation"
+		}
+	}
+	c.add(ErrUnexpectedIndent, source.Span{Start: c.t.Pos.Offset, End: c.t.Pos.Offset}, "%s", msg).Label = label
+	return true
+}
+
+// missingBlock: `:` or `->` at the end of a line with no indented block
+// after it.
+func missingBlock(c *errCtx) bool {
+	h := -1
+	switch {
+	case c.i > 1 && c.is(c.i-1, tNewline) && c.is(c.i-2, tPunct, ":", "->"):
+		h = c.i - 2
+	case c.t.Type == tNewline && c.is(c.i-1, tPunct, ":", "->"):
+		h = c.i - 1
+	default:
+		return false
+	}
+	c.add(ErrExpectBlock, tokSpan(c.toks[h]), "expected an indented block after '%s'", c.toks[h].Value)
+	return true
+}
+
+// missingClose: a closing bracket expected, with the bracket it would
+// close.
+func missingClose(c *errCtx) bool {
+	if c.want != "')'" && c.want != "']'" && c.want != "'}'" {
+		return false
+	}
+	j, ok := openerBefore(c.toks, c.i)
+	if !ok {
+		return false
+	}
+	d := c.add(ErrExpectClose, tokSpan(c.t), "expected %s to close the %s, found %s", c.want, roleOf(c.toks, j), describe(c.t))
+	d.Related = append(d.Related, diag.Related{Span: tokSpan(c.toks[j]), Message: "opened here"})
+	return true
+}
+
+// elseWithoutColon: `else if` where the grammar wanted `else:`.
+func elseWithoutColon(c *errCtx) bool {
+	if !c.tIs(tKeyword, "if") || !c.is(c.i-1, tKeyword, "else") {
+		return false
+	}
+	c.plain("expected ':' after 'else'; chain conditions with 'else: if …'")
+	return true
+}
+
+// afterDot: something other than a field name or index after '.'.
+func afterDot(c *errCtx) bool {
+	if !c.is(c.i-1, tPunct, ".") {
+		return false
+	}
+	c.plain(fmt.Sprintf("expected a field name or tuple index after '.', found %s", describe(c.t)))
+	return true
+}
+
+// braceBlock: a block written with braces.
+func braceBlock(c *errCtx) bool {
+	if !c.tIs(tPunct, "{") {
+		return false
+	}
+	c.plain("unexpected '{'; blocks are written with ':' and an indented suite")
+	return true
+}
+
+// clauseGuard: `if` in a function header, a multi-clause function's guard.
+func clauseGuard(c *errCtx) bool {
+	if !c.tIs(tKeyword, "if") || !inFnHeader(c.toks, c.i) {
+		return false
+	}
+	c.add(ErrClauseForm, tokSpan(c.t), "function clause guards (multi-clause functions) are not supported; use match or if in the body")
+	return true
+}
+
+// unsupportedKeyword: a reserved word of a feature this compiler leaves
+// out.
+func unsupportedKeyword(c *errCtx) bool {
+	if !c.tIs(tKeyword, "comptime", "actor", "where", "as") {
+		return false
+	}
+	c.plain(fmt.Sprintf("'%s' is not supported by this compiler", c.t.Value))
+	return true
+}
+
+// whileLoop: a `while` loop.
+func whileLoop(c *errCtx) bool {
+	if !c.tIs(tKeyword, "while") {
+		return false
+	}
+	c.plain("Morrow has no 'while' loop; use 'for' over a range or list, or recursion")
+	return true
+}
+
+// letMut: `let mut x`.
+func letMut(c *errCtx) bool {
+	if c.t.Type != tIdent || !c.is(c.i-1, tIdent, "mut") || !c.is(c.i-2, tKeyword, "let") {
+		return false
+	}
+	d := c.add(ErrSyntax, tokSpan(c.toks[c.i-1]), "Morrow has no mutable variables ('let mut')")
+	d.Label = "remove 'mut'"
+	d.Hint = "write 'let " + c.t.Value + " = …'; to change the value later, bind a new one with another 'let' (it shadows the old one), or carry it through recursion or List.fold"
+	return true
+}
+
+// varConst: `var x` or `const x` at the start of a line.
+func varConst(c *errCtx) bool {
+	if c.t.Type != tIdent || !c.is(c.i-1, tIdent, "var", "const") || !c.lineStart(c.i-2) {
+		return false
+	}
+	prev := c.toks[c.i-1]
+	d := c.add(ErrSyntax, tokSpan(prev), "Morrow declares local names with 'let', not '%s'", prev.Value)
+	d.Label = "write 'let' here"
+	d.Hint = "write 'let " + c.t.Value + " = …'"
+	return true
+}
+
+// elif: Python's `elif` at the start of a line.
+func elif(c *errCtx) bool {
+	if !c.is(c.i-1, tIdent, "elif") || !c.lineStart(c.i-2) {
+		return false
+	}
+	d := c.add(ErrSyntax, tokSpan(c.toks[c.i-1]), "Morrow has no 'elif'; write 'else if'")
+	d.Label = "write 'else if' here"
+	d.Hint = "chain conditions with `else if CONDITION:` (or use a condition match: `match:` with `CONDITION -> …` arms and a final `_ -> …`)"
+	return true
+}
+
+// equalsSlip: `!==`, `===` (JavaScript) and `/=` (Erlang's not-equal).
+func equalsSlip(c *errCtx) bool {
+	if !c.tIs(tPunct, "=") || c.i < 1 {
+		return false
+	}
+	prev := c.toks[c.i-1]
+	if prev.Type != tOp && prev.Type != tPunct {
+		return false
+	}
+	fix, ok := map[string]string{"!=": "!=", "==": "==", "/": "!="}[prev.Value]
+	if !ok {
+		return false
+	}
+	d := c.add(ErrSyntax, source.Span{Start: prev.Pos.Offset, End: c.t.Pos.Offset + 1}, "'%s=' is not an operator; did you mean '%s'?", prev.Value, fix)
+	d.Label = "write '" + fix + "'"
+	return true
+}
+
+// erlangComparison: Erlang's `=/=` and `=:=`.
+func erlangComparison(c *errCtx) bool {
+	if !c.tIs(tPunct, "=") || !c.text(c.i+2, "=") {
+		return false
+	}
+	mid := ""
+	if c.i+1 < len(c.toks) {
+		mid = c.toks[c.i+1].Value
+	}
+	fix, ok := map[string]string{"/": "!=", ":": "=="}[mid]
+	if !ok {
+		return false
+	}
+	d := c.add(ErrSyntax, source.Span{Start: c.t.Pos.Offset, End: c.toks[c.i+2].Pos.Offset + 1}, "'=%s=' is not an operator; did you mean '%s'?", mid, fix)
+	d.Label = "write '" + fix + "'"
+	return true
+}
+
+// orOperator: `||` for `or`.
+func orOperator(c *errCtx) bool {
+	if !c.tIs(tPunct, "|") || !c.is(c.i+1, tPunct, "|") {
+		return false
+	}
+	d := c.add(ErrSyntax, source.Span{Start: c.t.Pos.Offset, End: c.toks[c.i+1].Pos.Offset + 1}, "'||' is not an operator; did you mean 'or'?")
+	d.Label = "write 'or'"
+	d.Hint = "Morrow writes the Boolean operators as words: `a and b`, `a or b`, `not a`"
+	return true
+}
+
+// assignment: `x = v`, an assignment Morrow does not have.
+func assignment(c *errCtx) bool {
+	if !c.tIs(tPunct, "=") || (c.want != "" && c.want != "the end of the line") {
+		return false
+	}
+	c.plain("unexpected '='; there is no assignment, bind a new name with 'let name = value'")
+	return true
 }
 
 // opensBlock reports whether the line that ends at the newline token nl

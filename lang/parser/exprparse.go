@@ -441,6 +441,14 @@ func (g *gBody) Parse(lex *cursor) error {
 			return err
 		}
 		g.Block = b
+	case isKw(t, "defer"):
+		// An inline defer body, `fn main(): defer println("bye")`.
+		lex.Next()
+		x, err := expectExpr(lex)
+		if err != nil {
+			return err
+		}
+		g.Defer = x
 	case startsExpr(t):
 		x := lex.a.expr()
 		if err := x.Parse(lex); err != nil {
@@ -1139,8 +1147,11 @@ func (g *gIf) Parse(lex *cursor) error {
 		return err
 	}
 	if acceptKw(lex, "else") {
-		if err := expectPunct(lex, ":"); err != nil {
-			return err
+		// `else if C: …` is `else: if C: …`.
+		if !isKw(lex.Peek(), "if") {
+			if err := expectPunct(lex, ":"); err != nil {
+				return err
+			}
 		}
 		if g.Else, err = expectBody(lex); err != nil {
 			return err

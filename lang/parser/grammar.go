@@ -119,6 +119,7 @@ type gNamedType struct {
 type gBody struct {
 	Tokens []lexer.Token
 	Block  *gBlock `parser:"  @@"`
+	Defer  *gExpr  `parser:"| 'defer' @@"`
 	Expr   *gExpr  `parser:"| @@"`
 }
 

@@ -98,9 +98,22 @@ func startsDecl(t *tok) bool {
 }
 
 // continues reports whether a line starting with t continues the previous
-// logical line instead of starting a new statement.
+// logical line instead of starting a new statement: `|>`, a binary
+// operator that cannot begin an expression (not `-`, which is also unary,
+// nor the range operators), `and`/`or`, or a postfix `?`. After an
+// indented block (a line less indented than the block), the continuation
+// applies to the whole expression that owns the block: the `if` or
+// `match` whose suite just ended (docs/checker.md "Layout").
 func continues(t *tok) bool {
-	return t.kind == tOp && t.text == "|>"
+	switch t.kind {
+	case tOp:
+		return binaryOps[t.text] && t.text != "-" && t.text != ".." && t.text != "..="
+	case tKeyword:
+		return t.text == "and" || t.text == "or"
+	case tPunct:
+		return t.text == "?"
+	}
+	return false
 }
 
 // joinsPrevious reports whether a line starting with t attaches to the
@@ -136,7 +149,7 @@ func (l *layout) lineStart(t, prev *tok) {
 		}
 		return
 	}
-	if continues(t) {
+	if continues(t) && t.indent >= fr.levels[len(fr.levels)-1] {
 		return
 	}
 	if fr.embedded && (isCloser(t) || (t.kind == tPunct && t.text == ",")) {
@@ -165,7 +178,7 @@ func (l *layout) lineStart(t, prev *tok) {
 			fr.levels = fr.levels[:len(fr.levels)-1]
 			l.emit(tDedent, "", t, t.start)
 			last := len(fr.levels) == 1 || t.indent >= fr.levels[len(fr.levels)-1]
-			if !(last && joinsPrevious(t) && t.indent == fr.levels[len(fr.levels)-1]) {
+			if !(last && (joinsPrevious(t) || continues(t)) && t.indent == fr.levels[len(fr.levels)-1]) {
 				l.emit(tNewline, "\n", t, t.start)
 			}
 		}

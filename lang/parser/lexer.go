@@ -433,7 +433,17 @@ func (s *scanner) scanOne(interp bool) (tok, bool) {
 	}
 	r, n := utf8.DecodeRune(s.src[s.pos:])
 	s.pos += n
+	if r == '&' && s.pos < len(s.src) && s.src[s.pos] == '&' {
+		// `&&`: one diagnostic for the pair, with the word Morrow uses.
+		s.pos++
+		s.errorf(ErrBadChar, start, s.pos, "unsupported character '&' in source")
+		(*s.diags)[len(*s.diags)-1].Hint = "did you mean 'and'? Morrow writes the Boolean operators as words: `a and b`, `a or b`, `not a`"
+		return tok{}, false
+	}
 	s.errorf(ErrBadChar, start, s.pos, "unsupported character '%s' in source", showRune(r))
+	if r == '!' {
+		(*s.diags)[len(*s.diags)-1].Hint = "did you mean 'not'? Morrow negates with `not a`; '!=' is the only operator with '!'"
+	}
 	return tok{}, false
 }
 

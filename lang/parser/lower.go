@@ -400,6 +400,9 @@ func (lw *lowerer) body(g *gBody) ast.Expr {
 		return &ast.Block{}
 	case g.Block != nil:
 		return lw.block(g.Block)
+	case g.Defer != nil:
+		// An inline defer body is a block of that one statement.
+		return &ast.Block{Pos: pos(g.Tokens), Stmts: []ast.Stmt{&ast.DeferStmt{Pos: pos(g.Tokens), X: lw.expr(g.Defer)}}}
 	case g.Expr != nil:
 		return lw.expr(g.Expr)
 	}

@@ -246,7 +246,13 @@ func (fp *fileParser) chunk(toks []lexer.Token, layErrs []int) {
 	}
 	if !startsDeclToken(toks[0]) {
 		if !hasLexErr {
-			dl.Add(f, ErrTopLevel, tokSpan(toks[0]), "expected a declaration (fn, type or newtype) at the top level, found %s", describe(toks[0]))
+			d := dl.Add(f, ErrTopLevel, tokSpan(toks[0]), "expected a declaration (fn, type or newtype) at the top level, found %s", describe(toks[0]))
+			switch toks[0].Value {
+			case "def", "func", "fun", "function", "fn_", "proc", "defp":
+				d.Hint = "did you mean 'fn'? functions are declared `fn name(params):`"
+			case "class", "struct", "record", "enum", "data":
+				d.Hint = "did you mean 'type'? records and sums are declared `type Name:` with an indented list of fields or variants"
+			}
 		}
 		return
 	}

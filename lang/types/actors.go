@@ -107,8 +107,19 @@ func (c *Checker) checkMailbox(ms mailboxSite) {
 	}
 	if _, open := t.(*TVar); open {
 		if ms.spawn {
-			c.errorf(ErrMailboxInfer, ms.span, "cannot infer actor mailbox: the entry neither receives nor is given a Pid(M) annotation").Hint =
-				"annotate the result, e.g. `let pid: Pid(Int) = spawn(entry)`"
+			d := c.errorf(ErrMailboxInfer, ms.span, "cannot infer actor mailbox: the entry neither receives nor is given a Pid(M) annotation")
+			switch ms.builtin {
+			case "Process.spawn", "Process.spawn_link":
+				// These return a Result: the annotation names it whole.
+				d.Hint = "annotate the result, e.g. `let started: Result(Pid(Int), Process.Error) = " + ms.builtin + "(entry)`, then match it"
+			case "Process.spawn_monitor":
+				d.Hint = "annotate the result, e.g. `let started: Result((Pid(Int), MonitorRef), Process.Error) = Process.spawn_monitor(entry)`, then match it"
+			default:
+				d.Hint = "annotate the result, e.g. `let pid: Pid(Int) = " + ms.builtin + "(entry)`"
+			}
+			if ms.builtin == "" {
+				d.Hint = "annotate the result, e.g. `let pid: Pid(Int) = spawn(entry)`"
+			}
 		}
 		return
 	}
@@ -359,7 +370,7 @@ func (c *Checker) unifyMailbox(x *ast.Call, sig *FuncSig) {
 	}
 	own := c.mailbox(x.Span())
 	if !unify(own, mt) {
-		c.errorf(ErrMismatch, spanOf(x.Fn), "actor call mailbox: expected %s, found %s", Zonk(own), Zonk(mt)).Notes =
+		c.errorf(ErrMismatch, spanOf(x.Fn), "actor call mailbox: expected %s, found %s", typeStrings(own, mt)[0], typeStrings(own, mt)[1]).Notes =
 			[]string{"'" + sig.Name + "' receives messages of type " + Zonk(mt).String() + "; every function a process calls must agree on one mailbox type"}
 	}
 }
@@ -393,10 +404,10 @@ func (c *Checker) receive(x *ast.Receive, hint Type) Type {
 	if x.Event {
 		pt = &Named{Def: EventDef, Args: []Type{pt}}
 	}
-	arms := newArmJoin(hint, "receive arms: expression type")
+	arms := newArmJoin(hint, "receive arms")
 	for _, a := range x.Arms {
 		c.inScope(func() {
-			c.armHead(a.Pattern, a.Guard, pt, "receive guard: expression type")
+			c.armHead(a.Pattern, a.Guard, pt, "receive guard")
 			if a.Guard != nil {
 				c.checkReceiveGuard(a.Guard)
 			}
@@ -405,7 +416,7 @@ func (c *Checker) receive(x *ast.Receive, hint Type) Type {
 	}
 	if x.After != nil {
 		tt := c.expr(x.After.Timeout, IntT)
-		c.expect(spanOf(x.After.Timeout), tt, IntT, "receive timeout: expression type")
+		c.expect(spanOf(x.After.Timeout), tt, IntT, "receive timeout")
 		arms.add(c, c.branch(x.After.Body, hint, false), x.After.Body)
 	}
 	xarms := x.Arms

@@ -1,6 +1,7 @@
 package types
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/morrow-lang/morrow/lang/ast"
@@ -63,6 +64,11 @@ func (c *Checker) checkBodies() {
 		}
 		c.recursive = len(comp) > 1 || slices.Contains(edges[comp[0]], comp[0])
 		c.checkGroup(group)
+	}
+	if len(c.carried) > 0 {
+		// Shapes no caller settled (the function is never called, or
+		// only at a type that is still open).
+		c.settleShapes(true)
 	}
 }
 
@@ -147,6 +153,9 @@ func (c *Checker) checkGroup(group []*FuncSig) {
 	for _, sig := range group {
 		c.inGroup[sig] = true
 	}
+	if len(group) > 1 {
+		c.flexGenerics(group)
+	}
 	for _, sig := range group {
 		c.checkFunc(sig)
 	}
@@ -163,6 +172,7 @@ func (c *Checker) checkGroup(group []*FuncSig) {
 	c.poisonErroneousInits()
 	c.checkObligations(group)
 	c.checkUnusedResults()
+	c.rigidGenerics(group)
 	// Generalise: free variables left in the signatures become generic.
 	var sigVars []*TVar
 	for _, sig := range group {
@@ -170,7 +180,14 @@ func (c *Checker) checkGroup(group []*FuncSig) {
 			sigVars = freeVars(p.Type, sigVars)
 		}
 		sigVars = freeVars(sig.Ret, sigVars)
+		// A mailbox that stays generic is fixed at each spawn site (an
+		// annotation such as `let p: Pid(String) = spawn(worker)`, §4.3):
+		// a local holding a message is typed there, not here.
+		if mt, ok := c.info.Mailboxes[sig.Decl]; ok {
+			sigVars = freeVars(mt, sigVars)
+		}
 	}
+	sigVars = append(sigVars, c.carriedVars()...)
 	// Let bindings whose type is still open and not part of a signature.
 	reported := map[*fnCtx]bool{}
 	for _, l := range c.lets {
@@ -206,6 +223,9 @@ func (c *Checker) checkGroup(group []*FuncSig) {
 // parameter made for one member is a generic of every member whose type
 // mentions it (each can then be used at any type, docs/reference/types.md#inference).
 func (c *Checker) generalize(group []*FuncSig) {
+	if len(group) > 1 {
+		c.ownRigids(group)
+	}
 	fvs := make([][]*TVar, len(group))
 	for i, sig := range group {
 		for _, p := range sig.Params {
@@ -214,8 +234,12 @@ func (c *Checker) generalize(group []*FuncSig) {
 		fvs[i] = freeVars(sig.Ret, fvs[i])
 	}
 	made := map[*TVar]*TParam{}
+	kept := c.carriedVars()
 	for i, sig := range group {
 		for _, v := range fvs[i] {
+			if slices.Contains(kept, v) {
+				continue
+			}
 			p := made[v]
 			if p == nil {
 				p = c.newTParam(freshParamName(sig.Generics))
@@ -226,6 +250,190 @@ func (c *Checker) generalize(group []*FuncSig) {
 			sig.Generics = append(sig.Generics, p)
 		}
 	}
+}
+
+// partlyAnnotated reports whether sig has type variables in its
+// annotations and also parameters or a return left to inference.
+func partlyAnnotated(sig *FuncSig) bool {
+	if len(sig.gen) == 0 {
+		return false
+	}
+	if sig.Decl.Ret == nil {
+		return true
+	}
+	for _, p := range sig.Params {
+		if !p.Declared {
+			return true
+		}
+	}
+	return false
+}
+
+// flexGenerics: while a recursive group is checked, the annotated type
+// variables of a partly annotated member are inference variables shared
+// by the group, like its unannotated parts (`fn read(x: a, n)` calling
+// and called by `fn make(x, n: Int) -> Box(a)`): a rigid `a` would meet
+// the other member's rigid variable through the shared parts and be
+// reported as `expected a, found a'` although each function is generic.
+// A fully annotated member keeps rigid variables and is instantiated at
+// each call, so it may be used at several types inside the group.
+// rigidGenerics checks afterwards that the variables stayed generic.
+func (c *Checker) flexGenerics(group []*FuncSig) {
+	for _, sig := range group {
+		if !partlyAnnotated(sig) {
+			continue
+		}
+		sig.flex = map[*TParam]*TVar{}
+		m := map[*TParam]Type{}
+		for _, g := range sig.Generics {
+			v := c.fresh()
+			sig.flex[g] = v
+			m[g] = v
+		}
+		for _, p := range sig.Params {
+			p.Type = subst(p.Type, m)
+		}
+		sig.Ret = subst(sig.Ret, m)
+		sig.Generics = nil
+	}
+}
+
+// rigidGenerics turns the inference variables of flexGenerics back into
+// the member's type parameters, after checking that each is still
+// unknown and distinct from the member's other annotated variables:
+// `fn f(x: a, n)` whose group makes x an Int is `type variable 'a' of f
+// is not generic`.
+func (c *Checker) rigidGenerics(group []*FuncSig) {
+	owner := map[*TParam]*FuncSig{}
+	for _, sig := range group {
+		for _, g := range sig.gen {
+			owner[g] = sig
+		}
+	}
+	for _, sig := range group {
+		if sig.flex == nil {
+			continue
+		}
+		seen := map[Type]*TParam{}
+		var gens []*TParam
+		for _, g := range sortedParams(sig.flex) {
+			v := sig.flex[g]
+			r := Resolve(v)
+			rv, ok := r.(*TVar)
+			// Another member's type parameter, reached through the
+			// group's shared parts, stands for this member's own
+			// variable; ownRigids gives it a copy.
+			foreign := false
+			if p, isP := r.(*TParam); isP && owner[p] != nil && owner[p] != sig {
+				foreign = true
+			}
+			if !(ok || foreign) || seen[r] != nil {
+				if !hasInvalid(r) {
+					what := Zonk(r).String()
+					if seen[r] != nil {
+						what = "the same type as '" + seen[r].Name + "'"
+					}
+					c.errorf(ErrMismatch, sig.Decl.NameSpan, "type variable '%s' of %s is not generic: the group of functions it calls makes it %s", g.Name, sig.Name, what).Hint =
+						"annotate the parameter with the type it has, or give the functions that call each other full annotations"
+				}
+				continue
+			}
+			seen[r] = g
+			if foreign {
+				continue
+			}
+			c.transferReqs(rv, g)
+			rv.Ref = g
+			gens = append(gens, g)
+		}
+		sig.Generics = append(gens, sig.Generics...)
+		sig.flex = nil
+	}
+}
+
+// sortedParams lists the keys of m by ID (declaration order).
+func sortedParams(m map[*TParam]*TVar) []*TParam {
+	var ps []*TParam
+	for p := range m {
+		ps = append(ps, p)
+	}
+	slices.SortFunc(ps, func(a, b *TParam) int { return a.ID - b.ID })
+	return ps
+}
+
+// ownRigids gives every member of a recursive group its own copy of the
+// annotated type parameters of other members that reached its signature.
+// While the group is checked, `fn a(x: t, n: Int)` calling an
+// unannotated `b(x, n - 1)` binds b's parameter to a's rigid t; afterwards
+// b is generic in a variable of its own, instantiated at each call like
+// any other generic (§4.2), instead of keeping a's t, which no caller could
+// ever supply.
+func (c *Checker) ownRigids(group []*FuncSig) {
+	owner := map[*TParam]*FuncSig{}
+	for _, sig := range group {
+		for _, g := range sig.gen {
+			owner[g] = sig
+		}
+	}
+	for _, sig := range group {
+		m := map[*TParam]Type{}
+		visit := func(t Type) {
+			anyPart(t, func(t Type) bool {
+				p, ok := t.(*TParam)
+				if !ok {
+					return false
+				}
+				if o := owner[p]; o != nil && o != sig && m[p] == nil {
+					var taken []*TParam
+					taken = append(taken, sig.Generics...)
+					for _, q := range m {
+						taken = append(taken, q.(*TParam))
+					}
+					name := p.Name
+					for _, g := range taken {
+						if g.Name == name {
+							name = freshParamName(taken)
+							break
+						}
+					}
+					np := c.newTParam(name)
+					if rs, ok := c.reqs[p]; ok {
+						c.reqs[np] = slices.Clone(rs)
+					}
+					m[p] = np
+				}
+				return false
+			})
+		}
+		for _, p := range sig.Params {
+			visit(p.Type)
+		}
+		visit(sig.Ret)
+		if len(m) == 0 {
+			continue
+		}
+		for _, p := range sig.Params {
+			p.Type = subst(p.Type, m)
+		}
+		sig.Ret = subst(sig.Ret, m)
+		for _, np := range m {
+			sig.Generics = append(sig.Generics, np.(*TParam))
+		}
+	}
+}
+
+// carriedVars are the free variables of the shapes that wait for a
+// caller: they stay monomorphic until the caller fixes them.
+func (c *Checker) carriedVars() []*TVar {
+	var out []*TVar
+	for _, s := range c.carried {
+		out = freeVars(s.subj, out)
+		out = freeVars(s.res, out)
+		for _, e := range s.elems {
+			out = freeVars(e, out)
+		}
+	}
+	return out
 }
 
 // freshParamName names a generalised variable a, b, c, … avoiding the
@@ -261,6 +469,9 @@ func (c *Checker) checkFunc(sig *FuncSig) {
 	}
 	for n, p := range sig.gen {
 		ctx.generics[n] = p
+		if v := sig.flex[p]; v != nil {
+			ctx.generics[n] = v
+		}
 	}
 	old := c.fn
 	c.fn = ctx
@@ -284,15 +495,22 @@ func (c *Checker) checkFunc(sig *FuncSig) {
 		if !isNever(t) {
 			// Every exit must agree (docs/reference/types.md#inference): returns and `?` may already
 			// have fixed the return type.
-			if !c.expectRet(lastSpan(fd.Body), t, sig.Ret, "function return: expression type") {
+			if !c.expectRet(lastSpan(fd.Body), t, sig.Ret, "function return") {
 				ctx.retBroken = true
+			} else {
+				c.noteResultFrom(lastSpan(fd.Body), t)
 			}
 		} else if v, ok := Resolve(sig.Ret).(*TVar); ok {
 			// A body that always diverges makes the function diverge.
 			v.Ref = NeverT
 		}
 	default:
-		c.expect(lastSpan(fd.Body), t, sig.Ret, "function return: expression type")
+		before := len(c.diags)
+		c.expect(lastSpan(fd.Body), t, sig.Ret, "function return")
+		if len(c.diags) > before && fd.Ret != nil {
+			c.diags[len(c.diags)-1].Related = append(c.diags[len(c.diags)-1].Related,
+				diag.Related{Span: fd.Ret.Span(), Message: fmt.Sprintf("%s returns %s, declared here", fd.Name, Zonk(sig.Ret))})
+		}
 	}
 	if ctx.retBroken {
 		// Callers in later groups get no follow-on errors (docs/diagnostics.md).

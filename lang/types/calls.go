@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/morrow-lang/morrow/lang/ast"
+	"github.com/morrow-lang/morrow/lang/diag"
 	"github.com/morrow-lang/morrow/lang/source"
 	"github.com/morrow-lang/morrow/stdlib/builtins"
 )
@@ -82,7 +83,7 @@ func (c *Checker) checkPositional(x *ast.Call, params []Type, what string) []Typ
 		if i < len(params) {
 			t := c.expr(a.Value, params[i])
 			out[i] = t
-			c.expect(spanOf(a.Value), t, params[i], fmt.Sprintf("argument %d of %s: expression type", i+1, what))
+			c.expect(spanOf(a.Value), t, params[i], fmt.Sprintf("argument %d of %s", i+1, what))
 		} else {
 			out[i] = c.expr(a.Value, nil)
 		}
@@ -120,6 +121,10 @@ func (c *Checker) valueCall(x *ast.Call, hint Type) Type {
 		return ret
 	}
 	c.argsUnchecked(x)
+	if isNever(ft) {
+		// §3.7: `(return 1)()` never calls anything.
+		return NeverT
+	}
 	if !hasInvalid(ft) {
 		c.errorf(ErrNotCallable, spanOf(x.Fn), "cannot call a value of type %s", Zonk(ft))
 	}
@@ -208,7 +213,28 @@ func (c *Checker) callSig(x *ast.Call, sig *FuncSig) Type {
 		}
 		pt := subst(sig.Params[j].Type, m)
 		t := c.expr(a.Value, pt)
-		c.expect(spanOf(a.Value), t, pt, fmt.Sprintf("argument '%s' of %s: expression type", sig.Params[j].Label, sig.Name))
+		what := fmt.Sprintf("argument '%s' of %s", sig.Params[j].Label, sig.Name)
+		if sig.Params[j].Label == "" {
+			what = fmt.Sprintf("argument %d of %s", j+1, sig.Name)
+		}
+		before := len(c.diags)
+		c.expect(spanOf(a.Value), t, pt, what+"")
+		if len(c.diags) > before && sig.Decl != nil && j < len(sig.Decl.Params) && sig.Params[j].Declared {
+			// Why the type was expected: the parameter's declaration.
+			p := sig.Decl.Params[j]
+			name := p.Name
+			if name == "" {
+				name = "parameter " + itoa(j+1)
+			} else {
+				name = "'" + name + "'"
+			}
+			c.diags[len(c.diags)-1].Related = append(c.diags[len(c.diags)-1].Related,
+				diag.Related{Span: p.Span(), Message: fmt.Sprintf("%s of %s is %s, declared here", name, sig.Name, Zonk(sig.Params[j].Type))})
+		}
+		if len(c.diags) > before && c.carriedParam(sig.Params[j].Type) {
+			c.diags[len(c.diags)-1].Notes = append(c.diags[len(c.diags)-1].Notes,
+				"'"+sig.Name+"' takes this tuple apart with a rest pattern or projection and no annotation, so its size is fixed by the first call; annotate the parameter with a tuple type or a type variable per element")
+		}
 	}
 	c.info.Types[x.Fn] = subst(sig.FuncType(), m)
 	c.inherit(sig.Generics, m, x.Span(), c.inGroup[sig], nil)
@@ -374,7 +400,7 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 			idx = 1
 			if len(x.Args) > 0 && x.Args[0].Value != nil {
 				kt := c.expr(x.Args[0].Value, ps[0])
-				c.expect(spanOf(x.Args[0].Value), kt, ps[0], fmt.Sprintf("argument 1 of %s: expression type", name))
+				c.expect(spanOf(x.Args[0].Value), kt, ps[0], fmt.Sprintf("argument 1 of %s", name))
 			}
 		}
 		if len(x.Args) <= idx || x.Args[idx].Value == nil {
@@ -431,18 +457,18 @@ func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 				mt = c.freshMailbox(mt, x.Span())
 			}
 			if ok && entryNode != nil && !unify(m[g], mt) {
-				c.errorf(ErrMismatch, spanOf(a0.Value), "spawn mailbox: expected %s, found %s", Zonk(m[g]), Zonk(mt))
+				c.errorf(ErrMismatch, spanOf(a0.Value), "spawn mailbox: expected %s, found %s", typeStrings(m[g], mt)[0], typeStrings(m[g], mt)[1])
 			}
 			if !badEntry {
 				c.mailboxSites = append(c.mailboxSites, mailboxSite{t: m[g], span: x.Span(), spawn: true,
-					process: e.Module() == builtins.ProcessModule, supervised: e.Rule == builtins.ChildEntry})
+					process: e.Module() == builtins.ProcessModule, supervised: e.Rule == builtins.ChildEntry, builtin: e.Name})
 			}
 		}
 		if idx == 1 {
 			for i := 2; i < len(x.Args); i++ {
 				if a := x.Args[i]; a.Value != nil && i < len(ps) {
 					at := c.expr(a.Value, ps[i])
-					c.expect(spanOf(a.Value), at, ps[i], fmt.Sprintf("argument %d of %s: expression type", i+1, name))
+					c.expect(spanOf(a.Value), at, ps[i], fmt.Sprintf("argument %d of %s", i+1, name))
 				} else if a.Value != nil {
 					c.expr(a.Value, nil)
 				}
@@ -497,13 +523,40 @@ func (c *Checker) restArgs(x *ast.Call, ps []Type, name string) {
 		}
 		if i+1 < len(ps) {
 			at := c.expr(a.Value, ps[i+1])
-			c.expect(spanOf(a.Value), at, ps[i+1], fmt.Sprintf("argument %d of %s: expression type", i+2, name))
+			before := len(c.diags)
+			c.expect(spanOf(a.Value), at, ps[i+1], fmt.Sprintf("argument %d of %s", i+2, name))
+			if len(c.diags) > before {
+				c.firstArgOrigin(x, c.diags[len(c.diags)-1])
+			}
 		} else {
 			c.expr(a.Value, nil)
 		}
 	}
 }
 
+// firstArgOrigin explains a mismatch of a later argument of a builtin
+// whose types come from its first argument (`send(reply, "done")` with
+// `reply: Pid(Int)`): when that argument is a local, a secondary label
+// points at its binding, "'reply' is Pid(Int), declared here".
+func (c *Checker) firstArgOrigin(x *ast.Call, d *diag.Diagnostic) {
+	if len(x.Args) == 0 || x.Args[0] == nil || ast.IsNil(x.Args[0].Value) {
+		return
+	}
+	id, ok := unparen(x.Args[0].Value).(*ast.Ident)
+	if !ok {
+		return
+	}
+	o := c.info.Uses[id]
+	if o == nil || o.Kind != ObjLocal || o.Decl == nil || o.Type == nil {
+		return
+	}
+	d.Related = append(d.Related, diag.Related{Span: o.Decl.Span(), Message: fmt.Sprintf("'%s' is %s, declared here", o.Name, Zonk(o.Type))})
+}
+
 func (c *Checker) pidError(name string, span source.Span, t Type) {
+	if isNever(t) {
+		// §3.7: a Never operand fits any type; the call never happens.
+		return
+	}
 	c.errorf(ErrSendPid, span, "%s requires a typed Pid", name).Notes = []string{"found " + Zonk(t).String()}
 }

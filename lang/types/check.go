@@ -96,6 +96,7 @@ type Object struct {
 	// local whose initializer has an error gets no obligation errors (docs/diagnostics.md).
 	init     source.Span
 	hasInit  bool
+	initX    ast.Expr // the initializer itself
 	poisoned bool
 	// metaReads names the metadata builtins (List.len …) that read this
 	// local; such reads do not count as uses of a Result (docs/reference/checks.md#result-obligations).
@@ -113,6 +114,16 @@ type FuncSig struct {
 	NeedsLabel []bool
 	gen        map[string]*TParam
 	obj        *Object
+	// resultFrom is, for a function without a return annotation, the
+	// first exit (a `?`, a `return`, the final expression) that made its
+	// inferred return type carry a Result; diagnostics at its callers
+	// point there.
+	resultFrom    source.Span
+	hasResultFrom bool
+	// flex maps the annotated type variables of a partly annotated member
+	// of a recursive group to the inference variables that stand for them
+	// while the group is checked (bodies.go, flexGenerics).
+	flex map[*TParam]*TVar
 }
 
 // ParamSig is one parameter of a FuncSig.
@@ -238,6 +249,10 @@ type Checker struct {
 	// shapes are the group's operations on values of still unknown type
 	// (shapes.go).
 	shapes []*pendingShape
+	// carried are the shapes on parameter types that wait for a caller
+	// (settleShapes).
+	carried    []*pendingShape
+	carriedAll []*pendingShape
 	// suggestWork counts the candidates "did you mean" lookups have
 	// visited (help.go bounds it).
 	suggestWork int
@@ -255,6 +270,8 @@ type mailboxSite struct {
 	// supervised marks a Supervisor.worker site (a supervised child's
 	// mailbox, docs/supervisors.md).
 	supervised bool
+	// builtin names the spawning builtin (spawn, Process.spawn, …).
+	builtin string
 }
 
 type letRecord struct {

@@ -183,10 +183,10 @@ func TestLibraryMode(t *testing.T) {
 }
 
 func TestMismatchContexts(t *testing.T) {
-	expectDiags(t, "fn main():\n    let x: Int = \"s\"\n", "E3001 let annotation: expression type: expected Int, found String")
-	expectDiags(t, "fn f() -> Int:\n    \"s\"\nfn main():\n    println(f())\n", "E3001 function return: expression type: expected Int, found String")
+	expectDiags(t, "fn main():\n    let x: Int = \"s\"\n", "E3001 let annotation: expected Int, found String")
+	expectDiags(t, "fn f() -> Int:\n    \"s\"\nfn main():\n    println(f())\n", "E3001 function return: expected Int, found String")
 	expectDiags(t, "fn main():\n    println(if true: 1 else: \"a\")\n", "E3001 if branches")
-	expectDiags(t, "fn main():\n    println([1, \"a\"])\n", "E3001 list element: expression type: expected Int, found String")
+	expectDiags(t, "fn main():\n    println([1, \"a\"])\n", "E3001 list element: expected Int, found String")
 }
 
 func TestEveryErrorIsReported(t *testing.T) {
@@ -265,7 +265,7 @@ func TestResultObligations(t *testing.T) {
 func TestStatements(t *testing.T) {
 	expectDiags(t, "fn f() -> Int:\n    return 1\n    2\nfn main():\n    println(f())\n", "E3025 unreachable statement")
 	expectDiags(t, "fn main():\n    continue\n", "E3026 continue outside of a for loop")
-	expectDiags(t, "fn main():\n    defer 1\n", "E3023 defer requires Unit cleanup: expression type: expected (), found Int")
+	expectDiags(t, "fn main():\n    defer 1\n", "E3023 defer requires Unit cleanup: expected (), found Int")
 	expectDiags(t, "fn main():\n    let o = Some(1)\n    let Some(x) = o else: println(0)\n    println(x)\n", "E3027 let-else failure branch must diverge with return")
 	expectDiags(t, "fn main():\n    let (a, a) = (1, 2)\n", "E4003 duplicate pattern binding 'a'")
 }
@@ -478,7 +478,7 @@ func TestNames(t *testing.T) {
 func TestUnions(t *testing.T) {
 	decl := "type V = Int | String\n"
 	expectDiags(t, decl+"fn f(v: V) -> Int:\n    match v:\n        n: Int -> n\nfn main():\n    println(f(1))\n", "E4001 missing: _: String")
-	expectDiags(t, decl+"fn main():\n    let v: V = 1.5\n", "E3001 let annotation: expression type: expected V, found Float")
+	expectDiags(t, decl+"fn main():\n    let v: V = 1.5\n", "E3001 let annotation: expected V, found Float")
 	expectDiags(t, decl+"fn main():\n    let v: V = 1\n    println(v)\n", "E3018 print argument must be")
 }
 
@@ -504,13 +504,13 @@ func TestWith(t *testing.T) {
 	pre := "fn p(s: String) -> Result(Int, String): Ok(1)\nfn q(s: String) -> Result(Int, Int): Ok(1)\n"
 	expectDiags(t, pre+"fn f() -> Result(Int, String):\n    with\n        a <- p(\"x\"),\n        b <- p(\"y\")\n    do\n        Ok(a + b)\nfn main():\n    println(Result.is_ok(f()))\n")
 	expectDiags(t, pre+"fn f() -> Result(Int, String):\n    with\n        a <- p(\"x\"),\n        b <- q(\"y\")\n    do\n        Ok(a + b)\nfn main():\n    println(Result.is_ok(f()))\n",
-		"E3001 with step: expression type: expected Result(")
+		"E3001 with step: expected Result(")
 }
 
 func TestSpawnAndSend(t *testing.T) {
 	expectDiags(t, "fn w(n: Int):\n    println(n)\nfn main():\n    let p: Pid(Int) = spawn(w)\n", "E3038 spawn requires a zero-argument Unit function")
 	expectDiags(t, "fn w():\n    println(1)\nfn main():\n    let p: Pid(Int) = spawn(w)\n    let r = send(p, \"s\")\n    match r:\n        Ok(_) -> ()\n        Err(_) -> ()\n",
-		"E3001 argument 2 of send: expression type: expected Int, found String")
+		"E3001 argument 2 of send: expected Int, found String")
 	expectDiags(t, "fn w():\n    defer send(Process.self(), 1)\n    println(1)\nfn main():\n    println(1)\n",
 		"E6004 actor operations are unsupported in deferred cleanup")
 	// A defer body without actor operations still gets its type error.
@@ -556,7 +556,7 @@ func TestMailboxes(t *testing.T) {
 	}
 	// Two receives implying different mailbox types conflict.
 	expectDiags(t, "fn worker():\n    receive:\n        1 -> ()\n    receive:\n        \"s\" -> ()\nfn main():\n    println(1)\n",
-		"E3001 pattern: expression type: expected Int, found String")
+		"E3001 pattern: expected Int, found String")
 }
 
 func TestActorCallMailbox(t *testing.T) {
@@ -594,7 +594,7 @@ fn main():
         Ok(_) -> ()
         Err(_) -> ()
 `
-	expectDiags(t, src, "E3001 let annotation: expression type: expected Pid(String), found Pid(Int)", "E3001 argument 2 of send: expression type: expected String, found Int")
+	expectDiags(t, src, "E3001 let annotation: expected Pid(String), found Pid(Int)", "E3001 argument 2 of send: expected String, found Int")
 }
 
 func TestCallbacksHaveNoActorContext(t *testing.T) {

@@ -89,7 +89,7 @@ var (
 	ErrResultExit      = diag.Register("E5007", "an exit (end of body, return, ?, terminal exit, exiting helper) is reached while a Result is still unhandled")
 	ErrResultBudget    = diag.Register("E5008", "the Result obligation analysis of a function exceeded its work budget")
 	ErrResultUnusedPat = diag.Register("E5009", "a Result bound by a match, for, let-else or parameter pattern is never used")
-	ErrResultLoopFirst = diag.Register("E5010", "a for loop over Results leaves the loop on every path, so it handles only the first element")
+	ErrResultLoopFirst = diag.Register("E5010", "a for loop over Results can leave before the last element (return, ?, break or an exit), so later elements are never handled")
 
 	// Actor contexts.
 	ErrReceiveInMain = diag.Register("E6001", "main uses receive or receive_event")

@@ -16,10 +16,17 @@ func (c *Checker) try(x *ast.Try) Type {
 		c.errorf(ErrDeferExit, x.Span(), "defer cannot use ?")
 		return Invalid
 	}
+	if isNever(t) {
+		// §3.7: `(return x)?` stops at the return; nothing is inspected.
+		return NeverT
+	}
 	ret := Resolve(c.fn.ret)
 	if v, ok := ret.(*TVar); ok && !c.fn.retKnown {
 		unify(v, &Named{Def: ResultDef, Args: []Type{c.fresh(), c.fresh()}})
 		ret = Resolve(v)
+		if s := c.fn.sig; s != nil && !s.hasResultFrom {
+			s.resultFrom, s.hasResultFrom = x.Span(), true
+		}
 	}
 	rn, ok := ret.(*Named)
 	if !ok || rn.Def != ResultDef {
@@ -42,7 +49,7 @@ func (c *Checker) try(x *ast.Try) Type {
 		return Invalid
 	}
 	if !unify(on.Args[1], rn.Args[1]) {
-		c.errorf(ErrTryErrType, x.Span(), "? error type: expected %s, found %s", Zonk(rn.Args[1]), Zonk(on.Args[1]))
+		c.errorf(ErrTryErrType, x.Span(), "? error type: expected %s, found %s", typeStrings(rn.Args[1], on.Args[1])[0], typeStrings(rn.Args[1], on.Args[1])[1])
 	}
 	return on.Args[0]
 }
@@ -69,11 +76,21 @@ func (c *Checker) returnExpr(x *ast.Return) Type {
 		return NeverT
 	}
 	if c.fn.retKnown {
-		c.expect(sp, t, c.fn.ret, "function return: expression type")
-	} else if !c.expectRet(sp, t, c.fn.ret, "function return: expression type") {
+		c.expect(sp, t, c.fn.ret, "function return")
+	} else if !c.expectRet(sp, t, c.fn.ret, "function return") {
 		c.fn.retBroken = true
+	} else {
+		c.noteResultFrom(sp, t)
 	}
 	return NeverT
+}
+
+// noteResultFrom records that the exit at sp, of type t, may have made the
+// inferred return type of the current function carry a Result.
+func (c *Checker) noteResultFrom(sp source.Span, t Type) {
+	if s := c.fn.sig; s != nil && !c.fn.retKnown && !s.hasResultFrom && containsResult(t) {
+		s.resultFrom, s.hasResultFrom = sp, true
+	}
 }
 
 // branch checks an if/else or arm body in its own scope.
@@ -96,7 +113,7 @@ func (c *Checker) join(acc, t Type, span source.Span, ctx string) Type {
 	}
 	if !c.accepts(t, acc) {
 		if !hasInvalid(t) && !hasInvalid(acc) {
-			c.errorf(ErrMismatch, span, "%s: expected %s, found %s", ctx, Zonk(acc), Zonk(t))
+			c.errorf(ErrMismatch, span, "%s: expected %s, found %s", ctx, typeStrings(acc, t)[0], typeStrings(acc, t)[1])
 		}
 		return Invalid
 	}
@@ -105,7 +122,7 @@ func (c *Checker) join(acc, t Type, span source.Span, ctx string) Type {
 
 func (c *Checker) ifExpr(x *ast.If, hint Type) Type {
 	ct := c.expr(x.Cond, BoolT)
-	c.expect(spanOf(x.Cond), ct, BoolT, "if condition: expression type")
+	c.expect(spanOf(x.Cond), ct, BoolT, "if condition")
 	if ast.IsNil(x.Else) {
 		c.branch(x.Then, nil, true)
 		return UnitT
@@ -121,13 +138,13 @@ func (c *Checker) ifExpr(x *ast.If, hint Type) Type {
 	}
 	if _, ok := resolveHint(hint).(*Union); ok {
 		// Branches may be different members of the expected union.
-		tt = c.join(hint, tt, lastSpan(x.Then), "if branches: expression type")
+		tt = c.join(hint, tt, lastSpan(x.Then), "if branches")
 	}
-	return c.join(tt, et, lastSpan(x.Else), "if branches: expression type")
+	return c.join(tt, et, lastSpan(x.Else), "if branches")
 }
 
 func (c *Checker) match(x *ast.Match, hint Type) Type {
-	arms := newArmJoin(hint, "match arms: expression type")
+	arms := newArmJoin(hint, "match arms")
 	if ast.IsNil(x.Subject) {
 		for i, a := range x.Arms {
 			last := i == len(x.Arms)-1
@@ -139,7 +156,7 @@ func (c *Checker) match(x *ast.Match, hint Type) Type {
 				}
 			} else if a.Cond != nil {
 				t := c.expr(a.Cond, BoolT)
-				c.expect(spanOf(a.Cond), t, BoolT, "match condition: expression type")
+				c.expect(spanOf(a.Cond), t, BoolT, "match condition")
 				if last {
 					c.errorf(ErrCondMatchLast, spanOf(a.Cond), "a condition match must end with a '_ ->' arm")
 				}
@@ -155,7 +172,7 @@ func (c *Checker) match(x *ast.Match, hint Type) Type {
 	st := c.expr(x.Subject, nil)
 	for _, a := range x.Arms {
 		c.inScope(func() {
-			c.armHead(a.Pattern, a.Guard, st, "match guard: expression type")
+			c.armHead(a.Pattern, a.Guard, st, "match guard")
 			arms.add(c, c.bodyExpr(a.Body, hint, false), a.Body)
 			hint = arms.hint(hint)
 		})
@@ -225,7 +242,11 @@ func (j *armJoin) result() Type {
 func (c *Checker) forExpr(x *ast.For) Type {
 	it := c.expr(x.Iter, nil)
 	var el Type
-	if _, open := Resolve(it).(*TVar); open {
+	if isNever(it) {
+		// §3.7: the iterable never arrives; the body is unreachable and
+		// its pattern binds nothing that could be checked.
+		el = Invalid
+	} else if _, open := Resolve(it).(*TVar); open {
 		el = c.fresh()
 		c.deferShape(&pendingShape{kind: shFor, subj: it, subjE: x.Iter, res: el, span: spanOf(x.Iter)})
 	} else {
@@ -279,7 +300,7 @@ func (c *Checker) with(x *ast.With, hint Type) Type {
 			okT := c.fresh()
 			want := &Named{Def: ResultDef, Args: []Type{okT, errT}}
 			if !unify(vt, want) && !hasInvalid(vt) {
-				c.errorf(ErrMismatch, spanOf(st.X), "with step: expression type: expected %s, found %s", Zonk(want), Zonk(vt))
+				c.errorf(ErrMismatch, spanOf(st.X), "with step: expected %s, found %s", typeStrings(want, vt)[0], typeStrings(want, vt)[1])
 			}
 			c.pattern(st.Pattern, okT, map[string]bool{})
 		}
@@ -288,7 +309,7 @@ func (c *Checker) with(x *ast.With, hint Type) Type {
 	if len(x.ElseArms) == 0 {
 		want := &Named{Def: ResultDef, Args: []Type{c.fresh(), errT}}
 		if !isNever(bt) && !c.accepts(bt, want) && !hasInvalid(bt) {
-			c.errorf(ErrMismatch, lastSpan(x.Body), "with body: expression type: expected %s, found %s", Zonk(want), Zonk(bt))
+			c.errorf(ErrMismatch, lastSpan(x.Body), "with body: expected %s, found %s", typeStrings(want, bt)[0], typeStrings(want, bt)[1])
 		}
 		if isNever(bt) {
 			return want
@@ -302,10 +323,10 @@ func (c *Checker) with(x *ast.With, hint Type) Type {
 			c.pattern(a.Pattern, failT, map[string]bool{})
 			if a.Guard != nil {
 				gt := c.expr(a.Guard, BoolT)
-				c.expect(spanOf(a.Guard), gt, BoolT, "match guard: expression type")
+				c.expect(spanOf(a.Guard), gt, BoolT, "match guard")
 			}
 			at := c.bodyExpr(a.Body, hint, false)
-			acc = c.join(acc, at, lastSpan(a.Body), "with arms: expression type")
+			acc = c.join(acc, at, lastSpan(a.Body), "with arms")
 		})
 	}
 	return acc

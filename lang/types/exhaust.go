@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/morrow-lang/morrow/lang/ast"
+	"github.com/morrow-lang/morrow/lang/diag"
 	"github.com/morrow-lang/morrow/lang/source"
 )
 
@@ -476,7 +477,17 @@ func (c *Checker) checkArms(arms []*ast.Arm, t Type, exhaustive bool, span sourc
 		}
 		missing = strings.Join(names, ", ")
 	}
-	d := c.errorf(ErrNonExhaustive, span, "match must be exhaustive; guards do not guarantee coverage; missing: %s", missing)
+	guarded := false
+	for _, a := range arms {
+		guarded = guarded || a.Guard != nil
+	}
+	var d *diag.Diagnostic
+	if guarded {
+		d = c.errorf(ErrNonExhaustive, span, "match must be exhaustive; guards do not guarantee coverage; missing: %s", missing)
+	} else {
+		// Without guards the spec's middle clause would mislead.
+		d = c.errorf(ErrNonExhaustive, span, "match must be exhaustive; missing: %s", missing)
+	}
 	nonExhaustiveHelp(d, arms, names)
 	c.missingArmsFix(d, arms, names)
 }

@@ -74,6 +74,8 @@ func (c *Checker) divergingOperand(e ast.Expr) bool {
 		return never(x.Cond)
 	case *ast.Match:
 		return never(x.Subject)
+	case *ast.For:
+		return never(x.Iter)
 	}
 	return false
 }
@@ -88,8 +90,12 @@ func (c *Checker) expect(span source.Span, got, want Type, ctx string) bool {
 	if hasInvalid(got) || hasInvalid(want) {
 		return false
 	}
-	d := c.errorf(ErrMismatch, span, "%s: expected %s, found %s", ctx, Zonk(want), Zonk(got))
-	d.Label = "this has type " + Zonk(got).String()
+	ts := typeStrings(want, got)
+	d := c.errorf(ErrMismatch, span, "%s: expected %s, found %s", ctx, ts[0], ts[1])
+	d.Label = "this has type " + ts[1]
+	if gn, ok := Resolve(got).(*Named); ok && gn.Def == OptionDef && c.src != nil && span.End <= len(c.src.Src) && string(c.src.Src[span.Start:span.End]) == "None" {
+		d.Hint = "`None` is the empty case of an Option; it fits only where an Option is expected (`Option(" + ts[0] + ")`, with `Some(v)` for a value). Morrow has no null"
+	}
 	return false
 }
 
@@ -195,7 +201,7 @@ func (c *Checker) expr1(e ast.Expr, hint Type) Type {
 	case *ast.Index:
 		xt := c.expr(x.X, nil)
 		it := c.expr(x.I, IntT)
-		c.expect(spanOf(x.I), it, IntT, "list index: expression type")
+		c.expect(spanOf(x.I), it, IntT, "list index")
 		el := c.fresh()
 		switch r := Resolve(xt).(type) {
 		case *TVar:
@@ -207,6 +213,9 @@ func (c *Checker) expr1(e ast.Expr, hint Type) Type {
 			c.errorf(ErrNotIndexable, x.Span(), "cannot index a value of type %s; only Lists support [i]", Zonk(xt))
 			return Invalid
 		default:
+			if isNever(xt) {
+				return NeverT
+			}
 			if !hasInvalid(xt) {
 				c.errorf(ErrNotIndexable, x.Span(), "cannot index a value of type %s; only Lists support [i]", Zonk(xt))
 			}
@@ -221,9 +230,9 @@ func (c *Checker) expr1(e ast.Expr, hint Type) Type {
 		return c.binary(x)
 	case *ast.Range:
 		lo := c.expr(x.Lo, IntT)
-		c.expect(spanOf(x.Lo), lo, IntT, "range bound: expression type")
+		c.expect(spanOf(x.Lo), lo, IntT, "range bound")
 		hi := c.expr(x.Hi, IntT)
-		c.expect(spanOf(x.Hi), hi, IntT, "range bound: expression type")
+		c.expect(spanOf(x.Hi), hi, IntT, "range bound")
 		return RangeT
 	case *ast.Try:
 		return c.try(x)
@@ -266,7 +275,7 @@ func (c *Checker) expr1(e ast.Expr, hint Type) Type {
 		}
 		for _, e := range x.Elems {
 			t := c.expr(e, el)
-			c.expect(e.Span(), t, el, "list element: expression type")
+			c.expect(e.Span(), t, el, "list element")
 		}
 		return &Named{Def: ListDef, Args: []Type{el}}
 	case *ast.RecordUpdate:
@@ -364,9 +373,9 @@ func (c *Checker) lambda(x *ast.Lambda, hint Type) Type {
 	c.fn = old
 	if !isNever(bt) {
 		if ctx.retKnown {
-			c.expect(lastSpan(x.Body), bt, ctx.ret, "lambda return: expression type")
+			c.expect(lastSpan(x.Body), bt, ctx.ret, "lambda return")
 		} else {
-			c.expectRet(lastSpan(x.Body), bt, ctx.ret, "lambda return: expression type")
+			c.expectRet(lastSpan(x.Body), bt, ctx.ret, "lambda return")
 		}
 	}
 	return &Func{Params: params, Ret: ctx.ret}
@@ -391,9 +400,9 @@ func (c *Checker) mapLit(x *ast.MapLit, hint Type) Type {
 	}
 	for i := range x.Keys {
 		t := c.expr(x.Keys[i], kt)
-		c.expect(x.Keys[i].Span(), t, kt, "map key: expression type")
+		c.expect(x.Keys[i].Span(), t, kt, "map key")
 		t = c.expr(x.Values[i], vt)
-		c.expect(x.Values[i].Span(), t, vt, "map value: expression type")
+		c.expect(x.Values[i].Span(), t, vt, "map value")
 	}
 	c.require(kt, reqKey, "map literal", x.Span(), func(_ requirement, _ Type, f *failure) { c.keyError(x.Span(), f) })
 	return &Named{Def: MapDef, Args: []Type{kt, vt}}

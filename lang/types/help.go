@@ -318,10 +318,30 @@ func (c *Checker) suggestType(name string) string {
 // closest name in scope.
 func (c *Checker) unknownNameHelp(d *diag.Diagnostic, name string) {
 	d.Label = "not found in this scope"
+	if h, ok := otherLanguageValues[name]; ok && c.fn != nil && c.fn.scope.lookup(name) == nil {
+		d.Hint = h
+		return
+	}
 	if s := c.closestValueName(name); s != "" {
 		d.Hint = "did you mean '" + s + "'?"
 		suggestFix(d, d.Span, s)
 	}
+}
+
+// otherLanguageValues are names that Python, Go, Erlang or JavaScript
+// programmers reach for, with what Morrow writes instead.
+var otherLanguageValues = map[string]string{
+	"True":       "did you mean 'true'? Booleans are lowercase",
+	"False":      "did you mean 'false'? Booleans are lowercase",
+	"nil":        "Morrow has no nil: an absent value is `None` (an Option, `Some(v)` when present), and 'nothing' is `()`",
+	"null":       "Morrow has no null: an absent value is `None` (an Option, `Some(v)` when present), and 'nothing' is `()`",
+	"undefined":  "Morrow has no undefined: an absent value is `None` (an Option, `Some(v)` when present)",
+	"Nothing":    "an absent value is `None` (an Option, `Some(v)` when present)",
+	"self":       "a process's own Pid is `Process.self()`",
+	"len":        "did you mean 'List.len' (or 'String.len')?",
+	"print_line": "did you mean 'println'?",
+	"puts":       "did you mean 'println'?",
+	"echo":       "did you mean 'println'?",
 }
 
 // qualifiedNameHelp labels an E2001/E2007/E2008 for a qualified name and
@@ -398,6 +418,14 @@ func userTypeWithoutShow(t Type) *TypeDef {
 func (c *Checker) noShowHelp(d *diag.Diagnostic, def *TypeDef) {
 	d.Label = def.Name + " cannot be shown"
 	d.Hint = "add derive(Show) to its declaration: `type " + def.Name + " derive(Show):`"
+	if def.Kind == RecordDef && len(def.Fields) > 0 {
+		d.Hint += ", or print its fields: `show(value." + def.Fields[0] + ")`"
+	} else if def.Kind == NewtypeDef {
+		d.Hint += ", or print what it wraps: `show(value.0)`"
+	}
+	// The message is the one docs/reference/stdlib.md quotes; this has no
+	// impl declarations, so the note says which of its two fixes works.
+	d.Notes = append(d.Notes, "`impl` declarations are not supported here, so derive(Show) is the way to give "+def.Name+" Show")
 	if e := c.types[def.Name]; e != nil && e.def == def {
 		if sp, ok := declNameSpan(e.decl); ok {
 			d.Related = append(d.Related, diag.Related{Span: sp, Message: def.Name + " is declared here"})

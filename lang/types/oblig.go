@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/morrow-lang/morrow/lang/ast"
+	"github.com/morrow-lang/morrow/lang/diag"
 	"github.com/morrow-lang/morrow/lang/source"
 )
 
@@ -109,6 +110,25 @@ func (a *oblFn) join(x, y oblState) oblState {
 type oblLoop struct {
 	brk  oblState // states leaving the loop through break
 	cont oblState // states going on to the next iteration through continue
+	// temp marks a loop over a temporary list of Results; leaves are the
+	// exits (return, ?, terminal calls) reached inside its body.
+	temp   bool
+	leaves []source.Span
+}
+
+// oblLoopList is a tracked list that a for loop iterates: while the body
+// runs the list stays pending (later elements are not handled yet), so an
+// exit inside the body, or after a break that nothing handles later,
+// reports the loop (E5010).
+type oblLoopList struct {
+	span   source.Span // the loop head
+	always bool        // every path through the body leaves the loop
+	name   string
+	// inBody is set while the loop's body is analysed; an exit there is
+	// reported once the body is done (always is known then).
+	inBody bool
+	exit   source.Span
+	hit    bool
 }
 
 // oblFn analyses one function or lambda body.
@@ -130,6 +150,8 @@ type oblFn struct {
 	// split holds the locals that have been split into parts on some
 	// path; only their keys need a scan of the state.
 	split map[*Object]bool
+	// loopLists are the tracked lists iterated by the loops seen so far.
+	loopLists map[oblKey]*oblLoopList
 }
 
 // pending reports whether any part of o is pending on st.
@@ -297,8 +319,18 @@ func (a *oblFn) exit(sp source.Span, st oblState, atEnd bool) {
 	if st == nil || a.inDefer > 0 {
 		return
 	}
+	for _, lp := range a.loops {
+		if lp.temp {
+			lp.leaves = append(lp.leaves, sp)
+		}
+	}
 	var pending []oblKey
+	var loops []oblKey
 	for k := range st {
+		if ll := a.loopLists[k]; ll != nil && !a.reported[k.o] && !k.o.poisoned {
+			loops = append(loops, k)
+			continue
+		}
 		mark(&a.leaked, k.o)
 		if a.reported[k.o] || k.o.poisoned {
 			continue
@@ -316,6 +348,19 @@ func (a *oblFn) exit(sp source.Span, st oblState, atEnd bool) {
 			continue
 		}
 		pending = append(pending, k)
+	}
+	if len(loops) > 0 {
+		sort.Slice(loops, func(i, j int) bool { return a.loopLists[loops[i]].span.Start < a.loopLists[loops[j]].span.Start })
+		for _, k := range loops {
+			mark(&a.reported, k.o)
+		}
+		if ll := a.loopLists[loops[0]]; ll.inBody {
+			if !ll.hit {
+				ll.hit, ll.exit = true, sp
+			}
+		} else if a.report && !a.overBudge {
+			a.loopError(ll, sp, atEnd)
+		}
 	}
 	if !a.report || len(pending) == 0 || a.overBudge {
 		return
@@ -339,6 +384,32 @@ func (a *oblFn) exit(sp source.Span, st oblState, atEnd bool) {
 		d.Notes = append(d.Notes, why)
 	}
 	d.Hint = "handle it first, or register a handler with `defer`"
+	if k.o.initX != nil && k.path == "" {
+		a.c.resultOrigin(d, k.o.initX)
+	}
+}
+
+// loopError reports a loop over a list of Results that a path leaves
+// before every element is handled; the path ends at the exit sp.
+func (a *oblFn) loopError(ll *oblLoopList, sp source.Span, atEnd bool) {
+	c := a.c
+	var d *diag.Diagnostic
+	if ll.always {
+		d = c.errorf(ErrResultLoopFirst, ll.span, "Result value must be handled; this loop handles only the first element of %s", ll.name)
+		d.Notes = []string{"every path through the body leaves the loop (return, break or an exit), so the Results after the first are never handled"}
+	} else {
+		d = c.errorf(ErrResultLoopFirst, ll.span, "Result value must be handled; this loop can leave before handling every element of %s", ll.name)
+		d.Notes = []string{"a path leaves the loop early (return, `?`, break or an exit), and the Results after that element are never handled"}
+	}
+	if atEnd {
+		d.Notes = append(d.Notes, "after a break, nothing handles the rest of the list before the function ends")
+	} else {
+		d.Related = []diag.Related{{Span: sp, Message: "the function exits here with the rest of the list unhandled"}}
+	}
+	d.Hint = "let the body go on to the next element on every path (collect the errors instead of leaving), or hand the list on (return it, or pass it to a function that handles it)"
+	if ll.always {
+		d.Hint = "handle every element (let the body go on to the next one), or match the list with `[first, ..rest]` and handle `rest`"
+	}
 }
 
 // partName renders a pending part for a diagnostic: `job`, `job.result`,
@@ -728,6 +799,7 @@ func (a *oblFn) call(x *ast.Call, st oblState, consume bool) oblState {
 		dropped := sig != nil && pi < len(sig.Params) && isGenericParam(sig.Params[pi].Type)
 		if !take && (dropped || why != "") && a.report && a.inDefer == 0 && producesResult(c, arg.Value) {
 			d := c.errorf(ErrResultDiscarded, arg.Value.Span(), "Result value must be handled; bind, return, or match it")
+			d.Hint = "handle it before the call (bind it and match it), or pass it to a function that handles it"
 			if dropped {
 				d.Notes = []string{"'" + sig.Name + "' does not handle its parameter '" + sig.Params[pi].Name + "' on every path"}
 			} else {
@@ -1106,32 +1178,62 @@ func (a *oblFn) forLoop(x *ast.For, st oblState) oblState {
 	if st == nil {
 		return nil
 	}
+	head := source.Span{Start: x.Span().Start, End: spanOf(x.Iter).End}
 	body := st.clone(a)
-	if isPath {
+	var ll *oblLoopList
+	if isPath && st[oblKey{o, path}] {
+		// The list stays pending in the body: the elements after the
+		// current one are handled only if the loop goes on to them.
+		key := oblKey{o, path}
+		ll = &oblLoopList{span: head, name: "'" + a.partName(key) + "'"}
+		if a.loopLists == nil {
+			a.loopLists = map[oblKey]*oblLoopList{}
+		}
+		if prev := a.loopLists[key]; prev == nil || prev.span != head {
+			a.loopLists[key] = ll
+		} else {
+			ll = prev
+		}
+	} else if isPath {
 		a.handle(body, o, path)
 	}
 	a.bind(x.Pattern, body)
-	a.loops = append(a.loops, &oblLoop{})
+	a.loops = append(a.loops, &oblLoop{temp: elems && !isPath})
+	if ll != nil {
+		ll.inBody, ll.hit = true, false
+	}
 	end := a.eval(x.Body, body, false)
 	lp := a.loops[len(a.loops)-1]
 	a.loops = a.loops[:len(a.loops)-1]
 	next := a.join(end, lp.cont)
-	if elems && next == nil && !a.overBudge {
-		what := "the list"
-		if isPath {
-			what = "'" + a.partName(oblKey{o, path}) + "'"
-			mark(&a.reported, o)
+	if ll != nil {
+		ll.always = next == nil
+		ll.inBody = false
+		if ll.hit && a.report && !a.overBudge {
+			a.loopError(ll, ll.exit, false)
 		}
-		if a.report {
-			d := c.errorf(ErrResultLoopFirst, source.Span{Start: x.Span().Start, End: spanOf(x.Iter).End},
-				"Result value must be handled; this loop handles only the first element of %s", what)
+	}
+	if elems && !isPath && !a.overBudge && a.report {
+		switch {
+		case next == nil:
+			d := c.errorf(ErrResultLoopFirst, head, "Result value must be handled; this loop handles only the first element of the list")
 			d.Notes = []string{"every path through the body leaves the loop (return, break or an exit), so the Results after the first are never handled"}
 			d.Hint = "handle every element (let the body go on to the next one), or match the list with `[first, ..rest]` and handle `rest`"
+		case lp.brk != nil || len(lp.leaves) > 0:
+			d := c.errorf(ErrResultLoopFirst, head, "Result value must be handled; this loop can leave before handling every element of the list")
+			d.Notes = []string{"a path leaves the loop early (return, `?`, break or an exit), and the Results after that element are never handled"}
+			if len(lp.leaves) > 0 {
+				d.Related = []diag.Related{{Span: lp.leaves[0], Message: "leaves the loop here"}}
+			}
+			d.Hint = "let the body go on to the next element on every path (collect the errors instead of leaving), or bind the list and handle the rest after the loop"
 		}
 	}
 	after := st
 	if isPath {
 		a.handle(after, o, path)
+		if next != nil {
+			a.handle(next, o, path)
+		}
 	}
 	return a.join(a.join(after, next), lp.brk)
 }

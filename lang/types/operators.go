@@ -12,7 +12,7 @@ func (c *Checker) unary(x *ast.Unary) Type {
 	t := c.expr(x.X, nil)
 	switch x.Op {
 	case "not":
-		if !c.expect(spanOf(x.X), t, BoolT, "operand of 'not': expression type") {
+		if !c.expect(spanOf(x.X), t, BoolT, "operand of 'not'") {
 			// Already reported: the result is unknown, so that an enclosing
 			// operator does not report a follow-on error (docs/diagnostics.md).
 			return Invalid
@@ -21,7 +21,7 @@ func (c *Checker) unary(x *ast.Unary) Type {
 	case "~~~":
 		sp := spanOf(x.X)
 		c.require(t, reqInt, "~~~", sp, func(_ requirement, rt Type, _ *failure) {
-			c.errorf(ErrMismatch, sp, "operand of '~~~': expression type: expected Int, found %s", Zonk(rt)).Label = "this has type " + Zonk(rt).String()
+			c.errorf(ErrMismatch, sp, "operand of '~~~': expected Int, found %s", Zonk(rt)).Label = "this has type " + Zonk(rt).String()
 		})
 		return t
 	default:
@@ -53,9 +53,9 @@ func (c *Checker) binary(x *ast.Binary) Type {
 	switch x.Op {
 	case "and", "or":
 		l := c.expr(x.L, BoolT)
-		c.expect(x.L.Span(), l, BoolT, "operand of '"+x.Op+"': expression type")
+		c.expect(x.L.Span(), l, BoolT, "operand of '"+x.Op+"'")
 		r := c.expr(x.R, BoolT)
-		c.expect(x.R.Span(), r, BoolT, "operand of '"+x.Op+"': expression type")
+		c.expect(x.R.Span(), r, BoolT, "operand of '"+x.Op+"'")
 		return BoolT
 	case "in":
 		l := c.expr(x.L, nil)

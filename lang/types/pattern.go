@@ -17,7 +17,7 @@ func (c *Checker) pattern(p ast.Pattern, t Type, binds map[string]bool) {
 	c.info.PatTypes[p] = t
 	mismatch := func(pt Type) {
 		if !c.accepts(pt, t) && !hasInvalid(t) && !hasInvalid(pt) {
-			c.errorf(ErrMismatch, p.Span(), "pattern: expression type: expected %s, found %s", Zonk(t), Zonk(pt))
+			c.errorf(ErrMismatch, p.Span(), "pattern: expected %s, found %s", typeStrings(t, pt)[0], typeStrings(t, pt)[1])
 		}
 	}
 	switch p := p.(type) {
@@ -119,7 +119,7 @@ func (c *Checker) pattern(p ast.Pattern, t Type, binds map[string]bool) {
 				c.errorf(ErrTypedPattern, p.Span(), "type %s is not a member of union %s", Zonk(nt), u.Name)
 			}
 		} else if !unify(nt, t) && !hasInvalid(t) && !hasInvalid(nt) {
-			c.errorf(ErrTypedPattern, p.Span(), "typed pattern requires a union type; expected %s, found %s", Zonk(t), Zonk(nt))
+			c.errorf(ErrTypedPattern, p.Span(), "typed pattern requires a union type; expected %s, found %s", typeStrings(t, nt)[0], typeStrings(t, nt)[1])
 		}
 		if p.Name != "_" && p.Name != "" {
 			c.bind(p, p.Name, nt, binds)
@@ -160,7 +160,7 @@ func (c *Checker) tupleRestPattern(p *ast.TuplePat, t Type, binds map[string]boo
 		c.deferShape(&pendingShape{kind: shTupleRest, subj: t, res: rest, elems: el, index: k, span: p.Span(), pat: p})
 	}
 	if rest == nil {
-		c.errorf(ErrMismatch, p.Span(), "pattern: expression type: expected %s, found a tuple of at least %s", Zonk(t), elements(k))
+		c.errorf(ErrMismatch, p.Span(), "pattern: expected %s, found a tuple of at least %s", Zonk(t), elements(k))
 		for i := range el {
 			el[i] = Invalid
 		}

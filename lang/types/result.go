@@ -1,10 +1,12 @@
 package types
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/morrow-lang/morrow/lang/ast"
+	"github.com/morrow-lang/morrow/lang/diag"
 	"github.com/morrow-lang/morrow/lang/source"
 )
 
@@ -73,10 +75,91 @@ func isResult(t Type) bool {
 
 // checkDiscard reports a Result value whose value is thrown away.
 func (c *Checker) checkDiscard(e ast.Expr, t Type) {
+	c.checkDiscardLet(e, t, false)
+}
+
+// checkDiscardLet is checkDiscard; wild says the value is bound to `_`.
+func (c *Checker) checkDiscardLet(e ast.Expr, t Type, wild bool) {
 	if containsResult(t) && !hasInvalid(t) {
-		c.errorf(ErrResultDiscarded, e.Span(), "Result value must be handled; bind, return, or match it").Hint =
-			"match on Ok/Err, use `?`, `let Ok(v) = … else:`, or return it"
+		d := c.errorf(ErrResultDiscarded, e.Span(), "Result value must be handled; bind, return, or match it")
+		d.Hint = c.handleHint(c.exprText(e), t, e)
+		if wild {
+			d.Notes = append(d.Notes, "binding it to `_` does not handle it, and neither does a name that is never used")
+		}
+		c.resultOrigin(d, e)
 	}
+}
+
+// resultOrigin adds to d, a Result obligation error about the value of e,
+// where a called function without a return annotation got its Result
+// from: the error lands at the caller, the cause is in the callee.
+func (c *Checker) resultOrigin(d *diag.Diagnostic, e ast.Expr) {
+	call, ok := unparen(e).(*ast.Call)
+	if !ok {
+		return
+	}
+	id, ok := call.Fn.(*ast.Ident)
+	if !ok {
+		return
+	}
+	o := c.info.Uses[id]
+	if o == nil || o.Kind != ObjFunc || o.Func == nil || o.Func.Decl == nil || o.Func.Decl.Ret != nil || !o.Func.hasResultFrom {
+		return
+	}
+	s := o.Func
+	d.Related = append(d.Related, diag.Related{Span: s.resultFrom, Message: "this makes '" + s.Name + "' return a Result (its return type is inferred)"})
+	d.Notes = append(d.Notes, "'"+s.Name+"' has no return annotation, so its last expression, `return`s and `?`s decide its type: it returns a Result, which each caller must handle (if it should not, annotate it `-> ()` and handle the Result inside it)")
+}
+
+// exprText is the source text of e when it is short and on one line, else
+// "…".
+func (c *Checker) exprText(e ast.Expr) string {
+	if c.src != nil && !ast.IsNil(e) {
+		sp := e.Span()
+		if sp.Start >= 0 && sp.End <= len(c.src.Src) && sp.End-sp.Start <= 48 {
+			if t := strings.TrimSpace(string(c.src.Src[sp.Start:sp.End])); t != "" && !strings.Contains(t, "\n") {
+				return t
+			}
+		}
+	}
+	return "…"
+}
+
+// handleHint says what does handle a Result-bearing value of type t
+// written text (§5.2), with the shortest example that works for it:
+// `text?` where the function returns a Result with the same error type, a
+// match of both arms, or Result.is_err; for a value that only contains
+// Results, a loop or match that handles each.
+func (c *Checker) handleHint(text string, t Type, e ast.Expr) string {
+	n, ok := Resolve(t).(*Named)
+	if !ok || n.Def != ResultDef || len(n.Args) != 2 {
+		return "handle each Result inside it (match it, or loop over it and match every element), or return it or pass it to a function that handles it"
+	}
+	what := "it"
+	if call, ok := unparen(e).(*ast.Call); ok {
+		switch f := call.Fn.(type) {
+		case *ast.Ident:
+			what = f.Name
+		case *ast.Path:
+			what = f.String()
+		}
+	}
+	okPat, errPat := "Ok(_)", "Err(_)"
+	if containsResult(n.Args[0]) {
+		okPat = "Ok(inner)"
+	}
+	if containsResult(n.Args[1]) {
+		errPat = "Err(inner)"
+	}
+	if c.fn != nil && c.fn.retKnown && !c.fn.inDefer {
+		if rn, ok := Resolve(c.fn.ret).(*Named); ok && rn.Def == ResultDef && Identical(rn.Args[1], n.Args[1]) {
+			return fmt.Sprintf("pass an error on with `?`: `%s?`, or match both arms: `match %s: %s -> (), %s -> …`", text, text, okPat, errPat)
+		}
+	}
+	if okPat == "Ok(_)" && errPat == "Err(_)" {
+		return fmt.Sprintf("match both arms: `match %s: Ok(_) -> (), Err(_) -> println(\"%s failed\")`, or test it: `if Result.is_err(%s): println(\"%s failed\")`", text, what, text, what)
+	}
+	return fmt.Sprintf("match both arms and handle the Result inside: `match %s: %s -> …, %s -> …`", text, okPat, errPat)
 }
 
 // checkUnusedResults reports the Result bindings and parameters of the
@@ -95,8 +178,14 @@ func (c *Checker) checkUnusedResults() {
 			c.errorf(ErrResultUnusedLet, o.Decl.Span(), "Result value must be handled; this Result binding is only read for metadata (%s), which does not handle the Result", strings.Join(dedup(o.metaReads), ", ")).Hint =
 				"match on it, use `let Ok(v) = … else:`, `?`, or return it"
 		} else {
-			c.errorf(ErrResultUnusedLet, o.Decl.Span(), "Result value must be handled; this Result binding is never used").Hint =
-				"match on it, use `let Ok(v) = … else:`, `?`, or return it"
+			d := c.errorf(ErrResultUnusedLet, o.Decl.Span(), "Result value must be handled; this Result binding is never used")
+			if o.initX != nil {
+				c.resultOrigin(d, o.initX)
+			}
+			d.Hint = "match on it, use `let Ok(v) = … else:`, `?`, or return it"
+			if n, ok := Resolve(o.Type).(*Named); ok && n.Def == ResultDef && !containsResult(n.Args[0]) && !containsResult(n.Args[1]) {
+				d.Hint = fmt.Sprintf("use it: `match %s: Ok(_) -> (), Err(_) -> …`, `if Result.is_err(%s): …`, `%s?` in a function returning Result, or return it", o.Name, o.Name, o.Name)
+			}
 		}
 	}
 }

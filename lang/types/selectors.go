@@ -49,6 +49,10 @@ func (c *Checker) fieldOf(rt Type, name string, span source.Span) Type {
 		if r.Kind == KInvalid {
 			return Invalid
 		}
+		if r.Kind == KNever {
+			// §3.7: the subject never produces a value.
+			return NeverT
+		}
 	}
 	d := c.errorf(ErrNoField, span, "type %s has no field '%s'", Zonk(rt), name)
 	if r, ok := rt.(*Named); ok {
@@ -94,6 +98,10 @@ func (c *Checker) elemOf(rt Type, index int, span source.Span) Type {
 		if r.Kind == KInvalid {
 			return Invalid
 		}
+		if r.Kind == KNever {
+			// §3.7: the subject never produces a value.
+			return NeverT
+		}
 	}
 	c.errorf(ErrTupleIndex, span, "type %s has no element .%d", Zonk(rt), index)
 	return Invalid
@@ -114,6 +122,9 @@ func (c *Checker) recordUpdate(x *ast.RecordUpdate) Type {
 		for _, f := range x.Fields {
 			c.expr(f.Value, nil)
 		}
+		if isNever(xt) {
+			return NeverT
+		}
 		if !hasInvalid(xt) {
 			c.errorf(ErrNoField, spanOf(x.X), "record update requires a record, found %s", Zonk(xt))
 		}
@@ -127,7 +138,7 @@ func (c *Checker) recordUpdate(x *ast.RecordUpdate) Type {
 			continue
 		}
 		vt := c.expr(f.Value, ft)
-		c.expect(spanOf(f.Value), vt, ft, "record update field '"+f.Label+"': expression type")
+		c.expect(spanOf(f.Value), vt, ft, "record update field '"+f.Label+"'")
 	}
 	return xt
 }

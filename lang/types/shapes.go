@@ -1,6 +1,7 @@
 package types
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/morrow-lang/morrow/lang/ast"
@@ -51,6 +52,9 @@ type pendingShape struct {
 	pat   *ast.TuplePat
 	span  source.Span
 	done  bool
+	// carried: waiting for the callers of the function whose parameter
+	// is the subject (settleShapes).
+	carried bool
 }
 
 // deferShape records a pending shape for the current group.
@@ -60,7 +64,19 @@ func (c *Checker) deferShape(s *pendingShape) {
 
 // resolveShapes settles the group's pending shapes (see above).
 func (c *Checker) resolveShapes() {
-	shapes := c.shapes
+	c.settleShapes(false)
+}
+
+// settleShapes is resolveShapes; final is set once every body is checked.
+// Before that, a tuple projection or tuple rest pattern whose subject is
+// still an unknown parameter type of the group (`fn unpack((head,
+// ..tail))`) is carried to the groups that call the function: the size of
+// the tuple, which code generation needs, comes from the first call
+// (docs/checker.md "Deferred shapes"). Such a parameter is not
+// generalised.
+func (c *Checker) settleShapes(final bool) {
+	shapes := append(c.carried, c.shapes...)
+	c.carried = nil
 	c.shapes = nil
 	for {
 		for progress := true; progress; {
@@ -81,9 +97,27 @@ func (c *Checker) resolveShapes() {
 			break
 		}
 	}
+	var params []*TVar
+	if !final {
+		for sig := range c.inGroup {
+			for _, p := range sig.Params {
+				params = freeVars(p.Type, params)
+			}
+		}
+	}
 	for _, s := range shapes {
 		if s.done {
 			continue
+		}
+		if s.kind == shTuple || s.kind == shTupleRest {
+			if v, ok := Resolve(s.subj).(*TVar); ok && (slices.Contains(params, v) || s.carried) && !final {
+				if !s.carried {
+					c.carriedAll = append(c.carriedAll, s)
+				}
+				s.carried = true
+				c.carried = append(c.carried, s)
+				continue
+			}
 		}
 		s.done = true
 		d := c.errorf(ErrFieldInfer, s.span, "cannot infer the type of %s; add an annotation", c.subjectName(s.subjE))
@@ -201,7 +235,7 @@ func (c *Checker) applyShape(s *pendingShape) {
 	case shTupleRest:
 		tt, ok := st.(*Tuple)
 		if !ok || len(tt.Elems) < s.index {
-			c.errorf(ErrMismatch, s.span, "pattern: expression type: expected %s, found a tuple of at least %s", Zonk(st), elements(s.index))
+			c.errorf(ErrMismatch, s.span, "pattern: expected %s, found a tuple of at least %s", Zonk(st), elements(s.index))
 			return
 		}
 		for i, e := range s.elems {
@@ -216,7 +250,7 @@ func (c *Checker) applyShape(s *pendingShape) {
 		}
 		for i, f := range s.fields {
 			if ft := c.updateField(r, f); ft != nil {
-				c.expect(spanOf(f.Value), s.vals[i], ft, "record update field '"+f.Label+"': expression type")
+				c.expect(spanOf(f.Value), s.vals[i], ft, "record update field '"+f.Label+"'")
 			}
 		}
 	}
@@ -226,10 +260,21 @@ func (c *Checker) applyShape(s *pendingShape) {
 // its uses gave the result meanwhile.
 func (c *Checker) settle(s *pendingShape, use, actual Type, what string) {
 	if !unify(use, actual) && !hasInvalid(actual) && !hasInvalid(use) {
-		c.errorf(ErrMismatch, s.span, "%s: expression type: expected %s, found %s", what, Zonk(use), Zonk(actual)).Notes =
+		c.errorf(ErrMismatch, s.span, "%s: expected %s, found %s", what, typeStrings(use, actual)[0], typeStrings(use, actual)[1]).Notes =
 			[]string{"the type of " + c.subjectName(s.subjE) + " was fixed later in the body as " + Zonk(s.subj).String() +
 				"; the uses of this " + what + " need " + Zonk(use).String()}
 	}
+}
+
+// carriedParam reports whether parameter type t is the subject of a shape
+// that waited for a caller (settleShapes), settled or not.
+func (c *Checker) carriedParam(t Type) bool {
+	for _, s := range c.carriedAll {
+		if s.subj == t || Resolve(s.subj) == Resolve(t) {
+			return true
+		}
+	}
+	return false
 }
 
 func itoa(i int) string {

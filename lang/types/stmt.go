@@ -38,7 +38,7 @@ func (c *Checker) block(b *ast.Block, hint Type, discard bool) Type {
 			et := c.expr(s.X, h)
 			if s.Cond != nil {
 				ct := c.expr(s.Cond, BoolT)
-				c.expect(spanOf(s.Cond), ct, BoolT, "if condition: expression type")
+				c.expect(spanOf(s.Cond), ct, BoolT, "if condition")
 				c.checkDiscard(s.X, et)
 				st = UnitT
 			} else {
@@ -71,13 +71,13 @@ func (c *Checker) let(s *ast.LetStmt) Type {
 	vt := c.expr(s.Value, ann)
 	diverges := isNever(vt)
 	if ann != nil {
-		c.expect(spanOf(s.Value), vt, ann, "let annotation: expression type")
+		c.expect(spanOf(s.Value), vt, ann, "let annotation")
 		vt = ann
 	} else if diverges {
 		vt = c.fresh()
 	}
 	if _, wild := s.Pattern.(*ast.WildcardPat); wild {
-		c.checkDiscard(s.Value, vt)
+		c.checkDiscardLet(s.Value, vt, true)
 	}
 	if !ast.IsNil(s.Else) {
 		et := c.branch(s.Else, nil, false)
@@ -99,7 +99,7 @@ func (c *Checker) let(s *ast.LetStmt) Type {
 		init := spanOf(s.Value)
 		patBinds(s.Pattern, func(n ast.Pattern) {
 			if o := c.info.Defs[n]; o != nil && o.Kind == ObjLocal {
-				o.init, o.hasInit = init, true
+				o.init, o.hasInit, o.initX = init, true, s.Value
 			}
 		})
 	}
@@ -145,7 +145,7 @@ func (c *Checker) deferStmt(s *ast.DeferStmt) {
 		// A body already rejected for its actor/process operation gets
 		// no second error for its type (docs/diagnostics.md: follow-on).
 		if !flagged && !isBasic(r, KUnit) && !isNever(r) && !hasInvalid(r) {
-			c.errorf(ErrDeferType, spanOf(s.X), "defer requires Unit cleanup: expression type: expected (), found %s", Zonk(t))
+			c.errorf(ErrDeferType, spanOf(s.X), "defer requires Unit cleanup: expected (), found %s", Zonk(t))
 		}
 	}
 }

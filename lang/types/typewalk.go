@@ -519,6 +519,46 @@ func typeString(t Type) string {
 type typePrinter struct {
 	b   strings.Builder
 	cut bool
+	// names, when set, gives distinct type parameters that share a name
+	// distinct spellings across the types one message prints.
+	names map[*TParam]string
+	taken map[string]*TParam
+}
+
+// typeStrings prints the types of one message. Two different type
+// parameters never print under one name: the second `a` a message meets
+// is written `a'` (then `a”`), so `expected a, found a'` shows that the
+// variables differ (one is another function's).
+func typeStrings(ts ...Type) []string {
+	out := make([]string, len(ts))
+	names := map[*TParam]string{}
+	taken := map[string]*TParam{}
+	for i, t := range ts {
+		p := typePrinter{names: names, taken: taken}
+		p.write(t)
+		out[i] = p.b.String()
+		if p.cut {
+			out[i] += "…"
+		}
+	}
+	return out
+}
+
+func (p *typePrinter) param(x *TParam) string {
+	if p.names == nil {
+		p.names = map[*TParam]string{}
+		p.taken = map[string]*TParam{}
+	}
+	if n, ok := p.names[x]; ok {
+		return n
+	}
+	n := x.Name
+	for p.taken[n] != nil {
+		n += "'"
+	}
+	p.names[x] = n
+	p.taken[n] = x
+	return n
 }
 
 func (p *typePrinter) str(s string) {
@@ -571,6 +611,8 @@ func (p *typePrinter) write(t Type) {
 		p.list(x.Params)
 		p.str(") -> ")
 		p.write(x.Ret)
+	case *TParam:
+		p.str(p.param(x))
 	default:
 		p.str(t.String())
 	}

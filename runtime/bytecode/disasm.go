@@ -38,17 +38,7 @@ func DisassembleFiles(w io.Writer, p *Program, src func(file string, line int) s
 		return fmt.Errorf("nil program")
 	}
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "; morrow bytecode (format %d), source %s\n", FormatVersion, quoteName(p.Source))
-	entry := "?"
-	if p.Entry >= 0 && p.Entry < len(p.Functions) && p.Functions[p.Entry] != nil {
-		entry = p.Functions[p.Entry].Name
-	}
-	mode := "main"
-	if p.Library {
-		mode = "library"
-	}
-	fmt.Fprintf(bw, "; entry %d (%s), %s mode, %d functions, %d constants, %d natives, %d types\n",
-		p.Entry, entry, mode, len(p.Functions), len(p.Consts), len(p.Natives), len(p.Types))
+	disasmHeader(bw, p)
 	for i, n := range p.Natives {
 		fmt.Fprintf(bw, "native %d %s\n", i, n)
 	}
@@ -56,17 +46,7 @@ func DisassembleFiles(w io.Writer, p *Program, src func(file string, line int) s
 		if i < NumBuiltinTypes || t == nil {
 			continue
 		}
-		fmt.Fprintf(bw, "type %d %s %s%s:", i, t.Name, typeKindName(t.Kind), derives(t))
-		for j, v := range t.Variants {
-			if j > 0 {
-				bw.WriteString(" |")
-			}
-			fmt.Fprintf(bw, " %d:%s", j, v.Name)
-			if len(v.Fields) > 0 {
-				fmt.Fprintf(bw, "(%s)", strings.Join(fieldNames(v.Fields), ", "))
-			}
-		}
-		bw.WriteString("\n")
+		disasmType(bw, i, t)
 	}
 	for i, f := range p.Functions {
 		bw.WriteString("\n")
@@ -79,18 +59,41 @@ func DisassembleFiles(w io.Writer, p *Program, src func(file string, line int) s
 	return bw.Flush()
 }
 
-func disasmFunc(w *bufio.Writer, p *Program, fi int, f *Function, src func(string, int) string) {
-	fmt.Fprintf(w, "func %d %s params=%d locals=%d captures=%d maxstack=%d", fi, f.Name, f.Params, f.Locals, f.Captures, f.MaxStack)
-	if fl := flagNames(f.Flags); fl != "" {
-		fmt.Fprintf(w, " flags=%s", fl)
+// disasmHeader writes the listing's two comment lines: format, source,
+// entry, mode and table sizes.
+func disasmHeader(w *bufio.Writer, p *Program) {
+	fmt.Fprintf(w, "; morrow bytecode (format %d), source %s\n", FormatVersion, quoteName(p.Source))
+	entry := "?"
+	if p.Entry >= 0 && p.Entry < len(p.Functions) && p.Functions[p.Entry] != nil {
+		entry = p.Functions[p.Entry].Name
 	}
-	if f.Line > 0 {
-		fmt.Fprintf(w, " line=%d", f.Line)
+	mode := "main"
+	if p.Library {
+		mode = "library"
 	}
-	if f.File != "" {
-		fmt.Fprintf(w, " file=%s", quoteName(f.File))
+	fmt.Fprintf(w, "; entry %d (%s), %s mode, %d functions, %d constants, %d natives, %d types\n",
+		p.Entry, entry, mode, len(p.Functions), len(p.Consts), len(p.Natives), len(p.Types))
+}
+
+// disasmType writes the line of type i: kind, derives and variants.
+func disasmType(w *bufio.Writer, i int, t *value.TypeInfo) {
+	fmt.Fprintf(w, "type %d %s %s%s:", i, t.Name, typeKindName(t.Kind), derives(t))
+	for j, v := range t.Variants {
+		if j > 0 {
+			w.WriteString(" |")
+		}
+		fmt.Fprintf(w, " %d:%s", j, v.Name)
+		if len(v.Fields) > 0 {
+			fmt.Fprintf(w, "(%s)", strings.Join(fieldNames(v.Fields), ", "))
+		}
 	}
 	w.WriteString("\n")
+}
+
+// disasmFunc writes function fi: its header line, then its code with
+// labels on jump targets and source lines as comments.
+func disasmFunc(w *bufio.Writer, p *Program, fi int, f *Function, src func(string, int) string) {
+	disasmFuncHeader(w, fi, f)
 	// Jump targets get labels so the listing reads like assembly.
 	targets := map[int]bool{}
 	for _, in := range f.Code {
@@ -98,31 +101,13 @@ func disasmFunc(w *bufio.Writer, p *Program, fi int, f *Function, src func(strin
 			targets[t] = true
 		}
 	}
-	prelude := f.Flags.Has(FlagPrelude)
-	li := 0
-	lastLine := -1
+	lc := &lineComments{w: w, f: f, lastLine: -1}
+	if src != nil && !f.Flags.Has(FlagPrelude) {
+		file := p.FileOf(f, "")
+		lc.text = func(line int) string { return src(file, line) }
+	}
 	for pc, in := range f.Code {
-		for li < len(f.Lines) && int(f.Lines[li].PC) <= pc {
-			line := int(f.Lines[li].Line)
-			li++
-			if line == lastLine || line <= 0 {
-				continue
-			}
-			lastLine = line
-			text := ""
-			if src != nil && !prelude {
-				text = strings.TrimSpace(src(p.FileOf(f, ""), line))
-			}
-			where := "line"
-			if prelude {
-				where = "prelude line"
-			}
-			if text != "" {
-				fmt.Fprintf(w, "    ; %s %d: %s\n", where, line, text)
-			} else {
-				fmt.Fprintf(w, "    ; %s %d\n", where, line)
-			}
-		}
+		lc.upTo(pc)
 		label := "     "
 		if targets[pc] {
 			label = fmt.Sprintf("L%-4d", pc)
@@ -134,6 +119,62 @@ func disasmFunc(w *bufio.Writer, p *Program, fi int, f *Function, src func(strin
 		}
 		w.WriteString(strings.TrimRight(line, " "))
 		w.WriteString("\n")
+	}
+}
+
+// disasmFuncHeader writes a function's header line.
+func disasmFuncHeader(w *bufio.Writer, fi int, f *Function) {
+	fmt.Fprintf(w, "func %d %s params=%d locals=%d captures=%d maxstack=%d", fi, f.Name, f.Params, f.Locals, f.Captures, f.MaxStack)
+	if fl := flagNames(f.Flags); fl != "" {
+		fmt.Fprintf(w, " flags=%s", fl)
+	}
+	if f.Line > 0 {
+		fmt.Fprintf(w, " line=%d", f.Line)
+	}
+	if f.File != "" {
+		fmt.Fprintf(w, " file=%s", quoteName(f.File))
+	}
+	w.WriteString("\n")
+}
+
+// lineComments writes a function's line table as comments between its
+// instructions, with the source text when text (nil: none) has it.
+type lineComments struct {
+	w        *bufio.Writer
+	f        *Function
+	text     func(line int) string
+	li       int
+	lastLine int
+}
+
+// upTo writes the comments of the line entries that start at or before
+// pc and have not been written, skipping repeated and unknown lines.
+func (c *lineComments) upTo(pc int) {
+	for c.li < len(c.f.Lines) && int(c.f.Lines[c.li].PC) <= pc {
+		line := int(c.f.Lines[c.li].Line)
+		c.li++
+		if line == c.lastLine || line <= 0 {
+			continue
+		}
+		c.lastLine = line
+		c.write(line)
+	}
+}
+
+// write writes the comment of one source line.
+func (c *lineComments) write(line int) {
+	where := "line"
+	if c.f.Flags.Has(FlagPrelude) {
+		where = "prelude line"
+	}
+	text := ""
+	if c.text != nil {
+		text = strings.TrimSpace(c.text(line))
+	}
+	if text != "" {
+		fmt.Fprintf(c.w, "    ; %s %d: %s\n", where, line, text)
+	} else {
+		fmt.Fprintf(c.w, "    ; %s %d\n", where, line)
 	}
 }
 
@@ -159,41 +200,63 @@ func operandText(p *Program, in Instr) (string, []string) {
 	return strings.Join(parts, " "), notes
 }
 
+// operandOne renders one operand of kind k and what it refers to.
 func operandOne(p *Program, in Instr, k OperandKind, x int32) (string, string) {
-	n := int(x)
-	s := strconv.Itoa(n)
+	s := strconv.Itoa(int(x))
 	switch k {
-	case OpConst, OpName:
-		if n >= 0 && n < len(p.Consts) {
-			return s, constText(p.Consts[n])
-		}
-	case OpFunc:
-		if n >= 0 && n < len(p.Functions) && p.Functions[n] != nil {
-			return s, p.Functions[n].Name
-		}
-	case OpNative:
-		if n >= 0 && n < len(p.Natives) {
-			return s, p.Natives[n]
-		}
-	case OpType:
-		if n >= 0 && n < len(p.Types) && p.Types[n] != nil {
-			return s, p.Types[n].Name
-		}
-	case OpTag:
-		if in.Op == DATA && in.A >= 0 && int(in.A) < len(p.Types) && p.Types[in.A] != nil {
-			vs := p.Types[in.A].Variants
-			if n >= 0 && n < len(vs) {
-				return s, vs[n].Name
-			}
-		}
-	case OpKind:
-		return s, value.Kind(n).String()
 	case OpJump:
 		return "L" + s, ""
 	case OpLocal:
 		return "$" + s, ""
 	}
-	return s, ""
+	return s, operandNote(p, in, k, int(x))
+}
+
+// operandNote says what operand n of kind k refers to: a constant's
+// value, or the name of a function, native, type, variant or value kind
+// ("" when it refers to nothing known).
+func operandNote(p *Program, in Instr, k OperandKind, n int) string {
+	switch k {
+	case OpConst, OpName:
+		if n >= 0 && n < len(p.Consts) {
+			return constText(p.Consts[n])
+		}
+	case OpFunc:
+		if f := entryAt(p.Functions, n); f != nil {
+			return f.Name
+		}
+	case OpNative:
+		if n >= 0 && n < len(p.Natives) {
+			return p.Natives[n]
+		}
+	case OpType:
+		if t := entryAt(p.Types, n); t != nil {
+			return t.Name
+		}
+	case OpTag:
+		return tagNote(p, in, n)
+	case OpKind:
+		return value.Kind(n).String()
+	}
+	return ""
+}
+
+// tagNote names variant n of DATA's type ("" for other instructions or
+// an unknown type or variant).
+func tagNote(p *Program, in Instr, n int) string {
+	t := entryAt(p.Types, int(in.A))
+	if in.Op != DATA || t == nil || n < 0 || n >= len(t.Variants) {
+		return ""
+	}
+	return t.Variants[n].Name
+}
+
+// entryAt is xs[n], or nil when n is out of range.
+func entryAt[T any](xs []*T, n int) *T {
+	if n < 0 || n >= len(xs) {
+		return nil
+	}
+	return xs[n]
 }
 
 func constText(c value.Value) string {

@@ -104,6 +104,28 @@ func Encode(p *Program) []byte {
 	out = binary.LittleEndian.AppendUint16(out, FormatVersion)
 
 	var w writer
+	w.head(p)
+	out = w.section(out, secHead)
+	w.consts(p.Consts)
+	out = w.section(out, secConst)
+	w.types(p.Types)
+	out = w.section(out, secType)
+	w.uint(uint64(len(p.Natives)))
+	for _, n := range p.Natives {
+		w.str(n)
+	}
+	out = w.section(out, secNative)
+	w.uint(uint64(len(p.Functions)))
+	for _, f := range p.Functions {
+		w.function(f)
+	}
+	out = w.section(out, secFunc)
+
+	return binary.LittleEndian.AppendUint32(out, crc32.ChecksumIEEE(out))
+}
+
+// head writes the head section: source name, entry and library flag.
+func (w *writer) head(p *Program) {
 	w.str(p.Source)
 	w.uint(uint64(nonneg(p.Entry)))
 	if p.Library {
@@ -111,10 +133,12 @@ func Encode(p *Program) []byte {
 	} else {
 		w.byte(0)
 	}
-	out = w.section(out, secHead)
+}
 
-	w.uint(uint64(len(p.Consts)))
-	for _, c := range p.Consts {
+// consts writes the constant pool.
+func (w *writer) consts(cs []value.Value) {
+	w.uint(uint64(len(cs)))
+	for _, c := range cs {
 		w.byte(byte(c.Kind()))
 		switch c.Kind() {
 		case value.KInt:
@@ -125,26 +149,18 @@ func Encode(p *Program) []byte {
 			w.str(c.AsString())
 		}
 	}
-	out = w.section(out, secConst)
+}
 
-	w.uint(uint64(len(p.Types)))
-	for _, t := range p.Types {
+// types writes the type table (a nil type as an empty one).
+func (w *writer) types(ts []*value.TypeInfo) {
+	w.uint(uint64(len(ts)))
+	for _, t := range ts {
 		if t == nil {
 			t = &value.TypeInfo{}
 		}
 		w.str(t.Name)
 		w.byte(byte(t.Kind))
-		var flags byte
-		if t.Show {
-			flags |= typeShow
-		}
-		if t.Eq {
-			flags |= typeEq
-		}
-		if t.Ord {
-			flags |= typeOrd
-		}
-		w.byte(flags)
+		w.byte(typeFlags(t))
 		w.uint(uint64(len(t.Variants)))
 		for _, v := range t.Variants {
 			w.str(v.Name)
@@ -154,55 +170,61 @@ func Encode(p *Program) []byte {
 			}
 		}
 	}
-	out = w.section(out, secType)
+}
 
-	w.uint(uint64(len(p.Natives)))
-	for _, n := range p.Natives {
-		w.str(n)
+// typeFlags are a type's derived traits as the format's flag byte.
+func typeFlags(t *value.TypeInfo) byte {
+	var flags byte
+	if t.Show {
+		flags |= typeShow
 	}
-	out = w.section(out, secNative)
+	if t.Eq {
+		flags |= typeEq
+	}
+	if t.Ord {
+		flags |= typeOrd
+	}
+	return flags
+}
 
-	w.uint(uint64(len(p.Functions)))
-	for _, f := range p.Functions {
-		if f == nil {
-			f = &Function{}
-		}
-		w.str(f.Name)
-		w.uint(uint64(nonneg(f.Params)))
-		w.uint(uint64(nonneg(f.Locals)))
-		w.uint(uint64(nonneg(f.Captures)))
-		w.uint(uint64(nonneg(f.MaxStack)))
-		flags := f.Flags
-		if f.File != "" {
-			flags |= flagFile
-		}
-		w.uint(uint64(flags))
-		w.uint(uint64(nonneg(f.Line)))
-		if f.File != "" {
-			w.str(f.File)
-		}
-		w.uint(uint64(len(f.Code)))
-		for _, in := range f.Code {
-			w.byte(byte(in.Op))
-			switch in.Op.NumOperands() {
-			case 2:
-				w.sint(int64(in.A))
-				w.sint(int64(in.B))
-			case 1:
-				w.sint(int64(in.A))
-			}
-		}
-		w.uint(uint64(len(f.Lines)))
-		prev := int32(0)
-		for _, e := range f.Lines {
-			w.uint(uint64(uint32(e.PC - prev)))
-			w.uint(uint64(uint32(e.Line)))
-			prev = e.PC
+// function writes one function (nil as an empty one): header, code and
+// line table.
+func (w *writer) function(f *Function) {
+	if f == nil {
+		f = &Function{}
+	}
+	w.str(f.Name)
+	w.uint(uint64(nonneg(f.Params)))
+	w.uint(uint64(nonneg(f.Locals)))
+	w.uint(uint64(nonneg(f.Captures)))
+	w.uint(uint64(nonneg(f.MaxStack)))
+	flags := f.Flags
+	if f.File != "" {
+		flags |= flagFile
+	}
+	w.uint(uint64(flags))
+	w.uint(uint64(nonneg(f.Line)))
+	if f.File != "" {
+		w.str(f.File)
+	}
+	w.uint(uint64(len(f.Code)))
+	for _, in := range f.Code {
+		w.byte(byte(in.Op))
+		switch in.Op.NumOperands() {
+		case 2:
+			w.sint(int64(in.A))
+			w.sint(int64(in.B))
+		case 1:
+			w.sint(int64(in.A))
 		}
 	}
-	out = w.section(out, secFunc)
-
-	return binary.LittleEndian.AppendUint32(out, crc32.ChecksumIEEE(out))
+	w.uint(uint64(len(f.Lines)))
+	prev := int32(0)
+	for _, e := range f.Lines {
+		w.uint(uint64(uint32(e.PC - prev)))
+		w.uint(uint64(uint32(e.Line)))
+		prev = e.PC
+	}
 }
 
 func nonneg(n int) int {

@@ -66,9 +66,27 @@ func Verify(p *Program) error {
 	if p == nil {
 		return &VerifyError{Func: -1, PC: -1, Msg: "nil program"}
 	}
-	progErr := func(format string, args ...any) error {
-		return &VerifyError{Func: -1, PC: -1, Msg: fmt.Sprintf(format, args...)}
+	for _, check := range []func(*Program) error{verifyTypes, verifyPools, verifyEntry} {
+		if err := check(p); err != nil {
+			return err
+		}
 	}
+	for i := range p.Functions {
+		if err := verifyFunc(p, i); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// progErr is a VerifyError about the program as a whole.
+func progErr(format string, args ...any) error {
+	return &VerifyError{Func: -1, PC: -1, Msg: fmt.Sprintf(format, args...)}
+}
+
+// verifyTypes checks the type table: the built-in types first, then
+// every type well formed.
+func verifyTypes(p *Program) error {
 	if len(p.Types) < NumBuiltinTypes {
 		return progErr("type table lacks the built-in types")
 	}
@@ -91,6 +109,12 @@ func Verify(p *Program) error {
 			return progErr("type %d (%s): %s", i, t.Name, msg)
 		}
 	}
+	return nil
+}
+
+// verifyPools checks the constants (Int, Float or String only), the
+// native names and that the function table has no holes.
+func verifyPools(p *Program) error {
 	for i, c := range p.Consts {
 		switch c.Kind() {
 		case value.KInt, value.KFloat, value.KString:
@@ -111,6 +135,12 @@ func Verify(p *Program) error {
 			return progErr("function %d is nil", i)
 		}
 	}
+	return nil
+}
+
+// verifyEntry checks the entry function: it exists, takes no parameter
+// (one for a library) and captures nothing.
+func verifyEntry(p *Program) error {
 	if p.Entry < 0 || p.Entry >= len(p.Functions) {
 		return progErr("entry function %d does not exist", p.Entry)
 	}
@@ -124,11 +154,6 @@ func Verify(p *Program) error {
 	}
 	if entry.Captures != 0 {
 		return progErr("entry function %s captures values", entry.Name)
-	}
-	for i := range p.Functions {
-		if err := verifyFunc(p, i); err != nil {
-			return err
-		}
 	}
 	return nil
 }
@@ -178,52 +203,17 @@ func verifyFunc(p *Program, fi int) error {
 	ferr := func(pc int, format string, args ...any) error {
 		return &VerifyError{Func: fi, Name: f.Name, PC: pc, Msg: fmt.Sprintf(format, args...)}
 	}
-	switch {
-	case f.Params < 0 || f.Params > MaxParams:
-		return ferr(-1, "bad parameter count %d", f.Params)
-	case f.Locals < f.Params || f.Locals > MaxLocals:
-		return ferr(-1, "bad local count %d (params %d)", f.Locals, f.Params)
-	case f.Captures < 0 || f.Captures > MaxCaptures:
-		return ferr(-1, "bad capture count %d", f.Captures)
-	case f.MaxStack < 0 || f.MaxStack > MaxStackSize:
-		return ferr(-1, "bad MaxStack %d", f.MaxStack)
-	case len(f.Code) == 0:
-		return ferr(-1, "empty code")
-	case len(f.Code) > MaxCode:
-		return ferr(-1, "code too long (%d instructions)", len(f.Code))
+	if msg := checkFuncHeader(f); msg != "" {
+		return ferr(-1, "%s", msg)
 	}
 	if last := f.Code[len(f.Code)-1].Op; !last.IsTerminal() {
 		return ferr(len(f.Code)-1, "last instruction %s is not terminal", last)
 	}
-	for i, e := range f.Lines {
-		if e.PC < 0 || int(e.PC) >= len(f.Code) {
-			return ferr(-1, "line table entry %d has pc %d outside the code", i, e.PC)
-		}
-		if i == 0 && e.PC != 0 {
-			return ferr(-1, "line table does not start at pc 0")
-		}
-		if i > 0 && e.PC <= f.Lines[i-1].PC {
-			return ferr(-1, "line table is not sorted by pc (entry %d)", i)
-		}
-		if e.Line < 0 {
-			return ferr(-1, "line table entry %d has negative line %d", i, e.Line)
-		}
+	if msg := checkLines(f); msg != "" {
+		return ferr(-1, "%s", msg)
 	}
-	hasDefer := f.Flags.Has(FlagHasDefer)
-	for pc, in := range f.Code {
-		if err := checkOperands(p, f, in); err != "" {
-			return ferr(pc, "%s: %s", in, err)
-		}
-		switch in.Op {
-		case TAIL_CALL, TAIL_CALL_VALUE:
-			if hasDefer {
-				return ferr(pc, "tail call in a function with defers")
-			}
-		case DEFER:
-			if !hasDefer {
-				return ferr(pc, "DEFER in a function without FlagHasDefer")
-			}
-		}
+	if pc, msg := checkCode(p, f); msg != "" {
+		return ferr(pc, "%s", msg)
 	}
 	if pc, msg := checkIterators(f); msg != "" {
 		return ferr(pc, "%s", msg)
@@ -236,6 +226,70 @@ func verifyFunc(p *Program, fi int) error {
 		return ferr(-1, "operand stack reaches depth %d, above MaxStack %d", max, f.MaxStack)
 	}
 	return nil
+}
+
+// checkFuncHeader checks a function's counts and code length; it returns ""
+// when they are fine, otherwise the problem.
+func checkFuncHeader(f *Function) string {
+	switch {
+	case f.Params < 0 || f.Params > MaxParams:
+		return fmt.Sprintf("bad parameter count %d", f.Params)
+	case f.Locals < f.Params || f.Locals > MaxLocals:
+		return fmt.Sprintf("bad local count %d (params %d)", f.Locals, f.Params)
+	case f.Captures < 0 || f.Captures > MaxCaptures:
+		return fmt.Sprintf("bad capture count %d", f.Captures)
+	case f.MaxStack < 0 || f.MaxStack > MaxStackSize:
+		return fmt.Sprintf("bad MaxStack %d", f.MaxStack)
+	case len(f.Code) == 0:
+		return "empty code"
+	case len(f.Code) > MaxCode:
+		return fmt.Sprintf("code too long (%d instructions)", len(f.Code))
+	}
+	return ""
+}
+
+// checkLines checks a function's line table: inside the code, starting
+// at pc 0, sorted by pc, with no negative line; it returns "" when it is
+// fine, otherwise the problem.
+func checkLines(f *Function) string {
+	for i, e := range f.Lines {
+		if e.PC < 0 || int(e.PC) >= len(f.Code) {
+			return fmt.Sprintf("line table entry %d has pc %d outside the code", i, e.PC)
+		}
+		if i == 0 && e.PC != 0 {
+			return "line table does not start at pc 0"
+		}
+		if i > 0 && e.PC <= f.Lines[i-1].PC {
+			return fmt.Sprintf("line table is not sorted by pc (entry %d)", i)
+		}
+		if e.Line < 0 {
+			return fmt.Sprintf("line table entry %d has negative line %d", i, e.Line)
+		}
+	}
+	return ""
+}
+
+// checkCode checks every instruction's operands, and that tail calls and
+// DEFER agree with the function's FlagHasDefer; it returns the pc and
+// the problem, or "".
+func checkCode(p *Program, f *Function) (int, string) {
+	hasDefer := f.Flags.Has(FlagHasDefer)
+	for pc, in := range f.Code {
+		if err := checkOperands(p, f, in); err != "" {
+			return pc, fmt.Sprintf("%s: %s", in, err)
+		}
+		switch in.Op {
+		case TAIL_CALL, TAIL_CALL_VALUE:
+			if hasDefer {
+				return pc, "tail call in a function with defers"
+			}
+		case DEFER:
+			if !hasDefer {
+				return pc, "DEFER in a function without FlagHasDefer"
+			}
+		}
+	}
+	return -1, ""
 }
 
 // checkIterators keeps loop iterators inside their frame. An iterator
@@ -303,55 +357,66 @@ func checkOperands(p *Program, f *Function, in Instr) string {
 	return descs[in.Op].Verify(p, f, in)
 }
 
+// indexOperands are the operand kinds that index a table of the program
+// or of the running function: what the index names, and the table's
+// length.
+var indexOperands = map[OperandKind]struct {
+	what  string
+	limit func(*Program, *Function) int
+}{
+	OpConst:  {"constant", func(p *Program, _ *Function) int { return len(p.Consts) }},
+	OpLocal:  {"local", func(_ *Program, f *Function) int { return f.Locals }},
+	OpFree:   {"captured value", func(_ *Program, f *Function) int { return f.Captures }},
+	OpFunc:   {"function", func(p *Program, _ *Function) int { return len(p.Functions) }},
+	OpNative: {"native", func(p *Program, _ *Function) int { return len(p.Natives) }},
+	OpType:   {"type", func(p *Program, _ *Function) int { return len(p.Types) }},
+	OpJump:   {"jump target", func(_ *Program, f *Function) int { return len(f.Code) }},
+}
+
+// inRange checks index n of a table of limit entries.
+func inRange(n, limit int, what string) string {
+	if n < 0 || n >= limit {
+		return fmt.Sprintf("%s index %d out of range [0, %d)", what, n, limit)
+	}
+	return ""
+}
+
 // checkOperand checks one operand of kind k; a is operand A (for DATA's
 // tag, which depends on the type in A).
 func checkOperand(p *Program, f *Function, in Instr, k OperandKind, x, a int32) string {
 	n := int(x)
-	inRange := func(limit int, what string) string {
-		if n < 0 || n >= limit {
-			return fmt.Sprintf("%s index %d out of range [0, %d)", what, n, limit)
-		}
-		return ""
+	if ix, ok := indexOperands[k]; ok {
+		return inRange(n, ix.limit(p, f), ix.what)
 	}
 	switch k {
-	case OpNone:
-		if n != 0 {
-			return "unused operand is not 0"
-		}
 	case OpImm, OpMode:
 		// any value (modes are checked per opcode)
-	case OpCount:
-		if n < 0 || n > MaxStackSize {
-			return fmt.Sprintf("bad count %d", n)
-		}
-	case OpConst:
-		return inRange(len(p.Consts), "constant")
 	case OpName:
-		if msg := inRange(len(p.Consts), "constant"); msg != "" {
+		if msg := inRange(n, len(p.Consts), "constant"); msg != "" {
 			return msg
 		}
 		if p.Consts[n].Kind() != value.KString {
 			return "field name constant is not a String"
 		}
-	case OpLocal:
-		return inRange(f.Locals, "local")
-	case OpFree:
-		return inRange(f.Captures, "captured value")
-	case OpFunc:
-		return inRange(len(p.Functions), "function")
-	case OpNative:
-		return inRange(len(p.Natives), "native")
-	case OpType:
-		return inRange(len(p.Types), "type")
 	case OpTag:
-		if in.Op == DATA {
-			if a < 0 || int(a) >= len(p.Types) {
-				return "tag of an unknown type"
-			}
-			return inRange(len(p.Types[a].Variants), "variant")
+		return checkTag(p, in, n, a)
+	default:
+		return checkValue(k, n)
+	}
+	return ""
+}
+
+// checkValue checks an operand that holds a small value: unused (0), a
+// count, a value kind or a flag.
+func checkValue(k OperandKind, n int) string {
+	switch k {
+	case OpNone:
+		if n != 0 {
+			return "unused operand is not 0"
 		}
-		if n < 0 {
-			return fmt.Sprintf("negative tag %d", n)
+	case OpCount:
+		if n < 0 || n > MaxStackSize {
+			return fmt.Sprintf("bad count %d", n)
 		}
 	case OpKind:
 		if n < 0 || n > int(value.KSet) {
@@ -361,10 +426,23 @@ func checkOperand(p *Program, f *Function, in Instr, k OperandKind, x, a int32) 
 		if n != 0 && n != 1 {
 			return fmt.Sprintf("flag %d is not 0 or 1", n)
 		}
-	case OpJump:
-		return inRange(len(f.Code), "jump target")
 	default:
 		return "unknown operand kind"
+	}
+	return ""
+}
+
+// checkTag checks a variant tag n: for DATA, a variant of the type in
+// operand a; otherwise any non-negative tag.
+func checkTag(p *Program, in Instr, n int, a int32) string {
+	if in.Op == DATA {
+		if a < 0 || int(a) >= len(p.Types) {
+			return "tag of an unknown type"
+		}
+		return inRange(n, len(p.Types[a].Variants), "variant")
+	}
+	if n < 0 {
+		return fmt.Sprintf("negative tag %d", n)
 	}
 	return ""
 }
@@ -382,67 +460,82 @@ type depthError struct {
 	msg string
 }
 
+// depthWalk is the state of the depth analysis: the depth at each pc
+// (-1: not reached yet) and the pcs still to visit.
+type depthWalk struct {
+	f     *Function
+	depth []int32
+	work  []int
+}
+
+// set records that control reaches to from with depth d, queueing to
+// when it is new and reporting a conflict with an earlier depth.
+func (w *depthWalk) set(from, to, d int) *depthError {
+	if to < 0 || to >= len(w.f.Code) {
+		return &depthError{from, "control runs off the end of the code"}
+	}
+	if d > MaxStackSize {
+		return &depthError{from, "operand stack too deep"}
+	}
+	switch w.depth[to] {
+	case -1:
+		w.depth[to] = int32(d)
+		w.work = append(w.work, to)
+	case int32(d):
+	default:
+		return &depthError{to, fmt.Sprintf("inconsistent stack depth: %d on one path, %d on another", w.depth[to], d)}
+	}
+	return nil
+}
+
 // stackDepth runs the depth analysis over f and returns the maximum depth
 // reached. Operands must already be range-checked.
 func stackDepth(p *Program, f *Function) (int, *depthError) {
-	depth := make([]int32, len(f.Code))
-	for i := range depth {
-		depth[i] = -1
+	w := &depthWalk{f: f, depth: make([]int32, len(f.Code)), work: []int{0}}
+	for i := range w.depth {
+		w.depth[i] = -1
 	}
-	work := []int{0}
-	depth[0] = 0
-	max := 0
-	set := func(from, to, d int) *depthError {
-		if to < 0 || to >= len(f.Code) {
-			return &depthError{from, "control runs off the end of the code"}
+	w.depth[0] = 0
+	deepest := 0
+	for len(w.work) > 0 {
+		pc := w.work[len(w.work)-1]
+		w.work = w.work[:len(w.work)-1]
+		reached, err := w.step(p, pc)
+		if err != nil {
+			return 0, err
 		}
-		if d > MaxStackSize {
-			return &depthError{from, "operand stack too deep"}
-		}
-		switch depth[to] {
-		case -1:
-			depth[to] = int32(d)
-			work = append(work, to)
-		case int32(d):
-		default:
-			return &depthError{to, fmt.Sprintf("inconsistent stack depth: %d on one path, %d on another", depth[to], d)}
-		}
-		return nil
+		deepest = max(deepest, reached)
 	}
-	for len(work) > 0 {
-		pc := work[len(work)-1]
-		work = work[:len(work)-1]
-		in := f.Code[pc]
-		d := int(depth[pc])
-		pops, ok := stackPops(in, p)
-		if !ok {
-			return 0, &depthError{pc, fmt.Sprintf("malformed %s", in)}
-		}
-		if pops > d {
-			return 0, &depthError{pc, fmt.Sprintf("%s pops %d values from a stack of depth %d", in, pops, d)}
-		}
-		eff, ok := StackEffect(in, p)
-		if !ok {
-			return 0, &depthError{pc, fmt.Sprintf("malformed %s", in)}
-		}
-		if nd := d + eff; nd > max {
-			max = nd
-		}
-		if d > max {
-			max = d
-		}
-		if t, ok := in.JumpTarget(); ok {
-			if err := set(pc, t, d+BranchEffect(in)); err != nil {
-				return 0, err
-			}
-		}
-		if !in.Op.IsTerminal() {
-			if err := set(pc, pc+1, d+eff); err != nil {
-				return 0, err
-			}
+	return deepest, nil
+}
+
+// step checks the instruction at pc against the depth there, passes the
+// depth on to its successors and returns the deepest it reaches.
+func (w *depthWalk) step(p *Program, pc int) (int, *depthError) {
+	in := w.f.Code[pc]
+	d := int(w.depth[pc])
+	pops, ok := stackPops(in, p)
+	if !ok {
+		return 0, &depthError{pc, fmt.Sprintf("malformed %s", in)}
+	}
+	if pops > d {
+		return 0, &depthError{pc, fmt.Sprintf("%s pops %d values from a stack of depth %d", in, pops, d)}
+	}
+	eff, ok := StackEffect(in, p)
+	if !ok {
+		return 0, &depthError{pc, fmt.Sprintf("malformed %s", in)}
+	}
+	if t, ok := in.JumpTarget(); ok {
+		if err := w.set(pc, t, d+BranchEffect(in)); err != nil {
+			return 0, err
 		}
 	}
-	return max, nil
+	if !in.Op.IsTerminal() {
+		if err := w.set(pc, pc+1, d+eff); err != nil {
+			return 0, err
+		}
+	}
+	return max(d, d+eff), nil
 }
 
 // MaxStackDepth computes the maximum operand-stack depth of f by the same

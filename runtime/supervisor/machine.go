@@ -308,9 +308,15 @@ func (m *Machine) exited(c *child, r Reason) {
 	if c.spec.Policy.Restart == Temporary {
 		m.remove(c)
 	}
-	if !c.spec.Policy.Significant {
-		return
+	if c.spec.Policy.Significant {
+		m.autoShutdown()
 	}
+}
+
+// autoShutdown shuts the supervisor down after a significant child
+// ended for good, as its auto-shutdown flag says: at once, or when no
+// significant child is left running or restarting.
+func (m *Machine) autoShutdown() {
 	switch m.flags.AutoShutdown {
 	case AnySignificant:
 		m.shutdown(ShutdownExit, 0, false)
@@ -375,78 +381,101 @@ func (m *Machine) shutdown(reason Reason, req RequestID, hasReq bool) {
 
 // ---- requests ----
 
+// request answers a request, or starts the operation it asks for.
 func (m *Machine) request(r Request) {
 	switch r.Op {
 	case OpWhichChildren:
 		m.reply(r.ID, Result{OK: true, Children: m.Children()})
 	case OpCurrent:
-		c := m.find(r.Name)
-		switch {
-		case c == nil:
-			m.reply(r.ID, fail(ErrRemoved))
-		case c.spec.Key == 0 || c.spec.Key != r.Key:
-			m.reply(r.ID, fail(ErrWrongChildKey))
-		case c.st == stRestarting:
-			m.reply(r.ID, fail(ErrRestarting))
-		case !c.live():
-			m.reply(r.ID, fail(ErrStopped))
-		default:
-			m.reply(r.ID, Result{OK: true, Gen: c.gen})
-		}
+		m.current(r)
 	case OpTerminateChild:
-		c := m.find(r.Name)
-		switch {
-		case c == nil:
-			m.reply(r.ID, fail(ErrRemoved))
-		case c.live():
-			m.run(&op{kind: opTerminate, req: r.ID, hasReq: true, stops: []*child{c}})
-		default:
-			// Stopped already, or Restarting: the pending retry is
-			// cancelled (its RetryDue will find nothing to do).
-			c.st, c.retry = stStopped, 0
-			if c.spec.Policy.Restart == Temporary {
-				m.remove(c)
-			}
-			m.reply(r.ID, ok())
-		}
+		m.terminateChild(r)
 	case OpRestartChild, OpDeleteChild:
-		c := m.find(r.Name)
-		switch {
-		case c == nil:
-			m.reply(r.ID, fail(ErrRemoved))
-		case c.st == stRestarting:
-			m.reply(r.ID, fail(ErrRestarting))
-		case c.live():
-			m.reply(r.ID, fail(ErrAlreadyRunning))
-		case r.Op == OpDeleteChild:
-			m.remove(c)
-			m.reply(r.ID, ok())
-		default:
-			m.run(&op{kind: opRestartChild, req: r.ID, hasReq: true, starts: []*child{c}})
-		}
+		m.restartOrDelete(r)
 	case OpStartChild:
-		if err := validateStartChild(m.flags, &r.Spec, m.level); err != nil {
-			m.reply(r.ID, fail(err.(Error)))
-			return
-		}
-		if c := m.find(r.Spec.Name); c != nil {
-			if c.live() {
-				m.reply(r.ID, fail(ErrAlreadyRunning))
-			} else {
-				m.reply(r.ID, fail(ErrAlreadyPresent))
-			}
-			return
-		}
-		if len(m.children) >= MaxChildren {
-			m.reply(r.ID, fail(ErrResourceLimit))
-			return
-		}
-		m.run(&op{kind: opStartChild, req: r.ID, hasReq: true, starts: []*child{{spec: r.Spec}}})
+		m.startChild(r)
 	case OpStop:
 		m.shutdown(Normal, r.ID, true)
 	default:
 		m.reply(r.ID, fail(ErrInvalidOptions))
 	}
+}
+
+// current answers which generation of a keyed child is running.
+func (m *Machine) current(r Request) {
+	c := m.find(r.Name)
+	switch {
+	case c == nil:
+		m.reply(r.ID, fail(ErrRemoved))
+	case c.spec.Key == 0 || c.spec.Key != r.Key:
+		m.reply(r.ID, fail(ErrWrongChildKey))
+	case c.st == stRestarting:
+		m.reply(r.ID, fail(ErrRestarting))
+	case !c.live():
+		m.reply(r.ID, fail(ErrStopped))
+	default:
+		m.reply(r.ID, Result{OK: true, Gen: c.gen})
+	}
+}
+
+// terminateChild stops a running child, or cancels the pending restart
+// of one that is not running.
+func (m *Machine) terminateChild(r Request) {
+	c := m.find(r.Name)
+	switch {
+	case c == nil:
+		m.reply(r.ID, fail(ErrRemoved))
+	case c.live():
+		m.run(&op{kind: opTerminate, req: r.ID, hasReq: true, stops: []*child{c}})
+	default:
+		// Stopped already, or Restarting: the pending retry is
+		// cancelled (its RetryDue will find nothing to do).
+		c.st, c.retry = stStopped, 0
+		if c.spec.Policy.Restart == Temporary {
+			m.remove(c)
+		}
+		m.reply(r.ID, ok())
+	}
+}
+
+// restartOrDelete restarts or deletes a stopped child.
+func (m *Machine) restartOrDelete(r Request) {
+	c := m.find(r.Name)
+	switch {
+	case c == nil:
+		m.reply(r.ID, fail(ErrRemoved))
+	case c.st == stRestarting:
+		m.reply(r.ID, fail(ErrRestarting))
+	case c.live():
+		m.reply(r.ID, fail(ErrAlreadyRunning))
+	case r.Op == OpDeleteChild:
+		m.remove(c)
+		m.reply(r.ID, ok())
+	default:
+		m.run(&op{kind: opRestartChild, req: r.ID, hasReq: true, starts: []*child{c}})
+	}
+}
+
+// startChild starts a new child from a valid spec with a new name,
+// within the limit of children.
+func (m *Machine) startChild(r Request) {
+	if err := validateStartChild(m.flags, &r.Spec, m.level); err != nil {
+		m.reply(r.ID, fail(err.(Error)))
+		return
+	}
+	if c := m.find(r.Spec.Name); c != nil {
+		if c.live() {
+			m.reply(r.ID, fail(ErrAlreadyRunning))
+		} else {
+			m.reply(r.ID, fail(ErrAlreadyPresent))
+		}
+		return
+	}
+	if len(m.children) >= MaxChildren {
+		m.reply(r.ID, fail(ErrResourceLimit))
+		return
+	}
+	m.run(&op{kind: opStartChild, req: r.ID, hasReq: true, starts: []*child{{spec: r.Spec}}})
 }
 
 // ---- the operation in progress ----
@@ -477,21 +506,7 @@ func (m *Machine) advance() {
 			return
 		}
 		if o.kind == opRestart && !o.planned {
-			// The group's members that are still children (Temporary
-			// ones stopped above are gone), in start order. Each is now
-			// Stopped, so a Restarting member's own pending retry finds
-			// nothing to do (as OTP's terminate_children resets every
-			// member's pid).
-			o.planned = true
-			for _, c := range m.children {
-				for _, g := range o.group {
-					if g == c {
-						c.st, c.retry = stStopped, 0
-						o.starts = append(o.starts, c)
-						break
-					}
-				}
-			}
+			m.planRestart(o)
 		}
 		if len(o.starts) > 0 {
 			c := o.starts[0]
@@ -504,6 +519,24 @@ func (m *Machine) advance() {
 		}
 		m.finish()
 		return
+	}
+}
+
+// planRestart lists the starts of a restart once its stops are done:
+// the group's members that are still children (Temporary ones stopped
+// are gone), in start order. Each is now Stopped, so a Restarting
+// member's own pending retry finds nothing to do (as OTP's
+// terminate_children resets every member's pid).
+func (m *Machine) planRestart(o *op) {
+	o.planned = true
+	for _, c := range m.children {
+		for _, g := range o.group {
+			if g == c {
+				c.st, c.retry = stStopped, 0
+				o.starts = append(o.starts, c)
+				break
+			}
+		}
 	}
 }
 
@@ -534,6 +567,7 @@ func (m *Machine) stoppedBySupervisor(c *child) {
 	}
 }
 
+// busy handles an input while an operation is in progress.
 func (m *Machine) busy(in Input) {
 	o := m.op
 	cur := o.cur
@@ -544,23 +578,7 @@ func (m *Machine) busy(in Input) {
 		}
 		m.started(cur, in.Outcome, in.Reason)
 	case ChildExit:
-		switch {
-		case cur != nil && in.Gen == cur.gen && cur.st == stStarting:
-			// Exited before acknowledging: a failed start.
-			m.started(cur, Failed, in.Reason)
-		case cur != nil && in.Gen == cur.gen && cur.st == stStopping:
-			if o.timer != 0 {
-				m.emit(CancelTimer{Token: o.timer})
-				o.timer = 0
-			}
-			o.cur = nil
-			m.stoppedBySupervisor(cur)
-			m.advance()
-		default:
-			if c := m.byGen(in.Gen); c != nil {
-				m.defer_(in) // handled when the operation is done, or taken by a stop
-			}
-		}
+		m.exitWhileBusy(in)
 	case TimerFired:
 		if o.timer != 0 && in.Token == o.timer && cur != nil {
 			o.timer = 0
@@ -568,6 +586,31 @@ func (m *Machine) busy(in Input) {
 		}
 	case RetryDue, Request, ParentExit:
 		m.defer_(in)
+	}
+}
+
+// exitWhileBusy handles a child's exit during an operation: the child
+// being started failed, the child being stopped is gone, and any other
+// child's exit waits until the operation is done.
+func (m *Machine) exitWhileBusy(in ChildExit) {
+	o := m.op
+	cur := o.cur
+	switch {
+	case cur != nil && in.Gen == cur.gen && cur.st == stStarting:
+		// Exited before acknowledging: a failed start.
+		m.started(cur, Failed, in.Reason)
+	case cur != nil && in.Gen == cur.gen && cur.st == stStopping:
+		if o.timer != 0 {
+			m.emit(CancelTimer{Token: o.timer})
+			o.timer = 0
+		}
+		o.cur = nil
+		m.stoppedBySupervisor(cur)
+		m.advance()
+	default:
+		if c := m.byGen(in.Gen); c != nil {
+			m.defer_(in) // handled when the operation is done, or taken by a stop
+		}
 	}
 }
 

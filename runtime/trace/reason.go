@@ -77,45 +77,51 @@ func (p *lexer) reason() (Reason, error) {
 		if !p.lit(rn.name) {
 			continue
 		}
+		var err error
 		switch rn.payload {
 		case 'n':
-			if err := p.expect("("); err != nil {
-				return "", err
-			}
-			// A code is an Int: Process.signal_exit can carry any,
-			// negative ones included.
-			d := p.pos
-			if d < len(p.s) && p.s[d] == '-' {
-				d++
-			}
-			i := d
-			for i < len(p.s) && p.s[i] >= '0' && p.s[i] <= '9' {
-				i++
-			}
-			if i == d || i-d > 19 || (p.s[d] == '0' && (i-d > 1 || d > p.pos)) {
-				return "", p.errorf("expected a fault code (a canonical Int)")
-			}
-			if _, err := strconv.ParseInt(p.s[p.pos:i], 10, 64); err != nil {
-				return "", p.errorf("fault code %q is too large", p.s[p.pos:i])
-			}
-			p.pos = i
-			if err := p.expect(")"); err != nil {
-				return "", err
-			}
+			err = p.faultCode()
 		case 's':
-			if err := p.expect(`("`); err != nil {
-				return "", err
-			}
-			if err := p.quoted(); err != nil {
-				return "", err
-			}
-			if err := p.expect(")"); err != nil {
-				return "", err
-			}
+			err = p.textPayload()
+		}
+		if err != nil {
+			return "", err
 		}
 		return Reason(p.s[start:p.pos]), nil
 	}
 	return "", p.errorf("expected an exit reason (Normal, Shutdown, ShutdownDetail(\"…\"), Fault(N), Failure(\"…\"), Kill, Killed, NoProcess)")
+}
+
+// faultCode reads "(C)", C a canonical Int: Process.signal_exit can
+// carry any code, negative ones included.
+func (p *lexer) faultCode() error {
+	if err := p.expect("("); err != nil {
+		return err
+	}
+	d := p.pos
+	if d < len(p.s) && p.s[d] == '-' {
+		d++
+	}
+	i := p.digitsFrom(d)
+	if i == d || i-d > 19 || (p.s[d] == '0' && (i-d > 1 || d > p.pos)) {
+		return p.errorf("expected a fault code (a canonical Int)")
+	}
+	if _, err := strconv.ParseInt(p.s[p.pos:i], 10, 64); err != nil {
+		return p.errorf("fault code %q is too large", p.s[p.pos:i])
+	}
+	p.pos = i
+	return p.expect(")")
+}
+
+// textPayload reads `("TEXT")`.
+func (p *lexer) textPayload() error {
+	if err := p.expect(`("`); err != nil {
+		return err
+	}
+	if err := p.quoted(); err != nil {
+		return err
+	}
+	return p.expect(")")
 }
 
 // quoted reads the rest of a quoted text after its opening quote, up to

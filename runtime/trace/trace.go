@@ -165,19 +165,56 @@ type Event struct {
 // String renders e as the runtime writes it (without the newline).
 func (e Event) String() string {
 	switch e.Kind {
-	case KindRoot:
+	case KindRoot, KindSpawn, KindRestart, KindPort, KindDiscard, KindTrap, KindRetire, KindFatal, KindDeadlock:
+		return e.lifeString()
+	case KindMonitor, KindDemonitor, KindLink, KindUnlink, KindExitSignal, KindDown:
+		return e.relationString()
+	case KindSend, KindRecv, KindArrive:
+		return e.messageString()
+	}
+	return e.Kind.String()
+}
+
+// spawnString renders the three spawn lines.
+func (e Event) spawnString() string {
+	switch {
+	case e.Kind == KindRoot:
 		return fmt.Sprintf("spawn %d root", e.Proc)
-	case KindSpawn:
-		if e.Name == "" {
-			return fmt.Sprintf("spawn %d by %d", e.Proc, e.Peer)
-		}
-		return fmt.Sprintf("spawn %d by %d %s", e.Proc, e.Peer, e.Name)
-	case KindRestart:
+	case e.Kind == KindRestart:
 		return fmt.Sprintf("spawn %d supervised restart of %d", e.Proc, e.Peer)
+	case e.Name == "":
+		return fmt.Sprintf("spawn %d by %d", e.Proc, e.Peer)
+	}
+	return fmt.Sprintf("spawn %d by %d %s", e.Proc, e.Peer, e.Name)
+}
+
+// lifeString renders the lines about one process's life: spawn, port,
+// discard, trap, retire, fatal and deadlock.
+func (e Event) lifeString() string {
+	switch e.Kind {
 	case KindPort:
 		return fmt.Sprintf("port %d", e.Proc)
 	case KindDiscard:
 		return fmt.Sprintf("discard %d (ResourceLimit)", e.Proc)
+	case KindTrap:
+		if e.On {
+			return fmt.Sprintf("trap %d on", e.Proc)
+		}
+		return fmt.Sprintf("trap %d off", e.Proc)
+	case KindRetire:
+		return fmt.Sprintf("retire %d %s", e.Proc, e.Reason)
+	case KindFatal:
+		return fmt.Sprintf("fatal %d %s", e.Proc, e.Reason)
+	case KindDeadlock:
+		return "deadlock"
+	}
+	return e.spawnString()
+}
+
+// relationString renders the lines between two processes: monitor,
+// demonitor, link, unlink, exit signal and down.
+func (e Event) relationString() string {
+	switch e.Kind {
 	case KindMonitor:
 		if e.Inert {
 			return fmt.Sprintf("monitor %d -> %d ref %d (self, inert)", e.Proc, e.Peer, e.Ref)
@@ -189,24 +226,18 @@ func (e Event) String() string {
 		return fmt.Sprintf("link %d <-> %d", e.Proc, e.Peer)
 	case KindUnlink:
 		return fmt.Sprintf("unlink %d <-> %d", e.Proc, e.Peer)
-	case KindTrap:
-		if e.On {
-			return fmt.Sprintf("trap %d on", e.Proc)
-		}
-		return fmt.Sprintf("trap %d off", e.Proc)
 	case KindExitSignal:
 		if e.Direct {
 			return fmt.Sprintf("exit signal %d -> %d %s (direct)", e.Proc, e.Peer, e.Reason)
 		}
 		return fmt.Sprintf("exit signal %d -> %d %s", e.Proc, e.Peer, e.Reason)
-	case KindDown:
-		return fmt.Sprintf("down %d -> %d %s", e.Proc, e.Peer, e.Reason)
-	case KindRetire:
-		return fmt.Sprintf("retire %d %s", e.Proc, e.Reason)
-	case KindFatal:
-		return fmt.Sprintf("fatal %d %s", e.Proc, e.Reason)
-	case KindDeadlock:
-		return "deadlock"
+	}
+	return fmt.Sprintf("down %d -> %d %s", e.Proc, e.Peer, e.Reason)
+}
+
+// messageString renders the message lines: send, recv and arrive.
+func (e Event) messageString() string {
+	switch e.Kind {
 	case KindSend:
 		suffix := ""
 		if int(e.Send) < len(sendSuffix) {
@@ -215,10 +246,8 @@ func (e Event) String() string {
 		return fmt.Sprintf("send %d -> %d%s", e.Proc, e.Peer, suffix)
 	case KindRecv:
 		return fmt.Sprintf("recv %d <- %d", e.Proc, e.Peer)
-	case KindArrive:
-		return fmt.Sprintf("arrive %d <- %d %s %d", e.Proc, e.Peer, e.Cell, e.Seq)
 	}
-	return e.Kind.String()
+	return fmt.Sprintf("arrive %d <- %d %s %d", e.Proc, e.Peer, e.Cell, e.Seq)
 }
 
 // SyntaxError is a line that is not a trace event.
@@ -337,10 +366,7 @@ func (p *lexer) end() error {
 
 // num reads a canonical positive decimal number.
 func (p *lexer) num(what string) (uint64, error) {
-	i := p.pos
-	for i < len(p.s) && p.s[i] >= '0' && p.s[i] <= '9' {
-		i++
-	}
+	i := p.digitsFrom(p.pos)
 	if i == p.pos {
 		return 0, p.errorf("expected %s (a number)", what)
 	}
@@ -354,6 +380,14 @@ func (p *lexer) num(what string) (uint64, error) {
 	}
 	p.pos = i
 	return n, nil
+}
+
+// digitsFrom returns the end of the decimal digits starting at i.
+func (p *lexer) digitsFrom(i int) int {
+	for i < len(p.s) && p.s[i] >= '0' && p.s[i] <= '9' {
+		i++
+	}
+	return i
 }
 
 // pair reads "A SEP B".
@@ -384,146 +418,210 @@ func (p *lexer) word() (string, error) {
 	return w, nil
 }
 
+// eventSyntax lists the line kinds by their leading word, in the order
+// they are tried; parse reads the rest of the line after the word (the
+// spawn kinds set their own Kind).
+var eventSyntax = []struct {
+	word  string
+	kind  Kind
+	parse func(*lexer, *Event) error
+}{
+	{"spawn ", KindSpawn, (*lexer).spawn},
+	{"port ", KindPort, (*lexer).port},
+	{"discard ", KindDiscard, (*lexer).discard},
+	{"monitor ", KindMonitor, (*lexer).monitor},
+	{"demonitor ", KindDemonitor, (*lexer).demonitor},
+	{"link ", KindLink, (*lexer).linkPair},
+	{"unlink ", KindUnlink, (*lexer).linkPair},
+	{"trap ", KindTrap, (*lexer).trap},
+	{"exit signal ", KindExitSignal, (*lexer).exitSignal},
+	{"down ", KindDown, (*lexer).down},
+	{"retire ", KindRetire, (*lexer).retire},
+	{"fatal ", KindFatal, (*lexer).fatal},
+	{"deadlock", KindDeadlock, nil},
+	{"send ", KindSend, (*lexer).send},
+	{"recv ", KindRecv, (*lexer).fromPeer},
+	{"arrive ", KindArrive, (*lexer).arrive},
+}
+
+// event parses one line.
 func (p *lexer) event() (Event, error) {
 	var e Event
-	var err error
+	for _, k := range eventSyntax {
+		if !p.lit(k.word) {
+			continue
+		}
+		e.Kind = k.kind
+		if k.parse != nil {
+			if err := k.parse(p, &e); err != nil {
+				return e, err
+			}
+		}
+		return e, p.end()
+	}
+	w, _, _ := strings.Cut(p.s, " ")
+	return e, fmt.Errorf("unknown event %s", quoteShort(w))
+}
+
+// spawn reads "N root", "N by P [NAME]" or "N supervised restart of M".
+func (p *lexer) spawn(e *Event) (err error) {
+	if e.Proc, err = p.num("a process"); err != nil {
+		return err
+	}
 	switch {
-	case p.lit("spawn "):
-		if e.Proc, err = p.num("a process"); err != nil {
-			return e, err
+	case p.lit(" root"):
+		e.Kind = KindRoot
+	case p.lit(" by "):
+		e.Kind = KindSpawn
+		if e.Peer, err = p.num("the parent"); err != nil {
+			return err
 		}
-		switch {
-		case p.lit(" root"):
-			e.Kind = KindRoot
-		case p.lit(" by "):
-			e.Kind = KindSpawn
-			if e.Peer, err = p.num("the parent"); err != nil {
-				return e, err
-			}
-			if p.lit(" ") {
-				if e.Name, err = p.word(); err != nil {
-					return e, err
-				}
-			}
-		case p.lit(" supervised restart of "):
-			e.Kind = KindRestart
-			if e.Peer, err = p.num("the restarted process"); err != nil {
-				return e, err
-			}
-		default:
-			return e, p.errorf(`expected " root", " by P" or " supervised restart of M"`)
+		if p.lit(" ") {
+			e.Name, err = p.word()
 		}
-	case p.lit("port "):
-		e.Kind = KindPort
-		e.Proc, err = p.num("a port")
-	case p.lit("discard "):
-		e.Kind = KindDiscard
-		if e.Proc, err = p.num("a process"); err == nil {
-			err = p.expect(" (ResourceLimit)")
-		}
-	case p.lit("monitor "):
-		e.Kind = KindMonitor
-		if e.Proc, e.Peer, err = p.pair(" -> "); err != nil {
-			return e, err
-		}
-		if err = p.expect(" ref "); err != nil {
-			return e, err
-		}
-		if e.Ref, err = p.num("a reference"); err != nil {
-			return e, err
-		}
-		if p.lit(" (self, inert)") {
-			if e.Proc != e.Peer {
-				return e, p.errorf("an inert self-monitor names two processes")
-			}
-			e.Inert = true
-		}
-	case p.lit("demonitor "):
-		e.Kind = KindDemonitor
-		if e.Proc, err = p.num("a process"); err != nil {
-			return e, err
-		}
-		if err = p.expect(" ref "); err != nil {
-			return e, err
-		}
-		e.Ref, err = p.num("a reference")
-	case p.lit("link "):
-		e.Kind = KindLink
-		e.Proc, e.Peer, err = p.pair(" <-> ")
-	case p.lit("unlink "):
-		e.Kind = KindUnlink
-		e.Proc, e.Peer, err = p.pair(" <-> ")
-	case p.lit("trap "):
-		e.Kind = KindTrap
-		if e.Proc, err = p.num("a process"); err != nil {
-			return e, err
-		}
-		switch {
-		case p.lit(" on"):
-			e.On = true
-		case p.lit(" off"):
-		default:
-			return e, p.errorf(`expected " on" or " off"`)
-		}
-	case p.lit("exit signal "):
-		e.Kind = KindExitSignal
-		if e.Proc, e.Peer, err = p.pair(" -> "); err != nil {
-			return e, err
-		}
-		if e.Reason, err = p.reason(); err != nil {
-			return e, err
-		}
-		e.Direct = p.lit(" (direct)")
-	case p.lit("down "):
-		e.Kind = KindDown
-		if e.Proc, e.Peer, err = p.pair(" -> "); err != nil {
-			return e, err
-		}
-		e.Reason, err = p.reason()
-	case p.lit("retire "):
-		e.Kind = KindRetire
-		if e.Proc, err = p.num("a process"); err != nil {
-			return e, err
-		}
-		e.Reason, err = p.reason()
-	case p.lit("fatal "):
-		e.Kind = KindFatal
-		if e.Proc, err = p.num("a process"); err != nil {
-			return e, err
-		}
-		if e.Reason, err = p.reason(); err == nil && !e.Reason.IsFault() {
-			err = p.errorf("a fatal line carries Fault(C), not %s", e.Reason)
-		}
-	case p.lit("deadlock"):
-		e.Kind = KindDeadlock
-	case p.lit("send "):
-		e.Kind = KindSend
-		if e.Proc, e.Peer, err = p.pair(" -> "); err != nil {
-			return e, err
-		}
-		if i := p.oneOf(sendSuffix[SendDead:]...); i >= 0 {
-			e.Send = SendDead + SendStatus(i)
-		}
-	case p.lit("recv "):
-		e.Kind = KindRecv
-		e.Proc, e.Peer, err = p.pair(" <- ")
-	case p.lit("arrive "):
-		e.Kind = KindArrive
-		if e.Proc, e.Peer, err = p.pair(" <- "); err != nil {
-			return e, err
-		}
-		i := p.oneOf(" message ", " exit ", " down ") // cellNames, in tag order
-		if i < 0 {
-			return e, p.errorf(`expected " message ", " exit " or " down "`)
-		}
-		e.Cell = CellKind(i)
-		e.Seq, err = p.num("the cell's number")
+		return err
+	case p.lit(" supervised restart of "):
+		e.Kind = KindRestart
+		e.Peer, err = p.num("the restarted process")
+		return err
 	default:
-		w, _, _ := strings.Cut(p.s, " ")
-		return e, fmt.Errorf("unknown event %s", quoteShort(w))
+		return p.errorf(`expected " root", " by P" or " supervised restart of M"`)
 	}
-	if err != nil {
-		return e, err
+	return nil
+}
+
+// port reads "N".
+func (p *lexer) port(e *Event) (err error) {
+	e.Proc, err = p.num("a port")
+	return err
+}
+
+// discard reads "N (ResourceLimit)".
+func (p *lexer) discard(e *Event) (err error) {
+	if e.Proc, err = p.num("a process"); err != nil {
+		return err
 	}
-	return e, p.end()
+	return p.expect(" (ResourceLimit)")
+}
+
+// monitor reads "A -> B ref R [(self, inert)]".
+func (p *lexer) monitor(e *Event) (err error) {
+	if e.Proc, e.Peer, err = p.pair(" -> "); err != nil {
+		return err
+	}
+	if err = p.expect(" ref "); err != nil {
+		return err
+	}
+	if e.Ref, err = p.num("a reference"); err != nil {
+		return err
+	}
+	if p.lit(" (self, inert)") {
+		if e.Proc != e.Peer {
+			return p.errorf("an inert self-monitor names two processes")
+		}
+		e.Inert = true
+	}
+	return nil
+}
+
+// demonitor reads "A ref R".
+func (p *lexer) demonitor(e *Event) (err error) {
+	if e.Proc, err = p.num("a process"); err != nil {
+		return err
+	}
+	if err = p.expect(" ref "); err != nil {
+		return err
+	}
+	e.Ref, err = p.num("a reference")
+	return err
+}
+
+// linkPair reads "A <-> B" (link, unlink).
+func (p *lexer) linkPair(e *Event) (err error) {
+	e.Proc, e.Peer, err = p.pair(" <-> ")
+	return err
+}
+
+// fromPeer reads "B <- A" (recv).
+func (p *lexer) fromPeer(e *Event) (err error) {
+	e.Proc, e.Peer, err = p.pair(" <- ")
+	return err
+}
+
+// trap reads "N on" or "N off".
+func (p *lexer) trap(e *Event) (err error) {
+	if e.Proc, err = p.num("a process"); err != nil {
+		return err
+	}
+	switch {
+	case p.lit(" on"):
+		e.On = true
+	case p.lit(" off"):
+	default:
+		return p.errorf(`expected " on" or " off"`)
+	}
+	return nil
+}
+
+// exitSignal reads "A -> B REASON [(direct)]".
+func (p *lexer) exitSignal(e *Event) error {
+	if err := p.down(e); err != nil {
+		return err
+	}
+	e.Direct = p.lit(" (direct)")
+	return nil
+}
+
+// down reads "A -> B REASON".
+func (p *lexer) down(e *Event) (err error) {
+	if e.Proc, e.Peer, err = p.pair(" -> "); err != nil {
+		return err
+	}
+	e.Reason, err = p.reason()
+	return err
+}
+
+// retire reads "N REASON".
+func (p *lexer) retire(e *Event) (err error) {
+	if e.Proc, err = p.num("a process"); err != nil {
+		return err
+	}
+	e.Reason, err = p.reason()
+	return err
+}
+
+// fatal reads "N Fault(C)".
+func (p *lexer) fatal(e *Event) error {
+	if err := p.retire(e); err != nil {
+		return err
+	}
+	if !e.Reason.IsFault() {
+		return p.errorf("a fatal line carries Fault(C), not %s", e.Reason)
+	}
+	return nil
+}
+
+// send reads "A -> B [(dead)|(full)]".
+func (p *lexer) send(e *Event) (err error) {
+	if e.Proc, e.Peer, err = p.pair(" -> "); err != nil {
+		return err
+	}
+	if i := p.oneOf(sendSuffix[SendDead:]...); i >= 0 {
+		e.Send = SendDead + SendStatus(i)
+	}
+	return nil
+}
+
+// arrive reads "B <- A KIND N".
+func (p *lexer) arrive(e *Event) (err error) {
+	if err = p.fromPeer(e); err != nil {
+		return err
+	}
+	i := p.oneOf(" message ", " exit ", " down ") // cellNames, in tag order
+	if i < 0 {
+		return p.errorf(`expected " message ", " exit " or " down "`)
+	}
+	e.Cell = CellKind(i)
+	e.Seq, err = p.num("the cell's number")
+	return err
 }

@@ -158,21 +158,26 @@ func keyEqual(a, b Value) bool {
 	case KString:
 		return a.AsString() == b.AsString()
 	case KData:
-		x, y := a.AsData(), b.AsData()
-		if x.Tag != y.Tag || len(x.Fields) != len(y.Fields) {
-			return false
-		}
-		if x.Type != y.Type && (x.Type == nil || y.Type == nil || x.Type.Name != y.Type.Name) {
-			return false
-		}
-		for i := range x.Fields {
-			if !keyEqual(x.Fields[i], y.Fields[i]) {
-				return false
-			}
-		}
-		return true
+		return dataKeyEqual(a.AsData(), b.AsData())
 	}
 	return a == b
+}
+
+// dataKeyEqual is keyEqual on two data values: same type name, tag and
+// equal fields.
+func dataKeyEqual(x, y *Data) bool {
+	if x.Tag != y.Tag || len(x.Fields) != len(y.Fields) {
+		return false
+	}
+	if x.Type != y.Type && (x.Type == nil || y.Type == nil || x.Type.Name != y.Type.Name) {
+		return false
+	}
+	for i := range x.Fields {
+		if !keyEqual(x.Fields[i], y.Fields[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // find returns the entry of key k.
@@ -331,15 +336,7 @@ func (n *hnode) lone() *entry {
 // parent's slot.
 func hdel(n *hnode, shift uint, h uint64, k Value) *hnode {
 	if n.coll {
-		for i, o := range n.ents {
-			if keyEqual(o.key, k) {
-				if len(n.ents) == 1 {
-					return nil
-				}
-				return &hnode{ents: without(n.ents, i), coll: true}
-			}
-		}
-		return n
+		return hdelColl(n, k)
 	}
 	bit := uint32(1) << ((h >> shift) & 31)
 	if n.datamap&bit != 0 {
@@ -354,13 +351,32 @@ func hdel(n *hnode, shift uint, h uint64, k Value) *hnode {
 	if sub != nil && !sub.coll && sub.lone() == nil || sub != nil && sub.coll && len(sub.ents) > 1 {
 		return &hnode{datamap: n.datamap, nodemap: n.nodemap, ents: n.ents, kids: withKid(n.kids, j, sub, true)}
 	}
+	return hdelKid(n, shift, bit, j, sub)
+}
+
+// hdelColl returns collision node n without key k (nil when nothing is
+// left; n itself when k is not there).
+func hdelColl(n *hnode, k Value) *hnode {
+	for i, o := range n.ents {
+		if keyEqual(o.key, k) {
+			if len(n.ents) == 1 {
+				return nil
+			}
+			return &hnode{ents: without(n.ents, i), coll: true}
+		}
+	}
+	return n
+}
+
+// hdelKid returns n after a deletion left its subtree j (at bit) empty
+// (sub nil) or with one entry, which moves up into n's slot.
+func hdelKid(n *hnode, shift uint, bit uint32, j int, sub *hnode) *hnode {
 	if sub == nil {
 		if n.datamap == 0 && len(n.kids) == 1 {
 			return nil
 		}
 		return &hnode{datamap: n.datamap, nodemap: n.nodemap &^ bit, ents: n.ents, kids: without(n.kids, j)}
 	}
-	// The subtree holds one entry: it moves up into this node's slot.
 	e := sub.ents[0]
 	if n.datamap == 0 && len(n.kids) == 1 {
 		return &hnode{datamap: 1 << ((e.hash >> shift) & 31), ents: []*entry{e}}

@@ -146,16 +146,6 @@ func Same(a, b Value) bool { return a == b }
 // own rendering is stdlib/core's Show and Display.
 func (v Value) String() string {
 	switch k := v.Kind(); k {
-	case KUnit:
-		return "()"
-	case KInt:
-		return strconv.FormatInt(v.n, 10)
-	case KFloat:
-		return strconv.FormatFloat(v.AsFloat(), 'g', -1, 64)
-	case KBool:
-		return strconv.FormatBool(v.n != 0)
-	case KString:
-		return strconv.Quote(v.AsString())
 	case KTuple:
 		return fmt.Sprintf("Tuple%v", v.AsTuple().Elems)
 	case KList:
@@ -171,6 +161,24 @@ func (v Value) String() string {
 		return fmt.Sprintf("Map%v", v.AsMap().Pairs())
 	case KSet:
 		return fmt.Sprintf("Set%v", v.AsMap().Keys())
+	}
+	return v.scalarString()
+}
+
+// scalarString is String for Unit, Int, Float, Bool, String and the
+// kinds without a rendering of their own.
+func (v Value) scalarString() string {
+	switch k := v.Kind(); k {
+	case KUnit:
+		return "()"
+	case KInt:
+		return strconv.FormatInt(v.n, 10)
+	case KFloat:
+		return strconv.FormatFloat(v.AsFloat(), 'g', -1, 64)
+	case KBool:
+		return strconv.FormatBool(v.n != 0)
+	case KString:
+		return strconv.Quote(v.AsString())
 	default:
 		return fmt.Sprintf("<%s %d>", k, v.n)
 	}

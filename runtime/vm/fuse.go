@@ -165,86 +165,190 @@ type fusion struct {
 // candidates returns the fusions that apply at position i of src (fns
 // resolves callees, p's constants are those of EQ_CONST).
 func candidates(src []bytecode.Instr, i int, fns []*function, p *bytecode.Program) []fusion {
-	var out []fusion
-	at := func(k int, op bytecode.Opcode) bool { return i+k < len(src) && src[i+k].Op == op }
-	forward := func(k int) bool { return int(src[i+k].A) > i+k } // the jump at i+k goes forward
-	in := src[i]
-	switch {
-	case in.Op == bytecode.LOAD:
-		if i+2 < len(src) && (at(1, bytecode.INT) || at(1, bytecode.LOAD)) {
-			op := src[i+2].Op
-			if k, ok := fusedIndex(op); ok {
-				plain, branch := loadIntOp, loadIntCmpJump
-				if at(1, bytecode.LOAD) {
-					plain, branch = loadLoadOp, loadLoadCmpJump
-				}
-				out = append(out, fusion{instr{op: plain + bytecode.Opcode(k), a: int(in.A), b: int(src[i+1].A), c: cmpOutcomes(op)}, 3})
-				if isCompare(op) && at(3, bytecode.JUMP_IF_FALSE) && forward(3) {
-					out = append(out, fusion{instr{op: branch + bytecode.Opcode(k), a: int(in.A), b: int(src[i+1].A), c: int(src[i+3].A)}, 4})
-					if at(1, bytecode.INT) && at(4, bytecode.LOAD) && at(5, bytecode.RETURN) {
-						out = append(out, fusion{instr{op: guardReturn + bytecode.Opcode(k), a: int(in.A), b: int(src[i+1].A), c: int(src[i+3].A)}, 6})
-					}
-				}
-				if at(1, bytecode.INT) && k < 2 {
-					if at(3, bytecode.CALL) {
-						out = append(out, fusion{instr{op: loadIntCall + bytecode.Opcode(k), a: int(in.A), b: int(src[i+1].A), c: int(src[i+3].B), fn: fns[src[i+3].A]}, 4})
-					}
-					if at(3, bytecode.TAIL_CALL) {
-						out = append(out, fusion{instr{op: loadIntTailCall + bytecode.Opcode(k), a: int(in.A), b: int(src[i+1].A), c: int(src[i+3].B), fn: fns[src[i+3].A]}, 4})
-					}
-				}
-			}
-		}
-		if at(1, bytecode.CALL) {
-			out = append(out, fusion{instr{op: loadCall, a: int(in.A), c: int(src[i+1].B), fn: fns[src[i+1].A]}, 2})
-		}
-		if at(1, bytecode.TAIL_CALL) {
-			out = append(out, fusion{instr{op: loadTailCall, a: int(in.A), c: int(src[i+1].B), fn: fns[src[i+1].A]}, 2})
-		}
-		if at(1, bytecode.RETURN) {
-			out = append(out, fusion{instr{op: loadReturn, a: int(in.A)}, 2})
-		}
-		if at(1, bytecode.TEST_TAG) && at(2, bytecode.JUMP_IF_FALSE) && forward(2) {
-			out = append(out, fusion{instr{op: loadTestTagJump, a: int(in.A), b: int(src[i+1].A), c: int(src[i+2].A)}, 3})
-		}
-		if at(1, bytecode.ELEM) && at(2, bytecode.STORE) {
-			out = append(out, fusion{instr{op: loadElemStore, a: int(in.A), b: int(src[i+1].A), c: int(src[i+2].A)}, 3})
-			if src[i+1].A == 0 && src[i+2].A != in.A && at(3, bytecode.LOAD) && src[i+3].A == in.A &&
-				at(4, bytecode.ELEM) && src[i+4].A == 1 && at(5, bytecode.STORE) {
-				out = append(out, fusion{instr{op: loadElems2Store, a: int(in.A), b: int(src[i+2].A), c: int(src[i+5].A)}, 6})
-			}
-		}
-		if at(1, bytecode.LOAD) {
-			out = append(out, fusion{instr{op: loadLoad, a: int(in.A), b: int(src[i+1].A)}, 2})
-		}
-		if at(1, bytecode.EQ_CONST) && at(2, bytecode.JUMP_IF_FALSE) && forward(2) {
-			if k, ok := intConst(p, src[i+1].A); ok {
-				out = append(out, fusion{instr{op: loadEqConstJump, a: int(in.A), b: k, c: int(src[i+2].A)}, 3})
-			}
-		}
-	case isCompare(in.Op) && at(1, bytecode.JUMP_IF_FALSE) && forward(1):
-		k, _ := fusedIndex(in.Op)
-		out = append(out, fusion{instr{op: cmpJump + bytecode.Opcode(k), a: int(src[i+1].A), c: cmpOutcomes(in.Op)}, 2})
-	case (in.Op == bytecode.ADD || in.Op == bytecode.SUB) && at(1, bytecode.RETURN):
-		k, _ := fusedIndex(in.Op)
-		out = append(out, fusion{instr{op: opReturn + bytecode.Opcode(k)}, 2})
-	case in.Op == bytecode.STORE && at(1, bytecode.LOAD):
-		out = append(out, fusion{instr{op: storeLoad, a: int(in.A), b: int(src[i+1].A)}, 2})
-		if src[i+1].A == in.A && at(2, bytecode.TEST_TAG) && at(3, bytecode.JUMP_IF_FALSE) && forward(3) {
-			out = append(out, fusion{instr{op: storeTestTag, a: int(in.A), b: int(src[i+2].A), c: int(src[i+3].A)}, 4})
-		}
-	case (in.Op == bytecode.TRUE || in.Op == bytecode.FALSE) && at(1, bytecode.RETURN):
-		b := 0
-		if in.Op == bytecode.TRUE {
-			b = 1
-		}
-		out = append(out, fusion{instr{op: boolReturn, b: b}, 2})
-	case in.Op == bytecode.UNIT && at(1, bytecode.RETURN):
-		out = append(out, fusion{instr{op: unitReturn}, 2})
-	case in.Op == bytecode.JUMP_IF_FALSE && forward(0) && at(1, bytecode.JUMP):
-		out = append(out, fusion{instr{op: jumpElseJump, a: int(in.A), b: int(src[i+1].A)}, 2})
+	w := &window{src: src, i: i, fns: fns, p: p}
+	switch op := src[i].Op; {
+	case op == bytecode.LOAD:
+		w.afterLoad()
+	case isCompare(op):
+		w.compareJump()
+	case op == bytecode.ADD || op == bytecode.SUB:
+		w.arithReturn()
+	case op == bytecode.STORE:
+		w.afterStore()
+	case op == bytecode.TRUE || op == bytecode.FALSE || op == bytecode.UNIT:
+		w.constReturn()
+	case op == bytecode.JUMP_IF_FALSE:
+		w.jumpElseJump()
 	}
-	return out
+	return w.out
+}
+
+// window is the code seen from position i while looking for fusions
+// there; out collects them, in order of preference among equal costs.
+type window struct {
+	src []bytecode.Instr
+	i   int
+	fns []*function
+	p   *bytecode.Program
+	out []fusion
+}
+
+// at reports whether the instruction at i+k exists and has opcode op.
+func (w *window) at(k int, op bytecode.Opcode) bool {
+	return w.i+k < len(w.src) && w.src[w.i+k].Op == op
+}
+
+// arg is the A operand of the instruction at i+k.
+func (w *window) arg(k int) int { return int(w.src[w.i+k].A) }
+
+// forward reports whether the jump at i+k goes forward.
+func (w *window) forward(k int) bool { return w.arg(k) > w.i+k }
+
+// add records a fusion of the n instructions from i into in.
+func (w *window) add(in instr, n int) { w.out = append(w.out, fusion{in, n}) }
+
+// addCall records the fusion of the instructions up to a CALL (as call) or
+// a TAIL_CALL (as tail) at i+k, with the callee and its argument count
+// taken from that call; nothing when i+k is neither.
+func (w *window) addCall(k int, call, tail bytecode.Opcode, a, b int) {
+	op := call
+	switch {
+	case w.at(k, bytecode.CALL):
+	case w.at(k, bytecode.TAIL_CALL):
+		op = tail
+	default:
+		return
+	}
+	w.add(instr{op: op, a: a, b: b, c: int(w.src[w.i+k].B), fn: w.fns[w.arg(k)]}, k+1)
+}
+
+// afterLoad finds the fusions that start with LOAD x.
+func (w *window) afterLoad() {
+	w.loadOperandOp()
+	x := w.arg(0)
+	w.addCall(1, loadCall, loadTailCall, x, 0)
+	if w.at(1, bytecode.RETURN) {
+		w.add(instr{op: loadReturn, a: x}, 2)
+	}
+	if w.at(1, bytecode.TEST_TAG) && w.at(2, bytecode.JUMP_IF_FALSE) && w.forward(2) {
+		w.add(instr{op: loadTestTagJump, a: x, b: w.arg(1), c: w.arg(2)}, 3)
+	}
+	w.loadElemStore()
+	if w.at(1, bytecode.LOAD) {
+		w.add(instr{op: loadLoad, a: x, b: w.arg(1)}, 2)
+	}
+	if w.at(1, bytecode.EQ_CONST) && w.at(2, bytecode.JUMP_IF_FALSE) && w.forward(2) {
+		if k, ok := intConst(w.p, w.src[w.i+1].A); ok {
+			w.add(instr{op: loadEqConstJump, a: x, b: k, c: w.arg(2)}, 3)
+		}
+	}
+}
+
+// loadOperandOp finds LOAD x; INT n (or LOAD y); op for an operation of
+// fusedOps, and what extends it: a forward JUMP_IF_FALSE after a
+// comparison (then LOAD; RETURN after an INT operand: a guard that
+// returns), or a call after ADD or SUB of an INT.
+func (w *window) loadOperandOp() {
+	if w.i+2 >= len(w.src) || !(w.at(1, bytecode.INT) || w.at(1, bytecode.LOAD)) {
+		return
+	}
+	op := w.src[w.i+2].Op
+	k, ok := fusedIndex(op)
+	if !ok {
+		return
+	}
+	plain, branch := loadIntOp, loadIntCmpJump
+	if w.at(1, bytecode.LOAD) {
+		plain, branch = loadLoadOp, loadLoadCmpJump
+	}
+	x, y, off := w.arg(0), w.arg(1), bytecode.Opcode(k)
+	w.add(instr{op: plain + off, a: x, b: y, c: cmpOutcomes(op)}, 3)
+	if isCompare(op) {
+		w.operandCompareJump(branch+off, guardReturn+off)
+	}
+	if w.at(1, bytecode.INT) && k < 2 {
+		w.addCall(3, loadIntCall+off, loadIntTailCall+off, x, y)
+	}
+}
+
+// operandCompareJump extends LOAD x; INT n (or LOAD y); comparison by a
+// forward JUMP_IF_FALSE (as branch), and an INT one also by LOAD; RETURN
+// (as guard).
+func (w *window) operandCompareJump(branch, guard bytecode.Opcode) {
+	if !w.at(3, bytecode.JUMP_IF_FALSE) || !w.forward(3) {
+		return
+	}
+	x, y := w.arg(0), w.arg(1)
+	w.add(instr{op: branch, a: x, b: y, c: w.arg(3)}, 4)
+	if w.at(1, bytecode.INT) && w.at(4, bytecode.LOAD) && w.at(5, bytecode.RETURN) {
+		w.add(instr{op: guard, a: x, b: y, c: w.arg(3)}, 6)
+	}
+}
+
+// loadElemStore finds LOAD x; ELEM e; STORE s, and the pair of them that
+// stores elements 0 and 1 of x.
+func (w *window) loadElemStore() {
+	if !w.at(1, bytecode.ELEM) || !w.at(2, bytecode.STORE) {
+		return
+	}
+	x := w.arg(0)
+	w.add(instr{op: loadElemStore, a: x, b: w.arg(1), c: w.arg(2)}, 3)
+	if w.arg(1) == 0 && w.arg(2) != x && w.at(3, bytecode.LOAD) && w.arg(3) == x &&
+		w.at(4, bytecode.ELEM) && w.arg(4) == 1 && w.at(5, bytecode.STORE) {
+		w.add(instr{op: loadElems2Store, a: x, b: w.arg(2), c: w.arg(5)}, 6)
+	}
+}
+
+// compareJump finds a comparison followed by a forward JUMP_IF_FALSE.
+func (w *window) compareJump() {
+	if w.at(1, bytecode.JUMP_IF_FALSE) && w.forward(1) {
+		op := w.src[w.i].Op
+		k, _ := fusedIndex(op)
+		w.add(instr{op: cmpJump + bytecode.Opcode(k), a: w.arg(1), c: cmpOutcomes(op)}, 2)
+	}
+}
+
+// arithReturn finds ADD or SUB followed by RETURN.
+func (w *window) arithReturn() {
+	if w.at(1, bytecode.RETURN) {
+		k, _ := fusedIndex(w.src[w.i].Op)
+		w.add(instr{op: opReturn + bytecode.Opcode(k)}, 2)
+	}
+}
+
+// afterStore finds STORE s; LOAD x, and STORE s; LOAD s; TEST_TAG t;
+// JUMP_IF_FALSE forward.
+func (w *window) afterStore() {
+	if !w.at(1, bytecode.LOAD) {
+		return
+	}
+	s := w.arg(0)
+	w.add(instr{op: storeLoad, a: s, b: w.arg(1)}, 2)
+	if w.arg(1) == s && w.at(2, bytecode.TEST_TAG) && w.at(3, bytecode.JUMP_IF_FALSE) && w.forward(3) {
+		w.add(instr{op: storeTestTag, a: s, b: w.arg(2), c: w.arg(3)}, 4)
+	}
+}
+
+// constReturn finds TRUE, FALSE or UNIT followed by RETURN.
+func (w *window) constReturn() {
+	if !w.at(1, bytecode.RETURN) {
+		return
+	}
+	switch w.src[w.i].Op {
+	case bytecode.UNIT:
+		w.add(instr{op: unitReturn}, 2)
+	case bytecode.TRUE:
+		w.add(instr{op: boolReturn, b: 1}, 2)
+	default:
+		w.add(instr{op: boolReturn, b: 0}, 2)
+	}
+}
+
+// jumpElseJump finds a forward JUMP_IF_FALSE followed by JUMP.
+func (w *window) jumpElseJump() {
+	if w.forward(0) && w.at(1, bytecode.JUMP) {
+		w.add(instr{op: jumpElseJump, a: w.arg(0), b: w.arg(1)}, 2)
+	}
 }
 
 // fuse returns the internal code for src (a verified function's code;

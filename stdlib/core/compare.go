@@ -60,27 +60,19 @@ func EqualWork(a, b value.Value) (bool, int64) {
 		return false, 1
 	}
 	switch a.Kind() {
-	case value.KInt, value.KBool:
-		return a.AsInt() == b.AsInt(), 1
-	case value.KFloat:
-		return a.AsFloat() == b.AsFloat(), 1
-	case value.KString:
-		return a.AsString() == b.AsString(), 1
+	case value.KInt, value.KBool, value.KFloat, value.KString:
+		eq, _, _, _ := equalNode(a, b)
+		return eq, 1
 	}
 	root := [2]value.Value{a, b}
 	var buf [8]seqFrame
 	stack := append(buf[:0], seqFrame{xs: root[:1], ys: root[1:]})
-	var memo map[pairKey]struct{}
+	var memo pairMemo
 	work := int64(0)
 	for len(stack) > 0 {
 		f := &stack[len(stack)-1]
 		if f.next == len(f.xs) {
-			if f.memo {
-				if memo == nil {
-					memo = map[pairKey]struct{}{}
-				}
-				memo[f.key] = struct{}{}
-			}
+			memo.done(f)
 			stack = stack[:len(stack)-1]
 			continue
 		}
@@ -90,83 +82,9 @@ func EqualWork(a, b value.Value) (bool, int64) {
 		if a.Kind() != b.Kind() {
 			return false, work
 		}
-		var xs, ys []value.Value
-		switch a.Kind() {
-		case value.KUnit:
-		case value.KInt, value.KBool:
-			if a.AsInt() != b.AsInt() {
-				return false, work
-			}
-		case value.KFloat:
-			if a.AsFloat() != b.AsFloat() {
-				return false, work
-			}
-		case value.KString:
-			if a.AsString() != b.AsString() {
-				return false, work
-			}
-		case value.KTuple:
-			xs, ys = tupleElems(a), tupleElems(b)
-		case value.KList:
-			xs, ys = listItems(a), listItems(b)
-		case value.KData:
-			x, _ := a.Data()
-			y, _ := b.Data()
-			if x == nil || y == nil {
-				if x != y {
-					return false, work
-				}
-				continue
-			}
-			if !sameType(x.Type, y.Type) || x.Tag != y.Tag {
-				return false, work
-			}
-			xs, ys = x.Fields, y.Fields
-		case value.KRange:
-			x, _ := a.Range()
-			y, _ := b.Range()
-			if x == nil || y == nil {
-				if x != y {
-					return false, work
-				}
-				continue
-			}
-			if *x != *y {
-				return false, work
-			}
-		case value.KMap, value.KSet:
-			// Maps and sets are equal as sets of entries: every key of one
-			// is in the other (same length) with an equal value, whatever
-			// the insertion order.
-			x, y := a.AsMap(), b.AsMap()
-			if x.Len() != y.Len() {
-				return false, work
-			}
-			if x == y {
-				continue
-			}
-			found := true
-			x.Each(func(k, v value.Value) bool {
-				w, ok := y.Get(k)
-				if !ok {
-					found = false
-					return false
-				}
-				if !x.IsSet() {
-					xs, ys = append(xs, v), append(ys, w)
-				}
-				return true
-			})
-			work += int64(x.Len())
-			if !found {
-				return false, work
-			}
-		default:
-			if a.Payload() != b.Payload() || !sameIdentity(identity(a), identity(b)) {
-				return false, work
-			}
-		}
-		if len(xs) != len(ys) {
+		eq, xs, ys, looked := equalNode(a, b)
+		work += looked
+		if !eq || len(xs) != len(ys) {
 			return false, work
 		}
 		if len(xs) == 0 {
@@ -176,16 +94,128 @@ func EqualWork(a, b value.Value) (bool, int64) {
 		if size != b.Size() {
 			return false, work
 		}
-		fr := seqFrame{xs: xs, ys: ys}
-		if size >= memoMin {
-			fr.key, fr.memo = pairKey{a.Node(), b.Node()}, true
-			if _, done := memo[fr.key]; done {
-				continue
-			}
+		if fr, open := memo.frame(a, b, xs, ys, size >= memoMin); open {
+			stack = append(stack, fr)
 		}
-		stack = append(stack, fr)
 	}
 	return true, work
+}
+
+// pairMemo is the set of large node pairs a walk has found equal (or in
+// order 0); it is made on first use.
+type pairMemo map[pairKey]struct{}
+
+// done remembers the node pair of a finished frame, if it is marked.
+func (m *pairMemo) done(f *seqFrame) {
+	if !f.memo {
+		return
+	}
+	if *m == nil {
+		*m = pairMemo{}
+	}
+	(*m)[f.key] = struct{}{}
+}
+
+// frame returns the frame that compares the sequences xs and ys of nodes
+// a and b, marked to be remembered when large; open is false when the
+// pair is already known.
+func (m pairMemo) frame(a, b value.Value, xs, ys []value.Value, large bool) (fr seqFrame, open bool) {
+	fr = seqFrame{xs: xs, ys: ys}
+	if large {
+		fr.key, fr.memo = pairKey{a.Node(), b.Node()}, true
+		if _, known := m[fr.key]; known {
+			return fr, false
+		}
+	}
+	return fr, true
+}
+
+// equalNode compares two values of the same kind without looking inside
+// them: false when they differ there; for compound values it returns the
+// element sequences still to compare (elements, fields, a map's values).
+// work counts the map entries looked up.
+func equalNode(a, b value.Value) (eq bool, xs, ys []value.Value, work int64) {
+	switch a.Kind() {
+	case value.KUnit:
+		return true, nil, nil, 0
+	case value.KInt, value.KBool:
+		return a.AsInt() == b.AsInt(), nil, nil, 0
+	case value.KFloat:
+		return a.AsFloat() == b.AsFloat(), nil, nil, 0
+	case value.KString:
+		return a.AsString() == b.AsString(), nil, nil, 0
+	case value.KTuple, value.KList:
+		xs, ys = children(a, b)
+		return true, xs, ys, 0
+	case value.KData:
+		eq, xs, ys = equalData(a, b)
+		return eq, xs, ys, 0
+	case value.KRange:
+		x, _ := a.Range()
+		y, _ := b.Range()
+		return x == y || x != nil && y != nil && *x == *y, nil, nil, 0
+	case value.KMap, value.KSet:
+		return equalEntries(a.AsMap(), b.AsMap())
+	}
+	return a.Payload() == b.Payload() && sameIdentity(identity(a), identity(b)), nil, nil, 0
+}
+
+// equalData compares two data values' types and tags and returns their
+// fields.
+func equalData(a, b value.Value) (eq bool, xs, ys []value.Value) {
+	x, _ := a.Data()
+	y, _ := b.Data()
+	if x == nil || y == nil {
+		return x == y, nil, nil
+	}
+	if !sameType(x.Type, y.Type) || x.Tag != y.Tag {
+		return false, nil, nil
+	}
+	return true, x.Fields, y.Fields
+}
+
+// equalEntries compares two maps (or sets) as sets of entries: every key
+// of one is in the other (same length), whatever the insertion order; it
+// returns the pairs of values still to compare and the entries it looked
+// up.
+func equalEntries(x, y *value.Map) (eq bool, xs, ys []value.Value, work int64) {
+	if x.Len() != y.Len() {
+		return false, nil, nil, 0
+	}
+	if x == y {
+		return true, nil, nil, 0
+	}
+	found := true
+	x.Each(func(k, v value.Value) bool {
+		w, ok := y.Get(k)
+		if !ok {
+			found = false
+			return false
+		}
+		if !x.IsSet() {
+			xs, ys = append(xs, v), append(ys, w)
+		}
+		return true
+	})
+	return found, xs, ys, int64(x.Len())
+}
+
+// children returns the element sequences of two tuples, two lists or two
+// data values (nil for other kinds and for a missing node).
+func children(x, y value.Value) (xs, ys []value.Value) {
+	switch x.Kind() {
+	case value.KTuple:
+		return tupleElems(x), tupleElems(y)
+	case value.KList:
+		return listItems(x), listItems(y)
+	case value.KData:
+		dx, _ := x.Data()
+		dy, _ := y.Data()
+		if dx != nil && dy != nil {
+			return dx.Fields, dy.Fields
+		}
+	}
+	return nil, nil
 }
 
 // sameType reports whether two type descriptors denote the same nominal
@@ -271,7 +301,7 @@ func CompareWork(a, b value.Value) (int, int64) {
 	root := [2]value.Value{a, b}
 	var buf [8]seqFrame
 	stack := append(buf[:0], seqFrame{xs: root[:1], ys: root[1:]})
-	var memo map[pairKey]struct{}
+	var memo pairMemo
 	work := int64(0)
 	for len(stack) > 0 {
 		f := &stack[len(stack)-1]
@@ -279,12 +309,7 @@ func CompareWork(a, b value.Value) (int, int64) {
 			if c := cmpInt(int64(len(f.xs)), int64(len(f.ys))); c != 0 {
 				return c, work
 			}
-			if f.memo {
-				if memo == nil {
-					memo = map[pairKey]struct{}{}
-				}
-				memo[f.key] = struct{}{}
-			}
+			memo.done(f)
 			stack = stack[:len(stack)-1]
 			continue
 		}
@@ -294,30 +319,13 @@ func CompareWork(a, b value.Value) (int, int64) {
 		if c := compareShallow(x, y); c != 0 {
 			return c, work
 		}
-		var xs, ys []value.Value
-		switch x.Kind() {
-		case value.KTuple:
-			xs, ys = tupleElems(x), tupleElems(y)
-		case value.KList:
-			xs, ys = listItems(x), listItems(y)
-		case value.KData:
-			dx, _ := x.Data()
-			dy, _ := y.Data()
-			if dx != nil && dy != nil {
-				xs, ys = dx.Fields, dy.Fields
-			}
-		}
+		xs, ys := children(x, y)
 		if len(xs) == 0 && len(ys) == 0 || value.Same(x, y) {
 			continue
 		}
-		fr := seqFrame{xs: xs, ys: ys}
-		if x.Size() >= memoMin && y.Size() >= memoMin {
-			fr.key, fr.memo = pairKey{x.Node(), y.Node()}, true
-			if _, done := memo[fr.key]; done {
-				continue
-			}
+		if fr, open := memo.frame(x, y, xs, ys, x.Size() >= memoMin && y.Size() >= memoMin); open {
+			stack = append(stack, fr)
 		}
-		stack = append(stack, fr)
 	}
 	return 0, work
 }
@@ -340,35 +348,47 @@ func compareShallow(a, b value.Value) int {
 	case value.KData:
 		x, _ := a.Data()
 		y, _ := b.Data()
-		switch {
-		case x == y:
-			return 0
-		case x == nil:
-			return -1
-		case y == nil:
-			return 1
-		}
-		if !sameType(x.Type, y.Type) && x.Type != nil && y.Type != nil {
-			if c := strings.Compare(x.Type.Name, y.Type.Name); c != 0 {
-				return c
-			}
-		}
-		return cmpInt(declRank(x), declRank(y))
+		return compareDataHead(x, y)
 	case value.KRange:
 		x, _ := a.Range()
 		y, _ := b.Range()
-		if x == nil || y == nil {
-			return cmpBool(x != nil, y != nil)
-		}
-		if c := cmpInt(x.Lo, y.Lo); c != 0 {
-			return c
-		}
-		if c := cmpInt(x.Hi, y.Hi); c != 0 {
-			return c
-		}
-		return cmpBool(x.Inclusive, y.Inclusive)
+		return compareRange(x, y)
 	}
 	return cmpInt(a.AsInt(), b.AsInt())
+}
+
+// compareDataHead orders two data values by type name, then by variant in
+// declaration order (a missing node first).
+func compareDataHead(x, y *value.Data) int {
+	switch {
+	case x == y:
+		return 0
+	case x == nil:
+		return -1
+	case y == nil:
+		return 1
+	}
+	if !sameType(x.Type, y.Type) && x.Type != nil && y.Type != nil {
+		if c := strings.Compare(x.Type.Name, y.Type.Name); c != 0 {
+			return c
+		}
+	}
+	return cmpInt(declRank(x), declRank(y))
+}
+
+// compareRange orders two ranges by start, end, then exclusive before
+// inclusive (a missing node first).
+func compareRange(x, y *value.Range) int {
+	if x == nil || y == nil {
+		return cmpBool(x != nil, y != nil)
+	}
+	if c := cmpInt(x.Lo, y.Lo); c != 0 {
+		return c
+	}
+	if c := cmpInt(x.Hi, y.Hi); c != 0 {
+		return c
+	}
+	return cmpBool(x.Inclusive, y.Inclusive)
 }
 
 // declRank is a variant's position in its type's declaration, which

@@ -119,120 +119,162 @@ type showFrame struct {
 // grows with the depth of the value, not its width. With limit >= 0 it
 // stops and returns false as soon as the text exceeds limit bytes.
 func renderTo(b *strings.Builder, v value.Value, limit int) bool {
-	var stack []showFrame
-	open := func(text string, elems []value.Value, names []string, close string) {
-		b.WriteString(text)
-		stack = append(stack, showFrame{elems: elems, names: names, close: close})
-	}
+	s := shower{b: b}
 	for {
 		if limit >= 0 && b.Len() > limit {
 			return false
 		}
-		switch v.Kind() {
-		case value.KUnit:
-			b.WriteString("()")
-		case value.KInt:
-			b.WriteString(strconv.FormatInt(v.AsInt(), 10))
-		case value.KFloat:
-			b.WriteString(FormatFloat(v.AsFloat()))
-		case value.KBool:
-			b.WriteString(strconv.FormatBool(v.AsBool()))
-		case value.KString:
-			writeQuoted(b, v.AsString())
-		case value.KTuple:
-			switch elems := tupleElems(v); len(elems) {
-			case 0:
-				b.WriteString("()")
-			case 1:
-				open("(", elems, nil, ",)")
-			default:
-				open("(", elems, nil, ")")
-			}
-		case value.KList:
-			open("[", listItems(v), nil, "]")
-		case value.KData:
-			d, _ := v.Data()
-			if d == nil {
-				b.WriteString("<data>")
-				break
-			}
-			name, fields := dataNames(d)
-			if len(d.Fields) == 0 {
-				b.WriteString(name)
-				break
-			}
-			open(name+"(", d.Fields, fields, ")")
-		case value.KMap:
-			m := v.AsMap()
-			if m.Len() == 0 {
-				b.WriteString("%{}")
-				break
-			}
-			kv := make([]value.Value, 0, 2*m.Len())
-			m.Each(func(k, x value.Value) bool {
-				kv = append(kv, k, x)
-				return true
-			})
-			open("%{", kv, nil, "}")
-			stack[len(stack)-1].pairs = true
-		case value.KSet:
-			open("Set([", v.AsMap().Keys(), nil, "])")
-		case value.KRange:
-			r, _ := v.Range()
-			if r == nil {
-				b.WriteString("<range>")
-				break
-			}
-			b.WriteString(strconv.FormatInt(r.Lo, 10))
-			if r.Inclusive {
-				b.WriteString("..=")
-			} else {
-				b.WriteString("..")
-			}
-			b.WriteString(strconv.FormatInt(r.Hi, 10))
-		case value.KFunc:
-			b.WriteString("<function>")
-		case value.KPid:
-			b.WriteString("<pid ")
-			b.WriteString(strconv.FormatInt(v.AsInt(), 10))
-			b.WriteByte('>')
-		case value.KProcID:
-			b.WriteString("<process ")
-			b.WriteString(strconv.FormatInt(v.AsInt(), 10))
-			b.WriteByte('>')
-		case value.KMonRef:
-			b.WriteString("<monitor ")
-			b.WriteString(strconv.FormatInt(v.AsInt(), 10))
-			b.WriteByte('>')
-		default:
-			b.WriteString("<" + v.Kind().String() + ">")
-		}
-		// Find the next element to render, closing finished sequences.
-		for {
-			if len(stack) == 0 {
-				return limit < 0 || b.Len() <= limit
-			}
-			f := &stack[len(stack)-1]
-			if f.next == len(f.elems) {
-				b.WriteString(f.close)
-				stack = stack[:len(stack)-1]
-				continue
-			}
-			switch {
-			case f.pairs && f.next%2 == 1:
-				b.WriteString(": ")
-			case f.next > 0:
-				b.WriteString(", ")
-			}
-			if f.next < len(f.names) && f.names[f.next] != "" {
-				b.WriteString(f.names[f.next])
-				b.WriteString(": ")
-			}
-			v = f.elems[f.next]
-			f.next++
-			break
+		s.write(v)
+		var more bool
+		if v, more = s.next(); !more {
+			return limit < 0 || b.Len() <= limit
 		}
 	}
+}
+
+// shower is the state of one renderTo: the text so far and the stack of
+// open sequences.
+type shower struct {
+	b     *strings.Builder
+	stack []showFrame
+}
+
+// open writes the opening text of a sequence and pushes its frame.
+func (s *shower) open(text string, elems []value.Value, names []string, close string) *showFrame {
+	s.b.WriteString(text)
+	s.stack = append(s.stack, showFrame{elems: elems, names: names, close: close})
+	return &s.stack[len(s.stack)-1]
+}
+
+// next closes the finished sequences and writes the separator and field
+// name before the next element, which it returns; more is false when
+// every sequence is closed.
+func (s *shower) next() (v value.Value, more bool) {
+	for len(s.stack) > 0 {
+		f := &s.stack[len(s.stack)-1]
+		if f.next == len(f.elems) {
+			s.b.WriteString(f.close)
+			s.stack = s.stack[:len(s.stack)-1]
+			continue
+		}
+		switch {
+		case f.pairs && f.next%2 == 1:
+			s.b.WriteString(": ")
+		case f.next > 0:
+			s.b.WriteString(", ")
+		}
+		if f.next < len(f.names) && f.names[f.next] != "" {
+			s.b.WriteString(f.names[f.next])
+			s.b.WriteString(": ")
+		}
+		f.next++
+		return f.elems[f.next-1], true
+	}
+	return value.Value{}, false
+}
+
+// write writes v when it has no elements, else opens the sequence of its
+// elements.
+func (s *shower) write(v value.Value) {
+	switch v.Kind() {
+	case value.KTuple:
+		switch elems := tupleElems(v); len(elems) {
+		case 0:
+			s.b.WriteString("()")
+		case 1:
+			s.open("(", elems, nil, ",)")
+		default:
+			s.open("(", elems, nil, ")")
+		}
+	case value.KList:
+		s.open("[", listItems(v), nil, "]")
+	case value.KData:
+		s.data(v)
+	case value.KMap:
+		s.mapEntries(v.AsMap())
+	case value.KSet:
+		s.open("Set([", v.AsMap().Keys(), nil, "])")
+	default:
+		writeLeaf(s.b, v)
+	}
+}
+
+// data writes a data value's name, opening its fields when it has some.
+func (s *shower) data(v value.Value) {
+	d, _ := v.Data()
+	if d == nil {
+		s.b.WriteString("<data>")
+		return
+	}
+	name, fields := dataNames(d)
+	if len(d.Fields) == 0 {
+		s.b.WriteString(name)
+		return
+	}
+	s.open(name+"(", d.Fields, fields, ")")
+}
+
+// mapEntries opens a map's keys and values, alternating, in its order.
+func (s *shower) mapEntries(m *value.Map) {
+	if m.Len() == 0 {
+		s.b.WriteString("%{}")
+		return
+	}
+	kv := make([]value.Value, 0, 2*m.Len())
+	m.Each(func(k, x value.Value) bool {
+		kv = append(kv, k, x)
+		return true
+	})
+	s.open("%{", kv, nil, "}").pairs = true
+}
+
+// handlePrefix is the opening text of the Show form of a runtime handle,
+// followed by its number and `>`.
+var handlePrefix = map[value.Kind]string{value.KPid: "<pid ", value.KProcID: "<process ", value.KMonRef: "<monitor "}
+
+// writeLeaf writes the Show form of a value without elements: a scalar,
+// a range, a function or a runtime handle.
+func writeLeaf(b *strings.Builder, v value.Value) {
+	if prefix, ok := handlePrefix[v.Kind()]; ok {
+		b.WriteString(prefix)
+		b.WriteString(strconv.FormatInt(v.AsInt(), 10))
+		b.WriteByte('>')
+		return
+	}
+	switch v.Kind() {
+	case value.KUnit:
+		b.WriteString("()")
+	case value.KInt:
+		b.WriteString(strconv.FormatInt(v.AsInt(), 10))
+	case value.KFloat:
+		b.WriteString(FormatFloat(v.AsFloat()))
+	case value.KBool:
+		b.WriteString(strconv.FormatBool(v.AsBool()))
+	case value.KString:
+		writeQuoted(b, v.AsString())
+	case value.KRange:
+		writeRange(b, v)
+	case value.KFunc:
+		b.WriteString("<function>")
+	default:
+		b.WriteString("<" + v.Kind().String() + ">")
+	}
+}
+
+// writeRange writes a range as lo..hi or lo..=hi.
+func writeRange(b *strings.Builder, v value.Value) {
+	r, _ := v.Range()
+	if r == nil {
+		b.WriteString("<range>")
+		return
+	}
+	b.WriteString(strconv.FormatInt(r.Lo, 10))
+	if r.Inclusive {
+		b.WriteString("..=")
+	} else {
+		b.WriteString("..")
+	}
+	b.WriteString(strconv.FormatInt(r.Hi, 10))
 }
 
 // dataNames returns the name Show prints for a nominal value (the last

@@ -43,31 +43,45 @@ func showBoth(a, b value.Value) (string, string, *fault.Fault) {
 
 // equalMessage is Test.equal's message for unequal values.
 func equalMessage(actual, expected value.Value) (string, *fault.Fault) {
-	if actual.Kind() == value.KString && expected.Kind() == value.KString {
-		a, e := actual.AsString(), expected.AsString()
-		if strings.Contains(a, "\n") || strings.Contains(e, "\n") {
-			if d := lineDiff(e, a); d != "" {
-				return "strings differ (-expected +actual):\n" + d, nil
-			}
-			// Equal lines: they differ in a final newline (show tells).
-		}
+	if d := stringLineDiff(actual, expected); d != "" {
+		return "strings differ (-expected +actual):\n" + d, nil
 	}
 	sa, se, f := showBoth(actual, expected)
 	if f != nil {
 		return "", f
 	}
 	if actual.Kind() == value.KList && expected.Kind() == value.KList && (len(sa) > longList || len(se) > longList) {
-		ea, f := elementLines(actual)
-		if f != nil {
-			return "", f
-		}
-		ee, f := elementLines(expected)
-		if f != nil {
-			return "", f
-		}
-		return "lists differ (-expected +actual):\n" + lineDiff(ee, ea), nil
+		return listMessage(actual, expected)
 	}
 	return "expected " + se + ", got " + sa, nil
+}
+
+// stringLineDiff is the line diff of two strings of which one has more
+// than one line; "" for other values, and for strings whose lines are
+// equal (they differ in a final newline, which show tells).
+func stringLineDiff(actual, expected value.Value) string {
+	if actual.Kind() != value.KString || expected.Kind() != value.KString {
+		return ""
+	}
+	a, e := actual.AsString(), expected.AsString()
+	if !strings.Contains(a, "\n") && !strings.Contains(e, "\n") {
+		return ""
+	}
+	return lineDiff(e, a)
+}
+
+// listMessage is Test.equal's message for long unequal lists: the diff of
+// their elements, one a line.
+func listMessage(actual, expected value.Value) (string, *fault.Fault) {
+	ea, f := elementLines(actual)
+	if f != nil {
+		return "", f
+	}
+	ee, f := elementLines(expected)
+	if f != nil {
+		return "", f
+	}
+	return "lists differ (-expected +actual):\n" + lineDiff(ee, ea), nil
 }
 
 // elementLines is a list's elements as show renders them, one a line.
@@ -134,34 +148,38 @@ const maxDiffCells = 1 << 22
 // diffLines is an edit script from el to al with a longest common
 // subsequence of lines; false when the differing middle is too large.
 func diffLines(el, al []string) ([]diffOp, bool) {
-	p := 0
-	for p < len(el) && p < len(al) && el[p] == al[p] {
-		p++
-	}
-	s := 0
-	for s < len(el)-p && s < len(al)-p && el[len(el)-1-s] == al[len(al)-1-s] {
-		s++
-	}
+	p, s := commonEnds(el, al)
 	em, am := el[p:len(el)-s], al[p:len(al)-s]
 	if len(em) > 0 && len(am) > 0 && len(em)*len(am) > maxDiffCells {
 		return nil, false
-	}
-	// lcs[i][j]: the longest common subsequence of em[i:] and am[j:].
-	w := len(am) + 1
-	lcs := make([]int32, (len(em)+1)*w)
-	for i := len(em) - 1; i >= 0; i-- {
-		for j := len(am) - 1; j >= 0; j-- {
-			if em[i] == am[j] {
-				lcs[i*w+j] = lcs[(i+1)*w+j+1] + 1
-			} else {
-				lcs[i*w+j] = max(lcs[(i+1)*w+j], lcs[i*w+j+1])
-			}
-		}
 	}
 	ops := make([]diffOp, 0, len(el)+len(am))
 	for k := 0; k < p; k++ {
 		ops = append(ops, diffOp{' ', k, k})
 	}
+	ops = appendMiddle(ops, em, am, p)
+	for k := 0; k < s; k++ {
+		ops = append(ops, diffOp{' ', len(el) - s + k, len(al) - s + k})
+	}
+	return ops, true
+}
+
+// commonEnds returns the lengths of the common prefix and of the common
+// suffix (after the prefix) of el and al.
+func commonEnds(el, al []string) (p, s int) {
+	for p < len(el) && p < len(al) && el[p] == al[p] {
+		p++
+	}
+	for s < len(el)-p && s < len(al)-p && el[len(el)-1-s] == al[len(al)-1-s] {
+		s++
+	}
+	return p, s
+}
+
+// appendMiddle appends the edit script from em to am (the lines after a
+// common prefix of p lines) along a longest common subsequence.
+func appendMiddle(ops []diffOp, em, am []string, p int) []diffOp {
+	lcs, w := lcsTable(em, am)
 	i, j := 0, 0
 	for i < len(em) || j < len(am) {
 		switch {
@@ -176,10 +194,24 @@ func diffLines(el, al []string) ([]diffOp, bool) {
 			j++
 		}
 	}
-	for k := 0; k < s; k++ {
-		ops = append(ops, diffOp{' ', len(el) - s + k, len(al) - s + k})
+	return ops
+}
+
+// lcsTable returns the table lcs[i*w+j]: the length of the longest common
+// subsequence of em[i:] and am[j:], and its row width w.
+func lcsTable(em, am []string) ([]int32, int) {
+	w := len(am) + 1
+	lcs := make([]int32, (len(em)+1)*w)
+	for i := len(em) - 1; i >= 0; i-- {
+		for j := len(am) - 1; j >= 0; j-- {
+			if em[i] == am[j] {
+				lcs[i*w+j] = lcs[(i+1)*w+j+1] + 1
+			} else {
+				lcs[i*w+j] = max(lcs[(i+1)*w+j], lcs[i*w+j+1])
+			}
+		}
 	}
-	return ops, true
+	return lcs, w
 }
 
 // diffContext is the number of unchanged lines around a change.
@@ -189,52 +221,66 @@ const diffContext = 3
 func hunks(ops []diffOp, el, al []string) string {
 	var b strings.Builder
 	for i := 0; i < len(ops); {
-		for i < len(ops) && ops[i].kind == ' ' {
-			i++
-		}
+		i = skipSame(ops, i)
 		if i == len(ops) {
 			break
 		}
-		start := max(i-diffContext, 0)
-		end := i
-		for {
-			for end < len(ops) && ops[end].kind != ' ' {
-				end++
-			}
-			eq := end
-			for eq < len(ops) && ops[eq].kind == ' ' {
-				eq++
-			}
-			if eq < len(ops) && eq-end <= 2*diffContext {
-				end = eq
-				continue
-			}
-			end = min(end+diffContext, len(ops))
-			break
-		}
-		h := ops[start:end]
-		var en, an int
-		for _, o := range h {
-			if o.kind != '+' {
-				en++
-			}
-			if o.kind != '-' {
-				an++
-			}
-		}
-		b.WriteString("@@ -" + rangeText(h[0].e, en) + " +" + rangeText(h[0].a, an) + " @@\n")
-		for _, o := range h {
-			b.WriteByte(o.kind)
-			if o.kind == '+' {
-				b.WriteString(al[o.a])
-			} else {
-				b.WriteString(el[o.e])
-			}
-			b.WriteByte('\n')
-		}
+		end := hunkEnd(ops, i)
+		writeHunk(&b, ops[max(i-diffContext, 0):end], el, al)
 		i = end
 	}
 	return b.String()
+}
+
+// skipSame returns the position of the first change at or after i
+// (len(ops) if none).
+func skipSame(ops []diffOp, i int) int {
+	for i < len(ops) && ops[i].kind == ' ' {
+		i++
+	}
+	return i
+}
+
+// hunkEnd returns the end of the hunk whose first change is at i: it
+// takes in every later change separated by at most twice the context,
+// then the context after the last one.
+func hunkEnd(ops []diffOp, i int) int {
+	end := i
+	for {
+		for end < len(ops) && ops[end].kind != ' ' {
+			end++
+		}
+		eq := skipSame(ops, end)
+		if eq < len(ops) && eq-end <= 2*diffContext {
+			end = eq
+			continue
+		}
+		return min(end+diffContext, len(ops))
+	}
+}
+
+// writeHunk writes one hunk: its header with both line ranges, then its
+// lines.
+func writeHunk(b *strings.Builder, h []diffOp, el, al []string) {
+	var en, an int
+	for _, o := range h {
+		if o.kind != '+' {
+			en++
+		}
+		if o.kind != '-' {
+			an++
+		}
+	}
+	b.WriteString("@@ -" + rangeText(h[0].e, en) + " +" + rangeText(h[0].a, an) + " @@\n")
+	for _, o := range h {
+		b.WriteByte(o.kind)
+		if o.kind == '+' {
+			b.WriteString(al[o.a])
+		} else {
+			b.WriteString(el[o.e])
+		}
+		b.WriteByte('\n')
+	}
 }
 
 // rangeText is a hunk range: "start,n" (1-based), "start" for one line,

@@ -66,24 +66,13 @@ func run() int {
 	if *only != "" {
 		o.Workloads = strings.Split(*only, ",")
 	}
-	for _, s := range strings.Split(*sched, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(s))
-		if err != nil || n < 1 || n > 64 {
-			fmt.Fprintf(os.Stderr, "benchtable: bad scheduler count %q\n", s)
-			return 2
-		}
-		o.Schedulers = append(o.Schedulers, n)
+	var err error
+	if o.Schedulers, err = parseSchedulers(*sched); err == nil {
+		err = parseSizes(*sizes, o.Sizes)
 	}
-	if *sizes != "" {
-		for _, kv := range strings.Split(*sizes, ",") {
-			k, v, ok := strings.Cut(kv, "=")
-			n, err := strconv.Atoi(v)
-			if !ok || err != nil {
-				fmt.Fprintf(os.Stderr, "benchtable: bad size %q (want name=N)\n", kv)
-				return 2
-			}
-			o.Sizes[k] = n
-		}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "benchtable: %v\n", err)
+		return 2
 	}
 	if !*noErlang {
 		e, err := bench.NewErlang(*erl, *erlc)
@@ -112,19 +101,54 @@ func run() int {
 	fmt.Println("every run, in the order run:")
 	fmt.Println()
 	bench.WriteRuns(os.Stdout, rows, *markdown)
-	failed := false
-	for _, r := range rows {
-		if r.Morrow.Err != nil || (o.Erlang != nil && r.Beam.Err != nil && r.Workload.Kind != bench.CompileRate) {
-			failed = true
-		}
-	}
-	if failed {
+	if anyFailed(rows, o.Erlang != nil) {
 		fmt.Println()
 		fmt.Println("not measured:")
 		bench.WriteFailures(os.Stdout, rows)
 		return 1
 	}
 	return 0
+}
+
+// parseSchedulers parses the -schedulers list: counts from 1 to 64.
+func parseSchedulers(list string) ([]int, error) {
+	var out []int
+	for _, s := range strings.Split(list, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 1 || n > 64 {
+			return nil, fmt.Errorf("bad scheduler count %q", s)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+// parseSizes parses the -size overrides (name=N, comma-separated) into
+// sizes.
+func parseSizes(list string, sizes map[string]int) error {
+	if list == "" {
+		return nil
+	}
+	for _, kv := range strings.Split(list, ",") {
+		k, v, ok := strings.Cut(kv, "=")
+		n, err := strconv.Atoi(v)
+		if !ok || err != nil {
+			return fmt.Errorf("bad size %q (want name=N)", kv)
+		}
+		sizes[k] = n
+	}
+	return nil
+}
+
+// anyFailed reports whether a figure was not measured: a Morrow one, or
+// with BEAM a BEAM one (compile rows have none).
+func anyFailed(rows []bench.Row, withErlang bool) bool {
+	for _, r := range rows {
+		if r.Morrow.Err != nil || (withErlang && r.Beam.Err != nil && r.Workload.Kind != bench.CompileRate) {
+			return true
+		}
+	}
+	return false
 }
 
 func names() string {

@@ -526,34 +526,9 @@ func (b *builder) finishLines() {
 // summary is the one-line account at the top of the picture.
 func (d *diagram) summary() string {
 	s := d.st
-	out := plural(s.processes, "process", "processes")
-	var extra []string
-	if s.roots > 0 {
-		extra = append(extra, "the root")
-	}
-	if s.ports > 0 {
-		extra = append(extra, plural(s.ports, "port", "ports"))
-	}
-	if len(extra) == 1 {
-		out += " and " + extra[0]
-	} else if len(extra) == 2 {
-		out += ", " + extra[0] + " and " + extra[1]
-	}
-	var notes []string
-	switch {
-	case s.messages > 0 && d.opt.HideMessages:
-		notes = append(notes, "not drawn")
-	case s.drawn < s.messages:
-		notes = append(notes, fmt.Sprintf("first %d drawn", s.drawn))
-	}
-	if s.lost > 0 {
-		notes = append(notes, fmt.Sprintf("%d refused", s.lost))
-	}
-	if s.unreceived > 0 {
-		notes = append(notes, fmt.Sprintf("%d never received", s.unreceived))
-	}
+	out := s.processCount()
 	out += ", " + plural(s.messages, "message", "messages")
-	if len(notes) > 0 {
+	if notes := d.messageNotes(); len(notes) > 0 {
 		out += " (" + strings.Join(notes, ", ") + ")"
 	}
 	out += ", " + plural(s.faults, "fault", "faults")
@@ -568,6 +543,44 @@ func (d *diagram) summary() string {
 		out += fmt.Sprintf("; %s folded (%d rows)", plural(s.folded, "repeated run", "repeated runs"), s.foldedRows)
 	}
 	return out
+}
+
+// processCount is the summary's count of processes, the root and ports.
+func (s *stats) processCount() string {
+	out := plural(s.processes, "process", "processes")
+	var extra []string
+	if s.roots > 0 {
+		extra = append(extra, "the root")
+	}
+	if s.ports > 0 {
+		extra = append(extra, plural(s.ports, "port", "ports"))
+	}
+	if len(extra) == 1 {
+		out += " and " + extra[0]
+	} else if len(extra) == 2 {
+		out += ", " + extra[0] + " and " + extra[1]
+	}
+	return out
+}
+
+// messageNotes are the summary's remarks on messages: how many are
+// drawn, refused and never received.
+func (d *diagram) messageNotes() []string {
+	s := d.st
+	var notes []string
+	switch {
+	case s.messages > 0 && d.opt.HideMessages:
+		notes = append(notes, "not drawn")
+	case s.drawn < s.messages:
+		notes = append(notes, fmt.Sprintf("first %d drawn", s.drawn))
+	}
+	if s.lost > 0 {
+		notes = append(notes, fmt.Sprintf("%d refused", s.lost))
+	}
+	if s.unreceived > 0 {
+		notes = append(notes, fmt.Sprintf("%d never received", s.unreceived))
+	}
+	return notes
 }
 
 func plural(n int, one, many string) string {

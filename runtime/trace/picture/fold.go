@@ -18,55 +18,74 @@ func (d *diagram) fold() {
 	drawn := make([]int, len(d.rows)+1)
 	n := 0
 	for i := 0; i < len(d.rows); {
-		bestP, bestK := 0, 0
-		for p := 1; p <= maxPeriod && i+p*minRepeat <= len(d.rows); p++ {
-			k := 1
-			for i+(k+1)*p <= len(d.rows) && same(sigs, i, i+k*p, p) {
-				k++
-			}
-			if k >= minRepeat && p*k > bestP*bestK {
-				bestP, bestK = p, k
-			}
-		}
-		if bestK == 0 {
+		p, k := bestRepeat(sigs, i)
+		if k == 0 {
 			d.items = append(d.items, item{rows: d.rows[i : i+1], count: 1})
 			drawn[i] = n
 			n++
 			i++
 			continue
 		}
-		block := append([]row(nil), d.rows[i:i+bestP]...)
-		// The drawn copy lists every repetition's trace lines.
-		for r := 1; r < bestK; r++ {
-			for j := 0; j < bestP; j++ {
-				src := &d.rows[i+r*bestP+j]
-				block[j].lines = append(block[j].lines, src.lines...)
-			}
-		}
-		for r := 0; r < bestK; r++ {
-			for j := 0; j < bestP; j++ {
-				drawn[i+r*bestP+j] = n + j
-			}
-		}
-		d.items = append(d.items, item{rows: block, count: bestK})
-		d.st.folded++
-		d.st.foldedRows += bestP * (bestK - 1)
-		n += bestP
-		i += bestP * bestK
+		d.foldBlock(i, p, k, n, drawn)
+		n += p
+		i += p * k
 	}
 	drawn[len(d.rows)] = n
 	for _, l := range d.lines {
-		if !l.top {
-			l.start = drawn[l.start]
+		l.remap(drawn)
+	}
+}
+
+// bestRepeat finds the block of up to maxPeriod rows at i repeated at
+// least minRepeat times that covers the most rows: its period and count
+// (0, 0 when there is none).
+func bestRepeat(sigs []string, i int) (bestP, bestK int) {
+	for p := 1; p <= maxPeriod && i+p*minRepeat <= len(sigs); p++ {
+		k := 1
+		for i+(k+1)*p <= len(sigs) && same(sigs, i, i+k*p, p) {
+			k++
 		}
-		if l.end >= 0 {
-			l.end = drawn[l.end]
+		if k >= minRepeat && p*k > bestP*bestK {
+			bestP, bestK = p, k
 		}
-		for i := range l.trap {
-			l.trap[i].from = drawn[l.trap[i].from]
-			if l.trap[i].to >= 0 {
-				l.trap[i].to = drawn[l.trap[i].to]
-			}
+	}
+	return bestP, bestK
+}
+
+// foldBlock adds the item for the p rows at i repeated k times, drawn
+// from row n on, and records where each of its rows is drawn.
+func (d *diagram) foldBlock(i, p, k, n int, drawn []int) {
+	block := append([]row(nil), d.rows[i:i+p]...)
+	// The drawn copy lists every repetition's trace lines.
+	for r := 1; r < k; r++ {
+		for j := 0; j < p; j++ {
+			src := &d.rows[i+r*p+j]
+			block[j].lines = append(block[j].lines, src.lines...)
+		}
+	}
+	for r := 0; r < k; r++ {
+		for j := 0; j < p; j++ {
+			drawn[i+r*p+j] = n + j
+		}
+	}
+	d.items = append(d.items, item{rows: block, count: k})
+	d.st.folded++
+	d.st.foldedRows += p * (k - 1)
+}
+
+// remap maps a lifeline's row indices (start, end, trap spans) to the
+// drawn rows.
+func (l *lifeline) remap(drawn []int) {
+	if !l.top {
+		l.start = drawn[l.start]
+	}
+	if l.end >= 0 {
+		l.end = drawn[l.end]
+	}
+	for i := range l.trap {
+		l.trap[i].from = drawn[l.trap[i].from]
+		if l.trap[i].to >= 0 {
+			l.trap[i].to = drawn[l.trap[i].to]
 		}
 	}
 }

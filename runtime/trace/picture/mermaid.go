@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"strings"
 )
 
 // mermaid writes the rows as a Mermaid sequenceDiagram. It uses only
@@ -51,15 +50,10 @@ func (d *diagram) span() string {
 	return fmt.Sprintf("P%d,P%d", first, last)
 }
 
+// mermaidRow writes one row as a Mermaid message or note, inside a
+// colored rect for a fault or trapped exit.
 func (d *diagram) mermaidRow(p func(string, ...any), indent string, r *row) {
-	var color string
-	switch {
-	case r.has(clsFault):
-		color = "rgb(255, 221, 221)"
-	case r.has(clsTrapped):
-		color = "rgb(240, 228, 250)"
-	}
-	if color != "" {
+	if color := mmColor(r); color != "" {
 		p("%srect %s\n", indent, color)
 		defer p("%send\n", indent)
 		indent += "    "
@@ -77,22 +71,11 @@ func (d *diagram) mermaidRow(p func(string, ...any), indent string, r *row) {
 	switch r.kind {
 	case rowArrow, rowSpawn:
 		to := d.lines[r.to].num
-		arrow := "->>"
-		switch {
-		case r.has(clsLost), r.has(clsUnreceived):
-			arrow = "-x"
-		case r.has(clsExit):
-			arrow = "-)"
-		case r.has(clsDown):
-			arrow = "--)"
-		case r.has(clsMonitor), r.has(clsUnlink):
-			arrow = "-->>"
-		}
 		label := r.label
 		if r.has(clsMsg) && label == "" {
 			label = "message"
 		}
-		p("%sP%d%sP%d: %s\n", indent, from, arrow, to, mmText(label))
+		p("%sP%d%sP%d: %s\n", indent, from, mmArrow(r), to, mmText(label))
 	case rowNote:
 		p("%sNote over P%d: %s\n", indent, from, mmText(r.label))
 	case rowEnd:
@@ -100,36 +83,47 @@ func (d *diagram) mermaidRow(p func(string, ...any), indent string, r *row) {
 	}
 }
 
+// mmColor is the background of a fault or trapped exit row ("" for
+// others).
+func mmColor(r *row) string {
+	switch {
+	case r.has(clsFault):
+		return "rgb(255, 221, 221)"
+	case r.has(clsTrapped):
+		return "rgb(240, 228, 250)"
+	}
+	return ""
+}
+
+// mmArrow is the Mermaid arrow for an arrow or spawn row.
+func mmArrow(r *row) string {
+	switch {
+	case r.has(clsLost), r.has(clsUnreceived):
+		return "-x"
+	case r.has(clsExit):
+		return "-)"
+	case r.has(clsDown):
+		return "--)"
+	case r.has(clsMonitor), r.has(clsUnlink):
+		return "-->>"
+	}
+	return "->>"
+}
+
+// mmEscapes are the characters Mermaid gives a meaning in message and
+// note text, with their entity codes.
+var mmEscapes = map[rune]string{
+	'#': "#35;", ';': "#59;", '<': "#lt;", '>': "#gt;", '"': "#quot;",
+	'%': "#37;", '{': "#123;", '}': "#125;",
+}
+
 // mmText makes s safe as Mermaid message or note text: the characters
 // Mermaid gives a meaning there become entity codes, control characters
 // become U+FFFD.
 func mmText(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch r {
-		case '#':
-			b.WriteString("#35;")
-		case ';':
-			b.WriteString("#59;")
-		case '<':
-			b.WriteString("#lt;")
-		case '>':
-			b.WriteString("#gt;")
-		case '"':
-			b.WriteString("#quot;")
-		case '%':
-			b.WriteString("#37;")
-		case '{':
-			b.WriteString("#123;")
-		case '}':
-			b.WriteString("#125;")
-		default:
-			if r < 0x20 || r == 0x7f {
-				b.WriteRune('\uFFFD')
-			} else {
-				b.WriteRune(r)
-			}
-		}
-	}
-	return b.String()
+	return escapeRunes(s, mmEscapes, mmAllowed)
 }
+
+// mmAllowed reports whether r may stand as itself in Mermaid text (no
+// control character).
+func mmAllowed(r rune) bool { return r >= 0x20 && r != 0x7f }

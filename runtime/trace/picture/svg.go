@@ -125,17 +125,38 @@ func (d *diagram) svg(out io.Writer) error {
 			rows = append(rows, drawnRow{r: &it.rows[j]})
 		}
 	}
-	nrows := len(rows)
-	cols := len(d.lines)
-	width := marginL + max(cols, 1)*colW + marginR
+	width := d.svgWidth()
+	bottom := d.rowY(len(rows)) // where lifelines still alive stop
+	height := bottom + 60
+	d.svgHeader(s, width, height)
+	d.drawFolds(s, width) // first, so everything else is drawn over them
+	for c, l := range d.lines {
+		d.drawLifeline(s, c, l, bottom)
+	}
+	for i, dr := range rows {
+		d.drawRow(s, dr.r, d.rowY(i), width)
+	}
+	drawLegend(s, height-22)
+	s.f("</svg>\n")
+	if s.err != nil {
+		return s.err
+	}
+	return s.w.Flush()
+}
+
+// svgWidth is the picture's width: the lifelines', or more for a long
+// summary line or the legend.
+func (d *diagram) svgWidth() int {
+	width := marginL + max(len(d.lines), 1)*colW + marginR
 	if w := int(float64(utf8.RuneCountInString(d.summary()))*7.2) + 2*marginL; w > width {
 		width = w
 	}
-	if w := legendWidth() + 24; w > width {
-		width = w
-	}
-	bottom := d.rowY(nrows) // where lifelines still alive stop
-	height := bottom + 60
+	return max(width, legendWidth()+24)
+}
+
+// svgHeader writes the document's start: the svg element, title, style,
+// arrow markers, background, the optional title line and the summary.
+func (d *diagram) svgHeader(s *svgWriter, width, height int) {
 	s.f(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
 	s.f(`<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d">`+"\n", width, height, width, height)
 	title := d.opt.Title
@@ -155,8 +176,10 @@ func (d *diagram) svg(out io.Writer) error {
 		y += 22
 	}
 	s.f(`<text class="summary" x="12" y="%d">%s</text>`+"\n", y, esc(d.summary()))
+}
 
-	// Fold backgrounds first, so everything else is drawn over them.
+// drawFolds draws the background and count of each folded group of rows.
+func (d *diagram) drawFolds(s *svgWriter, width int) {
 	i := 0
 	for _, it := range d.items {
 		if it.count > 1 {
@@ -167,58 +190,56 @@ func (d *diagram) svg(out io.Writer) error {
 		}
 		i += len(it.rows)
 	}
+}
 
-	// Lifelines: the head, the line, trapping spans, the end.
-	headTop := d.firstY() - rowH - headH/2 - 4
-	for c, l := range d.lines {
-		x := d.x(c)
-		var y0, lineTop int
-		if l.top {
-			y0 = headTop
-			lineTop = headTop + headH
-		} else {
-			y0 = d.rowY(l.start) - headH/2
-			lineTop = y0 + headH
-		}
-		yEnd := bottom
-		if l.end >= 0 {
-			yEnd = d.rowY(l.end)
-		}
-		cls := "lifeline"
-		if l.endClass != "" {
-			cls += " " + l.endClass
-		}
-		s.f(`<g class="%s" id="p%d">`, cls, l.num)
-		if yEnd > lineTop {
-			s.f(`<line class="life" x1="%d" y1="%d" x2="%d" y2="%d"/>`, x, lineTop, x, yEnd)
-		}
-		for _, sp := range l.trap {
-			ya, yb := d.rowY(sp.from), yEnd
-			if sp.to >= 0 {
-				yb = d.rowY(sp.to)
-			}
-			if yb > ya {
-				s.f(`<line class="trapping" x1="%d" y1="%d" x2="%d" y2="%d"><title>%d traps exits</title></line>`, x, ya, x, yb, l.num)
-			}
-		}
-		hc := "head"
-		if l.isRoot {
-			hc += " root"
-		} else if l.isPort {
-			hc += " port"
-		}
-		s.f(`<g class="%s"><rect x="%d" y="%d" width="%d" height="%d" rx="4"/><text x="%d" y="%d">%s</text><title>%s</title></g>`,
-			hc, x-headW/2, y0, headW, headH, x, y0+15, esc(fit(l.label(), headW)), esc(l.label()))
-		s.f("</g>\n")
+// drawLifeline draws lifeline c: the head, the line, trapping spans and
+// the end (bottom is where lines still alive stop).
+func (d *diagram) drawLifeline(s *svgWriter, c int, l *lifeline, bottom int) {
+	x := d.x(c)
+	y0 := d.firstY() - rowH - headH/2 - 4 // the head of a line alive from the top
+	if !l.top {
+		y0 = d.rowY(l.start) - headH/2
 	}
-
-	// Rows.
-	for i, dr := range rows {
-		d.drawRow(s, dr.r, d.rowY(i), width)
+	lineTop := y0 + headH
+	yEnd := bottom
+	if l.end >= 0 {
+		yEnd = d.rowY(l.end)
 	}
+	cls := "lifeline"
+	if l.endClass != "" {
+		cls += " " + l.endClass
+	}
+	s.f(`<g class="%s" id="p%d">`, cls, l.num)
+	if yEnd > lineTop {
+		s.f(`<line class="life" x1="%d" y1="%d" x2="%d" y2="%d"/>`, x, lineTop, x, yEnd)
+	}
+	for _, sp := range l.trap {
+		ya, yb := d.rowY(sp.from), yEnd
+		if sp.to >= 0 {
+			yb = d.rowY(sp.to)
+		}
+		if yb > ya {
+			s.f(`<line class="trapping" x1="%d" y1="%d" x2="%d" y2="%d"><title>%d traps exits</title></line>`, x, ya, x, yb, l.num)
+		}
+	}
+	s.f(`<g class="%s"><rect x="%d" y="%d" width="%d" height="%d" rx="4"/><text x="%d" y="%d">%s</text><title>%s</title></g>`,
+		l.headClass(), x-headW/2, y0, headW, headH, x, y0+15, esc(fit(l.label(), headW)), esc(l.label()))
+	s.f("</g>\n")
+}
 
-	// Legend.
-	ly := height - 22
+// headClass is the CSS class of a lifeline's head.
+func (l *lifeline) headClass() string {
+	switch {
+	case l.isRoot:
+		return "head root"
+	case l.isPort:
+		return "head port"
+	}
+	return "head"
+}
+
+// drawLegend draws the arrow styles' legend at y.
+func drawLegend(s *svgWriter, ly int) {
 	s.f(`<g class="legend">`)
 	lx := 12
 	for _, e := range legend {
@@ -226,11 +247,7 @@ func (d *diagram) svg(out io.Writer) error {
 			e.cls, lx, ly-4, lx+26, ly-4, marker(&row{classes: []string{e.cls}}), lx+32, ly, e.text)
 		lx += legendItemWidth(e.text)
 	}
-	s.f("</g>\n</svg>\n")
-	if s.err != nil {
-		return s.err
-	}
-	return s.w.Flush()
+	s.f("</g>\n")
 }
 
 type drawnRow struct{ r *row }
@@ -265,43 +282,7 @@ func (d *diagram) drawRow(s *svgWriter, r *row, y, width int) {
 	s.f("<title>%s</title>", esc(tooltip(r)))
 	switch r.kind {
 	case rowArrow, rowSpawn:
-		x1, x2 := d.x(r.from), d.x(r.to)
-		if r.from == r.to {
-			// A self-arrow: a loop on the right of the lifeline.
-			s.f(`<path d="M%d,%d h28 v10 h-26" marker-end="url(#%s)"/>`, x1, y-5, marker(r))
-			s.f(`<text x="%d" y="%d" style="text-anchor:start">%s</text>`, x1+32, y+4, esc(fit(r.label, colW-36)))
-			break
-		}
-		if r.kind == rowSpawn {
-			// The arrow stops at the child's head.
-			if x2 > x1 {
-				x2 -= headW / 2
-			} else {
-				x2 += headW / 2
-			}
-		}
-		extra := ""
-		if r.has(clsLink) || r.has(clsUnlink) {
-			extra = fmt.Sprintf(` marker-start="url(#%s)"`, marker(r))
-		}
-		s.f(`<line x1="%d" y1="%d" x2="%d" y2="%d" marker-end="url(#%s)"%s/>`, x1, y, x2, y, marker(r), extra)
-		span := x2 - x1
-		if span < 0 {
-			span = -span
-		}
-		switch {
-		case r.label == "":
-		case span > 3*colW:
-			// A long arrow: the label sits by the lifeline it reaches.
-			if x2 < x1 {
-				s.f(`<text x="%d" y="%d" style="text-anchor:start">%s</text>`, x2+10, y-4, esc(fit(r.label, 3*colW)))
-			} else {
-				s.f(`<text x="%d" y="%d" style="text-anchor:end">%s</text>`, x2-10, y-4, esc(fit(r.label, 3*colW)))
-			}
-		default:
-			// One event per row: a label may run past its arrow.
-			s.f(`<text x="%d" y="%d">%s</text>`, (x1+x2)/2, y-4, esc(fit(r.label, max(span-8, 2*colW))))
-		}
+		d.drawArrow(s, r, y)
 	case rowNote:
 		x := d.x(r.from)
 		text := fit(r.label, colW*3/2)
@@ -315,6 +296,50 @@ func (d *diagram) drawRow(s *svgWriter, r *row, y, width int) {
 		s.f(`<rect x="%d" y="%d" width="%d" height="20" rx="3"/><text x="%d" y="%d">%s</text>`, marginL, y-10, width-marginL-marginR/2, width/2, y+4, esc(r.label))
 	}
 	s.f("</g>\n")
+}
+
+// drawArrow draws an arrow or spawn row at y and its label.
+func (d *diagram) drawArrow(s *svgWriter, r *row, y int) {
+	x1, x2 := d.x(r.from), d.x(r.to)
+	if r.from == r.to {
+		// A self-arrow: a loop on the right of the lifeline.
+		s.f(`<path d="M%d,%d h28 v10 h-26" marker-end="url(#%s)"/>`, x1, y-5, marker(r))
+		s.f(`<text x="%d" y="%d" style="text-anchor:start">%s</text>`, x1+32, y+4, esc(fit(r.label, colW-36)))
+		return
+	}
+	if r.kind == rowSpawn {
+		// The arrow stops at the child's head.
+		if x2 > x1 {
+			x2 -= headW / 2
+		} else {
+			x2 += headW / 2
+		}
+	}
+	extra := ""
+	if r.has(clsLink) || r.has(clsUnlink) {
+		extra = fmt.Sprintf(` marker-start="url(#%s)"`, marker(r))
+	}
+	s.f(`<line x1="%d" y1="%d" x2="%d" y2="%d" marker-end="url(#%s)"%s/>`, x1, y, x2, y, marker(r), extra)
+	drawArrowLabel(s, r.label, x1, x2, y)
+}
+
+// drawArrowLabel writes the label of an arrow from x1 to x2 at y.
+func drawArrowLabel(s *svgWriter, label string, x1, x2, y int) {
+	span := x2 - x1
+	if span < 0 {
+		span = -span
+	}
+	switch {
+	case label == "":
+	case span > 3*colW && x2 < x1:
+		// A long arrow: the label sits by the lifeline it reaches.
+		s.f(`<text x="%d" y="%d" style="text-anchor:start">%s</text>`, x2+10, y-4, esc(fit(label, 3*colW)))
+	case span > 3*colW:
+		s.f(`<text x="%d" y="%d" style="text-anchor:end">%s</text>`, x2-10, y-4, esc(fit(label, 3*colW)))
+	default:
+		// One event per row: a label may run past its arrow.
+		s.f(`<text x="%d" y="%d">%s</text>`, (x1+x2)/2, y-4, esc(fit(label, max(span-8, 2*colW))))
+	}
 }
 
 // tooltip is a row's trace lines: the first line's text and the line
@@ -355,28 +380,33 @@ func fit(s string, px int) string {
 	return string(r[:n-1]) + "…"
 }
 
+// xmlEscapes are the characters esc writes as entities or spaces.
+var xmlEscapes = map[rune]string{
+	'&': "&amp;", '<': "&lt;", '>': "&gt;", '"': "&quot;", '\'': "&apos;",
+	'\t': " ", '\n': " ", '\r': " ",
+}
+
 // esc escapes text for XML content and attributes. Characters XML 1.0
 // does not allow (most control characters, invalid UTF-8) become U+FFFD.
-func esc(s string) string {
+func esc(s string) string { return escapeRunes(s, xmlEscapes, xmlAllowed) }
+
+// xmlAllowed reports whether XML 1.0 allows r in a document (tab and
+// line breaks aside, which esc turns into spaces).
+func xmlAllowed(r rune) bool {
+	return r >= 0x20 && r != 0xFFFE && r != 0xFFFF && !(r >= 0xD800 && r < 0xE000) && r != utf8.RuneError
+}
+
+// escapeRunes writes each rune of s as its entry in escapes, as itself
+// when allowed says so, or else as U+FFFD.
+func escapeRunes(s string, escapes map[rune]string, allowed func(rune) bool) string {
 	var b strings.Builder
 	for _, r := range s {
-		switch {
-		case r == '&':
-			b.WriteString("&amp;")
-		case r == '<':
-			b.WriteString("&lt;")
-		case r == '>':
-			b.WriteString("&gt;")
-		case r == '"':
-			b.WriteString("&quot;")
-		case r == '\'':
-			b.WriteString("&apos;")
-		case r == '\t' || r == '\n' || r == '\r':
-			b.WriteByte(' ')
-		case r < 0x20, r == 0xFFFE, r == 0xFFFF, r >= 0xD800 && r < 0xE000, r == utf8.RuneError:
-			b.WriteRune('\uFFFD')
-		default:
+		if e, ok := escapes[r]; ok {
+			b.WriteString(e)
+		} else if allowed(r) {
 			b.WriteRune(r)
+		} else {
+			b.WriteRune('\uFFFD')
 		}
 	}
 	return b.String()
