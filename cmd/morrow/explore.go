@@ -30,15 +30,18 @@ const maxExplore = 10_000_000
 
 // exploreFlags are the settings of --explore and --replay.
 type exploreFlags struct {
-	runs   int
-	replay uint64
-	format string
+	runs     int
+	replay   uint64
+	format   string
+	timeouts string
+	mode     explore.Timeouts // timeouts, parsed by check
 }
 
 func (x *exploreFlags) register(fl *pflag.FlagSet) {
 	fl.IntVar(&x.runs, "explore", 0, "run the program under N schedules and report each distinct outcome (docs/exploring.md)")
 	fl.Uint64Var(&x.replay, "replay", 0, "run the schedule of SEED, as --explore reported it")
 	fl.StringVar(&x.format, "format", "text", "report format of --explore: text or json")
+	fl.StringVar(&x.timeouts, "explore-timeouts", "lazy", "when timers fire in --explore and --replay: lazy (only when nothing else can run) or eager (at any point, racing messages)")
 }
 
 // exploring reports whether --explore or --replay was given, and checks
@@ -55,7 +58,14 @@ func (x *exploreFlags) check(cmd *cobra.Command, f *runFlags) (explore, replay b
 		return false, false, &usageError{Msg: fmt.Sprintf("--format must be text or json, got %q", x.format)}
 	case explore && (x.runs < 1 || x.runs > maxExplore):
 		return false, false, &usageError{Msg: fmt.Sprintf("--explore must be between 1 and %d, got %d", maxExplore, x.runs)}
+	case changed("explore-timeouts") && !explore && !replay:
+		return false, false, &usageError{Msg: "--explore-timeouts needs --explore or --replay"}
 	}
+	mode, ok := parseTimeouts(x.timeouts)
+	if !ok {
+		return false, false, &usageError{Msg: fmt.Sprintf("--explore-timeouts must be lazy or eager, got %q", x.timeouts)}
+	}
+	x.mode = mode
 	if !explore && !replay {
 		return false, false, nil
 	}
@@ -75,13 +85,18 @@ func (x *exploreFlags) check(cmd *cobra.Command, f *runFlags) (explore, replay b
 	return explore, replay, nil
 }
 
+// parseTimeouts reads --explore-timeouts (check's results shadow the
+// package name).
+func parseTimeouts(s string) (explore.Timeouts, bool) { return explore.ParseTimeouts(s) }
+
 // replayOptions makes opts run the schedule of the --replay seed.
 func (x *exploreFlags) replayOptions(p *bytecode.Verified, opts engine.Options) engine.Options {
 	base := opts
 	base.Stdout, base.Stderr, base.Trace = nil, nil, nil
 	pl := explore.Prepare(context.Background(), p, base)
+	pl.Timeouts = x.mode
 	opts.Schedulers, opts.Steal = 1, false
-	opts.Policy = explore.NewPolicy(x.replay, pl.K, exploreBudget(opts))
+	opts.Policy = pl.Policy(x.replay, exploreBudget(opts))
 	opts.MaxSteps = pl.Limit
 	return opts
 }
@@ -112,7 +127,7 @@ func (x *exploreFlags) explore(e *env, p *bytecode.Verified, opts engine.Options
 		}
 	}()
 	opts.Stdout, opts.Stderr, opts.Trace = nil, nil, nil
-	rep, err := explore.Explore(ctx, p, explore.Options{Runs: x.runs, Seed: uint64(seed), Engine: opts})
+	rep, err := explore.Explore(ctx, p, explore.Options{Runs: x.runs, Seed: uint64(seed), Engine: opts, Timeouts: x.mode})
 	if err != nil {
 		cancel()
 		<-ctx.Done()
@@ -191,6 +206,7 @@ type jsonReport struct {
 	Schedules int           `json:"schedules"`
 	Seed      int64         `json:"seed"`
 	Steps     int64         `json:"steps"`
+	Timeouts  string        `json:"timeouts"`
 	Outcomes  []jsonOutcome `json:"outcomes"`
 	// Interrupted and Asked only when a signal stopped the exploration.
 	Interrupted bool `json:"interrupted,omitempty"`
@@ -208,7 +224,7 @@ type jsonOutcome struct {
 }
 
 func writeJSONReport(w io.Writer, rep *explore.Report, path string) {
-	j := jsonReport{File: filepath.ToSlash(path), Schedules: rep.Runs, Seed: int64(rep.Seed), Steps: rep.Plan.K, Outcomes: []jsonOutcome{}}
+	j := jsonReport{File: filepath.ToSlash(path), Schedules: rep.Runs, Seed: int64(rep.Seed), Steps: rep.Plan.K, Timeouts: rep.Plan.Timeouts.String(), Outcomes: []jsonOutcome{}}
 	if rep.Interrupted {
 		j.Interrupted, j.Asked = true, rep.Asked
 	}

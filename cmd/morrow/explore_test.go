@@ -18,7 +18,9 @@ import (
 
 // A program whose outcome depends on the schedule in several ways: the
 // order of two senders, a timeout racing a message, and a deadlock when
-// the timeout wins.
+// the timeout wins. The timeout can win only with eager timeouts
+// (--explore-timeouts=eager); by default a timer fires only when nothing
+// else can happen.
 const racySrc = `type Msg:
     Hello(String)
 
@@ -68,13 +70,18 @@ type jsonOut struct {
 
 // TestExploreReplay explores programs with several outcomes and replays
 // the first seed of each: the replay writes exactly what the explored
-// run wrote, and exits with its status.
+// run wrote, and exits with its status. The racy program is explored
+// and replayed with eager timeouts.
 func TestExploreReplay(t *testing.T) {
 	dir := t.TempDir()
 	racy := testrun.WriteFile(t, dir, "racy.mr", racySrc)
 	kinds := map[string]bool{}
 	for _, file := range []string{racy, "../../examples/ordering/lost_update.mr", "../../examples/ordering/reply_or_down.mr"} {
-		r := runCLI(t, nil, "run", "--explore", "300", "--format", "json", file)
+		mode := "--explore-timeouts=lazy"
+		if file == racy {
+			mode = "--explore-timeouts=eager"
+		}
+		r := runCLI(t, nil, "run", "--explore", "300", "--format", "json", mode, file)
 		var rep jsonOut
 		if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
 			t.Fatalf("%s: %v\n%s%s", file, err, r.stdout, r.stderr)
@@ -86,7 +93,7 @@ func TestExploreReplay(t *testing.T) {
 		for _, o := range rep.Outcomes {
 			total += o.Schedules
 			seed := strconv.FormatUint(o.Replay, 10)
-			again := runCLI(t, nil, "run", "--replay", seed, file)
+			again := runCLI(t, nil, "run", "--replay", seed, mode, file)
 			if again.code != o.ExitStatus || again.stdout != o.Stdout || again.stderr != o.Stderr {
 				t.Errorf("%s --replay %s: exit %d, stdout %q, stderr %q; explored: exit %d, stdout %q, stderr %q",
 					file, seed, again.code, again.stdout, again.stderr, o.ExitStatus, o.Stdout, o.Stderr)
@@ -103,7 +110,7 @@ func TestExploreReplay(t *testing.T) {
 			// A traced replay runs the same schedule, and its trace keeps
 			// the model's guarantees.
 			tf := filepath.Join(dir, "run.trace")
-			traced := runCLI(t, nil, "run", "--replay", seed, "--trace", tf, "--trace-messages", file)
+			traced := runCLI(t, nil, "run", "--replay", seed, mode, "--trace", tf, "--trace-messages", file)
 			if traced.stdout != o.Stdout || traced.code != o.ExitStatus {
 				t.Errorf("%s --replay %s --trace: stdout %q, exit %d", file, seed, traced.stdout, traced.code)
 			}
@@ -129,6 +136,38 @@ func TestExploreReplay(t *testing.T) {
 	}
 }
 
+// TestExploreTimeouts: by default a timer fires only when nothing else
+// can happen, so the racy program's timeout never wins (no deadlock
+// outcome, only the two orders of the senders); the JSON report says
+// which timeouts it ran with.
+func TestExploreTimeouts(t *testing.T) {
+	racy := testrun.WriteFile(t, t.TempDir(), "racy.mr", racySrc)
+	for _, c := range []struct {
+		args     []string
+		timeouts string
+		deadlock bool
+	}{
+		{nil, "lazy", false},
+		{[]string{"--explore-timeouts=eager"}, "eager", true},
+	} {
+		r := runCLI(t, nil, append([]string{"run", "--explore", "200", "--format", "json", racy}, c.args...)...)
+		var rep struct {
+			jsonOut
+			Timeouts string `json:"timeouts"`
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+			t.Fatalf("%v: %v\n%s", c.args, err, r.stdout)
+		}
+		deadlock := false
+		for _, o := range rep.Outcomes {
+			deadlock = deadlock || o.Deadlock
+		}
+		if rep.Timeouts != c.timeouts || deadlock != c.deadlock || (!c.deadlock && len(rep.Outcomes) != 2) {
+			t.Errorf("%v: timeouts %q, %d outcomes, deadlock %v; want %q, deadlock %v", c.args, rep.Timeouts, len(rep.Outcomes), deadlock, c.timeouts, c.deadlock)
+		}
+	}
+}
+
 // TestExploreText checks the text report and the exit status: 0 when
 // every schedule agrees, 1 when they do not.
 func TestExploreText(t *testing.T) {
@@ -143,13 +182,13 @@ func TestExploreText(t *testing.T) {
 		t.Errorf("exit %d, stdout:\n%s\nwant:\n%s\nstderr %q", r.code, r.stdout, want, r.stderr)
 	}
 	racy := testrun.WriteFile(t, dir, "racy.mr", racySrc)
-	r = runCLI(t, nil, "run", "--explore", "200", "--seed", "7", racy)
+	r = runCLI(t, nil, "run", "--explore", "200", "--seed", "7", "--explore-timeouts=eager", racy)
 	if r.code != 1 || !strings.HasPrefix(r.stdout, "explored 200 schedules of "+filepath.ToSlash(racy)+" (seed 7): ") ||
 		!strings.Contains(r.stdout, "\noutcome 2: ") || !strings.Contains(r.stdout, "  stderr:\n    morrow: deadlock:") {
 		t.Errorf("exit %d, stdout:\n%s", r.code, r.stdout)
 	}
 	// The same seed gives the same report.
-	if again := runCLI(t, nil, "run", "--explore", "200", "--seed", "7", racy); again.stdout != r.stdout {
+	if again := runCLI(t, nil, "run", "--explore", "200", "--seed", "7", "--explore-timeouts=eager", racy); again.stdout != r.stdout {
 		t.Errorf("two explorations with one seed differ:\n%s\n---\n%s", r.stdout, again.stdout)
 	}
 	noNewline := testrun.WriteFile(t, dir, "nonl.mr", "fn main():\n    print(\"a\\nb\")\n")
@@ -180,6 +219,8 @@ func TestExploreUsage(t *testing.T) {
 		{[]string{"--explore", "5", "--trace", "x.trace"}, "--replay SEED --trace FILE"},
 		{[]string{"--explore", "5", "--cpuprofile", "x.prof"}, "cannot be profiled"},
 		{[]string{"--replay", "x"}, "replay"},
+		{[]string{"--explore-timeouts=eager"}, "--explore-timeouts needs --explore or --replay"},
+		{[]string{"--explore", "5", "--explore-timeouts=soon"}, "--explore-timeouts must be lazy or eager"},
 	} {
 		r := runCLI(t, nil, append(append([]string{"run"}, c.args...), f)...)
 		if r.code != 2 || !strings.Contains(r.stderr, c.want) {

@@ -12,7 +12,9 @@
 // exit 1 if it is truncated, corrupted, from another format version or
 // fails verification. The program's exit status is forwarded (main's Int,
 // 0 for Unit/Ok, 1 for Err or a runtime fault). SIGINT and SIGTERM cancel
-// the run's context; the runner then exits 130 or 143.
+// the run's context; the runner then exits 130 or 143 (after SIGINT it
+// says how many processes were alive). SIGQUIT prints the process table
+// and exits 131 at once (docs/reference/actors.md#when-main-returns-deadlock).
 //
 // Scheduler settings come from MORROW_SCHEDULERS (1..64, default 1),
 // MORROW_WORK_STEALING=1 and MORROW_REDUCTIONS (1..65536); the resource
@@ -66,6 +68,7 @@ import (
 	"github.com/morrow-lang/morrow/runtime/engine"
 	"github.com/morrow-lang/morrow/runtime/explore"
 	"github.com/morrow-lang/morrow/runtime/fault"
+	"github.com/morrow-lang/morrow/runtime/sched"
 	"github.com/morrow-lang/morrow/runtime/world"
 	"github.com/spf13/cobra"
 )
@@ -77,6 +80,7 @@ func main() { cli.Main(run) }
 // cli.ExitUsage) are shared with morrowc.
 const (
 	exitSIGINT  = 130
+	exitSIGQUIT = 131
 	exitSIGTERM = 143
 )
 
@@ -97,8 +101,8 @@ type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	getenv         func(string) string
-	// signals delivers SIGINT/SIGTERM; nil means subscribe to the real
-	// process signals.
+	// signals delivers SIGINT/SIGTERM/SIGQUIT; nil means subscribe to
+	// the real process signals.
 	signals <-chan os.Signal
 	// lookupEnv answers System.env (nil: getenv, a variable set to ""
 	// counting as unset).
@@ -351,6 +355,10 @@ func runProgram(cmd *cobra.Command, e *env, f *runFlags, path string) error {
 	// print straight to them: nothing printed is lost.
 	opts.Stdout, opts.Stderr = out.stdoutWriter(), out.stderrWriter()
 	opts.DirectStdout = true
+	// Nothing outside a morrow run can wake a process but its own
+	// outside operations: when nothing can, report the deadlock
+	// (docs/reference/actors.md#when-main-returns-deadlock; library mode's host port keeps it waiting).
+	opts.ReportDeadlock = true
 	opts.World = &engine.World{Args: f.progArgs, Stdin: e.stdin, Getenv: e.lookup}
 	if out.buf != nil {
 		opts.World.FlushStdout = func() { out.buf.Flush() }
@@ -489,27 +497,32 @@ func openTrace(path string, stderr io.Writer) (io.Writer, func() error, error) {
 	}, nil
 }
 
-// subscribe returns the channel that delivers SIGINT and SIGTERM:
-// e.signals when a test set it, otherwise a subscription to the real
-// process signals, which unsubscribe ends.
+// subscribe returns the channel that delivers SIGINT, SIGTERM and
+// SIGQUIT: e.signals when a test set it, otherwise a subscription to the
+// real process signals, which unsubscribe ends.
 func (e *env) subscribe() (sigs <-chan os.Signal, unsubscribe func()) {
 	if e.signals != nil {
 		return e.signals, func() {}
 	}
 	c := make(chan os.Signal, 2)
-	signal.Notify(c, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(c, os.Interrupt, syscall.SIGTERM, syscall.SIGQUIT)
 	return c, func() { signal.Stop(c) }
 }
 
 // execute runs the program under a context that SIGINT/SIGTERM cancel. It
 // returns the program's status, or 130/143 when a signal stopped it. After
 // a signal the program gets graceAfterSignal to finish its cleanup; a
-// second signal stops waiting at once.
+// second signal stops waiting at once. SIGINT also writes how many
+// processes were alive when it came. SIGQUIT writes the process table and
+// returns 131 at once, without cleanup, as a Go program does
+// (docs/reference/actors.md#when-main-returns-deadlock).
 func execute(e *env, p *bytecode.Verified, opts engine.Options, out *outputs) int {
 	sigs, unsubscribe := e.subscribe()
 	defer unsubscribe()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	probe := &engine.Probe{}
+	opts.Probe = probe
 	done := make(chan int, 1)
 	go func() {
 		defer func() {
@@ -530,10 +543,18 @@ func execute(e *env, p *bytecode.Verified, opts engine.Options, out *outputs) in
 			}
 			return code
 		case s := <-sigs:
+			if s == syscall.SIGQUIT {
+				quitTable(opts.Stderr, probe)
+				return exitSIGQUIT
+			}
 			if got != nil {
 				return signalStatus(got) // second signal: stop waiting
 			}
 			got = s
+			if s == os.Interrupt {
+				n := len(probe.Table())
+				fmt.Fprintf(opts.Stderr, "morrow: interrupted: %d %s still alive\n", n, plural(n, "process was", "processes were"))
+			}
 			cancel()
 			grace = time.After(graceAfterSignal)
 		case <-grace:
@@ -543,10 +564,27 @@ func execute(e *env, p *bytecode.Verified, opts engine.Options, out *outputs) in
 }
 
 func signalStatus(s os.Signal) int {
-	if s == syscall.SIGTERM {
+	switch s {
+	case syscall.SIGTERM:
 		return exitSIGTERM
+	case syscall.SIGQUIT:
+		return exitSIGQUIT
 	}
 	return exitSIGINT
+}
+
+// quitTable writes what SIGQUIT shows: the process table of the running
+// program (docs/process.md, "The process table").
+func quitTable(stderr io.Writer, probe *engine.Probe) {
+	t := probe.Table()
+	fmt.Fprintf(stderr, "morrow: SIGQUIT: %d %s alive\n%s", len(t), plural(len(t), "process", "processes"), sched.FormatTable(t))
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // ---------------------------------------------------------------- output

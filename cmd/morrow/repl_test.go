@@ -127,7 +127,7 @@ func TestReplTerminal(t *testing.T) {
 		// An actor waiting at the end: Ctrl-D leaves and runs its defer.
 		{send: "fn w():\r    defer println(\"w cleanup\")\r    receive:\r        0 -> ()\r\r"},
 		{send: "let p = spawn(w)\r"},
-		{send: ":actors\r", want: "spawn w, waiting", n: 1},
+		{send: ":actors\r", want: "in w: waiting in receive", n: 1},
 		{send: "\x04", want: "w cleanup", n: 1},
 	}
 	for _, st := range script {

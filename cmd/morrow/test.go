@@ -490,7 +490,7 @@ func (r *testRunner) execute(ctx context.Context, c testCase, out *syncBuffer) *
 	}
 	switch {
 	case r.replaying:
-		res := verdict(explore.Replay(ctx, c.file.prog, opts, r.f.replay))
+		res := verdict(explore.Replay(ctx, c.file.prog, opts, r.f.replay, explore.TimeoutsLazy))
 		res.seed, res.explored = r.f.replay, true
 		return res
 	case r.exploring:

@@ -8,6 +8,10 @@
 //     answer is coming", but the answer comes from a worker the server
 //     started, so it can arrive after the Down. reply_or_down_fixed.mr
 //     has the server pass the answer on itself.
+//   - service.mr: clients call an account with a 5-second safety
+//     timeout. Explored with timers firing only when nothing else can
+//     happen (the default) it has one outcome; with eager timeouts the
+//     outcomes in which a call timed out appear (TestServiceTimeouts).
 //
 // A normal run of each prints the right answer. The test explores 1,000
 // schedules of each (as `morrow run --explore 1000` does): the buggy
@@ -74,6 +78,40 @@ func TestExplore(t *testing.T) {
 	}
 }
 
+// TestServiceTimeouts explores service.mr 200 times as `morrow run
+// --explore 200` does (one outcome: a safety timeout that a normal run
+// never reaches does not fire) and as with --explore-timeouts=eager
+// (timeouts race the replies: several outcomes, the normal one among
+// them).
+func TestServiceTimeouts(t *testing.T) {
+	u := testrun.CompileFile(t, "service.mr")
+	if len(u.Diags) > 0 {
+		t.Fatalf("does not compile cleanly: %v", u.Diags)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	const good = "3 of 3 deposits answered\nbalance: 60\n"
+	rep, err := explore.Explore(ctx, u.Verified, explore.Options{Runs: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Outcomes) != 1 || rep.Outcomes[0].Stdout != good || rep.Outcomes[0].Status != 0 {
+		t.Fatalf("lazy timeouts: %d outcomes, the first %+v; want one, %q", len(rep.Outcomes), rep.Outcomes[0], good)
+	}
+	rep, err = explore.Explore(ctx, u.Verified, explore.Options{Runs: 200, Timeouts: explore.TimeoutsEager})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, o := range rep.Outcomes {
+		found = found || o.Stdout == good
+	}
+	if len(rep.Outcomes) < 2 || !found {
+		t.Fatalf("eager timeouts: %d outcomes (the normal one among them: %v), want several", len(rep.Outcomes), found)
+	}
+	t.Logf("eager timeouts: %d outcomes", len(rep.Outcomes))
+}
+
 // TestDocExcerpts keeps the code excerpts of docs/exploring.md (its
 // plain ``` blocks) equal to parts of these programs.
 func TestDocExcerpts(t *testing.T) {
@@ -82,7 +120,7 @@ func TestDocExcerpts(t *testing.T) {
 		t.Fatal(err)
 	}
 	var sources []string
-	for _, f := range []string{"lost_update.mr", "lost_update_fixed.mr", "reply_or_down.mr", "reply_or_down_fixed.mr"} {
+	for _, f := range []string{"lost_update.mr", "lost_update_fixed.mr", "reply_or_down.mr", "reply_or_down_fixed.mr", "service.mr"} {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)

@@ -63,7 +63,6 @@ import (
 	"github.com/morrow-lang/morrow/lang/source"
 	"github.com/morrow-lang/morrow/lang/types"
 	"github.com/morrow-lang/morrow/runtime/bytecode"
-	"github.com/morrow-lang/morrow/runtime/proc"
 	"github.com/morrow-lang/morrow/runtime/sched"
 	"github.com/morrow-lang/morrow/runtime/value"
 	"github.com/morrow-lang/morrow/runtime/vm"
@@ -264,34 +263,36 @@ func (s *Session) command(ctx context.Context, line string) bool {
 	return false
 }
 
-// actors writes one line per live actor.
+// actors writes the process table (runtime/sched, table.go) of the live
+// actors: one line per actor, where and how it waits and its mailbox
+// length, as `morrow run` prints it on SIGQUIT and after a deadlock.
 func (s *Session) actors() {
-	live := s.rt.Live()
-	if len(live) == 0 {
+	n := 0
+	for _, pi := range s.rt.Table() {
+		if pi.NoMailbox {
+			continue // the root of the entry that is running :actors
+		}
+		// Positions are in the session's combined program, which the
+		// user never sees: the function names the place.
+		pi.Func, pi.File, pi.Line = replFunc(pi.Func), "", 0
+		fmt.Fprintln(s.out, pi.String())
+		n++
+	}
+	if n == 0 {
 		fmt.Fprintln(s.out, "no live actors")
-		return
 	}
-	for _, p := range live {
-		name := ""
-		if p.State != nil {
-			name = p.State.EntryName()
+}
+
+// replFunc names a function of an entry as the entry wrote it: "counter",
+// not "__repl_3.counter"; "lambda" for a lambda.
+func replFunc(name string) string {
+	if _, kind, ok := strings.Cut(name, "."); ok && strings.HasPrefix(name, "__repl_") {
+		if i := strings.IndexByte(kind, '@'); i >= 0 && strings.HasPrefix(kind[:i], "lambda") {
+			return "lambda"
 		}
-		if _, kind, ok := strings.Cut(name, "."); ok {
-			name = strings.TrimRight(strings.TrimRight(kind, "0123456789"), "@") // "lambda", not "__repl_3.lambda@1"
-		}
-		p.Lock()
-		st := p.StatusLocked()
-		p.Unlock()
-		state := "waiting"
-		if st == proc.Runnable || st == proc.Running {
-			state = "runnable"
-		}
-		kind := "spawn"
-		if p.Kind == proc.KindSupervised {
-			kind = "supervise"
-		}
-		fmt.Fprintf(s.out, "<pid %d> %s %s, %s, %d queued\n", p.Gen(), kind, name, state, p.Queued())
+		return kind
 	}
+	return name
 }
 
 // replName is the file name of the generated programs; imports resolve

@@ -45,7 +45,10 @@
 // the value as show renders it, cut at 4 KiB) and gives 1; a runtime fault of
 // the root or of a legacy actor, and the legacy deadlock (fault 10),
 // print `morrow: runtime error: <text>` (with the Morrow location and a
-// backtrace when there is one) and give 1.
+// backtrace when there is one) and give 1; with Options.ReportDeadlock
+// (morrow run), isolated processes that nothing can wake print
+// `morrow: deadlock: N processes are waiting and nothing can wake them`
+// and the process table, and give 1.
 package engine
 
 import (
@@ -53,6 +56,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/morrow-lang/morrow/runtime/bytecode"
@@ -122,10 +126,24 @@ type Options struct {
 	// policy's (runtime/sched, Policy). Schedulers and Steal are then
 	// ignored. `morrow run --explore` and `--replay` use it
 	// (runtime/explore). A run that ends with isolated processes
-	// waiting in receive and no timer pending writes DeadlockText (a
-	// legacy-only program gets the fault 10 report, as always) and
-	// returns ExitFault.
+	// waiting and no timer pending writes the deadlock report, as
+	// ReportDeadlock does (a legacy-only program gets the fault 10
+	// report, as always), and returns ExitFault.
 	Policy sched.Policy
+	// ReportDeadlock is the rule of `morrow run` (docs/reference/actors.md#when-main-returns-deadlock):
+	// when isolated processes are alive and nothing can wake them (no
+	// process runnable, no timer pending, no outside operation in
+	// progress, no host port), the run ends: it writes `morrow:
+	// deadlock: N processes are waiting and nothing can wake them` and
+	// the process table to Stderr and returns ExitFault. Without it
+	// (embedders, and library mode whatever it says) the run waits, as
+	// the reference does: the host may still wake a process, or cancel
+	// ctx.
+	ReportDeadlock bool
+	// Probe, when set, is attached to the run so that the host can
+	// read its process table from another goroutine while it runs
+	// (Probe.Table).
+	Probe *Probe
 	// Test, when set, names a test function to run instead of main: it
 	// starts as an isolated process of this invocation, which ends when
 	// that process does (test.go, `morrow test`); Outcome.Test has the
@@ -172,9 +190,50 @@ type Outcome struct {
 	Test *TestResult
 }
 
-// DeadlockText is what a deterministic run writes on stderr when it ends
-// with isolated processes that would wait forever.
-const DeadlockText = "morrow: deadlock: every process is waiting in receive and no timer is pending\n"
+// Probe looks inside a running invocation (Options.Probe): its process
+// table, which `morrow run` prints on SIGQUIT (docs/reference/actors.md#when-main-returns-deadlock). A Probe
+// serves one run at a time; its methods may be called from any goroutine.
+type Probe struct {
+	mu sync.Mutex
+	rt *sched.Runtime
+}
+
+// Table returns the process table of the run in progress, one entry per
+// live process in the order of their pids (nil when no run is attached).
+// Each process is read at its own moment under its own lock, so the
+// table of a busy program is a snapshot, not an instant; a running
+// process shows as running.
+func (pr *Probe) Table() []sched.ProcessInfo {
+	pr.mu.Lock()
+	rt := pr.rt
+	pr.mu.Unlock()
+	if rt == nil {
+		return nil
+	}
+	return rt.Table()
+}
+
+// Text renders Table as `morrow run` prints it: one indented line per
+// process.
+func (pr *Probe) Text() string { return sched.FormatTable(pr.Table()) }
+
+// FlushStdout writes out what the program printed and the run still
+// buffers (nothing when Options.DirectStdout), so that a host that
+// prints the table and exits keeps the output printed before it.
+func (pr *Probe) FlushStdout() {
+	pr.mu.Lock()
+	rt := pr.rt
+	pr.mu.Unlock()
+	if rt != nil {
+		rt.Out.Flush()
+	}
+}
+
+func (pr *Probe) attach(rt *sched.Runtime) {
+	pr.mu.Lock()
+	pr.rt = rt
+	pr.mu.Unlock()
+}
 
 // Resource governor defaults (the reference limits) and the "no limit"
 // value of Options.MaxProcesses.
@@ -276,9 +335,13 @@ func run(ctx context.Context, p *bytecode.Program, v *bytecode.Verified, opts Op
 	rt := sched.New(img, out, sched.Config{Schedulers: opts.Schedulers, Steal: opts.Steal, Seed: opts.Seed,
 		Budget: opts.Reductions * StepsPerReduction, Trace: orderedTrace(opts.Trace, out), TraceMessages: opts.TraceMessages,
 		MaxLive: opts.MaxProcesses, MemoryBudget: opts.MemoryBudget, StackBudget: opts.StackBudget,
-		MaxQueued: opts.MaxQueued, MaxSteps: opts.MaxSteps, Policy: opts.Policy,
+		MaxQueued: opts.MaxQueued, MaxSteps: opts.MaxSteps, Policy: opts.Policy, ReportDeadlock: opts.ReportDeadlock,
 		World: w, Stderr: stderr})
 	defer w.Close()
+	if opts.Probe != nil {
+		opts.Probe.attach(rt)
+		defer opts.Probe.attach(nil)
+	}
 	if opts.Test != "" {
 		return runTest(ctx, rt, img, opts, out, stderr)
 	}
@@ -301,9 +364,6 @@ func run(ctx context.Context, p *bytecode.Program, v *bytecode.Verified, opts Op
 		o.Status = res.HaltStatus
 	case res.Report != "":
 		io.WriteString(stderr, res.Report)
-		o.Status = ExitFault
-	case res.Deadlock:
-		io.WriteString(stderr, DeadlockText)
 		o.Status = ExitFault
 	case res.Cancelled:
 		o.Status = ExitInterrupted

@@ -80,7 +80,7 @@ func FuzzRun(f *testing.F) {
 		ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 		defer cancel()
 		engine.Run(ctx, p, engine.Options{Stdout: &capped{n: 1 << 20}, Stderr: &stderr, Schedulers: 1,
-			MaxSteps: 200_000, MaxProcesses: 64, StackBudget: 16 << 20, MemoryBudget: 4 << 20})
+			MaxSteps: 200_000, MaxProcesses: 64, StackBudget: 16 << 20, MemoryBudget: 4 << 20, ReportDeadlock: true})
 		if msg := stderr.String(); strings.Contains(msg, "interpreter failure") || strings.Contains(msg, "internal error: scheduler") {
 			t.Fatalf("a verified program crashed the runtime:\n%s", msg)
 		}

@@ -97,10 +97,12 @@ func judge(res sched.Result) *TestResult {
 			return &TestResult{Reason: errReason(d.Fields[0])}
 		}
 		return &TestResult{Pass: true}
+	case res.Deadlock:
+		// A deterministic run's deadlock also has the report of morrow
+		// run (the process table) in res.Report.
+		return &TestResult{Reason: "deadlock: every process is waiting and nothing can wake them"}
 	case res.Report != "":
 		return &TestResult{Reason: reportReason(res.Report)}
-	case res.Deadlock:
-		return &TestResult{Reason: "deadlock: every process is waiting and nothing can wake them"}
 	case res.Cancelled:
 		return &TestResult{Reason: "interrupted"}
 	}

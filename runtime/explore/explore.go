@@ -8,11 +8,14 @@
 // policy decides, at every point where the model allows the schedule to
 // vary, which process runs next and for how many steps, where a process
 // is preempted (after any visible operation: send, spawn, a receive
-// taking a cell, print, a Process operation), in which order cells from
-// different senders reach a receiver (never the order of one sender's
-// cells), and when a pending `after` timer fires relative to arriving
-// messages. Everything a run does is a function of the program and its
-// seed, so a seed replays its run byte for byte.
+// taking a cell, print, a Process operation), and in which order cells
+// from different senders reach a receiver (never the order of one
+// sender's cells). Timers fire only when nothing else can act
+// (TimeoutsLazy), unless the exploration asks for eager timeouts: the
+// policy then also decides when a pending timer fires relative to
+// arriving messages. Everything a run does is a function of the program,
+// its seed and the timeouts mode, so a seed replays its run byte for
+// byte.
 //
 // A seed selects its strategy (StrategyOf): a quarter of the seeds run a
 // random walk, the others PCT (policy.go) with bug depth 1, 2 or 3. PCT
@@ -56,12 +59,68 @@ const (
 )
 
 // Plan is what every schedule of one program shares: the estimate of
-// its scheduling steps, for PCT's change points, and the step limit of
-// one run.
+// its scheduling steps, for PCT's change points, the step limit of one
+// run, and when timers may fire.
 type Plan struct {
-	K     int64 // scheduling decisions of the FIFO run
-	Limit int64 // VM steps one schedule may take
+	K        int64    // scheduling decisions of the FIFO run
+	Limit    int64    // VM steps one schedule may take
+	Timeouts Timeouts // when a receive timer may fire (Prepare: TimeoutsLazy)
 }
+
+// Timeouts says when an explored schedule lets a receive timer (an
+// `after` arm, a Process.call timeout, Process.sleep) fire.
+type Timeouts uint8
+
+const (
+	// TimeoutsLazy, the default: the virtual clock moves only when no
+	// process can run and no message is in flight, as under FIFO and in
+	// the REPL. A timeout then fires only when nothing else can happen,
+	// so a safety timeout (a Process.call with 5000) that a normal run
+	// never reaches does not fire either; the schedules vary the order
+	// of everything else.
+	TimeoutsLazy Timeouts = iota
+	// TimeoutsEager: the policy may fire the earliest timer at any
+	// decision, while processes could still run or messages are in
+	// flight, so a timeout races the message it waits for (the loaded
+	// machine that delays a message by five seconds). For hunting
+	// timeout races: `morrow run --explore N --explore-timeouts=eager`.
+	TimeoutsEager
+)
+
+func (t Timeouts) String() string {
+	if t == TimeoutsEager {
+		return "eager"
+	}
+	return "lazy"
+}
+
+// ParseTimeouts reads "lazy" or "eager".
+func ParseTimeouts(s string) (Timeouts, bool) {
+	switch s {
+	case "lazy":
+		return TimeoutsLazy, true
+	case "eager":
+		return TimeoutsEager, true
+	}
+	return TimeoutsLazy, false
+}
+
+// Policy returns the policy of the schedule of seed (NewPolicy), with
+// the plan's timeouts; budget is the steps of a full turn.
+func (pl Plan) Policy(seed uint64, budget int) sched.Policy {
+	p := NewPolicy(seed, pl.K, budget)
+	if pl.Timeouts == TimeoutsLazy {
+		return lazyClock{p}
+	}
+	return p
+}
+
+// lazyClock is a policy whose clock never acts while another agent can:
+// it asks the policy as if no timer were pending, and when nothing is
+// ready the runtime fires the earliest timer itself (sched.Policy).
+type lazyClock struct{ sched.Policy }
+
+func (l lazyClock) Next(bool) (sched.Agent, bool) { return l.Policy.Next(false) }
 
 // Prepare measures the program under sched.FIFO with cells in flight.
 // base supplies the limits and Reductions; its outputs are not written.
@@ -91,15 +150,18 @@ func budget(opts engine.Options) int {
 // trace.
 func (pl Plan) Run(ctx context.Context, v *bytecode.Verified, base engine.Options, seed uint64) engine.Outcome {
 	o := base
-	o.Policy = NewPolicy(seed, pl.K, budget(base))
+	o.Policy = pl.Policy(seed, budget(base))
 	o.MaxSteps = pl.Limit
 	o.KeepGoSettings = true
 	return engine.RunOutcome(ctx, v, o)
 }
 
-// Replay runs the schedule of seed once, as Explore ran it.
-func Replay(ctx context.Context, v *bytecode.Verified, base engine.Options, seed uint64) engine.Outcome {
-	return Prepare(ctx, v, base).Run(ctx, v, base, seed)
+// Replay runs the schedule of seed once, as Explore ran it with
+// timeouts t.
+func Replay(ctx context.Context, v *bytecode.Verified, base engine.Options, seed uint64, t Timeouts) engine.Outcome {
+	pl := Prepare(ctx, v, base)
+	pl.Timeouts = t
+	return pl.Run(ctx, v, base, seed)
 }
 
 // SeedFor returns the seed of the i-th schedule of an exploration with
@@ -118,6 +180,8 @@ type Options struct {
 	Runs int    // schedules to run
 	Seed uint64 // base seed (SeedFor)
 	Jobs int    // runs at once (0: GOMAXPROCS)
+	// Timeouts says when timers may fire (the zero value: TimeoutsLazy).
+	Timeouts Timeouts
 	// Engine supplies the limits and Reductions of every run; its
 	// outputs and trace are not used.
 	Engine engine.Options
@@ -153,6 +217,7 @@ type Report struct {
 // schedules that did run (Interrupted), or nil before the first.
 func Explore(ctx context.Context, v *bytecode.Verified, opts Options) (*Report, error) {
 	pl := Prepare(ctx, v, opts.Engine)
+	pl.Timeouts = opts.Timeouts
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

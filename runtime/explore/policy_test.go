@@ -247,6 +247,45 @@ func TestWalk(t *testing.T) {
 	}
 }
 
+// TestLazyClock: with lazy timeouts (the default of a Plan) a policy
+// never lets the clock act while another agent is ready, whatever its
+// strategy; it answers "nothing ready" when only the clock could act, so
+// that the runtime fires the timer. With eager timeouts the clock does
+// act while others are ready, for some seeds.
+func TestLazyClock(t *testing.T) {
+	eagerClock := false
+	for i := 0; i < 40; i++ {
+		seed := SeedFor(0, i)
+		for _, mode := range []Timeouts{TimeoutsLazy, TimeoutsEager} {
+			p := Plan{K: 20, Timeouts: mode}.Policy(seed, 100)
+			for n := uint64(1); n <= 3; n++ {
+				p.Ready(proc(n))
+			}
+			for step := 0; step < 3; step++ {
+				a, ok := p.Next(true)
+				if !ok {
+					t.Fatalf("seed %d %v: nothing chosen while processes are ready", seed, mode)
+				}
+				if a.Kind == sched.AgentClock {
+					if mode == TimeoutsLazy {
+						t.Fatalf("seed %d: the clock acted while processes were ready", seed)
+					}
+					eagerClock = true
+					p.Ready(proc(uint64(10 + step))) // keep three ready
+				}
+			}
+			if mode == TimeoutsLazy {
+				if a, ok := p.Next(true); ok {
+					t.Fatalf("seed %d: %v chosen when only the clock could act", seed, a)
+				}
+			}
+		}
+	}
+	if !eagerClock {
+		t.Error("with eager timeouts the clock never acted while processes were ready")
+	}
+}
+
 // TestPCTOrderBounded: while an old agent stays ready at the head of the
 // fairness order, the stale entries of an agent that is taken and made
 // ready again at every step are dropped, so the order never holds much

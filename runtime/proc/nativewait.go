@@ -17,6 +17,12 @@ import "github.com/morrow-lang/morrow/runtime/value"
 type NativeWait struct {
 	done   bool
 	result value.Value
+	// On is the process that will answer (a supervisor), if any, and
+	// What names the operation ("Supervisor.start_child"): the process
+	// table (runtime/sched, table.go) shows them. The waiting process
+	// sets them right after StartNativeWait, before it parks.
+	On   *Process
+	What string
 }
 
 // StartNativeWait opens a wait for the running process p.

@@ -186,9 +186,10 @@ func (rt *Runtime) runDet(ctx context.Context) {
 // detQuiescent ends a deterministic run in which nothing can act: a
 // normal end when no process is alive and the root has finished,
 // otherwise a deadlock. A legacy-only program gets fault 10, as in the
-// concurrent runtime; with isolated processes alive the concurrent
-// runtime would wait forever, and a deterministic run stops with
-// Result.Deadlock instead.
+// concurrent runtime; with isolated processes alive the run stops with
+// Result.Deadlock and the deadlock report (DeadlockReport), which is what
+// `morrow run` writes (Config.ReportDeadlock), whatever the config: no
+// host can wake a process of a deterministic run.
 func (rt *Runtime) detQuiescent() {
 	rt.mu.Lock()
 	if rt.stopped {
@@ -205,11 +206,19 @@ func (rt *Runtime) detQuiescent() {
 	}
 	rt.res.Deadlock = true
 	rt.mu.Unlock()
-	rt.trace("deadlock")
 	if isolated > 0 {
-		rt.fatal("")
+		// Nothing outside a deterministic run can wake a process: the
+		// deadlock report of morrow run (a session ends its entry; the
+		// REPL shows the waiting processes with :actors).
+		report := ""
+		if !rt.cfg.Session {
+			report = DeadlockReport(rt.deadlockTable())
+		}
+		rt.trace("deadlock")
+		rt.fatal(report)
 		return
 	}
+	rt.trace("deadlock")
 	rt.fatal("morrow: runtime error: " + fault.Deadlock.Text() + "\n")
 }
 

@@ -44,7 +44,7 @@ func TestFIFOIsOneScheduler(t *testing.T) {
 		checked++
 		img := load(t, string(src))
 		var tr1, tr2 bytes.Buffer
-		out1, res1, _ := run(t, context.Background(), img, sched.Config{Schedulers: 1, Trace: &tr1, TraceMessages: true})
+		out1, res1, _ := run(t, context.Background(), img, sched.Config{Schedulers: 1, Trace: &tr1, TraceMessages: true, ReportDeadlock: true})
 		out2, res2, _ := run(t, context.Background(), img, sched.Config{Schedulers: 4, Steal: true, Trace: &tr2, TraceMessages: true, Policy: &sched.FIFO{}})
 		if out1 != out2 || res1.Report != res2.Report || res1.RootDone != res2.RootDone {
 			t.Errorf("%s: one scheduler printed\n%s%s\nFIFO printed\n%s%s", f, out1, res1.Report, out2, res2.Report)
@@ -110,8 +110,10 @@ fn main():
 `)
 	var tr bytes.Buffer
 	_, res, _ := run(t, context.Background(), isolated, sched.Config{Policy: &sched.FIFO{}, Trace: &tr})
-	if !res.Deadlock || res.Report != "" || !res.RootDone {
-		t.Errorf("isolated: result %+v", res)
+	want := "morrow: deadlock: 1 processes are waiting and nothing can wake them\n" +
+		"  <pid 2> in waiter (t.mr:4): waiting in receive, mailbox empty\n"
+	if !res.Deadlock || res.Report != want || !res.RootDone {
+		t.Errorf("isolated: result %+v, want the report %q", res, want)
 	}
 	if !strings.HasSuffix(tr.String(), "deadlock\n") {
 		t.Errorf("isolated: trace %q", tr.String())

@@ -46,13 +46,5 @@ func (rt *Runtime) offloadDone() {
 	if rt.offloads.Add(-1) > 0 {
 		return
 	}
-	rt.mu.Lock()
-	report := ""
-	if rt.idle == len(rt.scheds) {
-		report = rt.quiescentLocked()
-	}
-	rt.mu.Unlock()
-	if report != "" {
-		rt.fatal(report)
-	}
+	rt.decideIfIdle()
 }

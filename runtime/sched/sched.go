@@ -40,9 +40,14 @@
 //
 // Quiescence: the runtime counts idle schedulers under one lock; a
 // scheduler that becomes idle while all others are idle, with no pending
-// timer, decides: if no process is alive and the root has finished, the
-// invocation ends; if isolated processes are alive, it waits; otherwise
-// the legacy deadlock rule faults with code 10 (docs/reference/actors.md#when-main-returns-deadlock). A push
+// timer and no outside operation in progress (BeginOutside), decides: if
+// no process is alive and the root has finished, the invocation ends; if
+// isolated processes are alive, it waits, unless Config.ReportDeadlock
+// (morrow run) and no host port: then nothing can wake them, and the
+// invocation ends with the deadlock report and the process table
+// (table.go); otherwise the legacy deadlock rule faults with code 10
+// (docs/reference/actors.md#when-main-returns-deadlock). None of this runs on the hot path: only a
+// scheduler that goes to sleep, the last one idle, looks. A push
 // to a sleeping scheduler un-idles it under its queue lock before the
 // runtime lock, so "all idle" is only ever seen when no queue has work.
 //
@@ -130,6 +135,14 @@ type Config struct {
 	// much after every turn of a process other than the root (0: the
 	// clock moves only when a timer fires).
 	TurnTick time.Duration
+	// ReportDeadlock is the deadlock rule of `morrow run`
+	// (docs/reference/actors.md#when-main-returns-deadlock): when isolated processes are alive but none is runnable, no
+	// timer is pending, no process is parked on an outside operation
+	// (BeginOutside) and there is no host port (NewPort), the invocation
+	// ends with the deadlock report (DeadlockReport) and Result.Deadlock.
+	// Without it (embedders, the default) an idle runtime with isolated
+	// processes waits, since something outside may still wake one.
+	ReportDeadlock bool
 	// World is the invocation's outside world (arguments, environment,
 	// standard input, sockets; nil: an empty one). Stderr is where
 	// eprint and eprintln write (nil: discarded).
@@ -289,6 +302,10 @@ type Runtime struct {
 	test      *proc.Process // RunTest's test process (testproc.go)
 	testEnd   *TestEnd      // guarded by mu
 
+	// hasPort is set by NewPort: a host port keeps an idle runtime
+	// waiting (quiescentLocked).
+	hasPort atomic.Bool
+
 	// Stack is the stack budget every process's State charges.
 	Stack *vm.StackBudget
 }
@@ -339,6 +356,7 @@ func New(img *vm.Image, out *Output, cfg Config) *Runtime {
 func (rt *Runtime) NewPort(line func(string)) *proc.Process {
 	p := rt.Inv.NewProcess(proc.KindPort, nil, 0)
 	p.Port = line
+	rt.hasPort.Store(true)
 	rt.trace("port %d", p.Gen())
 	return p
 }
@@ -496,10 +514,12 @@ func (rt *Runtime) rootFinished(v value.Value) {
 }
 
 // quiescentLocked decides what an all-idle runtime does; rt.mu is held.
-// It returns a fatal report ("" for none).
-func (rt *Runtime) quiescentLocked() string {
+// It returns a fatal report ("" for none), or deadlock when the isolated
+// processes alive can never be woken and Config.ReportDeadlock asks for
+// the report (the caller builds it with rt.mu released: deadlock).
+func (rt *Runtime) quiescentLocked() (report string, deadlock bool) {
 	if rt.pendingTimers.Load() > 0 || rt.pendingIO.Load() > 0 || rt.offloads.Load() > 0 || rt.stopped {
-		return ""
+		return "", false
 	}
 	live, isolated := rt.Inv.Live()
 	switch {
@@ -511,13 +531,71 @@ func (rt *Runtime) quiescentLocked() string {
 		rt.res.Deadlock = true
 		rt.stopLocked()
 	case isolated > 0:
-		// Isolated processes alive: an idle runtime waits (docs/reference/actors.md#when-main-returns-deadlock).
+		// Isolated processes alive: an idle runtime waits (docs/reference/actors.md#when-main-returns-deadlock),
+		// unless nothing outside can wake them (the rule of morrow run).
+		return "", rt.cfg.ReportDeadlock && !rt.hasPort.Load()
 	case rt.rootDone || live > 0:
 		rt.trace("deadlock")
-		return "morrow: runtime error: " + fault.Deadlock.Text() + "\n"
+		return "morrow: runtime error: " + fault.Deadlock.Text() + "\n", false
 	}
-	return ""
+	return "", false
 }
+
+// deadlock ends a deadlocked invocation with the deadlock report: the
+// deadlock line and the process table (table.go). Every scheduler is
+// idle and nothing can wake a process, so the table is exact.
+func (rt *Runtime) deadlock() {
+	t := rt.deadlockTable()
+	rt.mu.Lock()
+	if rt.stopped {
+		rt.mu.Unlock()
+		return
+	}
+	rt.res.Deadlock = true
+	rt.mu.Unlock()
+	rt.trace("deadlock")
+	rt.fatal(DeadlockReport(t))
+}
+
+// BeginOutside records an outside operation that a host runs for a
+// process (the count Host.Await keeps, pendingIO, outside.go): while one
+// is pending the runtime never reports a deadlock, since its completion
+// will wake the process. Call it before the process parks.
+func (rt *Runtime) BeginOutside() { rt.pendingIO.Add(1) }
+
+// EndOutside records that an outside operation begun with BeginOutside
+// has ended. Call it after its process has been woken (or found already
+// gone), never before: when the runtime is idle it then decides at once
+// whether the program can still make progress.
+func (rt *Runtime) EndOutside() {
+	if rt.pendingIO.Add(-1) != 0 {
+		return
+	}
+	rt.decideIfIdle()
+}
+
+// decideIfIdle takes the quiescence decision of an all-idle runtime
+// that no scheduler will take because none is going to sleep: when the
+// last outside operation or offloaded computation ended and its answer
+// woke nobody.
+func (rt *Runtime) decideIfIdle() {
+	rt.mu.Lock()
+	var report string
+	var dead bool
+	if rt.det == nil && rt.idle == len(rt.scheds) {
+		report, dead = rt.quiescentLocked()
+	}
+	rt.mu.Unlock()
+	switch {
+	case report != "":
+		rt.fatal(report)
+	case dead:
+		rt.deadlock()
+	}
+}
+
+// OutsidePending returns the number of outside operations in progress.
+func (rt *Runtime) OutsidePending() int64 { return rt.pendingIO.Load() }
 
 // enqueue hands a Runnable process to its scheduler.
 func (rt *Runtime) enqueue(p *proc.Process) {
@@ -837,14 +915,16 @@ func (s *Scheduler) sleep() {
 	s.sleeping = true
 	rt.mu.Lock()
 	rt.idle++
-	report := ""
+	report, dead := "", false
 	if rt.idle == len(rt.scheds) {
-		report = rt.quiescentLocked()
+		report, dead = rt.quiescentLocked()
 	}
 	rt.mu.Unlock()
 	s.mu.Unlock()
 	if report != "" {
 		rt.fatal(report)
+	} else if dead {
+		rt.deadlock()
 	}
 	rt.Out.Flush()
 	var tc <-chan time.Time

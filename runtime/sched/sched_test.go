@@ -3,6 +3,7 @@ package sched_test
 import (
 	"bytes"
 	"context"
+	"io"
 	"strings"
 	"sync"
 	"testing"
@@ -442,6 +443,51 @@ func TestSelfSignals(t *testing.T) {
 		out, res, _ := run(t, context.Background(), img, sched.Config{Schedulers: n, Steal: true})
 		if out != want || res.Report != "" {
 			t.Errorf("%d schedulers: %q %+v", n, out, res)
+		}
+	}
+}
+
+// TestDeadlockOutside: with Config.ReportDeadlock an idle runtime whose
+// isolated process waits reports the deadlock, but not while an outside
+// operation is pending (BeginOutside); when the last one ends
+// (EndOutside) the runtime, still idle, decides at once.
+func TestDeadlockOutside(t *testing.T) {
+	img := load(t, `
+fn waiter():
+    receive:
+        n -> println("got {n}")
+
+fn main():
+    let started: Result(Pid(Int), Process.Error) = Process.spawn(waiter)
+    let Ok(_) = started else: return ()
+`)
+	want := "morrow: deadlock: 1 processes are waiting and nothing can wake them\n" +
+		"  <pid 2> in waiter (t.mr:3): waiting in receive, mailbox empty\n"
+	for _, n := range []int{1, 2} {
+		rt := sched.New(img, sched.NewOutput(io.Discard), sched.Config{Schedulers: n, ReportDeadlock: true})
+		rt.BeginOutside()
+		st, err := vm.NewState(img, img.Prog.Entry, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan sched.Result, 1)
+		go func() { done <- rt.Run(context.Background(), st) }()
+		select {
+		case res := <-done:
+			t.Fatalf("%d schedulers: ended while an outside operation was pending: %+v", n, res)
+		case <-time.After(200 * time.Millisecond):
+		}
+		if !rt.Idle() {
+			t.Fatalf("%d schedulers: not idle", n)
+		}
+		rt.EndOutside()
+		select {
+		case res := <-done:
+			if !res.Deadlock || res.Report != want {
+				t.Errorf("%d schedulers: result %+v, want the report %q", n, res, want)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%d schedulers: no deadlock report after the outside operation ended", n)
 		}
 	}
 }

@@ -158,6 +158,20 @@ var supOps = map[native.SupOp]supervisor.Op{
 	native.SupStop:           supervisor.OpStop,
 }
 
+// supOpNames names the operations a caller waits in, for the process
+// table (table.go).
+var supOpNames = map[native.SupOp]string{
+	native.SupStart:          "Supervisor.start",
+	native.SupStartLink:      "Supervisor.start_link",
+	native.SupCurrent:        "Supervisor.current",
+	native.SupWhichChildren:  "Supervisor.which_children",
+	native.SupStartChild:     "Supervisor.start_child",
+	native.SupTerminateChild: "Supervisor.terminate_child",
+	native.SupRestartChild:   "Supervisor.restart_child",
+	native.SupDeleteChild:    "Supervisor.delete_child",
+	native.SupStop:           "Supervisor.stop",
+}
+
 // Supervise implements native.Host.Supervise for the running process.
 func (h *host) Supervise(r *native.SupRequest) (value.Value, *fault.Fault) {
 	h.settle()
@@ -191,6 +205,7 @@ func (h *host) Supervise(r *native.SupRequest) (value.Value, *fault.Fault) {
 	}
 	in := supervisor.Request{Op: op, Name: r.Name, Key: r.Key, Spec: r.Spec}
 	w := h.p.StartNativeWait()
+	w.On, w.What = t, supOpNames[r.Op]
 	q := &supReq{caller: h.p, w: w, op: r.Op, in: in}
 	d.mu.Lock()
 	if d.closed {
@@ -246,6 +261,7 @@ func (h *host) startSupervisor(r *native.SupRequest) (value.Value, *fault.Fault)
 	}
 	d.starter = h.p
 	d.starterWait = h.p.StartNativeWait()
+	d.starterWait.On, d.starterWait.What = d.p, supOpNames[r.Op]
 	rt.scheds[sched].push(d.p)
 	h.visible(OpSpawn)
 	return value.Unit, fault.NewPark()

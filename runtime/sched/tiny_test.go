@@ -31,7 +31,7 @@ func TestActorFixturesUnderTinyBudgets(t *testing.T) {
 		want, _ := os.ReadFile(strings.TrimSuffix(f, ".mr") + ".out.golden")
 		img := load(t, string(src))
 		for _, b := range []int{1, 7} {
-			out, _, _ := run(t, context.Background(), img, sched.Config{Schedulers: 2, Steal: true, Budget: b})
+			out, _, _ := run(t, context.Background(), img, sched.Config{Schedulers: 2, Steal: true, Budget: b, ReportDeadlock: true})
 			if out != string(want) {
 				t.Errorf("%s budget %d: %q", f, b, out)
 			}
