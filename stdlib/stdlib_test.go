@@ -1,6 +1,8 @@
 package stdlib_test
 
 import (
+	"github.com/morrow-lang/morrow/runtime/ptype"
+
 	"fmt"
 	"os"
 	"regexp"
@@ -178,12 +180,12 @@ func TestProcessTypes(t *testing.T) {
 			continue // opaque: no descriptor
 		}
 		names = append(names, td.Name)
-		if process.TypeByName(td.Name) != td.Info() {
+		if ptype.TypeByName(td.Name) != td.Info() {
 			t.Errorf("%s: stdlib/process has another descriptor", td.Name)
 		}
 	}
-	if len(process.Types) != len(names) {
-		t.Errorf("stdlib/process has %d types, the registry %v", len(process.Types), names)
+	if len(ptype.Types) != len(names) {
+		t.Errorf("stdlib/process has %d types, the registry %v", len(ptype.Types), names)
 	}
 }
 

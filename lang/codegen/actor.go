@@ -1,12 +1,13 @@
 package codegen
 
 import (
+	"github.com/morrow-lang/morrow/runtime/ptype"
+
 	"fmt"
 
 	"github.com/morrow-lang/morrow/lang/ast"
 	"github.com/morrow-lang/morrow/runtime/bytecode"
 	"github.com/morrow-lang/morrow/stdlib/builtins"
-	"github.com/morrow-lang/morrow/stdlib/process"
 )
 
 // Actor lowering
@@ -77,13 +78,13 @@ func (c *compiler) processType(name string) (int, bool) {
 // lowerings gives the code of each Lowering of the builtin registry,
 // emitted after the arguments.
 var lowerings = map[builtins.Lowering]func(fs *fnState){
-	builtins.LowerSpawn:         spawnMode(process.SpawnLegacy),
-	builtins.LowerSpawnIsolated: spawnMode(process.SpawnIsolated),
-	builtins.LowerSpawnMonitor:  spawnMode(process.SpawnMonitor),
-	builtins.LowerSpawnLink:     spawnMode(process.SpawnLink),
+	builtins.LowerSpawn:         spawnMode(ptype.SpawnLegacy),
+	builtins.LowerSpawnIsolated: spawnMode(ptype.SpawnIsolated),
+	builtins.LowerSpawnMonitor:  spawnMode(ptype.SpawnMonitor),
+	builtins.LowerSpawnLink:     spawnMode(ptype.SpawnLink),
 	builtins.LowerSupervise: func(fs *fnState) {
 		fs.emit(bytecode.TUPLE, 2, 0)
-		fs.emit(bytecode.SPAWN, process.SpawnSupervise, 0)
+		fs.emit(bytecode.SPAWN, ptype.SpawnSupervise, 0)
 	},
 	builtins.LowerSend:  func(fs *fnState) { fs.emit(bytecode.SEND, 0, 0) },
 	builtins.LowerSelf:  func(fs *fnState) { fs.emit(bytecode.SELF, 0, 0) },

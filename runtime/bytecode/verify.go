@@ -1,12 +1,13 @@
 package bytecode
 
 import (
+	"github.com/morrow-lang/morrow/runtime/ptype"
+
 	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/morrow-lang/morrow/runtime/value"
-	"github.com/morrow-lang/morrow/stdlib/process"
 )
 
 // Verification
@@ -171,7 +172,7 @@ func checkRuntimeType(t *value.TypeInfo) string {
 	if !strings.HasPrefix(t.Name, "Process.") {
 		return ""
 	}
-	want := process.TypeByName(t.Name)
+	want := ptype.TypeByName(t.Name)
 	if want == nil {
 		return "Process.* type names belong to the runtime, which has no such type"
 	}

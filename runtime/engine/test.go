@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"github.com/morrow-lang/morrow/runtime/ptype"
+
 	"context"
 	"fmt"
 	"io"
@@ -12,7 +14,6 @@ import (
 	"github.com/morrow-lang/morrow/runtime/vm"
 	"github.com/morrow-lang/morrow/stdlib"
 	"github.com/morrow-lang/morrow/stdlib/core"
-	"github.com/morrow-lang/morrow/stdlib/process"
 )
 
 // Tests (`morrow test`, docs/testing.md): with Options.Test set, a run
@@ -112,7 +113,7 @@ func judge(res sched.Result) *TestResult {
 // isNormal reports whether an exit reason is Normal.
 func isNormal(r value.Value) bool {
 	d, ok := r.Data()
-	return ok && r.Kind() == value.KData && d.Tag == process.ReasonNormal
+	return ok && r.Kind() == value.KData && d.Tag == ptype.ReasonNormal
 }
 
 // errReason renders the payload of the Err a test returned: a String as

@@ -1,6 +1,8 @@
 package proc
 
 import (
+	"github.com/morrow-lang/morrow/runtime/ptype"
+
 	"cmp"
 	"slices"
 	"sync"
@@ -10,7 +12,6 @@ import (
 	"github.com/morrow-lang/morrow/runtime/vm"
 	"github.com/morrow-lang/morrow/runtime/world"
 	"github.com/morrow-lang/morrow/stdlib/core"
-	"github.com/morrow-lang/morrow/stdlib/process"
 )
 
 // Invocation is the process-wide state of one run: identities, live
@@ -143,17 +144,17 @@ func (inv *Invocation) Processes() []*Process {
 
 // downValue builds Process.Down(ref, id, reason).
 func downValue(m *Monitor, id, reason value.Value) value.Value {
-	return value.NewData(process.EventType, process.EventDown, m.Ref(), id, reason)
+	return value.NewData(ptype.EventType, ptype.EventDown, m.Ref(), id, reason)
 }
 
 // exitValue builds Process.Exit(id, reason).
 func exitValue(id, reason value.Value) value.Value {
-	return value.NewData(process.EventType, process.EventExit, id, reason)
+	return value.NewData(ptype.EventType, ptype.EventExit, id, reason)
 }
 
 func isNormal(r value.Value) bool {
 	d, ok := r.Data()
-	return ok && d.Tag == process.ReasonNormal
+	return ok && d.Tag == ptype.ReasonNormal
 }
 
 func reasonTag(r value.Value) int {
@@ -460,7 +461,7 @@ func (inv *Invocation) Monitor(owner, target *Process) (value.Value, bool) {
 		// Never registered: its Down is queued at once.
 		m.state = monQueued
 		inv.trace("down %d -> %d NoProcess", target.Gen(), owner.Gen())
-		inv.deliverLifecycle(owner, target, Cell{Kind: CellDown, Value: downValue(m, target.ID(), process.Reason(process.ReasonNoProcess, value.Unit)), Ref: m, Bytes: CompletionBytes, Resv: true})
+		inv.deliverLifecycle(owner, target, Cell{Kind: CellDown, Value: downValue(m, target.ID(), ptype.Reason(ptype.ReasonNoProcess, value.Unit)), Ref: m, Bytes: CompletionBytes, Resv: true})
 		return m.Ref(), true
 	}
 	target.monitors = append(target.monitors, m)
@@ -480,7 +481,7 @@ func (inv *Invocation) Monitor(owner, target *Process) (value.Value, bool) {
 // result value.
 func (inv *Invocation) Demonitor(owner *Process, m *Monitor, flush, info bool) value.Value {
 	if m.owner != owner {
-		return process.ErrProcess(process.ErrWrongMonitorOwner)
+		return ptype.ErrProcess(ptype.ErrWrongMonitorOwner)
 	}
 	if t := m.target; t != nil {
 		t.mu.Lock()
@@ -629,11 +630,11 @@ func (inv *Invocation) Signal(sender, target *Process, reason value.Value) Signa
 	}
 	inv.trace("exit signal %d -> %d %s (direct)", sender.Gen(), target.Gen(), rs)
 	tag := reasonTag(reason)
-	if tag == process.ReasonKill {
+	if tag == ptype.ReasonKill {
 		inv.unreserveLocked(target, charge)
 		target.skipClean = true
 		target.mu.Unlock()
-		inv.Retire(target, process.Reason(process.ReasonKilled, value.Unit))
+		inv.Retire(target, ptype.Reason(ptype.ReasonKilled, value.Unit))
 		return SignalTerminated
 	}
 	if target.trap {
@@ -646,7 +647,7 @@ func (inv *Invocation) Signal(sender, target *Process, reason value.Value) Signa
 	}
 	inv.unreserveLocked(target, charge)
 	target.mu.Unlock()
-	if tag == process.ReasonNormal {
+	if tag == ptype.ReasonNormal {
 		return SignalNoEffect
 	}
 	inv.Retire(target, reason)
@@ -657,7 +658,7 @@ func (inv *Invocation) Signal(sender, target *Process, reason value.Value) Signa
 // reason (0 for the others).
 func reasonText(r value.Value) int64 {
 	d, ok := r.Data()
-	if !ok || (d.Tag != process.ReasonShutdownDetail && d.Tag != process.ReasonFailure) || len(d.Fields) == 0 {
+	if !ok || (d.Tag != ptype.ReasonShutdownDetail && d.Tag != ptype.ReasonFailure) || len(d.Fields) == 0 {
 		return 0
 	}
 	return int64(len(d.Fields[0].AsString()))

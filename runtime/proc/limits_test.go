@@ -1,13 +1,14 @@
 package proc
 
 import (
+	"github.com/morrow-lang/morrow/runtime/ptype"
+
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/morrow-lang/morrow/runtime/value"
-	"github.com/morrow-lang/morrow/stdlib/process"
 )
 
 func wantResv(t *testing.T, inv *Invocation, count, bytes int64) {
@@ -27,9 +28,9 @@ func takeAll(inv *Invocation, p *Process) (downs, exits, msgs int) {
 			return
 		}
 		switch v.AsData().Tag {
-		case process.EventDown:
+		case ptype.EventDown:
 			downs++
-		case process.EventExit:
+		case ptype.EventExit:
 			exits++
 		default:
 			msgs++
@@ -67,7 +68,7 @@ func TestProcessReservationLimitAndFullMailbox(t *testing.T) {
 	}
 	// A direct signal to the owner is refused too.
 	owner.SetTrap(true)
-	if r := inv.Signal(targets[0], owner, process.Reason(process.ReasonKill, value.Unit)); r != SignalLimit {
+	if r := inv.Signal(targets[0], owner, ptype.Reason(ptype.ReasonKill, value.Unit)); r != SignalLimit {
 		t.Fatalf("signal at the limit = %d, want SignalLimit", r)
 	}
 	wantResv(t, inv, MaxProcReservations, MaxProcReservations*CompletionBytes)
@@ -77,7 +78,7 @@ func TestProcessReservationLimitAndFullMailbox(t *testing.T) {
 		t.Fatalf("send to a full mailbox = %d", r)
 	}
 	for i := 0; i < MaxProcReservations; i++ {
-		inv.Retire(targets[i], process.Reason(process.ReasonShutdown, value.Unit))
+		inv.Retire(targets[i], ptype.Reason(ptype.ReasonShutdown, value.Unit))
 	}
 	downs, exits, msgs := takeAll(inv, owner)
 	if downs != MaxProcReservations || exits != 0 || msgs != MaxMailbox {
@@ -123,10 +124,10 @@ func TestInvocationReservationLimit(t *testing.T) {
 		t.Fatalf("link beyond the limit = %d", r)
 	}
 	c.SetTrap(true)
-	if r := inv.Signal(a, c, process.Reason(process.ReasonShutdown, value.Unit)); r != SignalLimit {
+	if r := inv.Signal(a, c, ptype.Reason(ptype.ReasonShutdown, value.Unit)); r != SignalLimit {
 		t.Fatalf("signal beyond the limit = %d", r)
 	}
-	if r := inv.Signal(a, c, process.Reason(process.ReasonKill, value.Unit)); r != SignalLimit {
+	if r := inv.Signal(a, c, ptype.Reason(ptype.ReasonKill, value.Unit)); r != SignalLimit {
 		t.Fatalf("Kill beyond the limit = %d", r)
 	}
 	if c.Reason().Kind() != value.KUnit || c.Queued() != 0 {
@@ -137,7 +138,7 @@ func TestInvocationReservationLimit(t *testing.T) {
 	inv.Unlink(a, b)
 	wantResv(t, inv, MaxInvReservations-2, (MaxInvReservations-2)*CompletionBytes)
 	text := "why"
-	if r := inv.Signal(a, c, process.Reason(process.ReasonFailure, value.String(text))); r != SignalNoEffect {
+	if r := inv.Signal(a, c, ptype.Reason(ptype.ReasonFailure, value.String(text))); r != SignalNoEffect {
 		t.Fatalf("trapped signal = %d", r)
 	}
 	wantResv(t, inv, MaxInvReservations-1, (MaxInvReservations-2)*CompletionBytes+SignalBaseBytes+int64(len(text)))
@@ -154,14 +155,14 @@ func TestInvocationReservationLimit(t *testing.T) {
 	// Downs, which the owners' retirement releases.
 	inv.Demonitor(owners[0], refs[0], false, false)
 	wantResv(t, inv, MaxInvReservations-2, (MaxInvReservations-2)*CompletionBytes)
-	inv.Retire(target, process.Reason(process.ReasonNormal, value.Unit))
+	inv.Retire(target, ptype.Reason(ptype.ReasonNormal, value.Unit))
 	wantResv(t, inv, MaxInvReservations-2, (MaxInvReservations-2)*CompletionBytes)
 	wantResv(t, inv, MaxInvReservations-2, (MaxInvReservations-2)*CompletionBytes)
 	if downs, _, _ := takeAll(inv, c); downs != 1 {
 		t.Fatal("Down lost")
 	}
 	for _, o := range owners {
-		inv.Retire(o, process.Reason(process.ReasonNormal, value.Unit))
+		inv.Retire(o, ptype.Reason(ptype.ReasonNormal, value.Unit))
 	}
 	wantResv(t, inv, 0, 0)
 }
@@ -197,7 +198,7 @@ func testMemoryBudget(t *testing.T, packed bool) {
 	if r := inv.Send(p, value.Int(1)); r != SendOK {
 		t.Fatalf("send after consuming = %d", r)
 	}
-	inv.Retire(p, process.Reason(process.ReasonNormal, value.Unit))
+	inv.Retire(p, ptype.Reason(ptype.ReasonNormal, value.Unit))
 	wantResv(t, inv, 0, 0)
 }
 
@@ -229,7 +230,7 @@ func TestRetiredOwnerLeavesTarget(t *testing.T) {
 		c := inv.NewProcess(KindIsolated, nil, 0)
 		mon(inv, c, server)
 		mon(inv, c, server)
-		inv.Retire(c, process.Reason(process.ReasonNormal, value.Unit))
+		inv.Retire(c, ptype.Reason(ptype.ReasonNormal, value.Unit))
 	}
 	server.mu.Lock()
 	n := len(server.monitors)
@@ -242,7 +243,7 @@ func TestRetiredOwnerLeavesTarget(t *testing.T) {
 	for i := 0; i < 10; i++ {
 		w := inv.NewProcess(KindIsolated, nil, 0)
 		mon(inv, owner, w)
-		inv.Retire(w, process.Reason(process.ReasonNormal, value.Unit))
+		inv.Retire(w, ptype.Reason(ptype.ReasonNormal, value.Unit))
 	}
 	if len(owner.owned) != 0 {
 		t.Fatalf("owner tracks %d monitors whose Downs were delivered", len(owner.owned))
@@ -331,7 +332,7 @@ func TestQueuedLimitBothModes(t *testing.T) {
 			t.Fatalf("packed %v: send after a take = %d", packed, r)
 		}
 		for _, p := range append(ps, extra) {
-			inv.Retire(p, process.Reason(process.ReasonNormal, value.Unit))
+			inv.Retire(p, ptype.Reason(ptype.ReasonNormal, value.Unit))
 		}
 		if q, b := inv.Queued(), func() int64 { _, b := inv.Reservations(); return b }(); q != 0 || b != 0 {
 			t.Fatalf("packed %v: after retiring all: queued %d, bytes %d", packed, q, b)

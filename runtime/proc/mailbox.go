@@ -1,10 +1,11 @@
 package proc
 
 import (
+	"github.com/morrow-lang/morrow/runtime/ptype"
+
 	"time"
 
 	"github.com/morrow-lang/morrow/runtime/value"
-	"github.com/morrow-lang/morrow/stdlib/process"
 )
 
 // Send results: the Err code of send, or 0 for Ok.
@@ -360,7 +361,7 @@ func (p *Process) RecvPeek() (value.Value, bool) {
 		c := &p.box[i]
 		if p.Wait.Event {
 			if c.Kind == CellMessage {
-				return value.NewData(process.EventType, process.EventMessage, c.Value), true
+				return value.NewData(ptype.EventType, ptype.EventMessage, c.Value), true
 			}
 			return c.Value, true
 		}

@@ -1,12 +1,13 @@
 package proc
 
 import (
+	"github.com/morrow-lang/morrow/runtime/ptype"
+
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/morrow-lang/morrow/runtime/value"
-	"github.com/morrow-lang/morrow/stdlib/process"
 )
 
 // The mailbox has a receive side and an inbox (proc.go, "Locking and
@@ -90,11 +91,11 @@ func TestFlushDownsInBothHalves(t *testing.T) {
 	refA := MonitorOf(mon(inv, owner, a))
 	refB := MonitorOf(mon(inv, owner, b))
 	inv.Send(owner, value.Int(1))
-	inv.Retire(a, process.Reason(process.ReasonNormal, value.Unit))
+	inv.Retire(a, ptype.Reason(ptype.ReasonNormal, value.Unit))
 	owner.RecvStart(-1, false, time.Now())
 	mustPeek(t, owner, 1) // 1 and a's Down move to the receive side
 	owner.RecvTake(inv)
-	inv.Retire(b, process.Reason(process.ReasonNormal, value.Unit)) // b's Down in the inbox
+	inv.Retire(b, ptype.Reason(ptype.ReasonNormal, value.Unit)) // b's Down in the inbox
 	inv.Send(owner, value.Int(2))
 	if owner.Queued() != 3 {
 		t.Fatalf("queued = %d, want 2 Downs and a message", owner.Queued())
@@ -109,7 +110,7 @@ func TestFlushDownsInBothHalves(t *testing.T) {
 	}
 	owner.RecvStart(-1, true, time.Now())
 	v, ok := owner.RecvPeek()
-	if d, _ := v.Data(); !ok || d == nil || d.Tag != process.EventMessage || d.Fields[0].AsInt() != 2 {
+	if d, _ := v.Data(); !ok || d == nil || d.Tag != ptype.EventMessage || d.Fields[0].AsInt() != 2 {
 		t.Fatalf("event after the flush = %v", v)
 	}
 }

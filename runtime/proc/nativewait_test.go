@@ -1,10 +1,11 @@
 package proc
 
 import (
+	"github.com/morrow-lang/morrow/runtime/ptype"
+
 	"testing"
 
 	"github.com/morrow-lang/morrow/runtime/value"
-	"github.com/morrow-lang/morrow/stdlib/process"
 )
 
 // TestNativeWait: a process parked on a native call stays parked when a
@@ -61,7 +62,7 @@ func TestNativeWait(t *testing.T) {
 	w3 := p.StartNativeWait()
 	calls := 0
 	p.OnRetire = func(value.Value) { calls++ }
-	inv.Retire(p, process.Reason(process.ReasonNormal, value.Unit))
+	inv.Retire(p, ptype.Reason(ptype.ReasonNormal, value.Unit))
 	inv.CompleteNativeWait(p, w3, value.Int(1))
 	if _, _, done := p.TakeNativeWait(); done || calls != 1 {
 		t.Fatalf("retired process: answered %v, OnRetire ran %d times", done, calls)

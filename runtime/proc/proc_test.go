@@ -1,6 +1,8 @@
 package proc
 
 import (
+	"github.com/morrow-lang/morrow/runtime/ptype"
+
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -8,7 +10,6 @@ import (
 
 	"github.com/morrow-lang/morrow/runtime/value"
 	"github.com/morrow-lang/morrow/stdlib/core"
-	"github.com/morrow-lang/morrow/stdlib/process"
 )
 
 // fillMailbox sends p the integers 0 to MaxMailbox-1, failing t unless
@@ -98,7 +99,7 @@ func TestPlainReceiveSkipsLifecycleCells(t *testing.T) {
 	owner := inv.NewProcess(KindIsolated, nil, 0)
 	target := inv.NewProcess(KindIsolated, nil, 0)
 	inv.Monitor(owner, target)
-	inv.Retire(target, process.Reason(process.ReasonNormal, value.Unit))
+	inv.Retire(target, ptype.Reason(ptype.ReasonNormal, value.Unit))
 	inv.Send(owner, value.Int(5))
 	owner.RecvStart(-1, false, time.Now())
 	mustPeek(t, owner, 5)
@@ -109,10 +110,10 @@ func TestPlainReceiveSkipsLifecycleCells(t *testing.T) {
 	owner.RecvStart(-1, true, time.Now())
 	v, ok := owner.RecvPeek()
 	d, _ := v.Data()
-	if !ok || d == nil || d.Type != process.EventType || d.Tag != process.EventDown {
+	if !ok || d == nil || d.Type != ptype.EventType || d.Tag != ptype.EventDown {
 		t.Fatalf("receive_event peek = %v", v)
 	}
-	if r := d.Fields[2].AsData(); r.Tag != process.ReasonNormal {
+	if r := d.Fields[2].AsData(); r.Tag != ptype.ReasonNormal {
 		t.Fatalf("reason tag %d", r.Tag)
 	}
 }
@@ -129,7 +130,7 @@ func TestMailboxLimitAndDeadTarget(t *testing.T) {
 	if r := inv.Send(p, value.Int(0)); r != SendOK {
 		t.Fatalf("send after a take = %d", r)
 	}
-	inv.Retire(p, process.Reason(process.ReasonNormal, value.Unit))
+	inv.Retire(p, ptype.Reason(ptype.ReasonNormal, value.Unit))
 	if r := inv.Send(p, value.Int(0)); r != SendDead {
 		t.Fatalf("send to a retired process = %d, want 3", r)
 	}
@@ -294,19 +295,19 @@ func TestRetireChainUsesWorkList(t *testing.T) {
 	trapper := inv.NewProcess(KindIsolated, nil, 0)
 	trapper.SetTrap(true)
 	inv.Link(ps[n-1], trapper)
-	reason := process.Reason(process.ReasonFailure, value.String("boom"))
+	reason := ptype.Reason(ptype.ReasonFailure, value.String("boom"))
 	inv.Retire(ps[0], reason)
 	for i, p := range ps {
 		if p.StatusLocked() != Done {
 			t.Fatalf("process %d not retired", i)
 		}
-		if d := p.Reason().AsData(); d.Tag != process.ReasonFailure {
+		if d := p.Reason().AsData(); d.Tag != ptype.ReasonFailure {
 			t.Fatalf("process %d reason tag %d", i, d.Tag)
 		}
 	}
 	trapper.RecvStart(-1, true, time.Now())
 	v, ok := trapper.RecvPeek()
-	if d, _ := v.Data(); !ok || d.Tag != process.EventExit {
+	if d, _ := v.Data(); !ok || d.Tag != ptype.EventExit {
 		t.Fatalf("trapping partner got %v", v)
 	}
 	if live, _ := inv.Live(); live != 1 {
@@ -332,13 +333,13 @@ func TestDemonitorFlushAndInfo(t *testing.T) {
 	if r := inv.Demonitor(owner, ref, false, true); !isOkBool(r, false) {
 		t.Fatalf("second demonitor = %v", r)
 	}
-	inv.Retire(a, process.Reason(process.ReasonNormal, value.Unit))
+	inv.Retire(a, ptype.Reason(ptype.ReasonNormal, value.Unit))
 	if owner.Queued() != 0 {
 		t.Fatal("a Down arrived after demonitor")
 	}
 	b := inv.NewProcess(KindIsolated, nil, 0)
 	ref2 := MonitorOf(mon(inv, owner, b))
-	inv.Retire(b, process.Reason(process.ReasonNormal, value.Unit))
+	inv.Retire(b, ptype.Reason(ptype.ReasonNormal, value.Unit))
 	if owner.Queued() != 1 {
 		t.Fatal("no Down")
 	}
@@ -375,8 +376,8 @@ func TestConcurrentRetireOfMutualMonitors(t *testing.T) {
 			inv.Monitor(b, a)
 			var wg sync.WaitGroup
 			wg.Add(2)
-			go func() { defer wg.Done(); inv.Retire(a, process.Reason(process.ReasonNormal, value.Unit)) }()
-			go func() { defer wg.Done(); inv.Retire(b, process.Reason(process.ReasonNormal, value.Unit)) }()
+			go func() { defer wg.Done(); inv.Retire(a, ptype.Reason(ptype.ReasonNormal, value.Unit)) }()
+			go func() { defer wg.Done(); inv.Retire(b, ptype.Reason(ptype.ReasonNormal, value.Unit)) }()
 			wg.Wait()
 		}
 	}()
@@ -401,7 +402,7 @@ func TestDemonitorRacingRetire(t *testing.T) {
 		ref := MonitorOf(mon(inv, owner, target))
 		var wg sync.WaitGroup
 		wg.Add(1)
-		go func() { defer wg.Done(); inv.Retire(target, process.Reason(process.ReasonNormal, value.Unit)) }()
+		go func() { defer wg.Done(); inv.Retire(target, ptype.Reason(ptype.ReasonNormal, value.Unit)) }()
 		r := inv.Demonitor(owner, ref, false, true)
 		queuedAtReturn := owner.Queued()
 		wg.Wait()
@@ -417,7 +418,7 @@ func TestDemonitorRacingRetire(t *testing.T) {
 		default:
 			t.Fatalf("demonitor = %v", r)
 		}
-		inv.Retire(owner, process.Reason(process.ReasonNormal, value.Unit))
+		inv.Retire(owner, ptype.Reason(ptype.ReasonNormal, value.Unit))
 	}
 }
 

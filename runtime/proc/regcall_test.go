@@ -1,6 +1,8 @@
 package proc
 
 import (
+	"github.com/morrow-lang/morrow/runtime/ptype"
+
 	"fmt"
 	"runtime"
 	"slices"
@@ -11,7 +13,6 @@ import (
 	"time"
 
 	"github.com/morrow-lang/morrow/runtime/value"
-	"github.com/morrow-lang/morrow/stdlib/process"
 )
 
 func isErr(v value.Value, tag int) bool {
@@ -71,7 +72,7 @@ func TestRegistry(t *testing.T) {
 		{"empty name", "", b},
 		{"long name", strings.Repeat("x", MaxNameBytes+1), b},
 	} {
-		if r := inv.Register(c.name, c.p.Pid(), "Int"); !isErr(r, process.ErrInvalidOptions) {
+		if r := inv.Register(c.name, c.p.Pid(), "Int"); !isErr(r, ptype.ErrInvalidOptions) {
 			t.Errorf("%s: %v", c.what, r)
 		}
 	}
@@ -84,14 +85,14 @@ func TestRegistry(t *testing.T) {
 	if n, named := inv.NameOf(a); !named || n != "a" {
 		t.Errorf("NameOf = %q %v", n, named)
 	}
-	inv.Retire(a, process.Reason(process.ReasonNormal, value.Unit))
+	inv.Retire(a, ptype.Reason(ptype.ReasonNormal, value.Unit))
 	if isSome(inv.Whereis("a", "Int")) {
 		t.Error("the name outlived its process")
 	}
-	if r := inv.Register("z", a.Pid(), "Int"); !isErr(r, process.ErrInvalidOptions) {
+	if r := inv.Register("z", a.Pid(), "Int"); !isErr(r, ptype.ErrInvalidOptions) {
 		t.Errorf("register a dead process: %v", r)
 	}
-	if r := inv.Register("a", b.Pid(), "Int"); !isErr(r, process.ErrInvalidOptions) {
+	if r := inv.Register("a", b.Pid(), "Int"); !isErr(r, ptype.ErrInvalidOptions) {
 		t.Errorf("b already has a name: %v", r)
 	}
 	if !inv.Unregister(strings.Repeat("x", MaxNameBytes)) || inv.Unregister("a") {
@@ -102,7 +103,7 @@ func TestRegistry(t *testing.T) {
 	}
 	c := inv.NewProcess(KindIsolated, nil, 0)
 	reply := inv.CallReply(c)
-	if r := inv.Register("reply", reply, "Int"); !isErr(r, process.ErrInvalidOptions) {
+	if r := inv.Register("reply", reply, "Int"); !isErr(r, ptype.ErrInvalidOptions) {
 		t.Errorf("register a reply address: %v", r)
 	}
 }
@@ -129,7 +130,7 @@ func TestSendWaitAdmission(t *testing.T) {
 		}
 	}
 	// A killed sender withdraws: senders[1]'s message never arrives.
-	inv.Retire(senders[1], process.Reason(process.ReasonKilled, value.Unit))
+	inv.Retire(senders[1], ptype.Reason(ptype.ReasonKilled, value.Unit))
 	for k, want := range []*Process{senders[0], senders[2]} {
 		*woken = nil
 		take(t, inv, target)
@@ -176,7 +177,7 @@ func TestSendWaitAdmission(t *testing.T) {
 		park(s)
 	}
 	*woken = nil
-	inv.Retire(full, process.Reason(process.ReasonKilled, value.Unit))
+	inv.Retire(full, ptype.Reason(ptype.ReasonKilled, value.Unit))
 	if len(*woken) != 3 {
 		t.Fatalf("the target's death woke %d of 3 senders", len(*woken))
 	}
@@ -252,9 +253,9 @@ func TestCall(t *testing.T) {
 	start(-1)
 	inv.CallDecide(caller, now)
 	park(caller)
-	inv.Retire(server, process.Reason(process.ReasonFailure, value.String("gone")))
+	inv.Retire(server, ptype.Reason(ptype.ReasonFailure, value.String("gone")))
 	st, v, _ = inv.CallDecide(caller, now)
-	if st != CallDown || func() int { d, _ := v.Data(); return d.Tag }() != process.ReasonFailure {
+	if st != CallDown || func() int { d, _ := v.Data(); return d.Tag }() != ptype.ReasonFailure {
 		t.Fatalf("decided %d %v after the server died", st, v)
 	}
 	// A call to the dead server is refused by its send.
@@ -269,7 +270,7 @@ func TestCall(t *testing.T) {
 	caller.CallStarted(reply)
 	inv.CallSend(caller, s2, value.Int(1), -1, now)
 	inv.Reply(s2, reply, value.Int(7))
-	inv.Retire(s2, process.Reason(process.ReasonKilled, value.Unit))
+	inv.Retire(s2, ptype.Reason(ptype.ReasonKilled, value.Unit))
 	if st, v, _ := inv.CallDecide(caller, now); st != CallReplied || v.Payload() != 7 {
 		t.Fatalf("decided %d %v", st, v)
 	}
@@ -279,7 +280,7 @@ func TestCall(t *testing.T) {
 	caller.CallStarted(reply)
 	inv.CallSend(caller, s3, value.Int(1), -1, now)
 	inv.CallDecide(caller, now)
-	inv.Retire(caller, process.Reason(process.ReasonKilled, value.Unit))
+	inv.Retire(caller, ptype.Reason(ptype.ReasonKilled, value.Unit))
 	if len(s3.rc.Load().callers) != 0 {
 		t.Fatal("a dead caller is still watching the server")
 	}

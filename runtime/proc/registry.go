@@ -1,10 +1,11 @@
 package proc
 
 import (
+	"github.com/morrow-lang/morrow/runtime/ptype"
+
 	"sync"
 
 	"github.com/morrow-lang/morrow/runtime/value"
-	"github.com/morrow-lang/morrow/stdlib/process"
 )
 
 // The name registry (docs/reference/runtime.md#features-beyond-the-core-language, docs/supervisors.md).
@@ -46,28 +47,28 @@ type registry struct {
 func (inv *Invocation) Register(name string, pid value.Value, key string) value.Value {
 	p := Of(pid)
 	if p == nil || pid.Kind() != value.KPid || pid.Payload() <= 0 {
-		return process.ErrProcess(process.ErrInvalidOptions)
+		return ptype.ErrProcess(ptype.ErrInvalidOptions)
 	}
 	if p.epoch != inv.Epoch {
-		return process.ErrProcess(process.ErrForeignInvocation)
+		return ptype.ErrProcess(ptype.ErrForeignInvocation)
 	}
 	if name == "" || len(name) > MaxNameBytes || p.Kind == KindRoot {
-		return process.ErrProcess(process.ErrInvalidOptions)
+		return ptype.ErrProcess(ptype.ErrInvalidOptions)
 	}
 	r := &inv.rc.reg
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if _, taken := r.names[name]; taken {
-		return process.ErrProcess(process.ErrInvalidOptions)
+		return ptype.ErrProcess(ptype.ErrInvalidOptions)
 	}
 	if _, named := r.byProc[p]; named {
-		return process.ErrProcess(process.ErrInvalidOptions)
+		return ptype.ErrProcess(ptype.ErrInvalidOptions)
 	}
 	p.mu.Lock()
 	dead := p.closed || p.phase != phaseLive
 	p.mu.Unlock()
 	if dead {
-		return process.ErrProcess(process.ErrInvalidOptions)
+		return ptype.ErrProcess(ptype.ErrInvalidOptions)
 	}
 	if r.names == nil {
 		r.names = map[string]regEntry{}

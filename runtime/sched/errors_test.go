@@ -1,6 +1,8 @@
 package sched
 
 import (
+	"github.com/morrow-lang/morrow/runtime/ptype"
+
 	"strings"
 	"testing"
 
@@ -46,7 +48,7 @@ func noFault(t *testing.T) func(value.Value, *fault.Fault) value.Value {
 
 func wantErr(t *testing.T, what string, got value.Value, e int) {
 	t.Helper()
-	want := process.ErrProcess(e)
+	want := ptype.ErrProcess(e)
 	if !core.Equal(got, want) {
 		t.Errorf("%s = %s, want %s", what, core.Show(got), core.Show(want))
 	}
@@ -67,18 +69,18 @@ func TestForeignInvocation(t *testing.T) {
 	hb := &host{s: b.scheds[0], p: pb}
 
 	foreign := pa.ID()
-	wantErr(t, "monitor", noFault(t)(hb.Monitor(foreign)), process.ErrForeignInvocation)
+	wantErr(t, "monitor", noFault(t)(hb.Monitor(foreign)), ptype.ErrForeignInvocation)
 	r, f := hb.Link(foreign)
 	if f != nil {
 		t.Fatal(f)
 	}
-	wantErr(t, "link", r, process.ErrForeignInvocation)
-	wantErr(t, "unlink", noFault(t)(hb.Unlink(foreign)), process.ErrForeignInvocation)
-	r, f = hb.SignalExit(foreign, process.Reason(process.ReasonKill, value.Unit))
+	wantErr(t, "link", r, ptype.ErrForeignInvocation)
+	wantErr(t, "unlink", noFault(t)(hb.Unlink(foreign)), ptype.ErrForeignInvocation)
+	r, f = hb.SignalExit(foreign, ptype.Reason(ptype.ReasonKill, value.Unit))
 	if f != nil {
 		t.Fatal(f)
 	}
-	wantErr(t, "signal_exit", r, process.ErrForeignInvocation)
+	wantErr(t, "signal_exit", r, ptype.ErrForeignInvocation)
 	if pa.Reason().Kind() != value.KUnit {
 		t.Error("a foreign signal had an effect")
 	}
@@ -87,7 +89,7 @@ func TestForeignInvocation(t *testing.T) {
 	if d == nil || d.Tag != 0 {
 		t.Fatalf("monitor in its own invocation = %s", core.Show(ref))
 	}
-	wantErr(t, "demonitor", noFault(t)(hb.Demonitor(d.Fields[0], true, true)), process.ErrForeignInvocation)
+	wantErr(t, "demonitor", noFault(t)(hb.Demonitor(d.Fields[0], true, true)), ptype.ErrForeignInvocation)
 	if s, _ := hb.Send(pa.Pid(), value.Int(1)); !core.Equal(s, value.Err(value.Int(3))) {
 		t.Errorf("send to a foreign pid = %s", core.Show(s))
 	}
@@ -115,31 +117,31 @@ func TestInvalidOptions(t *testing.T) {
 		t.Fatal("no demonitor native")
 	}
 	bad := []value.Value{
-		value.NewData(process.DemonitorOptionsType, 0, value.Int(1), value.Bool(true)),
-		value.NewData(process.DemonitorOptionsType, 0, value.Bool(true)),
-		value.NewData(process.ExitReasonType, process.ReasonShutdown),
+		value.NewData(ptype.DemonitorOptionsType, 0, value.Int(1), value.Bool(true)),
+		value.NewData(ptype.DemonitorOptionsType, 0, value.Bool(true)),
+		value.NewData(ptype.ExitReasonType, ptype.ReasonShutdown),
 	}
 	for _, o := range bad {
 		r, f := dm.Fn(h, []value.Value{ref, o})
 		if f != nil {
 			t.Fatal(f)
 		}
-		wantErr(t, "demonitor "+core.Show(o), r, process.ErrInvalidOptions)
+		wantErr(t, "demonitor "+core.Show(o), r, ptype.ErrInvalidOptions)
 	}
-	wantErr(t, "demonitor of a non-reference", noFault(t)(h.Demonitor(value.Int(3), false, false)), process.ErrInvalidOptions)
+	wantErr(t, "demonitor of a non-reference", noFault(t)(h.Demonitor(value.Int(3), false, false)), ptype.ErrInvalidOptions)
 	// The monitor is still active after the refused calls.
 	if r := noFault(t)(h.Demonitor(ref, false, true)); !core.Equal(r, value.Ok(value.Bool(true))) {
 		t.Errorf("demonitor after refused calls = %s", core.Show(r))
 	}
-	big := process.Reason(process.ReasonFailure, value.String(strings.Repeat("x", 4097)))
+	big := ptype.Reason(ptype.ReasonFailure, value.String(strings.Repeat("x", 4097)))
 	r, f := h.SignalExit(q.ID(), big)
 	if f != nil {
 		t.Fatal(f)
 	}
-	wantErr(t, "signal_exit with 4,097 bytes", r, process.ErrInvalidOptions)
+	wantErr(t, "signal_exit with 4,097 bytes", r, ptype.ErrInvalidOptions)
 	r, _ = h.SignalExit(q.ID(), value.Int(1))
-	wantErr(t, "signal_exit with a non-reason", r, process.ErrInvalidOptions)
-	ok4096 := process.Reason(process.ReasonFailure, value.String(strings.Repeat("x", 4096)))
+	wantErr(t, "signal_exit with a non-reason", r, ptype.ErrInvalidOptions)
+	ok4096 := ptype.Reason(ptype.ReasonFailure, value.String(strings.Repeat("x", 4096)))
 	if r, _ := h.SignalExit(q.ID(), ok4096); !core.Equal(r, value.Ok(value.Unit)) {
 		t.Errorf("signal_exit with 4,096 bytes = %s", core.Show(r))
 	}
@@ -159,16 +161,16 @@ func TestUnadmittedExitReason(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.State = st
-	if f := h.Exit(process.Reason(process.ReasonFailure, value.String("short"))); f != nil {
+	if f := h.Exit(ptype.Reason(ptype.ReasonFailure, value.String("short"))); f != nil {
 		t.Fatalf("admitted reason refused: %v", f)
 	}
 	q := rt.Inv.NewProcess(proc.KindIsolated, st, 0)
 	hq := &host{s: rt.scheds[0], p: q}
-	f := hq.Exit(process.Reason(process.ReasonFailure, value.String(strings.Repeat("x", 100))))
+	f := hq.Exit(ptype.Reason(ptype.ReasonFailure, value.String(strings.Repeat("x", 100))))
 	if f == nil || f.Code != fault.Resource {
 		t.Fatalf("unadmitted reason = %v, want Fault(9)", f)
 	}
-	f = hq.Exit(process.Reason(process.ReasonShutdownDetail, value.String(strings.Repeat("x", 4097))))
+	f = hq.Exit(ptype.Reason(ptype.ReasonShutdownDetail, value.String(strings.Repeat("x", 4097))))
 	if f == nil || f.Code != fault.Resource {
 		t.Fatalf("oversized reason = %v, want Fault(9)", f)
 	}

@@ -1,6 +1,8 @@
 package sched
 
 import (
+	"github.com/morrow-lang/morrow/runtime/ptype"
+
 	"io"
 	"time"
 	"unicode/utf8"
@@ -9,7 +11,6 @@ import (
 	"github.com/morrow-lang/morrow/runtime/proc"
 	"github.com/morrow-lang/morrow/runtime/value"
 	"github.com/morrow-lang/morrow/runtime/vm"
-	"github.com/morrow-lang/morrow/stdlib/process"
 )
 
 // host is the VM host of the process a scheduler is running: it
@@ -132,9 +133,9 @@ func (h *host) Spawn(mode int, entry value.Value) (value.Value, *fault.Fault) {
 	kind := proc.KindIsolated
 	budget := 0
 	switch mode {
-	case process.SpawnLegacy:
+	case ptype.SpawnLegacy:
 		kind = proc.KindLegacy
-	case process.SpawnSupervise:
+	case ptype.SpawnSupervise:
 		kind = proc.KindSupervised
 		t, ok := entry.Tuple()
 		if entry.Kind() != value.KTuple || !ok || len(t.Elems) != 2 || t.Elems[1].Kind() != value.KInt {
@@ -146,7 +147,7 @@ func (h *host) Spawn(mode int, entry value.Value) (value.Value, *fault.Fault) {
 		} else {
 			budget = int(n)
 		}
-	case process.SpawnMonitor, process.SpawnLink:
+	case ptype.SpawnMonitor, ptype.SpawnLink:
 		if h.p.Kind == proc.KindRoot {
 			return value.Unit, h.noMailbox("Process.spawn_monitor and spawn_link")
 		}
@@ -174,7 +175,7 @@ func (h *host) Spawn(mode int, entry value.Value) (value.Value, *fault.Fault) {
 		if kind == proc.KindLegacy || kind == proc.KindSupervised {
 			return value.Unit, fault.New(fault.Resource)
 		}
-		return process.ErrProcess(process.ErrResourceLimit), nil
+		return ptype.ErrProcess(ptype.ErrResourceLimit), nil
 	}
 	if kind == proc.KindSupervised {
 		c.Sup = proc.NewSupervision(budget, c, f)
@@ -187,23 +188,23 @@ func (h *host) Spawn(mode int, entry value.Value) (value.Value, *fault.Fault) {
 	}
 	var res value.Value
 	switch mode {
-	case process.SpawnLegacy, process.SpawnSupervise:
+	case ptype.SpawnLegacy, ptype.SpawnSupervise:
 		res = c.Pid()
-	case process.SpawnIsolated:
+	case ptype.SpawnIsolated:
 		res = value.Ok(c.Pid())
-	case process.SpawnMonitor:
+	case ptype.SpawnMonitor:
 		ref, ok := rt.Inv.Monitor(h.p, c)
 		if !ok {
 			rt.trace("discard %d (ResourceLimit)", c.Gen())
 			rt.Inv.Discard(c)
-			return process.ErrProcess(process.ErrResourceLimit), nil
+			return ptype.ErrProcess(ptype.ErrResourceLimit), nil
 		}
 		res = value.Ok(value.NewTuple(c.Pid(), ref))
-	case process.SpawnLink:
+	case ptype.SpawnLink:
 		if rt.Inv.Link(h.p, c) != proc.LinkOK {
 			rt.trace("discard %d (ResourceLimit)", c.Gen())
 			rt.Inv.Discard(c)
-			return process.ErrProcess(process.ErrResourceLimit), nil
+			return ptype.ErrProcess(ptype.ErrResourceLimit), nil
 		}
 		if rt.cfg.Trace != nil {
 			rt.trace("link %d <-> %d", h.p.Gen(), c.Gen())
@@ -219,10 +220,10 @@ func (h *host) Spawn(mode int, entry value.Value) (value.Value, *fault.Fault) {
 func (h *host) target(v value.Value) (*proc.Process, int) {
 	p := proc.Of(v)
 	if p == nil {
-		return nil, process.ErrUnsupportedTarget
+		return nil, ptype.ErrUnsupportedTarget
 	}
 	if p.Epoch() != h.s.rt.Inv.Epoch {
-		return nil, process.ErrForeignInvocation
+		return nil, ptype.ErrForeignInvocation
 	}
 	return p, -1
 }
@@ -233,10 +234,10 @@ func (h *host) target(v value.Value) (*proc.Process, int) {
 func (h *host) peer(id value.Value) (*proc.Process, value.Value) {
 	t, e := h.target(id)
 	if e >= 0 {
-		return nil, process.ErrProcess(e)
+		return nil, ptype.ErrProcess(e)
 	}
 	if t.Kind == proc.KindPort || t.Kind == proc.KindRoot {
-		return nil, process.ErrProcess(process.ErrUnsupportedTarget)
+		return nil, ptype.ErrProcess(ptype.ErrUnsupportedTarget)
 	}
 	return t, value.Unit
 }
@@ -316,7 +317,7 @@ func (h *host) Monitor(id value.Value) (value.Value, *fault.Fault) {
 	ref, ok := h.s.rt.Inv.Monitor(h.p, t)
 	h.visible(OpLifecycle)
 	if !ok {
-		return process.ErrProcess(process.ErrResourceLimit), nil
+		return ptype.ErrProcess(ptype.ErrResourceLimit), nil
 	}
 	return value.Ok(ref), nil
 }
@@ -326,10 +327,10 @@ func (h *host) Demonitor(ref value.Value, flush, info bool) (value.Value, *fault
 	rt := h.s.rt
 	m := proc.MonitorOf(ref)
 	if m == nil {
-		return process.ErrProcess(process.ErrInvalidOptions), nil
+		return ptype.ErrProcess(ptype.ErrInvalidOptions), nil
 	}
 	if m.Epoch() != h.s.rt.Inv.Epoch {
-		return process.ErrProcess(process.ErrForeignInvocation), nil
+		return ptype.ErrProcess(ptype.ErrForeignInvocation), nil
 	}
 	r := h.s.rt.Inv.Demonitor(h.p, m, flush, info)
 	if d, _ := r.Data(); d != nil && d.Tag == value.TagOk && rt.cfg.Trace != nil {
@@ -359,13 +360,13 @@ func (h *host) Link(id value.Value) (value.Value, *fault.Fault) {
 		}
 		return okUnit, nil
 	case proc.LinkLimit:
-		return process.ErrProcess(process.ErrResourceLimit), nil
+		return ptype.ErrProcess(ptype.ErrResourceLimit), nil
 	}
 	h.s.rt.trace("link %d <-> %d", h.p.Gen(), t.Gen())
-	noProc := process.Reason(process.ReasonNoProcess, value.Unit)
+	noProc := ptype.Reason(ptype.ReasonNoProcess, value.Unit)
 	if h.p.Trapping() {
 		if !h.s.rt.Inv.DeliverExit(h.p, t.ID(), noProc) {
-			return process.ErrProcess(process.ErrResourceLimit), nil
+			return ptype.ErrProcess(ptype.ErrResourceLimit), nil
 		}
 		return okUnit, nil
 	}
@@ -376,7 +377,7 @@ func (h *host) Unlink(id value.Value) (value.Value, *fault.Fault) {
 	h.settle()
 	t, e := h.target(id)
 	if e >= 0 {
-		return process.ErrProcess(e), nil
+		return ptype.ErrProcess(e), nil
 	}
 	h.s.rt.trace("unlink %d <-> %d", h.p.Gen(), t.Gen())
 	h.s.rt.Inv.Unlink(h.p, t)
@@ -403,10 +404,10 @@ func reasonOK(r value.Value) bool {
 	// The loader gives programs the runtime's own descriptor, so the type
 	// is checked by identity and the variant's fields are in place.
 	d, ok := r.Data()
-	if !ok || d.Type != process.ExitReasonType || d.Tag < 0 || d.Tag >= len(d.Type.Variants) || len(d.Fields) != len(d.Type.Variants[d.Tag].Fields) {
+	if !ok || d.Type != ptype.ExitReasonType || d.Tag < 0 || d.Tag >= len(d.Type.Variants) || len(d.Fields) != len(d.Type.Variants[d.Tag].Fields) {
 		return false
 	}
-	if d.Tag == process.ReasonShutdownDetail || d.Tag == process.ReasonFailure {
+	if d.Tag == ptype.ReasonShutdownDetail || d.Tag == ptype.ReasonFailure {
 		s := d.Fields[0].AsString()
 		return len(s) <= 4096 && utf8.ValidString(s)
 	}
@@ -420,12 +421,12 @@ func (h *host) SignalExit(id, reason value.Value) (value.Value, *fault.Fault) {
 		return refused, nil
 	}
 	if !reasonOK(reason) {
-		return process.ErrProcess(process.ErrInvalidOptions), nil
+		return ptype.ErrProcess(ptype.ErrInvalidOptions), nil
 	}
 	r := h.s.rt.Inv.Signal(h.p, t, reason)
 	h.visible(OpLifecycle)
 	if r == proc.SignalLimit {
-		return process.ErrProcess(process.ErrResourceLimit), nil
+		return ptype.ErrProcess(ptype.ErrResourceLimit), nil
 	}
 	if r == proc.SignalTerminated && t == h.p {
 		skip := h.p.SkipCleanup()
@@ -466,7 +467,7 @@ func (h *host) Exit(reason value.Value) *fault.Fault {
 // reasonTextOf returns the text of a ShutdownDetail or Failure reason.
 func reasonTextOf(r value.Value) string {
 	d, ok := r.Data()
-	if !ok || (d.Tag != process.ReasonShutdownDetail && d.Tag != process.ReasonFailure) || len(d.Fields) == 0 {
+	if !ok || (d.Tag != ptype.ReasonShutdownDetail && d.Tag != ptype.ReasonFailure) || len(d.Fields) == 0 {
 		return ""
 	}
 	return d.Fields[0].AsString()
@@ -537,13 +538,13 @@ func (h *host) CallWait(pid, msg value.Value, timeout int64, reply value.Value) 
 		return value.Ok(v), false, nil
 	case proc.CallDown:
 		h.visible(OpRecv)
-		return value.Err(process.CallErrorValue(process.CallErrDown, v)), false, nil
+		return value.Err(ptype.CallErrorValue(ptype.CallErrDown, v)), false, nil
 	}
-	return value.Err(process.CallErrorValue(process.CallErrTimeout, value.Unit)), false, nil
+	return value.Err(ptype.CallErrorValue(ptype.CallErrTimeout, value.Unit)), false, nil
 }
 
 func callRejected(code int) value.Value {
-	return value.Err(process.CallErrorValue(process.CallErrRejected, value.Int(int64(code))))
+	return value.Err(ptype.CallErrorValue(ptype.CallErrRejected, value.Int(int64(code))))
 }
 
 // SendWait sends with back-pressure: a full mailbox parks the sender

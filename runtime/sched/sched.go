@@ -70,6 +70,8 @@
 package sched
 
 import (
+	"github.com/morrow-lang/morrow/runtime/ptype"
+
 	"bufio"
 	"cmp"
 	"container/heap"
@@ -87,7 +89,6 @@ import (
 	"github.com/morrow-lang/morrow/runtime/value"
 	"github.com/morrow-lang/morrow/runtime/vm"
 	"github.com/morrow-lang/morrow/runtime/world"
-	"github.com/morrow-lang/morrow/stdlib/process"
 )
 
 // DefaultBudget is the number of reduction steps per turn.
@@ -1064,7 +1065,7 @@ func (s *Scheduler) runOne(p *proc.Process, budget int) (steps int) {
 
 // normalReason is the reason Normal, built once: values are immutable
 // and shared (docs/reference/runtime.md#execution-model), and a retirement then allocates none.
-var normalReason = process.Reason(process.ReasonNormal, value.Unit)
+var normalReason = ptype.Reason(ptype.ReasonNormal, value.Unit)
 
 // done handles a process whose entry returned.
 func (s *Scheduler) done(p *proc.Process, v value.Value) {
@@ -1119,7 +1120,7 @@ func (s *Scheduler) fault(p *proc.Process, f *fault.Fault) {
 		if p == rt.test {
 			rt.testFaulted(f)
 		}
-		rt.Inv.Retire(p, process.FaultReason(f.Code))
+		rt.Inv.Retire(p, ptype.FaultReason(f.Code))
 		return
 	case p.Kind == proc.KindSupervised && !f.Internal && p.Sup.TakeRestart():
 		// The replacement is registered before the failed child retires:
@@ -1137,7 +1138,7 @@ func (s *Scheduler) fault(p *proc.Process, f *fault.Fault) {
 			rt.fatal("morrow: runtime error: " + fault.Resource.Text() + "\n")
 			return
 		}
-		rt.Inv.Retire(p, process.FaultReason(f.Code))
+		rt.Inv.Retire(p, ptype.FaultReason(f.Code))
 		c.Sup = p.Sup
 		p.Sup.Replace(p, c)
 		rt.trace("spawn %d supervised restart of %d", c.Gen(), p.Gen())

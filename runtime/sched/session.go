@@ -1,6 +1,8 @@
 package sched
 
 import (
+	"github.com/morrow-lang/morrow/runtime/ptype"
+
 	"cmp"
 	"context"
 	"slices"
@@ -9,7 +11,6 @@ import (
 	"github.com/morrow-lang/morrow/runtime/proc"
 	"github.com/morrow-lang/morrow/runtime/value"
 	"github.com/morrow-lang/morrow/runtime/vm"
-	"github.com/morrow-lang/morrow/stdlib/process"
 )
 
 // Sessions (Config.Session): one deterministic runtime that runs a
@@ -64,7 +65,7 @@ func (rt *Runtime) rootFault(p *proc.Process, f *fault.Fault) {
 	rt.res.Report = f.Report()
 	rt.res.RootFault = true
 	rt.mu.Unlock()
-	rt.Inv.Retire(p, process.FaultReason(f.Code))
+	rt.Inv.Retire(p, ptype.FaultReason(f.Code))
 	rt.rootFinished(value.Unit)
 }
 
@@ -108,7 +109,7 @@ func (rt *Runtime) finish(p *proc.Process) {
 		}
 	}
 	p.Exiting(true)
-	rt.Inv.Retire(p, process.Reason(process.ReasonShutdown, value.Unit))
+	rt.Inv.Retire(p, ptype.Reason(ptype.ReasonShutdown, value.Unit))
 }
 
 func statusOf(p *proc.Process) proc.Status {

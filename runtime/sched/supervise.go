@@ -1,6 +1,8 @@
 package sched
 
 import (
+	"github.com/morrow-lang/morrow/runtime/ptype"
+
 	"slices"
 	"sync"
 	"time"
@@ -11,7 +13,6 @@ import (
 	"github.com/morrow-lang/morrow/runtime/supervisor"
 	"github.com/morrow-lang/morrow/runtime/value"
 	"github.com/morrow-lang/morrow/runtime/vm"
-	"github.com/morrow-lang/morrow/stdlib/process"
 )
 
 // Supervisor processes (docs/supervisors.md).
@@ -126,7 +127,7 @@ func (rt *Runtime) newSupervisor(m *supervisor.Machine, level, sched int, by *pr
 		return nil
 	}
 	p.SetTrap(true)
-	d := &supDriver{rt: rt, p: p, m: m, level: level, base: rt.Now(), handle: process.NewHandle(p.ID()),
+	d := &supDriver{rt: rt, p: p, m: m, level: level, base: rt.Now(), handle: ptype.NewHandle(p.ID()),
 		gens: map[supervisor.Gen]*proc.Process{}, ofProc: map[*proc.Process]supervisor.Gen{},
 		reqs: map[supervisor.RequestID]*supReq{}, pending: map[*supReq]struct{}{}}
 	p.Driver = d
@@ -193,7 +194,7 @@ func (h *host) Supervise(r *native.SupRequest) (value.Value, *fault.Fault) {
 		return value.Unit, fault.Internalf("supervisor operation on a malformed handle")
 	}
 	if t.Epoch() != h.s.rt.Inv.Epoch {
-		return process.SupErr(supervisor.ErrForeignInvocation), nil
+		return ptype.SupErr(supervisor.ErrForeignInvocation), nil
 	}
 	d, _ := t.Driver.(*supDriver)
 	if d == nil {
@@ -211,7 +212,7 @@ func (h *host) Supervise(r *native.SupRequest) (value.Value, *fault.Fault) {
 	if d.closed {
 		d.mu.Unlock()
 		h.p.CancelNativeWait(w)
-		return process.SupErr(supervisor.ErrSupervisorStopped), nil
+		return ptype.SupErr(supervisor.ErrSupervisorStopped), nil
 	}
 	code := h.s.rt.supSend(h.p, t, &supMsg{kind: msgRequest, req: q})
 	if code == proc.SendOK {
@@ -224,10 +225,10 @@ func (h *host) Supervise(r *native.SupRequest) (value.Value, *fault.Fault) {
 		return value.Unit, fault.NewPark()
 	case proc.SendDead:
 		h.p.CancelNativeWait(w)
-		return process.SupErr(supervisor.ErrSupervisorStopped), nil
+		return ptype.SupErr(supervisor.ErrSupervisorStopped), nil
 	}
 	h.p.CancelNativeWait(w)
-	return process.SupErr(supervisor.ErrResourceLimit), nil
+	return ptype.SupErr(supervisor.ErrResourceLimit), nil
 }
 
 // startSupervisor starts a supervisor for start or start_link and parks
@@ -240,7 +241,7 @@ func (h *host) startSupervisor(r *native.SupRequest) (value.Value, *fault.Fault)
 	}
 	m, err := supervisor.New(supervisor.Config{Flags: r.Flags, Children: r.Children, Level: 1})
 	if err != nil {
-		return process.SupErr(err.(supervisor.Error)), nil
+		return ptype.SupErr(err.(supervisor.Error)), nil
 	}
 	sched := h.s.id
 	if h.p.Kind == proc.KindRoot {
@@ -248,13 +249,13 @@ func (h *host) startSupervisor(r *native.SupRequest) (value.Value, *fault.Fault)
 	}
 	d := rt.newSupervisor(m, 1, sched, h.p)
 	if d == nil {
-		return process.SupErr(supervisor.ErrResourceLimit), nil
+		return ptype.SupErr(supervisor.ErrResourceLimit), nil
 	}
 	if link {
 		if rt.Inv.Link(h.p, d.p) != proc.LinkOK {
 			rt.trace("discard %d (ResourceLimit)", d.p.Gen())
 			rt.Inv.Discard(d.p)
-			return process.SupErr(supervisor.ErrResourceLimit), nil
+			return ptype.SupErr(supervisor.ErrResourceLimit), nil
 		}
 		rt.trace("link %d <-> %d", h.p.Gen(), d.p.Gen())
 		d.parent = h.p
@@ -272,7 +273,7 @@ func (h *host) initOp(r *native.SupRequest) (value.Value, *fault.Fault) {
 	su := h.p.Startup
 	if su == nil || su.Done {
 		if r.Op == native.InitAck {
-			return process.ErrProcess(process.ErrInvalidOptions), nil
+			return ptype.ErrProcess(ptype.ErrInvalidOptions), nil
 		}
 		return value.Unit, fault.New(fault.InitOutside)
 	}
@@ -301,7 +302,7 @@ func (h *host) initOp(r *native.SupRequest) (value.Value, *fault.Fault) {
 	case native.InitAck:
 		return okUnit, nil
 	case native.InitIgnore:
-		return value.Unit, h.die(process.Reason(process.ReasonNormal, value.Unit))
+		return value.Unit, h.die(ptype.Reason(ptype.ReasonNormal, value.Unit))
 	}
 	return value.Unit, fault.NewExit()
 }
@@ -418,7 +419,7 @@ func (d *supDriver) event(v value.Value) {
 		return
 	}
 	switch e.Tag {
-	case process.EventMessage:
+	case ptype.EventMessage:
 		m, _ := e.Fields[0].Ref().(*supMsg)
 		if m == nil {
 			return
@@ -444,13 +445,13 @@ func (d *supDriver) event(v value.Value) {
 			case msgIgnore:
 				out = supervisor.Ignored
 			case msgFail:
-				out, r = supervisor.Failed, process.ReasonOf(m.reason)
+				out, r = supervisor.Failed, ptype.ReasonOf(m.reason)
 			}
 			d.feed(supervisor.StartResult{Gen: g, Outcome: out, Reason: r})
 		case msgRetry:
 			d.feed(supervisor.RetryDue{Token: m.token})
 		}
-	case process.EventDown:
+	case ptype.EventDown:
 		c := proc.Of(e.Fields[1])
 		g, ok := d.ofProc[c]
 		if !ok {
@@ -458,10 +459,10 @@ func (d *supDriver) event(v value.Value) {
 		}
 		delete(d.ofProc, c)
 		delete(d.gens, g)
-		d.feed(supervisor.ChildExit{Gen: g, Reason: process.ReasonOf(e.Fields[2])})
-	case process.EventExit:
+		d.feed(supervisor.ChildExit{Gen: g, Reason: ptype.ReasonOf(e.Fields[2])})
+	case ptype.EventExit:
 		if from := proc.Of(e.Fields[0]); from != nil && from == d.parent {
-			d.feed(supervisor.ParentExit{Reason: process.ReasonOf(e.Fields[1])})
+			d.feed(supervisor.ParentExit{Reason: ptype.ReasonOf(e.Fields[1])})
 		}
 		// Exits of children are dropped: their Downs carry the same
 		// reason. Others are ignored, as OTP's supervisor does.
@@ -482,7 +483,7 @@ func (d *supDriver) feed(in supervisor.Input) {
 	d.inputs = d.inputs[:0]
 }
 
-func reasonOf(tag int) value.Value { return process.Reason(tag, value.Unit) }
+func reasonOf(tag int) value.Value { return ptype.Reason(tag, value.Unit) }
 
 // effect carries out one effect of the machine.
 func (d *supDriver) effect(e supervisor.Effect) {
@@ -492,11 +493,11 @@ func (d *supDriver) effect(e supervisor.Effect) {
 		d.startChild(e)
 	case supervisor.SendShutdown:
 		if c := d.gens[e.Gen]; c != nil {
-			d.signal(c, reasonOf(process.ReasonShutdown))
+			d.signal(c, reasonOf(ptype.ReasonShutdown))
 		}
 	case supervisor.Kill:
 		if c := d.gens[e.Gen]; c != nil {
-			d.signal(c, reasonOf(process.ReasonKill))
+			d.signal(c, reasonOf(ptype.ReasonKill))
 		}
 	case supervisor.ArmTimer:
 		d.timer = e.Token
@@ -518,7 +519,7 @@ func (d *supDriver) effect(e supervisor.Effect) {
 		rt.Inv.CompleteNativeWait(q.caller, q.w, d.answer(q, e.Result))
 	case supervisor.StartupDone:
 		if d.starter != nil {
-			res := process.SupResult(e.Result)
+			res := ptype.SupResult(e.Result)
 			if e.Result.OK {
 				res = value.Ok(d.handle)
 			}
@@ -529,21 +530,21 @@ func (d *supDriver) effect(e supervisor.Effect) {
 		}
 	case supervisor.Retire:
 		d.retired = true
-		d.reason = process.ReasonValue(e.Reason)
+		d.reason = ptype.ReasonValue(e.Reason)
 	}
 }
 
 // answer is the Morrow value answering request q with r.
 func (d *supDriver) answer(q *supReq, r supervisor.Result) value.Value {
 	if !r.OK {
-		return process.SupResult(r)
+		return ptype.SupResult(r)
 	}
 	switch q.op {
 	case native.SupCurrent:
 		if c := d.gens[r.Gen]; c != nil {
 			return value.Ok(c.Pid())
 		}
-		return process.SupErr(supervisor.ErrStopped)
+		return ptype.SupErr(supervisor.ErrStopped)
 	case native.SupWhichChildren:
 		rows := make([]value.Value, 0, len(r.Children))
 		for _, c := range r.Children {
@@ -551,7 +552,7 @@ func (d *supDriver) answer(q *supReq, r supervisor.Result) value.Value {
 			if p := d.gens[c.Gen]; p != nil {
 				id = p.ID()
 			}
-			rows = append(rows, process.ChildInfoValue(c, id))
+			rows = append(rows, ptype.ChildInfoValue(c, id))
 		}
 		return value.Ok(value.NewList(rows))
 	}
@@ -567,7 +568,7 @@ func (d *supDriver) answer(q *supReq, r supervisor.Result) value.Value {
 // holds: Graceful(ms) still kills it when the time is up, Infinity waits
 // (docs/supervisors.md, "Shutdown").
 func (d *supDriver) signal(c *proc.Process, reason value.Value) {
-	kill := process.ReasonOf(reason).Kind == supervisor.ReasonKill
+	kill := ptype.ReasonOf(reason).Kind == supervisor.ReasonKill
 	if kill {
 		d.dropRetry(c)
 	}
@@ -575,7 +576,7 @@ func (d *supDriver) signal(c *proc.Process, reason value.Value) {
 		return
 	}
 	if kill {
-		d.rt.Inv.Retire(c, reasonOf(process.ReasonKilled))
+		d.rt.Inv.Retire(c, reasonOf(ptype.ReasonKilled))
 		return
 	}
 	if !slices.Contains(d.retry, c) {
@@ -591,7 +592,7 @@ func (d *supDriver) signal(c *proc.Process, reason value.Value) {
 func (d *supDriver) retryShutdowns() {
 	keep := d.retry[:0]
 	for _, c := range d.retry {
-		if d.rt.Inv.Signal(d.p, c, reasonOf(process.ReasonShutdown)) == proc.SignalLimit {
+		if d.rt.Inv.Signal(d.p, c, reasonOf(ptype.ReasonShutdown)) == proc.SignalLimit {
 			keep = append(keep, c)
 		}
 	}
@@ -680,7 +681,7 @@ func (d *supDriver) onRetire(value.Value) {
 	pending := d.pending
 	d.pending = nil
 	d.mu.Unlock()
-	stopped := process.SupErr(supervisor.ErrSupervisorStopped)
+	stopped := ptype.SupErr(supervisor.ErrSupervisorStopped)
 	inv := d.rt.Inv
 	for q := range pending {
 		inv.CompleteNativeWait(q.caller, q.w, stopped)

@@ -76,13 +76,14 @@
 package vm
 
 import (
+	"github.com/morrow-lang/morrow/runtime/ptype"
+
 	"fmt"
 
 	"github.com/morrow-lang/morrow/runtime/bytecode"
 	"github.com/morrow-lang/morrow/runtime/fault"
 	"github.com/morrow-lang/morrow/runtime/native"
 	"github.com/morrow-lang/morrow/runtime/value"
-	"github.com/morrow-lang/morrow/stdlib/process"
 )
 
 // Limits of one State.
@@ -160,7 +161,7 @@ func Load(v *bytecode.Verified, natives native.Table) (*Image, error) {
 	// program builds and values the runtime builds share one descriptor.
 	img.types = make([]*value.TypeInfo, len(p.Types))
 	for i, t := range p.Types {
-		if rt := process.TypeByName(t.Name); rt != nil {
+		if rt := ptype.TypeByName(t.Name); rt != nil {
 			t = rt
 		}
 		img.types[i] = t

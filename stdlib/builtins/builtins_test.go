@@ -95,18 +95,21 @@ func TestParseType(t *testing.T) {
 func TestValidateRejects(t *testing.T) {
 	ok := func() *Entry { return &Entry{Name: "X.f", Sig: "(Int) -> Int", Impl: ImplNative, Doc: "d"} }
 	for name, e := range map[string]*Entry{
-		"unknown type":     {Name: "X.f", Sig: "(Intt) -> Int", Impl: ImplNative, Doc: "d"},
-		"type arity":       {Name: "X.f", Sig: "(List) -> Int", Impl: ImplNative, Doc: "d"},
-		"not a function":   {Name: "X.f", Sig: "Int", Impl: ImplNative, Doc: "d"},
-		"labels":           {Name: "X.f", Sig: "(Int) -> Int", Labels: []string{"a", "b"}, Impl: ImplNative, Doc: "d"},
-		"no impl":          {Name: "X.f", Sig: "(Int) -> Int", Doc: "d"},
-		"prelude, no fn":   {Name: "X.f", Sig: "(Int) -> Int", Impl: ImplPrelude, Doc: "d"},
-		"opcode, no lower": {Name: "X.f", Sig: "(Int) -> Int", Impl: ImplOpcode, Doc: "d"},
-		"native lowered":   {Name: "X.f", Sig: "(Int) -> Int", Impl: ImplNative, Lower: LowerSend, Doc: "d"},
-		"no doc":           {Name: "X.f", Sig: "(Int) -> Int", Impl: ImplNative},
-		"req, no generic":  {Name: "X.f", Sig: "(Int) -> Int", Impl: ImplNative, Req: Ordered, Doc: "d"},
-		"rule, no arg":     {Name: "X.f", Sig: "() -> Int", Impl: ImplNative, Rule: SpawnEntry, Doc: "d"},
-		"bad name":         {Name: "X.f.g", Sig: "(Int) -> Int", Impl: ImplNative, Doc: "d"},
+		"unknown type":       {Name: "X.f", Sig: "(Intt) -> Int", Impl: ImplNative, Doc: "d"},
+		"type arity":         {Name: "X.f", Sig: "(List) -> Int", Impl: ImplNative, Doc: "d"},
+		"not a function":     {Name: "X.f", Sig: "Int", Impl: ImplNative, Doc: "d"},
+		"labels":             {Name: "X.f", Sig: "(Int) -> Int", Labels: []string{"a", "b"}, Impl: ImplNative, Doc: "d"},
+		"no impl":            {Name: "X.f", Sig: "(Int) -> Int", Doc: "d"},
+		"prelude, no fn":     {Name: "X.f", Sig: "(Int) -> Int", Impl: ImplPrelude, Doc: "d"},
+		"opcode, no lower":   {Name: "X.f", Sig: "(Int) -> Int", Impl: ImplOpcode, Doc: "d"},
+		"native lowered":     {Name: "X.f", Sig: "(Int) -> Int", Impl: ImplNative, Lower: LowerSend, Doc: "d"},
+		"no doc":             {Name: "X.f", Sig: "(Int) -> Int", Impl: ImplNative},
+		"req, no generic":    {Name: "X.f", Sig: "(Int) -> Int", Impl: ImplNative, Req: Ordered, Doc: "d"},
+		"rule, no arg":       {Name: "X.f", Sig: "() -> Int", Impl: ImplNative, Rule: SpawnEntry, Doc: "d"},
+		"bad name":           {Name: "X.f.g", Sig: "(Int) -> Int", Impl: ImplNative, Doc: "d"},
+		"spawn, no mailbox":  {Name: "X.f", Sig: "(() -> Unit) -> Pid(m)", Impl: ImplNative, Rule: SpawnEntry, Doc: "d"},
+		"mailbox not in sig": {Name: "X.f", Sig: "(() -> Unit) -> Pid(m)", Impl: ImplNative, Rule: SpawnEntry, Mailbox: "q", Doc: "d"},
+		"mailbox, no rule":   {Name: "X.f", Sig: "(Pid(m)) -> Int", Impl: ImplNative, Mailbox: "m", Doc: "d"},
 	} {
 		if err := Validate([]*Entry{e}, nil); err == nil {
 			t.Errorf("%s: accepted", name)
@@ -150,10 +153,10 @@ func TestPlannedBuiltins(t *testing.T) {
 		{Name: "Planned.whereis", Sig: "(String) -> Option(Pid(m))", Impl: ImplNative, Context: RootOrActor, Flags: NoDefer, Doc: "d"},
 		{Name: "Planned.register", Sig: "(String, Pid(m)) -> Result(Unit, Process.Error)", Impl: ImplNative, Context: RootOrActor, Flags: NoDefer, Rule: TypedPid, Doc: "d"},
 		{Name: "Planned.call", Sig: "(Pid(m), (Pid(r)) -> m, Int) -> Result(r, Planned.CallError)", Impl: ImplOpcode, Lower: LowerSend,
-			Context: ActorOnly, Flags: NoDefer | Effect, Rule: TypedPid, Doc: "d"},
+			Context: ActorOnly, Flags: NoDefer | Effect, Rule: TypedPid, Reply: "r", Doc: "d"},
 		{Name: "Planned.key", Sig: "(String) -> Planned.Handle(m)", Impl: ImplNative, Doc: "d"},
 		{Name: "Planned.worker", Sig: "(Supervisor.ChildKey(m), () -> Unit, Supervisor.Error) -> Result(Supervisor.ChildSpec, Supervisor.Error)",
-			Impl: ImplNative, Rule: SpawnEntry, Doc: "d"},
+			Impl: ImplNative, Rule: SpawnEntry, Mailbox: "m", Doc: "d"},
 		{Name: "Planned.start", Sig: "(List(Supervisor.ChildSpec)) -> Result(Supervisor.Handle, Supervisor.Error)", Impl: ImplOpcode, Lower: LowerSpawn,
 			Context: RootOrActor, Flags: NoDefer | Effect, Doc: "d"},
 	}

@@ -1,7 +1,6 @@
 package process_test
 
 import (
-	"slices"
 	"testing"
 
 	"github.com/morrow-lang/morrow/runtime/fault"
@@ -10,34 +9,6 @@ import (
 	"github.com/morrow-lang/morrow/stdlib/core"
 	"github.com/morrow-lang/morrow/stdlib/process"
 )
-
-// TestTagOrders pins the variant orders of docs/reference/types.md#built-in-types.
-func TestTagOrders(t *testing.T) {
-	names := func(ti *value.TypeInfo) []string {
-		var out []string
-		for _, v := range ti.Variants {
-			out = append(out, v.Name)
-		}
-		return out
-	}
-	want := map[*value.TypeInfo][]string{
-		process.ExitReasonType:       {"Normal", "Shutdown", "ShutdownDetail", "Fault", "Failure", "Kill", "Killed", "NoProcess"},
-		process.ErrorType:            {"ResourceLimit", "ForeignInvocation", "WrongMonitorOwner", "UnsupportedTarget", "InvalidOptions"},
-		process.EventType:            {"Message", "Down", "Exit"},
-		process.DemonitorOptionsType: {"DemonitorOptions"},
-	}
-	for ti, w := range want {
-		if got := names(ti); !slices.Equal(got, w) {
-			t.Errorf("%s variants %v, want %v", ti.Name, got, w)
-		}
-	}
-	if process.ReasonFault != 3 || process.ReasonNoProcess != 7 || process.ErrInvalidOptions != 4 || process.EventExit != 2 {
-		t.Error("tag constants out of order")
-	}
-	if f := process.DemonitorOptionsType.Variants[0].Fields; !slices.Equal(f, []string{"flush", "info"}) {
-		t.Errorf("DemonitorOptions fields %v", f)
-	}
-}
 
 // TestProcessID: Process.id keeps the identity of a Pid and changes only
 // its kind.

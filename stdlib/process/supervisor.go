@@ -1,13 +1,14 @@
 package process
 
 import (
+	"github.com/morrow-lang/morrow/runtime/ptype"
+
 	"sync/atomic"
 
 	"github.com/morrow-lang/morrow/runtime/fault"
 	"github.com/morrow-lang/morrow/runtime/native"
 	"github.com/morrow-lang/morrow/runtime/supervisor"
 	"github.com/morrow-lang/morrow/runtime/value"
-	"github.com/morrow-lang/morrow/stdlib/builtins"
 )
 
 // The Supervisor module's natives (docs/supervisors.md). The pure ones
@@ -16,127 +17,15 @@ import (
 // native.SupRequest and hand it to the host (runtime/sched), which runs
 // the supervisor processes.
 //
-// Opaque values: a ChildKey is Value{K: KOpaque, N: token, R: *ChildKey},
-// a ChildSpec Value{K: KOpaque, R: *ChildSpec} and a Handle
-// Value{K: KOpaque, N: generation, R: *Handle}. Equality compares N and
+// Opaque values: a ptype.ChildKey is Value{K: KOpaque, N: token, R: *ptype.ChildKey},
+// a ptype.ChildSpec Value{K: KOpaque, R: *ptype.ChildSpec} and a ptype.Handle
+// Value{K: KOpaque, N: generation, R: *ptype.Handle}. Equality compares N and
 // the identity of R (stdlib/core), so a key equals only itself, a spec
 // only itself, and two handles of one supervisor are equal only when they
-// are the same value; the host therefore hands out one Handle per
+// are the same value; the host therefore hands out one ptype.Handle per
 // supervisor (HandleValue caches nothing: the host keeps it).
 
-// ChildKey is the payload of a Supervisor.ChildKey value: a token that no
-// other child_key call returns, and the child's name.
-type ChildKey struct {
-	Token uint64
-	Name  string
-}
-
-// ChildSpec is the payload of a Supervisor.ChildSpec value.
-type ChildSpec struct{ Spec supervisor.Spec }
-
-// Handle is the payload of a Supervisor.Handle value: the supervisor's
-// ProcessId.
-type Handle struct{ ID value.Value }
-
 var keyTokens atomic.Uint64
-
-// Run-time descriptors of the Supervisor types the runtime builds.
-var (
-	SupErrorType   = builtins.LookupType("Supervisor.Error").Info()
-	ChildInfoType  = builtins.LookupType("Supervisor.ChildInfo").Info()
-	ChildStateType = builtins.LookupType("Supervisor.ChildState").Info()
-	ChildKindType  = builtins.LookupType("Supervisor.ChildKind").Info()
-)
-
-// NewHandle builds the Handle value of the supervisor with ProcessId id.
-func NewHandle(id value.Value) value.Value {
-	return value.Opaque(value.KOpaque, id.Payload(), &Handle{ID: id})
-}
-
-// HandleOf returns the payload of a Handle value, or nil.
-func HandleOf(v value.Value) *Handle {
-	if v.Kind() != value.KOpaque {
-		return nil
-	}
-	h, _ := v.Ref().(*Handle)
-	return h
-}
-
-func keyOf(v value.Value) *ChildKey {
-	if v.Kind() != value.KOpaque {
-		return nil
-	}
-	k, _ := v.Ref().(*ChildKey)
-	return k
-}
-
-func specOf(v value.Value) *ChildSpec {
-	if v.Kind() != value.KOpaque {
-		return nil
-	}
-	s, _ := v.Ref().(*ChildSpec)
-	return s
-}
-
-// SupErr is Err(e) for a Supervisor.Error variant without payload.
-func SupErr(e supervisor.Error) value.Value {
-	return value.Err(value.NewData(SupErrorType, int(e)))
-}
-
-// SupResult is the Morrow value of a machine's Result for the operations
-// that answer Result((), Supervisor.Error) (and the errors of the
-// others): Ok(()) or the Err.
-func SupResult(r supervisor.Result) value.Value {
-	switch {
-	case r.OK:
-		return value.Ok(value.Unit)
-	case r.Err == supervisor.ErrStartFailed:
-		return value.Err(value.NewData(SupErrorType, int(supervisor.ErrStartFailed),
-			value.String(r.FailedName), ReasonValue(r.FailedReason)))
-	}
-	return SupErr(r.Err)
-}
-
-// ChildInfoValue is one row of which_children; id is the ProcessId of a
-// Running child (ignored otherwise).
-func ChildInfoValue(c supervisor.ChildInfo, id value.Value) value.Value {
-	var st value.Value
-	if c.State == supervisor.Running {
-		st = value.NewData(ChildStateType, int(supervisor.Running), id)
-	} else {
-		st = value.NewData(ChildStateType, int(c.State))
-	}
-	return value.NewData(ChildInfoType, 0, value.String(c.Name), value.NewData(ChildKindType, int(c.Kind)), st)
-}
-
-// ReasonOf converts a Process.ExitReason value.
-func ReasonOf(v value.Value) supervisor.Reason {
-	d, _ := v.Data()
-	if d == nil {
-		return supervisor.Reason{Kind: supervisor.ReasonNormal}
-	}
-	r := supervisor.Reason{Kind: supervisor.ReasonKind(d.Tag)}
-	if len(d.Fields) > 0 {
-		switch d.Tag {
-		case ReasonFault:
-			r.Code = d.Fields[0].AsInt()
-		case ReasonShutdownDetail, ReasonFailure:
-			r.Text = d.Fields[0].AsString()
-		}
-	}
-	return r
-}
-
-// ReasonValue converts a reason back to a Process.ExitReason value.
-func ReasonValue(r supervisor.Reason) value.Value {
-	switch r.Kind {
-	case supervisor.ReasonFault:
-		return Reason(ReasonFault, value.Int(r.Code))
-	case supervisor.ReasonShutdownDetail, supervisor.ReasonFailure:
-		return Reason(int(r.Kind), value.String(r.Text))
-	}
-	return Reason(int(r.Kind), value.Unit)
-}
 
 func dataOf(v value.Value, fields int) *value.Data {
 	d, _ := v.Data()
@@ -196,7 +85,7 @@ func specsOf(v value.Value) ([]supervisor.Spec, bool) {
 	}
 	out := make([]supervisor.Spec, 0, len(l.Items))
 	for _, it := range l.Items {
-		s := specOf(it)
+		s := ptype.SpecOf(it)
 		if s == nil {
 			return nil, false
 		}
@@ -216,19 +105,19 @@ func init() {
 			return value.Unit, fault.New(fault.Resource)
 		}
 		t := keyTokens.Add(1)
-		return value.Opaque(value.KOpaque, int64(t), &ChildKey{Token: t, Name: name}), nil
+		return value.Opaque(value.KOpaque, int64(t), &ptype.ChildKey{Token: t, Name: name}), nil
 	})
 	reg("Supervisor.worker", []value.Kind{O, value.KFunc, D}, func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
-		k := keyOf(a[0])
+		k := ptype.KeyOf(a[0])
 		p, ok := policyOf(a[2])
 		if k == nil || !ok {
 			return value.Unit, badArgs("Supervisor.worker")
 		}
 		if err := supervisor.ValidateWorker(k.Name, p); err != nil {
-			return SupErr(err.(supervisor.Error)), nil
+			return ptype.SupErr(err.(supervisor.Error)), nil
 		}
 		s := supervisor.Spec{Name: k.Name, Kind: supervisor.Worker, Key: k.Token, Policy: p, Template: a[1]}
-		return value.Ok(value.Opaque(value.KOpaque, 0, &ChildSpec{Spec: s})), nil
+		return value.Ok(value.Opaque(value.KOpaque, 0, &ptype.ChildSpec{Spec: s})), nil
 	})
 	reg("Supervisor.branch", []value.Kind{value.KString, D, value.KList, D}, func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 		f, ok1 := flagsOf(a[1])
@@ -239,13 +128,13 @@ func init() {
 		}
 		name := a[0].AsString()
 		if err := supervisor.ValidateBranch(name, f, cs, p); err != nil {
-			return SupErr(err.(supervisor.Error)), nil
+			return ptype.SupErr(err.(supervisor.Error)), nil
 		}
 		s := supervisor.Spec{Name: name, Kind: supervisor.Branch, Policy: p, Flags: f, Children: cs}
-		return value.Ok(value.Opaque(value.KOpaque, 0, &ChildSpec{Spec: s})), nil
+		return value.Ok(value.Opaque(value.KOpaque, 0, &ptype.ChildSpec{Spec: s})), nil
 	})
 	reg("Supervisor.id", []value.Kind{O}, func(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
-		h := HandleOf(a[0])
+		h := ptype.HandleOf(a[0])
 		if h == nil {
 			return value.Unit, badArgs("Supervisor.id")
 		}
@@ -265,7 +154,7 @@ func init() {
 	reg("Supervisor.start_link", []value.Kind{D, value.KList}, start(native.SupStartLink, "Supervisor.start_link"))
 	onHandle := func(name string, fn func(a []value.Value, r *native.SupRequest) bool) native.Func {
 		return func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
-			hd := HandleOf(a[0])
+			hd := ptype.HandleOf(a[0])
 			r := &native.SupRequest{}
 			if hd == nil || !fn(a, r) {
 				return value.Unit, badArgs(name)
@@ -275,7 +164,7 @@ func init() {
 		}
 	}
 	reg("Supervisor.current", []value.Kind{O, O}, onHandle("Supervisor.current", func(a []value.Value, r *native.SupRequest) bool {
-		k := keyOf(a[1])
+		k := ptype.KeyOf(a[1])
 		if k == nil {
 			return false
 		}
@@ -287,7 +176,7 @@ func init() {
 		return true
 	}))
 	reg("Supervisor.start_child", []value.Kind{O, O}, onHandle("Supervisor.start_child", func(a []value.Value, r *native.SupRequest) bool {
-		s := specOf(a[1])
+		s := ptype.SpecOf(a[1])
 		if s == nil {
 			return false
 		}
