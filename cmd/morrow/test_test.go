@@ -423,6 +423,24 @@ fn test_still_fine():
 	}
 }
 
+// TestTestSystemExit: a test that calls System.exit fails with that
+// reason; the runner and the other tests go on.
+func TestTestSystemExit(t *testing.T) {
+	dir := t.TempDir()
+	path := testrun.WriteFile(t, dir, "exit.mr", `fn test_exits():
+    println("leaving")
+    System.exit(3)
+
+fn test_after():
+    println("still here")
+`)
+	r := testCLI(t, "test", path)
+	want := path + ":1: test_exits failed: called System.exit(3)\n    leaving\n"
+	if r.code != 1 || r.stdout != "tests: 1/2 passed\n" || r.stderr != want {
+		t.Fatalf("%+v\nwant stderr %q", r, want)
+	}
+}
+
 // The tests of examples/ pass, in ordinary runs, at four schedulers with
 // stealing, and under explored schedules.
 func TestTestExamples(t *testing.T) {

@@ -98,6 +98,9 @@ func judge(res sched.Result) *TestResult {
 			return &TestResult{Reason: errReason(d.Fields[0])}
 		}
 		return &TestResult{Pass: true}
+	case res.Halted:
+		// System.exit ends the test's own invocation only.
+		return &TestResult{Reason: fmt.Sprintf("called System.exit(%d)", res.HaltStatus)}
 	case res.Deadlock:
 		// A deterministic run's deadlock also has the report of morrow
 		// run (the process table) in res.Report.
