@@ -20,7 +20,9 @@ import (
 const repo = "../../.."
 
 // traceOf runs a program at one scheduler with lifecycle and message
-// tracing, as `morrow run --trace F --trace-messages` does.
+// tracing, as `morrow run --trace F --trace-messages` does (a deadlocked
+// program ends with the report, as under morrow run, instead of waiting
+// like an embedding).
 func traceOf(t *testing.T, path string) string {
 	return traceWith(t, path, nil)
 }
@@ -32,7 +34,7 @@ func traceWith(t *testing.T, path string, pol sched.Policy) string {
 	var tr bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	engine.Run(ctx, u.Program, engine.Options{Schedulers: 1, Stdout: io.Discard, Stderr: io.Discard, Trace: &tr, TraceMessages: true, Policy: pol})
+	engine.Run(ctx, u.Program, engine.Options{Schedulers: 1, Stdout: io.Discard, Stderr: io.Discard, Trace: &tr, TraceMessages: true, Policy: pol, ReportDeadlock: true})
 	return tr.String()
 }
 
