@@ -267,10 +267,17 @@ func Build(name string, src []byte) (*Unit, error) {
 	if testsOnly(u) {
 		return u, nil // tests.go
 	}
+	return u, generate(u, name)
+}
+
+// generate runs code generation and verification on a checked unit
+// without errors, filling u.Program and u.Verified; on an internal error
+// it leaves both nil.
+func generate(u *Unit, name string) error {
 	if u.Info == nil {
-		return u, &InternalError{Stage: StageCheck, File: name, Err: fmt.Errorf("checker returned no Info")}
+		return &InternalError{Stage: StageCheck, File: name, Err: fmt.Errorf("checker returned no Info")}
 	}
-	err = guard(StageCodegen, name, func() error {
+	err := guard(StageCodegen, name, func() error {
 		p, e := codegenFn(u.AST, u.Info)
 		if e == nil && p == nil {
 			e = fmt.Errorf("codegen returned no program")
@@ -280,7 +287,7 @@ func Build(name string, src []byte) (*Unit, error) {
 	})
 	if err != nil {
 		u.Program = nil
-		return u, err
+		return err
 	}
 	err = guard(StageVerify, name, func() (e error) {
 		u.Verified, e = verifyFn(u.Program)
@@ -289,7 +296,7 @@ func Build(name string, src []byte) (*Unit, error) {
 	if err != nil {
 		u.Program, u.Verified = nil, nil
 	}
-	return u, err
+	return err
 }
 
 // Check parses and type-checks one file and returns its diagnostics.

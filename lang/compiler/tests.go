@@ -1,7 +1,6 @@
 package compiler
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/morrow-lang/morrow/lang/ast"
@@ -31,29 +30,7 @@ func BuildTests(name string, src []byte) (*Unit, error) {
 	if u.Diags.HasErrors() || u.AST == nil || !hasTests(u.AST) {
 		return u, nil
 	}
-	if u.Info == nil {
-		return u, &InternalError{Stage: StageCheck, File: name, Err: fmt.Errorf("checker returned no Info")}
-	}
-	err = guard(StageCodegen, name, func() error {
-		p, e := codegenFn(u.AST, u.Info)
-		if e == nil && p == nil {
-			e = fmt.Errorf("codegen returned no program")
-		}
-		u.Program = p
-		return e
-	})
-	if err != nil {
-		u.Program = nil
-		return u, err
-	}
-	err = guard(StageVerify, name, func() (e error) {
-		u.Verified, e = verifyFn(u.Program)
-		return e
-	})
-	if err != nil {
-		u.Program, u.Verified = nil, nil
-	}
-	return u, err
+	return u, generate(u, name)
 }
 
 // dropMissingMain removes the "program requires a main function" error:
