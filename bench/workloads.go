@@ -1,4 +1,4 @@
-// Package bench is Morrow's benchmark suite: the workloads of docs/reference/runtime.md
+// Package bench is Morrow's benchmark suite: the workloads of
 // docs/reference/runtime.md#benchmarks-and-targets, each written twice, as a Morrow program (morrow/<name>.mr) and as a
 // function of one Erlang module (erlang/morrow_bench.erl), doing the same
 // work with the same process shapes.

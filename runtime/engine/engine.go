@@ -95,7 +95,7 @@ type Options struct {
 	// any negative value) means no limit. The root and host ports do not
 	// count.
 	MaxProcesses int
-	// MemoryBudget is the logical memory budget in bytes (docs/reference/README.md
+	// MemoryBudget is the logical memory budget in bytes (see
 	// docs/reference/actors.md#limits): queued messages and lifecycle reservations are charged
 	// against it. 0 means DefaultMemoryBudget.
 	MemoryBudget int64
@@ -259,7 +259,7 @@ const (
 
 // StepsPerReduction is the number of VM steps (instructions, with sends
 // and spawns charged extra) in one reduction of Options.Reductions.
-// MORROW_REDUCTIONS counts coarse units ("compiled callbacks", docs/reference/README.md
+// MORROW_REDUCTIONS counts coarse units ("compiled callbacks",
 // docs/reference/actors.md#execution-model, default 1), so one reduction is a turn's worth of instructions.
 const StepsPerReduction = sched.DefaultBudget
 

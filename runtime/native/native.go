@@ -309,7 +309,7 @@ func (t Table) Sorted() []*Native {
 
 // Detached is a Host for running natives outside any process (tests,
 // tools): output goes to W (discarded when nil) and every Process
-// operation is fault 11 (invalid actor execution descriptor: docs/reference/README.md
+// operation is fault 11 (invalid actor execution descriptor:
 // docs/reference/actors.md#fault-codes's infrastructure fault), since no process runs.
 type Detached struct{ W io.Writer }
 

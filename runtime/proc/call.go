@@ -341,7 +341,7 @@ func (p *Process) blockedLocked() *regcall {
 	return nil
 }
 
-// retireRegcall is the registry's and call's part of step 3 of docs/reference/runtime.md
+// retireRegcall is the registry's and call's part of step 3 of
 // docs/reference/runtime.md#retiring-a-process for the retiring q, whose mailbox is closed: q's name is freed, and
 // a call or send_wait q was blocked in is withdrawn from its target.
 func (inv *Invocation) retireRegcall(q *Process) {

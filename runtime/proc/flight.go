@@ -6,7 +6,7 @@ import "fmt"
 //
 // The concurrent runtime queues a cell in the receiver's mailbox the
 // moment it is sent, so cells from different senders arrive in the order
-// the senders happened to run. The model promises less (docs/reference/README.md
+// the senders happened to run. The model promises less (see
 // docs/reference/actors.md#execution-model): cells from one sender to one receiver arrive in the order they
 // were sent, and there is no order between different senders. A
 // deterministic run that explores schedules (runtime/sched with a

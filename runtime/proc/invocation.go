@@ -612,7 +612,7 @@ const (
 	SignalLimit                          // not admitted: ResourceLimit
 )
 
-// Signal applies a direct exit signal from sender to target (docs/reference/README.md
+// Signal applies a direct exit signal from sender to target (see
 // docs/reference/actors.md#links-trapping-and-exit-signals). The signal is admitted against target's reservations (512
 // bytes plus its text); a trapped signal keeps the reservation in its
 // Exit cell until consumed.

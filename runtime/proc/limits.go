@@ -303,7 +303,7 @@ func (p *Process) Reservations() int {
 	return p.resv
 }
 
-// Size is the logical payload size of a message value (docs/reference/README.md
+// Size is the logical payload size of a message value (see
 // docs/reference/actors.md#limits): 16 bytes per value slot plus the bytes of strings, counted
 // through tuples, lists, variants and the captured values of closures.
 // It is known in O(1): every compound value carries its size from

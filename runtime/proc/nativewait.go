@@ -73,7 +73,7 @@ func (inv *Invocation) CompleteNativeWait(p *Process, w *NativeWait, result valu
 	inv.unlockAndWake(p)
 }
 
-// Startup is the start-up phase of a supervised child (docs/supervisors.md
+// Startup is the start-up phase of a supervised child (see
 // docs/supervisors.md): the supervisor that waits for its Process.init_ack. Only the
 // child reads and changes it, after the supervisor set it before the
 // child first ran.

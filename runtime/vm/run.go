@@ -19,7 +19,7 @@ const maxPanics = 64
 // per backward jump (a loop iteration, a rescan of the mailbox) and per
 // actor instruction, one per step of running cleanup while returning or
 // unwinding, plus the work of instructions whose cost grows with their
-// operands (a native's work, a long comparison, SEND, SPAWN: docs/reference/runtime.md
+// operands (a native's work, a long comparison, SEND, SPAWN:
 // docs/reference/runtime.md#execution-model). The budget is checked before each charged instruction, so a Run
 // executes at most budget of them, and the straight-line code between two
 // of them is bounded by the function's length: preemption stays bounded

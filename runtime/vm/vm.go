@@ -91,7 +91,7 @@ const (
 	// DefaultMaxDepth is the default limit on nested (non-tail) calls;
 	// exceeding it is fault 9 (fault.Resource).
 	DefaultMaxDepth = 1 << 19
-	// MaxDefers is the limit on registered cleanup entries (docs/reference/README.md
+	// MaxDefers is the limit on registered cleanup entries (see
 	// docs/reference/actors.md#limits: 4,096 cleanup entries per actor); exceeding it is fault 9.
 	MaxDefers = 4096
 	// DefaultMaxStackSlots bounds the value stack of one State (locals
