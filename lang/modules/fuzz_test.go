@@ -28,7 +28,7 @@ func FuzzModules(f *testing.F) {
 		dir := t.TempDir()
 		overlay := map[string][]byte{
 			filepath.Join(dir, "geo", "shapes.mr"): shapes,
-			filepath.Join(dir, "util.mr"):         util,
+			filepath.Join(dir, "util.mr"):          util,
 		}
 		main := filepath.Join(dir, "main.mr")
 		_, err := compiler.AnalyzeWith(main, entry, modules.Options{Overlay: overlay, Root: dir})
