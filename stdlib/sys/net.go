@@ -35,6 +35,25 @@ var okUnit = value.Ok(value.Unit)
 
 // usable is the error code for using a resource that is closed (5) or
 // that the caller does not own (4), or 0.
+// closable is a socket or a listener: owned by one process, closed once.
+type closable interface {
+	Closed() bool
+	Owner() *world.Owned
+	Close() int
+}
+
+// closeOwned closes c for the calling process: Ok(()), or Err with the
+// code of why it cannot (not the owner, already closed, the close failed).
+func closeOwned(h native.Host, c closable) value.Value {
+	if code := usable(h, c.Closed(), c.Owner()); code != 0 {
+		return errInt(code)
+	}
+	if code := c.Close(); code != 0 {
+		return errInt(code)
+	}
+	return okUnit
+}
+
 func usable(h native.Host, closed bool, owner *world.Owned) int {
 	switch {
 	case closed:
@@ -165,26 +184,14 @@ func init() {
 		if f != nil {
 			return value.Unit, f
 		}
-		if code := usable(h, s.Closed(), s.Owner()); code != 0 {
-			return errInt(code), nil
-		}
-		if code := s.Close(); code != 0 {
-			return errInt(code), nil
-		}
-		return okUnit, nil
+		return closeOwned(h, s), nil
 	})
 	reg("Net.close_listener", []value.Kind{kO}, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
 		l, f := listenerOf(a[0])
 		if f != nil {
 			return value.Unit, f
 		}
-		if code := usable(h, l.Closed(), l.Owner()); code != 0 {
-			return errInt(code), nil
-		}
-		if code := l.Close(); code != 0 {
-			return errInt(code), nil
-		}
-		return okUnit, nil
+		return closeOwned(h, l), nil
 	})
 	reg("Net.transfer", []value.Kind{kO, value.KProcID}, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
 		s, f := socketOf(a[0])
