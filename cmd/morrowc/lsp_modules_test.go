@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/morrow-lang/morrow/internal/testrun"
 )
 
 // A project of three modules, driven through the server's pipes: main
@@ -40,20 +42,6 @@ pub fn total_area(shapes: List(Shape)) -> Float:
 pub fn describe(sh: Shape) -> String:
     "a shape of area {area(sh)}"
 `,
-}
-
-func writeProject(t *testing.T) string {
-	dir := t.TempDir()
-	for name, text := range modFiles {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
 }
 
 // openAndDrain opens a document and reads the diagnostics published for
@@ -92,7 +80,7 @@ func (c *lspClient) drainNotes() {
 }
 
 func TestLSPModuleFeatures(t *testing.T) {
-	dir := writeProject(t)
+	dir := testrun.WriteTree(t, modFiles)
 	mainURI := fileURI(filepath.Join(dir, "main.mr"))
 	shapesURI := fileURI(filepath.Join(dir, "geo", "shapes.mr"))
 	modURI := fileURI(filepath.Join(dir, "geo", "mod.mr"))
@@ -260,7 +248,7 @@ func TestLSPModuleFeatures(t *testing.T) {
 // TestLSPModuleQualifier: the module qualifier of an imported name is a
 // namespace for hover and highlighting.
 func TestLSPModuleQualifier(t *testing.T) {
-	dir := writeProject(t)
+	dir := testrun.WriteTree(t, modFiles)
 	mainURI := fileURI(filepath.Join(dir, "main.mr"))
 	mainText := modFiles["main.mr"]
 	c := startLSP(t)
@@ -280,7 +268,7 @@ func TestLSPModuleQualifier(t *testing.T) {
 // position of each file of the project, with all of them open: no
 // internal error, every location in a file of the project.
 func TestLSPModuleEveryPosition(t *testing.T) {
-	dir := writeProject(t)
+	dir := testrun.WriteTree(t, modFiles)
 	c := startLSP(t)
 	c.initialize()
 	uris := map[string]string{}

@@ -103,6 +103,22 @@ func WriteFile(t testing.TB, dir, name, content string) string {
 	return p
 }
 
+// WriteTree writes files (slash-separated names, their directories made
+// as needed) under a new temporary directory and returns that directory,
+// failing t when it cannot.
+func WriteTree(t testing.TB, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		WriteFile(t, filepath.Dir(p), filepath.Base(p), content)
+	}
+	return dir
+}
+
 // Wait waits up to limit for the started cmd to exit. It returns true and
 // what cmd.Wait returned, or false once the limit has passed, having then
 // killed the process.
