@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -13,8 +12,7 @@ import (
 // must not panic, and every line it prints for an entry that fails is
 // one `error: ` line.
 func FuzzSession(f *testing.F) {
-	files, _ := filepath.Glob("testdata/*.repl")
-	for _, name := range files {
+	for _, name := range transcripts(f) {
 		if b, err := os.ReadFile(name); err == nil && !strings.Contains(name, "limits") {
 			f.Add(string(b))
 		}

@@ -16,11 +16,7 @@ import (
 // pipe reader and compares everything written with NAME.golden
 // (GOLDIE_UPDATE=1 go test ./internal/repl rewrites them).
 func TestTranscripts(t *testing.T) {
-	files, err := filepath.Glob("testdata/*.repl")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no transcripts: %v", err)
-	}
-	for _, f := range files {
+	for _, f := range transcripts(t) {
 		name := strings.TrimSuffix(filepath.Base(f), ".repl")
 		t.Run(name, func(t *testing.T) {
 			in, err := os.ReadFile(f)
@@ -32,6 +28,17 @@ func TestTranscripts(t *testing.T) {
 			goldie.New(t, goldie.WithFixtureDir("testdata")).Assert(t, name, out.Bytes())
 		})
 	}
+}
+
+// transcripts returns the paths of the testdata/NAME.repl transcripts,
+// failing t when there are none.
+func transcripts(t testing.TB) []string {
+	t.Helper()
+	files, err := filepath.Glob("testdata/*.repl")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no transcripts: %v", err)
+	}
+	return files
 }
 
 // TestDeterministic: a session's output depends only on its input.

@@ -92,6 +92,13 @@ func Run(ctx context.Context, p *bytecode.Program, opts engine.Options) (int, st
 	return code, out.String(), errb.String()
 }
 
+// RunFor runs p as Run does, cancelling the run once limit has passed.
+func RunFor(p *bytecode.Program, opts engine.Options, limit time.Duration) (int, string, string) {
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
+	return Run(ctx, p, opts)
+}
+
 // WriteFile writes content to the file name in dir and returns its path,
 // failing t when it cannot.
 func WriteFile(t testing.TB, dir, name, content string) string {
