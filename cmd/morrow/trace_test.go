@@ -8,9 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/morrow-lang/morrow/internal/testrun"
 )
@@ -170,41 +168,12 @@ func TestCLIDocCoversTraceRender(t *testing.T) {
 func TestTraceRenderOutputSpecial(t *testing.T) {
 	dir := t.TempDir()
 	tr := testrun.WriteFile(t, dir, "t.trace", "spawn 1 root\nretire 1 Normal\n")
-	real := testrun.WriteFile(t, dir, "real.svg", "old")
-	link := filepath.Join(dir, "link.svg")
-	if err := os.Symlink("real.svg", link); err != nil {
-		t.Fatal(err)
-	}
-	if r := runCLI(t, nil, "trace", "render", tr, "-o", link); r.code != 0 {
-		t.Fatalf("render -o link: %+v", r)
-	}
-	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
-		t.Fatalf("the link was replaced: %v", err)
-	}
-	if b, _ := os.ReadFile(real); !bytes.HasPrefix(b, []byte("<svg")) && !bytes.HasPrefix(b, []byte("<?xml")) {
-		t.Fatalf("the link's file holds %.40q", b)
-	}
-	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	got := make(chan []byte)
-	go func() {
-		b, _ := os.ReadFile(fifo)
-		got <- b
-	}()
-	r := runCLI(t, nil, "trace", "render", tr, "-o", fifo)
-	if fi, _ := os.Lstat(fifo); fi.Mode()&os.ModeNamedPipe == 0 {
-		t.Fatal("the FIFO was replaced by a regular file")
-	}
-	select {
-	case b := <-got:
-		if r.code != 0 || len(b) == 0 {
-			t.Fatalf("render -o fifo: %+v, the reader got %d bytes", r, len(b))
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("nothing was written to the FIFO")
-	}
+	testrun.CheckSpecialOutput(t, dir, ".svg", func(out string) (int, any) {
+		r := runCLI(t, nil, "trace", "render", tr, "-o", out)
+		return r.code, r
+	}, func(b []byte) bool {
+		return bytes.HasPrefix(b, []byte("<svg")) || bytes.HasPrefix(b, []byte("<?xml"))
+	})
 }
 
 // TestTraceRenderRefusesHuge: a trace over 8 MiB is refused with one

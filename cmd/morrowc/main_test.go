@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -430,42 +429,11 @@ func TestWarnings(t *testing.T) {
 func TestBuildOutputSpecial(t *testing.T) {
 	dir := t.TempDir()
 	hello := testrun.WriteFile(t, dir, "hello.mr", helloSrc)
-	real := testrun.WriteFile(t, dir, "real.mrb", "old")
-	link := filepath.Join(dir, "link.mrb")
-	if err := os.Symlink("real.mrb", link); err != nil {
-		t.Fatal(err)
-	}
-	if r := runCLI(t, "", nil, "build", "-o", link, hello); r.code != 0 {
-		t.Fatalf("build -o link: %+v", r)
-	}
-	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
-		t.Fatalf("the link was replaced: %v", err)
-	}
-	if b, _ := os.ReadFile(real); len(b) < 10 {
-		t.Fatalf("the link's file holds %q", b)
-	}
-	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	got := make(chan []byte)
-	go func() {
-		b, _ := os.ReadFile(fifo)
-		got <- b
-	}()
-	r := runCLI(t, "", nil, "build", "-o", fifo, hello)
-	if fi, _ := os.Lstat(fifo); fi.Mode()&os.ModeNamedPipe == 0 {
-		t.Fatal("the FIFO was replaced by a regular file")
-	}
-	select {
-	case b := <-got:
-		if r.code != 0 || len(b) < 10 {
-			t.Fatalf("build -o fifo: %+v, the reader got %d bytes", r, len(b))
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("nothing was written to the FIFO")
-	}
-	r = runCLI(t, "", nil, "build", "-o", dir, hello)
+	testrun.CheckSpecialOutput(t, dir, ".mrb", func(out string) (int, any) {
+		r := runCLI(t, "", nil, "build", "-o", out, hello)
+		return r.code, r
+	}, func(b []byte) bool { return len(b) >= 10 })
+	r := runCLI(t, "", nil, "build", "-o", dir, hello)
 	if r.code != 1 || !strings.Contains(r.stderr, "cannot write "+dir+": is a directory") {
 		t.Errorf("build -o DIR: %+v", r)
 	}

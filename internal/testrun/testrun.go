@@ -21,6 +21,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -124,6 +125,52 @@ func WriteTree(t testing.TB, files map[string]string) string {
 		WriteFile(t, filepath.Dir(p), filepath.Base(p), content)
 	}
 	return dir
+}
+
+// CheckSpecialOutput checks how a command writes its output file when
+// that is a special file: it follows a symbolic link to its file (the
+// link stays), and writes a FIFO in place instead of replacing it with a
+// regular file. write runs the command with its output at path and
+// returns its exit status and a result to show when that is not 0; good
+// reports whether the bytes written are the command's output. The link
+// is named with ext, the FIFO has no extension.
+func CheckSpecialOutput(t testing.TB, dir, ext string, write func(path string) (int, any), good func([]byte) bool) {
+	t.Helper()
+	real := WriteFile(t, dir, "real"+ext, "old")
+	link := filepath.Join(dir, "link"+ext)
+	if err := os.Symlink("real"+ext, link); err != nil {
+		t.Fatal(err)
+	}
+	if code, r := write(link); code != 0 {
+		t.Fatalf("-o link: %+v", r)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the link was replaced: %v", err)
+	}
+	if b, _ := os.ReadFile(real); !good(b) {
+		t.Fatalf("the link's file holds %.40q", b)
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan []byte)
+	go func() {
+		b, _ := os.ReadFile(fifo)
+		got <- b
+	}()
+	code, r := write(fifo)
+	if fi, _ := os.Lstat(fifo); fi.Mode()&os.ModeNamedPipe == 0 {
+		t.Fatal("the FIFO was replaced by a regular file")
+	}
+	select {
+	case b := <-got:
+		if code != 0 || !good(b) {
+			t.Fatalf("-o fifo: %+v, the reader got %.40q", r, b)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("nothing was written to the FIFO")
+	}
 }
 
 // Wait waits up to limit for the started cmd to exit. It returns true and
