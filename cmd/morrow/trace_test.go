@@ -2,8 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/xml"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -37,20 +35,6 @@ fn main():
         Err(_) -> ()
 `
 
-func wellFormed(t *testing.T, b []byte) {
-	t.Helper()
-	dec := xml.NewDecoder(bytes.NewReader(b))
-	for {
-		_, err := dec.Token()
-		if err == io.EOF {
-			return
-		}
-		if err != nil {
-			t.Fatalf("not well-formed XML: %v", err)
-		}
-	}
-}
-
 // TestTraceRender: run --trace --trace-messages, then trace render to a
 // file, to stdout, as Mermaid, with the message options.
 func TestTraceRender(t *testing.T) {
@@ -76,7 +60,7 @@ func TestTraceRender(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wellFormed(t, svg)
+	testrun.XMLTokens(t, svg)
 	if !bytes.Contains(svg, []byte(">ping.trace</text>")) || !bytes.Contains(svg, []byte("2 processes and the root, 2 messages, 0 faults")) || !bytes.Contains(svg, []byte(">3 echo<")) {
 		t.Errorf("picture lacks the title, summary or a lifeline name:\n%s", svg)
 	}

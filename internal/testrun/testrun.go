@@ -15,6 +15,8 @@ package testrun
 import (
 	"bytes"
 	"context"
+	"encoding/xml"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -170,6 +172,24 @@ func CheckSpecialOutput(t testing.TB, dir, ext string, write func(path string) (
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("nothing was written to the FIFO")
+	}
+}
+
+// XMLTokens returns the tokens of the XML document b (copies, so they
+// stay valid), failing t when b is not well-formed.
+func XMLTokens(t testing.TB, b []byte) []xml.Token {
+	t.Helper()
+	dec := xml.NewDecoder(bytes.NewReader(b))
+	var toks []xml.Token
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return toks
+		}
+		if err != nil {
+			t.Fatalf("not well-formed XML: %v", err)
+		}
+		toks = append(toks, xml.CopyToken(tok))
 	}
 }
 
