@@ -86,6 +86,34 @@ func jsonString(v any) string {
 	return string(b)
 }
 
+// everyPosition sends each of methods at every position of text, open
+// as uri (each character of each line and one past its end, in UTF-16
+// units), with the parameters references and rename need. An error reply
+// fails the test, but for a refused rename (RequestFailed); where names
+// the document in the message. check, when not nil, looks at each reply.
+// The ids used follow id; it returns the last.
+func (c *lspClient) everyPosition(id int, where, uri, text string, methods []string, check func(m string, l, ch int, reply map[string]any)) int {
+	c.t.Helper()
+	for l, line := range strings.Split(text, "\n") {
+		for ch := 0; ch <= utf16Len(line)+1; ch++ {
+			for _, m := range methods {
+				id++
+				p := tdp(uri, map[string]any{"line": l, "character": ch})
+				p["newName"] = "zz"
+				p["context"] = map[string]any{"includeDeclaration": true}
+				reply := c.request(id, m, p)
+				if e, ok := reply["error"].(map[string]any); ok && (e["code"] != float64(rpcRequestFailed) || !strings.HasSuffix(strings.ToLower(m), "rename")) {
+					c.t.Fatalf("%s at %d:%d of %s: %v", m, l, ch, where, reply)
+				}
+				if check != nil {
+					check(m, l, ch, reply)
+				}
+			}
+		}
+	}
+	return id
+}
+
 func openFeat(t *testing.T, uri, text string) *lspClient {
 	c := startLSP(t)
 	c.initialize()
@@ -691,22 +719,8 @@ func TestLSPEveryPosition(t *testing.T) {
 	for v, text := range []string{featProg, broken} {
 		c.open(uri, text, v+1)
 		c.diagnostics(uri)
-		lines := strings.Split(text, "\n")
-		for l, line := range lines {
-			for ch := 0; ch <= utf16Len(line)+1; ch++ {
-				for _, m := range []string{"textDocument/hover", "textDocument/definition", "textDocument/references",
-					"textDocument/completion", "textDocument/signatureHelp", "textDocument/prepareRename", "textDocument/rename"} {
-					id++
-					p := tdp(uri, map[string]any{"line": l, "character": ch})
-					p["newName"] = "zz"
-					p["context"] = map[string]any{"includeDeclaration": true}
-					reply := c.request(id, m, p)
-					if e, ok := reply["error"].(map[string]any); ok && e["code"] != float64(-32803) {
-						t.Fatalf("%s at %d:%d of version %d: %v", m, l, ch, v+1, reply)
-					}
-				}
-			}
-		}
+		id = c.everyPosition(id, fmt.Sprintf("version %d", v+1), uri, text, []string{"textDocument/hover", "textDocument/definition", "textDocument/references",
+			"textDocument/completion", "textDocument/signatureHelp", "textDocument/prepareRename", "textDocument/rename"}, nil)
 		for _, m := range []string{"textDocument/documentSymbol", "textDocument/semanticTokens/full"} {
 			id++
 			if reply := c.request(id, m, map[string]any{"textDocument": map[string]any{"uri": uri}}); reply["error"] != nil {
