@@ -337,6 +337,15 @@ func TestLSPCompletion(t *testing.T) {
 	c := openFeat(t, uri, text)
 	end := map[string]any{"line": strings.Count(text, "\n") - 1, "character": len("    let q = List.")}
 	got := labels(t, c.result(1, "textDocument/completion", tdp(uri, end)))
+	// completeAt makes line the document's last line (version v) and
+	// returns the completions at its end.
+	completeAt := func(v int, line string) map[string]map[string]any {
+		t.Helper()
+		c.change(uri, v, map[string]any{"text": featProg + line + "\n"})
+		c.diagnostics(uri)
+		end["character"] = len(line)
+		return labels(t, c.result(v, "textDocument/completion", tdp(uri, end)))
+	}
 	if got["map"] == nil || !strings.Contains(got["map"]["detail"].(string), "List.map(") || got["len"] == nil {
 		t.Errorf("after List.: %v", got)
 	}
@@ -344,26 +353,17 @@ func TestLSPCompletion(t *testing.T) {
 		t.Errorf("after List.: unrelated names offered")
 	}
 	// A type's constructors after `Shape.`.
-	c.change(uri, 2, map[string]any{"text": featProg + "    let q = Shape.\n"})
-	c.diagnostics(uri)
-	end["character"] = len("    let q = Shape.")
-	got = labels(t, c.result(2, "textDocument/completion", tdp(uri, end)))
+	got = completeAt(2, "    let q = Shape.")
 	if got["Circle"] == nil || got["Rect"] == nil || len(got) != 2 {
 		t.Errorf("after Shape.: %v", got)
 	}
 	// Fields after `p.` (p a record local), with a prefix.
-	c.change(uri, 3, map[string]any{"text": featProg + "    let q = p.\n"})
-	c.diagnostics(uri)
-	end["character"] = len("    let q = p.")
-	got = labels(t, c.result(3, "textDocument/completion", tdp(uri, end)))
+	got = completeAt(3, "    let q = p.")
 	if got["x"] == nil || got["y"] == nil || got["x"]["detail"] != "x: Int" {
 		t.Errorf("after p.: %v", got)
 	}
 	// Plain names: locals in scope, functions, keywords; with a prefix.
-	c.change(uri, 4, map[string]any{"text": featProg + "    let q = sh\n"})
-	c.diagnostics(uri)
-	end["character"] = len("    let q = sh")
-	got = labels(t, c.result(4, "textDocument/completion", tdp(uri, end)))
+	got = completeAt(4, "    let q = sh")
 	if got["shapes"] == nil || got["shift"] == nil || got["shapes"]["detail"] != "shapes: List(Shape)" {
 		t.Errorf("prefix sh: %v", got)
 	}
@@ -384,18 +384,12 @@ func TestLSPCompletion(t *testing.T) {
 		t.Errorf("locals of other functions offered")
 	}
 	// Missing labels in a call.
-	c.change(uri, 6, map[string]any{"text": featProg + "    let q = shift(p, \n"})
-	c.diagnostics(uri)
-	end["character"] = len("    let q = shift(p, ")
-	got = labels(t, c.result(6, "textDocument/completion", tdp(uri, end)))
+	got = completeAt(6, "    let q = shift(p, ")
 	if got["by:"] == nil || got["p:"] == nil {
 		t.Errorf("labels in shift(: %v", got)
 	}
 	// A builtin called with labels, one label already written.
-	c.change(uri, 7, map[string]any{"text": featProg + "    let q = eq(left: 1, \n"})
-	c.diagnostics(uri)
-	end["character"] = len("    let q = eq(left: 1, ")
-	got = labels(t, c.result(7, "textDocument/completion", tdp(uri, end)))
+	got = completeAt(7, "    let q = eq(left: 1, ")
 	if got["right:"] == nil || got["left:"] != nil || got["right:"]["detail"] != "right: a" {
 		t.Errorf("labels in eq(: %v", got["right:"])
 	}
