@@ -5,35 +5,14 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/morrow-lang/morrow/internal/testrun"
 )
 
 // Protocol tests of the language features: each request goes through the
 // server's stdin and its answer is read from stdout, as an editor does.
 
-const featProg = `# shapes
-type Shape:
-    Circle(Float)
-    Rect(Float, Float)
-
-type Point:
-    x: Int
-    y: Int
-
-@doc "The area of a shape."
-fn area(s: Shape) -> Float:
-    match s:
-        Circle(r) -> 3.0 * r * r
-        Rect(w, h) -> w * h
-
-fn shift(p: Point, by dx: Int) -> Point:
-    %{ p | x: p.x + dx }
-
-fn main():
-    let shapes = [Circle(1.0), Rect(2.0, 3.0)]
-    let total = List.map(shapes, area)
-    let p = shift(Point(1, 2), by: 3)
-    println("🌿 {List.len(total)} {p.x}")
-`
+const featProg = testrun.Shapes
 
 // request sends a request and returns its reply, skipping notifications.
 func (c *lspClient) request(id any, method string, params any) map[string]any {
@@ -64,14 +43,7 @@ func (c *lspClient) result(id any, method string, params any) any {
 // in text, plus delta characters.
 func posOf(t *testing.T, text, sub string, n, delta int) map[string]any {
 	t.Helper()
-	off := -1
-	for i := 0; i <= n; i++ {
-		j := strings.Index(text[off+1:], sub)
-		if j < 0 {
-			t.Fatalf("%q #%d not in the text", sub, n)
-		}
-		off += 1 + j
-	}
+	off := testrun.Offset(t, text, sub, n)
 	line := strings.Count(text[:off], "\n")
 	ls := strings.LastIndex(text[:off], "\n") + 1
 	return map[string]any{"line": line, "character": utf16Len(text[ls:off]) + delta}

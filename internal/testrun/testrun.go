@@ -33,6 +33,36 @@ import (
 	"github.com/morrow-lang/morrow/runtime/engine"
 )
 
+// Shapes is the program that the tests of lang/query and of the language
+// server ask about: a comment, a sum type and a record, a documented
+// function with a match, a labelled parameter, a record update, a
+// function passed as a value, and a string with a character outside the
+// Basic Multilingual Plane (two UTF-16 units, for the server's positions).
+const Shapes = `# shapes
+type Shape:
+    Circle(Float)
+    Rect(Float, Float)
+
+type Point:
+    x: Int
+    y: Int
+
+@doc "The area of a shape."
+fn area(s: Shape) -> Float:
+    match s:
+        Circle(r) -> 3.0 * r * r
+        Rect(w, h) -> w * h
+
+fn shift(p: Point, by dx: Int) -> Point:
+    %{ p | x: p.x + dx }
+
+fn main():
+    let shapes = [Circle(1.0), Rect(2.0, 3.0)]
+    let total = List.map(shapes, area)
+    let p = shift(Point(1, 2), by: 3)
+    println("🌿 {List.len(total)} {p.x}")
+`
+
 // Buffer is a bytes.Buffer that several goroutines may write and read.
 type Buffer struct {
 	mu sync.Mutex
@@ -84,6 +114,21 @@ func build(t testing.TB, name string, src []byte) *compiler.Unit {
 		t.Fatalf("%s does not compile:\n%s", name, b.String())
 	}
 	return u
+}
+
+// Offset returns the byte offset in s of the n-th (0-based) occurrence
+// of sub, failing t when there are not that many.
+func Offset(t testing.TB, s, sub string, n int) int {
+	t.Helper()
+	off := -1
+	for i := 0; i <= n; i++ {
+		j := strings.Index(s[off+1:], sub)
+		if j < 0 {
+			t.Fatalf("%q #%d not in the text", sub, n)
+		}
+		off += 1 + j
+	}
+	return off
 }
 
 // Run runs p with opts, its stdout and stderr captured, and returns the
