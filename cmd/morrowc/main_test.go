@@ -15,6 +15,14 @@ import (
 
 const helloSrc = "fn main():\n    println(\"hello\")\n"
 
+// writeHello writes helloSrc to hello.mr in a new directory and returns
+// both paths.
+func writeHello(t *testing.T) (dir, hello string) {
+	t.Helper()
+	dir = t.TempDir()
+	return dir, testrun.WriteFile(t, dir, "hello.mr", helloSrc)
+}
+
 // badSrc has two independent errors: an unknown name and a mismatch.
 const badSrc = "fn main():\n    println(nope)\n    let x: Int = \"five\"\n    println(x)\n"
 
@@ -55,8 +63,7 @@ func TestHelp(t *testing.T) {
 }
 
 func TestUsageErrors(t *testing.T) {
-	dir := t.TempDir()
-	hello := testrun.WriteFile(t, dir, "hello.mr", helloSrc)
+	_, hello := writeHello(t)
 	cases := [][]string{
 		{},
 		{"frobnicate"},
@@ -82,8 +89,7 @@ func TestUsageErrors(t *testing.T) {
 }
 
 func TestCheckClean(t *testing.T) {
-	dir := t.TempDir()
-	hello := testrun.WriteFile(t, dir, "hello.mr", helloSrc)
+	_, hello := writeHello(t)
 	r := runCLI(t, "", nil, "check", hello)
 	if r.code != 0 || r.stdout != "" || r.stderr != "" {
 		t.Errorf("clean check: %+v", r)
@@ -212,8 +218,7 @@ func TestCheckReadErrorsInJSON(t *testing.T) {
 // in every command that reads source; disasm lists bytecode whatever the
 // file is called.
 func TestCheckRefusesBytecodeAndBinary(t *testing.T) {
-	dir := t.TempDir()
-	hello := testrun.WriteFile(t, dir, "hello.mr", helloSrc)
+	dir, hello := writeHello(t)
 	if r := runCLI(t, "", nil, "build", hello); r.code != 0 {
 		t.Fatalf("build: %+v", r)
 	}
@@ -283,8 +288,7 @@ func TestCheckUnreadableFile(t *testing.T) {
 }
 
 func TestBuildAndDisasm(t *testing.T) {
-	dir := t.TempDir()
-	hello := testrun.WriteFile(t, dir, "hello.mr", helloSrc)
+	dir, hello := writeHello(t)
 	r := runCLI(t, "", nil, "build", hello)
 	if r.code != 0 || r.stdout != "" || r.stderr != "" {
 		t.Fatalf("build must be silent on success: %+v", r)
@@ -356,8 +360,7 @@ func TestBuildErrorsWriteNothing(t *testing.T) {
 }
 
 func TestDisasmRefusesBadBytecode(t *testing.T) {
-	dir := t.TempDir()
-	hello := testrun.WriteFile(t, dir, "hello.mr", helloSrc)
+	dir, hello := writeHello(t)
 	if r := runCLI(t, "", nil, "build", hello); r.code != 0 {
 		t.Fatalf("build: %+v", r)
 	}
@@ -427,8 +430,7 @@ func TestWarnings(t *testing.T) {
 // link stays) and writes a FIFO in place instead of replacing it with a
 // regular file; a directory is refused.
 func TestBuildOutputSpecial(t *testing.T) {
-	dir := t.TempDir()
-	hello := testrun.WriteFile(t, dir, "hello.mr", helloSrc)
+	dir, hello := writeHello(t)
 	testrun.CheckSpecialOutput(t, dir, ".mrb", func(out string) (int, any) {
 		r := runCLI(t, "", nil, "build", "-o", out, hello)
 		return r.code, r
