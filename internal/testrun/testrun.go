@@ -20,6 +20,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"sync"
@@ -251,6 +252,21 @@ func Wait(cmd *exec.Cmd, limit time.Duration) (bool, error) {
 		cmd.Process.Kill()
 		return false, nil
 	}
+}
+
+// flagRE reads a long flag name from a line of a command's flag usage.
+var flagRE = regexp.MustCompile(`(?m)^\s+(?:-\w, )?--([\w-]+)`)
+
+// FlagNames lists the long flag names in usage, a command's flag usage
+// text (cobra's FlagUsages), but for help.
+func FlagNames(usage string) []string {
+	var names []string
+	for _, m := range flagRE.FindAllStringSubmatch(usage, -1) {
+		if m[1] != "help" {
+			names = append(names, m[1])
+		}
+	}
+	return names
 }
 
 // ReadDoc returns the text of the repository's docs/name, failing t when
