@@ -63,10 +63,10 @@ import (
 	"github.com/morrow-lang/morrow/lang/source"
 	"github.com/morrow-lang/morrow/lang/types"
 	"github.com/morrow-lang/morrow/runtime/bytecode"
+	"github.com/morrow-lang/morrow/runtime/engine"
 	"github.com/morrow-lang/morrow/runtime/sched"
 	"github.com/morrow-lang/morrow/runtime/value"
 	"github.com/morrow-lang/morrow/runtime/vm"
-	"github.com/morrow-lang/morrow/stdlib"
 	"github.com/morrow-lang/morrow/stdlib/core"
 )
 
@@ -898,7 +898,7 @@ func (s *Session) load(u *compiler.Unit, fn string, pg *program) (*vm.Image, int
 			s.types[t.Name] = t
 		}
 	}
-	img, err := vm.Load(u.Verified, stdlib.Natives())
+	img, err := engine.Load(u.Verified)
 	if err != nil {
 		return nil, 0, "internal error: " + err.Error()
 	}
