@@ -67,6 +67,23 @@ fn main():
     println("🌿 {List.len(total)} {p.x}")
 `
 
+// Park is what the programs of the process-limit tests (runtime/engine,
+// cmd/morrow) share: parked, an actor that waits for one message, and
+// release, which sends it to each of a list of them.
+const Park = `
+fn parked():
+    receive:
+        () -> ()
+
+fn release(ps: List(Pid(()))):
+    match ps:
+        [] -> ()
+        [p, ..rest] ->
+            match send(p, ()):
+                Ok(()) -> release(rest)
+                Err(_) -> release(rest)
+`
+
 // Buffer is a bytes.Buffer that several goroutines may write and read.
 type Buffer struct {
 	mu sync.Mutex
