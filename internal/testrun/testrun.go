@@ -6,8 +6,8 @@
 // writing a temporary file or a tree of them, checking how a command
 // writes its output to a link or a FIFO, decoding XML, finding the n-th
 // occurrence of a text, reading a command's flag names, waiting for a
-// command with a deadline, and reading a page of docs/; and Shapes, the
-// program that the tests of lang/query and the language server share.
+// command with a deadline, and reading a page of docs/; and Shapes and
+// Park, Morrow source that the tests of several packages share.
 //
 // The buffers are locked because every scheduler of a run may write at
 // once, and because a test that gives up on a run (a watchdog, a
