@@ -262,12 +262,7 @@ func (c *Checker) flexGenerics(group []*FuncSig) {
 // `fn f(x: a, n)` whose group makes x an Int is `type variable 'a' of f
 // is not generic`.
 func (c *Checker) rigidGenerics(group []*FuncSig) {
-	owner := map[*TParam]*FuncSig{}
-	for _, sig := range group {
-		for _, g := range sig.gen {
-			owner[g] = sig
-		}
-	}
+	owner := genericOwners(group)
 	for _, sig := range group {
 		if sig.flex == nil {
 			continue
@@ -309,6 +304,18 @@ func (c *Checker) rigidGenerics(group []*FuncSig) {
 	}
 }
 
+// genericOwners maps each annotated type parameter of a group's members
+// to the member that declares it.
+func genericOwners(group []*FuncSig) map[*TParam]*FuncSig {
+	owner := map[*TParam]*FuncSig{}
+	for _, sig := range group {
+		for _, g := range sig.gen {
+			owner[g] = sig
+		}
+	}
+	return owner
+}
+
 // sortedParams lists the keys of m by ID (declaration order).
 func sortedParams(m map[*TParam]*TVar) []*TParam {
 	var ps []*TParam
@@ -327,12 +334,7 @@ func sortedParams(m map[*TParam]*TVar) []*TParam {
 // any other generic (§4.2), instead of keeping a's t, which no caller could
 // ever supply.
 func (c *Checker) ownRigids(group []*FuncSig) {
-	owner := map[*TParam]*FuncSig{}
-	for _, sig := range group {
-		for _, g := range sig.gen {
-			owner[g] = sig
-		}
-	}
+	owner := genericOwners(group)
 	for _, sig := range group {
 		m := map[*TParam]Type{}
 		visit := func(t Type) {
