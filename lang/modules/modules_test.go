@@ -13,6 +13,25 @@ import (
 	"github.com/morrow-lang/morrow/lang/modules"
 )
 
+// buildTree writes files under a new directory, as testrun.WriteTree does, and
+// builds its main.mr.
+func buildTree(t *testing.T, files map[string]string) (string, *compiler.Unit) {
+	t.Helper()
+	dir := testrun.WriteTree(t, files)
+	return dir, buildMain(t, dir, files["main.mr"])
+}
+
+// buildMain builds src as dir's main.mr, as the compiler driver does,
+// failing the test when the build cannot run (diagnostics are the unit's).
+func buildMain(t *testing.T, dir, src string) *compiler.Unit {
+	t.Helper()
+	u, err := compiler.Build(filepath.Join(dir, "main.mr"), []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
 func load(t *testing.T, entry string, opts modules.Options) *modules.Program {
 	t.Helper()
 	p, err := modules.Load(entry, nil, opts)
@@ -126,26 +145,22 @@ func TestEntryModuleLine(t *testing.T) {
 // and a function of the same name live in separate namespaces; the
 // diagnostics of an imported file are its own, qualified.
 func TestShadowingAndNamespaces(t *testing.T) {
-	dir := testrun.WriteTree(t, map[string]string{
+	files := map[string]string{
 		"main.mr": "import a.{size, Size}\n\nfn main():\n    let size = 3\n    let s: Size = a.mk(size)\n    println(show(s))\n",
 		"a.mr":    "pub type Size derive(Show):\n    Size(Int)\n\npub fn size(s: Size) -> Int:\n    match s:\n        Size(n) -> n\n\npub fn mk(n: Int) -> Size: Size(n)\n",
-	})
-	src, _ := os.ReadFile(filepath.Join(dir, "main.mr"))
-	u, err := compiler.Build(filepath.Join(dir, "main.mr"), src)
-	if err != nil {
-		t.Fatal(err)
 	}
+	dir, u := buildTree(t, files)
 	// `a.mk` is not imported qualified: only the selective import is.
 	if got := codes(u.Diags); got != "E2001" || !strings.Contains(u.Diags[0].Message, "'a'") {
 		t.Fatalf("codes %q: %v", got, u.Diags)
 	}
-	fixed := strings.Replace(string(src), "import a.{size, Size}", "import a\nimport a.{size, Size}", 1)
-	u, err = compiler.Build(filepath.Join(dir, "main.mr"), []byte(fixed))
-	if err != nil || u.Program == nil {
-		t.Fatalf("%v %v", err, u.Diags)
+	fixed := strings.Replace(files["main.mr"], "import a.{size, Size}", "import a\nimport a.{size, Size}", 1)
+	u = buildMain(t, dir, fixed)
+	if u.Program == nil {
+		t.Fatalf("%v", u.Diags)
 	}
 	bad := strings.Replace(fixed, "a.mk(size)", "a.mk(\"no\")", 1)
-	u, _ = compiler.Build(filepath.Join(dir, "main.mr"), []byte(bad))
+	u = buildMain(t, dir, bad)
 	if got := codes(u.Diags); got != "E3001" {
 		t.Fatalf("codes %q: %v", got, u.Diags)
 	}
@@ -165,13 +180,11 @@ func TestQualifiedNames(t *testing.T) {
 // letter is reached through paths (`Geo.f()`, `Geo.T.K(2)`), as the
 // parser reads such chains.
 func TestUppercaseModule(t *testing.T) {
-	dir := testrun.WriteTree(t, map[string]string{
+	_, u := buildTree(t, map[string]string{
 		"Geo.mr":  "pub type T derive(Show):\n    K(Int)\n\npub fn f() -> Int: 7\n",
 		"main.mr": "import Geo\n\nfn main():\n    println(Geo.f())\n    println(show(Geo.T.K(2)))\n    let t: Geo.T = Geo.K(3)\n    match t:\n        Geo.K(n) -> println(n)\n",
 	})
-	src, _ := os.ReadFile(filepath.Join(dir, "main.mr"))
-	u, err := compiler.Build(filepath.Join(dir, "main.mr"), src)
-	if err != nil || u.Program == nil || len(u.Diags) != 0 {
-		t.Fatalf("%v %v", err, u.Diags)
+	if u.Program == nil || len(u.Diags) != 0 {
+		t.Fatalf("%v", u.Diags)
 	}
 }
