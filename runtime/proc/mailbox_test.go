@@ -64,12 +64,12 @@ func TestWaitAndParkSeeTheInbox(t *testing.T) {
 		t.Fatal("a process without a State began a turn")
 	}
 	p.RecvStart(-1, false, time.Now())
-	if d, _ := p.RecvWait(time.Now()); d != DecideRetry {
+	if d := p.RecvWait(time.Now()); d != DecideRetry {
 		t.Fatalf("wait with a message in the inbox = %d, want retry", d)
 	}
 	mustPeek(t, p, 7)
 	p.RecvTake(inv)
-	if d, _ := p.RecvWait(time.Now()); d != DecidePark {
+	if d := p.RecvWait(time.Now()); d != DecidePark {
 		t.Fatalf("wait on an empty mailbox = %d, want park", d)
 	}
 	// A message that arrives after the VM decided to park is seen by the

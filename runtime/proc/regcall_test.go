@@ -204,7 +204,7 @@ func TestCall(t *testing.T) {
 		if caller.CallStarted(reply) {
 			t.Fatal("a fresh call has started")
 		}
-		if c, _ := inv.CallSend(caller, server, value.Int(1), timeout, now); c != SendOK {
+		if c := inv.CallSend(caller, server, value.Int(1), timeout, now); c != SendOK {
 			t.Fatalf("call send: %d", c)
 		}
 		if !caller.CallStarted(reply) {
@@ -216,7 +216,7 @@ func TestCall(t *testing.T) {
 	if Of(reply) != caller || reply.Payload() >= 0 || !IsReply(reply) || IsReply(caller.Pid()) {
 		t.Fatal("reply address")
 	}
-	if st, _, _ := inv.CallDecide(caller, now); st != CallWaiting {
+	if st, _ := inv.CallDecide(caller, now); st != CallWaiting {
 		t.Fatalf("decided %d before the reply", st)
 	}
 	if park(caller) {
@@ -234,7 +234,7 @@ func TestCall(t *testing.T) {
 	if len(*woken) != 1 {
 		t.Fatal("the reply did not wake the caller")
 	}
-	st, v, _ := inv.CallDecide(caller, now)
+	st, v := inv.CallDecide(caller, now)
 	if st != CallReplied || v.Payload() != 42 {
 		t.Fatalf("decided %d %v", st, v)
 	}
@@ -246,7 +246,7 @@ func TestCall(t *testing.T) {
 	}
 	// Timeout 0: decided at once.
 	start(0)
-	if st, _, _ := inv.CallDecide(caller, now); st != CallTimedOut {
+	if st, _ := inv.CallDecide(caller, now); st != CallTimedOut {
 		t.Fatalf("timeout 0 decided %d", st)
 	}
 	// The server dies while the call waits.
@@ -254,14 +254,14 @@ func TestCall(t *testing.T) {
 	inv.CallDecide(caller, now)
 	park(caller)
 	inv.Retire(server, ptype.Reason(ptype.ReasonFailure, value.String("gone")))
-	st, v, _ = inv.CallDecide(caller, now)
+	st, v = inv.CallDecide(caller, now)
 	if st != CallDown || func() int { d, _ := v.Data(); return d.Tag }() != ptype.ReasonFailure {
 		t.Fatalf("decided %d %v after the server died", st, v)
 	}
 	// A call to the dead server is refused by its send.
 	reply = inv.CallReply(caller)
 	caller.CallStarted(reply)
-	if c, _ := inv.CallSend(caller, server, value.Int(1), -1, now); c != SendDead {
+	if c := inv.CallSend(caller, server, value.Int(1), -1, now); c != SendDead {
 		t.Fatalf("call to a dead server sent: %d", c)
 	}
 	// A reply before the death wins.
@@ -271,7 +271,7 @@ func TestCall(t *testing.T) {
 	inv.CallSend(caller, s2, value.Int(1), -1, now)
 	inv.Reply(s2, reply, value.Int(7))
 	inv.Retire(s2, ptype.Reason(ptype.ReasonKilled, value.Unit))
-	if st, v, _ := inv.CallDecide(caller, now); st != CallReplied || v.Payload() != 7 {
+	if st, v := inv.CallDecide(caller, now); st != CallReplied || v.Payload() != 7 {
 		t.Fatalf("decided %d %v", st, v)
 	}
 	// The caller dies during a call: the server no longer lists it.
@@ -446,11 +446,11 @@ func TestCallRecordReuse(t *testing.T) {
 	now := time.Now()
 	first := inv.CallReply(caller)
 	caller.CallStarted(first)
-	if c, _ := inv.CallSend(caller, server, value.Int(1), -1, now); c != SendOK {
+	if c := inv.CallSend(caller, server, value.Int(1), -1, now); c != SendOK {
 		t.Fatalf("call send: %d", c)
 	}
 	inv.Reply(server, first, value.Int(1))
-	if st, _, _ := inv.CallDecide(caller, now); st != CallReplied {
+	if st, _ := inv.CallDecide(caller, now); st != CallReplied {
 		t.Fatalf("first call decided %d", st)
 	}
 	old := caller.rc.Load().spare
@@ -459,17 +459,17 @@ func TestCallRecordReuse(t *testing.T) {
 		t.Fatal("the second call did not reuse the first call's record")
 	}
 	caller.CallStarted(second)
-	if c, _ := inv.CallSend(caller, server, value.Int(2), -1, now); c != SendOK {
+	if c := inv.CallSend(caller, server, value.Int(2), -1, now); c != SendOK {
 		t.Fatalf("call send: %d", c)
 	}
 	if c := inv.Reply(server, first, value.Int(99)); c != SendOK {
 		t.Fatalf("late reply: %d", c)
 	}
-	if st, _, _ := inv.CallDecide(caller, now); st != CallWaiting {
+	if st, _ := inv.CallDecide(caller, now); st != CallWaiting {
 		t.Fatalf("a late reply to the first call decided the second: %d", st)
 	}
 	inv.Reply(server, second, value.Int(2))
-	if st, v, _ := inv.CallDecide(caller, now); st != CallReplied || v.Payload() != 2 {
+	if st, v := inv.CallDecide(caller, now); st != CallReplied || v.Payload() != 2 {
 		t.Fatalf("second call decided %d %v", st, v)
 	}
 	// A full mailbox refuses the request: the call is over at once.
@@ -477,7 +477,7 @@ func TestCallRecordReuse(t *testing.T) {
 	fillMailbox(t, inv, full)
 	third := inv.CallReply(caller)
 	caller.CallStarted(third)
-	if c, _ := inv.CallSend(caller, full, value.Int(3), 1000, now); c != SendFull {
+	if c := inv.CallSend(caller, full, value.Int(3), 1000, now); c != SendFull {
 		t.Fatalf("call to a full mailbox: %d", c)
 	}
 	if caller.rc.Load().call != nil || caller.Wait.Active || !caller.Wait.Deadline.IsZero() {

@@ -286,7 +286,6 @@ type Runtime struct {
 	res      Result
 	stop     chan struct{}
 
-	pendingTimers atomic.Int64
 	// pendingIO counts outside operations in flight (outside.go).
 	pendingIO atomic.Int64
 	halted    atomic.Bool // System.exit ended the invocation
@@ -329,7 +328,6 @@ func New(img *vm.Image, out *Output, cfg Config) *Runtime {
 	rt.Inv.MaxQueued = cfg.MaxQueued
 	rt.Inv.Wake = rt.enqueue
 	rt.Inv.OnEmpty = rt.onEmpty
-	rt.Inv.OnTimerDropped = func() { rt.pendingTimers.Add(-1) }
 	if cfg.Trace != nil {
 		rt.Inv.Trace = rt.trace
 		rt.Inv.TraceMessages = cfg.TraceMessages
@@ -519,7 +517,7 @@ func (rt *Runtime) rootFinished(v value.Value) {
 // processes alive can never be woken and Config.ReportDeadlock asks for
 // the report (the caller builds it with rt.mu released: deadlock).
 func (rt *Runtime) quiescentLocked() (report string, deadlock bool) {
-	if rt.pendingTimers.Load() > 0 || rt.pendingIO.Load() > 0 || rt.offloads.Load() > 0 || rt.stopped {
+	if rt.Inv.ArmedTimers() > 0 || rt.pendingIO.Load() > 0 || rt.offloads.Load() > 0 || rt.stopped {
 		return "", false
 	}
 	live, isolated := rt.Inv.Live()
@@ -1176,9 +1174,9 @@ func (h *timerHeap[T]) Pop() any {
 	return t
 }
 
-// arm adds a timer for p's current wait.
+// arm adds a timer for p's current wait to the heap (the process has
+// armed it: proc.DecideArm, proc.CallArm).
 func (s *Scheduler) arm(p *proc.Process, at time.Time, epoch uint64) {
-	s.rt.pendingTimers.Add(1)
 	if d := s.rt.det; d != nil {
 		d.arm(p, at, epoch)
 		return
@@ -1191,7 +1189,7 @@ func (s *Scheduler) arm(p *proc.Process, at time.Time, epoch uint64) {
 // cancellation is lazy, but the heap must not grow without bound).
 func (s *Scheduler) compactTimers() {
 	n := len(s.timers)
-	if n < 256 || int64(n) <= 2*s.rt.pendingTimers.Load() {
+	if n < 256 || int64(n) <= 2*s.rt.Inv.ArmedTimers() {
 		return
 	}
 	kept := s.timers[:0]
