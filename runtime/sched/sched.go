@@ -638,6 +638,9 @@ type Scheduler struct {
 	timers timerHeap[timer]
 	nextAt atomic.Int64
 	woken  []*proc.Process
+	// sleepUntil is when a sleeping scheduler wakes by itself
+	// (Runtime.mono; noTimer: not before it is woken), for arm's poke.
+	sleepUntil atomic.Int64
 	// next is the process this scheduler runs after the current turn,
 	// ahead of its queue: the receiver that the running process woke
 	// with a message (wakeNext, with stealing only). Owned by the
@@ -928,6 +931,7 @@ func (s *Scheduler) sleep() {
 		return
 	}
 	s.sleeping = true
+	s.sleepUntil.Store(noTimer) // until sleepFor has looked at the heaps
 	rt.sleepers.Add(1)
 	rt.mu.Lock()
 	rt.idle++
@@ -944,13 +948,15 @@ func (s *Scheduler) sleep() {
 	}
 	rt.Out.Flush()
 	var tc <-chan time.Time
-	d := s.sleepFor(time.Now())
+	now := time.Now()
+	d := s.sleepFor(now)
 	if rt.cfg.Steal && s.loneWaiting() && (d < 0 || d > loneAfter) {
 		// A lone process waits in a busy scheduler's queue: look again
 		// soon, to steal it if that scheduler stays in its turn.
 		d = loneAfter
 	}
 	if d >= 0 {
+		s.sleepUntil.Store(rt.mono(now) + int64(d))
 		t := time.NewTimer(d)
 		defer t.Stop()
 		tc = t.C

@@ -86,23 +86,35 @@ func (s *Scheduler) arm(p *proc.Process, at time.Time, epoch uint64) {
 	}
 	s.tmu.Unlock()
 	if first && len(rt.scheds) > 1 && rt.sleepers.Load() > 0 {
-		rt.pokeWatcher(s.id)
+		rt.pokeWatcher(s.id, rt.mono(at)+int64(timerGrace))
 	}
 }
 
-// pokeWatcher wakes one sleeping scheduler other than from, so that it
-// sleeps again until from's new first timer (plus timerGrace) at the
-// latest.
-func (rt *Runtime) pokeWatcher(from int) {
+// pokeWatcher makes sure that a sleeping scheduler other than from will
+// look at from's timers by due (Runtime.mono): unless one already sleeps
+// no longer than that, it wakes one, which then sleeps again until
+// from's new first timer plus timerGrace at the latest. A scheduler that
+// goes to sleep after the timer was armed sees it (sleepFor) without a
+// poke.
+func (rt *Runtime) pokeWatcher(from int, due int64) {
+	var sleeper *Scheduler
 	for i := 1; i < len(rt.scheds); i++ {
 		t := rt.scheds[(from+i)%len(rt.scheds)]
 		t.mu.Lock()
 		sl := t.sleeping
 		t.mu.Unlock()
-		if sl {
-			signal(t.wake)
+		if !sl {
+			continue
+		}
+		if t.sleepUntil.Load() <= due {
 			return
 		}
+		if sleeper == nil {
+			sleeper = t
+		}
+	}
+	if sleeper != nil {
+		signal(sleeper.wake)
 	}
 }
 
