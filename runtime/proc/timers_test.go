@@ -5,14 +5,12 @@ import (
 
 	"fmt"
 	"go/ast"
-	"go/parser"
-	"go/token"
 	"math/rand/v2"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/morrow-lang/morrow/internal/gosrc"
 	"github.com/morrow-lang/morrow/runtime/value"
 )
 
@@ -237,46 +235,32 @@ func TestArmedTimersFollowTheProcesses(t *testing.T) {
 // of armed timers are written only by armLocked and disarmLocked, so a
 // new path that arms or ends a wait cannot forget the count.
 func TestArmedOnlyThroughArmAndDisarm(t *testing.T) {
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fset := token.NewFileSet()
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
+	fset, fns := gosrc.Funcs(t, ".")
+	for _, fn := range fns {
+		if fn.Name.Name == "armLocked" || fn.Name.Name == "disarmLocked" {
 			continue
 		}
-		f, err := parser.ParseFile(fset, name, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, d := range f.Decls {
-			fn, ok := d.(*ast.FuncDecl)
-			if !ok || fn.Body == nil || fn.Name.Name == "armLocked" || fn.Name.Name == "disarmLocked" {
-				continue
+		ast.Inspect(fn.Body, func(n ast.Node) bool {
+			var targets []ast.Expr
+			switch s := n.(type) {
+			case *ast.AssignStmt:
+				targets = s.Lhs
+			case *ast.IncDecStmt:
+				targets = []ast.Expr{s.X}
+			case *ast.CallExpr:
+				// inv.timers.Add / Store
+				if sel, ok := s.Fun.(*ast.SelectorExpr); ok {
+					if x, ok := sel.X.(*ast.SelectorExpr); ok && x.Sel.Name == "timers" && sel.Sel.Name != "Load" {
+						t.Errorf("%s: %s changes the armed-timer count outside armLocked/disarmLocked", fset.Position(s.Pos()), fn.Name.Name)
+					}
+				}
 			}
-			ast.Inspect(fn.Body, func(n ast.Node) bool {
-				var targets []ast.Expr
-				switch s := n.(type) {
-				case *ast.AssignStmt:
-					targets = s.Lhs
-				case *ast.IncDecStmt:
-					targets = []ast.Expr{s.X}
-				case *ast.CallExpr:
-					// inv.timers.Add / Store
-					if sel, ok := s.Fun.(*ast.SelectorExpr); ok {
-						if x, ok := sel.X.(*ast.SelectorExpr); ok && x.Sel.Name == "timers" && sel.Sel.Name != "Load" {
-							t.Errorf("%s: %s changes the armed-timer count outside armLocked/disarmLocked", fset.Position(s.Pos()), fn.Name.Name)
-						}
-					}
+			for _, e := range targets {
+				if sel, ok := e.(*ast.SelectorExpr); ok && sel.Sel.Name == "armed" {
+					t.Errorf("%s: %s writes armed outside armLocked/disarmLocked", fset.Position(e.Pos()), fn.Name.Name)
 				}
-				for _, e := range targets {
-					if sel, ok := e.(*ast.SelectorExpr); ok && sel.Sel.Name == "armed" {
-						t.Errorf("%s: %s writes armed outside armLocked/disarmLocked", fset.Position(e.Pos()), fn.Name.Name)
-					}
-				}
-				return true
-			})
-		}
+			}
+			return true
+		})
 	}
 }
