@@ -61,21 +61,13 @@ func TestKillDuringRunningCleanup(t *testing.T) {
 	}
 }
 
-const atomicSpawn = `fn fill(id: ProcessId, n: Int) -> Int:
-    match Process.monitor(id):
-        Ok(_) -> fill(id, n + 1)
-        Err(_) -> n
-
-fn child():
+// spawnBoth is child, and spawn_both, which tries spawn_link and
+// spawn_monitor of it and prints what each returned; intMain spawns the
+// observer with an inbox of Int.
+const spawnBoth = `fn child():
     println("child ran")
 
-fn observer():
-    let own: Pid(Int) = Process.self()
-    let first: Result((Pid(Int), MonitorRef), Process.Error) = Process.spawn_monitor(() -> ())
-    let Ok((w, m)) = first else: Process.exit(Process.Failure("spawn failed"))
-    receive_event:
-        Process.Down(r, _, _) if r == m -> ()
-    println("monitors: {fill(Process.id(w), 0)}")
+fn spawn_both():
     let a: Result(Pid(()), Process.Error) = Process.spawn_link(child)
     match a:
         Ok(_) -> println("spawn_link: unexpected Ok")
@@ -84,6 +76,30 @@ fn observer():
     match b:
         Ok(_) -> println("spawn_monitor: unexpected Ok")
         Err(e) -> println("spawn_monitor: Err({show(e)})")
+`
+
+const intMain = `
+fn main():
+    let o: Result(Pid(Int), Process.Error) = Process.spawn(observer)
+    match o:
+        Ok(_) -> ()
+        Err(e) -> println("spawn failed: {show(e)}")
+`
+
+const atomicSpawn = `fn fill(id: ProcessId, n: Int) -> Int:
+    match Process.monitor(id):
+        Ok(_) -> fill(id, n + 1)
+        Err(_) -> n
+
+` + spawnBoth + `
+fn observer():
+    let own: Pid(Int) = Process.self()
+    let first: Result((Pid(Int), MonitorRef), Process.Error) = Process.spawn_monitor(() -> ())
+    let Ok((w, m)) = first else: Process.exit(Process.Failure("spawn failed"))
+    receive_event:
+        Process.Down(r, _, _) if r == m -> ()
+    println("monitors: {fill(Process.id(w), 0)}")
+    spawn_both()
     receive_event:
         Process.Down(_, _, reason) -> println("consumed a Down: {show(reason)}")
     let c: Result((Pid(()), MonitorRef), Process.Error) = Process.spawn_monitor(child)
@@ -92,13 +108,7 @@ fn observer():
             receive_event:
                 Process.Down(r, _, reason) if r == cm -> println("child down: {show(reason)}")
         Err(e) -> println("spawn_monitor: Err({show(e)})")
-
-fn main():
-    let o: Result(Pid(Int), Process.Error) = Process.spawn(observer)
-    match o:
-        Ok(_) -> ()
-        Err(e) -> println("spawn failed: {show(e)}")
-`
+` + intMain
 
 // spawn_monitor and spawn_link are atomic: when the relationship cannot
 // be admitted (the parent holds 256 reservations) the child never runs,
@@ -127,26 +137,11 @@ func TestAtomicSpawnRollback(t *testing.T) {
 // At the live-process limit spawn_link and spawn_monitor return
 // ResourceLimit and publish nothing.
 func TestAtomicSpawnLiveLimit(t *testing.T) {
-	img := load(t, `fn child():
-    println("child ran")
-
+	img := load(t, spawnBoth+`
 fn observer():
     let own: Pid(Int) = Process.self()
-    let a: Result(Pid(()), Process.Error) = Process.spawn_link(child)
-    match a:
-        Ok(_) -> println("spawn_link: unexpected Ok")
-        Err(e) -> println("spawn_link: Err({show(e)})")
-    let b: Result((Pid(()), MonitorRef), Process.Error) = Process.spawn_monitor(child)
-    match b:
-        Ok(_) -> println("spawn_monitor: unexpected Ok")
-        Err(e) -> println("spawn_monitor: Err({show(e)})")
-
-fn main():
-    let o: Result(Pid(Int), Process.Error) = Process.spawn(observer)
-    match o:
-        Ok(_) -> ()
-        Err(e) -> println("spawn failed: {show(e)}")
-`)
+    spawn_both()
+`+intMain)
 	var out strings.Builder
 	o := sched.NewOutput(&out)
 	rt := sched.New(img, o, sched.Config{Schedulers: 2, Steal: true})
