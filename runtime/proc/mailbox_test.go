@@ -169,16 +169,8 @@ func TestRecvTakeDeferredAdmitsSendWait(t *testing.T) {
 	p.RecvStart(-1, false, time.Now())
 	mustPeek(t, p, 0)
 	p.RecvTakeDeferred(inv, &tk)
-	var senders []*Process
-	for i := 0; i < 3; i++ {
-		s := inv.NewProcess(KindIsolated, nil, 0)
-		senders = append(senders, s)
-		if _, parked := inv.SendWait(s, p, value.Int(int64(100+i))); !parked {
-			t.Fatalf("sender %d did not park on a mailbox full of unsettled takes", i)
-		}
-		inv.SendWaitDecide(s)
-		park(s)
-	}
+	// The mailbox is still full of unsettled takes: the senders park.
+	senders := parkSenders(t, inv, p, 3)
 	*woken = nil
 	p.SettleTaken(inv, &tk)
 	inv.WakeAdmitted(p)

@@ -51,6 +51,28 @@ func park(p *Process) bool {
 	return p.ParkLocked()
 }
 
+// parkSenders makes n new processes send_wait the messages 100, 101, …
+// to target, whose mailbox is full, and park; it fails t unless each
+// parks and stays parked without an outcome.
+func parkSenders(t *testing.T, inv *Invocation, target *Process, n int) []*Process {
+	t.Helper()
+	var senders []*Process
+	for i := 0; i < n; i++ {
+		s := inv.NewProcess(KindIsolated, nil, 0)
+		senders = append(senders, s)
+		if _, parked := inv.SendWait(s, target, value.Int(int64(100+i))); !parked {
+			t.Fatalf("sender %d did not park on a full mailbox", i)
+		}
+		if _, parked := inv.SendWaitDecide(s); !parked {
+			t.Fatalf("sender %d decided before any take", i)
+		}
+		if park(s) {
+			t.Fatalf("sender %d runs again without an outcome", i)
+		}
+	}
+	return senders
+}
+
 func TestRegistry(t *testing.T) {
 	inv, _ := newInv()
 	a := inv.NewProcess(KindIsolated, nil, 0)
@@ -115,20 +137,7 @@ func TestSendWaitAdmission(t *testing.T) {
 	inv, woken := newInv()
 	target := inv.NewProcess(KindIsolated, nil, 0)
 	fillMailbox(t, inv, target)
-	var senders []*Process
-	for i := 0; i < 4; i++ {
-		s := inv.NewProcess(KindIsolated, nil, 0)
-		senders = append(senders, s)
-		if _, parked := inv.SendWait(s, target, value.Int(int64(100+i))); !parked {
-			t.Fatalf("sender %d did not park on a full mailbox", i)
-		}
-		if _, parked := inv.SendWaitDecide(s); !parked {
-			t.Fatalf("sender %d decided before any take", i)
-		}
-		if park(s) {
-			t.Fatalf("sender %d runs again without an outcome", i)
-		}
-	}
+	senders := parkSenders(t, inv, target, 4)
 	// A killed sender withdraws: senders[1]'s message never arrives.
 	inv.Retire(senders[1], ptype.Reason(ptype.ReasonKilled, value.Unit))
 	for k, want := range []*Process{senders[0], senders[2]} {
@@ -168,14 +177,7 @@ func TestSendWaitAdmission(t *testing.T) {
 	// The target dies: every parked sender resumes with SendDead.
 	full := inv.NewProcess(KindIsolated, nil, 0)
 	fillMailbox(t, inv, full)
-	var waiting []*Process
-	for i := 0; i < 3; i++ {
-		s := inv.NewProcess(KindIsolated, nil, 0)
-		waiting = append(waiting, s)
-		inv.SendWait(s, full, value.Int(1))
-		inv.SendWaitDecide(s)
-		park(s)
-	}
+	waiting := parkSenders(t, inv, full, 3)
 	*woken = nil
 	inv.Retire(full, ptype.Reason(ptype.ReasonKilled, value.Unit))
 	if len(*woken) != 3 {

@@ -9,8 +9,9 @@ import (
 	"github.com/morrow-lang/morrow/runtime/vm"
 )
 
-// Process operations are not allowed in cleanup (docs/reference/checks.md#guards-and-defer), so
-// a Kill reaches a running cleanup only from another process: here while
+// killInCleanup (TestExitSignals): process operations are not allowed
+// in cleanup (docs/reference/checks.md#guards-and-defer), so a Kill
+// reaches a running cleanup only from another process: here while
 // the cleanup is preempted. The victim tells its killer just before it
 // returns and starts its cleanup; at one scheduler the killer can only
 // run once the cleanup has begun (with more schedulers the Kill could
@@ -46,20 +47,6 @@ fn observer():
                 Process.Down(x, _, reason) if x == m -> println("down: {show(reason)}")
         Err(_) -> println("spawn failed")
 ` + observerMain
-
-// A direct Kill from another process arriving while the target's
-// cleanup runs lets that cleanup complete and skips only the cleanup not
-// yet begun; the Down reports Killed.
-func TestKillDuringRunningCleanup(t *testing.T) {
-	img := load(t, killInCleanup)
-	want := "victim: returning\nvictim: cleanup spun 0\nvictim: running cleanup done\ndown: Killed\n"
-	for _, budget := range []int{100, 500, 2000} {
-		out, res, _ := run(t, context.Background(), img, sched.Config{Schedulers: 1, Budget: budget})
-		if out != want || res.Report != "" {
-			t.Errorf("budget %d:\n%s\nreport %q\nwant:\n%s", budget, out, res.Report, want)
-		}
-	}
-}
 
 // spawnBoth is child, and spawn_both, which tries spawn_link and
 // spawn_monitor of it and prints what each returned; intMain spawns the
@@ -117,21 +104,18 @@ fn observer():
 func TestAtomicSpawnRollback(t *testing.T) {
 	img := load(t, atomicSpawn)
 	want := "monitors: 256\nspawn_link: Err(ResourceLimit)\nspawn_monitor: Err(ResourceLimit)\nconsumed a Down: NoProcess\nchild ran\nchild down: Normal\n"
-	for _, n := range []int{1, 2, 4} {
-		for _, steal := range []bool{false, true} {
-			var tr strings.Builder
-			out, res, rt := run(t, context.Background(), img, sched.Config{Schedulers: n, Steal: steal, Trace: &tr})
-			if out != want || res.Report != "" {
-				t.Errorf("%d schedulers, steal %v: %q %q", n, steal, out, res.Report)
-			}
-			if strings.Count(tr.String(), "discard ") != 2 {
-				t.Errorf("trace does not show the two rolled-back spawns:\n%s", tr.String())
-			}
-			if live, _ := rt.Inv.Live(); live != 0 {
-				t.Errorf("%d processes live after the run", live)
-			}
-		}
+	cfgs := everyPlacement(1, 2, 4)
+	for i := range cfgs {
+		cfgs[i].Trace = &strings.Builder{}
 	}
+	expect(t, img, want, cfgs, func(cfg sched.Config, rt *sched.Runtime) {
+		if tr := cfg.Trace.(*strings.Builder).String(); strings.Count(tr, "discard ") != 2 {
+			t.Errorf("trace does not show the two rolled-back spawns:\n%s", tr)
+		}
+		if live, _ := rt.Inv.Live(); live != 0 {
+			t.Errorf("%d processes live after the run", live)
+		}
+	})
 }
 
 // At the live-process limit spawn_link and spawn_monitor return

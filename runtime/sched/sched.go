@@ -374,6 +374,16 @@ func (rt *Runtime) Run(ctx context.Context, root *vm.State) Result {
 	rt.root = rt.Inv.NewProcess(proc.KindRoot, root, 0)
 	rt.trace("spawn %d root", rt.root.Gen())
 	rt.scheds[0].push(rt.root)
+	res := rt.runAll(ctx)
+	if res.Cancelled {
+		rt.cleanupAll()
+	}
+	return res
+}
+
+// runAll runs the processes queued until the invocation ends, on the
+// deterministic loop or the schedulers, and returns how it ended.
+func (rt *Runtime) runAll(ctx context.Context) Result {
 	if rt.det != nil {
 		rt.runDet(ctx)
 	} else {
@@ -384,9 +394,6 @@ func (rt *Runtime) Run(ctx context.Context, root *vm.State) Result {
 	rt.mu.Unlock()
 	if rt.det != nil {
 		res.Decisions, res.Steps = rt.det.decisions, rt.det.steps
-	}
-	if res.Cancelled {
-		rt.cleanupAll()
 	}
 	return res
 }
@@ -444,7 +451,15 @@ func (rt *Runtime) cleanupOne(p *proc.Process) {
 	if limit := rt.cfg.MaxSteps; limit > 0 && rt.steps.Load() > limit {
 		return
 	}
-	st.Abort(&fault.Fault{Msg: "interrupted", Aborted: true})
+	rt.unwind(p, &fault.Fault{Msg: "interrupted", Aborted: true})
+}
+
+// unwind aborts p's State with f and runs it to its end on the calling
+// goroutine (the schedulers are not running it): the cleanup it admitted
+// runs, within the step limit.
+func (rt *Runtime) unwind(p *proc.Process, f *fault.Fault) {
+	st := p.State
+	st.Abort(f)
 	h := &host{s: rt.scheds[0], p: p}
 	for i := 0; i < 1<<16 && !st.Finished(); i++ {
 		o := vm.Run(st, h, 1<<16)

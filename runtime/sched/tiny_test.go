@@ -29,9 +29,8 @@ func TestActorFixturesUnderTinyBudgets(t *testing.T) {
 			// runs without -race.
 			continue
 		}
-		src, _ := os.ReadFile(f)
 		want, _ := os.ReadFile(strings.TrimSuffix(f, ".mr") + ".out.golden")
-		img := load(t, string(src))
+		img := loadFile(t, f)
 		for _, b := range []int{1, 7} {
 			out, res, rt := run(t, context.Background(), img, sched.Config{Schedulers: 2, Steal: true, Budget: b, ReportDeadlock: true})
 			if out != string(want) {
