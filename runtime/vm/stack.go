@@ -1,6 +1,7 @@
 package vm
 
 import (
+	"slices"
 	"sync/atomic"
 	"unsafe"
 
@@ -14,11 +15,22 @@ import (
 // grow by doubling, only on calls (the verifier bounds every frame), and
 // never shrink until the State finishes. Besides the per-State limits
 // (DefaultMaxDepth frames, DefaultMaxStackSlots slots), all States of an
-// invocation may share a StackBudget: every growth charges the bytes it
-// adds, and a growth that would take the total past the budget is
-// refused with fault 9 in the State that grows. So many deeply recursing
-// processes fault one by one instead of exhausting the Go heap. A State
-// returns its bytes when it finishes or is released (Release).
+// invocation may share a StackBudget, which counts what the stacks
+// really hold: the bytes of the backing arrays the Go allocator gave
+// them (their whole capacity, rounded up to the allocator's size class,
+// not the slots and frames in use). A growth allocates with the
+// allocator's rounding (allocSlots, allocFrames) so that the capacity
+// the State uses is the memory it was given, charges the new array and
+// releases the old one; a growth that would take the total past the
+// budget is refused with fault 9 in the State that grows. So many deeply
+// recursing processes fault one by one instead of exhausting the Go
+// heap. A State returns its bytes when it finishes or is released
+// (Release). The old arrays a growth leaves behind, and the arrays of
+// finished States, are garbage the budget no longer counts: the Go
+// runtime's soft memory limit, derived from the budgets by
+// runtime/gotune while the engine runs, makes the collector reclaim
+// them before the heap grows past the budgets (docs/performance.md, "Go
+// runtime settings").
 
 // DefaultStackBudget is the default total of the stack memory of an
 // invocation's States (1 GiB).
@@ -87,8 +99,44 @@ func (st *State) charge(n int64) bool {
 	return true
 }
 
+// uncharge gives n bytes back to the budget.
+func (st *State) uncharge(n int64) {
+	if b := st.budget; b != nil {
+		b.used.Add(-n)
+	}
+	st.charged -= n
+}
+
+// allocSlots returns a zeroed value stack of at least n slots whose
+// length is the whole capacity the allocator gives for it (its size
+// class), so that len*slotBytes is the memory it holds.
+func allocSlots(n int) []value.Value {
+	s := slices.Grow([]value.Value(nil), n)
+	return s[:cap(s)]
+}
+
+// allocFrames returns an empty, zeroed frame table with room for at
+// least n frames; its capacity is what the allocator gives (its size
+// class), so cap*frameBytes is the memory it holds.
+func allocFrames(n int) []frame {
+	return slices.Grow([]frame(nil), n)
+}
+
+// force takes n more bytes from the budget even past its limit: the
+// rounding of an allocation already admitted (less than one size class
+// step, at most a page of a large array).
+func (st *State) force(n int64) {
+	if b := st.budget; b != nil {
+		b.used.Add(n)
+	}
+	st.charged += n
+}
+
 // grow makes the value stack at least n slots long (doubling) and returns
 // it, or fault 9 when the State's slot limit or the stack budget refuses.
+// The growth is charged before anything is allocated (a refused growth
+// allocates nothing), the allocator's rounding once the array exists,
+// and the old array is released once it is replaced.
 func (st *State) grow(n int) ([]value.Value, *fault.Fault) {
 	if n > st.maxSlots {
 		return nil, fault.New(fault.Resource)
@@ -100,25 +148,33 @@ func (st *State) grow(n int) ([]value.Value, *fault.Fault) {
 	for size < n {
 		size *= 2
 	}
-	if !st.charge(int64(size-len(st.stack)) * slotBytes) {
+	if !st.charge(int64(size) * slotBytes) {
 		return nil, fault.New(fault.Resource)
 	}
-	ns := make([]value.Value, size)
+	ns := allocSlots(size)
+	st.force(int64(len(ns)-size) * slotBytes)
 	copy(ns, st.stack)
+	st.uncharge(int64(len(st.stack)) * slotBytes)
 	st.stack = ns
 	return ns, nil
 }
 
 // growFrames doubles the frame table, or returns fault 9 when the stack
-// budget refuses.
+// budget refuses. It is charged as grow is. The table's capacity stays
+// within the depth limit (the fast loop's room check is also the depth
+// check); frameCap is the capacity of the array actually allocated,
+// which is what is charged.
 func (st *State) growFrames() *fault.Fault {
 	c := cap(st.frames)
 	nc := min(max(2*c, 1), max(st.maxDepth, c+1))
-	if !st.charge(int64(nc-c) * frameBytes) {
+	if !st.charge(int64(nc) * frameBytes) {
 		return fault.New(fault.Resource)
 	}
-	nf := make([]frame, len(st.frames), nc)
-	copy(nf, st.frames)
-	st.frames = nf
+	nf := allocFrames(nc)
+	st.force(int64(cap(nf)-nc) * frameBytes)
+	nf = append(nf, st.frames...)
+	st.uncharge(int64(st.frameCap) * frameBytes)
+	st.frameCap = cap(nf)
+	st.frames = nf[:len(nf):min(cap(nf), max(st.maxDepth, nc))]
 	return nil
 }
