@@ -31,8 +31,9 @@
 // bound on the VM steps of all processes together.
 //
 // Go runtime: unless Options.KeepGoSettings, Run sets GOMAXPROCS to the
-// scheduler count and the GC target to 400% for the run (runtime/gotune;
-// the GOMAXPROCS and GOGC environment variables win).
+// scheduler count, the GC target to 400% and a soft memory limit derived
+// from the stack and memory budgets for the run (runtime/gotune; the
+// GOMAXPROCS, GOGC and GOMEMLIMIT environment variables win).
 //
 // Cancellation: when ctx is cancelled the schedulers stop at their next
 // safe point (parked schedulers are woken), the cleanup (defer) of the
@@ -55,6 +56,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -311,7 +313,7 @@ func run(ctx context.Context, p *bytecode.Program, v *bytecode.Verified, opts Op
 		return fail
 	}
 	if !opts.KeepGoSettings {
-		defer gotune.Acquire(opts.Schedulers)()
+		defer gotune.Acquire(opts.Schedulers, budgets(opts))()
 	}
 	if v == nil {
 		var err error
@@ -373,6 +375,23 @@ func run(ctx context.Context, p *bytecode.Program, v *bytecode.Verified, opts Op
 		o.Status = mainStatus(res.RootValue, stderr)
 	}
 	return o
+}
+
+// budgets returns the bytes the run's stack and memory budgets allow
+// together (the defaults for 0), from which runtime/gotune derives the
+// Go runtime's soft memory limit.
+func budgets(opts Options) int64 {
+	stack, memory := opts.StackBudget, opts.MemoryBudget
+	if stack == 0 {
+		stack = DefaultStackBudget
+	}
+	if memory == 0 {
+		memory = DefaultMemoryBudget
+	}
+	if stack > math.MaxInt64-memory {
+		return math.MaxInt64
+	}
+	return stack + memory
 }
 
 // stepLimitPrefix starts the report of a run stopped by MaxSteps

@@ -39,7 +39,7 @@ func TestSetGC(t *testing.T) {
 
 func TestAcquireOneRun(t *testing.T) {
 	clean(t, 3, 100)
-	release := Acquire(1)
+	release := Acquire(1, 0)
 	if got := runtime.GOMAXPROCS(0); got != 1 {
 		t.Errorf("GOMAXPROCS %d during a 1-scheduler run, want 1", got)
 	}
@@ -55,7 +55,7 @@ func TestAcquireOneRun(t *testing.T) {
 		t.Errorf("GC percent %d after the run, want 100 restored", got)
 	}
 	// one run may ask for more schedulers than the process had
-	release = Acquire(5)
+	release = Acquire(5, 0)
 	if got := runtime.GOMAXPROCS(0); got != 5 {
 		t.Errorf("GOMAXPROCS %d during a 5-scheduler run, want 5", got)
 	}
@@ -64,12 +64,12 @@ func TestAcquireOneRun(t *testing.T) {
 
 func TestAcquireOverlappingRuns(t *testing.T) {
 	clean(t, 4, 100)
-	a := Acquire(1)
-	b := Acquire(2)
+	a := Acquire(1, 0)
+	b := Acquire(2, 0)
 	if got := runtime.GOMAXPROCS(0); got != 3 {
 		t.Errorf("GOMAXPROCS %d for runs of 1 and 2 schedulers, want 3", got)
 	}
-	c := Acquire(2)
+	c := Acquire(2, 0)
 	if got := runtime.GOMAXPROCS(0); got != 4 {
 		t.Errorf("GOMAXPROCS %d for 5 schedulers in a process of 4, want 4", got)
 	}
@@ -91,7 +91,7 @@ func TestAcquireLeavesUserSettings(t *testing.T) {
 	clean(t, 3, 150)
 	t.Setenv("GOGC", "150")
 	t.Setenv("GOMAXPROCS", "3")
-	release := Acquire(1)
+	release := Acquire(1, 0)
 	if got, gc := runtime.GOMAXPROCS(0), gcPercent(); got != 3 || gc != 150 {
 		t.Errorf("with GOGC and GOMAXPROCS set: GOMAXPROCS %d GC percent %d, want 3 and 150", got, gc)
 	}

@@ -20,9 +20,9 @@ import (
 // them (their whole capacity, rounded up to the allocator's size class,
 // not the slots and frames in use). A growth allocates with the
 // allocator's rounding (allocSlots, allocFrames) so that the capacity
-// the State uses is the memory it was given, charges the new array and
-// releases the old one; a growth that would take the total past the
-// budget is refused with fault 9 in the State that grows. So many deeply
+// the State uses is the memory it was given, and the charge moves from
+// the old array to the new one; a growth that would take the total past
+// the budget is refused with fault 9 in the State that grows. So many deeply
 // recursing processes fault one by one instead of exhausting the Go
 // heap. A State returns its bytes when it finishes or is released
 // (Release). The old arrays a growth leaves behind, and the arrays of
@@ -99,14 +99,6 @@ func (st *State) charge(n int64) bool {
 	return true
 }
 
-// uncharge gives n bytes back to the budget.
-func (st *State) uncharge(n int64) {
-	if b := st.budget; b != nil {
-		b.used.Add(-n)
-	}
-	st.charged -= n
-}
-
 // allocSlots returns a zeroed value stack of at least n slots whose
 // length is the whole capacity the allocator gives for it (its size
 // class), so that len*slotBytes is the memory it holds.
@@ -134,9 +126,10 @@ func (st *State) force(n int64) {
 
 // grow makes the value stack at least n slots long (doubling) and returns
 // it, or fault 9 when the State's slot limit or the stack budget refuses.
-// The growth is charged before anything is allocated (a refused growth
-// allocates nothing), the allocator's rounding once the array exists,
-// and the old array is released once it is replaced.
+// The growth (the new array's bytes less the old one's, which becomes
+// garbage) is charged before anything is allocated, so a refused growth
+// allocates nothing; the allocator's rounding is charged once the array
+// exists.
 func (st *State) grow(n int) ([]value.Value, *fault.Fault) {
 	if n > st.maxSlots {
 		return nil, fault.New(fault.Resource)
@@ -148,32 +141,32 @@ func (st *State) grow(n int) ([]value.Value, *fault.Fault) {
 	for size < n {
 		size *= 2
 	}
-	if !st.charge(int64(size) * slotBytes) {
+	if !st.charge(int64(size-len(st.stack)) * slotBytes) {
 		return nil, fault.New(fault.Resource)
 	}
 	ns := allocSlots(size)
 	st.force(int64(len(ns)-size) * slotBytes)
 	copy(ns, st.stack)
-	st.uncharge(int64(len(st.stack)) * slotBytes)
 	st.stack = ns
 	return ns, nil
 }
 
 // growFrames doubles the frame table, or returns fault 9 when the stack
-// budget refuses. It is charged as grow is. The table's capacity stays
+// budget refuses. It is charged as grow is (the difference may be
+// negative when SetMaxDepth cut the table short of its array). The
+// table's capacity stays
 // within the depth limit (the fast loop's room check is also the depth
 // check); frameCap is the capacity of the array actually allocated,
 // which is what is charged.
 func (st *State) growFrames() *fault.Fault {
 	c := cap(st.frames)
 	nc := min(max(2*c, 1), max(st.maxDepth, c+1))
-	if !st.charge(int64(nc) * frameBytes) {
+	if !st.charge(int64(nc-st.frameCap) * frameBytes) {
 		return fault.New(fault.Resource)
 	}
 	nf := allocFrames(nc)
 	st.force(int64(cap(nf)-nc) * frameBytes)
 	nf = append(nf, st.frames...)
-	st.uncharge(int64(st.frameCap) * frameBytes)
 	st.frameCap = cap(nf)
 	st.frames = nf[:len(nf):min(cap(nf), max(st.maxDepth, nc))]
 	return nil
