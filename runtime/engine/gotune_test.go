@@ -70,7 +70,7 @@ func TestRunTunesGoRuntime(t *testing.T) {
 	// (defaults when 0).
 	for _, c := range []struct{ stack, memory, want int64 }{
 		{0, 0, gotune.Limit(DefaultStackBudget+DefaultMemoryBudget, 0)},
-		{32 << 20, 1 << 20, gotune.MemoryBase + 66<<20},
+		{32 << 20, 1 << 20, gotune.MemoryBase + 99<<19},
 	} {
 		if w := run(Options{StackBudget: c.stack, MemoryBudget: c.memory}); w.limits[0] != c.want {
 			t.Errorf("stack budget %d, memory budget %d: memory limit %d during the run, want %d", c.stack, c.memory, w.limits[0], c.want)

@@ -18,24 +18,27 @@
 // also sets a soft memory limit derived from the run's budgets (the stack
 // budget and the logical memory budget the engine enforces):
 //
-//	limit = MemoryBase + 2 × (the budgets of all runs in progress)
+//	limit = MemoryBase + 1.5 × (the budgets of all runs in progress)
 //
-// twice the budgets, because what they count may be live and as much again
-// may be garbage awaiting collection (a stack's doubling leaves its old
-// array behind). The collector then runs before the heap passes the
-// limit, and returns freed memory to the system as it nears it. A
-// program whose own data outgrow the budgets must not get a collector
+// Half as much again as the budgets: what they count may all be live,
+// and the garbage a doubling stack leaves behind (its old array) is half
+// the new one; with the stacks filling their budget the collector still
+// has half of it to work in rather than collecting at every growth. The
+// collector then runs before the heap passes the limit, and the runtime
+// returns freed memory to the system as the heap nears it.
+//
+// A program whose own data outgrow the budgets must not get a collector
 // running without pause against a limit its live heap exceeds: after
 // every collection the limit is raised, if need be, to
 //
 //	RuntimeSlack + 1.5 × the live heap
 //
 // so such a program collects at most as often as with a GC target of
-// 50% (a collection whenever half the live heap has been allocated). The
-// factor is 1.5, not the default target's 2: the live heap a collection
-// finds includes what was allocated while it ran (a stack growing during
-// the collection), which would otherwise lift the limit past the
-// budgets' just when the stacks are busiest.
+// 50% (whenever half the live heap has been allocated anew). The factor
+// is not the default target's 2 because the live heap a collection finds
+// includes what was allocated while it ran (a stack growing during the
+// collection), which would lift the limit past the budgets' just when the
+// stacks are busiest.
 //
 // The user's environment wins: with GOGC set the GC target is left alone,
 // with GOMAXPROCS set GOMAXPROCS is, and with GOGC or GOMEMLIMIT set no
@@ -176,10 +179,11 @@ func (s *tuneState) release(schedulers int, budgets int64) {
 }
 
 // Limit returns the soft memory limit for runs whose budgets together
-// are budgets bytes, after a collection that found live bytes live: the
-// budgets' limit, but at least half as much again as the live heap.
+// are budgets bytes, after a collection that found live bytes live: half
+// as much again as the budgets or as the live heap, whichever is more,
+// plus the memory beyond them.
 func Limit(budgets, live int64) int64 {
-	return max(addSat(MemoryBase, addSat(budgets, budgets)), addSat(RuntimeSlack, addSat(live, live/2)))
+	return max(addSat(MemoryBase, addSat(budgets, budgets/2)), addSat(RuntimeSlack, addSat(live, live/2)))
 }
 
 // setLimit sets the memory limit for the runs in progress, unless

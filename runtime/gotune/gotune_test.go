@@ -111,21 +111,21 @@ func TestAcquireLeavesUserSettings(t *testing.T) {
 }
 
 // TestAcquireSetsMemoryLimit: while runs are in progress the soft memory
-// limit is MemoryBase plus twice their budgets together; it follows the
+// limit is MemoryBase plus 1.5 times their budgets together; it follows the
 // runs that start and end, and the last one restores the limit the
 // process had.
 func TestAcquireSetsMemoryLimit(t *testing.T) {
 	clean(t, 2, 100)
 	a := Acquire(1, 100<<20)
-	if got, want := memoryLimit(), int64(MemoryBase+200<<20); got != want {
+	if got, want := memoryLimit(), int64(MemoryBase+150<<20); got != want {
 		t.Errorf("memory limit %d during a run with budgets of 100 MiB, want %d", got, want)
 	}
 	b := Acquire(1, 50<<20)
-	if got, want := memoryLimit(), int64(MemoryBase+300<<20); got != want {
+	if got, want := memoryLimit(), int64(MemoryBase+225<<20); got != want {
 		t.Errorf("memory limit %d during runs with budgets of 100 and 50 MiB, want %d", got, want)
 	}
 	a()
-	if got, want := memoryLimit(), int64(MemoryBase+100<<20); got != want {
+	if got, want := memoryLimit(), int64(MemoryBase+75<<20); got != want {
 		t.Errorf("memory limit %d with the 50 MiB run left, want %d", got, want)
 	}
 	b()
@@ -173,14 +173,14 @@ func TestMemoryLimitFollowsALargeLiveHeap(t *testing.T) {
 	clean(t, 2, 100)
 	release := Acquire(1, 1<<20)
 	defer release()
-	if got, want := memoryLimit(), int64(MemoryBase+2<<20); got != want {
+	if got, want := memoryLimit(), int64(MemoryBase+3<<19); got != want {
 		t.Fatalf("memory limit %d, want %d", got, want)
 	}
 	live := make([]*[1 << 20]byte, 160) // 160 MiB the program keeps
 	for i := range live {
 		live[i] = new([1 << 20]byte)
 	}
-	want := Limit(2<<20, 160<<20)
+	want := Limit(1<<20, 160<<20)
 	deadline := time.Now().Add(20 * time.Second)
 	for memoryLimit() < want && time.Now().Before(deadline) {
 		runtime.GC()
@@ -190,7 +190,7 @@ func TestMemoryLimitFollowsALargeLiveHeap(t *testing.T) {
 		t.Errorf("memory limit %d with 160 MiB live, want at least %d", got, want)
 	}
 	runtime.KeepAlive(live)
-	if Limit(1<<30, 0) != MemoryBase+2<<30 || Limit(1<<20, 1<<30) != RuntimeSlack+3<<29 {
+	if Limit(1<<30, 0) != MemoryBase+3<<29 || Limit(1<<20, 1<<30) != RuntimeSlack+3<<29 {
 		t.Errorf("Limit(1 GiB, 0) = %d, Limit(1 MiB, 1 GiB) = %d", Limit(1<<30, 0), Limit(1<<20, 1<<30))
 	}
 }
