@@ -117,11 +117,14 @@ type Options struct {
 	// 0 means the reference limit, Unlimited means no limit. The CLI keeps
 	// the reference limit; the benchmarks (skynet) raise it.
 	MaxQueued int64
-	// KeepGoSettings leaves GOMAXPROCS and the garbage collector's target
-	// as the embedding program has them. By default Run sets them for the
-	// run (runtime/gotune: GOMAXPROCS to the schedulers, GC percent 400,
-	// each unless the GOMAXPROCS or GOGC environment variable is set) and
-	// restores them when the last overlapping run ends.
+	// KeepGoSettings leaves GOMAXPROCS, the garbage collector's target
+	// and the soft memory limit as the embedding program has them. By
+	// default Run sets them for the run (runtime/gotune: GOMAXPROCS to the
+	// schedulers unless GOMAXPROCS is set; GC percent 400 unless GOGC is
+	// set and then, unless GOMEMLIMIT is set too, a memory limit of
+	// gotune.MemoryBase plus 1.5 times the stack and memory budgets, or
+	// the embedder's own limit when lower) and restores them when the last
+	// overlapping run ends.
 	KeepGoSettings bool
 	// Policy makes the run deterministic: one scheduler on the calling
 	// goroutine, a virtual clock, and every scheduling decision the
