@@ -13,7 +13,8 @@ import (
 //
 // A State's stack memory is its value stack and its frame table. Both
 // grow by doubling, only on calls (the verifier bounds every frame), and
-// never shrink until the State finishes. Besides the per-State limits
+// shrink when a Run stops with the State shallow again (Shrinking,
+// below). Besides the per-State limits
 // (DefaultMaxDepth frames, DefaultMaxStackSlots slots), all States of an
 // invocation may share a StackBudget, which counts what the stacks
 // really hold: the bytes of the backing arrays the Go allocator gave
@@ -24,8 +25,8 @@ import (
 // the old array to the new one; a growth that would take the total past
 // the budget is refused with fault 9 in the State that grows. So many deeply
 // recursing processes fault one by one instead of exhausting the Go
-// heap. A State returns its bytes when it finishes or is released
-// (Release). The old arrays a growth leaves behind, and the arrays of
+// heap. A State returns bytes when it shrinks, and all of them when it
+// finishes or is released (Release). The old arrays a growth leaves behind, and the arrays of
 // finished States, are garbage the budget no longer counts: the Go
 // runtime's soft memory limit, derived from the budgets by
 // runtime/gotune while the engine runs, makes the collector reclaim
@@ -170,4 +171,60 @@ func (st *State) growFrames() *fault.Fault {
 	st.frameCap = cap(nf)
 	st.frames = nf[:len(nf):min(cap(nf), max(st.maxDepth, nc))]
 	return nil
+}
+
+// Shrinking. A State that recursed deeply and came back keeps arrays
+// sized for its deepest point; a process that then idles (a server back
+// in its receive loop) would hold that memory, and its share of the
+// stack budget, for ever. So when a Run stops with the State shallow
+// (yield or park, at most shrinkDepth frames) and an array is large, the
+// array is replaced by one sized for what the frames can use and the
+// difference goes back to the budget. Both tests are a couple of
+// comparisons at the end of a Run, never on a call or a return; the
+// shrink itself copies at most shrinkDepth frames and the slots below
+// them. A later deep recursion grows the arrays again by doubling, which
+// costs a copy of the order of the recursion's own work.
+const (
+	shrinkDepth  = 64    // the deepest a State shrinks at
+	shrinkFrames = 4096  // a frame table array this large may shrink (288 KiB)
+	shrinkSlots  = 16384 // a value stack this long may shrink (256 KiB)
+	keepFrames   = 4 * shrinkDepth
+	keepSlots    = 1024
+)
+
+// shrinkIfIdle shrinks st's arrays when st is shallow and one of them is
+// large (see Shrinking); Run calls it when it stops without finishing.
+func (st *State) shrinkIfIdle() {
+	if (st.frameCap >= shrinkFrames || len(st.stack) >= shrinkSlots) && len(st.frames) <= shrinkDepth {
+		st.shrink()
+	}
+}
+
+func (st *State) shrink() {
+	n := len(st.frames)
+	if n == 0 {
+		return
+	}
+	if st.frameCap >= shrinkFrames {
+		nf := append(allocFrames(keepFrames), st.frames...)
+		st.force(int64(cap(nf)-st.frameCap) * frameBytes)
+		st.frameCap = cap(nf)
+		st.frames = nf[:n:max(n, min(cap(nf), st.maxDepth))]
+	}
+	if len(st.stack) < shrinkSlots {
+		return
+	}
+	// Every frame may use its whole window again (its locals and its
+	// operand stack up to MaxStack) without a check.
+	need := st.sp
+	for i := range st.frames {
+		fr := &st.frames[i]
+		need = max(need, fr.base+fr.fn.need)
+	}
+	if size := max(2*need, keepSlots); 4*size <= len(st.stack) {
+		ns := allocSlots(size)
+		copy(ns, st.stack[:need])
+		st.force(int64(len(ns)-len(st.stack)) * slotBytes)
+		st.stack = ns
+	}
 }

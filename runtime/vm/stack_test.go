@@ -136,3 +136,88 @@ func TestStackChargeWithADepthLimit(t *testing.T) {
 		t.Fatalf("a finished State still holds %d bytes", b.Used())
 	}
 }
+
+// deepThenIdle recurses 100,000 calls deep, then loops shallow for a
+// while (its Runs stop on the step budget with one frame), then
+// recurses again and returns the sum of both results.
+const deepThenIdle = `
+func main locals=2
+    INT 100000
+    CALL deep 1
+    STORE 1
+    INT 200000
+    STORE 0
+loop:
+    LOAD 0
+    INT 0
+    EQ
+    JUMP_IF_TRUE again
+    LOAD 0
+    INT 1
+    SUB
+    STORE 0
+    JUMP loop
+again:
+    INT 100000
+    CALL deep 1
+    LOAD 1
+    ADD
+    RETURN
+func deep params=1
+    LOAD 0
+    INT 0
+    EQ
+    JUMP_IF_FALSE more
+    INT 0
+    RETURN
+more:
+    LOAD 0
+    INT 1
+    SUB
+    CALL deep 1
+    INT 1
+    ADD
+    RETURN
+`
+
+// TestStackShrinksWhenShallow: a State that recursed deeply gives its
+// stack memory back once a Run stops with it shallow again; what it
+// still charges is what its arrays hold, and it can recurse deeply again
+// and compute the right result.
+func TestStackShrinksWhenShallow(t *testing.T) {
+	img := mustLoad(t, vmtest.MustAssemble(deepThenIdle))
+	b := NewStackBudget(1 << 30)
+	st, _ := NewState(img, 0, nil)
+	st.SetStackBudget(b)
+	peak, shallow, deepAgain := int64(0), int64(-1), false
+	for !st.Finished() {
+		o := Run(st, &testHost{}, 997)
+		if o.Status == StatusDone {
+			wantInt(t, o, 200000)
+			break
+		}
+		if o.Status != StatusYield {
+			t.Fatalf("outcome %+v", o)
+		}
+		held := heldBytes[value.Value](len(st.stack)) + heldBytes[frame](st.frameCap)
+		if st.charged != held || b.Used() != held {
+			t.Fatalf("depth %d: the arrays hold %d bytes; the State charged %d, the budget %d", len(st.frames), held, st.charged, b.Used())
+		}
+		peak = max(peak, held)
+		switch {
+		case len(st.frames) == 1 && peak > 4<<20 && shallow < 0:
+			shallow = held
+		case len(st.frames) > 1000 && shallow >= 0:
+			deepAgain = true
+		}
+	}
+	if shallow < 0 || !deepAgain {
+		t.Fatalf("peak %d bytes, shallow %d, deep again %v: the program did not run as planned", peak, shallow, deepAgain)
+	}
+	if shallow > 64<<10 {
+		t.Errorf("after a recursion that took %d bytes, the shallow State still holds %d", peak, shallow)
+	}
+	if b.Used() != 0 {
+		t.Fatalf("a finished State still holds %d bytes", b.Used())
+	}
+}
