@@ -14,23 +14,23 @@ import (
 // A State's stack memory is its value stack and its frame table. Both
 // grow by doubling, only on calls (the verifier bounds every frame), and
 // shrink when a Run stops with the State shallow again (Shrinking,
-// below). Besides the per-State limits
-// (DefaultMaxDepth frames, DefaultMaxStackSlots slots), all States of an
-// invocation may share a StackBudget, which counts what the stacks
-// really hold: the bytes of the backing arrays the Go allocator gave
-// them (their whole capacity, rounded up to the allocator's size class,
-// not the slots and frames in use). A growth allocates with the
-// allocator's rounding (allocSlots, allocFrames) so that the capacity
-// the State uses is the memory it was given, and the charge moves from
-// the old array to the new one; a growth that would take the total past
-// the budget is refused with fault 9 in the State that grows. So many deeply
-// recursing processes fault one by one instead of exhausting the Go
-// heap. A State returns bytes when it shrinks, and all of them when it
-// finishes or is released (Release). The old arrays a growth leaves behind, and the arrays of
-// finished States, are garbage the budget no longer counts: the Go
-// runtime's soft memory limit, derived from the budgets by
-// runtime/gotune while the engine runs, makes the collector reclaim
-// them before the heap grows past the budgets (docs/performance.md, "Go
+// below). Besides the per-State limits (DefaultMaxDepth frames,
+// DefaultMaxStackSlots slots), all States of an invocation may share a
+// StackBudget, which counts what the stacks really hold: the bytes of
+// the arrays the Go allocator gave them (their whole capacity, rounded
+// up to the allocator's size class, not the slots and frames in use). A
+// growth allocates with the allocator's rounding (allocSlots,
+// allocFrames) so that the capacity the State uses is the memory it was
+// given, and the charge moves from the old array to the new one; a
+// growth that would take the total past the budget is refused with
+// fault 9 in the State that grows. So many deeply recursing processes
+// fault one by one instead of exhausting the Go heap. A State returns
+// bytes when it shrinks, and all of them when it finishes or is released
+// (Release). The old arrays a growth or a shrink leaves behind, and the
+// arrays of finished States, are garbage the budget no longer counts:
+// the Go runtime's soft memory limit, derived from the budgets by
+// runtime/gotune while the engine runs, makes the collector reclaim them
+// before the heap grows far past the budgets (docs/performance.md, "Go
 // runtime settings").
 
 // DefaultStackBudget is the default total of the stack memory of an
@@ -155,10 +155,9 @@ func (st *State) grow(n int) ([]value.Value, *fault.Fault) {
 // growFrames doubles the frame table, or returns fault 9 when the stack
 // budget refuses. It is charged as grow is (the difference may be
 // negative when SetMaxDepth cut the table short of its array). The
-// table's capacity stays
-// within the depth limit (the fast loop's room check is also the depth
-// check); frameCap is the capacity of the array actually allocated,
-// which is what is charged.
+// table's capacity stays within the depth limit (the fast loop's room
+// check is also the depth check); frameCap is the capacity of the array
+// actually allocated, which is what is charged.
 func (st *State) growFrames() *fault.Fault {
 	c := cap(st.frames)
 	nc := min(max(2*c, 1), max(st.maxDepth, c+1))
@@ -200,6 +199,9 @@ func (st *State) shrinkIfIdle() {
 	}
 }
 
+// shrink replaces a large frame table by one of keepFrames frames, and
+// a value stack at least four times what its frames can use by one of
+// twice that (at least keepSlots), charging the differences.
 func (st *State) shrink() {
 	n := len(st.frames)
 	if n == 0 {
