@@ -63,6 +63,12 @@ func TestStackBudgetBoundsMemory(t *testing.T) {
 		inFlight = 4
 		depth    = 240000
 	)
+	if raceEnabled {
+		// Some 10 million calls at two scheduler counts take minutes
+		// under the race detector; the memory limit's settings are
+		// checked under it by TestRunTunesGoRuntime and runtime/gotune.
+		t.Skip("too slow under the race detector")
+	}
 	t.Setenv("GOGC", "")
 	t.Setenv("GOMEMLIMIT", "")
 	src := fmt.Sprintf(`
