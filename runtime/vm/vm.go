@@ -11,7 +11,8 @@
 // code, message, Morrow source line and a backtrace of function names), or
 // Park (waiting on a mailbox or timer; see actor.go). A new State's
 // value stack starts at what its entry function needs and grows on
-// calls, so a parked process stays small.
+// calls, so a parked process stays small; a State that recursed deeply
+// shrinks its arrays again when a Run stops with it shallow (stack.go).
 // Because the whole state is on the heap, a scheduler can interleave many
 // States on few goroutines.
 //
