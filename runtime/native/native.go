@@ -33,6 +33,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"sync/atomic"
 
 	"github.com/morrow-lang/morrow/runtime/fault"
 	"github.com/morrow-lang/morrow/runtime/supervisor"
@@ -142,6 +143,20 @@ type Host interface {
 // can (Host.Offload): a list of 65,536 Ints, 1 MiB of text. Below it the
 // work takes well under a millisecond.
 const OffloadMin = 1 << 16
+
+// offloadMin is the threshold CallWork applies: OffloadMin, unless a
+// test lowered it (SetOffloadMinForTest).
+var offloadMin atomic.Int64
+
+func init() { offloadMin.Store(OffloadMin) }
+
+// SetOffloadMinForTest makes CallWork offload from measure n instead of
+// OffloadMin until restore is called, so that a test can compare both
+// ways of running a long native on many small inputs. Tests only.
+func SetOffloadMinForTest(n int64) (restore func()) {
+	old := offloadMin.Swap(n)
+	return func() { offloadMin.Store(old) }
+}
 
 // Length is the measure of a long native that works on its arguments'
 // top level (Native.Size): in slots, a list's elements, a map's or set's
@@ -298,7 +313,7 @@ func (n *Native) CallWork(h Host, args []value.Value) (res value.Value, f *fault
 			res, f, work = value.Unit, fault.Internalf("%s: %v", n.Name, r), 0
 		}
 	}()
-	if n.Size != nil && n.Size(args) >= OffloadMin {
+	if n.Size != nil && n.Size(args) >= offloadMin.Load() {
 		if res, f, work, handled := n.offload(h, args); handled {
 			return res, f, work
 		}
