@@ -158,10 +158,10 @@ func SetOffloadMinForTest(n int64) (restore func()) {
 	return func() { offloadMin.Store(old) }
 }
 
-// Length is the measure of a long native that works on its arguments'
-// top level (Native.Size): in slots, a list's elements, a map's or set's
-// entries, a string's bytes (one slot per value.SlotSize, plus its own),
-// one for anything else.
+// Length is the default measure of a long native (Native.Size), one
+// that works on the top level of its arguments: in slots, a list's
+// elements, a map's or set's entries, a string's bytes (one slot per
+// value.SlotSize, plus its own), one for anything else.
 func Length(args []value.Value) int64 {
 	var n int64
 	for _, a := range args {
