@@ -32,6 +32,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"sync/atomic"
 
@@ -345,6 +346,9 @@ type offloaded struct {
 // body's output is written as it would have been in place: each of
 // stdout and stderr in one Write.
 func (n *Native) offload(h Host, args []value.Value) (res value.Value, f *fault.Fault, work int64, handled bool) {
+	// The caller's args may be a view of its stack, which is not the
+	// goroutine's to read once the caller is gone.
+	args = slices.Clone(args)
 	v, f, handled := h.Offload(func() value.Value {
 		o := &offloaded{}
 		func() {
