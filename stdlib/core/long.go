@@ -39,8 +39,8 @@ var measures = map[string]func(args []value.Value) int64{
 	"String.repeat":    repeatMeasure,
 	"String.pad_left":  padMeasure,
 	"String.pad_right": padMeasure,
-	"List.push":        appendMeasure,
-	"List.concat":      appendMeasure,
+	"List.push":        pushMeasure,
+	"List.concat":      concatMeasure,
 	// Union and merge put the right side's entries into the left.
 	"Set.union": mergeMeasure,
 	"Map.merge": mergeMeasure,
@@ -77,18 +77,23 @@ func padMeasure(a []value.Value) int64 {
 	return native.Length(a[:1]) + max(a[1].AsInt(), 0)/value.SlotSize
 }
 
-// appendMeasure is List.push's and List.concat's: the elements appended,
-// plus the first list's when they are copied rather than appended in
-// place (value.List.AppendsInPlace).
-func appendMeasure(a []value.Value) int64 {
-	xs := listOf(a[0])
-	m := 1
-	if len(a) > 1 && a[1].Kind() == value.KList {
-		m = len(listOf(a[1]).Items)
-		if m == 0 || len(xs.Items) == 0 {
-			return 0
-		}
+// pushMeasure is List.push's: one element, plus the list's when it is
+// copied rather than extended in place (value.List.AppendsInPlace).
+func pushMeasure(a []value.Value) int64 { return appendMeasure(listOf(a[0]), 1) }
+
+// concatMeasure is List.concat's: the second list's elements, plus the
+// first's when they are copied; nothing when either is empty (the other
+// is the answer).
+func concatMeasure(a []value.Value) int64 {
+	xs, m := listOf(a[0]), len(listOf(a[1]).Items)
+	if m == 0 || len(xs.Items) == 0 {
+		return 0
 	}
+	return appendMeasure(xs, m)
+}
+
+// appendMeasure is the work of appending m elements to xs.
+func appendMeasure(xs *value.List, m int) int64 {
 	if xs.AppendsInPlace(m) {
 		return int64(m)
 	}
