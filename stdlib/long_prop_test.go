@@ -208,7 +208,7 @@ func TestLongNativesSameBothWays(t *testing.T) {
 	t.Cleanup(native.SetOffloadMinForTest(testOffloadMin))
 	r := rand.New(rand.NewSource(28))
 	tab := stdlib.Natives()
-	rounds := 25
+	rounds := 15
 	if testing.Short() {
 		rounds = 5
 	}

@@ -10,13 +10,13 @@ import (
 	"github.com/morrow-lang/morrow/runtime/engine"
 )
 
-// longOrderSrc: a process calls a long native (LONG, a %s) forty times in
+// longOrderSrc: a process calls a long native (LONG) 24 times in
 // a loop while a pinger and a ponger exchange twenty messages; each
 // tells the collector when it is done. A long native does not hold its
 // scheduler (docs/architecture.md#long-natives), so the exchange, which
-// needs a few microseconds per message, ends long before the forty calls
+// needs a few microseconds per message, ends long before the 24 calls
 // do, whichever scheduler each process is on. Before, a pinger or ponger
-// that shared the long process's scheduler waited for all forty calls
+// that shared the long process's scheduler waited for all 24 calls
 // (the loop charges only a few reductions per call, so it never yields
 // in between): "long" came first.
 const longOrderSrc = `
@@ -60,7 +60,7 @@ fn collect(n: Int):
 
 fn main():
     let c: Pid(String) = spawn(() -> collect(2))
-    let _l: Pid(()) = spawn(() -> long_loop(40, c))
+    let _l: Pid(()) = spawn(() -> long_loop(24, c))
     let pong: Pid(Pid(Int)) = spawn(() -> ponger(20))
     let _p: Pid(Int) = spawn(() -> pinger(20, pong, c))
 `
