@@ -83,7 +83,6 @@ type argGen struct {
 	// scalar: the generic parameters are Int or String (map keys,
 	// List.contains).
 	scalar bool
-	ints   int // Ints generated: the first is mostly small, the others mostly large
 }
 
 func (g *argGen) size() int {
@@ -91,7 +90,7 @@ func (g *argGen) size() int {
 		if g.r.Intn(4) == 0 { // at the threshold (measures add one or two)
 			return testOffloadMin - 2 + g.r.Intn(4)
 		}
-		return testOffloadMin + g.r.Intn(testOffloadMin)
+		return testOffloadMin + g.r.Intn(3*testOffloadMin)
 	}
 	return g.r.Intn(12)
 }
@@ -136,9 +135,13 @@ func (g *argGen) gen(t *builtins.Type) value.Value {
 	}
 	switch t.Name {
 	case "Int":
-		g.ints++
-		if g.big && (g.ints > 1) == (g.r.Intn(4) > 0) {
-			return value.Int(int64(testOffloadMin + g.r.Intn(2*testOffloadMin)))
+		if g.big {
+			switch g.r.Intn(3) {
+			case 0: // just above the threshold (a count into a big list)
+				return value.Int(int64(testOffloadMin + g.r.Intn(64)))
+			case 1:
+				return value.Int(int64(testOffloadMin + g.r.Intn(2*testOffloadMin)))
+			}
 		}
 		return value.Int(int64(g.r.Intn(30)) - 5)
 	case "Bool":

@@ -41,6 +41,8 @@ var measures = map[string]func(args []value.Value) int64{
 	"String.pad_right": padMeasure,
 	"List.push":        pushMeasure,
 	"List.concat":      concatMeasure,
+	"List.take":        windowMeasure,
+	"List.drop":        windowMeasure,
 	// Union and merge put the right side's entries into the left.
 	"Set.union": mergeMeasure,
 	"Map.merge": mergeMeasure,
@@ -98,6 +100,15 @@ func appendMeasure(xs *value.List, m int) int64 {
 		return int64(m)
 	}
 	return int64(len(xs.Items) + m)
+}
+
+// windowMeasure is List.take's and List.drop's: a window on the list
+// whose size is computed from the shorter side (value.List.Take, Drop),
+// so List.drop(xs, 1) costs one element whatever the list's length.
+func windowMeasure(a []value.Value) int64 {
+	n := len(listOf(a[0]).Items)
+	c := clampCount(a[1].AsInt(), n)
+	return int64(min(c, n-c))
 }
 
 // mergeMeasure is the right side's entries (none when the left is empty:

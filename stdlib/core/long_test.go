@@ -52,7 +52,11 @@ func TestLongMeasures(t *testing.T) {
 		{"List.concat", []value.Value{grown, ints(10)}, 10},   // in place
 		{"List.concat", []value.Value{big, ints(10)}, 1010},   // a copy
 		{"List.concat", []value.Value{big, ints(0)}, 0},       // the first list
-		{"List.reverse", []value.Value{big}, 1000},            // native.Length
+		{"List.drop", []value.Value{big, value.Int(1)}, 1},
+		{"List.drop", []value.Value{big, value.Int(-3)}, 0},
+		{"List.take", []value.Value{big, value.Int(600)}, 400},
+		{"List.take", []value.Value{big, value.Int(5000)}, 0},
+		{"List.reverse", []value.Value{big}, 1000}, // native.Length
 		{"String.to_upper", []value.Value{value.String(strings.Repeat("a", 320))}, 21},
 		{"List.sort", []value.Value{big}, 1001}, // native.Logical
 	} {
