@@ -7,7 +7,10 @@
 // Go body registered under that name by stdlib/core (lists, strings,
 // numbers, rendering, printing) or stdlib/process (the Process operations
 // that are ordinary calls), and takes its flags from the entry. An entry
-// without a body, a body without an entry, a body registered twice and
+// without a body, a body without an entry, a body registered twice, a
+// size measure on a native the registry does not mark long
+// (builtins.Long; the long natives without one are measured by
+// native.Length) and
 // an arity that differs from the entry's signature are programming
 // errors: the table is built once, when the package is initialised, and
 // such an error panics at start-up.
@@ -63,6 +66,12 @@ func Build(entries []*builtins.Entry, bodies ...[]*native.Native) (native.Table,
 		}
 		n := *body
 		n.Flags = 0
+		switch {
+		case e.Has(builtins.Long) && n.Size == nil:
+			n.Size = native.Length
+		case !e.Has(builtins.Long) && n.Size != nil:
+			return nil, fmt.Errorf("%s has a size measure but the registry does not mark it long", e.Name)
+		}
 		if e.Context == builtins.ActorOnly {
 			n.Flags |= native.ActorOnly
 		}

@@ -151,18 +151,28 @@ func TestBuildRefuses(t *testing.T) {
 		return e
 	}
 	good := entry("M.f", "(Int) -> Int", builtins.ImplNative)
-	if tab, err := stdlib.Build([]*builtins.Entry{good}, []*native.Native{body("M.f", 1)}); err != nil || len(tab) != 1 {
+	if tab, err := stdlib.Build([]*builtins.Entry{good}, []*native.Native{body("M.f", 1)}); err != nil || len(tab) != 1 || tab["M.f"].Size != nil {
 		t.Fatalf("a matching table: %v", err)
 	}
+	// A long native gets native.Length unless its body has a measure;
+	// a body with a measure needs the Long flag.
+	long := entry("M.f", "(Int) -> Int", builtins.ImplNative)
+	long.Flags |= builtins.Long
+	if tab, err := stdlib.Build([]*builtins.Entry{long}, []*native.Native{body("M.f", 1)}); err != nil || tab["M.f"].Size == nil {
+		t.Fatalf("a long native: %v", err)
+	}
+	measured := body("M.f", 1)
+	measured.Size = native.Logical
 	for name, c := range map[string]struct {
 		entries []*builtins.Entry
 		bodies  []*native.Native
 	}{
-		"no body":        {[]*builtins.Entry{good}, nil},
-		"no entry":       {[]*builtins.Entry{good}, []*native.Native{body("M.f", 1), body("M.g", 1)}},
-		"two bodies":     {[]*builtins.Entry{good}, []*native.Native{body("M.f", 1), body("M.f", 1)}},
-		"arity":          {[]*builtins.Entry{good}, []*native.Native{body("M.f", 2)}},
-		"prelude native": {[]*builtins.Entry{entry("M.p", "(Int) -> Int", builtins.ImplPrelude)}, []*native.Native{body("M.p", 1)}},
+		"no body":           {[]*builtins.Entry{good}, nil},
+		"no entry":          {[]*builtins.Entry{good}, []*native.Native{body("M.f", 1), body("M.g", 1)}},
+		"two bodies":        {[]*builtins.Entry{good}, []*native.Native{body("M.f", 1), body("M.f", 1)}},
+		"arity":             {[]*builtins.Entry{good}, []*native.Native{body("M.f", 2)}},
+		"prelude native":    {[]*builtins.Entry{entry("M.p", "(Int) -> Int", builtins.ImplPrelude)}, []*native.Native{body("M.p", 1)}},
+		"measure, not long": {[]*builtins.Entry{good}, []*native.Native{measured}},
 	} {
 		if _, err := stdlib.Build(c.entries, c.bodies); err == nil {
 			t.Errorf("%s: accepted", name)

@@ -28,10 +28,13 @@
 package native
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
+	"sync/atomic"
 
 	"github.com/morrow-lang/morrow/runtime/fault"
 	"github.com/morrow-lang/morrow/runtime/supervisor"
@@ -120,24 +123,73 @@ type Host interface {
 	// the whole invocation with status (no other cleanup runs); the
 	// native returns the fault it gives, which stops the caller.
 	Halt(status int) *fault.Fault
-	// Offload runs a long native's work off the schedulers, as an
-	// outside operation: the caller parks on the native call
-	// (fault.Park) while a goroutine computes, and the native, called
-	// again when the caller resumes, gets the result. A long native then
-	// never holds a scheduler, so the processes queued there, its timers
-	// and a Kill of the caller are not kept waiting. It returns the
-	// result with handled = true once work has run, fault.Park (handled
-	// = true) while it runs, or handled = false when the host computes
-	// in place (no process runtime, a deterministic run, deferred
-	// cleanup): the native then runs work itself.
+	// Offload runs a long native's work off the schedulers, by the
+	// mechanism of Await (one outside operation that computes instead of
+	// waiting): the caller parks on the native call (fault.Park) while a
+	// goroutine computes, and the native, called again when the caller
+	// resumes, gets the result. A long native then never holds a
+	// scheduler, so the processes queued there, its timers and a Kill of
+	// the caller are not kept waiting. It returns the result with
+	// handled = true once work has run, fault.Park (handled = true)
+	// while it runs, or handled = false when the host computes in place
+	// (no process runtime, a deterministic run, deferred cleanup, a
+	// retiring caller): the native then runs work itself. Natives do not
+	// call it themselves: Native.CallWork does, for a native with a Size
+	// measure from OffloadMin on.
 	Offload(work func() value.Value) (v value.Value, f *fault.Fault, handled bool)
 }
 
-// OffloadMin is the size (elements) from which a native whose work grows
-// faster than its input (List.sort) runs off the schedulers when the
-// host can (Host.Offload): below it the work takes well under a
-// millisecond.
+// OffloadMin is the measure (Native.Size, in slots of value.SlotSize
+// bytes) from which a long native runs off the schedulers when the host
+// can (Host.Offload): a list of 65,536 Ints, 1 MiB of text. Below it the
+// work takes well under a millisecond.
 const OffloadMin = 1 << 16
+
+// offloadMin is the threshold CallWork applies: OffloadMin, unless a
+// test lowered it (SetOffloadMinForTest).
+var offloadMin atomic.Int64
+
+func init() { offloadMin.Store(OffloadMin) }
+
+// SetOffloadMinForTest makes CallWork offload from measure n instead of
+// OffloadMin until restore is called, so that a test can compare both
+// ways of running a long native on many small inputs. Tests only.
+func SetOffloadMinForTest(n int64) (restore func()) {
+	old := offloadMin.Swap(n)
+	return func() { offloadMin.Store(old) }
+}
+
+// Length is the default measure of a long native (Native.Size), one
+// that works on the top level of its arguments: in slots, a list's
+// elements, a map's or set's entries, a string's bytes (one slot per
+// value.SlotSize, plus its own), one for anything else.
+func Length(args []value.Value) int64 {
+	var n int64
+	for _, a := range args {
+		switch a.Kind() {
+		case value.KList:
+			n += int64(len(a.AsList().Items))
+		case value.KMap, value.KSet:
+			n += int64(a.AsMap().Len())
+		case value.KString:
+			n += 1 + int64(len(a.AsString()))/value.SlotSize
+		default:
+			n++
+		}
+	}
+	return n
+}
+
+// Logical is the measure of a long native that walks its arguments'
+// contents (rendering, comparing, sorting): their logical size in slots
+// (value.Value.Size, in O(1)).
+func Logical(args []value.Value) int64 {
+	var n int64
+	for _, a := range args {
+		n += a.Size() / value.SlotSize // at most 2^58 each: no overflow
+	}
+	return n
+}
 
 // SupOp names the operation of a SupRequest.
 type SupOp uint8
@@ -213,6 +265,14 @@ type Native struct {
 	// Exactly one of Fn and FnWork is set.
 	Fn     Func
 	FnWork WorkFunc
+	// Size, when set, makes the native long: its work can grow without
+	// bound with its arguments, and Size measures it in O(1) before the
+	// call (in slots, see OffloadMin). From OffloadMin on, CallWork runs
+	// the body off the schedulers (Host.Offload), with a host that only
+	// collects its output: a long native's body uses nothing of its Host
+	// but Stdout and Stderr. The builtin registry marks the same natives
+	// (builtins.Long).
+	Size func(args []value.Value) int64
 }
 
 // Check reports a malformed native: no name, an Args table of the wrong
@@ -254,12 +314,79 @@ func (n *Native) CallWork(h Host, args []value.Value) (res value.Value, f *fault
 			res, f, work = value.Unit, fault.Internalf("%s: %v", n.Name, r), 0
 		}
 	}()
+	if n.Size != nil && n.Size(args) >= offloadMin.Load() {
+		if res, f, work, handled := n.offload(h, args); handled {
+			return res, f, work
+		}
+	}
+	return n.body(h, args)
+}
+
+// body runs the native's Go function.
+func (n *Native) body(h Host, args []value.Value) (value.Value, *fault.Fault, int64) {
 	if n.FnWork != nil {
 		return n.FnWork(h, args)
 	}
-	res, f = n.Fn(h, args)
+	res, f := n.Fn(h, args)
 	return res, f, 0
 }
+
+// offloaded is the outcome of a body run off the schedulers: what it
+// returns and what it wrote, carried back to the caller as an opaque
+// value through Host.Offload.
+type offloaded struct {
+	res            value.Value
+	f              *fault.Fault
+	work           int64
+	stdout, stderr bytes.Buffer
+}
+
+// offload runs the body off the schedulers (Host.Offload). handled is
+// false when the host computes in place. When the caller resumes, the
+// body's output is written as it would have been in place: each of
+// stdout and stderr in one Write.
+func (n *Native) offload(h Host, args []value.Value) (res value.Value, f *fault.Fault, work int64, handled bool) {
+	// The caller's args may be a view of its stack, which is not the
+	// goroutine's to read once the caller is gone.
+	args = slices.Clone(args)
+	v, f, handled := h.Offload(func() value.Value {
+		o := &offloaded{}
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					o.res, o.f, o.work = value.Unit, fault.Internalf("%s: %v", n.Name, r), 0
+				}
+			}()
+			o.res, o.f, o.work = n.body(outputOnly{o: o}, args)
+		}()
+		return value.Opaque(value.KOpaque, 0, o)
+	})
+	if !handled || f != nil {
+		return value.Unit, f, 0, handled
+	}
+	o, ok := v.Ref().(*offloaded)
+	if !ok {
+		return value.Unit, fault.Internalf("%s: the offloaded call answered %s", n.Name, v.Kind()), 0, true
+	}
+	if o.stdout.Len() > 0 {
+		_, _ = h.Stdout().Write(o.stdout.Bytes())
+	}
+	if o.stderr.Len() > 0 {
+		_, _ = h.Stderr().Write(o.stderr.Bytes())
+	}
+	return o.res, o.f, o.work, true
+}
+
+// outputOnly is the Host of a body that runs off the schedulers: its
+// output is kept for the caller to write; it runs no process operation
+// (Detached's fault 11).
+type outputOnly struct {
+	Detached
+	o *offloaded
+}
+
+func (h outputOnly) Stdout() io.Writer { return &h.o.stdout }
+func (h outputOnly) Stderr() io.Writer { return &h.o.stderr }
 
 // Table maps qualified names to the natives a program may call.
 type Table map[string]*Native

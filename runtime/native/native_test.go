@@ -93,3 +93,63 @@ func TestDetached(t *testing.T) {
 		}
 	}
 }
+
+// goHost offloads as the scheduler's host does: the first call starts
+// the work on a goroutine and parks; the call made again takes the
+// result.
+type goHost struct {
+	Detached
+	ch chan value.Value
+}
+
+func (h *goHost) Offload(work func() value.Value) (value.Value, *fault.Fault, bool) {
+	if h.ch != nil {
+		return <-h.ch, nil, true
+	}
+	h.ch = make(chan value.Value, 1)
+	go func() { h.ch <- work() }()
+	return value.Unit, fault.NewPark(), true
+}
+
+// TestCallWorkOffloads: a native with a Size measure runs off the caller
+// from OffloadMin on (the caller sees fault.Park, then the result); its
+// output is written when the caller takes the result; a panic off the
+// caller is an internal fault of the call, not a crash.
+func TestCallWorkOffloads(t *testing.T) {
+	long := &Native{Name: "L", Arity: 1, Args: []value.Kind{value.KInt},
+		Size: func(a []value.Value) int64 { return a[0].AsInt() },
+		FnWork: func(h Host, a []value.Value) (value.Value, *fault.Fault, int64) {
+			if a[0].AsInt() < 0 {
+				panic("boom")
+			}
+			_, _ = h.Stdout().Write([]byte("out"))
+			return value.Int(a[0].AsInt() + 1), nil, 7
+		}}
+	var buf bytes.Buffer
+	for _, n := range []int64{OffloadMin - 1, OffloadMin} {
+		buf.Reset()
+		h := &goHost{Detached: Detached{W: &buf}}
+		v, f, w := long.CallWork(h, []value.Value{value.Int(n)})
+		if n >= OffloadMin {
+			if f == nil || !f.IsPark() || buf.Len() != 0 {
+				t.Fatalf("%d: %v %v, output %q before the result", n, v, f, buf.String())
+			}
+			v, f, w = long.CallWork(h, []value.Value{value.Int(n)})
+		} else if h.ch != nil {
+			t.Errorf("%d: offloaded below OffloadMin", n)
+		}
+		if f != nil || v.AsInt() != n+1 || w != 7 || buf.String() != "out" {
+			t.Errorf("%d: %v %v %d %q", n, v, f, w, buf.String())
+		}
+	}
+	restore := SetOffloadMinForTest(-10)
+	defer restore()
+	h := &goHost{}
+	_, f, _ := long.CallWork(h, []value.Value{value.Int(-1)})
+	if f == nil || !f.IsPark() {
+		t.Fatalf("a panicking body: %v before it ran", f)
+	}
+	if _, f, _ = long.CallWork(h, []value.Value{value.Int(-1)}); f == nil || !f.Internal || !strings.Contains(f.Msg, "boom") {
+		t.Errorf("a panic off the caller: %v", f)
+	}
+}

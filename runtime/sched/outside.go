@@ -12,19 +12,11 @@ import (
 
 // Outside operations (docs/io.md): a native that waits on the
 // outside world (standard input, a file, the network, an HTTP request)
-// calls Host.Await with the operation. Await opens a native wait
-// (proc.NativeWait), runs the operation on a goroutine of its own (the
-// wait happens in Go's netpoller or a blocked system call, never on a
-// scheduler) and parks only the calling process (fault.Park). The
-// goroutine completes the wait, which wakes the process like any other
-// wake-up; the native runs again and Await hands it the result.
-//
-// A parked process stays killable: the retire path closes its socket
-// set (world.Owned), which cancels the operation's context and closes
-// its sockets, so the goroutine returns soon and its late answer is
-// dropped. Outstanding operations count as pending work (pendingIO), so
-// an all-idle runtime waiting on the world is not a deadlock; output is
-// flushed whenever a process parks on one.
+// calls Host.Await with the operation, which runs off the schedulers
+// (goOutside, offload.go: the wait happens in Go's netpoller or a
+// blocked system call, never on a scheduler) and parks only the calling
+// process; the native runs again and Await hands it the result. Output
+// is flushed whenever a process parks on one.
 
 // Stderr is where eprint and eprintln write.
 func (h *host) Stderr() io.Writer {
@@ -71,7 +63,8 @@ func (h *host) SocketsOf(id value.Value) *world.Owned {
 	return t.Sockets()
 }
 
-// Resume answers a native that runs again after its Await parked it.
+// Resume answers a native that runs again after its Await or Offload
+// parked it.
 func (h *host) Resume() (value.Value, *fault.Fault, bool) {
 	h.settle()
 	if v, open, done := h.p.TakeNativeWait(); open {
@@ -99,27 +92,13 @@ func (h *host) Await(ready bool, op func(ctx context.Context) value.Value) (valu
 		// operation in place: only files and the clock reach here.
 		return op(context.Background()), nil
 	}
-	owned := h.p.Sockets()
-	ctx, cancel := context.WithCancel(rt.World.Context())
-	if !owned.SetCancel(cancel) {
-		cancel() // retiring: the operation sees a cancelled context
+	rt.Out.Flush()
+	if !h.goOutside(op) {
+		// Retiring: the operation sees a cancelled context.
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
 		return op(ctx), nil
 	}
-	p := h.p
-	w := p.StartNativeWait()
-	rt.pendingIO.Add(1)
-	rt.Out.Flush()
-	go func() {
-		v := op(ctx)
-		owned.SetCancel(nil)
-		cancel()
-		rt.Inv.CompleteNativeWait(p, w, v)
-		if rt.pendingIO.Add(-1) == 0 && rt.Idle() {
-			// Nothing else may wake an idle runtime to decide what
-			// happens now that no operation is outstanding.
-			signal(rt.scheds[0].wake)
-		}
-	}()
 	return value.Unit, fault.NewPark()
 }
 

@@ -287,13 +287,13 @@ type Runtime struct {
 	res      Result
 	stop     chan struct{}
 
-	// pendingIO counts outside operations in flight (outside.go).
+	// pendingIO counts outside operations and offloaded computations
+	// in flight (goOutside, offload.go).
 	pendingIO atomic.Int64
 	halted    atomic.Bool // System.exit ended the invocation
 	errMu     sync.Mutex  // one stderr write at a time
 	// World is the invocation's outside world (Config.World).
 	World     *world.World
-	offloads  atomic.Int64 // long natives computing off the schedulers (offload.go)
 	steps     atomic.Int64 // VM steps of all turns (counted when MaxSteps is set)
 	rr        atomic.Uint64
 	root      *proc.Process
@@ -539,7 +539,7 @@ func (rt *Runtime) rootFinished(v value.Value) {
 // processes alive can never be woken and Config.ReportDeadlock asks for
 // the report (the caller builds it with rt.mu released: deadlock).
 func (rt *Runtime) quiescentLocked() (report string, deadlock bool) {
-	if rt.Inv.ArmedTimers() > 0 || rt.pendingIO.Load() > 0 || rt.offloads.Load() > 0 || rt.stopped {
+	if rt.Inv.ArmedTimers() > 0 || rt.pendingIO.Load() > 0 || rt.stopped {
 		return "", false
 	}
 	live, isolated := rt.Inv.Live()
@@ -579,9 +579,10 @@ func (rt *Runtime) deadlock() {
 }
 
 // BeginOutside records an outside operation that a host runs for a
-// process (the count Host.Await keeps, pendingIO, outside.go): while one
-// is pending the runtime never reports a deadlock, since its completion
-// will wake the process. Call it before the process parks.
+// process (the count Host.Await and Host.Offload keep, pendingIO,
+// offload.go): while one is pending the runtime never reports a
+// deadlock, since its completion will wake the process. Call it before
+// the process parks.
 func (rt *Runtime) BeginOutside() { rt.pendingIO.Add(1) }
 
 // EndOutside records that an outside operation begun with BeginOutside

@@ -654,6 +654,18 @@ func (l *List) Take(n int) Value {
 	return listValue(&List{Items: items, size: size})
 }
 
+// AppendsInPlace reports whether Append of m elements would, at this
+// moment, claim free slots of l's array instead of copying l's items (a
+// long native measures its work with it: in place, appending costs m,
+// not len + m). Another list may claim the slots meanwhile.
+func (l *List) AppendsInPlace(m int) bool {
+	a := l.arr
+	if a == nil || len(l.Items)+m > cap(l.Items) {
+		return false
+	}
+	return a.used.Load() == int64(a.total-cap(l.Items)+len(l.Items))
+}
+
 // Append returns a new list holding l's items followed by extra; l is
 // unchanged. When l ends at the first unclaimed slot of an array built
 // by Append with room for extra, the slots are claimed (atomically) and

@@ -165,6 +165,12 @@ const (
 	// and `--replay` refuse a program that calls it, and the REPL
 	// refuses the Net module and System.read_line.
 	Unreplayable
+	// Long: a native whose work grows without bound with its arguments
+	// (docs/architecture.md#long-natives). A call whose arguments measure
+	// native.OffloadMin or more (their logical size in slots, or the
+	// native's own measure, native.Native.Size) runs off the schedulers
+	// and parks only its caller, as an outside operation does.
+	Long
 )
 
 // Has reports whether every flag of g is set.
@@ -423,6 +429,9 @@ func (e *Entry) validate(known map[string]int) error {
 	}
 	if e.Has(MailboxKey) && (e.Impl != ImplNative || !strings.Contains(e.Sig, "Pid("+e.Mailbox+")")) {
 		return fmt.Errorf("a mailbox-key builtin is a native whose signature has Pid(%s)", e.Mailbox)
+	}
+	if e.Has(Long) && e.Impl != ImplNative {
+		return fmt.Errorf("only a native can be long")
 	}
 	if e.Req != NoReq && !t.hasVar() {
 		return fmt.Errorf("a requirement needs a generic parameter")

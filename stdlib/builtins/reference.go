@@ -48,7 +48,9 @@ const referenceLegend = `How each builtin is implemented, and the rules the chec
   function; *root or actor*: a process operation that ` + "`main`" + ` may call too.
 - *no defer*: refused in a ` + "`defer`" + ` body; *spawns/sends*: an actor effect (docs/reference/checks.md#guards-and-defer);
   *callbacks without actor*: its function arguments run without an actor context; *length only*:
-  passing Results to it does not handle them; *needs …*: what the generic ` + "`a`" + ` must support.
+  passing Results to it does not handle them; *needs …*: what the generic ` + "`a`" + ` must support;
+  *off the schedulers when large*: a call on large arguments (from 65,536 slots: a list of 65,536
+  Ints, 1 MiB of text) runs off the schedulers and parks only its caller (docs/architecture.md#long-natives).
 - Labeled parameters (` + "`left:`" + `) must be written with their labels; all others are positional.
 `
 
@@ -78,7 +80,7 @@ func (e *Entry) notes() []string {
 	for _, f := range []struct {
 		flag Flags
 		text string
-	}{{NoDefer, "no defer"}, {Effect, "spawns/sends"}, {RootCallbacks, "callbacks without actor"}, {MetadataRead, "length only"}, {MailboxKey, "typed by the expected Pid(m)"}} {
+	}{{NoDefer, "no defer"}, {Effect, "spawns/sends"}, {RootCallbacks, "callbacks without actor"}, {MetadataRead, "length only"}, {MailboxKey, "typed by the expected Pid(m)"}, {Long, "off the schedulers when large"}} {
 		if e.Has(f.flag) && (f.flag != RootCallbacks || e.takesFunction()) {
 			out = append(out, f.text)
 		}

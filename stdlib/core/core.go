@@ -81,6 +81,7 @@ func register(ns ...*native.Native) {
 		if _, dup := registry[n.Name]; dup {
 			panic("core: native registered twice: " + n.Name)
 		}
+		n.Size = measures[n.Name]
 		registry[n.Name] = n
 	}
 }

@@ -227,20 +227,8 @@ func listSum(_ native.Host, a []value.Value) (value.Value, *fault.Fault) {
 }
 
 // listSort is the native List.sort.
-func listSort(h native.Host, a []value.Value) (value.Value, *fault.Fault, int64) {
-	items := listItems(a[0])
-	if len(items) >= native.OffloadMin {
-		// A long sort runs off the schedulers (Host.Offload); its
-		// work is charged as the list's length.
-		v, f, handled := h.Offload(func() value.Value {
-			v, _ := sortItems(items)
-			return v
-		})
-		if handled {
-			return v, f, int64(len(items))
-		}
-	}
-	v, work := sortItems(items)
+func listSort(_ native.Host, a []value.Value) (value.Value, *fault.Fault, int64) {
+	v, work := sortItems(listItems(a[0]))
 	return v, nil, work
 }
 

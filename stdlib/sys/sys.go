@@ -115,6 +115,10 @@ func init() {
 	}
 	regWork("eprint", []value.Kind{native.KAny}, eprint(""))
 	regWork("eprintln", []value.Kind{native.KAny}, eprint("\n"))
+	// Long natives, measured as print (docs/architecture.md#long-natives).
+	for _, n := range natives[len(natives)-2:] {
+		n.Size = native.Logical
+	}
 }
 
 // world of a host, or a fault for a host without one.
