@@ -139,13 +139,7 @@ fn try(label: String, f: () -> ()):
 fn observer():
     try("show", () -> println(String.len(show(build(61, Leaf(0))))))
     try("print", () -> println(build(61, Leaf(0))))
-
-fn main():
-    let r: Result(Pid(Int), Process.Error) = Process.spawn(observer)
-    match r:
-        Ok(_) -> ()
-        Err(e) -> println("spawn failed {show(e)}")
-`
+` + spawnObserver("Int")
 	wantOutput(t, src, engine.Options{}, "show: Fault(14)\nprint: Fault(14)\n", 0)
 }
 
@@ -201,13 +195,7 @@ fn observer():
         Err(e) -> println("observer: kill failed {show(e)}")
     receive_event:
         Process.Down(m, _, reason) if m == ref -> println("observer: comparer ended with {show(reason)}")
-
-fn main():
-    let r: Result(Pid(String), Process.Error) = Process.spawn(observer)
-    match r:
-        Ok(_) -> ()
-        Err(e) -> println("spawn failed {show(e)}")
-`
+` + spawnObserver("String")
 	wantOutput(t, src, engine.Options{}, "observer: comparing\ntick 3\ntick 2\ntick 1\nobserver: ticked\nobserver: comparer ended with Killed\n", 1, 2)
 }
 
@@ -248,13 +236,7 @@ fn observer():
     receive:
         m -> println(m)
     println("observer: {List.len(base)} -> {List.len(mine)}, sum {List.sum(mine)}, base {show(base)}")
-
-fn main():
-    let r: Result(Pid(String), Process.Error) = Process.spawn(observer)
-    match r:
-        Ok(_) -> ()
-        Err(e) -> println("spawn failed {show(e)}")
-`
+` + spawnObserver("String")
 	wantOutput(t, src, engine.Options{Steal: true}, "receiver: id kept true, 4 -> 1004, sum 500510\nobserver: 4 -> 14, sum 65, base [1, 2, 3, 4]\n", 1, 2)
 }
 
@@ -264,13 +246,7 @@ fn main():
 // instead of the Go runtime running out of memory, and the memory comes
 // back when they end: a later, shallow recursion finishes.
 func TestStackBudget(t *testing.T) {
-	src := `
-fn deep(n: Int) -> Int:
-    if n == 0:
-        0
-    else:
-        1 + deep(n - 1)
-
+	src := deepFn + `
 fn spawn_all(n: Int, depth: Int):
     if n > 0:
         let r: Result((Pid(Int), MonitorRef), Process.Error) = Process.spawn_monitor(() -> println("finished {deep(depth)}"))
@@ -296,26 +272,14 @@ fn observer():
     println("faults: {collect(n: 40, faults: 0)} of 40")
     spawn_all(n: 1, depth: 1000)
     println("faults: {collect(n: 1, faults: 0)} of 1")
-
-fn main():
-    let r: Result(Pid(Int), Process.Error) = Process.spawn(observer)
-    match r:
-        Ok(_) -> ()
-        Err(e) -> println("spawn failed {show(e)}")
-`
+` + spawnObserver("Int")
 	wantOutput(t, src, engine.Options{Steal: true, StackBudget: 32 << 20}, "faults: 40 of 40\nfinished 1000\nfaults: 0 of 1\n", 1, 2)
 }
 
 // TestStackBudgetOfTheRoot: the root context's stack counts too; its
 // fault is fatal as usual.
 func TestStackBudgetOfTheRoot(t *testing.T) {
-	src := `
-fn deep(n: Int) -> Int:
-    if n == 0:
-        0
-    else:
-        1 + deep(n - 1)
-
+	src := deepFn + `
 fn main():
     println(deep(10000))
     println(deep(400000))
@@ -384,3 +348,25 @@ func bye
 		t.Fatalf("stdout %q", got)
 	}
 }
+
+// spawnObserver is the main the robustness programs share: it spawns
+// observer, whose mailbox carries msg, and reports a failed spawn.
+func spawnObserver(msg string) string {
+	return `
+fn main():
+    let r: Result(Pid(` + msg + `), Process.Error) = Process.spawn(observer)
+    match r:
+        Ok(_) -> ()
+        Err(e) -> println("spawn failed {show(e)}")
+`
+}
+
+// deepFn is deep(n), a recursion n calls deep (not a tail call) that
+// returns n: the stack-budget programs' workload.
+const deepFn = `
+fn deep(n: Int) -> Int:
+    if n == 0:
+        0
+    else:
+        1 + deep(n - 1)
+`

@@ -71,13 +71,7 @@ func TestStackBudgetBoundsMemory(t *testing.T) {
 	}
 	t.Setenv("GOGC", "")
 	t.Setenv("GOMEMLIMIT", "")
-	src := fmt.Sprintf(`
-fn deep(n: Int) -> Int:
-    if n == 0:
-        0
-    else:
-        1 + deep(n - 1)
-
+	src := fmt.Sprintf(deepFn+`
 fn start(depth: Int):
     let r: Result((Pid(Int), MonitorRef), Process.Error) = Process.spawn_monitor(() -> println("finished {deep(depth)}"))
     match r:
@@ -108,13 +102,7 @@ fn observer():
     let own: Pid(Int) = Process.self()
     start_all(n: %d, depth: %d)
     println("faults: {collect(left: %d, to_start: %d, depth: %d, faults: 0)}")
-
-fn main():
-    let r: Result(Pid(Int), Process.Error) = Process.spawn(observer)
-    match r:
-        Ok(_) -> ()
-        Err(e) -> println("spawn failed {show(e)}")
-`, inFlight-1, depth, procs, procs-inFlight+1, depth)
+` + spawnObserver("Int"), inFlight-1, depth, procs, procs-inFlight+1, depth)
 	for _, scheds := range []int{1, 2} {
 		runtime.GC()
 		stop := heapPeak()

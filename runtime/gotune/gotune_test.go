@@ -46,28 +46,28 @@ func TestSetGC(t *testing.T) {
 	}
 }
 
+// wantTuning fails t unless GOMAXPROCS is procs and the GC percent gc
+// (either one -1: not checked); when says at what point of the test.
+func wantTuning(t *testing.T, when string, procs, gc int) {
+	t.Helper()
+	if got := runtime.GOMAXPROCS(0); procs >= 0 && got != procs {
+		t.Errorf("%s: GOMAXPROCS %d, want %d", when, got, procs)
+	}
+	if got := gcPercent(); gc >= 0 && got != gc {
+		t.Errorf("%s: GC percent %d, want %d", when, got, gc)
+	}
+}
+
 func TestAcquireOneRun(t *testing.T) {
 	clean(t, 3, 100)
 	release := Acquire(1, 0)
-	if got := runtime.GOMAXPROCS(0); got != 1 {
-		t.Errorf("GOMAXPROCS %d during a 1-scheduler run, want 1", got)
-	}
-	if got := gcPercent(); got != GCPercent {
-		t.Errorf("GC percent %d during a run, want %d", got, GCPercent)
-	}
+	wantTuning(t, "during a 1-scheduler run", 1, GCPercent)
 	release()
 	release() // a second call is harmless
-	if got := runtime.GOMAXPROCS(0); got != 3 {
-		t.Errorf("GOMAXPROCS %d after the run, want 3 restored", got)
-	}
-	if got := gcPercent(); got != 100 {
-		t.Errorf("GC percent %d after the run, want 100 restored", got)
-	}
+	wantTuning(t, "after the run (restored)", 3, 100)
 	// one run may ask for more schedulers than the process had
 	release = Acquire(5, 0)
-	if got := runtime.GOMAXPROCS(0); got != 5 {
-		t.Errorf("GOMAXPROCS %d during a 5-scheduler run, want 5", got)
-	}
+	wantTuning(t, "during a 5-scheduler run", 5, -1)
 	release()
 }
 
@@ -75,25 +75,14 @@ func TestAcquireOverlappingRuns(t *testing.T) {
 	clean(t, 4, 100)
 	a := Acquire(1, 0)
 	b := Acquire(2, 0)
-	if got := runtime.GOMAXPROCS(0); got != 3 {
-		t.Errorf("GOMAXPROCS %d for runs of 1 and 2 schedulers, want 3", got)
-	}
+	wantTuning(t, "runs of 1 and 2 schedulers", 3, -1)
 	c := Acquire(2, 0)
-	if got := runtime.GOMAXPROCS(0); got != 4 {
-		t.Errorf("GOMAXPROCS %d for 5 schedulers in a process of 4, want 4", got)
-	}
+	wantTuning(t, "5 schedulers in a process of 4", 4, -1)
 	b()
 	c()
-	if got := runtime.GOMAXPROCS(0); got != 1 {
-		t.Errorf("GOMAXPROCS %d with one 1-scheduler run left, want 1", got)
-	}
-	if got := gcPercent(); got != GCPercent {
-		t.Errorf("GC percent %d while a run is in progress, want %d", got, GCPercent)
-	}
+	wantTuning(t, "one 1-scheduler run left", 1, GCPercent)
 	a()
-	if got, gc := runtime.GOMAXPROCS(0), gcPercent(); got != 4 || gc != 100 {
-		t.Errorf("after the last run: GOMAXPROCS %d GC percent %d, want 4 and 100", got, gc)
-	}
+	wantTuning(t, "after the last run", 4, 100)
 }
 
 func TestAcquireLeavesUserSettings(t *testing.T) {
@@ -101,13 +90,9 @@ func TestAcquireLeavesUserSettings(t *testing.T) {
 	t.Setenv("GOGC", "150")
 	t.Setenv("GOMAXPROCS", "3")
 	release := Acquire(1, 0)
-	if got, gc := runtime.GOMAXPROCS(0), gcPercent(); got != 3 || gc != 150 {
-		t.Errorf("with GOGC and GOMAXPROCS set: GOMAXPROCS %d GC percent %d, want 3 and 150", got, gc)
-	}
+	wantTuning(t, "with GOGC and GOMAXPROCS set", 3, 150)
 	release()
-	if got, gc := runtime.GOMAXPROCS(0), gcPercent(); got != 3 || gc != 150 {
-		t.Errorf("after the run: GOMAXPROCS %d GC percent %d, want 3 and 150", got, gc)
-	}
+	wantTuning(t, "after the run", 3, 150)
 }
 
 // TestAcquireSetsMemoryLimit: while runs are in progress the soft memory

@@ -14,17 +14,23 @@ func BenchmarkFib25(b *testing.B) {
 	h := &testHost{}
 	for i := 0; i < b.N; i++ {
 		st, _ := NewState(img, img.Prog.Entry, nil)
-		for {
-			o := Run(st, h, 1<<16)
-			if o.Status == StatusDone {
-				if o.Value.AsInt() != 75025 {
-					b.Fatal(o.Value)
-				}
-				break
+		runSliced(b, st, h, 1<<16, 75025)
+	}
+}
+
+// runSliced runs st to its end in Runs of slice steps, as a scheduler
+// would, and fails b unless it returns want.
+func runSliced(b *testing.B, st *State, h Host, slice int, want int64) {
+	for {
+		o := Run(st, h, slice)
+		if o.Status == StatusDone {
+			if o.Value.AsInt() != want {
+				b.Fatal(o.Value)
 			}
-			if o.Status != StatusYield {
-				b.Fatal(o.Status)
-			}
+			return
+		}
+		if o.Status != StatusYield {
+			b.Fatal(o.Status)
 		}
 	}
 }
@@ -50,17 +56,6 @@ func BenchmarkDeepRecursion(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		st, _ := NewState(img, img.Prog.Entry, nil)
 		st.SetStackBudget(budget)
-		for {
-			o := Run(st, h, 1000)
-			if o.Status == StatusDone {
-				if o.Value.AsInt() != 100000 {
-					b.Fatal(o.Value)
-				}
-				break
-			}
-			if o.Status != StatusYield {
-				b.Fatal(o.Status)
-			}
-		}
+		runSliced(b, st, h, 1000, 100000)
 	}
 }

@@ -14,6 +14,10 @@ func main
     INT 100000
     CALL deep 1
     RETURN
+` + deepFunc
+
+// deepFunc is deep(n), which recurses n calls deep and returns n.
+const deepFunc = `
 func deep params=1
     LOAD 0
     INT 0
@@ -163,22 +167,7 @@ again:
     LOAD 1
     ADD
     RETURN
-func deep params=1
-    LOAD 0
-    INT 0
-    EQ
-    JUMP_IF_FALSE more
-    INT 0
-    RETURN
-more:
-    LOAD 0
-    INT 1
-    SUB
-    CALL deep 1
-    INT 1
-    ADD
-    RETURN
-`
+` + deepFunc
 
 // TestStackShrinksWhenShallow: a State that recursed deeply gives its
 // stack memory back once a Run stops with it shallow again; what it
