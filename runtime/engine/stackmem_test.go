@@ -102,7 +102,7 @@ fn observer():
     let own: Pid(Int) = Process.self()
     start_all(n: %d, depth: %d)
     println("faults: {collect(left: %d, to_start: %d, depth: %d, faults: 0)}")
-` + spawnObserver("Int"), inFlight-1, depth, procs, procs-inFlight+1, depth)
+`+spawnObserver("Int"), inFlight-1, depth, procs, procs-inFlight+1, depth)
 	for _, scheds := range []int{1, 2} {
 		runtime.GC()
 		stop := heapPeak()
