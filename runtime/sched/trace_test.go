@@ -6,10 +6,10 @@ import (
 	"flag"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/morrow-lang/morrow/internal/testrun"
 	"github.com/morrow-lang/morrow/runtime/sched"
 )
 
@@ -153,7 +153,7 @@ fn main():
     start(3)
 `)
 	for _, cfg := range []sched.Config{{Schedulers: 1}, {Schedulers: 2, Steal: true}, {Schedulers: 4}} {
-		tr := &lockedBuffer{}
+		tr := &testrun.Buffer{}
 		cfg.Trace = tr
 		ctx, cancel := context.WithCancel(context.Background())
 		go func() {
@@ -177,23 +177,4 @@ fn main():
 			t.Errorf("cleanups: %q", out)
 		}
 	}
-}
-
-// lockedBuffer is a bytes.Buffer that the runtime writes while the test
-// reads it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
