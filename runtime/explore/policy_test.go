@@ -20,6 +20,20 @@ func seedWith(t *testing.T, want Strategy) uint64 {
 	return 0
 }
 
+// pctPair returns a depth-1 PCT policy over k steps with agents 1 and 2
+// ready, and which of them has the higher priority and which the lower.
+func pctPair(t *testing.T, k int64) (p *pct, hi, lo sched.Agent) {
+	t.Helper()
+	p = NewPolicy(seedWith(t, Strategy{Depth: 1}), k, 100).(*pct)
+	p.Ready(proc(1))
+	p.Ready(proc(2))
+	hi, lo = proc(1), proc(2)
+	if p.get(lo).prio > p.get(hi).prio {
+		hi, lo = lo, hi
+	}
+	return p, hi, lo
+}
+
 func TestStrategiesSpread(t *testing.T) {
 	count := map[Strategy]int{}
 	for i := 0; i < 4000; i++ {
@@ -173,13 +187,7 @@ func TestPCTChangePoints(t *testing.T) {
 // TestPCTFairness: an agent ready for more than fair steps acts next,
 // even with a higher agent always ready.
 func TestPCTFairness(t *testing.T) {
-	p := NewPolicy(seedWith(t, Strategy{Depth: 1}), 10, 100).(*pct)
-	p.Ready(proc(1))
-	p.Ready(proc(2))
-	hi, lo := proc(1), proc(2)
-	if p.get(lo).prio > p.get(hi).prio {
-		hi, lo = lo, hi
-	}
+	p, _, lo := pctPair(t, 10)
 	for step := 1; ; step++ {
 		a, _ := p.Next(false)
 		if a == lo {
@@ -292,13 +300,7 @@ func TestLazyClock(t *testing.T) {
 // more than the ready agents (before, it grew by one entry a step up to
 // the fairness bound: 251 MB on a timer-heavy program).
 func TestPCTOrderBounded(t *testing.T) {
-	p := NewPolicy(seedWith(t, Strategy{Depth: 1}), 1_000_000, 100).(*pct)
-	p.Ready(proc(1))
-	p.Ready(proc(2))
-	hi, lo := proc(1), proc(2)
-	if p.get(lo).prio > p.get(hi).prio {
-		hi, lo = lo, hi
-	}
+	p, hi, lo := pctPair(t, 1_000_000)
 	most := 0
 	for step := 0; step < 200_000; step++ {
 		a, _ := p.Next(false)

@@ -80,10 +80,7 @@ const (
 )
 
 func (k Kind) String() string {
-	if k == Branch {
-		return "Branch"
-	}
-	return "Worker"
+	return tagName([]string{"Worker", "Branch"}, "Kind", int(k))
 }
 
 // State is Supervisor.ChildState's tag, in tag order. Running carries the

@@ -224,34 +224,19 @@ func (m *Map) Has(k Value) bool {
 	return ok
 }
 
-// withEnt returns a copy of es with e at i (replace: instead of
-// inserting it there).
-func withEnt(es []*entry, i int, e *entry, replace bool) []*entry {
+// with returns a copy of s with x at i (replace: instead of inserting
+// it there).
+func with[T any](s []T, i int, x T, replace bool) []T {
 	if replace {
-		out := make([]*entry, len(es))
-		copy(out, es)
-		out[i] = e
+		out := make([]T, len(s))
+		copy(out, s)
+		out[i] = x
 		return out
 	}
-	out := make([]*entry, len(es)+1)
-	copy(out, es[:i])
-	out[i] = e
-	copy(out[i+1:], es[i:])
-	return out
-}
-
-// withKid is withEnt for subtrees.
-func withKid(ks []*hnode, i int, k *hnode, replace bool) []*hnode {
-	if replace {
-		out := make([]*hnode, len(ks))
-		copy(out, ks)
-		out[i] = k
-		return out
-	}
-	out := make([]*hnode, len(ks)+1)
-	copy(out, ks[:i])
-	out[i] = k
-	copy(out[i+1:], ks[i:])
+	out := make([]T, len(s)+1)
+	copy(out, s[:i])
+	out[i] = x
+	copy(out[i+1:], s[i:])
 	return out
 }
 
@@ -292,11 +277,11 @@ func hput(n *hnode, shift uint, h uint64, k, v Value, seq int64) (*hnode, *entry
 		for i, o := range n.ents {
 			if keyEqual(o.key, k) {
 				e := &entry{key: o.key, val: v, hash: h, seq: o.seq}
-				return &hnode{ents: withEnt(n.ents, i, e, true), coll: true}, o, e
+				return &hnode{ents: with(n.ents, i, e, true), coll: true}, o, e
 			}
 		}
 		e := &entry{key: k, val: v, hash: h, seq: seq}
-		return &hnode{ents: withEnt(n.ents, len(n.ents), e, false), coll: true}, nil, e
+		return &hnode{ents: with(n.ents, len(n.ents), e, false), coll: true}, nil, e
 	}
 	bit := uint32(1) << ((h >> shift) & 31)
 	switch {
@@ -305,21 +290,21 @@ func hput(n *hnode, shift uint, h uint64, k, v Value, seq int64) (*hnode, *entry
 		o := n.ents[i]
 		if o.hash == h && keyEqual(o.key, k) {
 			e := &entry{key: o.key, val: v, hash: h, seq: o.seq}
-			return &hnode{datamap: n.datamap, nodemap: n.nodemap, ents: withEnt(n.ents, i, e, true), kids: n.kids}, o, e
+			return &hnode{datamap: n.datamap, nodemap: n.nodemap, ents: with(n.ents, i, e, true), kids: n.kids}, o, e
 		}
 		// Another key in this slot: both move into a new subtree.
 		e := &entry{key: k, val: v, hash: h, seq: seq}
 		sub := pair(o, e, shift+hbits)
 		j := bits.OnesCount32(n.nodemap & (bit - 1))
-		return &hnode{datamap: n.datamap &^ bit, nodemap: n.nodemap | bit, ents: without(n.ents, i), kids: withKid(n.kids, j, sub, false)}, nil, e
+		return &hnode{datamap: n.datamap &^ bit, nodemap: n.nodemap | bit, ents: without(n.ents, i), kids: with(n.kids, j, sub, false)}, nil, e
 	case n.nodemap&bit != 0:
 		j := bits.OnesCount32(n.nodemap & (bit - 1))
 		sub, old, e := hput(n.kids[j], shift+hbits, h, k, v, seq)
-		return &hnode{datamap: n.datamap, nodemap: n.nodemap, ents: n.ents, kids: withKid(n.kids, j, sub, true)}, old, e
+		return &hnode{datamap: n.datamap, nodemap: n.nodemap, ents: n.ents, kids: with(n.kids, j, sub, true)}, old, e
 	}
 	e := &entry{key: k, val: v, hash: h, seq: seq}
 	i := bits.OnesCount32(n.datamap & (bit - 1))
-	return &hnode{datamap: n.datamap | bit, nodemap: n.nodemap, ents: withEnt(n.ents, i, e, false), kids: n.kids}, nil, e
+	return &hnode{datamap: n.datamap | bit, nodemap: n.nodemap, ents: with(n.ents, i, e, false), kids: n.kids}, nil, e
 }
 
 // lone returns the one entry of a subtree that holds exactly one entry
@@ -349,7 +334,7 @@ func hdel(n *hnode, shift uint, h uint64, k Value) *hnode {
 	j := bits.OnesCount32(n.nodemap & (bit - 1))
 	sub := hdel(n.kids[j], shift+hbits, h, k)
 	if sub != nil && !sub.coll && sub.lone() == nil || sub != nil && sub.coll && len(sub.ents) > 1 {
-		return &hnode{datamap: n.datamap, nodemap: n.nodemap, ents: n.ents, kids: withKid(n.kids, j, sub, true)}
+		return &hnode{datamap: n.datamap, nodemap: n.nodemap, ents: n.ents, kids: with(n.kids, j, sub, true)}
 	}
 	return hdelKid(n, shift, bit, j, sub)
 }
@@ -382,7 +367,7 @@ func hdelKid(n *hnode, shift uint, bit uint32, j int, sub *hnode) *hnode {
 		return &hnode{datamap: 1 << ((e.hash >> shift) & 31), ents: []*entry{e}}
 	}
 	i := bits.OnesCount32(n.datamap & (bit - 1))
-	return &hnode{datamap: n.datamap | bit, nodemap: n.nodemap &^ bit, ents: withEnt(n.ents, i, e, false), kids: without(n.kids, j)}
+	return &hnode{datamap: n.datamap | bit, nodemap: n.nodemap &^ bit, ents: with(n.ents, i, e, false), kids: without(n.kids, j)}
 }
 
 // entrySize is the logical size an entry adds to its map.
@@ -480,7 +465,7 @@ func leafWith(n *onode, e *entry) *onode {
 		return &onode{bitmap: bit, ents: []*entry{e}}
 	}
 	i := bits.OnesCount32(n.bitmap & (bit - 1))
-	return &onode{bitmap: n.bitmap | bit, ents: withEnt(n.ents, i, e, n.bitmap&bit != 0)}
+	return &onode{bitmap: n.bitmap | bit, ents: with(n.ents, i, e, n.bitmap&bit != 0)}
 }
 
 // leafWithout returns leaf n without the entry at seq (nil when empty).
@@ -527,24 +512,9 @@ func trieSet(n *onode, shift uint, seq int64, f func(*onode) *onode) *onode {
 		}
 		return &onode{bitmap: n.bitmap &^ bit, kids: without(n.kids, i)}
 	case kid == nil:
-		return &onode{bitmap: n.bitmap | bit, kids: withKid2(n.kids, i, nk, false)}
+		return &onode{bitmap: n.bitmap | bit, kids: with(n.kids, i, nk, false)}
 	}
-	return &onode{bitmap: n.bitmap, kids: withKid2(n.kids, i, nk, true)}
-}
-
-// withKid2 is withKid for order nodes.
-func withKid2(ks []*onode, i int, k *onode, replace bool) []*onode {
-	if replace {
-		out := make([]*onode, len(ks))
-		copy(out, ks)
-		out[i] = k
-		return out
-	}
-	out := make([]*onode, len(ks)+1)
-	copy(out, ks[:i])
-	out[i] = k
-	copy(out[i+1:], ks[i:])
-	return out
+	return &onode{bitmap: n.bitmap, kids: with(n.kids, i, nk, true)}
 }
 
 // appended returns o with e, the newest entry (its seq above every

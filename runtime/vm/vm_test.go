@@ -306,16 +306,18 @@ func TestFirstFaultWins(t *testing.T) {
 	}
 }
 
-func TestTailCallsDoNotGrowTheStack(t *testing.T) {
-	src := `
-func main
-    INT 1000000
-    INT 0
-    TAIL_CALL count 2
-func count params=2
+// cmpCase is a comparison of x with 2 by op and the result wanted.
+type cmpCase struct {
+	op   string
+	x    int
+	want int64
+}
+
+// countFn is count(n, acc): acc plus n, counted by n tail calls.
+const countFn = `func count params=2
     LOAD 0
     INT 0
-    EQ
+    LE
     JUMP_IF_FALSE more
     LOAD 1
     RETURN
@@ -328,6 +330,14 @@ more:
     ADD
     TAIL_CALL count 2
 `
+
+func TestTailCallsDoNotGrowTheStack(t *testing.T) {
+	src := `
+func main
+    INT 1000000
+    INT 0
+    TAIL_CALL count 2
+` + countFn
 	p := vmtest.MustAssemble(src)
 	st := mustState(t, p)
 	st.SetMaxDepth(2)
@@ -838,11 +848,7 @@ no:
  INT 0`)
 	wantInt(t, o, 1)
 	// Every fused comparison, taken and not taken.
-	for _, c := range []struct {
-		op   string
-		x    int
-		want int64
-	}{{"LT", 1, 1}, {"LT", 2, 0}, {"LE", 2, 1}, {"LE", 3, 0}, {"GT", 3, 1}, {"GT", 2, 0},
+	for _, c := range []cmpCase{{"LT", 1, 1}, {"LT", 2, 0}, {"LE", 2, 1}, {"LE", 3, 0}, {"GT", 3, 1}, {"GT", 2, 0},
 		{"GE", 2, 1}, {"GE", 1, 0}, {"EQ", 2, 1}, {"EQ", 1, 0}, {"NE", 1, 1}, {"NE", 2, 0}} {
 		code := "INT " + strconv.Itoa(c.x) + "\n STORE 0\n LOAD 0\n INT 2\n " + c.op + "\n JUMP_IF_FALSE no\n INT 1\n RETURN\nno:\n INT 0"
 		if o := eval(t, code); o.Value.AsInt() != c.want {
@@ -857,11 +863,7 @@ no:
 			t.Errorf("%d %s 2 (load/int/cmp): got %v", c.x, c.op, o.Value)
 		}
 	}
-	for _, c := range []struct {
-		op   string
-		x    int
-		want int64
-	}{{"LT", 1, 1}, {"LT", 2, 0}, {"LE", 2, 1}, {"LE", 3, 0}, {"GT", 3, 1}, {"GT", 2, 0},
+	for _, c := range []cmpCase{{"LT", 1, 1}, {"LT", 2, 0}, {"LE", 2, 1}, {"LE", 3, 0}, {"GT", 3, 1}, {"GT", 2, 0},
 		{"GE", 2, 1}, {"GE", 1, 0}, {"EQ", 2, 1}, {"EQ", 1, 0}, {"NE", 1, 1}, {"NE", 2, 0}} {
 		pre := "INT " + strconv.Itoa(c.x) + "\n STORE 0\n INT 2\n STORE 1\n LOAD 0\n LOAD 1\n " + c.op
 		if o := eval(t, pre+"\n JUMP_IF_FALSE no\n INT 1\n RETURN\nno:\n INT 0"); o.Value.AsInt() != c.want {
@@ -946,22 +948,7 @@ func dec params=1
     INT 1
     SUB
     RETURN
-func count params=2
-    LOAD 0
-    INT 0
-    LE
-    JUMP_IF_FALSE more
-    LOAD 1
-    RETURN
-more:
-    LOAD 0
-    INT 1
-    SUB
-    LOAD 1
-    INT 1
-    ADD
-    TAIL_CALL count 2
-func down params=1
+` + countFn + `func down params=1
     LOAD 0
     INT 0
     EQ
@@ -1220,11 +1207,7 @@ func TestFusedCallsAndGuards(t *testing.T) {
 			t.Errorf("%s %s %s then %s: %+v, want %d", c.x, c.op, c.k, c.call, o, c.want)
 		}
 	}
-	for _, c := range []struct {
-		op   string
-		x    int
-		want int64
-	}{{"LT", 1, 1}, {"LT", 2, 100}, {"LE", 2, 2}, {"LE", 3, 100}, {"GT", 3, 3}, {"GT", 2, 100},
+	for _, c := range []cmpCase{{"LT", 1, 1}, {"LT", 2, 100}, {"LE", 2, 2}, {"LE", 3, 100}, {"GT", 3, 3}, {"GT", 2, 100},
 		{"GE", 2, 2}, {"GE", 1, 100}, {"EQ", 2, 2}, {"EQ", 1, 100}, {"NE", 1, 1}, {"NE", 2, 100}} {
 		src := "func main\n INT " + strconv.Itoa(c.x) + "\n CALL g 1\n RETURN\nfunc g params=1\n LOAD 0\n INT 2\n " + c.op + "\n JUMP_IF_FALSE no\n LOAD 0\n RETURN\nno:\n INT 100\n RETURN\n"
 		k, _ := fusedIndex(map[string]bytecode.Opcode{"LT": bytecode.LT, "LE": bytecode.LE, "GT": bytecode.GT, "GE": bytecode.GE, "EQ": bytecode.EQ, "NE": bytecode.NE}[c.op])

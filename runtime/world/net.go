@@ -36,29 +36,48 @@ type resource interface {
 // of the outside operation it is parked on. The process model creates
 // it on the first open and closes it when the process retires.
 type Owned struct {
+	resSet
+	cancel context.CancelFunc // under resSet.mu
+}
+
+// resSet is a set of open resources that refuses new ones once it is
+// closed: a process's (Owned) and the whole invocation's (World).
+type resSet struct {
 	mu     sync.Mutex
 	closed bool
 	res    map[resource]struct{}
-	cancel context.CancelFunc
 }
 
-func (o *Owned) add(r resource) bool {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if o.closed {
+// add puts r in the set; false when the set is closed.
+func (s *resSet) add(r resource) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
 		return false
 	}
-	if o.res == nil {
-		o.res = map[resource]struct{}{}
+	if s.res == nil {
+		s.res = map[resource]struct{}{}
 	}
-	o.res[r] = struct{}{}
+	s.res[r] = struct{}{}
 	return true
 }
 
-func (o *Owned) remove(r resource) {
-	o.mu.Lock()
-	delete(o.res, r)
-	o.mu.Unlock()
+func (s *resSet) remove(r resource) {
+	s.mu.Lock()
+	delete(s.res, r)
+	s.mu.Unlock()
+}
+
+// shut closes the set and empties it, returning what it held; the
+// caller holds s.mu and closes the resources after releasing it.
+func (s *resSet) shut() []resource {
+	s.closed = true
+	rs := make([]resource, 0, len(s.res))
+	for r := range s.res {
+		rs = append(rs, r)
+	}
+	s.res = nil
+	return rs
 }
 
 // SetCancel records the cancel function of the outside operation the
@@ -82,12 +101,7 @@ func (o *Owned) Close() {
 		return
 	}
 	o.mu.Lock()
-	o.closed = true
-	rs := make([]resource, 0, len(o.res))
-	for r := range o.res {
-		rs = append(rs, r)
-	}
-	o.res = nil
+	rs := o.shut()
 	c := o.cancel
 	o.cancel = nil
 	o.mu.Unlock()
@@ -159,21 +173,19 @@ type Socket struct {
 	wm sync.Mutex // one writer at a time
 }
 
-func (l *Listener) closeRes() {
-	if l.closed.CompareAndSwap(false, true) {
-		l.l.Close()
-		l.w.open.Add(-1)
-		l.w.untrack(l)
+// release closes r, whose handle is h and whose connection is c, once:
+// the world no longer counts or holds it.
+func (h *handle) release(r resource, c io.Closer) {
+	if h.closed.CompareAndSwap(false, true) {
+		c.Close()
+		h.w.open.Add(-1)
+		h.w.all.remove(r)
 	}
 }
 
-func (s *Socket) closeRes() {
-	if s.closed.CompareAndSwap(false, true) {
-		s.c.Close()
-		s.w.open.Add(-1)
-		s.w.untrack(s)
-	}
-}
+func (l *Listener) closeRes() { l.release(l, l.l) }
+
+func (s *Socket) closeRes() { s.release(s, s.c) }
 
 // Port is the listener's bound port.
 func (l *Listener) Port() int { return l.port }
@@ -184,29 +196,24 @@ func (l *Listener) Transfer(to *Owned) bool { return transfer(&l.handle, l, to) 
 // Transfer hands the socket to another owner.
 func (s *Socket) Transfer(to *Owned) bool { return transfer(&s.handle, s, to) }
 
-// Close closes the listener for its owner: ErrClosed when it already is.
-func (l *Listener) Close() int {
-	if l.closed.Load() {
+// closeFor closes r, whose handle is h, for its owner: ErrClosed when it
+// already is.
+func (h *handle) closeFor(r resource) int {
+	if h.closed.Load() {
 		return ErrClosed
 	}
-	if o := l.owner.Load(); o != nil {
-		o.remove(l)
+	if o := h.owner.Load(); o != nil {
+		o.remove(r)
 	}
-	l.closeRes()
+	r.closeRes()
 	return 0
 }
 
+// Close closes the listener for its owner: ErrClosed when it already is.
+func (l *Listener) Close() int { return l.closeFor(l) }
+
 // Close closes the socket for its owner: ErrClosed when it already is.
-func (s *Socket) Close() int {
-	if s.closed.Load() {
-		return ErrClosed
-	}
-	if o := s.owner.Load(); o != nil {
-		o.remove(s)
-	}
-	s.closeRes()
-	return 0
-}
+func (s *Socket) Close() int { return s.closeFor(s) }
 
 // adopt registers a new resource with the world and its owner; false
 // (and the resource closed) when either is closed.
@@ -214,7 +221,7 @@ func (w *World) adopt(r resource, h *handle, owner *Owned) bool {
 	h.w = w
 	h.id = nextID.Add(1)
 	h.owner.Store(owner)
-	if !w.track(r) {
+	if !w.all.add(r) {
 		r.closeRes()
 		return false
 	}

@@ -57,9 +57,7 @@ type World struct {
 
 	open atomic.Int64 // sockets and listeners open
 
-	mu     sync.Mutex
-	all    map[resource]struct{} // every open resource, for Close
-	closed bool
+	all resSet // every open resource, for Close
 
 	stdinOnce sync.Once
 	lines     chan Line
@@ -100,35 +98,12 @@ func (w *World) reserve() bool {
 // Open returns the number of sockets and listeners open.
 func (w *World) Open() int64 { return w.open.Load() }
 
-func (w *World) track(r resource) bool {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.closed {
-		return false
-	}
-	if w.all == nil {
-		w.all = map[resource]struct{}{}
-	}
-	w.all[r] = struct{}{}
-	return true
-}
-
-func (w *World) untrack(r resource) {
-	w.mu.Lock()
-	delete(w.all, r)
-	w.mu.Unlock()
-}
-
 // Close ends the invocation's outside world: every resource still open
 // is closed and the standard input reader stops. Later opens fail.
 func (w *World) Close() {
-	w.mu.Lock()
-	w.closed = true
-	rs := make([]resource, 0, len(w.all))
-	for r := range w.all {
-		rs = append(rs, r)
-	}
-	w.mu.Unlock()
+	w.all.mu.Lock()
+	rs := w.all.shut()
+	w.all.mu.Unlock()
 	for _, r := range rs {
 		r.closeRes()
 	}

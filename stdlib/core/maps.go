@@ -27,6 +27,21 @@ func mapPut(m *value.Map, k, v value.Value) (*value.Map, *fault.Fault) {
 	return r, nil
 }
 
+// putAll puts the entries of r into m in r's order, each by put (which
+// may keep m's entry): the result, a fault (the size limit) and the work,
+// one unit per entry of r (one when m is empty: the result is r).
+func putAll(m, r *value.Map, put func(m *value.Map, k, v value.Value) (*value.Map, *fault.Fault)) (value.Value, *fault.Fault, int64) {
+	if m.Len() == 0 {
+		return r.Value(), nil, 1
+	}
+	var f *fault.Fault
+	r.Each(func(k, v value.Value) bool {
+		m, f = put(m, k, v)
+		return f == nil
+	})
+	return m.Value(), f, int64(r.Len())
+}
+
 var (
 	emptyMap = value.EmptyMap(false)
 	emptySet = value.EmptyMap(true)
@@ -91,16 +106,7 @@ func init() {
 			return ok(a[2])
 		}),
 		fnWork("Map.merge", kinds(M, M), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault, int64) {
-			m, r := a[0].AsMap(), a[1].AsMap()
-			if m.Len() == 0 {
-				return r.Value(), nil, 1
-			}
-			var f *fault.Fault
-			r.Each(func(k, v value.Value) bool {
-				m, f = mapPut(m, k, v)
-				return f == nil
-			})
-			return m.Value(), f, int64(r.Len())
+			return putAll(a[0].AsMap(), a[1].AsMap(), mapPut)
 		}),
 
 		fn("Set.new", kinds(), func(_ native.Host, _ []value.Value) (value.Value, *fault.Fault) {
@@ -145,18 +151,12 @@ func init() {
 			return ok(value.Bool(a[0].AsMap().Len() == 0))
 		}),
 		fnWork("Set.union", kinds(S, S), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault, int64) {
-			s, r := a[0].AsMap(), a[1].AsMap()
-			if s.Len() == 0 {
-				return r.Value(), nil, 1
-			}
-			var f *fault.Fault
-			r.Each(func(k, _ value.Value) bool {
-				if !s.Has(k) {
-					s, f = mapPut(s, k, value.Unit)
+			return putAll(a[0].AsMap(), a[1].AsMap(), func(s *value.Map, k, _ value.Value) (*value.Map, *fault.Fault) {
+				if s.Has(k) {
+					return s, nil
 				}
-				return f == nil
+				return mapPut(s, k, value.Unit)
 			})
-			return s.Value(), f, int64(r.Len())
 		}),
 		fnWork("Set.intersection", kinds(S, S), func(_ native.Host, a []value.Value) (value.Value, *fault.Fault, int64) {
 			s, r := a[0].AsMap(), a[1].AsMap()

@@ -33,8 +33,6 @@ func socketOf(v value.Value) (*world.Socket, *fault.Fault) {
 
 var okUnit = value.Ok(value.Unit)
 
-// usable is the error code for using a resource that is closed (5) or
-// that the caller does not own (4), or 0.
 // closable is a socket or a listener: owned by one process, closed once.
 type closable interface {
 	Closed() bool
@@ -54,6 +52,8 @@ func closeOwned(h native.Host, c closable) value.Value {
 	return okUnit
 }
 
+// usable is the error code for using a resource that is closed (5) or
+// that the caller does not own (4), or 0.
 func usable(h native.Host, closed bool, owner *world.Owned) int {
 	switch {
 	case closed:
@@ -62,6 +62,40 @@ func usable(h native.Host, closed bool, owner *world.Owned) int {
 		return world.ErrNotOwner
 	}
 	return 0
+}
+
+// opened is the result of an accept or a connect: Ok(the socket), or
+// Err(code).
+func opened(s *world.Socket, code int) value.Value {
+	if code != 0 {
+		return errInt(code)
+	}
+	return value.Ok(socketValue(s))
+}
+
+// ownSocket is the socket v when the calling process may use it; nil
+// with the fault (v is not a socket) or the Err result (closed, not the
+// owner) to return otherwise.
+func ownSocket(h native.Host, v value.Value) (*world.Socket, value.Value, *fault.Fault) {
+	s, f := socketOf(v)
+	if f != nil {
+		return nil, value.Unit, f
+	}
+	if code := usable(h, s.Closed(), s.Owner()); code != 0 {
+		return nil, errInt(code), nil
+	}
+	return s, value.Unit, nil
+}
+
+// parkableOnSocket begins a call on socket v that may park: done with
+// its result when the call is resumed after its park, or when v is not
+// a socket the caller may use; otherwise the socket.
+func parkableOnSocket(h native.Host, v value.Value) (*world.Socket, value.Value, *fault.Fault, bool) {
+	if r, f, open := h.Resume(); open {
+		return nil, r, f, true
+	}
+	s, r, f := ownSocket(h, v)
+	return s, r, f, s == nil
 }
 
 func init() {
@@ -100,11 +134,7 @@ func init() {
 		}
 		owner := h.Sockets()
 		return h.Await(false, func(ctx context.Context) value.Value {
-			s, code := w.Accept(ctx, l, owner)
-			if code != 0 {
-				return errInt(code)
-			}
-			return value.Ok(socketValue(s))
+			return opened(w.Accept(ctx, l, owner))
 		})
 	})
 	reg("Net.connect", []value.Kind{kS, kI}, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
@@ -117,23 +147,13 @@ func init() {
 		}
 		host, port, owner := a[0].AsString(), int(a[1].AsInt()), h.Sockets()
 		return h.Await(false, func(ctx context.Context) value.Value {
-			s, code := w.Connect(ctx, host, port, owner)
-			if code != 0 {
-				return errInt(code)
-			}
-			return value.Ok(socketValue(s))
+			return opened(w.Connect(ctx, host, port, owner))
 		})
 	})
 	reg("Net.read_line", []value.Kind{kO, kI}, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
-		if v, f, open := h.Resume(); open {
-			return v, f
-		}
-		s, f := socketOf(a[0])
-		if f != nil {
-			return value.Unit, f
-		}
-		if code := usable(h, s.Closed(), s.Owner()); code != 0 {
-			return errInt(code), nil
+		s, r, f, done := parkableOnSocket(h, a[0])
+		if done {
+			return r, f
 		}
 		timeout := time.Duration(a[1].AsInt()) * time.Millisecond
 		if a[1].AsInt() < 0 {
@@ -154,15 +174,9 @@ func init() {
 		return h.Await(s.TryLine(), read)
 	})
 	reg("Net.write", []value.Kind{kO, kS}, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
-		if v, f, open := h.Resume(); open {
-			return v, f
-		}
-		s, f := socketOf(a[0])
-		if f != nil {
-			return value.Unit, f
-		}
-		if code := usable(h, s.Closed(), s.Owner()); code != 0 {
-			return errInt(code), nil
+		s, r, f, done := parkableOnSocket(h, a[0])
+		if done {
+			return r, f
 		}
 		// Most writes fit in the kernel's buffer at once: no park.
 		text, code := s.TryWrite(a[1].AsString())
@@ -194,12 +208,9 @@ func init() {
 		return closeOwned(h, l), nil
 	})
 	reg("Net.transfer", []value.Kind{kO, value.KProcID}, func(h native.Host, a []value.Value) (value.Value, *fault.Fault) {
-		s, f := socketOf(a[0])
-		if f != nil {
-			return value.Unit, f
-		}
-		if code := usable(h, s.Closed(), s.Owner()); code != 0 {
-			return errInt(code), nil
+		s, bad, f := ownSocket(h, a[0])
+		if s == nil {
+			return bad, f
 		}
 		to := h.SocketsOf(a[1])
 		if to == nil || !s.Transfer(to) {

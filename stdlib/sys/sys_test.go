@@ -25,13 +25,9 @@ func run(t *testing.T, src string, opts engine.Options) (int, string, string) {
 	return code, out, errb
 }
 
-// killSrc parks one process in Net.accept and one in Net.read_line, kills
-// both with Process.signal_exit(Kill), and checks that their sockets and
-// listener were closed by the retire path: the port refuses connections.
-const killSrc = `type Msg:
-    Port(Int)
-    Ready
-
+// testHelpers are the functions the programs below share: ignoring a
+// result, and spawns that must succeed (Msg is each program's own type).
+const testHelpers = `
 fn ignore_p(r: Result((), Process.Error)):
     match r:
         Ok(()) -> ()
@@ -56,7 +52,24 @@ fn ignore(r: Result((), Int)):
     match r:
         Ok(()) -> ()
         Err(_) -> ()
+`
 
+// testMain runs each program's tester in a process of its own.
+const testMain = `
+fn main():
+    match Process.spawn(tester):
+        Ok(p) ->
+            let _p: Pid(Msg) = p
+        Err(_) -> println("spawn failed")
+`
+
+// killSrc parks one process in Net.accept and one in Net.read_line, kills
+// both with Process.signal_exit(Kill), and checks that their sockets and
+// listener were closed by the retire path: the port refuses connections.
+const killSrc = `type Msg:
+    Port(Int)
+    Ready
+` + testHelpers + `
 fn acceptor(back: Pid(Msg)):
     let Ok(l) = Net.listen("127.0.0.1", 0) else: Process.exit(Process.Failure("listen"))
     ignore(send(back, Port(Net.port(l))))
@@ -98,13 +111,7 @@ fn tester():
     match Net.connect("127.0.0.1", port):
         Ok(_) -> println("the listener is still open")
         Err(c) -> println("connect after the kill: Err({c})")
-
-fn main():
-    match Process.spawn(tester):
-        Ok(p) ->
-            let _p: Pid(Msg) = p
-        Err(_) -> println("spawn failed")
-`
+` + testMain
 
 // TestKillParked: a process parked on an outside operation stays
 // killable; its operation is abandoned and its handles closed.
@@ -124,32 +131,7 @@ func TestKillParked(t *testing.T) {
 const churnSrc = `type Msg:
     Port(Int)
     Done
-
-fn ignore_p(r: Result((), Process.Error)):
-    match r:
-        Ok(()) -> ()
-        Err(_) -> ()
-
-fn start(r: Result(Pid(Unit), Process.Error)) -> ProcessId:
-    match r:
-        Ok(p) -> Process.id(p)
-        Err(_) -> Process.exit(Process.Failure("spawn"))
-
-fn start_msg(r: Result(Pid(Msg), Process.Error)) -> ProcessId:
-    match r:
-        Ok(p) -> Process.id(p)
-        Err(_) -> Process.exit(Process.Failure("spawn"))
-
-fn start_mon(r: Result((Pid(Unit), MonitorRef), Process.Error)) -> ProcessId:
-    match r:
-        Ok((p, _)) -> Process.id(p)
-        Err(_) -> Process.exit(Process.Failure("spawn"))
-
-fn ignore(r: Result((), Int)):
-    match r:
-        Ok(()) -> ()
-        Err(_) -> ()
-
+` + testHelpers + `
 fn handle(s: Net.Socket, back: Pid(Msg)):
     match Net.read_line(s, -1):
         Ok(Some(line)) ->
@@ -230,13 +212,7 @@ fn tester():
     wait(50)
     ignore_p(Process.signal_exit(srv, Process.Kill))
     println("served")
-
-fn main():
-    match Process.spawn(tester):
-        Ok(p) ->
-            let _p: Pid(Msg) = p
-        Err(_) -> println("spawn failed")
-`
+` + testMain
 
 func openFDs(t *testing.T) int {
 	ents, err := os.ReadDir("/proc/self/fd")
