@@ -361,8 +361,9 @@ func checkOperands(p *Program, f *Function, in Instr) string {
 
 // indexOperands are the operand kinds that index a table of the program
 // or of the running function: what the index names, and the table's
-// length.
-var indexOperands = map[OperandKind]struct {
+// length (nil for the other kinds). An array, not a map: every operand of
+// every instruction is looked up here.
+var indexOperands = [len(operandKindNames)]struct {
 	what  string
 	limit func(*Program, *Function) int
 }{
@@ -387,7 +388,8 @@ func inRange(n, limit int, what string) string {
 // tag, which depends on the type in A).
 func checkOperand(p *Program, f *Function, in Instr, k OperandKind, x, a int32) string {
 	n := int(x)
-	if ix, ok := indexOperands[k]; ok {
+	if int(k) < len(indexOperands) && indexOperands[k].limit != nil {
+		ix := &indexOperands[k]
 		return inRange(n, ix.limit(p, f), ix.what)
 	}
 	switch k {
