@@ -5,7 +5,6 @@ import (
 	"io"
 	"net/http"
 	"strings"
-	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -22,17 +21,14 @@ const (
 )
 
 // client follows no redirects: a 3xx answer is a non-2xx status, Err(3).
-// It and its transport are made by the first request, not at start-up.
-var client = sync.OnceValue(func() *http.Client {
-	return &http.Client{
-		Timeout: HTTPTimeout,
-		CheckRedirect: func(*http.Request, []*http.Request) error {
-			return http.ErrUseLastResponse
-		},
-		Transport: &http.Transport{Proxy: http.ProxyFromEnvironment, MaxIdleConnsPerHost: 4,
-			IdleConnTimeout: 30 * time.Second},
-	}
-})
+var client = &http.Client{
+	Timeout: HTTPTimeout,
+	CheckRedirect: func(*http.Request, []*http.Request) error {
+		return http.ErrUseLastResponse
+	},
+	Transport: &http.Transport{Proxy: http.ProxyFromEnvironment, MaxIdleConnsPerHost: 4,
+		IdleConnTimeout: 30 * time.Second},
+}
 
 // fetch does one request: Ok of a 2xx body of valid UTF-8 up to
 // MaxBodyBytes, Err(3) for everything else.
@@ -48,7 +44,7 @@ func fetch(ctx context.Context, method, url, body string) value.Value {
 	if method == http.MethodPost {
 		req.Header.Set("Content-Type", "text/plain; charset=utf-8")
 	}
-	resp, err := client().Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
 		return errInt(httpErr)
 	}
