@@ -446,8 +446,9 @@ func validateTypes(types []*TypeDecl) (map[string]int, error) {
 // records each one's parsed signature.
 func validateEntries(entries []*Entry, known map[string]int) error {
 	names := make(map[string]bool, len(entries))
+	slabs := &typeSlabs{}
 	for _, e := range entries {
-		if err := e.validate(known); err != nil {
+		if err := e.validate(known, slabs); err != nil {
 			return fmt.Errorf("%s: %w", e.Name, err)
 		}
 		if names[e.Name] {
@@ -458,11 +459,11 @@ func validateEntries(entries []*Entry, known map[string]int) error {
 	return nil
 }
 
-func (e *Entry) validate(known map[string]int) error {
+func (e *Entry) validate(known map[string]int, slabs *typeSlabs) error {
 	if e.Name == "" || strings.Count(e.Name, ".") > 1 {
 		return fmt.Errorf("bad name")
 	}
-	t, err := ParseType(e.Sig)
+	t, err := parseType(e.Sig, slabs)
 	if err != nil {
 		return err
 	}
