@@ -57,6 +57,8 @@ type libTables struct {
 	top         []string
 	members     map[string][]string
 	moduleNames []string
+
+	slabs libSlabs // where the signatures' nodes come from
 }
 
 // lib returns the checker's tables of the builtin registry, building them
@@ -160,7 +162,7 @@ func (l *libTables) addLibraryTypes() {
 				if err != nil {
 					panic("types: " + err.Error()) // the registry validated it
 				}
-				c.Fields = append(c.Fields, (&sigConv{vars: vars, defs: l.typeDefs}).typ(ft))
+				c.Fields = append(c.Fields, (&sigConv{vars: vars, defs: l.typeDefs, slabs: &l.slabs}).typ(ft))
 				if t.Kind == builtins.Record {
 					c.FieldNames = append(c.FieldNames, f.Name)
 					d.Fields = append(d.Fields, f.Name)
@@ -177,8 +179,10 @@ func (l *libTables) addLibraryTypes() {
 // names and modules no declaration may take, and the lists did-you-mean
 // suggests from.
 func (l *libTables) addBuiltinFuncs() {
+	conv := &sigConv{fresh: true, defs: l.typeDefs, slabs: &l.slabs}
 	for _, e := range builtins.All() {
-		conv := &sigConv{vars: map[string]*TParam{}, fresh: true, defs: l.typeDefs}
+		clear(conv.vars)
+		conv.order = nil // each signature keeps its own (BuiltinSig.Generics)
 		f := conv.typ(e.Type()).(*Func)
 		bs := &BuiltinSig{Generics: conv.order, Params: f.Params, Ret: f.Ret}
 		l.sigs[e.Name] = bs
@@ -275,6 +279,37 @@ type sigConv struct {
 	order []*TParam
 	fresh bool
 	defs  map[string]*TypeDef // the type defs by name (libTables.typeDefs)
+	slabs *libSlabs
+}
+
+// libSlabs hands out the nodes of the builtin signatures from blocks, so
+// that building the tables allocates a block now and then instead of
+// every node and list.
+type libSlabs struct {
+	named []Named
+	funcs []Func
+	lists []Type
+}
+
+// slabNew puts v in the current block of *block, starting a new block
+// when it is full, and returns its address.
+func slabNew[T any](block *[]T, v T) *T {
+	if len(*block) == cap(*block) {
+		*block = make([]T, 0, 64)
+	}
+	*block = append(*block, v)
+	return &(*block)[len(*block)-1]
+}
+
+// slabList returns n zeroed elements of the current block of *block
+// (a new block when too few are left), without spare capacity.
+func slabList[T any](block *[]T, n int) []T {
+	if cap(*block)-len(*block) < n {
+		*block = make([]T, 0, max(n, 256))
+	}
+	start := len(*block)
+	*block = (*block)[:start+n]
+	return (*block)[start : start+n : start+n]
 }
 
 func (c *sigConv) typ(t *builtins.Type) Type {
@@ -282,7 +317,7 @@ func (c *sigConv) typ(t *builtins.Type) Type {
 		if len(ts) == 0 {
 			return nil
 		}
-		out := make([]Type, len(ts))
+		out := slabList(&c.slabs.lists, len(ts))
 		for i, a := range ts {
 			out[i] = c.typ(a)
 		}
@@ -291,7 +326,7 @@ func (c *sigConv) typ(t *builtins.Type) Type {
 	switch {
 	case t.Ret != nil:
 		ps := conv(t.Args)
-		return &Func{Params: ps, Ret: c.typ(t.Ret)}
+		return slabNew(&c.slabs.funcs, Func{Params: ps, Ret: c.typ(t.Ret)})
 	case t.Name == "":
 		return &Tuple{Elems: conv(t.Args)}
 	case t.IsVar():
@@ -302,6 +337,9 @@ func (c *sigConv) typ(t *builtins.Type) Type {
 			panic("types: generic parameter " + t.Name + " outside its type")
 		}
 		tp := newTParam(t.Name)
+		if c.vars == nil {
+			c.vars = map[string]*TParam{}
+		}
 		c.vars[t.Name] = tp
 		c.order = append(c.order, tp)
 		return tp
@@ -327,7 +365,7 @@ func (c *sigConv) typ(t *builtins.Type) Type {
 		return MonitorRef
 	}
 	if d, ok := c.defs[t.Name]; ok {
-		return &Named{Def: d, Args: conv(t.Args)}
+		return slabNew(&c.slabs.named, Named{Def: d, Args: conv(t.Args)})
 	}
 	panic("types: unknown type in the builtin registry: " + t.Name)
 }
