@@ -434,8 +434,9 @@ func validateTypes(types []*TypeDecl) (map[string]int, error) {
 		}
 		known[t.Name] = len(t.Params)
 	}
+	slabs := &typeSlabs{}
 	for _, t := range types {
-		if err := t.validateFields(known); err != nil {
+		if err := t.validateFields(known, slabs); err != nil {
 			return nil, err
 		}
 	}

@@ -353,13 +353,13 @@ func (t *TypeDecl) validateHead() error {
 	return nil
 }
 
-func (t *TypeDecl) validateFields(known map[string]int) error {
+func (t *TypeDecl) validateFields(known map[string]int, slabs *typeSlabs) error {
 	for _, v := range t.Variants {
 		for _, f := range v.Fields {
 			if (f.Name != "") != (t.Kind == Record) {
 				return fmt.Errorf("type %s: record fields are named, variant fields positional", t.Name)
 			}
-			ft, err := ParseType(f.Type)
+			ft, err := parseType(f.Type, slabs)
 			if err == nil {
 				err = ft.check(known, append([]string{}, t.Params...)) // never nil: only Params are in scope
 			}
