@@ -66,9 +66,10 @@ type libTables struct {
 var lib = sync.OnceValue(newLibTables)
 
 func newLibTables() *libTables {
+	all := builtins.All()
 	l := &libTables{
-		typeDefs: map[string]*TypeDef{},
-		sigs:     map[string]*BuiltinSig{},
+		typeDefs: make(map[string]*TypeDef, len(coreDefs)+len(builtins.Types())),
+		sigs:     make(map[string]*BuiltinSig, len(all)),
 		labeled:  map[string]*FuncSig{},
 		modules:  map[string]bool{},
 		reserved: map[string]bool{},
