@@ -47,7 +47,6 @@ package builtins
 import (
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 )
@@ -372,8 +371,8 @@ func newIndex() *entryIndex {
 		}
 	}
 	x.sorted = slices.Clone(table)
-	sort.Slice(x.sorted, func(i, j int) bool { return x.sorted[i].Name < x.sorted[j].Name })
-	sort.Strings(x.modules)
+	slices.SortFunc(x.sorted, func(a, b *Entry) int { return strings.Compare(a.Name, b.Name) })
+	slices.Sort(x.modules)
 	return x
 }
 
