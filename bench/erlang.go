@@ -2,16 +2,15 @@ package bench
 
 import (
 	"bytes"
-	"context"
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/morrow-lang/morrow/internal/beam"
 )
 
 // Erlang runs the BEAM side: the module compiled once with erlc into a
@@ -24,18 +23,9 @@ type Erlang struct {
 // NewErlang compiles the Erlang module. erl and erlc are looked up in
 // PATH when empty.
 func NewErlang(erl, erlc string) (*Erlang, error) {
-	if erl == "" {
-		erl = "erl"
-	}
-	if erlc == "" {
-		erlc = "erlc"
-	}
-	for _, exe := range []*string{&erl, &erlc} {
-		p, err := exec.LookPath(*exe)
-		if err != nil {
-			return nil, fmt.Errorf("%s not found (install Erlang/OTP: apt-get install erlang-nox): %w", *exe, err)
-		}
-		*exe = p
+	erl, erlc, err := beam.Find(erl, erlc)
+	if err != nil {
+		return nil, err
 	}
 	dir, err := os.MkdirTemp("", "morrow-bench-erl-")
 	if err != nil {
@@ -46,10 +36,9 @@ func NewErlang(erl, erlc string) (*Erlang, error) {
 		os.RemoveAll(dir)
 		return nil, err
 	}
-	out, err := exec.Command(erlc, "-o", dir, src).CombinedOutput()
-	if err != nil {
+	if err := beam.Compile(erlc, dir, 10*time.Minute, nil, src); err != nil {
 		os.RemoveAll(dir)
-		return nil, fmt.Errorf("erlc: %v\n%s", err, out)
+		return nil, err
 	}
 	return &Erlang{Erl: erl, Erlc: erlc, dir: dir}, nil
 }
@@ -59,12 +48,12 @@ func (e *Erlang) Close() error { return os.RemoveAll(e.dir) }
 
 // Version is the OTP release and ERTS version, e.g. "OTP 25, ERTS 13.1.5".
 func (e *Erlang) Version() (string, error) {
-	out, err := exec.Command(e.Erl, "-noshell", "-eval",
-		`io:format("OTP ~s, ERTS ~s~n", [erlang:system_info(otp_release), erlang:system_info(version)]), halt().`).Output()
+	out, err := beam.Eval(e.Erl, time.Minute,
+		`io:format("OTP ~s, ERTS ~s~n", [erlang:system_info(otp_release), erlang:system_info(version)]), halt().`)
 	if err != nil {
 		return "", err
 	}
-	return strings.TrimSpace(string(out)), nil
+	return strings.TrimSpace(out), nil
 }
 
 // ErlangRun is one parsed result line.
@@ -104,18 +93,10 @@ func (e *Erlang) Run(name string, size, schedulers int, timeout time.Duration) (
 	if timeout <= 0 {
 		timeout = 10 * time.Minute
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
 	s := strconv.Itoa(schedulers)
-	cmd := exec.CommandContext(ctx, e.Erl, "-noshell", "+S", s+":"+s, "+P", "4000000",
-		"-pa", e.dir, "-run", "morrow_bench", "main", name, strconv.Itoa(size), "-s", "init", "stop")
 	var out bytes.Buffer
-	cmd.Stdout = &out
-	cmd.Stderr = &out
-	err := cmd.Run()
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return ErlangRun{Output: out.String()}, fmt.Errorf("erl timed out after %v", timeout)
-	}
+	err := beam.Run(e.Erl, "", timeout, &out, &out, "-noshell", "+S", s+":"+s, "+P", "4000000",
+		"-pa", e.dir, "-run", "morrow_bench", "main", name, strconv.Itoa(size), "-s", "init", "stop")
 	if err != nil {
 		return ErlangRun{Output: out.String()}, fmt.Errorf("erl: %v\n%s", err, out.String())
 	}

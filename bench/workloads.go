@@ -76,50 +76,58 @@ type Workload struct {
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
+// scaled is the Units of a workload that does k units of work per unit
+// of size.
+func scaled(k float64) func(int) float64 {
+	return func(n int) float64 { return k * float64(n) }
+}
+
+// itoaTimes is the Check of a workload whose check value is k times its
+// size.
+func itoaTimes(k int) func(int) string {
+	return func(n int) string { return itoa(k * n) }
+}
+
 // Workloads lists every benchmark in table order.
 var Workloads = []Workload{
 	{Name: "pingpong", Title: "ping-pong", Size: 1_000_000, QuickSize: 2_000, Kind: Rate, Unit: "msg/s",
-		Units: func(n int) float64 { return 2 * float64(n) }, Check: itoa, Target: 1.0, SizeStep: 1},
+		Units: scaled(2), Check: itoa, Target: 1.0, SizeStep: 1},
 	{Name: "ring", Title: "ring", Size: 1_000_000, QuickSize: 3_000, Kind: Rate, Unit: "msg/s",
-		Units: func(n int) float64 { return float64(n) }, Check: itoa, Target: 1.0, SizeStep: 1},
+		Units: scaled(1), Check: itoa, Target: 1.0, SizeStep: 1},
 	{Name: "counting", Title: "counting", Size: 1_000_000, QuickSize: 5_000, Kind: Rate, Unit: "msg/s",
-		Units: func(n int) float64 { return float64(n) }, Check: itoa, Target: 1.0, SizeStep: 1000},
+		Units: scaled(1), Check: itoa, Target: 1.0, SizeStep: 1000},
 	{Name: "request_reply", Title: "request-reply", Size: 50_000, QuickSize: 100, Kind: Rate, Unit: "replies/s",
-		Units: func(n int) float64 { return 32 * float64(n) }, Check: func(n int) string { return itoa(32 * n) },
-		Target: 1.0, SizeStep: 1},
+		Units: scaled(32), Check: itoaTimes(32), Target: 1.0, SizeStep: 1},
 	{Name: "call", Title: "call", Size: 50_000, QuickSize: 100, Kind: Rate, Unit: "calls/s",
-		Units: func(n int) float64 { return 32 * float64(n) }, Check: func(n int) string { return itoa(32 * n) },
-		Target: 1.0, SizeStep: 1},
+		Units: scaled(32), Check: itoaTimes(32), Target: 1.0, SizeStep: 1},
 	{Name: "spawn", Title: "spawn", Size: 100_000, QuickSize: 3_000, Kind: Rate, Unit: "procs/s",
-		Units: func(n int) float64 { return float64(n) }, Check: itoa, Target: 1.0, SizeStep: 1000},
+		Units: scaled(1), Check: itoa, Target: 1.0, SizeStep: 1000},
 	{Name: "skynet", Title: "skynet", Size: 1_000_000, QuickSize: 100, Kind: Seconds, Unit: "s",
 		Check: func(n int) string { return strconv.FormatInt(int64(n)*int64(n-1)/2, 10) }, Target: 1.0, SizeStep: 1},
 	{Name: "idle", Title: "idle memory", Size: 100_000, QuickSize: 1_000, Kind: Memory, Unit: "B/proc",
 		Check: itoa, Target: 0.5, SizeStep: 1000},
 	{Name: "lifecycle", Title: "lifecycle", Size: 10_000, QuickSize: 400, Kind: Rate, Unit: "Downs/s",
-		Units: func(n int) float64 { return float64(n) },
+		Units: scaled(1),
 		Check: func(n int) string { return fmt.Sprintf("normal:%d,fault:%d", n/2, n/2) }, Target: 1.0, SizeStep: 200},
 	// supervisor_restart's figure is restarts per second; the intensity
 	// of one supervisor is at most 1,024, so the work is split over
 	// supervisors of 1,000 restarts each (SizeStep).
 	{Name: "supervisor_restart", Title: "supervisor-restart", Size: 10_000, QuickSize: 1_000, Kind: Rate, Unit: "restarts/s",
-		Units: func(n int) float64 { return float64(n) }, Check: itoa, Target: 1.0, SizeStep: 1000},
+		Units: scaled(1), Check: itoa, Target: 1.0, SizeStep: 1000},
 	{Name: "fib", Title: "fib", Size: 30, QuickSize: 15, Kind: Seconds, Unit: "s",
 		Check: func(n int) string { return strconv.Itoa(fib(n)) }, Target: 0.5, SizeStep: 1},
 	// maps: size puts, 5*size gets and size/2 deletes (docs/maps.md);
 	// the check is the gets' sum plus the fold over the odd keys left.
 	{Name: "maps", Title: "maps", Size: 200_000, QuickSize: 1_000, Kind: Rate, Unit: "ops/s",
-		Units:  func(n int) float64 { return 6.5 * float64(n) },
+		Units:  scaled(6.5),
 		Check:  func(n int) string { return strconv.FormatInt(5*int64(n)*int64(n-1)+int64(n)*int64(n)/2, 10) },
 		Target: 1.0, SizeStep: 2},
 	// map_send and list_send: a 10,000-entry map, and a 10,000-element
 	// list, sent back and forth size times (2*size messages).
 	{Name: "map_send", Title: "map-send", Size: 10_000, QuickSize: 100, Kind: Rate, Unit: "msg/s",
-		Units: func(n int) float64 { return 2 * float64(n) }, Check: func(n int) string { return itoa(10_000 * n) },
-		Target: 1.0, SizeStep: 1},
+		Units: scaled(2), Check: itoaTimes(10_000), Target: 1.0, SizeStep: 1},
 	{Name: "list_send", Title: "list-send", Size: 10_000, QuickSize: 100, Kind: Rate, Unit: "msg/s",
-		Units: func(n int) float64 { return 2 * float64(n) }, Check: func(n int) string { return itoa(10_000 * n) },
-		Target: 1.0, SizeStep: 1},
+		Units: scaled(2), Check: itoaTimes(10_000), Target: 1.0, SizeStep: 1},
 	// compile's size is a number of generated functions (CompileSource);
 	// 1,169 is the most that fit in the 65,536-token limit.
 	{Name: "compile", Title: "compile", Size: 1_169, QuickSize: 100, Kind: CompileRate, Unit: "lines/s",

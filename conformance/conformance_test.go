@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -14,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/morrow-lang/morrow/internal/beam"
 	"github.com/morrow-lang/morrow/lang/compiler"
 	"github.com/morrow-lang/morrow/lang/diag"
 	"github.com/morrow-lang/morrow/lang/parser"
@@ -252,30 +252,25 @@ type erlang struct {
 // with erlc -Werror into a temporary directory.
 func setupErlang(t *testing.T, dir string, names []string) *erlang {
 	t.Helper()
-	erlBin, err1 := exec.LookPath("erl")
-	erlc, err2 := exec.LookPath("erlc")
-	if err1 != nil || err2 != nil {
+	erlBin, erlc, err := beam.Find("", "")
+	if err != nil {
 		if os.Getenv("MORROW_SKIP_ERLANG") == "1" {
 			return &erlang{skip: "MORROW_SKIP_ERLANG=1 and erl/erlc are not installed: the Erlang side is not run"}
 		}
 		t.Fatalf("erl and erlc must be on PATH for the conformance suite: install Erlang/OTP with `apt-get install erlang-nox` (CI installs it), or set MORROW_SKIP_ERLANG=1 to skip the Erlang side")
 	}
 	beamDir := t.TempDir()
-	args := []string{"-Werror", "-o", beamDir}
+	var srcs []string
 	for _, h := range helperModules {
-		args = append(args, h+".erl")
+		srcs = append(srcs, h+".erl")
 	}
 	for _, n := range names {
-		args = append(args, filepath.Join(dir, n+".erl"))
+		srcs = append(srcs, filepath.Join(dir, n+".erl"))
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), erlTimeout)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, erlc, args...).CombinedOutput()
-	if err != nil {
-		t.Fatalf("erlang side: erlc failed: %v\n%s", err, out)
+	if err := beam.Compile(erlc, beamDir, erlTimeout, []string{"-Werror"}, srcs...); err != nil {
+		t.Fatalf("erlang side: %v", err)
 	}
-	rel, err := exec.CommandContext(ctx, erlBin, "-noshell", "-eval",
-		`io:format("~s", [erlang:system_info(otp_release)]), halt().`).Output()
+	rel, err := beam.Eval(erlBin, erlTimeout, `io:format("~s", [erlang:system_info(otp_release)]), halt().`)
 	if err != nil {
 		t.Fatalf("erlang side: erl does not start: %v", err)
 	}
@@ -285,17 +280,11 @@ func setupErlang(t *testing.T, dir string, names []string) *erlang {
 
 // run runs one scenario at +S n and returns its stdout.
 func (e *erlang) run(name string, n int) (string, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), erlTimeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, e.bin, "+S", fmt.Sprint(n), "-noshell", "-pa", e.beamDir,
-		"-s", name, "main", "-s", "erlang", "halt")
-	cmd.Dir = e.beamDir // an erl_crash.dump, if any, lands in the temp dir
 	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
+	// erl runs in beamDir: an erl_crash.dump, if any, lands in the temp dir.
+	err := beam.Run(e.bin, e.beamDir, erlTimeout, &stdout, &stderr, "+S", fmt.Sprint(n), "-noshell", "-pa", e.beamDir,
+		"-s", name, "main", "-s", "erlang", "halt")
 	switch {
-	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		return stdout.String(), fmt.Errorf("timed out after %v; stderr:\n%s", erlTimeout, stderr.String())
 	case err != nil:
 		return stdout.String(), fmt.Errorf("%v; stderr:\n%s", err, stderr.String())
 	case stderr.Len() > 0:

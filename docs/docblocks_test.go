@@ -399,16 +399,7 @@ func buildTools(t *testing.T) *toolchain {
 // repository's examples and fixtures.
 func (tc *toolchain) workdir(t *testing.T, files map[string]string) string {
 	t.Helper()
-	dir := t.TempDir()
-	for name, body := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := testrun.WriteTree(t, files)
 	for _, d := range []string{"examples", "fixtures"} {
 		abs, err := filepath.Abs(filepath.Join("..", d))
 		if err != nil {

@@ -6,7 +6,6 @@
 package examples
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -92,9 +91,7 @@ func TestExamplesRun(t *testing.T) {
 // wrote nothing to stderr; it returns stdout.
 func runExample(t *testing.T, p *bytecode.Program, opts engine.Options, want int) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	code, stdout, stderr := testrun.Run(ctx, p, opts)
+	code, stdout, stderr := testrun.RunFor(p, opts, 30*time.Second)
 	if code != want || stderr != "" {
 		t.Errorf("schedulers %d steal %v: exit status %d (want %d), stderr:\n%s", opts.Schedulers, opts.Steal, code, want, stderr)
 	}

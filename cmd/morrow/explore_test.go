@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -239,7 +238,7 @@ func TestExploreUsage(t *testing.T) {
 func TestExploreInterrupted(t *testing.T) {
 	dir := t.TempDir()
 	racy := testrun.WriteFile(t, dir, "racy.mr", racySrc)
-	var out, errb lockedText
+	var out, errb testrun.Buffer
 	sigs := make(chan os.Signal, 1)
 	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, getenv: func(string) string { return "" }, signals: sigs}
 	done := make(chan int, 1)
@@ -257,23 +256,4 @@ func TestExploreInterrupted(t *testing.T) {
 		!strings.Contains(got, "\noutcome 1: ") {
 		t.Errorf("exit %d, stdout:\n%s\nstderr %q", code, got, errb.String())
 	}
-}
-
-// lockedText is a strings.Builder safe to write and read from two
-// goroutines.
-type lockedText struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *lockedText) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *lockedText) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

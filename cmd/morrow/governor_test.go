@@ -31,10 +31,7 @@ func TestGovernorOptions(t *testing.T) {
 	})
 }
 
-const parkSrc = `fn parked():
-    receive:
-        () -> ()
-
+const parkSrc = testrun.Park + `
 fn park(n: Int, acc: List(Pid(()))) -> List(Pid(())):
     if n == 0:
         acc
@@ -44,14 +41,6 @@ fn park(n: Int, acc: List(Pid(()))) -> List(Pid(())):
             Err(e) ->
                 println("Err({show(e)})")
                 acc
-
-fn release(ps: List(Pid(()))):
-    match ps:
-        [] -> ()
-        [p, ..rest] ->
-            match send(p, ()):
-                Ok(()) -> release(rest)
-                Err(_) -> release(rest)
 
 fn main():
     let ps = park(1500, [])

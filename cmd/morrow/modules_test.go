@@ -15,22 +15,11 @@ import (
 // a fault in an imported module names its file and the module-qualified
 // function.
 func TestRunProject(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(dir, "proj", "calc"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	files := map[string]string{
+	dir := testrun.WriteTree(t, map[string]string{
 		"proj/main.mr":      "import calc.ops\n\nfn main():\n    println(calc.ops.half(10))\n    println(calc.ops.half(0))\n",
 		"proj/calc/ops.mr":  "pub fn half(n: Int) -> Int:\n    let d = if n == 0: 0 else: 2\n    n / d\n",
 		"elsewhere/keep.md": "",
-	}
-	for name, src := range files {
-		path := filepath.Join(dir, filepath.FromSlash(name))
-		os.MkdirAll(filepath.Dir(path), 0o755)
-		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	entry := filepath.Join(dir, "proj", "main.mr")
 	r := runCLI(t, nil, "run", entry)
 	if r.code != 1 || r.stdout != "5\n" || !strings.Contains(r.stderr, "calc/ops.mr:3") || !strings.Contains(r.stderr, "in calc.ops.half") {
@@ -56,13 +45,8 @@ func TestRunProject(t *testing.T) {
 // error in a module that several tested files import is reported once.
 func TestTestProject(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, src string) {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("util.mr", "pub fn double(x: Int) -> Int: x * 2\n\nfn test_double() -> Result((), String):\n    Test.equal(double(2), 4)\n")
-	write("a_test.mr", "import util\n\nfn test_a() -> Result((), String):\n    Test.equal(util.double(3), 6)\n")
+	testrun.WriteFile(t, dir, "util.mr", "pub fn double(x: Int) -> Int: x * 2\n\nfn test_double() -> Result((), String):\n    Test.equal(double(2), 4)\n")
+	testrun.WriteFile(t, dir, "a_test.mr", "import util\n\nfn test_a() -> Result((), String):\n    Test.equal(util.double(3), 6)\n")
 	r := runCLI(t, nil, "test", filepath.Join(dir, "a_test.mr"))
 	if r.code != 0 || !strings.Contains(r.stdout+r.stderr, "1/1 passed") {
 		t.Fatalf("one file: %+v", r)
@@ -71,8 +55,8 @@ func TestTestProject(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stdout+r.stderr, "2/2 passed") {
 		t.Fatalf("the directory: %+v", r)
 	}
-	write("util.mr", "pub fn double(x: Int) -> Int: \"no\"\n")
-	write("b_test.mr", "import util\n\nfn test_b() -> Result((), String):\n    Test.equal(util.double(1), 2)\n")
+	testrun.WriteFile(t, dir, "util.mr", "pub fn double(x: Int) -> Int: \"no\"\n")
+	testrun.WriteFile(t, dir, "b_test.mr", "import util\n\nfn test_b() -> Result((), String):\n    Test.equal(util.double(1), 2)\n")
 	r = runCLI(t, nil, "test", dir)
 	if r.code == 0 || strings.Count(r.stderr, "error[E3001]") != 1 {
 		t.Fatalf("a broken module: %+v", r)

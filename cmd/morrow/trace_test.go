@@ -2,15 +2,10 @@ package main
 
 import (
 	"bytes"
-	"encoding/xml"
-	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/morrow-lang/morrow/internal/testrun"
 )
@@ -39,20 +34,6 @@ fn main():
         Err(_) -> ()
 `
 
-func wellFormed(t *testing.T, b []byte) {
-	t.Helper()
-	dec := xml.NewDecoder(bytes.NewReader(b))
-	for {
-		_, err := dec.Token()
-		if err == io.EOF {
-			return
-		}
-		if err != nil {
-			t.Fatalf("not well-formed XML: %v", err)
-		}
-	}
-}
-
 // TestTraceRender: run --trace --trace-messages, then trace render to a
 // file, to stdout, as Mermaid, with the message options.
 func TestTraceRender(t *testing.T) {
@@ -78,7 +59,7 @@ func TestTraceRender(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wellFormed(t, svg)
+	testrun.XMLTokens(t, svg)
 	if !bytes.Contains(svg, []byte(">ping.trace</text>")) || !bytes.Contains(svg, []byte("2 processes and the root, 2 messages, 0 faults")) || !bytes.Contains(svg, []byte(">3 echo<")) {
 		t.Errorf("picture lacks the title, summary or a lifeline name:\n%s", svg)
 	}
@@ -153,13 +134,13 @@ func TestCLIDocCoversTraceRender(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	names := regexp.MustCompile(`(?m)^\s+(?:-\w, )?--([\w-]+)`).FindAllStringSubmatch(render.Flags().FlagUsages(), -1)
+	names := testrun.FlagNames(render.Flags().FlagUsages())
 	if len(names) < 5 {
 		t.Fatalf("could not read the flags")
 	}
-	for _, m := range names {
-		if m[1] != "help" && !strings.Contains(section, "--"+m[1]) {
-			t.Errorf("docs/cli.md (morrow trace render) does not mention --%s", m[1])
+	for _, name := range names {
+		if !strings.Contains(section, "--"+name) {
+			t.Errorf("docs/cli.md (morrow trace render) does not mention --%s", name)
 		}
 	}
 }
@@ -170,41 +151,12 @@ func TestCLIDocCoversTraceRender(t *testing.T) {
 func TestTraceRenderOutputSpecial(t *testing.T) {
 	dir := t.TempDir()
 	tr := testrun.WriteFile(t, dir, "t.trace", "spawn 1 root\nretire 1 Normal\n")
-	real := testrun.WriteFile(t, dir, "real.svg", "old")
-	link := filepath.Join(dir, "link.svg")
-	if err := os.Symlink("real.svg", link); err != nil {
-		t.Fatal(err)
-	}
-	if r := runCLI(t, nil, "trace", "render", tr, "-o", link); r.code != 0 {
-		t.Fatalf("render -o link: %+v", r)
-	}
-	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
-		t.Fatalf("the link was replaced: %v", err)
-	}
-	if b, _ := os.ReadFile(real); !bytes.HasPrefix(b, []byte("<svg")) && !bytes.HasPrefix(b, []byte("<?xml")) {
-		t.Fatalf("the link's file holds %.40q", b)
-	}
-	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	got := make(chan []byte)
-	go func() {
-		b, _ := os.ReadFile(fifo)
-		got <- b
-	}()
-	r := runCLI(t, nil, "trace", "render", tr, "-o", fifo)
-	if fi, _ := os.Lstat(fifo); fi.Mode()&os.ModeNamedPipe == 0 {
-		t.Fatal("the FIFO was replaced by a regular file")
-	}
-	select {
-	case b := <-got:
-		if r.code != 0 || len(b) == 0 {
-			t.Fatalf("render -o fifo: %+v, the reader got %d bytes", r, len(b))
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("nothing was written to the FIFO")
-	}
+	testrun.CheckSpecialOutput(t, dir, ".svg", func(out string) (int, any) {
+		r := runCLI(t, nil, "trace", "render", tr, "-o", out)
+		return r.code, r
+	}, func(b []byte) bool {
+		return bytes.HasPrefix(b, []byte("<svg")) || bytes.HasPrefix(b, []byte("<?xml"))
+	})
 }
 
 // TestTraceRenderRefusesHuge: a trace over 8 MiB is refused with one

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"regexp"
 	"strings"
 	"testing"
 
@@ -9,20 +8,6 @@ import (
 
 	"github.com/morrow-lang/morrow/internal/testrun"
 )
-
-// flagNames lists the long flag names of a command (from its usage text,
-// so the test needs nothing beyond cobra).
-func flagNames(c *cobra.Command) []string {
-	var names []string
-	for _, m := range flagRE.FindAllStringSubmatch(c.Flags().FlagUsages(), -1) {
-		if m[1] != "help" {
-			names = append(names, m[1])
-		}
-	}
-	return names
-}
-
-var flagRE = regexp.MustCompile(`(?m)^\s+(?:-\w, )?--([\w-]+)`)
 
 // TestCLIDocCoversEveryFlag keeps docs/cli.md in step with the commands:
 // every command and flag of morrowc must be mentioned there.
@@ -37,14 +22,14 @@ func TestCLIDocCoversEveryFlag(t *testing.T) {
 			t.Errorf("docs/cli.md has no section for morrowc %s", c.Name())
 		}
 		checkFlags(t, doc, c)
-		if c.Name() == "check" && strings.Join(flagNames(c), ",") != "color,deny-warnings,format" {
-			t.Errorf("flags of check read as %v", flagNames(c))
+		if c.Name() == "check" && strings.Join(testrun.FlagNames(c.Flags().FlagUsages()), ",") != "color,deny-warnings,format" {
+			t.Errorf("flags of check read as %v", testrun.FlagNames(c.Flags().FlagUsages()))
 		}
 	}
 }
 
 func checkFlags(t *testing.T, doc string, c *cobra.Command) {
-	for _, name := range flagNames(c) {
+	for _, name := range testrun.FlagNames(c.Flags().FlagUsages()) {
 		if !strings.Contains(doc, "--"+name) && !(name == "output" && strings.Contains(doc, "-o OUT")) {
 			t.Errorf("docs/cli.md does not mention %s --%s", c.CommandPath(), name)
 		}

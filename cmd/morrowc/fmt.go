@@ -247,20 +247,15 @@ func writeKeepingMode(path string, data []byte, mode os.FileMode) error {
 // are already published as diagnostics). A formatter bug is an
 // InternalError reply, and the document is left alone.
 func (s *lspServer) formatting(params json.RawMessage) (any, *rpcError) {
-	var p struct {
-		TextDocument *lspTextDocument `json:"textDocument"`
+	uri, e := documentURI(params, "formatting")
+	if e != nil {
+		return nil, e
 	}
-	if err := decodeParams(params, &p); err != nil {
-		return nil, err.(*rpcError)
-	}
-	if p.TextDocument == nil || p.TextDocument.URI == "" {
-		return nil, invalidParams("formatting needs textDocument.uri")
-	}
-	d, ok := s.docs[p.TextDocument.URI]
+	d, ok := s.docs[uri]
 	if !ok {
-		return nil, invalidParams("formatting for %s, which is not open", p.TextDocument.URI)
+		return nil, invalidParams("formatting for %s, which is not open", uri)
 	}
-	out, dl, err := format.Format([]byte(d.text), uriPath(p.TextDocument.URI))
+	out, dl, err := format.Format([]byte(d.text), uriPath(uri))
 	switch {
 	case err != nil:
 		return nil, &rpcError{Code: rpcInternalError, Message: oneLine(err.Error())}

@@ -698,19 +698,29 @@ func applyChanges(text string, changes []lspChange) (string, error) {
 // didClose closes a document, republishes the documents that import it
 // and clears its diagnostics.
 func (s *lspServer) didClose(params json.RawMessage) error {
+	uri, e := documentURI(params, "didClose")
+	if e != nil {
+		return e
+	}
+	delete(s.docs, uri)
+	s.publishImporters(uri)
+	s.notify("textDocument/publishDiagnostics", map[string]any{"uri": uri, "diagnostics": []any{}})
+	return nil
+}
+
+// documentURI decodes the params of a message (what, for the error) that
+// names a document by textDocument.uri, and returns that URI.
+func documentURI(params json.RawMessage, what string) (string, *rpcError) {
 	var p struct {
 		TextDocument *lspTextDocument `json:"textDocument"`
 	}
 	if err := decodeParams(params, &p); err != nil {
-		return err
+		return "", err.(*rpcError)
 	}
 	if p.TextDocument == nil || p.TextDocument.URI == "" {
-		return invalidParams("didClose needs textDocument.uri")
+		return "", invalidParams("%s needs textDocument.uri", what)
 	}
-	delete(s.docs, p.TextDocument.URI)
-	s.publishImporters(p.TextDocument.URI)
-	s.notify("textDocument/publishDiagnostics", map[string]any{"uri": p.TextDocument.URI, "diagnostics": []any{}})
-	return nil
+	return p.TextDocument.URI, nil
 }
 
 func decodeParams(params json.RawMessage, v any) error {

@@ -4,10 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/morrow-lang/morrow/internal/testrun"
 )
 
 // benchProgram is a program of about lines lines: a sum type, a record,
@@ -39,18 +40,8 @@ func benchProgram(lines int) string {
 // The figures mean something only on a quiet machine.
 func BenchmarkLSPRequests(b *testing.B) {
 	text := benchProgram(5000)
-	s := newLSPServer(strings.NewReader(""), io.Discard)
 	const uri = "file:///bench/big.mr"
-	send := func(id int, method string, params any) {
-		m := map[string]any{"jsonrpc": "2.0", "method": method, "params": params}
-		if id != 0 {
-			m["id"] = id
-		}
-		body, _ := json.Marshal(m)
-		s.handle(body)
-	}
-	send(1, "initialize", map[string]any{})
-	send(0, "textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "text": text, "version": 1}})
+	s, send := benchServer(uri, text)
 	if d := s.docs[uri]; d == nil || d.an.Diags.HasErrors() || d.an.Info == nil {
 		b.Fatalf("the benchmark program does not check: %v", d.an.Diags)
 	}
@@ -68,11 +59,7 @@ func BenchmarkLSPRequests(b *testing.B) {
 	rename := pos(mid, "total")
 	rename["newName"] = "sum"
 	doc := map[string]any{"textDocument": map[string]any{"uri": uri}}
-	reqs := []struct {
-		name   string
-		method string
-		params any
-	}{
+	benchRequests(b, send, uri, text, pos(mid, "total"), []benchRequest{
 		{"hover", "textDocument/hover", pos(mid, "total")},
 		{"definition", "textDocument/definition", pos(mid, "scale")},
 		{"references", "textDocument/references", refs},
@@ -83,20 +70,6 @@ func BenchmarkLSPRequests(b *testing.B) {
 		{"semanticTokens", "textDocument/semanticTokens/full", doc},
 		{"codeAction", "textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": uri},
 			"range": map[string]any{"start": map[string]any{"line": mid, "character": 0}, "end": map[string]any{"line": mid, "character": 0}}}},
-	}
-	for _, r := range reqs {
-		b.Run(r.name, func(b *testing.B) {
-			for i := 0; i < b.N; i++ {
-				send(2, r.method, r.params)
-			}
-		})
-	}
-	b.Run("edit+hover", func(b *testing.B) {
-		for i := 0; i < b.N; i++ {
-			send(0, "textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": uri, "version": i + 2},
-				"contentChanges": []any{map[string]any{"text": text}}})
-			send(3, "textDocument/hover", pos(mid, "total"))
-		}
 	})
 }
 
@@ -122,13 +95,32 @@ func BenchmarkLSPGraph(b *testing.B) {
 				fmt.Fprintf(&sb, "    let c = List.len([x, a%d])\n    a%d + c\n\n", j, j)
 			}
 		}
-		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("m%d.mr", i)), []byte(sb.String()), 0o644); err != nil {
-			b.Fatal(err)
-		}
+		testrun.WriteFile(b, dir, fmt.Sprintf("m%d.mr", i), sb.String())
 	}
 	entry := fmt.Sprintf("import m%d as last\n\nfn main():\n    let total = last.f0(1, [2])\n    println(total)\n", mods-1)
-	s := newLSPServer(strings.NewReader(""), io.Discard)
 	uri := fileURI(filepath.Join(dir, "main.mr"))
+	s, send := benchServer(uri, entry)
+	if d := s.docs[uri]; d == nil || d.an.Info == nil || d.an.Diags.HasErrors() || len(d.an.Program.Modules) != mods+1 {
+		b.Fatalf("the benchmark graph does not check: %v", d.an.Diags)
+	}
+	pos := func(line, char int) map[string]any {
+		return map[string]any{"textDocument": map[string]any{"uri": uri}, "position": map[string]any{"line": line, "character": char}}
+	}
+	refs := pos(3, 22)
+	refs["context"] = map[string]any{"includeDeclaration": true}
+	benchRequests(b, send, uri, entry, pos(3, 22), []benchRequest{
+		{"hover", "textDocument/hover", pos(3, 22)},
+		{"definition", "textDocument/definition", pos(3, 22)},
+		{"references", "textDocument/references", refs},
+		{"completion", "textDocument/completion", pos(4, 12)},
+	})
+}
+
+// benchServer starts a server, initializes it and opens text as uri; send
+// hands the server one message (a notification when id is 0) and returns
+// once it is handled.
+func benchServer(uri, text string) (*lspServer, func(id int, method string, params any)) {
+	s := newLSPServer(strings.NewReader(""), io.Discard)
 	send := func(id int, method string, params any) {
 		m := map[string]any{"jsonrpc": "2.0", "method": method, "params": params}
 		if id != 0 {
@@ -138,24 +130,20 @@ func BenchmarkLSPGraph(b *testing.B) {
 		s.handle(body)
 	}
 	send(1, "initialize", map[string]any{})
-	send(0, "textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "text": entry, "version": 1}})
-	if d := s.docs[uri]; d == nil || d.an.Info == nil || d.an.Diags.HasErrors() || len(d.an.Program.Modules) != mods+1 {
-		b.Fatalf("the benchmark graph does not check: %v", d.an.Diags)
-	}
-	pos := func(line, char int) map[string]any {
-		return map[string]any{"textDocument": map[string]any{"uri": uri}, "position": map[string]any{"line": line, "character": char}}
-	}
-	refs := pos(3, 22)
-	refs["context"] = map[string]any{"includeDeclaration": true}
-	for _, r := range []struct {
-		name, method string
-		params       any
-	}{
-		{"hover", "textDocument/hover", pos(3, 22)},
-		{"definition", "textDocument/definition", pos(3, 22)},
-		{"references", "textDocument/references", refs},
-		{"completion", "textDocument/completion", pos(4, 12)},
-	} {
+	send(0, "textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "text": text, "version": 1}})
+	return s, send
+}
+
+// benchRequest is one request a benchmark measures.
+type benchRequest struct {
+	name, method string
+	params       any
+}
+
+// benchRequests measures each of reqs, then an edit of uri (its text
+// again) followed by a hover at hover, which re-checks the document.
+func benchRequests(b *testing.B, send func(id int, method string, params any), uri, text string, hover any, reqs []benchRequest) {
+	for _, r := range reqs {
 		b.Run(r.name, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				send(2, r.method, r.params)
@@ -165,8 +153,8 @@ func BenchmarkLSPGraph(b *testing.B) {
 	b.Run("edit+hover", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
 			send(0, "textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": uri, "version": i + 2},
-				"contentChanges": []any{map[string]any{"text": entry}}})
-			send(3, "textDocument/hover", pos(3, 22))
+				"contentChanges": []any{map[string]any{"text": text}}})
+			send(3, "textDocument/hover", hover)
 		}
 	})
 }

@@ -107,16 +107,11 @@ func (s *lspServer) docAt(params json.RawMessage, extra any) (d *lspDoc, off int
 }
 
 func (s *lspServer) docOf(params json.RawMessage) (*lspDoc, *rpcError) {
-	var p struct {
-		TextDocument *lspTextDocument `json:"textDocument"`
+	uri, e := documentURI(params, "the request")
+	if e != nil {
+		return nil, e
 	}
-	if e := decodeParams(params, &p); e != nil {
-		return nil, e.(*rpcError)
-	}
-	if p.TextDocument == nil || p.TextDocument.URI == "" {
-		return nil, invalidParams("the request needs textDocument.uri")
-	}
-	return s.docs[p.TextDocument.URI], nil
+	return s.docs[uri], nil
 }
 
 // location is the LSP Location of a span of d's analysis: in d itself or

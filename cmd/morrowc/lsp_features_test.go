@@ -5,35 +5,14 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/morrow-lang/morrow/internal/testrun"
 )
 
 // Protocol tests of the language features: each request goes through the
 // server's stdin and its answer is read from stdout, as an editor does.
 
-const featProg = `# shapes
-type Shape:
-    Circle(Float)
-    Rect(Float, Float)
-
-type Point:
-    x: Int
-    y: Int
-
-@doc "The area of a shape."
-fn area(s: Shape) -> Float:
-    match s:
-        Circle(r) -> 3.0 * r * r
-        Rect(w, h) -> w * h
-
-fn shift(p: Point, by dx: Int) -> Point:
-    %{ p | x: p.x + dx }
-
-fn main():
-    let shapes = [Circle(1.0), Rect(2.0, 3.0)]
-    let total = List.map(shapes, area)
-    let p = shift(Point(1, 2), by: 3)
-    println("🌿 {List.len(total)} {p.x}")
-`
+const featProg = testrun.Shapes
 
 // request sends a request and returns its reply, skipping notifications.
 func (c *lspClient) request(id any, method string, params any) map[string]any {
@@ -64,14 +43,7 @@ func (c *lspClient) result(id any, method string, params any) any {
 // in text, plus delta characters.
 func posOf(t *testing.T, text, sub string, n, delta int) map[string]any {
 	t.Helper()
-	off := -1
-	for i := 0; i <= n; i++ {
-		j := strings.Index(text[off+1:], sub)
-		if j < 0 {
-			t.Fatalf("%q #%d not in the text", sub, n)
-		}
-		off += 1 + j
-	}
+	off := testrun.Offset(t, text, sub, n)
 	line := strings.Count(text[:off], "\n")
 	ls := strings.LastIndex(text[:off], "\n") + 1
 	return map[string]any{"line": line, "character": utf16Len(text[ls:off]) + delta}
@@ -84,6 +56,34 @@ func tdp(uri string, pos map[string]any) map[string]any {
 func jsonString(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// everyPosition sends each of methods at every position of text, open
+// as uri (each character of each line and one past its end, in UTF-16
+// units), with the parameters references and rename need. An error reply
+// fails the test, but for a refused rename (RequestFailed); where names
+// the document in the message. check, when not nil, looks at each reply.
+// The ids used follow id; it returns the last.
+func (c *lspClient) everyPosition(id int, where, uri, text string, methods []string, check func(m string, l, ch int, reply map[string]any)) int {
+	c.t.Helper()
+	for l, line := range strings.Split(text, "\n") {
+		for ch := 0; ch <= utf16Len(line)+1; ch++ {
+			for _, m := range methods {
+				id++
+				p := tdp(uri, map[string]any{"line": l, "character": ch})
+				p["newName"] = "zz"
+				p["context"] = map[string]any{"includeDeclaration": true}
+				reply := c.request(id, m, p)
+				if e, ok := reply["error"].(map[string]any); ok && (e["code"] != float64(rpcRequestFailed) || !strings.HasSuffix(strings.ToLower(m), "rename")) {
+					c.t.Fatalf("%s at %d:%d of %s: %v", m, l, ch, where, reply)
+				}
+				if check != nil {
+					check(m, l, ch, reply)
+				}
+			}
+		}
+	}
+	return id
 }
 
 func openFeat(t *testing.T, uri, text string) *lspClient {
@@ -309,6 +309,15 @@ func TestLSPCompletion(t *testing.T) {
 	c := openFeat(t, uri, text)
 	end := map[string]any{"line": strings.Count(text, "\n") - 1, "character": len("    let q = List.")}
 	got := labels(t, c.result(1, "textDocument/completion", tdp(uri, end)))
+	// completeAt makes line the document's last line (version v) and
+	// returns the completions at its end.
+	completeAt := func(v int, line string) map[string]map[string]any {
+		t.Helper()
+		c.change(uri, v, map[string]any{"text": featProg + line + "\n"})
+		c.diagnostics(uri)
+		end["character"] = len(line)
+		return labels(t, c.result(v, "textDocument/completion", tdp(uri, end)))
+	}
 	if got["map"] == nil || !strings.Contains(got["map"]["detail"].(string), "List.map(") || got["len"] == nil {
 		t.Errorf("after List.: %v", got)
 	}
@@ -316,26 +325,17 @@ func TestLSPCompletion(t *testing.T) {
 		t.Errorf("after List.: unrelated names offered")
 	}
 	// A type's constructors after `Shape.`.
-	c.change(uri, 2, map[string]any{"text": featProg + "    let q = Shape.\n"})
-	c.diagnostics(uri)
-	end["character"] = len("    let q = Shape.")
-	got = labels(t, c.result(2, "textDocument/completion", tdp(uri, end)))
+	got = completeAt(2, "    let q = Shape.")
 	if got["Circle"] == nil || got["Rect"] == nil || len(got) != 2 {
 		t.Errorf("after Shape.: %v", got)
 	}
 	// Fields after `p.` (p a record local), with a prefix.
-	c.change(uri, 3, map[string]any{"text": featProg + "    let q = p.\n"})
-	c.diagnostics(uri)
-	end["character"] = len("    let q = p.")
-	got = labels(t, c.result(3, "textDocument/completion", tdp(uri, end)))
+	got = completeAt(3, "    let q = p.")
 	if got["x"] == nil || got["y"] == nil || got["x"]["detail"] != "x: Int" {
 		t.Errorf("after p.: %v", got)
 	}
 	// Plain names: locals in scope, functions, keywords; with a prefix.
-	c.change(uri, 4, map[string]any{"text": featProg + "    let q = sh\n"})
-	c.diagnostics(uri)
-	end["character"] = len("    let q = sh")
-	got = labels(t, c.result(4, "textDocument/completion", tdp(uri, end)))
+	got = completeAt(4, "    let q = sh")
 	if got["shapes"] == nil || got["shift"] == nil || got["shapes"]["detail"] != "shapes: List(Shape)" {
 		t.Errorf("prefix sh: %v", got)
 	}
@@ -356,18 +356,12 @@ func TestLSPCompletion(t *testing.T) {
 		t.Errorf("locals of other functions offered")
 	}
 	// Missing labels in a call.
-	c.change(uri, 6, map[string]any{"text": featProg + "    let q = shift(p, \n"})
-	c.diagnostics(uri)
-	end["character"] = len("    let q = shift(p, ")
-	got = labels(t, c.result(6, "textDocument/completion", tdp(uri, end)))
+	got = completeAt(6, "    let q = shift(p, ")
 	if got["by:"] == nil || got["p:"] == nil {
 		t.Errorf("labels in shift(: %v", got)
 	}
 	// A builtin called with labels, one label already written.
-	c.change(uri, 7, map[string]any{"text": featProg + "    let q = eq(left: 1, \n"})
-	c.diagnostics(uri)
-	end["character"] = len("    let q = eq(left: 1, ")
-	got = labels(t, c.result(7, "textDocument/completion", tdp(uri, end)))
+	got = completeAt(7, "    let q = eq(left: 1, ")
 	if got["right:"] == nil || got["left:"] != nil || got["right:"]["detail"] != "right: a" {
 		t.Errorf("labels in eq(: %v", got["right:"])
 	}
@@ -691,22 +685,8 @@ func TestLSPEveryPosition(t *testing.T) {
 	for v, text := range []string{featProg, broken} {
 		c.open(uri, text, v+1)
 		c.diagnostics(uri)
-		lines := strings.Split(text, "\n")
-		for l, line := range lines {
-			for ch := 0; ch <= utf16Len(line)+1; ch++ {
-				for _, m := range []string{"textDocument/hover", "textDocument/definition", "textDocument/references",
-					"textDocument/completion", "textDocument/signatureHelp", "textDocument/prepareRename", "textDocument/rename"} {
-					id++
-					p := tdp(uri, map[string]any{"line": l, "character": ch})
-					p["newName"] = "zz"
-					p["context"] = map[string]any{"includeDeclaration": true}
-					reply := c.request(id, m, p)
-					if e, ok := reply["error"].(map[string]any); ok && e["code"] != float64(-32803) {
-						t.Fatalf("%s at %d:%d of version %d: %v", m, l, ch, v+1, reply)
-					}
-				}
-			}
-		}
+		id = c.everyPosition(id, fmt.Sprintf("version %d", v+1), uri, text, []string{"textDocument/hover", "textDocument/definition", "textDocument/references",
+			"textDocument/completion", "textDocument/signatureHelp", "textDocument/prepareRename", "textDocument/rename"}, nil)
 		for _, m := range []string{"textDocument/documentSymbol", "textDocument/semanticTokens/full"} {
 			id++
 			if reply := c.request(id, m, map[string]any{"textDocument": map[string]any{"uri": uri}}); reply["error"] != nil {

@@ -1,10 +1,12 @@
 package main
 
 import (
-	"os"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/morrow-lang/morrow/internal/testrun"
 )
 
 // A project of three modules, driven through the server's pipes: main
@@ -40,20 +42,6 @@ pub fn total_area(shapes: List(Shape)) -> Float:
 pub fn describe(sh: Shape) -> String:
     "a shape of area {area(sh)}"
 `,
-}
-
-func writeProject(t *testing.T) string {
-	dir := t.TempDir()
-	for name, text := range modFiles {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
 }
 
 // openAndDrain opens a document and reads the diagnostics published for
@@ -92,7 +80,7 @@ func (c *lspClient) drainNotes() {
 }
 
 func TestLSPModuleFeatures(t *testing.T) {
-	dir := writeProject(t)
+	dir := testrun.WriteTree(t, modFiles)
 	mainURI := fileURI(filepath.Join(dir, "main.mr"))
 	shapesURI := fileURI(filepath.Join(dir, "geo", "shapes.mr"))
 	modURI := fileURI(filepath.Join(dir, "geo", "mod.mr"))
@@ -260,7 +248,7 @@ func TestLSPModuleFeatures(t *testing.T) {
 // TestLSPModuleQualifier: the module qualifier of an imported name is a
 // namespace for hover and highlighting.
 func TestLSPModuleQualifier(t *testing.T) {
-	dir := writeProject(t)
+	dir := testrun.WriteTree(t, modFiles)
 	mainURI := fileURI(filepath.Join(dir, "main.mr"))
 	mainText := modFiles["main.mr"]
 	c := startLSP(t)
@@ -280,7 +268,7 @@ func TestLSPModuleQualifier(t *testing.T) {
 // position of each file of the project, with all of them open: no
 // internal error, every location in a file of the project.
 func TestLSPModuleEveryPosition(t *testing.T) {
-	dir := writeProject(t)
+	dir := testrun.WriteTree(t, modFiles)
 	c := startLSP(t)
 	c.initialize()
 	uris := map[string]string{}
@@ -291,24 +279,12 @@ func TestLSPModuleEveryPosition(t *testing.T) {
 	}
 	id := 0
 	for uri, text := range uris {
-		for l, line := range strings.Split(text, "\n") {
-			for ch := 0; ch <= len(line); ch++ {
-				for _, m := range []string{"textDocument/hover", "textDocument/definition", "textDocument/references",
-					"textDocument/completion", "textDocument/signatureHelp", "textDocument/rename"} {
-					id++
-					p := tdp(uri, map[string]any{"line": l, "character": ch})
-					p["newName"] = "zz"
-					p["context"] = map[string]any{"includeDeclaration": true}
-					reply := c.request(id, m, p)
-					if e, ok := reply["error"].(map[string]any); ok && e["code"] != float64(-32803) {
-						t.Fatalf("%s at %s %d:%d: %v", m, uri, l, ch, reply)
-					}
-					if s := jsonString(reply["result"]); strings.Contains(s, `"uri"`) && !strings.Contains(s, dir) {
-						t.Fatalf("%s at %s %d:%d: a location outside the project: %s", m, uri, l, ch, s)
-					}
-				}
+		id = c.everyPosition(id, uri, uri, text, []string{"textDocument/hover", "textDocument/definition", "textDocument/references",
+			"textDocument/completion", "textDocument/signatureHelp", "textDocument/rename"}, func(m string, l, ch int, reply map[string]any) {
+			if s := jsonString(reply["result"]); strings.Contains(s, `"uri"`) && !strings.Contains(s, dir) {
+				t.Fatalf("%s at %s %d:%d: a location outside the project: %s", m, uri, l, ch, s)
 			}
-		}
+		})
 	}
 	c.shutdownAndExit(0)
 }
@@ -325,12 +301,7 @@ func TestLSPBrokenProjects(t *testing.T) {
 		{"main.mr": "import a\n\nfn main():\n    let x = a.f(1)\n    println(x)\n", "a.mr": "pub fn f(x: Int) -> Int: x\n\nfn broken(:\n"},
 	}
 	for i, files := range projects {
-		dir := t.TempDir()
-		for name, text := range files {
-			if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
+		dir := testrun.WriteTree(t, files)
 		c := startLSP(t)
 		c.initialize()
 		uri := fileURI(filepath.Join(dir, "main.mr"))
@@ -338,19 +309,7 @@ func TestLSPBrokenProjects(t *testing.T) {
 		if ds := c.openAndDrain(uri, text); len(ds) == 0 && (i == 1 || i == 2) {
 			t.Errorf("project %d: no diagnostics", i)
 		}
-		id := 0
-		for l, line := range strings.Split(text, "\n") {
-			for ch := 0; ch <= len(line); ch++ {
-				for _, m := range []string{"textDocument/hover", "textDocument/definition", "textDocument/references", "textDocument/completion", "textDocument/signatureHelp"} {
-					id++
-					p := tdp(uri, map[string]any{"line": l, "character": ch})
-					p["context"] = map[string]any{"includeDeclaration": true}
-					if reply := c.request(id, m, p); reply["error"] != nil {
-						t.Fatalf("project %d: %s at %d:%d: %v", i, m, l, ch, reply)
-					}
-				}
-			}
-		}
+		id := c.everyPosition(0, fmt.Sprintf("project %d", i), uri, text, []string{"textDocument/hover", "textDocument/definition", "textDocument/references", "textDocument/completion", "textDocument/signatureHelp"}, nil)
 		// The local still answers.
 		if h := hoverText(c.result(id+1, "textDocument/hover", tdp(uri, posOf(t, text, "x)", 0, 0)))); !strings.Contains(h, "x: Int") {
 			t.Errorf("project %d: hover of a local: %q", i, h)

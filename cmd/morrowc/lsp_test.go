@@ -747,13 +747,8 @@ func TestLSPEditorsDocExample(t *testing.T) {
 // is not open gets its own diagnostics, and an empty list once fixed.
 func TestLSPModules(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, src string) {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("main.mr", "import lib\n\nfn main():\n    println(lib.f())\n")
-	write("lib.mr", "pub fn f() -> Int: \"no\"\n")
+	testrun.WriteFile(t, dir, "main.mr", "import lib\n\nfn main():\n    println(lib.f())\n")
+	testrun.WriteFile(t, dir, "lib.mr", "pub fn f() -> Int: \"no\"\n")
 	mainURI := fileURI(filepath.Join(dir, "main.mr"))
 	libURI := fileURI(filepath.Join(dir, "lib.mr"))
 	c := startLSP(t)

@@ -2,12 +2,10 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -15,6 +13,14 @@ import (
 )
 
 const helloSrc = "fn main():\n    println(\"hello\")\n"
+
+// writeHello writes helloSrc to hello.mr in a new directory and returns
+// both paths.
+func writeHello(t *testing.T) (dir, hello string) {
+	t.Helper()
+	dir = t.TempDir()
+	return dir, testrun.WriteFile(t, dir, "hello.mr", helloSrc)
+}
 
 // badSrc has two independent errors: an unknown name and a mismatch.
 const badSrc = "fn main():\n    println(nope)\n    let x: Int = \"five\"\n    println(x)\n"
@@ -56,8 +62,7 @@ func TestHelp(t *testing.T) {
 }
 
 func TestUsageErrors(t *testing.T) {
-	dir := t.TempDir()
-	hello := testrun.WriteFile(t, dir, "hello.mr", helloSrc)
+	_, hello := writeHello(t)
 	cases := [][]string{
 		{},
 		{"frobnicate"},
@@ -83,8 +88,7 @@ func TestUsageErrors(t *testing.T) {
 }
 
 func TestCheckClean(t *testing.T) {
-	dir := t.TempDir()
-	hello := testrun.WriteFile(t, dir, "hello.mr", helloSrc)
+	_, hello := writeHello(t)
 	r := runCLI(t, "", nil, "check", hello)
 	if r.code != 0 || r.stdout != "" || r.stderr != "" {
 		t.Errorf("clean check: %+v", r)
@@ -139,9 +143,7 @@ func TestCheckFormats(t *testing.T) {
 	if js.code != 1 {
 		t.Fatalf("json: %+v", js)
 	}
-	if errs := validateDiagnosticsJSON(t, []byte(js.stdout)); len(errs) > 0 {
-		t.Errorf("json output violates the documented schema:\n%s\n%s", strings.Join(errs, "\n"), js.stdout)
-	}
+	checkDiagnosticsJSON(t, js.stdout)
 	if strings.Count(js.stdout, "\n") != 1 || js.stderr != "" {
 		t.Errorf("json output must be one document on one line, and nothing on stderr:\n%s\n%s", js.stdout, js.stderr)
 	}
@@ -191,19 +193,11 @@ func TestCheckReadErrorsInJSON(t *testing.T) {
 	if r.code != 1 || r.stderr != "" {
 		t.Fatalf("json with a missing file: %+v", r)
 	}
-	if errs := validateDiagnosticsJSON(t, []byte(r.stdout)); len(errs) > 0 {
-		t.Errorf("json violates the schema: %v\n%s", errs, r.stdout)
-	}
-	var doc struct {
-		Diagnostics []struct{ Code, File, Message string }
-	}
-	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
-		t.Fatal(err)
-	}
-	if len(doc.Diagnostics) != 3 {
+	ds := checkDiagnosticsJSON(t, r.stdout)
+	if len(ds) != 3 {
 		t.Fatalf("want the read error and two diagnostics of bad.mr:\n%s", r.stdout)
 	}
-	d := doc.Diagnostics[0]
+	d := ds[0]
 	if d.Code != "E0023" || d.File != missing || d.Message != "cannot read "+missing+": no such file or directory" {
 		t.Errorf("read error diagnostic: %+v", d)
 	}
@@ -213,8 +207,7 @@ func TestCheckReadErrorsInJSON(t *testing.T) {
 // in every command that reads source; disasm lists bytecode whatever the
 // file is called.
 func TestCheckRefusesBytecodeAndBinary(t *testing.T) {
-	dir := t.TempDir()
-	hello := testrun.WriteFile(t, dir, "hello.mr", helloSrc)
+	dir, hello := writeHello(t)
 	if r := runCLI(t, "", nil, "build", hello); r.code != 0 {
 		t.Fatalf("build: %+v", r)
 	}
@@ -284,8 +277,7 @@ func TestCheckUnreadableFile(t *testing.T) {
 }
 
 func TestBuildAndDisasm(t *testing.T) {
-	dir := t.TempDir()
-	hello := testrun.WriteFile(t, dir, "hello.mr", helloSrc)
+	dir, hello := writeHello(t)
 	r := runCLI(t, "", nil, "build", hello)
 	if r.code != 0 || r.stdout != "" || r.stderr != "" {
 		t.Fatalf("build must be silent on success: %+v", r)
@@ -357,8 +349,7 @@ func TestBuildErrorsWriteNothing(t *testing.T) {
 }
 
 func TestDisasmRefusesBadBytecode(t *testing.T) {
-	dir := t.TempDir()
-	hello := testrun.WriteFile(t, dir, "hello.mr", helloSrc)
+	dir, hello := writeHello(t)
 	if r := runCLI(t, "", nil, "build", hello); r.code != 0 {
 		t.Fatalf("build: %+v", r)
 	}
@@ -405,9 +396,7 @@ func TestWarnings(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stdout, `"severity":"warning","code":"W0001"`) {
 		t.Errorf("json: %+v", r)
 	}
-	if errs := validateDiagnosticsJSON(t, []byte(r.stdout)); len(errs) > 0 {
-		t.Errorf("json with a warning violates the schema: %v", errs)
-	}
+	checkDiagnosticsJSON(t, r.stdout)
 	r = runCLI(t, "", nil, "check", "--deny-warnings", w)
 	if r.code != 1 || !strings.HasSuffix(r.stderr, "\n\n1 warning (denied by --deny-warnings)\n") {
 		t.Errorf("check --deny-warnings: %+v", r)
@@ -428,44 +417,12 @@ func TestWarnings(t *testing.T) {
 // link stays) and writes a FIFO in place instead of replacing it with a
 // regular file; a directory is refused.
 func TestBuildOutputSpecial(t *testing.T) {
-	dir := t.TempDir()
-	hello := testrun.WriteFile(t, dir, "hello.mr", helloSrc)
-	real := testrun.WriteFile(t, dir, "real.mrb", "old")
-	link := filepath.Join(dir, "link.mrb")
-	if err := os.Symlink("real.mrb", link); err != nil {
-		t.Fatal(err)
-	}
-	if r := runCLI(t, "", nil, "build", "-o", link, hello); r.code != 0 {
-		t.Fatalf("build -o link: %+v", r)
-	}
-	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
-		t.Fatalf("the link was replaced: %v", err)
-	}
-	if b, _ := os.ReadFile(real); len(b) < 10 {
-		t.Fatalf("the link's file holds %q", b)
-	}
-	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	got := make(chan []byte)
-	go func() {
-		b, _ := os.ReadFile(fifo)
-		got <- b
-	}()
-	r := runCLI(t, "", nil, "build", "-o", fifo, hello)
-	if fi, _ := os.Lstat(fifo); fi.Mode()&os.ModeNamedPipe == 0 {
-		t.Fatal("the FIFO was replaced by a regular file")
-	}
-	select {
-	case b := <-got:
-		if r.code != 0 || len(b) < 10 {
-			t.Fatalf("build -o fifo: %+v, the reader got %d bytes", r, len(b))
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("nothing was written to the FIFO")
-	}
-	r = runCLI(t, "", nil, "build", "-o", dir, hello)
+	dir, hello := writeHello(t)
+	testrun.CheckSpecialOutput(t, dir, ".mrb", func(out string) (int, any) {
+		r := runCLI(t, "", nil, "build", "-o", out, hello)
+		return r.code, r
+	}, func(b []byte) bool { return len(b) >= 10 })
+	r := runCLI(t, "", nil, "build", "-o", dir, hello)
 	if r.code != 1 || !strings.Contains(r.stderr, "cannot write "+dir+": is a directory") {
 		t.Errorf("build -o DIR: %+v", r)
 	}

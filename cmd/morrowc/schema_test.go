@@ -200,6 +200,24 @@ func validateDiagnosticsJSON(t *testing.T, out []byte) []string {
 	return v.validate(v.root, inst, "$")
 }
 
+// jsonDiag is what the tests read of a diagnostic of the JSON document.
+type jsonDiag struct{ Code, File, Message string }
+
+// checkDiagnosticsJSON checks that out is a diagnostics document that
+// follows the documented schema (an error of t otherwise) and returns its
+// diagnostics.
+func checkDiagnosticsJSON(t *testing.T, out string) []jsonDiag {
+	t.Helper()
+	if errs := validateDiagnosticsJSON(t, []byte(out)); len(errs) > 0 {
+		t.Errorf("json output violates the documented schema:\n%s\n%s", strings.Join(errs, "\n"), out)
+	}
+	var doc struct{ Diagnostics []jsonDiag }
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	return doc.Diagnostics
+}
+
 func TestSchemaValidatorRejects(t *testing.T) {
 	bad := []string{
 		`{"version":2,"diagnostics":[]}`,

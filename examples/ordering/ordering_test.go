@@ -21,7 +21,6 @@ package ordering
 
 import (
 	"context"
-	"io"
 	"os"
 	"strings"
 	"testing"
@@ -49,9 +48,8 @@ func TestExplore(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
 			// A normal run gets it right.
-			var out testrun.Buffer
-			if code := engine.RunVerified(ctx, u.Verified, engine.Options{Stdout: &out, Stderr: io.Discard}); code != 0 || out.String() != c.good {
-				t.Fatalf("a normal run: status %d, output %q", code, out.String())
+			if code, out, _ := testrun.Run(ctx, u.Program, engine.Options{}); code != 0 || out != c.good {
+				t.Fatalf("a normal run: status %d, output %q", code, out)
 			}
 			rep, err := explore.Explore(ctx, u.Verified, explore.Options{Runs: 1000})
 			if err != nil {
@@ -115,10 +113,7 @@ func TestServiceTimeouts(t *testing.T) {
 // TestDocExcerpts keeps the code excerpts of docs/exploring.md (its
 // plain ``` blocks) equal to parts of these programs.
 func TestDocExcerpts(t *testing.T) {
-	doc, err := os.ReadFile("../../docs/exploring.md")
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc := testrun.ReadDoc(t, "exploring.md")
 	var sources []string
 	for _, f := range []string{"lost_update.mr", "lost_update_fixed.mr", "reply_or_down.mr", "reply_or_down_fixed.mr", "service.mr"} {
 		b, err := os.ReadFile(f)
@@ -130,7 +125,7 @@ func TestDocExcerpts(t *testing.T) {
 	n := 0
 	var blocks []string // bodies of the plain blocks
 	in, plain, body := false, false, ""
-	for _, line := range strings.SplitAfter(string(doc), "\n") {
+	for _, line := range strings.SplitAfter(doc, "\n") {
 		switch {
 		case !in && strings.HasPrefix(line, "```"):
 			in, plain, body = true, line == "```\n", ""

@@ -67,8 +67,9 @@ var rules = []rule{
 // testOnly lists the packages that hold test support: only _test.go files
 // import them, so no package of the module may depend on them (.Deps
 // leaves test imports out). lang/gen is the checker's random program
-// generator and mutator; runtime/vm/vmtest the VM's bytecode assembler.
-var testOnly = []string{"internal/testrun", "lang/gen", "runtime/vm/vmtest"}
+// generator and mutator; runtime/vm/vmtest the VM's bytecode assembler;
+// internal/gosrc the parsed Go source of a package.
+var testOnly = []string{"internal/testrun", "lang/gen", "runtime/vm/vmtest", "internal/gosrc"}
 
 func match(pattern, pkg string) bool {
 	if strings.HasSuffix(pattern, "/...") {

@@ -3,8 +3,6 @@ package repl
 import (
 	"bytes"
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -13,10 +11,9 @@ import (
 // must not panic, and every line it prints for an entry that fails is
 // one `error: ` line.
 func FuzzSession(f *testing.F) {
-	files, _ := filepath.Glob("testdata/*.repl")
-	for _, name := range files {
-		if b, err := os.ReadFile(name); err == nil && !strings.Contains(name, "limits") {
-			f.Add(string(b))
+	for _, tr := range transcripts(f) {
+		if !strings.Contains(tr.name, "limits") {
+			f.Add(string(tr.in))
 		}
 	}
 	f.Add("let (a, b) = (1, [])\nb\n:t b\nlet f = fn(x) -> (x, a)\nf(b)\n")

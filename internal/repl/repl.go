@@ -64,10 +64,10 @@ import (
 	"github.com/morrow-lang/morrow/lang/source"
 	"github.com/morrow-lang/morrow/lang/types"
 	"github.com/morrow-lang/morrow/runtime/bytecode"
+	"github.com/morrow-lang/morrow/runtime/engine"
 	"github.com/morrow-lang/morrow/runtime/sched"
 	"github.com/morrow-lang/morrow/runtime/value"
 	"github.com/morrow-lang/morrow/runtime/vm"
-	"github.com/morrow-lang/morrow/stdlib"
 	"github.com/morrow-lang/morrow/stdlib/core"
 )
 
@@ -566,48 +566,53 @@ func letNames(text string) ([]string, bool) {
 // nativeOnly reports whether the nodes of the region use typed Process
 // operations or receive_event.
 func nativeOnly(f *ast.File, r region) bool {
-	found := false
-	for _, d := range f.Decls {
-		if s := d.Span(); s.Start < r.start || s.Start >= r.end {
-			continue
+	return anyNode(f, r, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.Path:
+			return len(x.Parts) > 0 && x.Parts[0] == "Process"
+		case *ast.NamedType:
+			return strings.HasPrefix(x.Name, "Process.")
+		case *ast.CtorPat:
+			return strings.HasPrefix(x.Name, "Process.")
+		case *ast.Receive:
+			return x.Event
 		}
-		ast.Inspect(d, func(n ast.Node) bool {
-			switch x := n.(type) {
-			case *ast.Path:
-				found = found || len(x.Parts) > 0 && x.Parts[0] == "Process"
-			case *ast.NamedType:
-				found = found || strings.HasPrefix(x.Name, "Process.")
-			case *ast.CtorPat:
-				found = found || strings.HasPrefix(x.Name, "Process.")
-			case *ast.Receive:
-				found = found || x.Event
-			}
-			return !found
-		})
-	}
-	return found
+		return false
+	})
 }
 
 // usesOutside reports whether the nodes of the region name the Net
 // module or System.read_line.
 func usesOutside(f *ast.File, r region) bool {
+	return anyNode(f, r, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.Path:
+			return len(x.Parts) > 0 && x.Parts[0] == "Net" ||
+				strings.Join(x.Parts, ".") == "System.read_line"
+		case *ast.NamedType:
+			return strings.HasPrefix(x.Name, "Net.")
+		}
+		return false
+	})
+}
+
+// anyNode reports whether is holds for a node of the declarations that
+// start inside r; the walk stops at the first.
+func anyNode(f *ast.File, r region, is func(ast.Node) bool) bool {
 	found := false
 	for _, d := range f.Decls {
 		if s := d.Span(); s.Start < r.start || s.Start >= r.end {
 			continue
 		}
 		ast.Inspect(d, func(n ast.Node) bool {
-			switch x := n.(type) {
-			case *ast.Path:
-				found = found || len(x.Parts) > 0 && x.Parts[0] == "Net" ||
-					strings.Join(x.Parts, ".") == "System.read_line"
-			case *ast.NamedType:
-				found = found || strings.HasPrefix(x.Name, "Net.")
-			}
+			found = found || is(n)
 			return !found
 		})
+		if found {
+			return true
+		}
 	}
-	return found
+	return false
 }
 
 // firstError is the message of the first error of ds inside r (any
@@ -894,7 +899,7 @@ func (s *Session) load(u *compiler.Unit, fn string, pg *program) (*vm.Image, int
 			s.types[t.Name] = t
 		}
 	}
-	img, err := vm.Load(u.Verified, stdlib.Natives())
+	img, err := engine.Load(u.Verified)
 	if err != nil {
 		return nil, 0, "internal error: " + err.Error()
 	}

@@ -5,31 +5,23 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/sebdah/goldie/v2"
+
+	"github.com/morrow-lang/morrow/internal/testrun"
 )
 
 // TestTranscripts feeds each testdata/NAME.repl to a session through the
 // pipe reader and compares everything written with NAME.golden
 // (GOLDIE_UPDATE=1 go test ./internal/repl rewrites them).
 func TestTranscripts(t *testing.T) {
-	files, err := filepath.Glob("testdata/*.repl")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no transcripts: %v", err)
-	}
-	for _, f := range files {
-		name := strings.TrimSuffix(filepath.Base(f), ".repl")
-		t.Run(name, func(t *testing.T) {
-			in, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
+	for _, tr := range transcripts(t) {
+		t.Run(tr.name, func(t *testing.T) {
 			var out bytes.Buffer
-			New(&out).Run(NewPipeReader(bytes.NewReader(in)), nil)
-			goldie.New(t, goldie.WithFixtureDir("testdata")).Assert(t, name, out.Bytes())
+			New(&out).Run(NewPipeReader(bytes.NewReader(tr.in)), nil)
+			goldie.New(t, goldie.WithFixtureDir("testdata")).Assert(t, tr.name, out.Bytes())
 		})
 	}
 }
@@ -101,19 +93,10 @@ func TestContinues(t *testing.T) {
 // names are usable in later entries; a missing module is an error; an
 // error inside a module names its file.
 func TestImport(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(dir, "geo"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	files := map[string]string{
+	dir := testrun.WriteTree(t, map[string]string{
 		"geo/shapes.mr": "pub type Shape derive(Show):\n    Circle(Int)\n\npub fn grow(s: Shape) -> Shape:\n    match s:\n        Circle(r) -> Circle(r + 1)\n",
 		"bad.mr":        "pub fn f() -> Int: \"no\"\n",
-	}
-	for name, src := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	t.Chdir(dir)
 	var out bytes.Buffer
 	s := New(&out)

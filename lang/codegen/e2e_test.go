@@ -23,11 +23,31 @@ import (
 // compileSource parses and compiles src, failing the test on any error.
 func compileSource(t *testing.T, src string) *bytecode.Program {
 	t.Helper()
-	f, diags := parser.Parse(source.NewFile("e2e.mr", []byte(src)))
+	return compileNamed(t, "e2e.mr", src, false)
+}
+
+// compileChecked parses, type-checks and compiles src, as the driver does.
+func compileChecked(t *testing.T, src string) *bytecode.Program {
+	t.Helper()
+	return compileNamed(t, "tail.mr", strings.TrimLeft(src, "\n"), true)
+}
+
+// compileNamed parses src as the file name and compiles it, with the
+// checker's info when check is set (failing the test on its errors too),
+// or bypassing the checker.
+func compileNamed(t *testing.T, name, src string, check bool) *bytecode.Program {
+	t.Helper()
+	f, diags := parser.Parse(source.NewFile(name, []byte(src)))
 	if diags.HasErrors() {
 		t.Fatalf("parse: %v", diags.Err())
 	}
-	return compileFile(t, f, nil)
+	var info *types.Info
+	if check {
+		if info, diags = types.Check(f); diags.HasErrors() {
+			t.Fatalf("check: %v", diags.Err())
+		}
+	}
+	return compileFile(t, f, info)
 }
 
 // runSource compiles and runs src and returns stdout, stderr and the exit

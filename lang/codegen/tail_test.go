@@ -1,28 +1,10 @@
 package codegen
 
 import (
-	"strings"
 	"testing"
 
-	"github.com/morrow-lang/morrow/lang/parser"
-	"github.com/morrow-lang/morrow/lang/source"
-	"github.com/morrow-lang/morrow/lang/types"
 	"github.com/morrow-lang/morrow/runtime/bytecode"
 )
-
-// compileChecked parses, type-checks and compiles src, as the driver does.
-func compileChecked(t *testing.T, src string) *bytecode.Program {
-	t.Helper()
-	f, diags := parser.Parse(source.NewFile("tail.mr", []byte(strings.TrimLeft(src, "\n"))))
-	if diags.HasErrors() {
-		t.Fatalf("parse: %v", diags.Err())
-	}
-	info, diags := types.Check(f)
-	if diags.HasErrors() {
-		t.Fatalf("check: %v", diags.Err())
-	}
-	return compileFile(t, f, info)
-}
 
 // TestTailCallShapes checks the emitted opcodes for every shape of tail
 // position of docs/reference/syntax.md#calls: in function f, each call of f itself must

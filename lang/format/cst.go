@@ -988,32 +988,9 @@ func (p *cstParser) primary(noLam bool) primary {
 		})
 		return l
 	case t.is("if"):
-		p.next()
-		x := &ifP{cond: p.exprReq(false)}
-		p.expect(":")
-		x.then = p.bodyReq()
-		if p.isKw("else") {
-			et := p.next()
-			x.elseOwnLn = p.L.toks[et.ri].firstOnLine
-			if p.isKw("if") {
-				x.elseIf = true // `else if C:`, kept as written
-			} else {
-				p.expect(":")
-			}
-			x.els = p.bodyReq()
-		}
-		return x
+		return p.ifExpr()
 	case t.is("match"):
-		p.next()
-		m := &matchP{}
-		if p.accept(":") {
-			m.arms, m.block = p.arms(armCond)
-			return m
-		}
-		m.subject = p.exprReq(false)
-		p.expect(":")
-		m.arms, m.block = p.arms(armPattern)
-		return m
+		return p.match()
 	case t.is("receive") || t.is("receive_event"):
 		p.next()
 		p.expect(":")
@@ -1048,6 +1025,39 @@ func (p *cstParser) primary(noLam bool) primary {
 	}
 	p.fail("expected an expression")
 	return nil
+}
+
+// ifExpr parses an if expression; the current token is its `if`.
+func (p *cstParser) ifExpr() *ifP {
+	p.next()
+	x := &ifP{cond: p.exprReq(false)}
+	p.expect(":")
+	x.then = p.bodyReq()
+	if p.isKw("else") {
+		et := p.next()
+		x.elseOwnLn = p.L.toks[et.ri].firstOnLine
+		if p.isKw("if") {
+			x.elseIf = true // `else if C:`, kept as written
+		} else {
+			p.expect(":")
+		}
+		x.els = p.bodyReq()
+	}
+	return x
+}
+
+// match parses a match expression; the current token is its `match`.
+func (p *cstParser) match() *matchP {
+	p.next()
+	m := &matchP{}
+	if p.accept(":") {
+		m.arms, m.block = p.arms(armCond)
+		return m
+	}
+	m.subject = p.exprReq(false)
+	p.expect(":")
+	m.arms, m.block = p.arms(armPattern)
+	return m
 }
 
 func (p *cstParser) paren(noLam bool) *parenP {

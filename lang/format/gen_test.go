@@ -243,26 +243,22 @@ func (g *gen) stmt() {
 		g.w("else: ")
 		g.expr()
 	case 10:
-		g.w("match:")
-		hdr := g.indent
-		g.newline(hdr + 4)
-		g.expr()
-		g.w(" -> ")
-		g.leaf()
-		g.newline(hdr + 4)
-		g.w("_ -> ")
-		g.expr()
-		g.indent = hdr
+		g.twoArms("match:", func() {
+			g.expr()
+			g.w(" -> ")
+			g.leaf()
+		}, func() {
+			g.w("_ -> ")
+			g.expr()
+		})
 	case 11:
-		g.w("receive_event:")
-		hdr := g.indent
-		g.newline(hdr + 4)
-		g.w("Process.Down(r, _, reason) if r == " + g.lower() + " -> ")
-		g.expr()
-		g.newline(hdr + 4)
-		g.w("after 100 ->")
-		g.body()
-		g.indent = hdr
+		g.twoArms("receive_event:", func() {
+			g.w("Process.Down(r, _, reason) if r == " + g.lower() + " -> ")
+			g.expr()
+		}, func() {
+			g.w("after 100 ->")
+			g.body()
+		})
 	case 12:
 		g.call()
 		g.w(" if ")
@@ -306,6 +302,31 @@ func (g *gen) stmt() {
 }
 
 // body writes an inline body or a block after a ':'.
+// twoArms writes head and then two arms, each on its own line indented
+// under it.
+func (g *gen) twoArms(head string, first, second func()) {
+	g.w(head)
+	hdr := g.indent
+	g.newline(hdr + 4)
+	first()
+	g.newline(hdr + 4)
+	second()
+	g.indent = hdr
+}
+
+// blockLambda writes prefix and a lambda with a block body, `(x) ->`,
+// with *level raised while the block is written, then maybe a line break
+// before what closes it.
+func (g *gen) blockLambda(prefix string, level *int) {
+	g.w(prefix + "(" + g.lower() + ") ->")
+	*level++
+	g.block()
+	*level--
+	if g.n(2) == 0 {
+		g.newline(g.indent)
+	}
+}
+
 func (g *gen) body() {
 	if g.n(2) == 0 || g.depth > 3 {
 		g.w(" ")
@@ -389,13 +410,7 @@ func (g *gen) args(closer string) {
 		}
 		if k == n-1 && g.n(3) == 0 && g.depth < 4 {
 			// a lambda with a block body as the last element
-			g.w("(" + g.lower() + ") ->")
-			g.depth++
-			g.block()
-			g.depth--
-			if g.n(2) == 0 {
-				g.newline(g.indent)
-			}
+			g.blockLambda("", &g.depth)
 			g.w(closer)
 			return
 		}
@@ -472,13 +487,7 @@ func (g *gen) expr() {
 		g.leaf()
 	case 14:
 		// a lambda with a block body that is not the last element
-		g.w("[(" + g.lower() + ") ->")
-		g.brackets++
-		g.block()
-		g.brackets--
-		if g.n(2) == 0 {
-			g.newline(g.indent)
-		}
+		g.blockLambda("[", &g.brackets)
 		g.w(", ")
 		g.leaf()
 		g.w("]")

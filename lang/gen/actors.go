@@ -239,7 +239,7 @@ func (g *gen) annotatedMailbox() scenario {
 func (c *ctx) sendStmt(s *scope, pid string, m *Type) []string {
 	g := c.g
 	msg := c.expr(s, m, eopt{depth: 2, anch: true})
-	text := g.mark(mutWrongMailbox, msg.s, wrongFor(m), "sends a message of the wrong type to "+pid+" (mailbox "+m.String()+")")
+	text := g.mark(mutWrongMailbox, msg.s, wrongScalar(m), "sends a message of the wrong type to "+pid+" (mailbox "+m.String()+")")
 	send := "send(" + pid + ", " + text + ")"
 	g.use("send")
 	switch g.r.Intn(3) {
@@ -482,7 +482,7 @@ func (c *ctx) sendLiteral(s *scope, pid string, m *Type, msg string) []string {
 	g := c.g
 	h := g.sentHelper()
 	g.use("send")
-	send := "send(" + pid + ", " + g.mark(mutWrongMailbox, msg, wrongFor(m), "sends a message of the wrong type to "+pid) + ")"
+	send := "send(" + pid + ", " + g.mark(mutWrongMailbox, msg, wrongScalar(m), "sends a message of the wrong type to "+pid) + ")"
 	return []string{c.line(h.name + "(" + send + ")")}
 }
 

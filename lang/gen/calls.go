@@ -139,7 +139,7 @@ func (c *ctx) counterArg(s *scope) string {
 	return fmt.Sprintf("(%s %% %d)", c.expr(s, intT, eopt{depth: 1}).paren(), recDepth)
 }
 
-// wrongScalar is a literal of a different scalar type.
+// wrongScalar is a scalar literal whose type differs from t.
 func wrongScalar(t *Type) string {
 	switch t.K {
 	case tInt:
@@ -151,7 +151,7 @@ func wrongScalar(t *Type) string {
 	case tFloat:
 		return "true"
 	}
-	return "()"
+	return "1.5"
 }
 
 // renderCall writes the call with labels (docs/reference/syntax.md#calls): required labels are

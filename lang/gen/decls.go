@@ -3,6 +3,8 @@ package gen
 import (
 	"fmt"
 	"strings"
+
+	"github.com/morrow-lang/morrow/runtime/bytecode"
 )
 
 var sumNames = []string{"Shape", "Token", "Event", "Color", "Move", "Cmd", "Mode", "State", "Signal", "Kind"}
@@ -149,22 +151,7 @@ func (g *gen) genRecursiveSum() {
 	g.use("recursive-type")
 }
 
-func (d *decl) deriveText() string {
-	var ds []string
-	if d.show {
-		ds = append(ds, "Show")
-	}
-	if d.eq {
-		ds = append(ds, "Eq")
-	}
-	if d.ord {
-		ds = append(ds, "Ord")
-	}
-	if len(ds) == 0 {
-		return ""
-	}
-	return " derive(" + strings.Join(ds, ", ") + ")"
-}
+func (d *decl) deriveText() string { return bytecode.DeriveClause(d.show, d.eq, d.ord) }
 
 // declText renders a declaration.
 func (g *gen) declText(d *decl) string {

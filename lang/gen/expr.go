@@ -111,6 +111,23 @@ func (c *ctx) canMake(s *scope, t *Type) bool {
 	return len(s.ofType(t)) > 0
 }
 
+// keyedNative decides, one time in three, that a scalar comes from a Map
+// native or (one time in two of those) a Set native, and picks the key
+// type: Int or String.
+func (c *ctx) keyedNative() (kt *Type, set, ok bool) {
+	g := c.g
+	if !g.chance(3) {
+		return nil, false, false
+	}
+	g.use("map-native")
+	kt = pick(g, []*Type{intT, stringT})
+	if g.chance(2) {
+		g.use("set-native")
+		return kt, true, true
+	}
+	return kt, false, true
+}
+
 // compound picks one non-leaf form for t.
 func (c *ctx) compound(s *scope, t *Type, o eopt) (val, bool) {
 	g := c.g
@@ -131,24 +148,16 @@ func (c *ctx) compound(s *scope, t *Type, o eopt) (val, bool) {
 			return c.ifExpr(s, t, o)
 		}
 	}
-	switch g.r.Intn(14) {
-	case 0, 1:
-		return c.callSome(s, t, o)
-	case 2:
-		return c.ifExpr(s, t, o)
-	case 3:
-		return c.consumeResult(s, t, o)
-	case 4:
-		return c.optionUnwrap(s, t, o)
-	case 5:
-		return c.listElem(s, t, o)
-	case 6:
-		return c.fold(s, t, o)
-	case 7:
-		return c.inlineMatch(s, t, o)
-	case 8:
-		return c.callFuncLocal(s, t, o)
-	case 9:
+	// The forms of any data type, by the number drawn (a call twice as
+	// likely); 9 is an actor expression, the rest t's own forms below.
+	forms := [...]func(c *ctx, s *scope, t *Type, o eopt) (val, bool){
+		(*ctx).callSome, (*ctx).callSome, (*ctx).ifExpr, (*ctx).consumeResult, (*ctx).optionUnwrap,
+		(*ctx).listElem, (*ctx).fold, (*ctx).inlineMatch, (*ctx).callFuncLocal,
+	}
+	switch k := g.r.Intn(14); {
+	case k < len(forms):
+		return forms[k](c, s, t, o)
+	case k == 9:
 		if c.mailbox != nil && !c.pure {
 			return c.actorExpr(s, t, o)
 		}
@@ -260,11 +269,8 @@ func (c *ctx) intExpr(s *scope, o eopt) (val, bool) {
 		arg := c.expr(s, stringT, d).s
 		return atom("String.len(" + g.mark(mutBuiltinLabel, arg, "text: "+arg, "labels an argument of a runtime builtin") + ")"), true
 	case 8:
-		if g.chance(3) {
-			g.use("map-native")
-			kt := pick(g, []*Type{intT, stringT})
-			if g.chance(2) {
-				g.use("set-native")
+		if kt, set, ok := c.keyedNative(); ok {
+			if set {
 				return atom("Set.len(Set.from_list(" + c.expr(s, listOf(kt), d.unanch()).s + "))"), true
 			}
 			return atom("Map.len(" + c.expr(s, mapOf(kt, c.someType(s)), d.unanch()).s + ")"), true
@@ -339,11 +345,8 @@ func (c *ctx) boolExpr(s *scope, o eopt) (val, bool) {
 		fn := pick(g, []string{"String.contains", "String.starts_with", "String.ends_with", "String.eq"})
 		return atom(fmt.Sprintf("%s(%s, %s)", fn, c.expr(s, stringT, d).s, c.expr(s, stringT, d).s)), true
 	case 7:
-		if g.chance(3) {
-			g.use("map-native")
-			kt := pick(g, []*Type{intT, stringT})
-			if g.chance(2) {
-				g.use("set-native")
+		if kt, set, ok := c.keyedNative(); ok {
+			if set {
 				return binop(c.expr(s, kt, d), "in", atom("Set.from_list("+c.expr(s, listOf(kt), d.unanch()).s+")")), true
 			}
 			return atom(fmt.Sprintf("Map.contains(%s, %s)", c.expr(s, mapOf(kt, c.someType(s)), d.unanch()).s, c.expr(s, kt, d).s)), true

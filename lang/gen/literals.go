@@ -66,6 +66,26 @@ func (c *ctx) interpLocal(s *scope) string {
 	return pick(c.g, names)
 }
 
+// litText is the text of a literal of type t (see lit).
+func (c *ctx) litText(s *scope, t *Type, o eopt) (string, bool) {
+	v, ok := c.lit(s, t, o)
+	return v.s, ok
+}
+
+// litParts writes the n parts of a compound literal, or fails with the
+// first part that fails.
+func litParts(n int, part func(i int) (string, bool)) ([]string, bool) {
+	var parts []string
+	for i := 0; i < n; i++ {
+		p, ok := part(i)
+		if !ok {
+			return nil, false
+		}
+		parts = append(parts, p)
+	}
+	return parts, true
+}
+
 // lit writes a literal of type t; ok is false when t has none.
 func (c *ctx) lit(s *scope, t *Type, o eopt) (val, bool) {
 	g := c.g
@@ -83,13 +103,9 @@ func (c *ctx) lit(s *scope, t *Type, o eopt) (val, bool) {
 	case tUnit:
 		return atom("()"), true
 	case tTuple:
-		var parts []string
-		for _, a := range t.Args {
-			v, ok := c.lit(s, a, o.down())
-			if !ok {
-				return val{}, false
-			}
-			parts = append(parts, v.s)
+		parts, ok := litParts(len(t.Args), func(i int) (string, bool) { return c.litText(s, t.Args[i], o.down()) })
+		if !ok {
+			return val{}, false
 		}
 		if len(parts) == 1 {
 			g.use("one-tuple")
@@ -103,13 +119,9 @@ func (c *ctx) lit(s *scope, t *Type, o eopt) (val, bool) {
 			return val{s: "[]", atom: true}, true
 		}
 		n := 1 + g.r.Intn(3)
-		var parts []string
-		for i := 0; i < n; i++ {
-			v, ok := c.lit(s, t.Args[0], o.down())
-			if !ok {
-				return val{}, false
-			}
-			parts = append(parts, v.s)
+		parts, ok := litParts(n, func(int) (string, bool) { return c.litText(s, t.Args[0], o.down()) })
+		if !ok {
+			return val{}, false
 		}
 		trail := ""
 		if g.chance(10) {
@@ -121,18 +133,16 @@ func (c *ctx) lit(s *scope, t *Type, o eopt) (val, bool) {
 			g.use("empty-map")
 			return atom("%{}"), true
 		}
-		n := 1 + g.r.Intn(3)
-		var parts []string
-		for i := 0; i < n; i++ {
-			k, ok := c.lit(s, t.Args[0], o.down())
+		parts, ok := litParts(1+g.r.Intn(3), func(int) (string, bool) {
+			k, ok := c.litText(s, t.Args[0], o.down())
 			if !ok {
-				return val{}, false
+				return "", false
 			}
-			v, ok := c.lit(s, t.Args[1], o.down())
-			if !ok {
-				return val{}, false
-			}
-			parts = append(parts, k.s+": "+v.s)
+			v, ok := c.litText(s, t.Args[1], o.down())
+			return k + ": " + v, ok
+		})
+		if !ok {
+			return val{}, false
 		}
 		g.use("map-literal")
 		return atom("%{" + strings.Join(parts, ", ") + "}"), true

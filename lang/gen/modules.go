@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/morrow-lang/morrow/lang/graph"
 )
 
 // Split turns a generated program into a program of several modules
@@ -541,51 +543,32 @@ func groupNames(fns []*chunk, find func(string) string) []string {
 }
 
 // sccs returns the strongly connected components of the graph with more
-// than one node (Tarjan's algorithm).
+// than one node, visiting nodes in order and successors by name.
 func sccs(nodes []string, edges map[string]map[string]bool) [][]string {
-	index, low := map[string]int{}, map[string]int{}
-	on := map[string]bool{}
-	var stack []string
-	var out [][]string
-	n := 0
-	var visit func(v string)
-	visit = func(v string) {
-		index[v], low[v] = n, n
-		n++
-		stack = append(stack, v)
-		on[v] = true
-		var succ []string
-		for w := range edges[v] {
-			succ = append(succ, w)
-		}
-		sort.Strings(succ)
-		for _, w := range succ {
-			if _, seen := index[w]; !seen {
-				visit(w)
-				low[v] = min(low[v], low[w])
-			} else if on[w] {
-				low[v] = min(low[v], index[w])
-			}
-		}
-		if low[v] == index[v] {
-			var comp []string
-			for {
-				w := stack[len(stack)-1]
-				stack = stack[:len(stack)-1]
-				on[w] = false
-				comp = append(comp, w)
-				if w == v {
-					break
-				}
-			}
-			if len(comp) > 1 {
-				out = append(out, comp)
-			}
-		}
+	at := make(map[string]int, len(nodes))
+	for i, v := range nodes {
+		at[v] = i
 	}
-	for _, v := range nodes {
-		if _, seen := index[v]; !seen {
-			visit(v)
+	succ := func(v int) []int {
+		var names []string
+		for w := range edges[nodes[v]] {
+			names = append(names, w)
+		}
+		sort.Strings(names)
+		out := make([]int, len(names))
+		for i, w := range names {
+			out[i] = at[w]
+		}
+		return out
+	}
+	var out [][]string
+	for _, comp := range graph.SCC(len(nodes), succ) {
+		if len(comp) > 1 {
+			names := make([]string, len(comp))
+			for i, v := range comp {
+				names[i] = nodes[v]
+			}
+			out = append(out, names)
 		}
 	}
 	return out

@@ -331,27 +331,13 @@ func (c *ctx) sendExpr(s *scope, o eopt) val {
 	p := pick(g, ps)
 	m := p.t.Args[0]
 	msg := c.expr(s, m, eopt{depth: min(o.depth, 2), anch: true})
-	text := g.mark(mutWrongMailbox, msg.s, wrongFor(m), fmt.Sprintf("sends a message of the wrong type to %s (mailbox %s)", p.name, m))
+	text := g.mark(mutWrongMailbox, msg.s, wrongScalar(m), fmt.Sprintf("sends a message of the wrong type to %s (mailbox %s)", p.name, m))
 	g.use("send")
 	if c.fn != nil {
 		c.fn.effect = true
 	}
 	c.spend(3)
 	return atom("send(" + p.name + ", " + text + ")")
-}
-
-// wrongFor is a literal whose type differs from t.
-func wrongFor(t *Type) string {
-	switch t.K {
-	case tInt:
-		return `"not an int"`
-	case tString:
-		return "404"
-	case tFloat:
-		return `"not a float"`
-	default:
-		return "1.5"
-	}
 }
 
 // Results inside containers (docs/reference/checks.md#result-obligations "Results nested inside payloads, lists

@@ -6,26 +6,30 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/morrow-lang/morrow/internal/testrun"
 	"github.com/morrow-lang/morrow/lang/ast"
 	"github.com/morrow-lang/morrow/lang/compiler"
 	"github.com/morrow-lang/morrow/lang/diag"
 	"github.com/morrow-lang/morrow/lang/modules"
 )
 
-// writeTree writes files (slash-separated names) under a new directory.
-func writeTree(t *testing.T, files map[string]string) string {
+// buildTree writes files under a new directory, as testrun.WriteTree does, and
+// builds its main.mr.
+func buildTree(t *testing.T, files map[string]string) (string, *compiler.Unit) {
 	t.Helper()
-	dir := t.TempDir()
-	for name, src := range files {
-		path := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	dir := testrun.WriteTree(t, files)
+	return dir, buildMain(t, dir, files["main.mr"])
+}
+
+// buildMain builds src as dir's main.mr, as the compiler driver does,
+// failing the test when the build cannot run (diagnostics are the unit's).
+func buildMain(t *testing.T, dir, src string) *compiler.Unit {
+	t.Helper()
+	u, err := compiler.Build(filepath.Join(dir, "main.mr"), []byte(src))
+	if err != nil {
+		t.Fatal(err)
 	}
-	return dir
+	return u
 }
 
 func load(t *testing.T, entry string, opts modules.Options) *modules.Program {
@@ -49,7 +53,7 @@ func codes(l diag.List) string {
 // TestDiamondLoadsOnce: two modules importing a third load it once, and
 // the dependency order puts it before both.
 func TestDiamondLoadsOnce(t *testing.T) {
-	dir := writeTree(t, map[string]string{
+	dir := testrun.WriteTree(t, map[string]string{
 		"main.mr": "import a\nimport b\n\nfn main():\n    println(a.f() + b.g())\n",
 		"a.mr":    "import c\n\npub fn f() -> Int: c.k()\n",
 		"b.mr":    "import c\n\npub fn g() -> Int: c.k()\n",
@@ -71,7 +75,7 @@ func TestDiamondLoadsOnce(t *testing.T) {
 // TestOverlay: an unsaved buffer wins over the file on disk, and a buffer
 // with no file behind it is a module too.
 func TestOverlay(t *testing.T) {
-	dir := writeTree(t, map[string]string{
+	dir := testrun.WriteTree(t, map[string]string{
 		"main.mr": "import a\nimport b\n\nfn main():\n    println(a.f() + b.g())\n",
 		"a.mr":    "pub fn f() -> Int: \"broken on disk\"\n",
 	})
@@ -88,8 +92,8 @@ func TestOverlay(t *testing.T) {
 // TestSymlinkedDirectoryEscapes: a directory under the root that is a
 // symlink to somewhere else does not let an import leave the root.
 func TestSymlinkedDirectoryEscapes(t *testing.T) {
-	outside := writeTree(t, map[string]string{"lib/util.mr": "pub fn f() -> Int: 1\n"})
-	dir := writeTree(t, map[string]string{"main.mr": "import ext.util\n\nfn main():\n    println(ext.util.f())\n"})
+	outside := testrun.WriteTree(t, map[string]string{"lib/util.mr": "pub fn f() -> Int: 1\n"})
+	dir := testrun.WriteTree(t, map[string]string{"main.mr": "import ext.util\n\nfn main():\n    println(ext.util.f())\n"})
 	if err := os.Symlink(filepath.Join(outside, "lib"), filepath.Join(dir, "ext")); err != nil {
 		t.Skip("no symlinks:", err)
 	}
@@ -112,7 +116,7 @@ func TestTotalSizeLimit(t *testing.T) {
 	}
 	main.WriteString("\nfn main():\n    println(1)\n")
 	files["main.mr"] = main.String()
-	dir := writeTree(t, files)
+	dir := testrun.WriteTree(t, files)
 	p := load(t, filepath.Join(dir, "main.mr"), modules.Options{})
 	if got := codes(p.Diags); got != "E7006" || !strings.Contains(p.Diags[0].Message, "8 MiB") {
 		t.Fatalf("codes %q: %v", got, p.Diags)
@@ -122,7 +126,7 @@ func TestTotalSizeLimit(t *testing.T) {
 // TestEntryModuleLine: an entry whose module line names it finds the root
 // above its directory.
 func TestEntryModuleLine(t *testing.T) {
-	dir := writeTree(t, map[string]string{
+	dir := testrun.WriteTree(t, map[string]string{
 		"app/main.mr":  "module app.main\n\nimport lib.util\n\nfn main():\n    println(lib.util.f())\n",
 		"lib/util.mr":  "pub fn f() -> Int: 1\n",
 		"bad/where.mr": "module bad.here\n\nfn main():\n    println(1)\n",
@@ -141,26 +145,22 @@ func TestEntryModuleLine(t *testing.T) {
 // and a function of the same name live in separate namespaces; the
 // diagnostics of an imported file are its own, qualified.
 func TestShadowingAndNamespaces(t *testing.T) {
-	dir := writeTree(t, map[string]string{
+	files := map[string]string{
 		"main.mr": "import a.{size, Size}\n\nfn main():\n    let size = 3\n    let s: Size = a.mk(size)\n    println(show(s))\n",
 		"a.mr":    "pub type Size derive(Show):\n    Size(Int)\n\npub fn size(s: Size) -> Int:\n    match s:\n        Size(n) -> n\n\npub fn mk(n: Int) -> Size: Size(n)\n",
-	})
-	src, _ := os.ReadFile(filepath.Join(dir, "main.mr"))
-	u, err := compiler.Build(filepath.Join(dir, "main.mr"), src)
-	if err != nil {
-		t.Fatal(err)
 	}
+	dir, u := buildTree(t, files)
 	// `a.mk` is not imported qualified: only the selective import is.
 	if got := codes(u.Diags); got != "E2001" || !strings.Contains(u.Diags[0].Message, "'a'") {
 		t.Fatalf("codes %q: %v", got, u.Diags)
 	}
-	fixed := strings.Replace(string(src), "import a.{size, Size}", "import a\nimport a.{size, Size}", 1)
-	u, err = compiler.Build(filepath.Join(dir, "main.mr"), []byte(fixed))
-	if err != nil || u.Program == nil {
-		t.Fatalf("%v %v", err, u.Diags)
+	fixed := strings.Replace(files["main.mr"], "import a.{size, Size}", "import a\nimport a.{size, Size}", 1)
+	u = buildMain(t, dir, fixed)
+	if u.Program == nil {
+		t.Fatalf("%v", u.Diags)
 	}
 	bad := strings.Replace(fixed, "a.mk(size)", "a.mk(\"no\")", 1)
-	u, _ = compiler.Build(filepath.Join(dir, "main.mr"), []byte(bad))
+	u = buildMain(t, dir, bad)
 	if got := codes(u.Diags); got != "E3001" {
 		t.Fatalf("codes %q: %v", got, u.Diags)
 	}
@@ -180,13 +180,11 @@ func TestQualifiedNames(t *testing.T) {
 // letter is reached through paths (`Geo.f()`, `Geo.T.K(2)`), as the
 // parser reads such chains.
 func TestUppercaseModule(t *testing.T) {
-	dir := writeTree(t, map[string]string{
+	_, u := buildTree(t, map[string]string{
 		"Geo.mr":  "pub type T derive(Show):\n    K(Int)\n\npub fn f() -> Int: 7\n",
 		"main.mr": "import Geo\n\nfn main():\n    println(Geo.f())\n    println(show(Geo.T.K(2)))\n    let t: Geo.T = Geo.K(3)\n    match t:\n        Geo.K(n) -> println(n)\n",
 	})
-	src, _ := os.ReadFile(filepath.Join(dir, "main.mr"))
-	u, err := compiler.Build(filepath.Join(dir, "main.mr"), src)
-	if err != nil || u.Program == nil || len(u.Diags) != 0 {
-		t.Fatalf("%v %v", err, u.Diags)
+	if u.Program == nil || len(u.Diags) != 0 {
+		t.Fatalf("%v", u.Diags)
 	}
 }

@@ -415,13 +415,7 @@ func afterDot(c *errCtx) bool {
 }
 
 // braceBlock: a block written with braces.
-func braceBlock(c *errCtx) bool {
-	if !c.tIs(tPunct, "{") {
-		return false
-	}
-	c.plain("unexpected '{'; blocks are written with ':' and an indented suite")
-	return true
-}
+var braceBlock = tokenRule(tPunct, "{", "unexpected '{'; blocks are written with ':' and an indented suite")
 
 // clauseGuard: `if` in a function header, a multi-clause function's guard.
 func clauseGuard(c *errCtx) bool {
@@ -443,12 +437,17 @@ func unsupportedKeyword(c *errCtx) bool {
 }
 
 // whileLoop: a `while` loop.
-func whileLoop(c *errCtx) bool {
-	if !c.tIs(tKeyword, "while") {
-		return false
+var whileLoop = tokenRule(tKeyword, "while", "Morrow has no 'while' loop; use 'for' over a range or list, or recursion")
+
+// tokenRule is a rule for one unexpected token that always gets msg.
+func tokenRule(typ lexer.TokenType, value, msg string) func(*errCtx) bool {
+	return func(c *errCtx) bool {
+		if !c.tIs(typ, value) {
+			return false
+		}
+		c.plain(msg)
+		return true
 	}
-	c.plain("Morrow has no 'while' loop; use 'for' over a range or list, or recursion")
-	return true
 }
 
 // letMut: `let mut x`.

@@ -434,31 +434,41 @@ func parseList(lex *cursor) (*gList, error) {
 func (g *gBody) Parse(lex *cursor) error {
 	start := lex.RawCursor()
 	t := lex.Peek()
-	switch {
-	case t.Type == tNewline:
+	if t.Type == tNewline {
 		b := lex.a.block()
 		if err := b.Parse(lex); err != nil {
 			return err
 		}
 		g.Block = b
+	} else if err := parseDeferOrExpr(lex, t, &g.Defer, &g.Expr); err != nil {
+		return err
+	}
+	g.Tokens = lex.Range(start, lex.RawCursor())
+	return nil
+}
+
+// parseDeferOrExpr matches what a body and a statement may both be:
+// `defer X`, stored in *deferred (an inline defer body is
+// `fn main(): defer println("bye")`), or an expression, stored in *expr.
+// It returns NextMatch when t starts neither.
+func parseDeferOrExpr(lex *cursor, t *lexer.Token, deferred, expr **gExpr) error {
+	switch {
 	case isKw(t, "defer"):
-		// An inline defer body, `fn main(): defer println("bye")`.
 		lex.Next()
 		x, err := expectExpr(lex)
 		if err != nil {
 			return err
 		}
-		g.Defer = x
+		*deferred = x
 	case startsExpr(t):
 		x := lex.a.expr()
 		if err := x.Parse(lex); err != nil {
 			return err
 		}
-		g.Expr = x
+		*expr = x
 	default:
 		return participle.NextMatch
 	}
-	g.Tokens = lex.Range(start, lex.RawCursor())
 	return nil
 }
 
@@ -496,28 +506,14 @@ func (g *gBlock) Parse(lex *cursor) error {
 func (g *gStmt) Parse(lex *cursor) error {
 	start := lex.RawCursor()
 	t := lex.Peek()
-	switch {
-	case isKw(t, "let"):
+	if isKw(t, "let") {
 		l := lex.a.let()
 		if err := l.Parse(lex); err != nil {
 			return err
 		}
 		g.Let = l
-	case isKw(t, "defer"):
-		lex.Next()
-		x, err := expectExpr(lex)
-		if err != nil {
-			return err
-		}
-		g.Defer = x
-	case startsExpr(t):
-		x := lex.a.expr()
-		if err := x.Parse(lex); err != nil {
-			return err
-		}
-		g.Expr = x
-	default:
-		return participle.NextMatch
+	} else if err := parseDeferOrExpr(lex, t, &g.Defer, &g.Expr); err != nil {
+		return err
 	}
 	if acceptKw(lex, "if") {
 		c, err := expectExpr(lex)

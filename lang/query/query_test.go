@@ -4,45 +4,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/morrow-lang/morrow/internal/testrun"
 	"github.com/morrow-lang/morrow/lang/modules"
 )
 
-const prog = `type Shape:
-    Circle(Float)
-    Rect(Float, Float)
-
-type Point:
-    x: Int
-    y: Int
-
-fn area(s: Shape) -> Float:
-    match s:
-        Circle(r) -> 3.0 * r * r
-        Rect(w, h) -> w * h
-
-fn shift(p: Point, by dx: Int) -> Point:
-    %{ p | x: p.x + dx }
-
-fn main():
-    let shapes = [Circle(1.0), Rect(2.0, 3.0)]
-    let total = List.map(shapes, area)
-    let p = shift(Point(1, 2), by: 3)
-    println("{List.len(total)} {p.x}")
-`
-
-// at returns the offset of the n-th (0-based) occurrence of sub in s,
-// plus delta.
-func at(t *testing.T, s, sub string, n, delta int) int {
-	off := -1
-	for i := 0; i <= n; i++ {
-		j := strings.Index(s[off+1:], sub)
-		if j < 0 {
-			t.Fatalf("%q occurrence %d not found", sub, n)
-		}
-		off += 1 + j
-	}
-	return off + delta
-}
+const prog = testrun.Shapes
 
 func TestQueryIndex(t *testing.T) {
 	a := Analyze("shapes.mr", []byte(prog), modules.Options{})
@@ -57,8 +23,8 @@ func TestQueryIndex(t *testing.T) {
 		uses  int
 		hover string
 	}{
-		{"shapes", 1, KLocal, "shapes", 2, "shapes: List(Shape)"},
-		{"area", 1, KFunc, "area", 2, "fn area(s: Shape) -> Float"},
+		{"shapes", 2, KLocal, "shapes", 2, "shapes: List(Shape)"},
+		{"area", 2, KFunc, "area", 2, "fn area(s: Shape) -> Float"},
 		{"Circle", 1, KCtor, "Circle", 3, "Circle(Float) -> Shape"},
 		{"Shape", 1, KType, "Shape", 2, "type Shape:"},
 		{"dx", 1, KParam, "dx", 2, "dx: Int"},
@@ -69,7 +35,7 @@ func TestQueryIndex(t *testing.T) {
 		{"Point(1", 0, KType, "Point", 4, "Point(x: Int, y: Int) -> Point"},
 	}
 	for _, c := range cases {
-		off := at(t, prog, c.sub, c.n, 0)
+		off := testrun.Offset(t, prog, c.sub, c.n)
 		if strings.HasPrefix(c.sub, ".") {
 			off++
 		}
@@ -103,11 +69,11 @@ func TestQueryTypeParam(t *testing.T) {
 		declSub  string
 		wantRefs int
 	}{{"a\n", 0, 0, "a)", 2}, {"b) ->", 0, 0, "b), d", 3}} {
-		o := a.At(at(t, src, c.sub, c.n, 0))
+		o := a.At(testrun.Offset(t, src, c.sub, c.n))
 		if o == nil || o.Target.Kind != KTypeParam {
 			t.Fatalf("%s: %+v", c.sub, o)
 		}
-		if want := at(t, src, c.declSub, c.decl, 0); o.Target.DeclSpan.Start != want {
+		if want := testrun.Offset(t, src, c.declSub, c.decl); o.Target.DeclSpan.Start != want {
 			t.Errorf("%s: declared at %d, want %d", c.sub, o.Target.DeclSpan.Start, want)
 		}
 		if n := len(a.References(o.Target)); n != c.wantRefs {
@@ -125,13 +91,13 @@ func TestQueryScope(t *testing.T) {
 		}
 		return strings.Join(ns, " ")
 	}
-	if got := names(at(t, prog, "let total", 0, 0)); got != "shapes" {
+	if got := names(testrun.Offset(t, prog, "let total", 0)); got != "shapes" {
 		t.Errorf("scope before total: %q", got)
 	}
-	if got := names(at(t, prog, "println", 0, 0)); got != "p shapes total" {
+	if got := names(testrun.Offset(t, prog, "println", 0)); got != "p shapes total" {
 		t.Errorf("scope at println: %q", got)
 	}
-	if got := names(at(t, prog, "3.0 *", 0, 0)); got != "r s" {
+	if got := names(testrun.Offset(t, prog, "3.0 *", 0)); got != "r s" {
 		t.Errorf("scope in Circle arm: %q", got)
 	}
 }
@@ -142,7 +108,7 @@ func TestQuerySyntaxError(t *testing.T) {
 	if a.ParseOK || !a.Diags.HasErrors() {
 		t.Fatalf("want syntax errors")
 	}
-	o := a.At(at(t, src, "n + 1", 0, 0))
+	o := a.At(testrun.Offset(t, src, "n + 1", 0))
 	if o == nil || o.Target.Kind != KParam {
 		t.Fatalf("no parameter after the broken declaration: %+v", o)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/morrow-lang/morrow/lang/ast"
 	"github.com/morrow-lang/morrow/lang/diag"
+	"github.com/morrow-lang/morrow/lang/graph"
 	"github.com/morrow-lang/morrow/lang/source"
 )
 
@@ -86,55 +87,12 @@ func grown[K comparable, V any](m map[K]V, n int) map[K]V {
 }
 
 // tarjan returns the strongly connected components of a graph in reverse
-// topological order (a component comes after every component it reaches).
+// topological order (a component comes after every component it reaches),
+// each in source order.
 func tarjan(n int, edges [][]int) [][]int {
-	idx := make([]int, n)
-	low := make([]int, n)
-	on := make([]bool, n)
-	for i := range idx {
-		idx[i] = -1
-	}
-	var stack []int
-	var out [][]int
-	counter := 0
-	var visit func(v int)
-	visit = func(v int) {
-		idx[v], low[v] = counter, counter
-		counter++
-		stack = append(stack, v)
-		on[v] = true
-		for _, w := range edges[v] {
-			if idx[w] < 0 {
-				visit(w)
-				low[v] = min(low[v], low[w])
-			} else if on[w] {
-				low[v] = min(low[v], idx[w])
-			}
-		}
-		if low[v] == idx[v] {
-			var comp []int
-			for {
-				w := stack[len(stack)-1]
-				stack = stack[:len(stack)-1]
-				on[w] = false
-				comp = append(comp, w)
-				if w == v {
-					break
-				}
-			}
-			// Keep source order inside a component.
-			for i := 1; i < len(comp); i++ {
-				for j := i; j > 0 && comp[j] < comp[j-1]; j-- {
-					comp[j], comp[j-1] = comp[j-1], comp[j]
-				}
-			}
-			out = append(out, comp)
-		}
-	}
-	for v := 0; v < n; v++ {
-		if idx[v] < 0 {
-			visit(v)
-		}
+	out := graph.SCC(n, func(v int) []int { return edges[v] })
+	for _, comp := range out {
+		slices.Sort(comp)
 	}
 	return out
 }
@@ -304,12 +262,7 @@ func (c *Checker) flexGenerics(group []*FuncSig) {
 // `fn f(x: a, n)` whose group makes x an Int is `type variable 'a' of f
 // is not generic`.
 func (c *Checker) rigidGenerics(group []*FuncSig) {
-	owner := map[*TParam]*FuncSig{}
-	for _, sig := range group {
-		for _, g := range sig.gen {
-			owner[g] = sig
-		}
-	}
+	owner := genericOwners(group)
 	for _, sig := range group {
 		if sig.flex == nil {
 			continue
@@ -351,6 +304,18 @@ func (c *Checker) rigidGenerics(group []*FuncSig) {
 	}
 }
 
+// genericOwners maps each annotated type parameter of a group's members
+// to the member that declares it.
+func genericOwners(group []*FuncSig) map[*TParam]*FuncSig {
+	owner := map[*TParam]*FuncSig{}
+	for _, sig := range group {
+		for _, g := range sig.gen {
+			owner[g] = sig
+		}
+	}
+	return owner
+}
+
 // sortedParams lists the keys of m by ID (declaration order).
 func sortedParams(m map[*TParam]*TVar) []*TParam {
 	var ps []*TParam
@@ -369,12 +334,7 @@ func sortedParams(m map[*TParam]*TVar) []*TParam {
 // any other generic (§4.2), instead of keeping a's t, which no caller could
 // ever supply.
 func (c *Checker) ownRigids(group []*FuncSig) {
-	owner := map[*TParam]*FuncSig{}
-	for _, sig := range group {
-		for _, g := range sig.gen {
-			owner[g] = sig
-		}
-	}
+	owner := genericOwners(group)
 	for _, sig := range group {
 		m := map[*TParam]Type{}
 		visit := func(t Type) {

@@ -52,6 +52,13 @@ func expectDiags(t *testing.T, src string, want ...string) {
 	}
 }
 
+// risky is a function whose Result the obligation tests leave unhandled
+// or handle; riskyHandled adds handle, which handles one.
+const (
+	risky        = "fn risky() -> Result(Int, String): Ok(1)\n"
+	riskyHandled = risky + "fn handle(r: Result(Int, String)) -> Int:\n    match r:\n        Ok(n) -> n\n        Err(_) -> 0\n"
+)
+
 func TestCleanPrograms(t *testing.T) {
 	progs := map[string]string{
 		"inferred private": `
@@ -253,49 +260,46 @@ func TestExhaustiveness(t *testing.T) {
 }
 
 func TestResultObligations(t *testing.T) {
-	pre := "fn risky() -> Result(Int, String): Ok(1)\n"
-	expectDiags(t, pre+"fn main():\n    risky()\n    println(1)\n", "E5001 Result value must be handled; bind, return, or match it")
-	expectDiags(t, pre+"fn main():\n    let r = risky()\n    println(1)\n", "E5002 this Result binding is never used")
-	expectDiags(t, pre+"fn main():\n    let _ = risky()\n", "E5001 Result value must be handled")
-	expectDiags(t, pre+"fn use(r: Result(Int, String)) -> Int: 0\nfn main():\n    println(use(risky()))\n", "E5003 Result binding parameter is never used")
+	expectDiags(t, risky+"fn main():\n    risky()\n    println(1)\n", "E5001 Result value must be handled; bind, return, or match it")
+	expectDiags(t, risky+"fn main():\n    let r = risky()\n    println(1)\n", "E5002 this Result binding is never used")
+	expectDiags(t, risky+"fn main():\n    let _ = risky()\n", "E5001 Result value must be handled")
+	expectDiags(t, risky+"fn use(r: Result(Int, String)) -> Int: 0\nfn main():\n    println(use(risky()))\n", "E5003 Result binding parameter is never used")
 	// Passing to a function and returning discharge.
-	expectDiags(t, pre+"fn pass() -> Result(Int, String):\n    let r = risky()\n    r\nfn main():\n    println(Result.is_ok(pass()))\n")
+	expectDiags(t, risky+"fn pass() -> Result(Int, String):\n    let r = risky()\n    r\nfn main():\n    println(Result.is_ok(pass()))\n")
 }
 
-func TestStatements(t *testing.T) {
-	expectDiags(t, "fn f() -> Int:\n    return 1\n    2\nfn main():\n    println(f())\n", "E3025 unreachable statement")
-	expectDiags(t, "fn main():\n    continue\n", "E3026 continue outside of a for loop")
-	expectDiags(t, "fn main():\n    defer 1\n", "E3023 defer requires Unit cleanup: expected (), found Int")
-	expectDiags(t, "fn main():\n    let o = Some(1)\n    let Some(x) = o else: println(0)\n    println(x)\n", "E3027 let-else failure branch must diverge with return")
-	expectDiags(t, "fn main():\n    let (a, a) = (1, 2)\n", "E4003 duplicate pattern binding 'a'")
-}
-
-func TestTry(t *testing.T) {
-	pre := "fn p() -> Result(Int, String): Ok(1)\n"
-	expectDiags(t, pre+"fn f() -> Int:\n    p()?\nfn main():\n    println(f())\n", "E3020 ? requires a function returning Result")
-	expectDiags(t, pre+"fn f() -> Result(Int, Int):\n    Ok(p()?)\nfn main():\n    println(Result.is_ok(f()))\n", "E3022 ? error type: expected Int, found String")
-	expectDiags(t, "fn f() -> Result(Int, Int):\n    Ok(1?)\nfn main():\n    println(Result.is_ok(f()))\n", "E3021 ? operand must be Result")
-}
-
-func TestPrintRules(t *testing.T) {
-	expectDiags(t, "type S:\n    a: Int\nfn main():\n    println([S(1)])\n", "E3019 type test.S has no implementation of Show; add derive(Show) to its declaration or write an impl")
-	expectDiags(t, "fn main():\n    print(())\n", "E3018 print argument must be")
-	expectDiags(t, "fn main():\n    println(show(()))\n")
-	expectDiags(t, "fn main():\n    let x = [1]\n    println(\"{x}\")\n", "E3017 string interpolation")
-}
-
-func TestOperators(t *testing.T) {
-	expectDiags(t, "fn main():\n    println(1 + 1.5)\n", "E3016 binary operator does not support these operand types")
-	expectDiags(t, "fn main():\n    println(\"a\" % \"b\")\n", "E3016 binary operator does not support these operand types")
-	expectDiags(t, "fn main():\n    let f = (x: Int) -> x\n    println(f == f)\n", "E3016 binary operator does not support these operand types")
-	expectDiags(t, "fn main():\n    println(\"a\" + \"b\")\n    println(2 ** 3)\n    println(3 in [1, 2])\n")
-}
-
-func TestMainRules(t *testing.T) {
-	expectDiags(t, "fn helper() -> Int: 1\n", "E2009 program requires a main function")
-	expectDiags(t, "fn main() -> Bool: true\n", "E3003 main must return Int, Unit, or Result(Unit, concrete error type)")
-	expectDiags(t, "fn main() -> Int: 3\n")
-	expectDiags(t, "fn main():\n    receive:\n        n -> println(n)\n", "E6001 main cannot receive")
+// TestRules checks short programs against the diagnostics each must get,
+// in order (see expectDiags), by the rule they exercise; a program with
+// none listed must check cleanly.
+func TestRules(t *testing.T) {
+	const p = "fn p() -> Result(Int, String): Ok(1)\n"
+	for _, tc := range []struct {
+		rule, src string
+		want      []string
+	}{
+		{"statements", "fn f() -> Int:\n    return 1\n    2\nfn main():\n    println(f())\n", []string{"E3025 unreachable statement"}},
+		{"statements", "fn main():\n    continue\n", []string{"E3026 continue outside of a for loop"}},
+		{"statements", "fn main():\n    defer 1\n", []string{"E3023 defer requires Unit cleanup: expected (), found Int"}},
+		{"statements", "fn main():\n    let o = Some(1)\n    let Some(x) = o else: println(0)\n    println(x)\n", []string{"E3027 let-else failure branch must diverge with return"}},
+		{"statements", "fn main():\n    let (a, a) = (1, 2)\n", []string{"E4003 duplicate pattern binding 'a'"}},
+		{"try", p + "fn f() -> Int:\n    p()?\nfn main():\n    println(f())\n", []string{"E3020 ? requires a function returning Result"}},
+		{"try", p + "fn f() -> Result(Int, Int):\n    Ok(p()?)\nfn main():\n    println(Result.is_ok(f()))\n", []string{"E3022 ? error type: expected Int, found String"}},
+		{"try", "fn f() -> Result(Int, Int):\n    Ok(1?)\nfn main():\n    println(Result.is_ok(f()))\n", []string{"E3021 ? operand must be Result"}},
+		{"print", "type S:\n    a: Int\nfn main():\n    println([S(1)])\n", []string{"E3019 type test.S has no implementation of Show; add derive(Show) to its declaration or write an impl"}},
+		{"print", "fn main():\n    print(())\n", []string{"E3018 print argument must be"}},
+		{rule: "print", src: "fn main():\n    println(show(()))\n"},
+		{"print", "fn main():\n    let x = [1]\n    println(\"{x}\")\n", []string{"E3017 string interpolation"}},
+		{"operators", "fn main():\n    println(1 + 1.5)\n", []string{"E3016 binary operator does not support these operand types"}},
+		{"operators", "fn main():\n    println(\"a\" % \"b\")\n", []string{"E3016 binary operator does not support these operand types"}},
+		{"operators", "fn main():\n    let f = (x: Int) -> x\n    println(f == f)\n", []string{"E3016 binary operator does not support these operand types"}},
+		{rule: "operators", src: "fn main():\n    println(\"a\" + \"b\")\n    println(2 ** 3)\n    println(3 in [1, 2])\n"},
+		{"main", "fn helper() -> Int: 1\n", []string{"E2009 program requires a main function"}},
+		{"main", "fn main() -> Bool: true\n", []string{"E3003 main must return Int, Unit, or Result(Unit, concrete error type)"}},
+		{rule: "main", src: "fn main() -> Int: 3\n"},
+		{"main", "fn main():\n    receive:\n        n -> println(n)\n", []string{"E6001 main cannot receive"}},
+	} {
+		t.Run(tc.rule, func(t *testing.T) { expectDiags(t, tc.src, tc.want...) })
+	}
 }
 
 func TestInfoTables(t *testing.T) {
@@ -523,12 +527,11 @@ func TestSpawnAndSend(t *testing.T) {
 
 // Follow-on errors are suppressed (docs/diagnostics.md).
 func TestFollowOnSuppressed(t *testing.T) {
-	pre := "fn risky() -> Result(Int, String): Ok(1)\n"
 	// `_`-only match on a bound Result: E5005 only, no E5007 at the exit.
-	expectDiags(t, pre+"fn main():\n    let r = risky()\n    match r:\n        _ -> println(1)\n",
+	expectDiags(t, risky+"fn main():\n    let r = risky()\n    match r:\n        _ -> println(1)\n",
 		"E5005 a match whose only arm is '_' does not inspect it")
 	// A binding whose initializer has an error gets no E5002.
-	expectDiags(t, pre+"fn main():\n    let r = risky(1)\n    println(1)\n", "E3011 too many arguments")
+	expectDiags(t, risky+"fn main():\n    let r = risky(1)\n    println(1)\n", "E3011 too many arguments")
 	// The bad operand of `not` is the error; `==` on its result is not.
 	expectDiags(t, "fn main():\n    println(not 1 == 2)\n", "E3001 operand of 'not'")
 	// A correct `not` still composes with `==`.
@@ -559,8 +562,14 @@ func TestMailboxes(t *testing.T) {
 		"E3001 pattern: expected Int, found String")
 }
 
-func TestActorCallMailbox(t *testing.T) {
-	src := `
+// TestMailboxInference checks how mailbox types flow through actor calls,
+// spawns, callbacks and generic helpers.
+func TestMailboxInference(t *testing.T) {
+	for _, tc := range []struct {
+		name, src string
+		want      []string
+	}{
+		{name: "actor call mailbox", src: `
 fn take_int():
     receive:
         n -> println(n + 1)
@@ -573,12 +582,8 @@ fn ok_worker():
         m -> println(m * 2)
 fn main():
     let p: Pid(Int) = spawn(ok_worker)
-`
-	expectDiags(t, src, "E3001 actor call mailbox: expected String, found Int")
-}
-
-func TestSpawnMailbox(t *testing.T) {
-	src := `
+`, want: []string{"E3001 actor call mailbox: expected String, found Int"}},
+		{name: "spawn mailbox", src: `
 fn worker():
     receive:
         n -> println(n + 1)
@@ -593,17 +598,10 @@ fn main():
     match k:
         Ok(_) -> ()
         Err(_) -> ()
-`
-	expectDiags(t, src, "E3001 let annotation: expected Pid(String), found Pid(Int)", "E3001 argument 2 of send: expected String, found Int")
-}
-
-func TestCallbacksHaveNoActorContext(t *testing.T) {
-	expectDiags(t, "fn worker():\n    let own: Pid(Int) = Process.self()\n    let xs = List.filter([1], (x) -> Process.exit(Process.Normal))\n    println(List.len(xs))\nfn main():\n    let p: Pid(Int) = spawn(worker)\n",
-		"E6002 process operation requires an actor context")
-}
-
-func TestGenericMailboxHelper(t *testing.T) {
-	src := `
+`, want: []string{"E3001 let annotation: expected Pid(String), found Pid(Int)", "E3001 argument 2 of send: expected String, found Int"}},
+		{name: "callbacks have no actor context", src: "fn worker():\n    let own: Pid(Int) = Process.self()\n    let xs = List.filter([1], (x) -> Process.exit(Process.Normal))\n    println(List.len(xs))\nfn main():\n    let p: Pid(Int) = spawn(worker)\n",
+			want: []string{"E6002 process operation requires an actor context"}},
+		{name: "generic mailbox helper", src: `
 fn drain():
     receive:
         _ -> ()
@@ -618,41 +616,43 @@ fn strings():
 fn main():
     let a: Pid(Int) = spawn(ints)
     let b: Pid(String) = spawn(strings)
-`
-	expectDiags(t, src)
-}
-
-func TestGenericEntrySpawnedTwice(t *testing.T) {
-	expectDiags(t, "fn drain():\n    receive:\n        _ -> ()\nfn main():\n    let a: Pid(Int) = spawn(drain)\n    let b: Pid(String) = spawn(drain)\n")
+`},
+		{name: "generic entry spawned twice", src: "fn drain():\n    receive:\n        _ -> ()\nfn main():\n    let a: Pid(Int) = spawn(drain)\n    let b: Pid(String) = spawn(drain)\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) { expectDiags(t, tc.src, tc.want...) })
+	}
 }
 
 func TestNestedResultObligations(t *testing.T) {
-	pre := "fn risky() -> Result(Int, String): Ok(1)\n"
-	expectDiags(t, pre+"fn main():\n    let rs = [risky(), risky()]\n    println(1)\n", "E5002 this Result binding is never used")
-	expectDiags(t, pre+"fn main():\n    (1, risky())\n    println(1)\n", "E5001 Result value must be handled")
+	expectDiags(t, risky+"fn main():\n    let rs = [risky(), risky()]\n    println(1)\n", "E5002 this Result binding is never used")
+	expectDiags(t, risky+"fn main():\n    (1, risky())\n    println(1)\n", "E5001 Result value must be handled")
 	all := "fn all() -> List(Result(Int, String)):\n    let rs = [risky()]\n    rs\n"
-	expectDiags(t, pre+all+"fn main():\n    for r in all():\n        println(Result.is_ok(r))\n")
+	expectDiags(t, risky+all+"fn main():\n    for r in all():\n        println(Result.is_ok(r))\n")
 	// List.len reads metadata only: the Results in the fresh list are lost.
-	expectDiags(t, pre+all+"fn main():\n    println(List.len(all()))\n", "E5001 Result value must be handled")
+	expectDiags(t, risky+all+"fn main():\n    println(List.len(all()))\n", "E5001 Result value must be handled")
 }
 
 func TestMetadataDoesNotHandle(t *testing.T) {
-	pre := "fn risky() -> Result(Int, String): Ok(1)\n"
-	expectDiags(t, pre+"fn main():\n    let rs = [risky()]\n    println(List.len(rs))\n",
+	expectDiags(t, risky+"fn main():\n    let rs = [risky()]\n    println(List.len(rs))\n",
 		"E5002 Result value must be handled; this Result binding is only read for metadata (List.len), which does not handle the Result")
-	expectDiags(t, pre+"fn main():\n    let xs = [1]\n    println(List.len(xs))\n")
-	expectDiags(t, pre+"fn count(rs: List(Result(Int, String))) -> Int:\n    List.len(rs)\nfn main():\n    println(count([]))\n",
+	expectDiags(t, risky+"fn main():\n    let xs = [1]\n    println(List.len(xs))\n")
+	expectDiags(t, risky+"fn count(rs: List(Result(Int, String))) -> Int:\n    List.len(rs)\nfn main():\n    println(count([]))\n",
 		"E5003 Result binding parameter is never used except for metadata (List.len), which does not handle the Result")
 }
 
+// TestObligationExitPaths: a Result obligation must be met on every exit
+// of a function, whichever branch or loop leads there.
 func TestObligationExitPaths(t *testing.T) {
-	pre := "fn risky() -> Result(Int, String): Ok(1)\nfn handle(r: Result(Int, String)) -> Int:\n    match r:\n        Ok(n) -> n\n        Err(_) -> 0\n"
-	expectDiags(t, pre+"fn f(x: Int) -> Int:\n    let r = risky()\n    if x > 0: return 0\n    handle(r)\nfn main():\n    println(f(1))\n",
+	expectDiags(t, riskyHandled+"fn f(x: Int) -> Int:\n    let r = risky()\n    if x > 0: return 0\n    handle(r)\nfn main():\n    println(f(1))\n",
 		"E5007 Result obligation remains unhandled on this exit")
 	// A defer handler registered before the exit covers it.
-	expectDiags(t, pre+"fn settle(r: Result(Int, String)):\n    println(handle(r))\nfn f(x: Int) -> Int:\n    let r = risky()\n    defer settle(r)\n    if x > 0: return 0\n    1\nfn main():\n    println(f(1))\n")
+	expectDiags(t, riskyHandled+"fn settle(r: Result(Int, String)):\n    println(handle(r))\nfn f(x: Int) -> Int:\n    let r = risky()\n    defer settle(r)\n    if x > 0: return 0\n    1\nfn main():\n    println(f(1))\n")
 	// Handling before the exit is fine.
-	expectDiags(t, pre+"fn f(x: Int) -> Int:\n    let r = risky()\n    let n = handle(r)\n    if x > 0: return 0\n    n\nfn main():\n    println(f(1))\n")
+	expectDiags(t, riskyHandled+"fn f(x: Int) -> Int:\n    let r = risky()\n    let n = handle(r)\n    if x > 0: return 0\n    n\nfn main():\n    println(f(1))\n")
+	expectDiags(t, riskyHandled+"fn f(x: Int) -> Int:\n    let r = risky()\n    if x > 0:\n        println(handle(r))\n    else:\n        return 0\n    1\nfn main():\n    println(f(1))\n",
+		"E5007 Result obligation remains unhandled on this exit")
+	expectDiags(t, riskyHandled+"fn f(x: Int) -> Int:\n    let r = risky()\n    if x > 0:\n        return handle(r)\n    handle(r)\nfn main():\n    println(f(1))\n")
+	expectDiags(t, riskyHandled+"fn f(xs: List(Int)) -> Int:\n    let r = risky()\n    for x in xs:\n        if x > 0: break\n    handle(r)\nfn main():\n    println(f([1]))\n")
 }
 
 func TestUserOrderingShadowsPrelude(t *testing.T) {
@@ -667,12 +667,4 @@ func TestShowNeedsFieldShow(t *testing.T) {
 func TestDuplicateLabels(t *testing.T) {
 	expectDiags(t, "fn span(at lo: Int, at hi: Int) -> Int: hi - lo\nfn main():\n    println(span(at: 1, at: 2))\n",
 		"E2004 duplicate parameter label 'at'", "E3008 duplicate argument label")
-}
-
-func TestObligationBranches(t *testing.T) {
-	pre := "fn risky() -> Result(Int, String): Ok(1)\nfn handle(r: Result(Int, String)) -> Int:\n    match r:\n        Ok(n) -> n\n        Err(_) -> 0\n"
-	expectDiags(t, pre+"fn f(x: Int) -> Int:\n    let r = risky()\n    if x > 0:\n        println(handle(r))\n    else:\n        return 0\n    1\nfn main():\n    println(f(1))\n",
-		"E5007 Result obligation remains unhandled on this exit")
-	expectDiags(t, pre+"fn f(x: Int) -> Int:\n    let r = risky()\n    if x > 0:\n        return handle(r)\n    handle(r)\nfn main():\n    println(f(1))\n")
-	expectDiags(t, pre+"fn f(xs: List(Int)) -> Int:\n    let r = risky()\n    for x in xs:\n        if x > 0: break\n    handle(r)\nfn main():\n    println(f([1]))\n")
 }

@@ -35,6 +35,9 @@ func (c *Checker) selectOn(e ast.Expr, ps pendingShape) (rt, res Type) {
 
 // fieldOf is the type of field name of a value of known type rt.
 func (c *Checker) fieldOf(rt Type, name string, span source.Span) Type {
+	if t, ok := settledSelection(rt); ok {
+		return t
+	}
 	switch r := rt.(type) {
 	case *Named:
 		if r.Def.Kind == RecordDef {
@@ -45,20 +48,28 @@ func (c *Checker) fieldOf(rt Type, name string, span source.Span) Type {
 				}
 			}
 		}
-	case *Basic:
-		if r.Kind == KInvalid {
-			return Invalid
-		}
-		if r.Kind == KNever {
-			// §3.7: the subject never produces a value.
-			return NeverT
-		}
 	}
 	d := c.errorf(ErrNoField, span, "type %s has no field '%s'", Zonk(rt), name)
 	if r, ok := rt.(*Named); ok {
 		c.noFieldHelp(d, r.Def, name)
 	}
 	return Invalid
+}
+
+// settledSelection is the type of a field or element of rt that needs
+// no look at rt's fields: Invalid on an invalid subject (no follow-on
+// error), Never on one that never produces a value (§3.7). ok is false
+// for any other subject.
+func settledSelection(rt Type) (t Type, ok bool) {
+	if b, isBasic := rt.(*Basic); isBasic {
+		switch b.Kind {
+		case KInvalid:
+			return Invalid, true
+		case KNever:
+			return NeverT, true
+		}
+	}
+	return nil, false
 }
 
 // fieldType returns field i of a record/newtype/variant-less instance.
@@ -83,6 +94,9 @@ func (c *Checker) tupleIndex(x *ast.TupleIndex) Type {
 
 // elemOf is the type of `.index` on a value of known type rt.
 func (c *Checker) elemOf(rt Type, index int, span source.Span) Type {
+	if t, ok := settledSelection(rt); ok {
+		return t
+	}
 	switch r := rt.(type) {
 	case *Tuple:
 		if index < len(r.Elems) {
@@ -93,14 +107,6 @@ func (c *Checker) elemOf(rt Type, index int, span source.Span) Type {
 	case *Named:
 		if (r.Def.Kind == NewtypeDef || r.Def.Kind == RecordDef) && index < len(r.Def.Ctors[0].Fields) {
 			return c.fieldType(r, index)
-		}
-	case *Basic:
-		if r.Kind == KInvalid {
-			return Invalid
-		}
-		if r.Kind == KNever {
-			// §3.7: the subject never produces a value.
-			return NeverT
 		}
 	}
 	c.errorf(ErrTupleIndex, span, "type %s has no element .%d", Zonk(rt), index)

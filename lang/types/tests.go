@@ -54,21 +54,23 @@ func (c *Checker) checkTests() {
 			if _, free := e.(*TVar); free || c.canShow(e) {
 				continue
 			}
-			sp := fd.NameSpan
-			if fd.Ret != nil {
-				sp = fd.Ret.Span()
-			}
-			d := c.errorf(ErrTestSignature, sp, "test function '%s' returns an error type %s that cannot be shown", fd.Name, Zonk(e))
-			d.Hint = "the failure reason is show(e): derive(Show) on the error type, or return Result((), String)"
+			c.badTestReturn(fd, "the failure reason is show(e): derive(Show) on the error type, or return Result((), String)",
+				"test function '%s' returns an error type %s that cannot be shown", fd.Name, Zonk(e))
 			continue
 		}
-		sp := fd.NameSpan
-		if fd.Ret != nil {
-			sp = fd.Ret.Span()
-		}
-		d := c.errorf(ErrTestSignature, sp, "test function '%s' must return () or Result((), E), not %s", fd.Name, Zonk(ret))
-		d.Hint = "return Result((), String) and use the Test assertions with ?, or rename the function if it is not a test"
+		c.badTestReturn(fd, "return Result((), String) and use the Test assertions with ?, or rename the function if it is not a test",
+			"test function '%s' must return () or Result((), E), not %s", fd.Name, Zonk(ret))
 	}
+}
+
+// badTestReturn reports a test function's return type (at its annotation,
+// or at the name when it has none) with the given hint.
+func (c *Checker) badTestReturn(fd *ast.FnDecl, hint, format string, args ...any) {
+	sp := fd.NameSpan
+	if fd.Ret != nil {
+		sp = fd.Ret.Span()
+	}
+	c.errorf(ErrTestSignature, sp, format, args...).Hint = hint
 }
 
 // isParam reports whether t is a generic parameter.

@@ -242,41 +242,7 @@ func replace[K interface {
 // binding any variable.
 func Identical(a, b Type) bool {
 	var v pairs
-	return identical(a, b, &v)
-}
-
-func identical(a, b Type, v *pairs) bool {
-	a, b = Resolve(a), Resolve(b)
-	if a == b {
-		return true
-	}
-	switch x := a.(type) {
-	case *Basic:
-		y, ok := b.(*Basic)
-		return ok && x.Kind == y.Kind
-	case *Named, *Tuple, *Func:
-		if !sameHead(a, b) {
-			return false
-		}
-		if !v.first(a, b) {
-			return true
-		}
-		xs, xr := components(a)
-		ys, yr := components(b)
-		if xr != nil && !identical(xr, yr, v) {
-			return false
-		}
-		for i := range xs {
-			if !identical(xs[i], ys[i], v) {
-				return false
-			}
-		}
-		return true
-	case *Union:
-		y, ok := b.(*Union)
-		return ok && x.Name == y.Name
-	}
-	return false
+	return relate(a, b, &v, false)
 }
 
 // anyPart reports whether pred holds for some node of t (bound variables
@@ -399,42 +365,45 @@ func occursIn(v *TVar, t Type, epoch uint64) (found, isClosed bool) {
 // everything; Never unifies with everything without binding.
 func unify(a, b Type) bool {
 	var v pairs
-	return unifyP(a, b, &v)
+	return relate(a, b, &v, true)
 }
 
-func unifyP(a, b Type, seen *pairs) bool {
+// relate is unify when bind is set, and Identical when it is not: then no
+// variable is bound and Never and Invalid are only identical to
+// themselves.
+func relate(a, b Type, seen *pairs, bind bool) bool {
 	a, b = Resolve(a), Resolve(b)
 	if a == b {
 		return true
 	}
-	if isBasic(a, KNever) || isBasic(b, KNever) {
-		return true
-	}
-	// A variable unified with Invalid becomes Invalid, which keeps
-	// suppressing follow-on errors wherever it flows.
-	if v, ok := a.(*TVar); ok {
-		if occurs(v, b) {
-			return false
+	if bind {
+		if isBasic(a, KNever) || isBasic(b, KNever) {
+			return true
 		}
-		v.Ref = b
-		return true
-	}
-	if v, ok := b.(*TVar); ok {
-		if occurs(v, a) {
-			return false
+		// A variable unified with Invalid becomes Invalid, which keeps
+		// suppressing follow-on errors wherever it flows.
+		if v, ok := a.(*TVar); ok {
+			if occurs(v, b) {
+				return false
+			}
+			v.Ref = b
+			return true
 		}
-		v.Ref = a
-		return true
-	}
-	if isBasic(a, KInvalid) || isBasic(b, KInvalid) {
-		return true
+		if v, ok := b.(*TVar); ok {
+			if occurs(v, a) {
+				return false
+			}
+			v.Ref = a
+			return true
+		}
+		if isBasic(a, KInvalid) || isBasic(b, KInvalid) {
+			return true
+		}
 	}
 	switch x := a.(type) {
 	case *Basic:
 		y, ok := b.(*Basic)
 		return ok && x.Kind == y.Kind
-	case *TParam:
-		return false
 	case *Named, *Tuple, *Func:
 		if !sameHead(a, b) {
 			return false
@@ -442,16 +411,19 @@ func unifyP(a, b Type, seen *pairs) bool {
 		if !seen.first(a, b) {
 			return true
 		}
-		// Every component is unified, even after a mismatch.
+		// Unifying goes through every component, even after a mismatch.
 		xs, xr := components(a)
 		ys, yr := components(b)
 		okAll := true
 		for i := range xs {
-			if !unifyP(xs[i], ys[i], seen) {
+			if !relate(xs[i], ys[i], seen, bind) {
+				if !bind {
+					return false
+				}
 				okAll = false
 			}
 		}
-		if xr != nil && !unifyP(xr, yr, seen) {
+		if xr != nil && !relate(xr, yr, seen, bind) {
 			okAll = false
 		}
 		return okAll

@@ -77,7 +77,7 @@ func disasmHeader(w *bufio.Writer, p *Program) {
 
 // disasmType writes the line of type i: kind, derives and variants.
 func disasmType(w *bufio.Writer, i int, t *value.TypeInfo) {
-	fmt.Fprintf(w, "type %d %s %s%s:", i, t.Name, typeKindName(t.Kind), derives(t))
+	fmt.Fprintf(w, "type %d %s %s%s:", i, t.Name, typeKindName(t.Kind), DeriveClause(t.Show, t.Eq, t.Ord))
 	for j, v := range t.Variants {
 		if j > 0 {
 			w.WriteString(" |")
@@ -290,15 +290,19 @@ func typeKindName(k value.TypeKind) string {
 	return "kind?"
 }
 
-func derives(t *value.TypeInfo) string {
+// DeriveClause writes a type's derivations as Morrow source does after
+// the type's name: ` derive(Show, Eq, Ord)`, the set ones in that order,
+// or nothing when none is set. The disassembler and the program generator
+// (lang/gen) both write it.
+func DeriveClause(show, eq, ord bool) string {
 	var ds []string
-	if t.Show {
+	if show {
 		ds = append(ds, "Show")
 	}
-	if t.Eq {
+	if eq {
 		ds = append(ds, "Eq")
 	}
-	if t.Ord {
+	if ord {
 		ds = append(ds, "Ord")
 	}
 	if len(ds) == 0 {

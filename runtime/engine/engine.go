@@ -31,8 +31,9 @@
 // bound on the VM steps of all processes together.
 //
 // Go runtime: unless Options.KeepGoSettings, Run sets GOMAXPROCS to the
-// scheduler count and the GC target to 400% for the run (runtime/gotune;
-// the GOMAXPROCS and GOGC environment variables win).
+// scheduler count, the GC target to 400% and a soft memory limit derived
+// from the stack and memory budgets for the run (runtime/gotune; the
+// GOMAXPROCS, GOGC and GOMEMLIMIT environment variables win).
 //
 // Cancellation: when ctx is cancelled the schedulers stop at their next
 // safe point (parked schedulers are woken), the cleanup (defer) of the
@@ -55,6 +56,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -115,11 +117,14 @@ type Options struct {
 	// 0 means the reference limit, Unlimited means no limit. The CLI keeps
 	// the reference limit; the benchmarks (skynet) raise it.
 	MaxQueued int64
-	// KeepGoSettings leaves GOMAXPROCS and the garbage collector's target
-	// as the embedding program has them. By default Run sets them for the
-	// run (runtime/gotune: GOMAXPROCS to the schedulers, GC percent 400,
-	// each unless the GOMAXPROCS or GOGC environment variable is set) and
-	// restores them when the last overlapping run ends.
+	// KeepGoSettings leaves GOMAXPROCS, the garbage collector's target
+	// and the soft memory limit as the embedding program has them. By
+	// default Run sets them for the run (runtime/gotune: GOMAXPROCS to the
+	// schedulers unless GOMAXPROCS is set; GC percent 400 unless GOGC is
+	// set and then, unless GOMEMLIMIT is set too, a memory limit of
+	// gotune.MemoryBase plus 1.5 times the stack and memory budgets, or
+	// the embedder's own limit when lower) and restores them when the last
+	// overlapping run ends.
 	KeepGoSettings bool
 	// Policy makes the run deterministic: one scheduler on the calling
 	// goroutine, a virtual clock, and every scheduling decision the
@@ -311,7 +316,7 @@ func run(ctx context.Context, p *bytecode.Program, v *bytecode.Verified, opts Op
 		return fail
 	}
 	if !opts.KeepGoSettings {
-		defer gotune.Acquire(opts.Schedulers)()
+		defer gotune.Acquire(opts.Schedulers, budgets(opts))()
 	}
 	if v == nil {
 		var err error
@@ -373,6 +378,23 @@ func run(ctx context.Context, p *bytecode.Program, v *bytecode.Verified, opts Op
 		o.Status = mainStatus(res.RootValue, stderr)
 	}
 	return o
+}
+
+// budgets returns the bytes the run's stack and memory budgets allow
+// together (the defaults for 0), from which runtime/gotune derives the
+// Go runtime's soft memory limit.
+func budgets(opts Options) int64 {
+	stack, memory := opts.StackBudget, opts.MemoryBudget
+	if stack == 0 {
+		stack = DefaultStackBudget
+	}
+	if memory == 0 {
+		memory = DefaultMemoryBudget
+	}
+	if stack > math.MaxInt64-memory {
+		return math.MaxInt64
+	}
+	return stack + memory
 }
 
 // stepLimitPrefix starts the report of a run stopped by MaxSteps

@@ -11,27 +11,11 @@ import (
 	"github.com/morrow-lang/morrow/runtime/proc"
 )
 
-// parkSrc is what the programs below share: an actor that waits for one
-// message, and release, which sends it to each of a list of them.
-const parkSrc = `
-fn parked():
-    receive:
-        () -> ()
-
-fn release(ps: List(Pid(()))):
-    match ps:
-        [] -> ()
-        [p, ..rest] ->
-            match send(p, ()):
-                Ok(()) -> release(rest)
-                Err(_) -> release(rest)
-`
-
 // governorSrc parks up to WANT actors with the given spawn kind, reports
 // how many it got and how the first refusal looked, then releases them.
 // The spawn_monitor and spawn_link kinds need a mailbox, so a legacy
 // "boss" actor does the parking for them.
-const governorSrc = parkSrc + `
+const governorSrc = testrun.Park + `
 fn spawn_one(kind: String) -> Result(Pid(()), Process.Error):
     if kind == "spawn":
         Process.spawn(parked)
@@ -64,7 +48,7 @@ fn main():
 
 // legacySrc parks WANT actors with the legacy spawn, which faults with
 // code 9 past the limit.
-const legacySrc = parkSrc + `
+const legacySrc = testrun.Park + `
 fn park(n: Int, acc: List(Pid(()))) -> List(Pid(())):
     if n == 0:
         acc

@@ -139,20 +139,20 @@ func (p *Process) CallAbandon() {
 // CallSend sends the request msg of p's current call to t and starts
 // waiting: a timer deadline timeout ms after now (timeout < 0: none). It
 // returns SendOK, or the send's refusal (SendDead, SendFull), in which
-// case the call is over. It reports whether a timer of an earlier wait
-// was still armed (the caller drops it from the pending count).
-func (inv *Invocation) CallSend(p, t *Process, msg value.Value, timeout int64, now time.Time) (code int, disarmed bool) {
-	code, disarmed, wake := inv.CallPost(p, t, msg, timeout, now)
+// case the call is over. A timer of an earlier wait still armed is
+// disarmed.
+func (inv *Invocation) CallSend(p, t *Process, msg value.Value, timeout int64, now time.Time) int {
+	code, wake := inv.CallPost(p, t, msg, timeout, now)
 	if wake {
 		inv.Wake(t)
 	}
-	return code, disarmed
+	return code
 }
 
 // CallPost is CallSend without the wake-up of t, as Post is Send's: when
 // it reports wake, t was Parked and is now Runnable and the caller hands
 // it to a scheduler (the running scheduler's next slot).
-func (inv *Invocation) CallPost(p, t *Process, msg value.Value, timeout int64, now time.Time) (code int, disarmed, wake bool) {
+func (inv *Invocation) CallPost(p, t *Process, msg value.Value, timeout int64, now time.Time) (code int, wake bool) {
 	// The caller's side is set up in one critical section before the
 	// request is sent: no reply can arrive before the request does, and
 	// the caller is running, so no retirement reads the record meanwhile.
@@ -160,7 +160,7 @@ func (inv *Invocation) CallPost(p, t *Process, msg value.Value, timeout int64, n
 	p.mu.Lock()
 	c := x.call
 	c.started, c.target = true, t
-	disarmed = p.endWaitLocked()
+	p.endWaitLocked()
 	p.Wait.Epoch++
 	p.Wait.Active = true
 	p.Wait.Event = false
@@ -179,7 +179,7 @@ func (inv *Invocation) CallPost(p, t *Process, msg value.Value, timeout int64, n
 		p.endWaitLocked() // no timer was armed for this wait
 		p.mu.Unlock()
 	}
-	return code, disarmed, wake
+	return code, wake
 }
 
 // CallStatus is what CallDecide decided.
@@ -197,8 +197,8 @@ const (
 // death, the timeout, or park (arming the timer the first time). A final
 // decision ends the call: the record is dropped (later replies to its
 // address are discarded), the reply's charge is released, p stops
-// watching the target, and disarmed reports an armed timer given back.
-func (inv *Invocation) CallDecide(p *Process, now time.Time) (st CallStatus, v value.Value, disarmed bool) {
+// watching the target, and an armed timer is disarmed.
+func (inv *Invocation) CallDecide(p *Process, now time.Time) (st CallStatus, v value.Value) {
 	x := p.ext()
 	p.mu.Lock()
 	c := x.call
@@ -214,17 +214,17 @@ func (inv *Invocation) CallDecide(p *Process, now time.Time) (st CallStatus, v v
 	case !w.Deadline.IsZero() && (p.timedOut || !now.Before(w.Deadline)):
 		st = CallTimedOut
 	case !w.Deadline.IsZero() && p.armed == 0:
-		p.armed = w.Epoch
+		p.armLocked(w.Epoch)
 		x.blocked = true
 		p.mu.Unlock()
-		return CallArm, value.Unit, false
+		return CallArm, value.Unit
 	default:
 		x.blocked = true
 		p.mu.Unlock()
-		return CallWaiting, value.Unit, false
+		return CallWaiting, value.Unit
 	}
 	x.blocked = false
-	disarmed = p.endWaitLocked()
+	p.endWaitLocked()
 	x.call = nil
 	var t *Process
 	var id uint64
@@ -242,7 +242,7 @@ func (inv *Invocation) CallDecide(p *Process, now time.Time) (st CallStatus, v v
 	if t != nil {
 		inv.unwatch(t, p, id)
 	}
-	return st, v, disarmed
+	return st, v
 }
 
 // unwatch removes caller from t's callers if it is there for call id.

@@ -29,6 +29,10 @@ type Invocation struct {
 	// reservations counts lifecycle notifications in flight (monitors,
 	// link directions, direct signals); see docs/reference/actors.md#limits.
 	reservations atomic.Int64
+	// timers counts the processes whose receive timer is armed (a
+	// receive or call with a timeout that has parked and not yet ended):
+	// only Process.armLocked and disarmLocked change it (ArmedTimers).
+	timers atomic.Int64
 
 	// rc is the name registry and the reply address serials (call.go).
 	rc invRegcall
@@ -43,9 +47,6 @@ type Invocation struct {
 	// OnEmpty is called (outside any lock) when the last live process
 	// has been released.
 	OnEmpty func()
-	// OnTimerDropped is called when a retired process had an armed
-	// receive timer (the scheduler's pending-timer count).
-	OnTimerDropped func()
 	// MaxLive overrides the live-process limit (0: MaxLive; negative:
 	// no limit, the --max-processes 0 of the runner).
 	MaxLive int
@@ -123,7 +124,7 @@ func (inv *Invocation) NewProcess(kind Kind, st *vm.State, sched int) *Process {
 			inv.isolated++
 		}
 	}
-	p := &Process{epoch: inv.Epoch, gen: inv.gen.Add(1), Kind: kind, State: st, Sched: sched, status: Runnable}
+	p := &Process{inv: inv, epoch: inv.Epoch, gen: inv.gen.Add(1), Kind: kind, State: st, Sched: sched, status: Runnable}
 	p.pid.Init(value.KPid, p)
 	p.id.Init(value.KProcID, p)
 	inv.procs[p] = struct{}{}
@@ -280,8 +281,7 @@ func (inv *Invocation) closeMailboxLocked(q *Process) death {
 	q.box, q.head, q.cursor, q.inbox = nil, 0, 0, nil
 	q.inboxAny.Store(false)
 	q.inflight = nil
-	armed := q.armed != 0
-	q.armed, q.timedOut = 0, false
+	q.disarmLocked()
 	q.Wait = Wait{}
 	q.status = Done
 	q.phase = phaseReleased
@@ -294,9 +294,6 @@ func (inv *Invocation) closeMailboxLocked(q *Process) death {
 	d.shown = inv.shown(d.reason)
 	if inv.Trace != nil { // the arguments would be boxed even when not tracing
 		inv.trace("retire %d %s", d.id.Payload(), d.shown)
-	}
-	if armed {
-		inv.TimerDropped()
 	}
 	return d
 }
@@ -403,12 +400,10 @@ func (inv *Invocation) Commit(p *Process, reason value.Value) {
 	p.mu.Unlock()
 }
 
-// TimerDropped is set by the scheduler to keep its pending-timer count.
-func (inv *Invocation) TimerDropped() {
-	if inv.OnTimerDropped != nil {
-		inv.OnTimerDropped()
-	}
-}
+// ArmedTimers returns the number of processes whose receive timer is
+// armed: a timer that is still to fire, or that fired and whose process
+// has not yet run to see it. While it is not 0 an idle runtime waits.
+func (inv *Invocation) ArmedTimers() int64 { return inv.timers.Load() }
 
 func (inv *Invocation) release(q *Process) {
 	inv.mu.Lock()

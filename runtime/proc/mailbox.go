@@ -303,18 +303,17 @@ func (inv *Invocation) deliverLifecycle(p, about *Process, c Cell) {
 // the receive timer.
 
 // RecvStart begins a receive: a new wait epoch, the cursor at the oldest
-// cell, and the deadline (timeout < 0: none). It reports whether a timer
-// of an earlier wait was still armed (the caller drops it from the
-// pending count; normally a wait ends by RecvTake or a timeout first).
-func (p *Process) RecvStart(timeout int64, event bool, now time.Time) (disarmed bool) {
+// cell, and the deadline (timeout < 0: none). A timer of an earlier wait
+// still armed is disarmed (normally a wait ends by RecvTake or a timeout
+// first).
+func (p *Process) RecvStart(timeout int64, event bool, now time.Time) {
 	if p.armed != 0 {
-		disarmed = p.disarm()
+		p.disarm()
 	}
 	p.beginWait(event)
 	if timeout >= 0 {
 		p.Wait.Deadline = now.Add(time.Duration(timeout) * time.Millisecond)
 	}
-	return disarmed
 }
 
 // beginWait starts a new wait without a deadline, the cursor at the
@@ -332,16 +331,15 @@ func (p *Process) beginWait(event bool) {
 // one call: the usual receive begins with it. The first cell of the
 // receive side, when it is a user message and the receive is plain,
 // is answered here; anything else is RecvPeek's.
-func (p *Process) RecvStartPeek(event bool) (v value.Value, ok, disarmed bool) {
+func (p *Process) RecvStartPeek(event bool) (value.Value, bool) {
 	if p.armed != 0 {
-		disarmed = p.disarm()
+		p.disarm()
 	}
 	p.beginWait(event)
 	if i := p.head; !event && i < len(p.box) && p.box[i].Kind == CellMessage {
-		return p.box[i].Value, true, disarmed
+		return p.box[i].Value, true
 	}
-	v, ok = p.RecvPeek()
-	return v, ok, disarmed
+	return p.RecvPeek()
 }
 
 // RecvPeek returns the cell at the cursor as the value the receive's arms
@@ -372,10 +370,9 @@ func (p *Process) RecvPeek() (value.Value, bool) {
 	}
 }
 
-// RecvTake removes the cell at the cursor and ends the receive. It
-// returns true when the receive had an armed timer (the caller drops it
-// from the pending count).
-func (p *Process) RecvTake(inv *Invocation) bool { return p.recvTake(inv, nil) }
+// RecvTake removes the cell at the cursor and ends the receive,
+// disarming its timer.
+func (p *Process) RecvTake(inv *Invocation) { p.recvTake(inv, nil) }
 
 // Taken is what a receive side took without subtracting it yet from the
 // counters that senders check (the user messages and their bytes, of the
@@ -403,7 +400,7 @@ type Taken struct {
 // subtracting it from the counters. While senders wait in send_wait on p
 // (p.rc), a take settles t and frees the slot at once, as RecvTake does,
 // since it admits the oldest waiter into it.
-func (p *Process) RecvTakeDeferred(inv *Invocation, t *Taken) bool { return p.recvTake(inv, t) }
+func (p *Process) RecvTakeDeferred(inv *Invocation, t *Taken) { p.recvTake(inv, t) }
 
 // SettleTaken subtracts what t holds from the counters and empties it;
 // p is the running process that took the messages (its owner calls it).
@@ -436,7 +433,7 @@ func (p *Process) settleLocked(inv *Invocation, t *Taken) {
 	}
 }
 
-func (p *Process) recvTake(inv *Invocation, t *Taken) bool {
+func (p *Process) recvTake(inv *Invocation, t *Taken) {
 	i := p.head + p.cursor
 	if i >= len(p.box) {
 		p.takeInbox() // a take without a peek first (the VM always peeks)
@@ -489,9 +486,8 @@ func (p *Process) recvTake(inv *Invocation, t *Taken) bool {
 	p.Wait.Active = false
 	p.Wait.Deadline = time.Time{}
 	if p.armed != 0 {
-		return p.disarm()
+		p.disarm()
 	}
-	return false
 }
 
 // dropMessageLocked releases the counts and the charge of a user message
@@ -502,14 +498,12 @@ func (p *Process) dropMessageLocked(inv *Invocation, bytes int64) {
 	inv.releaseMsgs(1, bytes)
 }
 
-// endWaitLocked ends the current wait (of a call, call.go) and reports
-// whether a timer was armed for it; p.mu is held and p is running.
-func (p *Process) endWaitLocked() bool {
-	armed := p.armed != 0
-	p.armed, p.timedOut = 0, false
+// endWaitLocked ends the current wait (of a call, call.go), disarming
+// its timer; p.mu is held and p is running.
+func (p *Process) endWaitLocked() {
+	p.disarmLocked()
 	p.Wait.Active = false
 	p.Wait.Deadline = time.Time{}
-	return armed
 }
 
 // RecvSkip advances the cursor past the cell at the cursor.
@@ -527,46 +521,63 @@ const (
 
 // RecvWait decides: cells past the cursor or in the inbox -> retry;
 // timeout expired -> timeout (the wait ends); otherwise park, arming the
-// timer the first time. A DecideTimeout result with disarm = true means
-// an armed timer was dropped. Without a timeout nothing is locked: the
-// scheduler's park decision (ParkLocked) re-checks the inbox under the
-// lock, so a message that arrives after this answer still wakes the
-// process.
-func (p *Process) RecvWait(now time.Time) (d WaitDecision, disarm bool) {
+// timer the first time (the timer is then armed: the caller adds it to
+// its heap). Without a timeout nothing is locked: the scheduler's park
+// decision (ParkLocked) re-checks the inbox under the lock, so a message
+// that arrives after this answer still wakes the process.
+func (p *Process) RecvWait(now time.Time) WaitDecision {
 	if p.head+p.cursor < len(p.box) || p.inboxAny.Load() {
-		return DecideRetry, false
+		return DecideRetry
 	}
 	w := &p.Wait
 	if w.Deadline.IsZero() {
-		return DecidePark, false
+		return DecidePark
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if len(p.inbox) > 0 {
-		return DecideRetry, false
+		return DecideRetry
 	}
 	if p.timedOut || !now.Before(w.Deadline) {
-		disarm = p.armed != 0
-		p.armed, p.timedOut = 0, false
+		p.disarmLocked()
 		w.Active = false
 		w.Deadline = time.Time{}
-		return DecideTimeout, disarm
+		return DecideTimeout
 	}
 	if p.armed == 0 {
-		p.armed = w.Epoch
-		return DecideArm, false
+		p.armLocked(w.Epoch)
+		return DecideArm
 	}
-	return DecidePark, false
+	return DecidePark
 }
 
-// disarm drops the armed timer of the current wait and reports whether
-// there was one.
-func (p *Process) disarm() bool {
+// The receive timer's armed state changes only through armLocked and
+// disarmLocked, which keep the invocation's count of armed timers
+// (Invocation.ArmedTimers) equal to the number of processes with one
+// armed: no caller has a count to keep.
+
+// armLocked arms the receive timer of wait epoch (none is armed); p.mu
+// is held.
+func (p *Process) armLocked(epoch uint64) {
+	p.inv.timers.Add(1)
+	p.armed = epoch
+}
+
+// disarmLocked drops the armed receive timer, if any, and forgets that it
+// fired; p.mu is held.
+func (p *Process) disarmLocked() {
+	if p.armed != 0 {
+		p.armed = 0
+		p.inv.timers.Add(-1)
+	}
+	p.timedOut = false
+}
+
+// disarm is disarmLocked for the running process, which takes the lock.
+func (p *Process) disarm() {
 	p.mu.Lock()
-	armed := p.armed != 0
-	p.armed, p.timedOut = 0, false
+	p.disarmLocked()
 	p.mu.Unlock()
-	return armed
 }
 
 // ParkLocked is the scheduler's park decision after the VM returned

@@ -64,12 +64,12 @@ func TestWaitAndParkSeeTheInbox(t *testing.T) {
 		t.Fatal("a process without a State began a turn")
 	}
 	p.RecvStart(-1, false, time.Now())
-	if d, _ := p.RecvWait(time.Now()); d != DecideRetry {
+	if d := p.RecvWait(time.Now()); d != DecideRetry {
 		t.Fatalf("wait with a message in the inbox = %d, want retry", d)
 	}
 	mustPeek(t, p, 7)
 	p.RecvTake(inv)
-	if d, _ := p.RecvWait(time.Now()); d != DecidePark {
+	if d := p.RecvWait(time.Now()); d != DecidePark {
 		t.Fatalf("wait on an empty mailbox = %d, want park", d)
 	}
 	// A message that arrives after the VM decided to park is seen by the
@@ -169,16 +169,8 @@ func TestRecvTakeDeferredAdmitsSendWait(t *testing.T) {
 	p.RecvStart(-1, false, time.Now())
 	mustPeek(t, p, 0)
 	p.RecvTakeDeferred(inv, &tk)
-	var senders []*Process
-	for i := 0; i < 3; i++ {
-		s := inv.NewProcess(KindIsolated, nil, 0)
-		senders = append(senders, s)
-		if _, parked := inv.SendWait(s, p, value.Int(int64(100+i))); !parked {
-			t.Fatalf("sender %d did not park on a mailbox full of unsettled takes", i)
-		}
-		inv.SendWaitDecide(s)
-		park(s)
-	}
+	// The mailbox is still full of unsettled takes: the senders park.
+	senders := parkSenders(t, inv, p, 3)
 	*woken = nil
 	p.SettleTaken(inv, &tk)
 	inv.WakeAdmitted(p)

@@ -198,6 +198,9 @@ type Process struct {
 	// epoch identifies the invocation; gen is the process's generation
 	// (never reused within an invocation, starting at 1).
 	epoch, gen uint64
+	// inv is the invocation, which counts the armed receive timers
+	// (armLocked).
+	inv *Invocation
 	// pid and id are the objects behind the process's Pid and ProcessId
 	// values (value.Handle), so that handing them out allocates nothing.
 	pid, id value.Handle
@@ -227,9 +230,10 @@ type Process struct {
 	inboxAny atomic.Bool
 	user     int32 // queued user messages (and those in flight), guarded by mu
 	// armed is the epoch of the wait whose receive timer is armed
-	// (counted as pending), 0 if none; timedOut is set when that timer
-	// fires. Both are guarded by mu (the owner reads armed without it:
-	// only the owner and a retiring process's closer write it).
+	// (counted in Invocation.ArmedTimers), 0 if none; timedOut is set
+	// when that timer fires. Both are guarded by mu (the owner reads
+	// armed without it: only the owner and a retiring process's closer
+	// write it, through armLocked and disarmLocked).
 	armed uint64
 	// inflight holds the cells in flight to p (Invocation.Defer), nil
 	// until the first one.

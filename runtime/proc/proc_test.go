@@ -76,7 +76,7 @@ func TestWokenReceiveResumesAtCursor(t *testing.T) {
 	if _, ok := p.RecvPeek(); ok {
 		t.Fatal("unexpected cell")
 	}
-	if d, _ := p.RecvWait(time.Now()); d != DecidePark {
+	if d := p.RecvWait(time.Now()); d != DecidePark {
 		t.Fatalf("wait = %d, want park", d)
 	}
 	p.Lock()
@@ -88,7 +88,7 @@ func TestWokenReceiveResumesAtCursor(t *testing.T) {
 	if len(*woken) != 1 || (*woken)[0] != p {
 		t.Fatalf("woken = %v", *woken)
 	}
-	if d, _ := p.RecvWait(time.Now()); d != DecideRetry {
+	if d := p.RecvWait(time.Now()); d != DecideRetry {
 		t.Fatalf("wait after a send = %d, want retry", d)
 	}
 	mustPeek(t, p, 2) // not 1 again: the cursor was kept
@@ -162,20 +162,24 @@ func TestStaleTimerDoesNotFireIntoLaterWait(t *testing.T) {
 	p := inv.NewProcess(KindLegacy, nil, 0)
 	now := time.Now()
 	p.RecvStart(1000, false, now)
-	if d, _ := p.RecvWait(now); d != DecideArm {
+	if d := p.RecvWait(now); d != DecideArm {
 		t.Fatalf("first wait = %d, want arm", d)
 	}
 	epoch := p.Wait.Epoch
 	inv.Send(p, value.Int(1))
 	mustPeek(t, p, 1)
-	if !p.RecvTake(inv) {
-		t.Fatal("take did not report the armed timer")
+	if n := inv.ArmedTimers(); n != 1 {
+		t.Fatalf("armed timers while waiting = %d, want 1", n)
+	}
+	p.RecvTake(inv)
+	if n := inv.ArmedTimers(); n != 0 {
+		t.Fatalf("armed timers after the take = %d, want 0", n)
 	}
 	p.RecvStart(-1, false, now) // a later wait without timeout
 	if p.TimerFired(epoch) {
 		t.Fatal("a stale timer woke the process")
 	}
-	if d, _ := p.RecvWait(now.Add(time.Hour)); d != DecidePark {
+	if d := p.RecvWait(now.Add(time.Hour)); d != DecidePark {
 		t.Fatalf("later wait = %d, want park", d)
 	}
 	// A current timer does fire.
@@ -187,8 +191,11 @@ func TestStaleTimerDoesNotFireIntoLaterWait(t *testing.T) {
 	if !p.TimerFired(p.Wait.Epoch) {
 		t.Fatal("current timer did not wake the parked process")
 	}
-	if d, disarm := p.RecvWait(now); d != DecideTimeout || !disarm {
-		t.Fatalf("wait after the timer = %d %v", d, disarm)
+	if n := inv.ArmedTimers(); n != 1 {
+		t.Fatalf("armed timers after it fired = %d, want 1 (until the process sees it)", n)
+	}
+	if d := p.RecvWait(now); d != DecideTimeout || inv.ArmedTimers() != 0 {
+		t.Fatalf("wait after the timer = %d, %d armed", d, inv.ArmedTimers())
 	}
 }
 
@@ -197,8 +204,8 @@ func TestAfterZeroTimesOutAtOnce(t *testing.T) {
 	p := inv.NewProcess(KindLegacy, nil, 0)
 	now := time.Now()
 	p.RecvStart(0, false, now)
-	if d, disarm := p.RecvWait(now); d != DecideTimeout || disarm {
-		t.Fatalf("after 0: %d %v", d, disarm)
+	if d := p.RecvWait(now); d != DecideTimeout || inv.ArmedTimers() != 0 {
+		t.Fatalf("after 0: %d, %d armed", d, inv.ArmedTimers())
 	}
 }
 
@@ -244,7 +251,7 @@ func TestParkWakeRace(t *testing.T) {
 		if got == senders*each {
 			break
 		}
-		if d, _ := p.RecvWait(time.Now()); d == DecideRetry {
+		if d := p.RecvWait(time.Now()); d == DecideRetry {
 			continue
 		}
 		p.Lock()

@@ -51,6 +51,28 @@ func park(p *Process) bool {
 	return p.ParkLocked()
 }
 
+// parkSenders makes n new processes send_wait the messages 100, 101, …
+// to target, whose mailbox is full, and park; it fails t unless each
+// parks and stays parked without an outcome.
+func parkSenders(t *testing.T, inv *Invocation, target *Process, n int) []*Process {
+	t.Helper()
+	var senders []*Process
+	for i := 0; i < n; i++ {
+		s := inv.NewProcess(KindIsolated, nil, 0)
+		senders = append(senders, s)
+		if _, parked := inv.SendWait(s, target, value.Int(int64(100+i))); !parked {
+			t.Fatalf("sender %d did not park on a full mailbox", i)
+		}
+		if _, parked := inv.SendWaitDecide(s); !parked {
+			t.Fatalf("sender %d decided before any take", i)
+		}
+		if park(s) {
+			t.Fatalf("sender %d runs again without an outcome", i)
+		}
+	}
+	return senders
+}
+
 func TestRegistry(t *testing.T) {
 	inv, _ := newInv()
 	a := inv.NewProcess(KindIsolated, nil, 0)
@@ -115,20 +137,7 @@ func TestSendWaitAdmission(t *testing.T) {
 	inv, woken := newInv()
 	target := inv.NewProcess(KindIsolated, nil, 0)
 	fillMailbox(t, inv, target)
-	var senders []*Process
-	for i := 0; i < 4; i++ {
-		s := inv.NewProcess(KindIsolated, nil, 0)
-		senders = append(senders, s)
-		if _, parked := inv.SendWait(s, target, value.Int(int64(100+i))); !parked {
-			t.Fatalf("sender %d did not park on a full mailbox", i)
-		}
-		if _, parked := inv.SendWaitDecide(s); !parked {
-			t.Fatalf("sender %d decided before any take", i)
-		}
-		if park(s) {
-			t.Fatalf("sender %d runs again without an outcome", i)
-		}
-	}
+	senders := parkSenders(t, inv, target, 4)
 	// A killed sender withdraws: senders[1]'s message never arrives.
 	inv.Retire(senders[1], ptype.Reason(ptype.ReasonKilled, value.Unit))
 	for k, want := range []*Process{senders[0], senders[2]} {
@@ -168,14 +177,7 @@ func TestSendWaitAdmission(t *testing.T) {
 	// The target dies: every parked sender resumes with SendDead.
 	full := inv.NewProcess(KindIsolated, nil, 0)
 	fillMailbox(t, inv, full)
-	var waiting []*Process
-	for i := 0; i < 3; i++ {
-		s := inv.NewProcess(KindIsolated, nil, 0)
-		waiting = append(waiting, s)
-		inv.SendWait(s, full, value.Int(1))
-		inv.SendWaitDecide(s)
-		park(s)
-	}
+	waiting := parkSenders(t, inv, full, 3)
 	*woken = nil
 	inv.Retire(full, ptype.Reason(ptype.ReasonKilled, value.Unit))
 	if len(*woken) != 3 {
@@ -204,7 +206,7 @@ func TestCall(t *testing.T) {
 		if caller.CallStarted(reply) {
 			t.Fatal("a fresh call has started")
 		}
-		if c, _ := inv.CallSend(caller, server, value.Int(1), timeout, now); c != SendOK {
+		if c := inv.CallSend(caller, server, value.Int(1), timeout, now); c != SendOK {
 			t.Fatalf("call send: %d", c)
 		}
 		if !caller.CallStarted(reply) {
@@ -216,7 +218,7 @@ func TestCall(t *testing.T) {
 	if Of(reply) != caller || reply.Payload() >= 0 || !IsReply(reply) || IsReply(caller.Pid()) {
 		t.Fatal("reply address")
 	}
-	if st, _, _ := inv.CallDecide(caller, now); st != CallWaiting {
+	if st, _ := inv.CallDecide(caller, now); st != CallWaiting {
 		t.Fatalf("decided %d before the reply", st)
 	}
 	if park(caller) {
@@ -234,7 +236,7 @@ func TestCall(t *testing.T) {
 	if len(*woken) != 1 {
 		t.Fatal("the reply did not wake the caller")
 	}
-	st, v, _ := inv.CallDecide(caller, now)
+	st, v := inv.CallDecide(caller, now)
 	if st != CallReplied || v.Payload() != 42 {
 		t.Fatalf("decided %d %v", st, v)
 	}
@@ -246,7 +248,7 @@ func TestCall(t *testing.T) {
 	}
 	// Timeout 0: decided at once.
 	start(0)
-	if st, _, _ := inv.CallDecide(caller, now); st != CallTimedOut {
+	if st, _ := inv.CallDecide(caller, now); st != CallTimedOut {
 		t.Fatalf("timeout 0 decided %d", st)
 	}
 	// The server dies while the call waits.
@@ -254,14 +256,14 @@ func TestCall(t *testing.T) {
 	inv.CallDecide(caller, now)
 	park(caller)
 	inv.Retire(server, ptype.Reason(ptype.ReasonFailure, value.String("gone")))
-	st, v, _ = inv.CallDecide(caller, now)
+	st, v = inv.CallDecide(caller, now)
 	if st != CallDown || func() int { d, _ := v.Data(); return d.Tag }() != ptype.ReasonFailure {
 		t.Fatalf("decided %d %v after the server died", st, v)
 	}
 	// A call to the dead server is refused by its send.
 	reply = inv.CallReply(caller)
 	caller.CallStarted(reply)
-	if c, _ := inv.CallSend(caller, server, value.Int(1), -1, now); c != SendDead {
+	if c := inv.CallSend(caller, server, value.Int(1), -1, now); c != SendDead {
 		t.Fatalf("call to a dead server sent: %d", c)
 	}
 	// A reply before the death wins.
@@ -271,7 +273,7 @@ func TestCall(t *testing.T) {
 	inv.CallSend(caller, s2, value.Int(1), -1, now)
 	inv.Reply(s2, reply, value.Int(7))
 	inv.Retire(s2, ptype.Reason(ptype.ReasonKilled, value.Unit))
-	if st, v, _ := inv.CallDecide(caller, now); st != CallReplied || v.Payload() != 7 {
+	if st, v := inv.CallDecide(caller, now); st != CallReplied || v.Payload() != 7 {
 		t.Fatalf("decided %d %v", st, v)
 	}
 	// The caller dies during a call: the server no longer lists it.
@@ -446,11 +448,11 @@ func TestCallRecordReuse(t *testing.T) {
 	now := time.Now()
 	first := inv.CallReply(caller)
 	caller.CallStarted(first)
-	if c, _ := inv.CallSend(caller, server, value.Int(1), -1, now); c != SendOK {
+	if c := inv.CallSend(caller, server, value.Int(1), -1, now); c != SendOK {
 		t.Fatalf("call send: %d", c)
 	}
 	inv.Reply(server, first, value.Int(1))
-	if st, _, _ := inv.CallDecide(caller, now); st != CallReplied {
+	if st, _ := inv.CallDecide(caller, now); st != CallReplied {
 		t.Fatalf("first call decided %d", st)
 	}
 	old := caller.rc.Load().spare
@@ -459,17 +461,17 @@ func TestCallRecordReuse(t *testing.T) {
 		t.Fatal("the second call did not reuse the first call's record")
 	}
 	caller.CallStarted(second)
-	if c, _ := inv.CallSend(caller, server, value.Int(2), -1, now); c != SendOK {
+	if c := inv.CallSend(caller, server, value.Int(2), -1, now); c != SendOK {
 		t.Fatalf("call send: %d", c)
 	}
 	if c := inv.Reply(server, first, value.Int(99)); c != SendOK {
 		t.Fatalf("late reply: %d", c)
 	}
-	if st, _, _ := inv.CallDecide(caller, now); st != CallWaiting {
+	if st, _ := inv.CallDecide(caller, now); st != CallWaiting {
 		t.Fatalf("a late reply to the first call decided the second: %d", st)
 	}
 	inv.Reply(server, second, value.Int(2))
-	if st, v, _ := inv.CallDecide(caller, now); st != CallReplied || v.Payload() != 2 {
+	if st, v := inv.CallDecide(caller, now); st != CallReplied || v.Payload() != 2 {
 		t.Fatalf("second call decided %d %v", st, v)
 	}
 	// A full mailbox refuses the request: the call is over at once.
@@ -477,7 +479,7 @@ func TestCallRecordReuse(t *testing.T) {
 	fillMailbox(t, inv, full)
 	third := inv.CallReply(caller)
 	caller.CallStarted(third)
-	if c, _ := inv.CallSend(caller, full, value.Int(3), 1000, now); c != SendFull {
+	if c := inv.CallSend(caller, full, value.Int(3), 1000, now); c != SendFull {
 		t.Fatalf("call to a full mailbox: %d", c)
 	}
 	if caller.rc.Load().call != nil || caller.Wait.Active || !caller.Wait.Deadline.IsZero() {

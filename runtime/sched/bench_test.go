@@ -2,7 +2,6 @@ package sched_test
 
 import (
 	"context"
-	"os"
 	"testing"
 
 	"github.com/morrow-lang/morrow/runtime/sched"
@@ -13,15 +12,11 @@ import (
 // one round trip (two messages), so run it with -benchtime Nx, N a
 // multiple of 100000.
 func BenchmarkPingPong(b *testing.B) {
-	src, err := os.ReadFile("testdata/pingpong.mr")
-	if err != nil {
-		b.Fatal(err)
-	}
-	img := load(&testing.T{}, string(src))
+	img := loadFile(b, "testdata/pingpong.mr")
 	for _, n := range []int{1, 2} {
 		b.Run(map[int]string{1: "schedulers=1", 2: "schedulers=2"}[n], func(b *testing.B) {
 			for i := 0; i < b.N; i += 100000 {
-				run(&testing.T{}, context.Background(), img, sched.Config{Schedulers: n})
+				run(b, context.Background(), img, sched.Config{Schedulers: n})
 			}
 		})
 	}

@@ -82,15 +82,10 @@ func (h *host) RecvStart(timeout int64, event bool) (value.Value, bool, *fault.F
 		return value.Unit, false, h.noMailbox("receive")
 	}
 	if timeout < 0 {
-		v, ok, disarmed := h.p.RecvStartPeek(event)
-		if disarmed {
-			h.s.rt.pendingTimers.Add(-1)
-		}
+		v, ok := h.p.RecvStartPeek(event)
 		return v, ok, nil
 	}
-	if h.p.RecvStart(timeout, event, h.s.rt.Now()) {
-		h.s.rt.pendingTimers.Add(-1)
-	}
+	h.p.RecvStart(timeout, event, h.s.rt.Now())
 	v, ok := h.p.RecvPeek()
 	return v, ok, nil
 }
@@ -98,9 +93,7 @@ func (h *host) RecvStart(timeout int64, event bool) (value.Value, bool, *fault.F
 func (h *host) RecvPeek() (value.Value, bool) { return h.p.RecvPeek() }
 
 func (h *host) RecvTake() {
-	if h.p.RecvTakeDeferred(h.s.rt.Inv, &h.taken) {
-		h.s.rt.pendingTimers.Add(-1)
-	}
+	h.p.RecvTakeDeferred(h.s.rt.Inv, &h.taken)
 	h.s.rt.Inv.WakeAdmitted(h.p) // senders parked in send_wait (proc/sendwait.go)
 	h.visible(OpRecv)
 }
@@ -112,14 +105,10 @@ func (h *host) RecvWait() vm.WaitResult {
 	if !h.p.Wait.Deadline.IsZero() {
 		now = h.s.rt.Now()
 	}
-	d, disarm := h.p.RecvWait(now)
-	switch d {
+	switch h.p.RecvWait(now) {
 	case proc.DecideRetry:
 		return vm.WaitRetry
 	case proc.DecideTimeout:
-		if disarm {
-			h.s.rt.pendingTimers.Add(-1)
-		}
 		return vm.WaitTimeout
 	case proc.DecideArm:
 		h.s.arm(h.p, h.p.Wait.Deadline, h.p.Wait.Epoch)
@@ -507,10 +496,7 @@ func (h *host) CallWait(pid, msg value.Value, timeout int64, reply value.Value) 
 		if timeout >= 0 {
 			now = rt.Now()
 		}
-		code, disarmed, wake := rt.Inv.CallPost(h.p, t, msg, timeout, now)
-		if disarmed {
-			rt.pendingTimers.Add(-1)
-		}
+		code, wake := rt.Inv.CallPost(h.p, t, msg, timeout, now)
 		if wake {
 			h.s.wakeNext(t) // the server runs next here, as after a send
 		}
@@ -523,10 +509,7 @@ func (h *host) CallWait(pid, msg value.Value, timeout int64, reply value.Value) 
 	if !h.p.Wait.Deadline.IsZero() {
 		now = rt.Now()
 	}
-	st, v, disarmed := rt.Inv.CallDecide(h.p, now)
-	if disarmed {
-		rt.pendingTimers.Add(-1)
-	}
+	st, v := rt.Inv.CallDecide(h.p, now)
 	switch st {
 	case proc.CallArm:
 		h.s.arm(h.p, h.p.Wait.Deadline, h.p.Wait.Epoch)

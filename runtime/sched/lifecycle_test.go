@@ -9,8 +9,9 @@ import (
 	"github.com/morrow-lang/morrow/runtime/vm"
 )
 
-// Process operations are not allowed in cleanup (docs/reference/checks.md#guards-and-defer), so
-// a Kill reaches a running cleanup only from another process: here while
+// killInCleanup (TestExitSignals): process operations are not allowed
+// in cleanup (docs/reference/checks.md#guards-and-defer), so a Kill
+// reaches a running cleanup only from another process: here while
 // the cleanup is preempted. The victim tells its killer just before it
 // returns and starts its cleanup; at one scheduler the killer can only
 // run once the cleanup has begun (with more schedulers the Kill could
@@ -47,35 +48,13 @@ fn observer():
         Err(_) -> println("spawn failed")
 ` + observerMain
 
-// A direct Kill from another process arriving while the target's
-// cleanup runs lets that cleanup complete and skips only the cleanup not
-// yet begun; the Down reports Killed.
-func TestKillDuringRunningCleanup(t *testing.T) {
-	img := load(t, killInCleanup)
-	want := "victim: returning\nvictim: cleanup spun 0\nvictim: running cleanup done\ndown: Killed\n"
-	for _, budget := range []int{100, 500, 2000} {
-		out, res, _ := run(t, context.Background(), img, sched.Config{Schedulers: 1, Budget: budget})
-		if out != want || res.Report != "" {
-			t.Errorf("budget %d:\n%s\nreport %q\nwant:\n%s", budget, out, res.Report, want)
-		}
-	}
-}
-
-const atomicSpawn = `fn fill(id: ProcessId, n: Int) -> Int:
-    match Process.monitor(id):
-        Ok(_) -> fill(id, n + 1)
-        Err(_) -> n
-
-fn child():
+// spawnBoth is child, and spawn_both, which tries spawn_link and
+// spawn_monitor of it and prints what each returned; intMain spawns the
+// observer with an inbox of Int.
+const spawnBoth = `fn child():
     println("child ran")
 
-fn observer():
-    let own: Pid(Int) = Process.self()
-    let first: Result((Pid(Int), MonitorRef), Process.Error) = Process.spawn_monitor(() -> ())
-    let Ok((w, m)) = first else: Process.exit(Process.Failure("spawn failed"))
-    receive_event:
-        Process.Down(r, _, _) if r == m -> ()
-    println("monitors: {fill(Process.id(w), 0)}")
+fn spawn_both():
     let a: Result(Pid(()), Process.Error) = Process.spawn_link(child)
     match a:
         Ok(_) -> println("spawn_link: unexpected Ok")
@@ -84,6 +63,30 @@ fn observer():
     match b:
         Ok(_) -> println("spawn_monitor: unexpected Ok")
         Err(e) -> println("spawn_monitor: Err({show(e)})")
+`
+
+const intMain = `
+fn main():
+    let o: Result(Pid(Int), Process.Error) = Process.spawn(observer)
+    match o:
+        Ok(_) -> ()
+        Err(e) -> println("spawn failed: {show(e)}")
+`
+
+const atomicSpawn = `fn fill(id: ProcessId, n: Int) -> Int:
+    match Process.monitor(id):
+        Ok(_) -> fill(id, n + 1)
+        Err(_) -> n
+
+` + spawnBoth + `
+fn observer():
+    let own: Pid(Int) = Process.self()
+    let first: Result((Pid(Int), MonitorRef), Process.Error) = Process.spawn_monitor(() -> ())
+    let Ok((w, m)) = first else: Process.exit(Process.Failure("spawn failed"))
+    receive_event:
+        Process.Down(r, _, _) if r == m -> ()
+    println("monitors: {fill(Process.id(w), 0)}")
+    spawn_both()
     receive_event:
         Process.Down(_, _, reason) -> println("consumed a Down: {show(reason)}")
     let c: Result((Pid(()), MonitorRef), Process.Error) = Process.spawn_monitor(child)
@@ -92,13 +95,7 @@ fn observer():
             receive_event:
                 Process.Down(r, _, reason) if r == cm -> println("child down: {show(reason)}")
         Err(e) -> println("spawn_monitor: Err({show(e)})")
-
-fn main():
-    let o: Result(Pid(Int), Process.Error) = Process.spawn(observer)
-    match o:
-        Ok(_) -> ()
-        Err(e) -> println("spawn failed: {show(e)}")
-`
+` + intMain
 
 // spawn_monitor and spawn_link are atomic: when the relationship cannot
 // be admitted (the parent holds 256 reservations) the child never runs,
@@ -107,46 +104,28 @@ fn main():
 func TestAtomicSpawnRollback(t *testing.T) {
 	img := load(t, atomicSpawn)
 	want := "monitors: 256\nspawn_link: Err(ResourceLimit)\nspawn_monitor: Err(ResourceLimit)\nconsumed a Down: NoProcess\nchild ran\nchild down: Normal\n"
-	for _, n := range []int{1, 2, 4} {
-		for _, steal := range []bool{false, true} {
-			var tr strings.Builder
-			out, res, rt := run(t, context.Background(), img, sched.Config{Schedulers: n, Steal: steal, Trace: &tr})
-			if out != want || res.Report != "" {
-				t.Errorf("%d schedulers, steal %v: %q %q", n, steal, out, res.Report)
-			}
-			if strings.Count(tr.String(), "discard ") != 2 {
-				t.Errorf("trace does not show the two rolled-back spawns:\n%s", tr.String())
-			}
-			if live, _ := rt.Inv.Live(); live != 0 {
-				t.Errorf("%d processes live after the run", live)
-			}
-		}
+	cfgs := everyPlacement(1, 2, 4)
+	for i := range cfgs {
+		cfgs[i].Trace = &strings.Builder{}
 	}
+	expect(t, img, want, cfgs, func(cfg sched.Config, rt *sched.Runtime) {
+		if tr := cfg.Trace.(*strings.Builder).String(); strings.Count(tr, "discard ") != 2 {
+			t.Errorf("trace does not show the two rolled-back spawns:\n%s", tr)
+		}
+		if live, _ := rt.Inv.Live(); live != 0 {
+			t.Errorf("%d processes live after the run", live)
+		}
+	})
 }
 
 // At the live-process limit spawn_link and spawn_monitor return
 // ResourceLimit and publish nothing.
 func TestAtomicSpawnLiveLimit(t *testing.T) {
-	img := load(t, `fn child():
-    println("child ran")
-
+	img := load(t, spawnBoth+`
 fn observer():
     let own: Pid(Int) = Process.self()
-    let a: Result(Pid(()), Process.Error) = Process.spawn_link(child)
-    match a:
-        Ok(_) -> println("spawn_link: unexpected Ok")
-        Err(e) -> println("spawn_link: Err({show(e)})")
-    let b: Result((Pid(()), MonitorRef), Process.Error) = Process.spawn_monitor(child)
-    match b:
-        Ok(_) -> println("spawn_monitor: unexpected Ok")
-        Err(e) -> println("spawn_monitor: Err({show(e)})")
-
-fn main():
-    let o: Result(Pid(Int), Process.Error) = Process.spawn(observer)
-    match o:
-        Ok(_) -> ()
-        Err(e) -> println("spawn failed: {show(e)}")
-`)
+    spawn_both()
+`+intMain)
 	var out strings.Builder
 	o := sched.NewOutput(&out)
 	rt := sched.New(img, o, sched.Config{Schedulers: 2, Steal: true})

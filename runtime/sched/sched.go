@@ -36,7 +36,9 @@
 // scheduler running it, tagged with the wait's epoch; a fired timer whose
 // epoch is over is ignored (cancel lazily). Parked processes are never
 // polled: an idle scheduler sleeps until its next timer, a wake-up (a
-// process handed to it) or the end of the invocation.
+// process handed to it) or the end of the invocation. An idle scheduler
+// also fires the timers of a scheduler busy in one long turn once they
+// are overdue, and runs the processes they wake (timers.go).
 //
 // Quiescence: the runtime counts idle schedulers under one lock; a
 // scheduler that becomes idle while all others are idle, with no pending
@@ -74,7 +76,6 @@ import (
 
 	"bufio"
 	"cmp"
-	"container/heap"
 	"context"
 	"fmt"
 	"io"
@@ -286,7 +287,6 @@ type Runtime struct {
 	res      Result
 	stop     chan struct{}
 
-	pendingTimers atomic.Int64
 	// pendingIO counts outside operations in flight (outside.go).
 	pendingIO atomic.Int64
 	halted    atomic.Bool // System.exit ended the invocation
@@ -302,6 +302,11 @@ type Runtime struct {
 	det       *det          // deterministic run (Config.Policy), or nil
 	test      *proc.Process // RunTest's test process (testproc.go)
 	testEnd   *TestEnd      // guarded by mu
+
+	// t0 is when the runtime was created: the origin of Runtime.mono.
+	t0 time.Time
+	// sleepers counts the sleeping schedulers (Scheduler.sleeping).
+	sleepers atomic.Int32
 
 	// hasPort is set by NewPort: a host port keeps an idle runtime
 	// waiting (quiescentLocked).
@@ -320,7 +325,7 @@ func New(img *vm.Image, out *Output, cfg Config) *Runtime {
 		cfg.Budget = DefaultBudget
 	}
 	rt := &Runtime{cfg: cfg, img: img, Out: out, Inv: proc.NewInvocation(), stop: make(chan struct{}),
-		Stack: vm.NewStackBudget(cfg.StackBudget), World: cfg.World}
+		Stack: vm.NewStackBudget(cfg.StackBudget), World: cfg.World, t0: time.Now()}
 	if rt.World == nil {
 		rt.World = &world.World{}
 	}
@@ -329,7 +334,6 @@ func New(img *vm.Image, out *Output, cfg Config) *Runtime {
 	rt.Inv.MaxQueued = cfg.MaxQueued
 	rt.Inv.Wake = rt.enqueue
 	rt.Inv.OnEmpty = rt.onEmpty
-	rt.Inv.OnTimerDropped = func() { rt.pendingTimers.Add(-1) }
 	if cfg.Trace != nil {
 		rt.Inv.Trace = rt.trace
 		rt.Inv.TraceMessages = cfg.TraceMessages
@@ -346,6 +350,7 @@ func New(img *vm.Image, out *Output, cfg Config) *Runtime {
 	}
 	for i := 0; i < cfg.Schedulers; i++ {
 		s := &Scheduler{id: i, rt: rt, wake: make(chan struct{}, 1)}
+		s.nextAt.Store(noTimer)
 		s.host = &host{s: s}
 		rt.scheds = append(rt.scheds, s)
 	}
@@ -369,6 +374,16 @@ func (rt *Runtime) Run(ctx context.Context, root *vm.State) Result {
 	rt.root = rt.Inv.NewProcess(proc.KindRoot, root, 0)
 	rt.trace("spawn %d root", rt.root.Gen())
 	rt.scheds[0].push(rt.root)
+	res := rt.runAll(ctx)
+	if res.Cancelled {
+		rt.cleanupAll()
+	}
+	return res
+}
+
+// runAll runs the processes queued until the invocation ends, on the
+// deterministic loop or the schedulers, and returns how it ended.
+func (rt *Runtime) runAll(ctx context.Context) Result {
 	if rt.det != nil {
 		rt.runDet(ctx)
 	} else {
@@ -379,9 +394,6 @@ func (rt *Runtime) Run(ctx context.Context, root *vm.State) Result {
 	rt.mu.Unlock()
 	if rt.det != nil {
 		res.Decisions, res.Steps = rt.det.decisions, rt.det.steps
-	}
-	if res.Cancelled {
-		rt.cleanupAll()
 	}
 	return res
 }
@@ -439,7 +451,15 @@ func (rt *Runtime) cleanupOne(p *proc.Process) {
 	if limit := rt.cfg.MaxSteps; limit > 0 && rt.steps.Load() > limit {
 		return
 	}
-	st.Abort(&fault.Fault{Msg: "interrupted", Aborted: true})
+	rt.unwind(p, &fault.Fault{Msg: "interrupted", Aborted: true})
+}
+
+// unwind aborts p's State with f and runs it to its end on the calling
+// goroutine (the schedulers are not running it): the cleanup it admitted
+// runs, within the step limit.
+func (rt *Runtime) unwind(p *proc.Process, f *fault.Fault) {
+	st := p.State
+	st.Abort(f)
 	h := &host{s: rt.scheds[0], p: p}
 	for i := 0; i < 1<<16 && !st.Finished(); i++ {
 		o := vm.Run(st, h, 1<<16)
@@ -519,7 +539,7 @@ func (rt *Runtime) rootFinished(v value.Value) {
 // processes alive can never be woken and Config.ReportDeadlock asks for
 // the report (the caller builds it with rt.mu released: deadlock).
 func (rt *Runtime) quiescentLocked() (report string, deadlock bool) {
-	if rt.pendingTimers.Load() > 0 || rt.pendingIO.Load() > 0 || rt.offloads.Load() > 0 || rt.stopped {
+	if rt.Inv.ArmedTimers() > 0 || rt.pendingIO.Load() > 0 || rt.offloads.Load() > 0 || rt.stopped {
 		return "", false
 	}
 	live, isolated := rt.Inv.Live()
@@ -624,7 +644,18 @@ type Scheduler struct {
 	sleeping bool
 	wake     chan struct{}
 
-	timers timerHeap[timer] // owned by the scheduler goroutine
+	// tmu guards timers, the scheduler's receive timers (timers.go): its
+	// goroutine arms and fires them, and an idle scheduler fires those
+	// overdue while this one is busy in a turn. nextAt is the first
+	// one's due time (Runtime.mono; noTimer when there is none), read
+	// without the lock; woken is fireTimers' buffer.
+	tmu    sync.Mutex
+	timers timerHeap[timer]
+	nextAt atomic.Int64
+	woken  []*proc.Process
+	// sleepUntil is when a sleeping scheduler wakes by itself
+	// (Runtime.mono; noTimer: not before it is woken), for arm's poke.
+	sleepUntil atomic.Int64
 	// next is the process this scheduler runs after the current turn,
 	// ahead of its queue: the receiver that the running process woke
 	// with a message (wakeNext, with stealing only). Owned by the
@@ -686,9 +717,9 @@ func (s *Scheduler) loneStuck(v *Scheduler, now time.Time) bool {
 func (rt *Runtime) TimerHeapSize() int {
 	n := 0
 	for _, s := range rt.scheds {
-		s.mu.Lock()
+		s.tmu.Lock()
 		n += len(s.timers)
-		s.mu.Unlock()
+		s.tmu.Unlock()
 	}
 	return n
 }
@@ -732,6 +763,7 @@ func (s *Scheduler) push(p *proc.Process) {
 	woke := s.sleeping
 	if woke {
 		s.sleeping = false
+		rt.sleepers.Add(-1)
 		rt.mu.Lock()
 		rt.idle--
 		rt.mu.Unlock()
@@ -839,10 +871,7 @@ func (s *Scheduler) steal() *proc.Process {
 
 func (s *Scheduler) loop() {
 	for !s.rt.isStopped() {
-		if len(s.timers) > 0 {
-			s.fireTimers(time.Now())
-			s.compactTimers()
-		}
+		s.fireTimers()
 		var p *proc.Process
 		if p = s.next; p != nil {
 			s.next = nil
@@ -863,6 +892,9 @@ func (s *Scheduler) loop() {
 		}
 		if p == nil && s.rt.cfg.Steal && len(s.rt.scheds) > 1 {
 			p = s.steal()
+		}
+		if p == nil && s.fireOverdue() {
+			continue
 		}
 		if p != nil {
 			s.chain += s.runOne(p, s.rt.cfg.Budget)
@@ -914,6 +946,8 @@ func (s *Scheduler) sleep() {
 		return
 	}
 	s.sleeping = true
+	s.sleepUntil.Store(noTimer) // until sleepFor has looked at the heaps
+	rt.sleepers.Add(1)
 	rt.mu.Lock()
 	rt.idle++
 	report, dead := "", false
@@ -929,16 +963,15 @@ func (s *Scheduler) sleep() {
 	}
 	rt.Out.Flush()
 	var tc <-chan time.Time
-	d := time.Duration(-1)
-	if len(s.timers) > 0 {
-		d = max(time.Until(s.timers[0].at), 0)
-	}
+	now := time.Now()
+	d := s.sleepFor(now)
 	if rt.cfg.Steal && s.loneWaiting() && (d < 0 || d > loneAfter) {
 		// A lone process waits in a busy scheduler's queue: look again
 		// soon, to steal it if that scheduler stays in its turn.
 		d = loneAfter
 	}
 	if d >= 0 {
+		s.sleepUntil.Store(rt.mono(now) + int64(d))
 		t := time.NewTimer(d)
 		defer t.Stop()
 		tc = t.C
@@ -951,6 +984,7 @@ func (s *Scheduler) sleep() {
 	s.mu.Lock()
 	if s.sleeping {
 		s.sleeping = false
+		rt.sleepers.Add(-1)
 		rt.mu.Lock()
 		rt.idle--
 		rt.mu.Unlock()
@@ -1147,70 +1181,4 @@ func (s *Scheduler) fault(p *proc.Process, f *fault.Fault) {
 	}
 	rt.trace("fatal %d Fault(%d)", p.Gen(), f.Code)
 	rt.fatal(f.Report())
-}
-
-// timer is one armed receive timeout.
-type timer struct {
-	at    time.Time
-	p     *proc.Process
-	epoch uint64
-}
-
-func (t timer) before(u timer) bool { return t.at.Before(u.at) }
-
-// timerHeap is a container/heap of timers, the first due first: the
-// schedulers' receive timeouts (timer) and the deterministic policy's
-// virtual ones (detTimer).
-type timerHeap[T interface{ before(T) bool }] []T
-
-func (h timerHeap[T]) Len() int           { return len(h) }
-func (h timerHeap[T]) Less(i, j int) bool { return h[i].before(h[j]) }
-func (h timerHeap[T]) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *timerHeap[T]) Push(x any)        { *h = append(*h, x.(T)) }
-func (h *timerHeap[T]) Pop() any {
-	old := *h
-	t := old[len(old)-1]
-	var zero T
-	old[len(old)-1] = zero // drop the reference to the process
-	*h = old[:len(old)-1]
-	return t
-}
-
-// arm adds a timer for p's current wait.
-func (s *Scheduler) arm(p *proc.Process, at time.Time, epoch uint64) {
-	s.rt.pendingTimers.Add(1)
-	if d := s.rt.det; d != nil {
-		d.arm(p, at, epoch)
-		return
-	}
-	heap.Push(&s.timers, timer{at: at, p: p, epoch: epoch})
-}
-
-// compactTimers drops cancelled timers once they make up at least half
-// of the heap (a receive that got its message leaves its timer behind;
-// cancellation is lazy, but the heap must not grow without bound).
-func (s *Scheduler) compactTimers() {
-	n := len(s.timers)
-	if n < 256 || int64(n) <= 2*s.rt.pendingTimers.Load() {
-		return
-	}
-	kept := s.timers[:0]
-	for _, t := range s.timers {
-		if t.p.TimerLive(t.epoch) {
-			kept = append(kept, t)
-		}
-	}
-	clear(s.timers[len(kept):])
-	s.timers = kept
-	heap.Init(&s.timers)
-}
-
-// fireTimers fires every timer due at now; stale ones are ignored.
-func (s *Scheduler) fireTimers(now time.Time) {
-	for len(s.timers) > 0 && !s.timers[0].at.After(now) {
-		t := heap.Pop(&s.timers).(timer)
-		if t.p.TimerFired(t.epoch) {
-			s.rt.enqueue(t.p)
-		}
-	}
 }

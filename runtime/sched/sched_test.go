@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -16,7 +17,7 @@ import (
 	"github.com/morrow-lang/morrow/stdlib"
 )
 
-func load(t *testing.T, src string) *vm.Image {
+func load(t testing.TB, src string) *vm.Image {
 	t.Helper()
 	img, err := vm.Load(verified(t, testrun.Compile(t, "t.mr", src)), stdlib.Natives())
 	if err != nil {
@@ -25,8 +26,18 @@ func load(t *testing.T, src string) *vm.Image {
 	return img
 }
 
+// loadFile is load of the Morrow file at path.
+func loadFile(t testing.TB, path string) *vm.Image {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return load(t, string(src))
+}
+
 // verified verifies a compiled program for vm.Load.
-func verified(t *testing.T, p *bytecode.Program) *bytecode.Verified {
+func verified(t testing.TB, p *bytecode.Program) *bytecode.Verified {
 	t.Helper()
 	v, err := bytecode.Check(p)
 	if err != nil {
@@ -35,7 +46,7 @@ func verified(t *testing.T, p *bytecode.Program) *bytecode.Verified {
 	return v
 }
 
-func run(t *testing.T, ctx context.Context, img *vm.Image, cfg sched.Config) (string, sched.Result, *sched.Runtime) {
+func run(t testing.TB, ctx context.Context, img *vm.Image, cfg sched.Config) (string, sched.Result, *sched.Runtime) {
 	t.Helper()
 	var out bytes.Buffer
 	o := sched.NewOutput(&out)
@@ -111,16 +122,19 @@ fn main():
 	}
 }
 
-const spread = `
+// busyFns is busy(n), a process that only counts n steps down.
+const busyFns = `
 fn spin(n: Int) -> Int:
     if n == 0: 0 else: spin(n - 1)
 
-fn busy():
-    let x = spin(200000)
+fn busy(n: Int):
+    let x = spin(n)
+`
 
+const spread = busyFns + `
 fn parent():
     for k in 0..16:
-        let p: Pid(()) = spawn(busy)
+        let p: Pid(()) = spawn(() -> busy(200000))
 
 fn main():
     let p: Pid(()) = spawn(parent)
@@ -147,16 +161,10 @@ func TestStealing(t *testing.T) {
 
 // Without stealing the root's spawns go round-robin over the schedulers.
 func TestRootSpawnsRoundRobin(t *testing.T) {
-	img := load(t, `
-fn spin(n: Int) -> Int:
-    if n == 0: 0 else: spin(n - 1)
-
-fn busy():
-    let x = spin(10000)
-
+	img := load(t, busyFns+`
 fn main():
     for k in 0..8:
-        let p: Pid(()) = spawn(busy)
+        let p: Pid(()) = spawn(() -> busy(10000))
 `)
 	_, _, rt := run(t, context.Background(), img, sched.Config{Schedulers: 4, Budget: 100})
 	for i, n := range rt.Turns() {
@@ -353,18 +361,60 @@ fn observer():
     println("shutdown: {kill(Process.Shutdown)}")
 ` + observerMain
 
-// Links, trapping, monitors and direct exit signals: a linked fault kills
-// a non-trapping partner with the same reason, a trapping one gets an
-// Exit event, a direct Kill skips cleanup, other reasons run it.
-func TestLifecycleSignals(t *testing.T) {
-	img := load(t, lifecycle)
-	want := "linker down: Fault(1)\ntrapper: exit Fault(1) (trap was false)\ntrapper down: Normal\nkill: Killed\nparked: cleanup\nshutdown: Shutdown\n"
-	for _, n := range []int{1, 2, 4} {
-		for _, steal := range []bool{false, true} {
-			out, res, _ := run(t, context.Background(), img, sched.Config{Schedulers: n, Steal: steal})
-			if out != want || res.Report != "" {
-				t.Errorf("%d schedulers, steal %v: %q %+v", n, steal, out, res)
-			}
+// TestExitSignals runs the programs about exit signals, each under its
+// configurations, and checks their output.
+func TestExitSignals(t *testing.T) {
+	for _, c := range []struct {
+		name, src, want string
+		cfgs            []sched.Config
+	}{
+		// Links, trapping, monitors and direct exit signals: a linked
+		// fault kills a non-trapping partner with the same reason, a
+		// trapping one gets an Exit event, a direct Kill skips cleanup,
+		// other reasons run it.
+		{"lifecycle", lifecycle,
+			"linker down: Fault(1)\ntrapper: exit Fault(1) (trap was false)\ntrapper down: Normal\nkill: Killed\nparked: cleanup\nshutdown: Shutdown\n",
+			everyPlacement(1, 2, 4)},
+		// A direct Kill of oneself skips cleanup that has not begun;
+		// another self-signalled reason terminates the process and runs
+		// its cleanup.
+		{"self", selfSignals,
+			"self kill: Killed\nvictim: cleanup\nself shutdown: Shutdown\n",
+			[]sched.Config{{Schedulers: 1, Steal: true}, {Schedulers: 4, Steal: true}}},
+		// A direct Kill from another process arriving while the target's
+		// cleanup runs lets that cleanup complete and skips only the
+		// cleanup not yet begun; the Down reports Killed
+		// (lifecycle_test.go: killInCleanup).
+		{"kill in cleanup", killInCleanup,
+			"victim: returning\nvictim: cleanup spun 0\nvictim: running cleanup done\ndown: Killed\n",
+			[]sched.Config{{Schedulers: 1, Budget: 100}, {Schedulers: 1, Budget: 500}, {Schedulers: 1, Budget: 2000}}},
+	} {
+		t.Run(c.name, func(t *testing.T) { expect(t, load(t, c.src), c.want, c.cfgs, nil) })
+	}
+}
+
+// everyPlacement is the configurations of n schedulers for each n given,
+// with stealing off and on.
+func everyPlacement(ns ...int) []sched.Config {
+	var cfgs []sched.Config
+	for _, n := range ns {
+		cfgs = append(cfgs, sched.Config{Schedulers: n}, sched.Config{Schedulers: n, Steal: true})
+	}
+	return cfgs
+}
+
+// expect runs img under each configuration and fails t for a run whose
+// output is not want or that ended with a report; after, when not nil,
+// checks each run's runtime further.
+func expect(t *testing.T, img *vm.Image, want string, cfgs []sched.Config, after func(sched.Config, *sched.Runtime)) {
+	t.Helper()
+	for _, cfg := range cfgs {
+		out, res, rt := run(t, context.Background(), img, cfg)
+		if out != want || res.Report != "" {
+			t.Errorf("%d schedulers, steal %v, budget %d:\n%s\nreport %q\nwant:\n%s", cfg.Schedulers, cfg.Steal, cfg.Budget, out, res.Report, want)
+		}
+		if after != nil {
+			after(cfg, rt)
 		}
 	}
 }
@@ -433,19 +483,6 @@ fn observer():
     println("self kill: {watch(0)}")
     println("self shutdown: {watch(1)}")
 ` + observerMain
-
-// A direct Kill of oneself skips cleanup that has not begun; another
-// self-signalled reason terminates the process and runs its cleanup.
-func TestSelfSignals(t *testing.T) {
-	img := load(t, selfSignals)
-	want := "self kill: Killed\nvictim: cleanup\nself shutdown: Shutdown\n"
-	for _, n := range []int{1, 4} {
-		out, res, _ := run(t, context.Background(), img, sched.Config{Schedulers: n, Steal: true})
-		if out != want || res.Report != "" {
-			t.Errorf("%d schedulers: %q %+v", n, out, res)
-		}
-	}
-}
 
 // TestDeadlockOutside: with Config.ReportDeadlock an idle runtime whose
 // isolated process waits reports the deadlock, but not while an outside

@@ -98,15 +98,7 @@ func (rt *Runtime) StopAll() int {
 func (rt *Runtime) finish(p *proc.Process) {
 	rt.steps.Store(0)
 	if st := p.State; st != nil && !st.Finished() {
-		st.Abort(&fault.Fault{Msg: "stopped", Aborted: true})
-		h := &host{s: rt.scheds[0], p: p}
-		for i := 0; i < 1<<16 && !st.Finished(); i++ {
-			o := vm.Run(st, h, 1<<16)
-			h.settle()
-			if limit := rt.cfg.MaxSteps; limit > 0 && rt.steps.Add(int64(o.Steps)) > limit {
-				break
-			}
-		}
+		rt.unwind(p, &fault.Fault{Msg: "stopped", Aborted: true})
 	}
 	p.Exiting(true)
 	rt.Inv.Retire(p, ptype.Reason(ptype.ReasonShutdown, value.Unit))

@@ -2,13 +2,10 @@ package sched
 
 import (
 	"go/ast"
-	"go/parser"
-	"go/token"
-	"path/filepath"
 	"reflect"
-	"strings"
 	"testing"
 
+	"github.com/morrow-lang/morrow/internal/gosrc"
 	"github.com/morrow-lang/morrow/runtime/vm"
 )
 
@@ -40,32 +37,18 @@ func TestEveryHostOperationSettles(t *testing.T) {
 			t.Errorf("noSettle lists %s, which is not a vm.Host operation", name)
 		}
 	}
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
 	found := map[string]bool{}
-	fset := token.NewFileSet()
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
+	fset, fns := gosrc.Funcs(t, ".")
+	for _, fd := range fns {
+		if fd.Recv == nil || !methods[fd.Name.Name] || !isHostRecv(fd.Recv) {
 			continue
 		}
-		file, err := parser.ParseFile(fset, f, nil, 0)
-		if err != nil {
-			t.Fatal(err)
+		found[fd.Name.Name] = true
+		if _, exempt := noSettle[fd.Name.Name]; exempt {
+			continue
 		}
-		for _, d := range file.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Recv == nil || fd.Body == nil || !methods[fd.Name.Name] || !isHostRecv(fd.Recv) {
-				continue
-			}
-			found[fd.Name.Name] = true
-			if _, exempt := noSettle[fd.Name.Name]; exempt {
-				continue
-			}
-			if !startsWithSettle(fd.Body) {
-				t.Errorf("%s: host.%s does not begin with h.settle(); begin it so, or list it in noSettle with the reason", fset.Position(fd.Pos()), fd.Name.Name)
-			}
+		if !startsWithSettle(fd.Body) {
+			t.Errorf("%s: host.%s does not begin with h.settle(); begin it so, or list it in noSettle with the reason", fset.Position(fd.Pos()), fd.Name.Name)
 		}
 	}
 	for m := range methods {

@@ -52,19 +52,11 @@ func (rt *Runtime) RunTest(ctx context.Context, st *vm.State) Result {
 	p.OnRetire = rt.testRetired
 	rt.trace("spawn %d test", p.Gen())
 	rt.scheds[0].push(p)
-	if rt.det != nil {
-		rt.runDet(ctx)
-	} else {
-		rt.runSchedulers(ctx)
-	}
+	res := rt.runAll(ctx)
 	rt.mu.Lock()
-	res := rt.res
 	end := *rt.testEnd
 	rt.mu.Unlock()
 	res.Test = &end
-	if rt.det != nil {
-		res.Decisions, res.Steps = rt.det.decisions, rt.det.steps
-	}
 	// Whatever the test left alive is killed: its cleanup runs.
 	rt.cleanupTest()
 	return res

@@ -2,12 +2,10 @@ package vm
 
 import (
 	"go/ast"
-	"go/parser"
 	"go/token"
-	"path/filepath"
-	"strings"
 	"testing"
 
+	"github.com/morrow-lang/morrow/internal/gosrc"
 	"github.com/morrow-lang/morrow/runtime/bytecode"
 )
 
@@ -15,51 +13,37 @@ import (
 // the opcodes (bytecode.X) its body tests with a case clause or ==.
 func interpreted(t *testing.T, fns ...string) map[string]bool {
 	t.Helper()
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
 	want := map[string]bool{}
 	for _, f := range fns {
 		want[f] = true
 	}
 	seen := map[string]bool{}
-	fset := token.NewFileSet()
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
+	_, decls := gosrc.Funcs(t, ".")
+	for _, fd := range decls {
+		if !want[fd.Name.Name] {
 			continue
 		}
-		file, err := parser.ParseFile(fset, name, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, decl := range file.Decls {
-			fd, ok := decl.(*ast.FuncDecl)
-			if !ok || !want[fd.Name.Name] || fd.Body == nil {
-				continue
-			}
-			note := func(e ast.Expr) {
-				if sel, ok := e.(*ast.SelectorExpr); ok {
-					if pkg, ok := sel.X.(*ast.Ident); ok && pkg.Name == "bytecode" {
-						seen[sel.Sel.Name] = true
-					}
+		note := func(e ast.Expr) {
+			if sel, ok := e.(*ast.SelectorExpr); ok {
+				if pkg, ok := sel.X.(*ast.Ident); ok && pkg.Name == "bytecode" {
+					seen[sel.Sel.Name] = true
 				}
 			}
-			ast.Inspect(fd.Body, func(n ast.Node) bool {
-				switch n := n.(type) {
-				case *ast.CaseClause:
-					for _, e := range n.List {
-						note(e)
-					}
-				case *ast.BinaryExpr:
-					if n.Op == token.EQL {
-						note(n.X)
-						note(n.Y)
-					}
-				}
-				return true
-			})
 		}
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.CaseClause:
+				for _, e := range n.List {
+					note(e)
+				}
+			case *ast.BinaryExpr:
+				if n.Op == token.EQL {
+					note(n.X)
+					note(n.Y)
+				}
+			}
+			return true
+		})
 	}
 	return seen
 }

@@ -42,10 +42,14 @@ func Run(st *State, host Host, budget int) Outcome {
 	panics := 0
 	for {
 		if st.steps >= st.limit {
+			st.shrinkIfIdle()
 			return Outcome{Status: StatusYield, Steps: int(st.steps - start)}
 		}
 		out, crashed := st.run(host)
 		if !crashed {
+			if !st.finished {
+				st.shrinkIfIdle()
+			}
 			out.Steps = int(st.steps - start)
 			return out
 		}

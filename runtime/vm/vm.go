@@ -11,7 +11,8 @@
 // code, message, Morrow source line and a backtrace of function names), or
 // Park (waiting on a mailbox or timer; see actor.go). A new State's
 // value stack starts at what its entry function needs and grows on
-// calls, so a parked process stays small.
+// calls, so a parked process stays small; a State that recursed deeply
+// shrinks its arrays again when a Run stops with it shallow (stack.go).
 // Because the whole state is on the heap, a scheduler can interleave many
 // States on few goroutines.
 //
@@ -306,6 +307,9 @@ type State struct {
 
 	budget  *StackBudget // shared stack budget (stack.go), or nil
 	charged int64        // bytes of stack memory st holds
+	// frameCap is the capacity of the frame table's array: cap(frames)
+	// may be cut to the depth limit, the memory held is not.
+	frameCap int
 
 	// preempt is set by Preempt: the Run in progress returns StatusYield
 	// after the actor operation or native call that asked for it.
@@ -365,10 +369,11 @@ func newState(img *Image, fn int, free, args []value.Value) (*State, error) {
 	// should cost little memory); ensure doubles the stack when a call
 	// needs more.
 	size := max(f.Locals+f.MaxStack, 1)
-	st := &State{img: img, stack: make([]value.Value, size), maxDepth: DefaultMaxDepth, maxSlots: DefaultMaxStackSlots}
+	st := &State{img: img, stack: allocSlots(size), maxDepth: DefaultMaxDepth, maxSlots: DefaultMaxStackSlots}
 	copy(st.stack, args)
-	st.frames = append(make([]frame, 0, 1), frame{fn: f, free: free, slowRet: true})
-	st.charged = int64(size)*slotBytes + frameBytes
+	st.frames = append(allocFrames(1), frame{fn: f, free: free, slowRet: true})
+	st.frameCap = cap(st.frames)
+	st.charged = int64(len(st.stack))*slotBytes + int64(st.frameCap)*frameBytes
 	st.sp = f.Locals
 	return st, nil
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/xml"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/sebdah/goldie/v2"
 
+	"github.com/morrow-lang/morrow/internal/testrun"
 	"github.com/morrow-lang/morrow/runtime/trace"
 )
 
@@ -72,17 +72,9 @@ func (e *element) within(c string) bool {
 // its elements in document order.
 func parseSVG(t testing.TB, b []byte) []*element {
 	t.Helper()
-	dec := xml.NewDecoder(bytes.NewReader(b))
 	var out []*element
 	var stack []*element
-	for {
-		tok, err := dec.Token()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatalf("not well-formed XML: %v", err)
-		}
+	for _, tok := range testrun.XMLTokens(t, b) {
 		switch tk := tok.(type) {
 		case xml.StartElement:
 			e := &element{name: tk.Name.Local, attrs: map[string]string{}}
