@@ -12,12 +12,16 @@
 // (builtins.Long; the long natives without one are measured by
 // native.Length) and
 // an arity that differs from the entry's signature are programming
-// errors: the table is built once, when the package is initialised, and
-// such an error panics at start-up.
+// errors: the table is built once, by the first call of Natives (when
+// the first program is loaded), and such an error panics there. The
+// table is built from the registry's entries as declared
+// (builtins.Entries): it needs no signature parsed, so a program run
+// from bytecode never has the registry validated (its tests do that).
 package stdlib
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/morrow-lang/morrow/runtime/native"
 	"github.com/morrow-lang/morrow/stdlib/builtins"
@@ -26,18 +30,18 @@ import (
 	"github.com/morrow-lang/morrow/stdlib/sys"
 )
 
-var natives = func() native.Table {
-	t, err := Build(builtins.All(), core.Natives(), process.Natives(), sys.Natives())
+var natives = sync.OnceValue(func() native.Table {
+	t, err := Build(builtins.Entries(), core.Natives(), process.Natives(), sys.Natives())
 	if err != nil {
 		panic("stdlib: " + err.Error())
 	}
 	return t
-}()
+})
 
-// Natives returns the standard library's native table. It is shared:
-// callers must not modify it (a caller that wants another set builds its
-// own with native.NewTable).
-func Natives() native.Table { return natives }
+// Natives returns the standard library's native table, built on the first
+// call. It is shared: callers must not modify it (a caller that wants
+// another set builds its own with native.NewTable).
+func Natives() native.Table { return natives() }
 
 // Build joins the native entries of a registry with their bodies: the
 // table holds one native per entry implemented as a native, a copy of

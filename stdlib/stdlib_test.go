@@ -240,3 +240,17 @@ func sysNames() []string {
 	}
 	return out
 }
+
+// BenchmarkBuild joins the registry's native entries to their Go bodies,
+// the work of the first Natives call (allocs/op are exact; time is to
+// be taken on a quiet machine):
+//
+//	go test ./stdlib/ -run '^$' -bench Build -benchmem
+func BenchmarkBuild(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := stdlib.Build(builtins.Entries(), core.Natives(), process.Natives(), sys.Natives()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

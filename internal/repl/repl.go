@@ -55,6 +55,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/morrow-lang/morrow/lang/ast"
 	"github.com/morrow-lang/morrow/lang/compiler"
@@ -1033,7 +1034,7 @@ func (s *Session) typeSource(t types.Type) (string, bool, bool) {
 	if !ok || !strings.Contains(text, ast.ModuleSep) {
 		return text, ok, weak
 	}
-	for _, m := range mangledTypes.FindAllStringSubmatch(text, -1) {
+	for _, m := range mangledTypes().FindAllStringSubmatch(text, -1) {
 		imp := "import " + strings.ReplaceAll(m[1], "/", ".")
 		if !slices.Contains(s.typeImports, imp) {
 			s.typeImports = append(s.typeImports, imp)
@@ -1042,7 +1043,11 @@ func (s *Session) typeSource(t types.Type) (string, bool, bool) {
 	return ast.Qualified(text), ok, weak
 }
 
-var mangledTypes = regexp.MustCompile(ast.ModuleSep + `([\p{L}\p{N}_/]+)`)
+// mangledTypes finds the modules named in a type's text; compiled on
+// first use (a program run without the REPL never needs it).
+var mangledTypes = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(ast.ModuleSep + `([\p{L}\p{N}_/]+)`)
+})
 
 // settle reads back the types of the weak bindings from the entry that
 // ran: its uses may have fixed some of their variables.

@@ -5,6 +5,7 @@ import (
 	"github.com/morrow-lang/morrow/lang/ast"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/morrow-lang/morrow/lang/types"
 	"github.com/morrow-lang/morrow/runtime/bytecode"
@@ -157,7 +158,7 @@ type fnKey struct {
 	owner string
 }
 
-var lineSuffix = regexp.MustCompile(`@\d+$`)
+var lineSuffix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`@\d+$`) })
 
 // imageKeys is the function keys of one loaded program, both ways.
 type imageKeys struct {
@@ -172,7 +173,7 @@ func keysOf(img *vm.Image) *imageKeys {
 	k := &imageKeys{index: map[fnKey]int{}, natives: map[string]int{}}
 	seen := map[string]int{}
 	for i, f := range p.Functions {
-		name := lineSuffix.ReplaceAllString(f.Name, "")
+		name := lineSuffix().ReplaceAllString(f.Name, "")
 		owner := ""
 		if f.Flags&bytecode.FlagPrelude == 0 {
 			owner, _, _ = strings.Cut(name, ".")

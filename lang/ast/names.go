@@ -3,6 +3,7 @@ package ast
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // ModuleSep joins a declaration's name and its module in the global name
@@ -11,7 +12,12 @@ import (
 // geo.shapes. No source name can contain it.
 const ModuleSep = "·"
 
-var mangledName = regexp.MustCompile(`([\p{L}_][\p{L}\p{N}_]*)` + ModuleSep + `([\p{L}\p{N}_/]+)`)
+// mangledName matches a global name. It is compiled on first use: its
+// Unicode classes cost more than the rest of the package's
+// initialisation, and only a text that holds a ModuleSep needs it.
+var mangledName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`([\p{L}_][\p{L}\p{N}_]*)` + ModuleSep + `([\p{L}\p{N}_/]+)`)
+})
 
 // Qualified shows the global names in a text as module-qualified names
 // (`area·geo/shapes` becomes `geo.shapes.area`); other text is unchanged.
@@ -19,7 +25,7 @@ func Qualified(s string) string {
 	if !strings.Contains(s, ModuleSep) {
 		return s
 	}
-	return mangledName.ReplaceAllStringFunc(s, func(m string) string {
+	return mangledName().ReplaceAllStringFunc(s, func(m string) string {
 		i := strings.Index(m, ModuleSep)
 		return strings.ReplaceAll(m[i+len(ModuleSep):], "/", ".") + "." + m[:i]
 	})

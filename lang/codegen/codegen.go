@@ -127,6 +127,10 @@ type compiler struct {
 	// (newFnState, finish).
 	codeBufs [][]bytecode.Instr
 	lineBufs [][]bytecode.LineEntry
+	// localBufs and markBufs are the free scope stacks (fnState.locals
+	// and marks), reused the same way.
+	localBufs [][]local
+	markBufs  [][]int
 }
 
 // pending is a declared function whose body is still to be compiled.

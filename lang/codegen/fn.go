@@ -9,10 +9,15 @@ import (
 	"github.com/morrow-lang/morrow/runtime/value"
 )
 
-// scope is one level of local bindings: name -> local slot.
-type scope struct {
-	parent *scope
-	names  map[string]int
+// local is a local binding: a name and its slot. The bindings in scope
+// are one stack (fnState.locals), each scope the bindings above its mark
+// (fnState.marks); a name is looked up from the top, so an inner binding
+// hides an outer one and a later one an earlier one. The stacks are
+// reused from function to function, where a scope struct per block or
+// arm and a map per binding scope cost allocations for every function.
+type local struct {
+	name string
+	slot int
 }
 
 // refKind says where a resolved name lives.
@@ -56,13 +61,14 @@ const (
 
 // fnState is the code generator's state for one function being compiled.
 type fnState struct {
-	c     *compiler
-	u     *unit
-	fn    *bytecode.Function
-	idx   int
-	decl  *ast.FnDecl // the declaration of a top-level function; nil for lambdas and defers
-	scope *scope
-	nloc  int
+	c      *compiler
+	u      *unit
+	fn     *bytecode.Function
+	idx    int
+	decl   *ast.FnDecl // the declaration of a top-level function; nil for lambdas and defers
+	locals []local     // the bindings in scope (see local)
+	marks  []int       // where each open scope's bindings start in locals
+	nloc   int
 
 	// Closure conversion: outer is the function whose code creates this
 	// closure (nil for top-level functions); captures lists what the
@@ -100,16 +106,22 @@ func (c *compiler) newFnState(u *unit, idx int, outer *fnState) *fnState {
 	if n := len(c.lineBufs); n > 0 {
 		fn.Lines, c.lineBufs = c.lineBufs[n-1], c.lineBufs[:n-1]
 	}
-	return &fnState{
+	fs := &fnState{
 		c:       c,
 		u:       u,
 		fn:      fn,
 		top:     top,
 		idx:     idx,
-		scope:   &scope{},
 		outer:   outer,
 		labelPC: -1,
 	}
+	if n := len(c.localBufs); n > 0 {
+		fs.locals, c.localBufs = c.localBufs[n-1], c.localBufs[:n-1]
+	}
+	if n := len(c.markBufs); n > 0 {
+		fs.marks, c.markBufs = c.markBufs[n-1], c.markBufs[:n-1]
+	}
+	return fs
 }
 
 // compileFunc compiles the body of a top-level function.
@@ -193,6 +205,9 @@ func (fs *fnState) finish() {
 	c, fn := fs.c, fs.fn
 	c.codeBufs = append(c.codeBufs, fn.Code[:0])
 	c.lineBufs = append(c.lineBufs, fn.Lines[:0])
+	c.localBufs = append(c.localBufs, fs.locals[:0])
+	c.markBufs = append(c.markBufs, fs.marks[:0])
+	fs.locals, fs.marks = nil, nil
 	fn.Code, fn.Lines = exact(fn.Code), exact(fn.Lines)
 	fs.fn.Locals = fs.nloc
 	fs.fn.Captures = len(fs.captures)
@@ -220,21 +235,21 @@ func (fs *fnState) bind(name string, slot int) {
 	if name == "_" || name == "" {
 		return
 	}
-	if fs.scope.names == nil {
-		fs.scope.names = map[string]int{} // most scopes bind nothing
-	}
-	fs.scope.names[name] = slot
+	fs.locals = append(fs.locals, local{name, slot})
 }
 
-func (fs *fnState) push() { fs.scope = &scope{parent: fs.scope} }
-func (fs *fnState) pop()  { fs.scope = fs.scope.parent }
+func (fs *fnState) push() { fs.marks = append(fs.marks, len(fs.locals)) }
+func (fs *fnState) pop() {
+	fs.locals = fs.locals[:fs.marks[len(fs.marks)-1]]
+	fs.marks = fs.marks[:len(fs.marks)-1]
+}
 
 // lookup resolves a local name: a local slot, a value already captured,
 // or a name of an enclosing function, which becomes a new capture.
 func (fs *fnState) lookup(name string) (ref, bool) {
-	for s := fs.scope; s != nil; s = s.parent {
-		if slot, ok := s.names[name]; ok {
-			return ref{refLocal, slot}, true
+	for i := len(fs.locals) - 1; i >= 0; i-- {
+		if fs.locals[i].name == name {
+			return ref{refLocal, fs.locals[i].slot}, true
 		}
 	}
 	if i, ok := fs.capIndex[name]; ok {

@@ -10,23 +10,32 @@ import (
 // rewriter renames the top-level names one module's tree refers to into
 // global names, following the module's scope; local bindings (lowercase
 // names bound by parameters, let, patterns, for and with) shadow it.
+//
+// The local bindings in scope are one stack of names (locals), each
+// scope the names above its mark (scopes): the two slices are reused
+// from scope to scope, where a map per scope cost an allocation for
+// every function, block and arm of the program.
 type rewriter struct {
 	p      *Program
 	m      *Module
-	locals []map[string]bool
+	locals []string
+	scopes []int
 }
 
-func (r *rewriter) push() { r.locals = append(r.locals, map[string]bool{}) }
-func (r *rewriter) pop()  { r.locals = r.locals[:len(r.locals)-1] }
+func (r *rewriter) push() { r.scopes = append(r.scopes, len(r.locals)) }
+func (r *rewriter) pop() {
+	r.locals = r.locals[:r.scopes[len(r.scopes)-1]]
+	r.scopes = r.scopes[:len(r.scopes)-1]
+}
 func (r *rewriter) bind(n string) {
-	if len(r.locals) > 0 {
-		r.locals[len(r.locals)-1][n] = true
+	if len(r.scopes) > 0 {
+		r.locals = append(r.locals, n)
 	}
 }
 
 func (r *rewriter) bound(n string) bool {
 	for i := len(r.locals) - 1; i >= 0; i-- {
-		if r.locals[i][n] {
+		if r.locals[i] == n {
 			return true
 		}
 	}
@@ -188,8 +197,7 @@ func (r *rewriter) typs(ts []ast.TypeExpr) {
 // arguments.
 func (r *rewriter) namedType(t *ast.NamedType) {
 	r.typs(t.Args)
-	segs := strings.Split(t.Name, ".")
-	if len(segs) == 1 {
+	if !strings.Contains(t.Name, ".") {
 		if e := r.useType(t.Name); e != nil {
 			t.Name = e.global
 		} else if e := r.private(t.Name, true, t.Span()); e != nil {
@@ -197,6 +205,7 @@ func (r *rewriter) namedType(t *ast.NamedType) {
 		}
 		return
 	}
+	segs := strings.Split(t.Name, ".")
 	if dep, k := r.qualifier(segs); dep != nil && k == len(segs)-1 {
 		if e := r.member(dep, segs[k], true, t.Span()); e != nil {
 			t.Name = e.global
@@ -207,8 +216,7 @@ func (r *rewriter) namedType(t *ast.NamedType) {
 // ctorName rewrites a constructor name as written in a pattern or path:
 // `Circle`, `Shape.Circle`, `geo.shapes.Circle`, `s.Shape.Circle`.
 func (r *rewriter) ctorName(name string, span source.Span) string {
-	segs := strings.Split(name, ".")
-	if len(segs) == 1 {
+	if !strings.Contains(name, ".") {
 		if e := r.useValue(name); e != nil {
 			return e.global
 		}
@@ -217,6 +225,7 @@ func (r *rewriter) ctorName(name string, span source.Span) string {
 		}
 		return name
 	}
+	segs := strings.Split(name, ".")
 	if len(segs) == 2 {
 		if t := r.useType(segs[0]); t != nil {
 			if c := ctorOf(t, segs[1]); c != nil {

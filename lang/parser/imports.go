@@ -7,10 +7,40 @@ import (
 	"github.com/morrow-lang/morrow/lang/source"
 )
 
+// startsModuleOrImport reports whether a chunk's first real tokens are
+// `module`, `import` or `pub import`: the test moduleOrImport makes of
+// every declaration, without copying its tokens.
+func startsModuleOrImport(toks []lexer.Token) bool {
+	pub := false
+	for _, t := range toks {
+		if synthetic(t.Type) {
+			continue
+		}
+		if t.Type != tKeyword {
+			return false
+		}
+		switch t.Value {
+		case "pub":
+			if pub {
+				return false
+			}
+			pub = true
+		case "module", "import":
+			return true
+		default:
+			return false
+		}
+	}
+	return false
+}
+
 // moduleOrImport parses a `module a.b` or `[pub] import ...` chunk
 // (docs/modules.md). It returns nil, false when the chunk is neither; a
 // malformed line is reported (E7001) and yields nil, true.
 func moduleOrImport(f *source.File, dl *diag.List, toks []lexer.Token, quiet bool) (ast.Decl, bool) {
+	if !startsModuleOrImport(toks) {
+		return nil, false
+	}
 	var real []lexer.Token
 	for _, t := range toks {
 		if !synthetic(t.Type) {

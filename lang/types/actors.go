@@ -402,7 +402,7 @@ func (c *Checker) receive(x *ast.Receive, hint Type) Type {
 	}
 	var pt Type = c.mailbox(x.Span())
 	if x.Event {
-		pt = &Named{Def: EventDef, Args: []Type{pt}}
+		pt = &Named{Def: lib().event, Args: []Type{pt}}
 	}
 	arms := newArmJoin(hint, "receive arms")
 	for _, a := range x.Arms {

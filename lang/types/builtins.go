@@ -3,6 +3,7 @@ package types
 import (
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/morrow-lang/morrow/stdlib/builtins"
 )
@@ -10,7 +11,7 @@ import (
 // Built-in nominal types of the language. They are shared by every
 // check; their constructors are found by name like user constructors.
 // The library types (Process.ExitReason, ...) are built from the builtin
-// registry (stdlib/builtins) by initLibraryTypes.
+// registry (stdlib/builtins) with the rest of lib, on first use.
 var (
 	ListDef     = &TypeDef{Name: "List", Kind: OpaqueDef, Builtin: true}
 	OptionDef   = &TypeDef{Name: "Option", Kind: SumDef, Builtin: true}
@@ -21,12 +22,68 @@ var (
 	// with Show and Eq when their arguments have them, never Ord.
 	MapDef = &TypeDef{Name: "Map", Kind: OpaqueDef, Builtin: true}
 	SetDef = &TypeDef{Name: "Set", Kind: OpaqueDef, Builtin: true}
-	// EventDef is Process.Event, the type receive_event matches on.
-	EventDef *TypeDef
 )
 
-// builtinTypeDefs maps the names usable in type positions to their defs.
-var builtinTypeDefs = map[string]*TypeDef{}
+// coreDefs are the built-in nominal types above, which init completes.
+var coreDefs = []*TypeDef{ListDef, OptionDef, ResultDef, PidDef, OrderingDef, MapDef, SetDef}
+
+// libTables is what the checker knows of the builtin registry
+// (stdlib/builtins): the library types' defs, the builtin functions'
+// signatures and the rules and names derived from them. It is built once,
+// on first use (lib), not when the package is initialised: a program run
+// from bytecode links the checker but never checks anything, and building
+// these tables was a large part of its start-up.
+type libTables struct {
+	// typeDefs maps the names usable in type positions to their defs:
+	// the core types and the library types.
+	typeDefs map[string]*TypeDef
+	// event is Process.Event, the type receive_event matches on.
+	event *TypeDef
+	sigs  map[string]*BuiltinSig
+	// labeled holds the builtins called with labels (eq, compare).
+	labeled map[string]*FuncSig
+	// modules are the namespaces whose members are builtin functions,
+	// and the module names the registry reserves.
+	modules map[string]bool
+	// reserved are names a user function, type or constructor may not
+	// take: the top-level builtins.
+	reserved map[string]bool
+	// reqs are the requirements of builtin signatures' parameters, from
+	// the registry's Req.
+	reqs map[*TParam][]requirement
+	// top lists the unqualified builtin functions, members the members
+	// of each builtin module (List -> len, map, ...), and moduleNames the
+	// modules a program can call into, sorted: for did-you-mean (help.go).
+	top         []string
+	members     map[string][]string
+	moduleNames []string
+
+	slabs libSlabs // where the signatures' nodes come from
+}
+
+// lib returns the checker's tables of the builtin registry, building them
+// on the first call. They are shared and never modified afterwards.
+var lib = sync.OnceValue(newLibTables)
+
+func newLibTables() *libTables {
+	all := builtins.All()
+	l := &libTables{
+		typeDefs: make(map[string]*TypeDef, len(coreDefs)+len(builtins.Types())),
+		sigs:     make(map[string]*BuiltinSig, len(all)),
+		labeled:  map[string]*FuncSig{},
+		modules:  map[string]bool{},
+		reserved: map[string]bool{},
+		reqs:     map[*TParam][]requirement{},
+		members:  map[string][]string{},
+	}
+	for _, d := range coreDefs {
+		l.typeDefs[d.Name] = d
+	}
+	l.addLibraryTypes()
+	l.event = l.typeDefs["Process.Event"]
+	l.addBuiltinFuncs()
+	return l
+}
 
 var tparamSeq = 0
 
@@ -65,18 +122,12 @@ func init() {
 	SetDef.Params = []*TParam{newTParam("a")}
 	MapDef.Derives = map[string]bool{"Show": true, "Eq": true, "Clone": true}
 	SetDef.Derives = map[string]bool{"Show": true, "Eq": true, "Clone": true}
-	for _, d := range []*TypeDef{ListDef, OptionDef, ResultDef, PidDef, OrderingDef, MapDef, SetDef} {
-		builtinTypeDefs[d.Name] = d
-	}
-	initLibraryTypes()
-	EventDef = builtinTypeDefs["Process.Event"]
-	initBuiltinFuncs()
 }
 
-// initLibraryTypes builds a TypeDef for each library type of the
+// addLibraryTypes builds a TypeDef for each library type of the
 // registry: first every def with its parameters, so that field types may
 // name any of them, then the constructors.
-func initLibraryTypes() {
+func (l *libTables) addLibraryTypes() {
 	decls := builtins.Types()
 	defs := make([]*TypeDef, len(decls))
 	for i, t := range decls {
@@ -96,7 +147,7 @@ func initLibraryTypes() {
 			d.Derives[c] = true
 		}
 		defs[i] = d
-		builtinTypeDefs[t.Name] = d
+		l.typeDefs[t.Name] = d
 	}
 	for i, t := range decls {
 		d := defs[i]
@@ -112,7 +163,7 @@ func initLibraryTypes() {
 				if err != nil {
 					panic("types: " + err.Error()) // the registry validated it
 				}
-				c.Fields = append(c.Fields, (&sigConv{vars: vars}).typ(ft))
+				c.Fields = append(c.Fields, (&sigConv{vars: vars, defs: l.typeDefs, slabs: &l.slabs}).typ(ft))
 				if t.Kind == builtins.Record {
 					c.FieldNames = append(c.FieldNames, f.Name)
 					d.Fields = append(d.Fields, f.Name)
@@ -124,15 +175,18 @@ func initLibraryTypes() {
 	}
 }
 
-// initBuiltinFuncs builds the signature of every builtin function of the
-// registry, the FuncSig of those called with labels (eq, compare), and
-// the names and modules no declaration may take.
-func initBuiltinFuncs() {
+// addBuiltinFuncs builds the signature of every builtin function of the
+// registry, the FuncSig of those called with labels (eq, compare), the
+// names and modules no declaration may take, and the lists did-you-mean
+// suggests from.
+func (l *libTables) addBuiltinFuncs() {
+	conv := &sigConv{fresh: true, defs: l.typeDefs, slabs: &l.slabs}
 	for _, e := range builtins.All() {
-		conv := &sigConv{vars: map[string]*TParam{}, fresh: true}
+		clear(conv.vars)
+		conv.order = nil // each signature keeps its own (BuiltinSig.Generics)
 		f := conv.typ(e.Type()).(*Func)
 		bs := &BuiltinSig{Generics: conv.order, Params: f.Params, Ret: f.Ret}
-		builtinSigs[e.Name] = bs
+		l.sigs[e.Name] = bs
 		if e.Labels != nil {
 			sig := &FuncSig{Name: e.Name, Ret: bs.Ret, Generics: bs.Generics}
 			for i, l := range e.Labels {
@@ -140,23 +194,27 @@ func initBuiltinFuncs() {
 				sig.NeedsLabel = append(sig.NeedsLabel, true)
 			}
 			sig.obj = &Object{Kind: ObjBuiltin, Name: e.Name, Builtin: e.Name}
-			labeledSigs[e.Name] = sig
+			l.labeled[e.Name] = sig
 		}
 		if e.Module() == "" {
-			reservedNames[e.Name] = true
+			l.reserved[e.Name] = true
+			l.top = append(l.top, e.Name)
+		} else {
+			l.members[e.Module()] = append(l.members[e.Module()], e.Member())
 		}
 		if req, ok := reqOf[e.Req]; ok {
-			builtinReqs[bs.Generics[0]] = []requirement{{kind: req, op: e.Name}}
+			l.reqs[bs.Generics[0]] = []requirement{{kind: req, op: e.Name}}
 		}
 		if e.Req == builtins.EqualShow {
-			builtinReqs[bs.Generics[0]] = []requirement{{kind: reqEq, op: e.Name}, {kind: reqShow, op: e.Name}}
+			l.reqs[bs.Generics[0]] = []requirement{{kind: reqEq, op: e.Name}, {kind: reqShow, op: e.Name}}
 		}
 	}
+	l.moduleNames = builtins.Modules()
 	for _, m := range builtins.Modules() {
-		builtinModules[m] = true
+		l.modules[m] = true
 	}
 	for _, m := range builtins.ReservedModules {
-		builtinModules[m] = true
+		l.modules[m] = true
 	}
 }
 
@@ -174,7 +232,7 @@ func libraryCtor(parts []string) *Ctor {
 	if !ok {
 		return nil
 	}
-	return builtinTypeDefs[t.Name].Ctors[tag]
+	return lib().typeDefs[t.Name].Ctors[tag]
 }
 
 // builtinCtor finds Some/None/Ok/Err/Less/Equal/Greater by bare name.
@@ -196,17 +254,13 @@ type BuiltinSig struct {
 	Ret      Type
 }
 
-var builtinSigs = map[string]*BuiltinSig{}
-
-// labeledSigs holds the builtins called with labels (eq, compare).
-var labeledSigs = map[string]*FuncSig{}
-
 // BuiltinNames returns the qualified names of every builtin function the
 // checker knows, sorted: the registry's (stdlib/builtins). A test in
 // stdlib compares it with every other consumer of the registry.
 func BuiltinNames() []string {
-	out := make([]string, 0, len(builtinSigs))
-	for n := range builtinSigs {
+	sigs := lib().sigs
+	out := make([]string, 0, len(sigs))
+	for n := range sigs {
 		out = append(out, n)
 	}
 	sort.Strings(out)
@@ -215,15 +269,7 @@ func BuiltinNames() []string {
 
 // LookupBuiltin returns the signature of a builtin function by qualified
 // name, or nil.
-func LookupBuiltin(name string) *BuiltinSig { return builtinSigs[name] }
-
-// builtinModules are the namespaces whose members are builtin functions,
-// and the module names the registry reserves.
-var builtinModules = map[string]bool{}
-
-// reservedNames are names a user function, type or constructor may not
-// take: the top-level builtins.
-var reservedNames = map[string]bool{}
+func LookupBuiltin(name string) *BuiltinSig { return lib().sigs[name] }
 
 // sigConv converts a type of the registry's signature language into a
 // checker type. With fresh set, each generic parameter gets a new TParam
@@ -233,6 +279,38 @@ type sigConv struct {
 	vars  map[string]*TParam
 	order []*TParam
 	fresh bool
+	defs  map[string]*TypeDef // the type defs by name (libTables.typeDefs)
+	slabs *libSlabs
+}
+
+// libSlabs hands out the nodes of the builtin signatures from blocks, so
+// that building the tables allocates a block now and then instead of
+// every node and list.
+type libSlabs struct {
+	named []Named
+	funcs []Func
+	lists []Type
+}
+
+// slabNew puts v in the current block of *block, starting a new block
+// when it is full, and returns its address.
+func slabNew[T any](block *[]T, v T) *T {
+	if len(*block) == cap(*block) {
+		*block = make([]T, 0, 64)
+	}
+	*block = append(*block, v)
+	return &(*block)[len(*block)-1]
+}
+
+// slabList returns n zeroed elements of the current block of *block
+// (a new block when too few are left), without spare capacity.
+func slabList[T any](block *[]T, n int) []T {
+	if cap(*block)-len(*block) < n {
+		*block = make([]T, 0, max(n, 256))
+	}
+	start := len(*block)
+	*block = (*block)[:start+n]
+	return (*block)[start : start+n : start+n]
 }
 
 func (c *sigConv) typ(t *builtins.Type) Type {
@@ -240,7 +318,7 @@ func (c *sigConv) typ(t *builtins.Type) Type {
 		if len(ts) == 0 {
 			return nil
 		}
-		out := make([]Type, len(ts))
+		out := slabList(&c.slabs.lists, len(ts))
 		for i, a := range ts {
 			out[i] = c.typ(a)
 		}
@@ -249,7 +327,7 @@ func (c *sigConv) typ(t *builtins.Type) Type {
 	switch {
 	case t.Ret != nil:
 		ps := conv(t.Args)
-		return &Func{Params: ps, Ret: c.typ(t.Ret)}
+		return slabNew(&c.slabs.funcs, Func{Params: ps, Ret: c.typ(t.Ret)})
 	case t.Name == "":
 		return &Tuple{Elems: conv(t.Args)}
 	case t.IsVar():
@@ -260,6 +338,9 @@ func (c *sigConv) typ(t *builtins.Type) Type {
 			panic("types: generic parameter " + t.Name + " outside its type")
 		}
 		tp := newTParam(t.Name)
+		if c.vars == nil {
+			c.vars = map[string]*TParam{}
+		}
 		c.vars[t.Name] = tp
 		c.order = append(c.order, tp)
 		return tp
@@ -284,8 +365,8 @@ func (c *sigConv) typ(t *builtins.Type) Type {
 	case "MonitorRef":
 		return MonitorRef
 	}
-	if d, ok := builtinTypeDefs[t.Name]; ok {
-		return &Named{Def: d, Args: conv(t.Args)}
+	if d, ok := c.defs[t.Name]; ok {
+		return slabNew(&c.slabs.named, Named{Def: d, Args: conv(t.Args)})
 	}
 	panic("types: unknown type in the builtin registry: " + t.Name)
 }

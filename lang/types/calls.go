@@ -25,11 +25,11 @@ func (c *Checker) call(x *ast.Call, hint Type) Type {
 			c.info.Uses[fn] = &Object{Kind: ObjCtor, Name: ct.Name, Ctor: ct}
 			return c.callCtor(x, ct, fn.Name)
 		}
-		if ls := labeledSigs[fn.Name]; ls != nil {
+		if ls := lib().labeled[fn.Name]; ls != nil {
 			c.info.Uses[fn] = ls.obj
 			return c.callSig(x, ls)
 		}
-		if builtinSigs[fn.Name] != nil {
+		if lib().sigs[fn.Name] != nil {
 			c.info.Uses[fn] = &Object{Kind: ObjBuiltin, Name: fn.Name, Builtin: fn.Name}
 			return c.callBuiltin(x, fn.Name)
 		}
@@ -307,7 +307,7 @@ func (c *Checker) deferRestriction(name string, span source.Span) {
 // then the typing rule of its registry entry.
 func (c *Checker) callBuiltin(x *ast.Call, name string) Type {
 	e := builtins.Lookup(name)
-	bc := &builtinCall{x: x, e: e, name: name, bs: builtinSigs[name]}
+	bc := &builtinCall{x: x, e: e, name: name, bs: lib().sigs[name]}
 	c.builtinForm(bc)
 	bc.m = c.instantiate(bc.bs.Generics)
 	bc.ps = make([]Type, len(bc.bs.Params))

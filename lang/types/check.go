@@ -440,7 +440,7 @@ func (c *Checker) declareType(d ast.Decl, name string, span source.Span, params 
 		}
 		return
 	}
-	if _, ok := builtinTypeDefs[name]; ok || isBuiltinTypeName(name) || builtinModules[name] {
+	if _, ok := lib().typeDefs[name]; ok || isBuiltinTypeName(name) || lib().modules[name] {
 		c.errorf(ErrReservedName, span, "type name '%s' is reserved for a builtin", name)
 		return
 	}
@@ -494,7 +494,7 @@ func (c *Checker) declParamScope(params []*TParam) func(string) Type {
 }
 
 func (c *Checker) addCtor(ct *Ctor, span source.Span) {
-	if reservedNames[ct.Name] || coreCtor(ct.Name) || builtinModules[ct.Name] {
+	if lib().reserved[ct.Name] || coreCtor(ct.Name) || lib().modules[ct.Name] {
 		c.errorf(ErrReservedName, span, "constructor name '%s' is reserved for a builtin", ct.Name)
 		return
 	}
@@ -643,7 +643,7 @@ func (c *Checker) resolveNamed(t *ast.NamedType, tv func(string) Type) Type {
 		}
 		return b
 	}
-	if d, ok := builtinTypeDefs[t.Name]; ok {
+	if d, ok := lib().typeDefs[t.Name]; ok {
 		if !want(len(d.Params)) {
 			return Invalid
 		}
@@ -719,7 +719,7 @@ func (c *Checker) collectFuncs() {
 			continue
 		}
 		prev = fd
-		if reservedNames[fd.Name] || builtinModules[fd.Name] || c.ctors[fd.Name] != nil || coreCtor(fd.Name) {
+		if lib().reserved[fd.Name] || lib().modules[fd.Name] || c.ctors[fd.Name] != nil || coreCtor(fd.Name) {
 			c.errorf(ErrReservedName, fd.NameSpan, "function name '%s' is reserved for a builtin", fd.Name)
 		}
 		sig := c.makeSig(fd)

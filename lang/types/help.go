@@ -12,7 +12,6 @@ import (
 	"github.com/morrow-lang/morrow/lang/ast"
 	"github.com/morrow-lang/morrow/lang/diag"
 	"github.com/morrow-lang/morrow/lang/source"
-	"github.com/morrow-lang/morrow/stdlib/builtins"
 )
 
 // nonExhaustiveHelp adds the label, note and hint of E4001: what is not
@@ -151,26 +150,6 @@ func boundedDistance(a, b string, max int) int {
 	return prev[len(b)]
 }
 
-// builtinTop lists the unqualified builtin functions, builtinMembers the
-// members of each builtin module (List -> len, map, ...), and
-// moduleNames the modules a program can call into: all from the builtin
-// registry (stdlib/builtins), sorted.
-var (
-	builtinTop     []string
-	builtinMembers = map[string][]string{}
-	moduleNames    = builtins.Modules()
-)
-
-func init() {
-	for _, e := range builtins.All() {
-		if e.Module() == "" {
-			builtinTop = append(builtinTop, e.Name)
-			continue
-		}
-		builtinMembers[e.Module()] = append(builtinMembers[e.Module()], e.Member())
-	}
-}
-
 // memberSynonyms maps names other languages use to the Morrow builtin
 // member of the same meaning, for suggestions edit distance cannot find.
 var memberSynonyms = map[string]string{
@@ -187,7 +166,7 @@ var memberSynonyms = map[string]string{
 // typed name or the other way round (`lenght` -> `len`), else a synonym
 // from another language (`length` -> `len`).
 func (c *Checker) closestMember(module, member string) string {
-	members := builtinMembers[module]
+	members := lib().members[module]
 	s := c.newSuggester(member)
 	for _, m := range members {
 		if !s.try(m) {
@@ -218,7 +197,7 @@ func (c *Checker) closestMember(module, member string) string {
 // qualifier (`Lst` -> `List`).
 func (c *Checker) closestModule(head string) string {
 	s := c.newSuggester(head)
-	for _, m := range moduleNames {
+	for _, m := range lib().moduleNames {
 		if !s.try(m) {
 			return ""
 		}
@@ -239,7 +218,7 @@ func (c *Checker) qualifiedHint(parts []string) string {
 		return ""
 	}
 	head, member := parts[0], parts[1]
-	if _, known := builtinMembers[head]; !known {
+	if _, known := lib().members[head]; !known {
 		if c.types[head] != nil {
 			return ""
 		}
@@ -247,7 +226,7 @@ func (c *Checker) qualifiedHint(parts []string) string {
 		if mod == "" {
 			return ""
 		}
-		if _, ok := builtinSigs[mod+"."+member]; ok {
+		if _, ok := lib().sigs[mod+"."+member]; ok {
 			return "did you mean '" + mod + "." + member + "'?"
 		}
 		if m := c.closestMember(mod, member); m != "" {
@@ -284,7 +263,7 @@ func (c *Checker) closestValueName(name string) string {
 			return ""
 		}
 	}
-	for _, n := range builtinTop {
+	for _, n := range lib().top {
 		if !s.try(n) {
 			return ""
 		}
@@ -301,7 +280,7 @@ func (c *Checker) suggestType(name string) string {
 			return ""
 		}
 	}
-	for n := range builtinTypeDefs {
+	for n := range lib().typeDefs {
 		if !s.try(n) {
 			return ""
 		}
@@ -348,7 +327,7 @@ var otherLanguageValues = map[string]string{
 // suggests a fix.
 func (c *Checker) qualifiedNameHelp(d *diag.Diagnostic, parts []string) {
 	if len(parts) == 2 {
-		if _, known := builtinMembers[parts[0]]; known {
+		if _, known := lib().members[parts[0]]; known {
 			d.Label = parts[0] + " has no function '" + parts[1] + "'"
 		} else if c.types[parts[0]] == nil {
 			d.Label = "no module or type named '" + parts[0] + "'"

@@ -93,18 +93,18 @@ func TestClosestMember(t *testing.T) {
 // TestHelpListsMatchRegistry: the did-you-mean lists hold exactly the
 // registry's builtins and modules.
 func TestHelpListsMatchRegistry(t *testing.T) {
-	n := len(builtinTop)
-	for _, ms := range builtinMembers {
+	n := len(lib().top)
+	for _, ms := range lib().members {
 		n += len(ms)
 	}
 	if n != len(builtins.All()) {
 		t.Errorf("the help lists hold %d builtins, the registry %d", n, len(builtins.All()))
 	}
 	for _, e := range builtins.All() {
-		list := builtinTop
+		list := lib().top
 		if e.Module() != "" {
-			list = builtinMembers[e.Module()]
-			if !slices.Contains(moduleNames, e.Module()) {
+			list = lib().members[e.Module()]
+			if !slices.Contains(lib().moduleNames, e.Module()) {
 				t.Errorf("module %s is not suggested", e.Module())
 			}
 		}
@@ -112,7 +112,7 @@ func TestHelpListsMatchRegistry(t *testing.T) {
 			t.Errorf("%s is not suggested", e.Name)
 		}
 	}
-	if len(moduleNames) != len(builtinMembers) {
-		t.Errorf("suggested modules %v, modules with members %d", moduleNames, len(builtinMembers))
+	if len(lib().moduleNames) != len(lib().members) {
+		t.Errorf("suggested modules %v, modules with members %d", lib().moduleNames, len(lib().members))
 	}
 }

@@ -8,15 +8,15 @@ package types
 // declared under name: a top-level builtin, a core constructor or a
 // builtin module.
 func ReservedValue(name string) bool {
-	return reservedNames[name] || builtinModules[name] || coreCtor(name)
+	return lib().reserved[name] || lib().modules[name] || coreCtor(name)
 }
 
 // ReservedType reports whether a type may not be declared under name.
 func ReservedType(name string) bool {
-	_, ok := builtinTypeDefs[name]
-	return ok || isBuiltinTypeName(name) || builtinModules[name]
+	_, ok := lib().typeDefs[name]
+	return ok || isBuiltinTypeName(name) || lib().modules[name]
 }
 
 // BuiltinModule reports whether name is a builtin module (List, String,
 // Process, ...), which a user module cannot shadow.
-func BuiltinModule(name string) bool { return builtinModules[name] }
+func BuiltinModule(name string) bool { return lib().modules[name] }

@@ -39,7 +39,7 @@ func (c *Checker) ident(x *ast.Ident) Type {
 		c.info.Uses[x] = &Object{Kind: ObjCtor, Name: ct.Name, Ctor: ct}
 		return c.ctorValue(ct)
 	}
-	if bs := builtinSigs[x.Name]; bs != nil {
+	if bs := lib().sigs[x.Name]; bs != nil {
 		c.info.Uses[x] = &Object{Kind: ObjBuiltin, Name: x.Name, Builtin: x.Name}
 		return c.builtinValue(x.Name, x.Span())
 	}
@@ -57,7 +57,7 @@ func (c *Checker) builtinValue(name string, span source.Span) Type {
 			"call it where it is needed, or wrap the call in a lambda"
 		return Invalid
 	}
-	bs := builtinSigs[name]
+	bs := lib().sigs[name]
 	m := c.instantiate(bs.Generics)
 	c.inherit(bs.Generics, m, span, false, nil)
 	if c.fn.inDefer {
@@ -99,7 +99,7 @@ func (c *Checker) ctorValue(ct *Ctor) Type {
 // constructor. It reports nothing; errCode/errMsg describe the failure.
 func (c *Checker) lookupQualified(parts []string) (builtin string, ct *Ctor, errMsg string, proc bool) {
 	name := strings.Join(parts, ".")
-	if _, ok := builtinSigs[name]; ok {
+	if _, ok := lib().sigs[name]; ok {
 		return name, nil, "", false
 	}
 	if len(parts) < 2 {
@@ -113,7 +113,7 @@ func (c *Checker) lookupQualified(parts []string) (builtin string, ct *Ctor, err
 		return "", nil, fmt.Sprintf("unknown process operation '%s'", name), true
 	}
 	if len(parts) == 2 {
-		if d := builtinTypeDefs[head]; d != nil {
+		if d := lib().typeDefs[head]; d != nil {
 			for _, k := range d.Ctors {
 				if k.Name == parts[1] {
 					return "", k, "", false
@@ -129,7 +129,7 @@ func (c *Checker) lookupQualified(parts []string) (builtin string, ct *Ctor, err
 			return "", nil, fmt.Sprintf("type %s has no constructor '%s'", head, parts[1]), false
 		}
 	}
-	if builtinModules[head] {
+	if lib().modules[head] {
 		return "", nil, fmt.Sprintf("unknown function '%s'", name), false
 	}
 	return "", nil, fmt.Sprintf("unknown name '%s'", name), false

@@ -87,10 +87,6 @@ type requirement struct {
 	from string
 }
 
-// builtinReqs are the requirements of builtin signatures' parameters,
-// from the registry's Req (initBuiltinFuncs).
-var builtinReqs = map[*TParam][]requirement{}
-
 // failure describes the part of a type that does not meet a requirement.
 type failure struct {
 	t      Type     // the failing part
@@ -114,7 +110,7 @@ type reqSite struct {
 // variable of the group being checked).
 func (c *Checker) reqsOf(p Type) []requirement {
 	if tp, ok := p.(*TParam); ok {
-		if rs := builtinReqs[tp]; rs != nil {
+		if rs := lib().reqs[tp]; rs != nil {
 			return rs
 		}
 	}

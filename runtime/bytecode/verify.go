@@ -72,8 +72,9 @@ func Verify(p *Program) error {
 			return err
 		}
 	}
+	w := &depthWalk{} // its buffers serve every function in turn
 	for i := range p.Functions {
-		if err := verifyFunc(p, i); err != nil {
+		if err := verifyFunc(p, i, w); err != nil {
 			return err
 		}
 	}
@@ -198,8 +199,8 @@ func SameType(x, y *value.TypeInfo) bool {
 }
 
 // verifyFunc checks one function: header, operands, line table, and the
-// stack-depth analysis.
-func verifyFunc(p *Program, fi int) error {
+// stack-depth analysis (over w's buffers).
+func verifyFunc(p *Program, fi int, w *depthWalk) error {
 	f := p.Functions[fi]
 	ferr := func(pc int, format string, args ...any) error {
 		return &VerifyError{Func: fi, Name: f.Name, PC: pc, Msg: fmt.Sprintf(format, args...)}
@@ -219,7 +220,7 @@ func verifyFunc(p *Program, fi int) error {
 	if pc, msg := checkIterators(f); msg != "" {
 		return ferr(pc, "%s", msg)
 	}
-	max, err := stackDepth(p, f)
+	max, err := stackDepth(p, f, w)
 	if err != nil {
 		return ferr(err.pc, "%s", err.msg)
 	}
@@ -360,8 +361,9 @@ func checkOperands(p *Program, f *Function, in Instr) string {
 
 // indexOperands are the operand kinds that index a table of the program
 // or of the running function: what the index names, and the table's
-// length.
-var indexOperands = map[OperandKind]struct {
+// length (nil for the other kinds). An array, not a map: every operand of
+// every instruction is looked up here.
+var indexOperands = [len(operandKindNames)]struct {
 	what  string
 	limit func(*Program, *Function) int
 }{
@@ -386,7 +388,8 @@ func inRange(n, limit int, what string) string {
 // tag, which depends on the type in A).
 func checkOperand(p *Program, f *Function, in Instr, k OperandKind, x, a int32) string {
 	n := int(x)
-	if ix, ok := indexOperands[k]; ok {
+	if int(k) < len(indexOperands) && indexOperands[k].limit != nil {
+		ix := &indexOperands[k]
 		return inRange(n, ix.limit(p, f), ix.what)
 	}
 	switch k {
@@ -490,12 +493,15 @@ func (w *depthWalk) set(from, to, d int) *depthError {
 }
 
 // stackDepth runs the depth analysis over f and returns the maximum depth
-// reached. Operands must already be range-checked.
-func stackDepth(p *Program, f *Function) (int, *depthError) {
-	w := &depthWalk{f: f, depth: make([]int32, len(f.Code)), work: []int{0}}
+// reached. Operands must already be range-checked. It reuses w's buffers,
+// so verifying a program allocates them once rather than per function.
+func stackDepth(p *Program, f *Function, w *depthWalk) (int, *depthError) {
+	w.f = f
+	w.depth = slices.Grow(w.depth[:0], len(f.Code))[:len(f.Code)]
 	for i := range w.depth {
 		w.depth[i] = -1
 	}
+	w.work = append(w.work[:0], 0)
 	w.depth[0] = 0
 	deepest := 0
 	for len(w.work) > 0 {
@@ -551,7 +557,7 @@ func MaxStackDepth(p *Program, f *Function) (int, error) {
 			return 0, fmt.Errorf("pc %d: %s: %s", pc, in, msg)
 		}
 	}
-	max, err := stackDepth(p, f)
+	max, err := stackDepth(p, f, &depthWalk{})
 	if err != nil {
 		return 0, fmt.Errorf("pc %d: %s", err.pc, err.msg)
 	}

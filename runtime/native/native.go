@@ -394,7 +394,11 @@ type Table map[string]*Native
 // NewTable merges lists of natives into a Table. It refuses a malformed
 // native and a name listed twice.
 func NewTable(lists ...[]*Native) (Table, error) {
-	t := Table{}
+	n := 0
+	for _, l := range lists {
+		n += len(l)
+	}
+	t := make(Table, n)
 	for _, l := range lists {
 		for _, n := range l {
 			if err := n.Check(); err != nil {

@@ -47,8 +47,8 @@ package builtins
 import (
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
+	"sync"
 )
 
 // Impl says how a builtin is implemented.
@@ -263,11 +263,46 @@ func (e *Entry) Member() string {
 	return m
 }
 
-// Type is the parsed signature: a function type.
-func (e *Entry) Type() *Type { return e.typ }
+// Type is the parsed signature: a function type. (The table's signatures
+// are parsed on first use, by index.)
+func (e *Entry) Type() *Type {
+	index()
+	return e.typ
+}
 
-// Arity is the number of parameters.
-func (e *Entry) Arity() int { return len(e.typ.Args) }
+// Arity is the number of parameters, read from Sig without parsing it
+// (validation checks that the parse agrees).
+func (e *Entry) Arity() int { return sigArity(e.Sig) }
+
+// sigArity is the number of parameters of a function type written in the
+// signature language: the top-level commas of its first parenthesised
+// list, plus one, or 0 for "()". It reads a well-formed signature only
+// (validation compares it with the parse).
+func sigArity(sig string) int {
+	depth, commas, open := 0, 0, 0
+	for i := 0; i < len(sig); i++ {
+		switch sig[i] {
+		case '(':
+			if depth == 0 {
+				open = i
+			}
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				if strings.TrimSpace(sig[open+1:i]) == "" {
+					return 0
+				}
+				return commas + 1
+			}
+		case ',':
+			if depth == 1 {
+				commas++
+			}
+		}
+	}
+	return -1
+}
 
 // Has reports whether every flag of f is set on e.
 func (e *Entry) Has(f Flags) bool { return e.Flags.Has(f) }
@@ -296,41 +331,75 @@ const SupervisorModule = "Supervisor"
 // function by these names.
 var ReservedModules = []string{"Map", "Set", "System", "fs", "json", "http", "sql", "actors"}
 
-var (
-	byName  = map[string]*Entry{}
-	sorted  []*Entry
-	modules []string
-)
+// knownTypes are the type names signatures may use (LanguageTypes and
+// the library types) with their number of type arguments.
+var knownTypes map[string]int
 
+// The library types are validated when the package is initialised: the
+// runtime's descriptors (TypeDecl.Info, read by runtime/ptype's
+// initialisation) come from their validation. The entries are validated
+// and indexed on first use (index), since a program run from bytecode
+// reads only what Entries gives.
 func init() {
-	if err := Validate(table, typeTable); err != nil {
+	known, err := validateTypes(typeTable)
+	if err != nil {
 		panic("builtins: " + err.Error())
 	}
+	knownTypes = known
 	for _, t := range typeTable {
 		typeByName[t.Name] = t
 	}
+}
+
+// entryIndex is the validated table: its entries by name, sorted, and
+// their modules.
+type entryIndex struct {
+	byName  map[string]*Entry
+	sorted  []*Entry
+	modules []string
+}
+
+// index validates the table's entries (parsing their signatures) and
+// indexes them, once, on the first call.
+var index = sync.OnceValue(newIndex)
+
+func newIndex() *entryIndex {
+	if err := validateEntries(table, knownTypes); err != nil {
+		panic("builtins: " + err.Error())
+	}
+	x := &entryIndex{byName: make(map[string]*Entry, len(table))}
 	seen := map[string]bool{}
 	for _, e := range table {
-		byName[e.Name] = e
+		x.byName[e.Name] = e
 		if m := e.Module(); m != "" && !seen[m] {
 			seen[m] = true
-			modules = append(modules, m)
+			x.modules = append(x.modules, m)
 		}
 	}
-	sorted = slices.Clone(table)
-	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Name < sorted[j].Name })
-	sort.Strings(modules)
+	x.sorted = slices.Clone(table)
+	slices.SortFunc(x.sorted, func(a, b *Entry) int { return strings.Compare(a.Name, b.Name) })
+	slices.Sort(x.modules)
+	return x
 }
 
 // All returns every entry, sorted by name. The entries are shared:
 // callers must not modify them.
-func All() []*Entry { return sorted }
+func All() []*Entry { return index().sorted }
+
+// Entries returns every entry in declaration order without validating
+// the table or parsing a signature: for the runtime's native table
+// (stdlib.Build), which reads only names, implementations, contexts and
+// arities, when a program that is already compiled starts. Everything
+// else uses All or Lookup. The entries are shared: callers must not
+// modify them.
+func Entries() []*Entry { return table }
 
 // Lookup returns the entry called name, or nil.
-func Lookup(name string) *Entry { return byName[name] }
+func Lookup(name string) *Entry { return index().byName[name] }
 
 // Names returns the qualified names of all entries, sorted.
 func Names() []string {
+	sorted := index().sorted
 	out := make([]string, len(sorted))
 	for i, e := range sorted {
 		out[i] = e.Name
@@ -339,7 +408,7 @@ func Names() []string {
 }
 
 // Modules returns the modules that have builtin functions, sorted.
-func Modules() []string { return modules }
+func Modules() []string { return index().modules }
 
 // Validate checks a table of entries and types: unique names, signatures
 // and field types that parse and name only known types, labels that
@@ -347,27 +416,45 @@ func Modules() []string { return modules }
 // registry validates its own tables at start-up; a test uses Validate on
 // tables of builtins that do not exist yet.
 func Validate(entries []*Entry, types []*TypeDecl) error {
-	known := map[string]int{}
+	known, err := validateTypes(types)
+	if err != nil {
+		return err
+	}
+	return validateEntries(entries, known)
+}
+
+// validateTypes checks the library types and returns the type names
+// signatures may use with their number of type arguments.
+func validateTypes(types []*TypeDecl) (map[string]int, error) {
+	known := make(map[string]int, len(LanguageTypes)+len(types))
 	for n, a := range LanguageTypes {
 		known[n] = a
 	}
 	for _, t := range types {
 		if err := t.validateHead(); err != nil {
-			return err
+			return nil, err
 		}
 		if _, dup := known[t.Name]; dup {
-			return fmt.Errorf("type %s is declared twice", t.Name)
+			return nil, fmt.Errorf("type %s is declared twice", t.Name)
 		}
 		known[t.Name] = len(t.Params)
 	}
+	slabs := &typeSlabs{}
 	for _, t := range types {
-		if err := t.validateFields(known); err != nil {
-			return err
+		if err := t.validateFields(known, slabs); err != nil {
+			return nil, err
 		}
 	}
-	names := map[string]bool{}
+	return known, nil
+}
+
+// validateEntries checks the entries against the known types, and
+// records each one's parsed signature.
+func validateEntries(entries []*Entry, known map[string]int) error {
+	names := make(map[string]bool, len(entries))
+	slabs := &typeSlabs{}
 	for _, e := range entries {
-		if err := e.validate(known); err != nil {
+		if err := e.validate(known, slabs); err != nil {
 			return fmt.Errorf("%s: %w", e.Name, err)
 		}
 		if names[e.Name] {
@@ -378,11 +465,11 @@ func Validate(entries []*Entry, types []*TypeDecl) error {
 	return nil
 }
 
-func (e *Entry) validate(known map[string]int) error {
+func (e *Entry) validate(known map[string]int, slabs *typeSlabs) error {
 	if e.Name == "" || strings.Count(e.Name, ".") > 1 {
 		return fmt.Errorf("bad name")
 	}
-	t, err := ParseType(e.Sig)
+	t, err := parseType(e.Sig, slabs)
 	if err != nil {
 		return err
 	}
@@ -391,6 +478,9 @@ func (e *Entry) validate(known map[string]int) error {
 	}
 	if err := t.check(known, nil); err != nil {
 		return fmt.Errorf("signature %q: %w", e.Sig, err)
+	}
+	if n := sigArity(e.Sig); n != len(t.Args) {
+		return fmt.Errorf("signature %q: arity %d read without parsing, %d parsed", e.Sig, n, len(t.Args))
 	}
 	e.typ = t
 	if e.Labels != nil && len(e.Labels) != len(t.Args) {

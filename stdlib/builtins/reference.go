@@ -16,6 +16,7 @@ const (
 // type as Markdown, between ReferenceBegin and ReferenceEnd: one table
 // per module, one row per entry, in table order.
 func Reference() string {
+	index() // the table is valid
 	var b strings.Builder
 	b.WriteString(ReferenceBegin + "\n\n")
 	b.WriteString(referenceLegend)

@@ -116,8 +116,13 @@ func (t *Type) check(known map[string]int, vars []string) error {
 }
 
 // ParseType parses a type of the signature language.
-func ParseType(s string) (*Type, error) {
-	p := &typeParser{s: s}
+func ParseType(s string) (*Type, error) { return parseType(s, &typeSlabs{}) }
+
+// parseType parses s with its nodes and lists taken from slabs, which
+// may serve many parses (validateEntries parses the whole table's
+// signatures from one).
+func parseType(s string, slabs *typeSlabs) (*Type, error) {
+	p := &typeParser{s: s, slabs: slabs}
 	t := p.typ()
 	p.ws()
 	if p.err == nil && p.pos != len(s) {
@@ -130,9 +135,45 @@ func ParseType(s string) (*Type, error) {
 }
 
 type typeParser struct {
-	s   string
-	pos int
-	err error
+	s     string
+	pos   int
+	err   error
+	slabs *typeSlabs
+}
+
+// typeSlabs hands out the nodes and argument lists of parsed types from
+// blocks, so that parsing the table's signatures allocates a block now
+// and then instead of every node and list.
+type typeSlabs struct {
+	nodes []Type
+	lists []*Type
+}
+
+// slabBlock bounds the size of a block; the first is small, for one
+// parse.
+const slabBlock = 256
+
+func (s *typeSlabs) node(t Type) *Type {
+	if len(s.nodes) == cap(s.nodes) {
+		s.nodes = make([]Type, 0, min(max(8, 2*cap(s.nodes)), slabBlock))
+	}
+	s.nodes = append(s.nodes, t)
+	return &s.nodes[len(s.nodes)-1]
+}
+
+// list copies ts into the block of lists; the result has no spare
+// capacity, so appending to it never writes over another list. An empty
+// list is nil.
+func (s *typeSlabs) list(ts []*Type) []*Type {
+	if len(ts) == 0 {
+		return nil
+	}
+	if cap(s.lists)-len(s.lists) < len(ts) {
+		s.lists = make([]*Type, 0, max(len(ts), min(max(8, 2*cap(s.lists)), slabBlock)))
+	}
+	start := len(s.lists)
+	s.lists = append(s.lists, ts...)
+	return s.lists[start:len(s.lists):len(s.lists)]
 }
 
 func (p *typeParser) fail(what string) {
@@ -158,38 +199,39 @@ func (p *typeParser) eat(tok string) bool {
 
 // list parses the rest of a parenthesised list after its "(".
 func (p *typeParser) list() []*Type {
-	var out []*Type
+	var buf [8]*Type
+	out := buf[:0]
 	if p.eat(")") {
-		return out
+		return nil
 	}
 	for p.err == nil {
 		out = append(out, p.typ())
 		if p.eat(")") {
-			return out
+			return p.slabs.list(out)
 		}
 		if !p.eat(",") {
 			p.fail("expected , or )")
 		}
 	}
-	return out
+	return p.slabs.list(out)
 }
 
 func (p *typeParser) typ() *Type {
 	if p.err != nil {
-		return &Type{Name: "Unit"}
+		return p.slabs.node(Type{Name: "Unit"})
 	}
 	if p.eat("(") {
 		elems := p.list()
 		if p.eat("->") {
-			return &Type{Args: elems, Ret: p.typ()}
+			return p.slabs.node(Type{Args: elems, Ret: p.typ()})
 		}
 		switch len(elems) {
 		case 0:
-			return &Type{Name: "Unit"}
+			return p.slabs.node(Type{Name: "Unit"})
 		case 1:
 			return elems[0]
 		}
-		return &Type{Args: elems}
+		return p.slabs.node(Type{Args: elems})
 	}
 	p.ws()
 	start := p.pos
@@ -198,9 +240,9 @@ func (p *typeParser) typ() *Type {
 	}
 	if p.pos == start {
 		p.fail("expected a type")
-		return &Type{Name: "Unit"}
+		return p.slabs.node(Type{Name: "Unit"})
 	}
-	t := &Type{Name: p.s[start:p.pos]}
+	t := p.slabs.node(Type{Name: p.s[start:p.pos]})
 	if p.pos < len(p.s) && p.s[p.pos] == '(' {
 		p.pos++
 		t.Args = p.list()
@@ -311,13 +353,13 @@ func (t *TypeDecl) validateHead() error {
 	return nil
 }
 
-func (t *TypeDecl) validateFields(known map[string]int) error {
+func (t *TypeDecl) validateFields(known map[string]int, slabs *typeSlabs) error {
 	for _, v := range t.Variants {
 		for _, f := range v.Fields {
 			if (f.Name != "") != (t.Kind == Record) {
 				return fmt.Errorf("type %s: record fields are named, variant fields positional", t.Name)
 			}
-			ft, err := ParseType(f.Type)
+			ft, err := parseType(f.Type, slabs)
 			if err == nil {
 				err = ft.check(known, append([]string{}, t.Params...)) // never nil: only Params are in scope
 			}
