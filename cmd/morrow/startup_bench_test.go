@@ -2,8 +2,6 @@ package main
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -23,33 +21,23 @@ import (
 // Package initialisation itself is measured on the binary with
 // GODEBUG=inittrace=1 (docs/performance.md, "Start-up").
 func BenchmarkStartupRunBytecode(b *testing.B) {
-	dir := b.TempDir()
-	mrb := filepath.Join(dir, "hello.mrb")
-	if err := os.WriteFile(mrb, bytecode.Encode(testrun.Compile(b, "hello.mr", helloSrc)), 0o644); err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	for b.Loop() {
-		var out, errb bytes.Buffer
-		if code := run([]string{"run", mrb}, strings.NewReader(""), &out, &errb); code != 0 || out.String() != "hello\n" {
-			b.Fatalf("exit %d: %q %q", code, out.String(), errb.String())
-		}
-	}
+	mrb := bytecode.Encode(testrun.Compile(b, "hello.mr", helloSrc))
+	benchRunHello(b, testrun.WriteFile(b, b.TempDir(), "hello.mrb", string(mrb)))
 }
 
 // BenchmarkStartupRunSource is the same for `morrow run hello.mr`: the
 // front end (parse, check, generate, verify) on the smallest program
 // added to the above.
 func BenchmarkStartupRunSource(b *testing.B) {
-	dir := b.TempDir()
-	src := filepath.Join(dir, "hello.mr")
-	if err := os.WriteFile(src, []byte(helloSrc), 0o644); err != nil {
-		b.Fatal(err)
-	}
+	benchRunHello(b, testrun.WriteFile(b, b.TempDir(), "hello.mr", helloSrc))
+}
+
+// benchRunHello measures `morrow run path`, which must print hello.
+func benchRunHello(b *testing.B, path string) {
 	b.ReportAllocs()
 	for b.Loop() {
 		var out, errb bytes.Buffer
-		if code := run([]string{"run", src}, strings.NewReader(""), &out, &errb); code != 0 || out.String() != "hello\n" {
+		if code := run([]string{"run", path}, strings.NewReader(""), &out, &errb); code != 0 || out.String() != "hello\n" {
 			b.Fatalf("exit %d: %q %q", code, out.String(), errb.String())
 		}
 	}
