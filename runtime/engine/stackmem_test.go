@@ -103,24 +103,28 @@ fn observer():
     start_all(n: %d, depth: %d)
     println("faults: {collect(left: %d, to_start: %d, depth: %d, faults: 0)}")
 `+spawnObserver("Int"), inFlight-1, depth, procs, procs-inFlight+1, depth)
-	for _, scheds := range []int{1, 2} {
+	for _, cfg := range []struct {
+		scheds int
+		steal  bool
+	}{{1, false}, {1, true}, {2, false}, {2, true}, {4, false}, {4, true}} {
+		scheds := cfg.scheds
 		runtime.GC()
 		stop := heapPeak()
-		code, out, errb := runWatched(t, src, engine.Options{Schedulers: scheds, Steal: true, StackBudget: budget, MemoryBudget: 1 << 20})
+		code, out, errb := runWatched(t, src, engine.Options{Schedulers: scheds, Steal: cfg.steal, StackBudget: budget, MemoryBudget: 1 << 20})
 		ms := stop()
 		peak := ms.HeapInuse
 		faults := 0
 		if i := strings.Index(out, "faults: "); i >= 0 {
 			fmt.Sscanf(out[i:], "faults: %d", &faults)
 		}
-		t.Logf("schedulers %d: heap in use peaked at %d MiB (bound %d MiB), %d of %d processes faulted (then: allocated %d MiB, next collection at %d MiB, %d collections)",
-			scheds, peak>>20, (3*budget+base)>>20, faults, procs, ms.HeapAlloc>>20, ms.NextGC>>20, ms.NumGC)
+		t.Logf("schedulers %d (steal %v): heap in use peaked at %d MiB (bound %d MiB), %d of %d processes faulted (then: allocated %d MiB, next collection at %d MiB, %d collections)",
+			scheds, cfg.steal, peak>>20, (3*budget+base)>>20, faults, procs, ms.HeapAlloc>>20, ms.NextGC>>20, ms.NumGC)
 		if code != 0 || errb != "" || !strings.Contains(out, "faults: ") {
-			t.Fatalf("schedulers %d: status %d, stdout %q, stderr %q", scheds, code, out, errb)
+			t.Fatalf("schedulers %d (steal %v): status %d, stdout %q, stderr %q", scheds, cfg.steal, code, out, errb)
 		}
 		if peak > 3*budget+base {
-			t.Errorf("schedulers %d: the heap in use peaked at %d MiB under a %d MiB stack budget, past the bound of %d MiB",
-				scheds, peak>>20, budget>>20, (3*budget+base)>>20)
+			t.Errorf("schedulers %d (steal %v): the heap in use peaked at %d MiB under a %d MiB stack budget, past the bound of %d MiB",
+				scheds, cfg.steal, peak>>20, budget>>20, (3*budget+base)>>20)
 		}
 	}
 }
