@@ -38,8 +38,12 @@ func reg(name string, args []value.Kind, fn native.Func) {
 	natives = append(natives, &native.Native{Name: name, Arity: len(args), Args: args, Fn: fn})
 }
 
-func regWork(name string, args []value.Kind, fn native.WorkFunc) {
-	natives = append(natives, &native.Native{Name: name, Arity: len(args), Args: args, FnWork: fn})
+// regWork registers a native that reports its work and returns it, for
+// the caller to complete (a long native's Size).
+func regWork(name string, args []value.Kind, fn native.WorkFunc) *native.Native {
+	n := &native.Native{Name: name, Arity: len(args), Args: args, FnWork: fn}
+	natives = append(natives, n)
+	return n
 }
 
 // Natives returns the bodies of the outside-world natives.
@@ -113,12 +117,9 @@ func init() {
 			return value.Unit, nil, int64(len(s) / 16)
 		}
 	}
-	regWork("eprint", []value.Kind{native.KAny}, eprint(""))
-	regWork("eprintln", []value.Kind{native.KAny}, eprint("\n"))
 	// Long natives, measured as print (docs/architecture.md#long-natives).
-	for _, n := range natives[len(natives)-2:] {
-		n.Size = native.Logical
-	}
+	regWork("eprint", []value.Kind{native.KAny}, eprint("")).Size = native.Logical
+	regWork("eprintln", []value.Kind{native.KAny}, eprint("\n")).Size = native.Logical
 }
 
 // world of a host, or a fault for a host without one.
