@@ -7,38 +7,38 @@ import (
 	"github.com/morrow-lang/morrow/lang/source"
 )
 
-// startsModuleOrImport reports whether a chunk's first real tokens are
-// `module`, `import` or `pub import`: the test moduleOrImport makes of
-// every declaration, without copying its tokens.
-func startsModuleOrImport(toks []lexer.Token) bool {
-	pub := false
+// moduleOrImportHead reads a chunk's first real tokens without copying
+// them: kw is "module" or "import" when they are `module`, `import`,
+// `pub module` or `pub import` (pub says which), and "" otherwise.
+func moduleOrImportHead(toks []lexer.Token) (kw string, pub bool) {
 	for _, t := range toks {
 		if synthetic(t.Type) {
 			continue
 		}
 		if t.Type != tKeyword {
-			return false
+			return "", false
 		}
 		switch t.Value {
 		case "pub":
 			if pub {
-				return false
+				return "", false
 			}
 			pub = true
 		case "module", "import":
-			return true
+			return t.Value, pub
 		default:
-			return false
+			return "", false
 		}
 	}
-	return false
+	return "", false
 }
 
 // moduleOrImport parses a `module a.b` or `[pub] import ...` chunk
 // (docs/modules.md). It returns nil, false when the chunk is neither; a
 // malformed line is reported (E7001) and yields nil, true.
 func moduleOrImport(f *source.File, dl *diag.List, toks []lexer.Token, quiet bool) (ast.Decl, bool) {
-	if !startsModuleOrImport(toks) {
+	kw, pub := moduleOrImportHead(toks)
+	if kw == "" {
 		return nil, false
 	}
 	var real []lexer.Token
@@ -47,19 +47,10 @@ func moduleOrImport(f *source.File, dl *diag.List, toks []lexer.Token, quiet boo
 			real = append(real, t)
 		}
 	}
-	if len(real) == 0 {
-		return nil, false
-	}
-	i := 0
-	pub := false
-	if real[0].Type == tKeyword && real[0].Value == "pub" {
-		pub = true
+	i := 0 // real[i] is kw
+	if pub {
 		i = 1
 	}
-	if i >= len(real) || real[i].Type != tKeyword || real[i].Value != "module" && real[i].Value != "import" {
-		return nil, false
-	}
-	kw := real[i].Value
 	sp := span(toks)
 	fail := func(at int, format string, args ...any) (ast.Decl, bool) {
 		if !quiet {
